@@ -1,0 +1,67 @@
+"""Command-line entry point: ``screenbot <command> ...``.
+
+Each command lives in ``screenbot/commands/<name>.py`` and exposes ``register(subparsers)``, which adds
+its parser and sets ``run`` as the handler: ``run(args) -> int``. Command modules import heavy or
+display-bound libraries (cv2, mss, pyautogui) inside ``run`` so that ``--help`` and the pure commands
+work anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from typing import Sequence
+
+from solver.errors import MinesweeperError
+
+from . import __version__
+
+# Exit codes shared by all commands.
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+COMMAND_MODULES = (
+    "screenbot.commands.solve",
+    "screenbot.commands.bench",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="screenbot",
+        description="A Minesweeper bot that reads the game from the screen, computes exact mine "
+        "probabilities and plays or shows hints.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on bad arguments and 0 on --help
+        return int(exc.code or 0)
+    logging.basicConfig(
+        level=logging.WARNING - 10 * min(args.verbose, 2),
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print("screenbot: interrupted", file=sys.stderr)
+        return 130
+    except MinesweeperError as exc:
+        # Commands map the errors they expect to their own exit codes; this is the safety net.
+        print(f"screenbot: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
