@@ -1,0 +1,40 @@
+"""Flat cell indices (``i = row * cols + col``) and their neighbour tables.
+
+The engine works on sets of cell indices held as Python int bitmasks: union, intersection and size are
+single big-int operations, much faster than Python sets for boards of a few hundred cells.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+@lru_cache(maxsize=64)
+def neighbour_table(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    table = []
+    for r in range(rows):
+        for c in range(cols):
+            table.append(
+                tuple(
+                    rr * cols + cc
+                    for rr in range(max(0, r - 1), min(rows, r + 2))
+                    for cc in range(max(0, c - 1), min(cols, c + 2))
+                    if (rr, cc) != (r, c)
+                )
+            )
+    return tuple(table)
+
+
+@lru_cache(maxsize=64)
+def neighbour_masks(rows: int, cols: int) -> tuple[int, ...]:
+    return tuple(sum(1 << j for j in nbrs) for nbrs in neighbour_table(rows, cols))
+
+
+def bits(mask: int) -> list[int]:
+    """The indices set in ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
