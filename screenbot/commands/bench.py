@@ -1,0 +1,111 @@
+"""``screenbot bench``: win rate and speed of the solver on simulated games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from solver.bench import BenchConfig, BenchResult, run_benchmark
+from solver.game import LEVELS, RULES
+
+from .common import cell_argument, fail, positive_int
+
+EXIT_USAGE = 2
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "bench",
+        help="measure the solver's win rate and speed on simulated games",
+        description="Play seeded simulated games with the shipped policy and report the win rate with a "
+        "95%% confidence interval (Wilson), games per second per core, decision time p50/p99 and guesses "
+        "per game. Rules: safe = first click never a mine; opening = first click and its neighbours "
+        "mine-free; none = mines placed before the first click.",
+    )
+    parser.add_argument("--level", choices=[*LEVELS, "custom"], default="expert", help="board size (default expert 16x30/99)")
+    parser.add_argument("--rows", type=positive_int, help="rows, with --level custom")
+    parser.add_argument("--cols", type=positive_int, help="columns, with --level custom")
+    parser.add_argument("--mines", type=int, help="mines, with --level custom")
+    parser.add_argument("--rules", choices=RULES, default="safe", help="first-click rule (default safe)")
+    parser.add_argument("--first", type=cell_argument, default=(0, 0), metavar="ROW,COL", help="first click, 0-based (default 0,0)")
+    parser.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the run; game k uses seed*1000003+k (default 1)")
+    parser.add_argument("--workers", type=positive_int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.level == "custom":
+        if args.rows is None or args.cols is None or args.mines is None:
+            return fail("--level custom needs --rows, --cols and --mines", EXIT_USAGE)
+        rows, cols, mines = args.rows, args.cols, args.mines
+    else:
+        if any(v is not None for v in (args.rows, args.cols, args.mines)):
+            return fail("--rows/--cols/--mines go with --level custom", EXIT_USAGE)
+        level = LEVELS[args.level]
+        rows, cols, mines = level.rows, level.cols, level.mines
+    if not 0 <= mines < rows * cols:
+        return fail(f"a {rows}x{cols} board cannot hold {mines} mines", EXIT_USAGE)
+    if not (args.first[0] < rows and args.first[1] < cols):
+        return fail(f"first click {args.first} is off the {rows}x{cols} board", EXIT_USAGE)
+    config = BenchConfig(rows, cols, mines, args.rules, args.first, args.games, args.seed)
+    show_progress = sys.stderr.isatty()
+    result, wall = run_benchmark(config, args.workers, _progress_bar if show_progress else None)
+    if show_progress:
+        print(file=sys.stderr)
+    report = summary(result, wall, args.workers)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        low, high = report["ci95"]
+        print(
+            f"{rows}x{cols}/{mines} rules={args.rules} first={args.first[0]},{args.first[1]} games={result.games}\n"
+            f"win rate {100 * result.win_rate:.2f}% (95% CI {100 * low:.2f}-{100 * high:.2f}%)\n"
+            f"{report['games_per_second']:.1f} games/s per core, {report['wall_games_per_second']:.1f} games/s "
+            f"wall with {args.workers} worker(s)\n"
+            f"decision p50 {report['decision_ms_p50']:.2f} ms, p99 {report['decision_ms_p99']:.2f} ms, "
+            f"max {report['decision_ms_max']:.1f} ms; {report['guesses_per_game']:.2f} guesses per game"
+        )
+    return 0
+
+
+def summary(result: BenchResult, wall: float, workers: int) -> dict:
+    config = result.config
+    low, high = result.ci95
+    return {
+        "games": result.games,
+        "wins": result.wins,
+        "win_rate": result.win_rate,
+        "ci95": [low, high],
+        # Per core: games divided by the time spent playing them, whatever the number of workers.
+        "games_per_second": result.games / result.seconds if result.seconds else 0.0,
+        "wall_games_per_second": result.games / wall if wall else 0.0,
+        "workers": workers,
+        "decision_ms_p50": result.percentile_ms(0.50),
+        "decision_ms_p99": result.percentile_ms(0.99),
+        "decision_ms_max": result.percentile_ms(1.0),
+        "guesses_per_game": result.guesses / result.games if result.games else 0.0,
+        "rules": config.rules,
+        "first": list(config.first),
+        "rows": config.rows,
+        "cols": config.cols,
+        "mines": config.mines,
+        "seed": config.seed,
+        "cpu_count": os.cpu_count(),
+    }
+
+
+def _progress_bar(result: BenchResult) -> None:
+    total = result.config.games
+    done = result.games
+    width = 30
+    filled = width * done // total
+    print(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, win rate {100 * result.win_rate:.1f}%",
+        end="",
+        file=sys.stderr,
+        flush=True,
+    )

@@ -1,0 +1,97 @@
+"""``screenbot solve``: probabilities and the chosen move for a board file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from solver.board import Board, parse_board
+from solver.errors import BoardFormatError, InconsistentBoardError
+from solver.policy import PolicyConfig, decide
+
+from .common import fail
+
+EXIT_USAGE = 2
+EXIT_IMPOSSIBLE = 3
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "solve",
+        help="print mine probabilities and the chosen move for a board file",
+        description="Read a board in the text format ('#' covered, 'F' flag, '0'-'8' numbers, optional "
+        "first line 'mines: N') and print the exact mine probability of every covered cell and the move "
+        "the bot would make. Exit codes: 0 ok, 2 malformed input or bad arguments, 3 impossible board.",
+    )
+    parser.add_argument("file", help="board file, or - for standard input")
+    parser.add_argument("--mines", type=int, help="total mines (overrides the file's 'mines:' line)")
+    parser.add_argument("--density", type=float, help="per-cell mine chance when the total is unknown (default: estimated)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = sys.stdin.read() if args.file == "-" else _read(args.file)
+    except OSError as exc:
+        return fail(f"cannot read {args.file}: {exc.strerror or exc}", EXIT_USAGE)
+    try:
+        board = parse_board(text)
+    except BoardFormatError as exc:
+        return fail(f"{args.file}: {exc}", EXIT_USAGE)
+    if args.mines is not None:
+        if args.mines < 0:
+            return fail("--mines must not be negative", EXIT_USAGE)
+        try:
+            board = parse_board(f"mines: {args.mines}\n" + "\n".join(board.grid))
+        except BoardFormatError as exc:
+            return fail(f"--mines {args.mines}: {exc}", EXIT_USAGE)
+    if args.density is not None and not 0 < args.density < 1:
+        return fail("--density must be between 0 and 1", EXIT_USAGE)
+    try:
+        decision = decide(board, PolicyConfig(density=args.density, full_analysis=True))
+    except InconsistentBoardError as exc:
+        return fail(f"impossible board: {exc}", EXIT_IMPOSSIBLE)
+    analysis = decision.analysis
+    move = decision.moves[0]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "rows": board.rows,
+                    "cols": board.cols,
+                    "mines": board.mines,
+                    "probabilities": [list(row) for row in analysis.probabilities],
+                    "safe": sorted([r, c] for r, c in analysis.safe),
+                    "mines_known": sorted([r, c] for r, c in analysis.mines),
+                    "move": {"action": move.action, "row": move.row, "col": move.col, "probability": move.probability},
+                    "exact": analysis.exact,
+                    "density": analysis.density,
+                }
+            )
+        )
+    else:
+        print(render(board, analysis.probabilities))
+        verb = "open" if move.action == "open" else "flag"
+        certainty = "certainly safe" if move.probability == 0 else f"{100 * move.probability:.1f}% mine"
+        print(f"move: {verb} row {move.row}, col {move.col} ({certainty})")
+        print(f"safe: {len(analysis.safe)} cells, certain mines: {len(analysis.mines)}" + ("" if analysis.exact else " (approximate)"))
+    return 0
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def render(board: Board, probabilities) -> str:
+    """The board with each covered cell replaced by its mine chance in percent."""
+    lines = []
+    for r, row in enumerate(board.grid):
+        cells = []
+        for c, ch in enumerate(row):
+            p = probabilities[r][c]
+            cells.append(f"{ch:>4}" if p is None else f"{round(100 * p):>3}%")
+        lines.append(" ".join(cells))
+    return "\n".join(lines)
