@@ -1,0 +1,211 @@
+"""The pure hint drawing: colours, marks, the move highlight, the FRAME keep-out, the X11 shape maths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from screenbot.overlay.draw import (
+    FILL_STYLE,
+    FRAME_STYLE,
+    MINE_RGB,
+    MOVE_RGB,
+    SAFE_RGB,
+    CellGrid,
+    Hints,
+    OverlayStyle,
+    compose,
+    draw_hints,
+    percent_label,
+    probability_rgb,
+    render_layer,
+)
+from screenbot.overlay.shape import mask_to_rectangles
+from solver.board import parse_board
+from solver.policy import PolicyConfig, decide
+
+GREY = (182, 189, 186)  # gnome-mines' covered cell colour, BGR
+
+
+def synthetic(rows: int, cols: int, pitch: float, face: float, origin=(20.0, 30.0)):
+    """A flat grey board image and its grid."""
+    grid = CellGrid(origin, (pitch, pitch), rows, cols, (face, face))
+    height = int(origin[1] + rows * pitch + 40)
+    width = int(origin[0] + cols * pitch + 40)
+    image = np.full((height, width, 3), 240, np.uint8)
+    for r in range(rows):
+        for c in range(cols):
+            x0, y0, x1, y1 = grid.face_rect(r, c)
+            image[int(y0) : int(y1), int(x0) : int(x1)] = GREY
+    return image, grid
+
+
+def hints_for(text: str, move=None) -> Hints:
+    board = parse_board(text)
+    decision = decide(board, PolicyConfig(full_analysis=True))
+    hints = Hints.from_decision(decision)
+    return hints if move is None else Hints(hints.probabilities, hints.safe, hints.mines, move)
+
+
+BOARD = """mines: 3
+##1#
+#21#
+11##
+00##
+"""
+
+
+def colour_distance(bgr, rgb) -> float:
+    return float(np.abs(np.array(bgr, float) - np.array(rgb[::-1], float)).max())
+
+
+@pytest.mark.parametrize("p", [0.0, 0.1, 0.3, 0.5, 0.8, 1.0])
+def test_scale_goes_from_green_to_red(p):
+    r, g, b = probability_rgb(p)
+    if p <= 0.1:
+        assert g > r and g > b
+    if p >= 0.8:
+        assert r > g and r > b
+
+
+@pytest.mark.parametrize(
+    "p, label", [(0.0, "0"), (0.004, "<1"), (0.125, "12"), (0.5, "50"), (0.996, ">99"), (1.0, "100")]
+)
+def test_percent_label_never_rounds_to_certainty(p, label):
+    assert percent_label(p) == label
+
+
+def test_hints_from_solver_decision():
+    hints = hints_for(BOARD)
+    assert len(hints.probabilities) == 4
+    assert hints.move is not None
+    assert hints.safe or hints.mines
+
+
+def test_fill_marks_each_cell_by_its_fate():
+    image, grid = synthetic(4, 4, 60, 56)
+    hints = hints_for(BOARD)
+    out = draw_hints(image, grid, hints, FILL_STYLE)
+    layer = render_layer(image.shape[:2], grid, hints, FILL_STYLE)
+    assert out.shape == image.shape and out is not image
+    for r in range(4):
+        for c in range(4):
+            x0, y0, x1, y1 = (int(v) for v in grid.face_rect(r, c))
+            # A pixel inside the tile but off the glyph and text: the corner area of the face.
+            px = layer.bgr[y0 + 8, x0 + 12]
+            p = hints.probabilities[r][c]
+            if p is None:
+                assert (out[y0:y1, x0:x1] == image[y0:y1, x0:x1]).all(), (r, c)
+                continue
+            assert layer.alpha[y0 + 8, x0 + 12] == round(255 * FILL_STYLE.opacity)
+            assert (out[y0 + 8, x0 + 12] != image[y0 + 8, x0 + 12]).any()
+            if (r, c) in hints.mines:
+                assert colour_distance(px, MINE_RGB) <= 2, (r, c, px)
+            elif (r, c) in hints.safe:
+                assert colour_distance(px, SAFE_RGB) <= 2, (r, c, px)
+            else:
+                assert colour_distance(px, probability_rgb(p)) <= 2, (r, c, px)
+
+
+def test_move_is_highlighted_in_blue_around_its_cell_only():
+    image, grid = synthetic(4, 4, 60, 56)
+    hints = hints_for(BOARD, move=("open", 3, 3))
+    layer = render_layer(image.shape[:2], grid, hints, FILL_STYLE)
+    blue = np.abs(layer.bgr.astype(int) - np.array(MOVE_RGB[::-1])).max(axis=2) < 10
+    blue &= layer.alpha > 200
+    ys, xs = np.nonzero(blue)
+    assert ys.size > 50
+    x0, y0, x1, y1 = grid.face_rect(3, 3)
+    # The frame hugs the cell: it may spill into the gap, never into a neighbour's middle.
+    assert xs.min() >= x0 - 10 and xs.max() <= x1 + 10 and ys.min() >= y0 - 10 and ys.max() <= y1 + 10
+
+
+def test_percentages_only_where_cells_are_big_enough():
+    board = "##\n##\n"
+    small_img, small = synthetic(2, 2, 12, 10)
+    big_img, big = synthetic(2, 2, 60, 56)
+    hints = Hints(((0.3, 0.3), (0.3, 0.3)))
+    # Text is white: only big cells get (near-)white pixels.
+    small_layer = render_layer(small_img.shape[:2], small, hints, FILL_STYLE)
+    big_layer = render_layer(big_img.shape[:2], big, hints, FILL_STYLE)
+    assert not (small_layer.bgr.min(axis=2) > 230).any()
+    assert (big_layer.bgr.min(axis=2) > 230).sum() > 40
+    assert board  # the hints above stand for this all-covered board
+
+
+@pytest.mark.parametrize("pitch, face, origin", [(23, 19, (371, 353)), (96, 92, (172, 155)), (30.5, 28.25, (10.4, 7.7))])
+def test_frame_never_touches_the_middle_of_any_cell(pitch, face, origin):
+    image, grid = synthetic(5, 6, pitch, face, origin)
+    probabilities = tuple(tuple(0.1 * ((r + c) % 9) for c in range(6)) for r in range(5))
+    hints = Hints(probabilities, frozenset({(0, 0)}), frozenset({(1, 1)}), ("open", 2, 2))
+    layer = render_layer(image.shape[:2], grid, hints, FRAME_STYLE)
+    keep = FRAME_STYLE.keep_out
+    for r in range(5):
+        for c in range(6):
+            cx, cy = grid.center(r, c)
+            half = face * keep / 2.0
+            region = layer.alpha[int(np.floor(cy - half)) : int(np.ceil(cy + half)), int(np.floor(cx - half)) : int(np.ceil(cx + half))]
+            assert region.size and not region.any(), (r, c)
+    # ...while every covered cell does get a visible ring in its band, in its own colour.
+    for r in range(5):
+        for c in range(6):
+            if (r, c) in ((0, 0), (1, 1), (2, 2)):
+                continue
+            x0, y0, x1, y1 = grid.face_rect(r, c)
+            y = int((y0 + y1) / 2)
+            band = layer.bgr[y, int(x0) + 2], layer.alpha[y, int(x0) + 2]
+            assert band[1] == 255
+            assert colour_distance(band[0], probability_rgb(probabilities[r][c])) <= 3, (r, c)
+
+
+def test_frame_is_opaque_so_the_window_shape_is_exact():
+    image, grid = synthetic(3, 3, 40, 36)
+    hints = Hints(((0.2, 0.4, None), (None, 0.9, 0.1), (0.0, 1.0, 0.5)), frozenset({(2, 0)}), frozenset({(2, 1)}))
+    layer = render_layer(image.shape[:2], grid, hints, FRAME_STYLE)
+    values = set(np.unique(layer.alpha).tolist())
+    assert values <= {0, 255}
+
+
+def test_bad_hints_size_is_refused():
+    image, grid = synthetic(3, 3, 40, 36)
+    with pytest.raises(ValueError, match="3x3"):
+        render_layer(image.shape[:2], grid, Hints(((0.5,),)), FILL_STYLE)
+
+
+def test_style_validation():
+    with pytest.raises(ValueError):
+        OverlayStyle(mode="glow")
+    with pytest.raises(ValueError):
+        OverlayStyle(keep_out=1.5)
+
+
+def test_compose_leaves_undrawn_pixels_alone():
+    image, grid = synthetic(2, 2, 40, 36)
+    hints = Hints(((0.5, None), (None, None)))
+    layer = render_layer(image.shape[:2], grid, hints, FILL_STYLE)
+    out = compose(image, layer)
+    untouched = layer.alpha == 0
+    assert (out[untouched] == image[untouched]).all()
+    assert not (out[~untouched] == image[~untouched]).all()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_mask_to_rectangles_covers_exactly_the_mask(seed):
+    rng = np.random.default_rng(seed)
+    mask = rng.random((37, 53)) < 0.4
+    mask[5:20, 10:30] = True
+    rebuilt = np.zeros_like(mask)
+    for x, y, w, h in mask_to_rectangles(mask):
+        assert w > 0 and h > 0
+        assert not rebuilt[y : y + h, x : x + w].any(), "rectangles overlap"
+        rebuilt[y : y + h, x : x + w] = True
+    assert (rebuilt == mask).all()
+
+
+def test_grid_from_a_lattice_like_object():
+    class Lattice:
+        skin, origin, pitch, rows, cols = "gnome", (10, 20), (23, 23), 16, 30
+
+    grid = CellGrid.from_lattice(Lattice())
+    assert grid.face_rect(1, 2) == (56.0, 43.0, 79.0, 66.0)
+    assert grid.rows == 16 and grid.cols == 30
