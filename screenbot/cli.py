@@ -61,6 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("screenbot: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. piped into `head`); nothing more can be written.
+        sys.stderr.close()
+        return EXIT_OK
     except MinesweeperError as exc:
         # Commands map the errors they expect to their own exit codes; this is the safety net.
         print(f"screenbot: {exc}", file=sys.stderr)
