@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .board import MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board
 from .errors import InconsistentBoardError
-from .grid import bits, neighbour_table
+from .grid import bits, neighbour_masks, neighbour_table
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +29,29 @@ class ConstraintSystem:
     rows: int
     cols: int
     unknown: int  # bitmask of covered cells (not flagged)
-    flags: int  # cells shown as mines (flags, and mines on a lost board)
+    shown_mines: int  # bitmask of cells shown as mines (flags, and mines on a lost board)
     constraints: tuple[Constraint, ...]
+
+    @property
+    def flags(self) -> int:
+        return self.shown_mines.bit_count()
+
+    def reveal(self, index: int, value: int) -> ConstraintSystem:
+        """The system after the covered cell ``index`` turns out safe and shows ``value``."""
+        bit = 1 << index
+        unknown = self.unknown & ~bit
+        constraints = [
+            con if not con.cells & bit else Constraint(con.cells & ~bit, con.mines, con.source)
+            for con in self.constraints
+        ]
+        around = neighbour_masks(self.rows, self.cols)[index]
+        cells = around & unknown
+        left = value - (around & self.shown_mines).bit_count()
+        if left < 0 or left > cells.bit_count():
+            raise InconsistentBoardError(f"{divmod(index, self.cols)} cannot show {value}", cells=(divmod(index, self.cols),))
+        if cells:
+            constraints.append(Constraint(cells, left, index))
+        return ConstraintSystem(self.rows, self.cols, unknown, self.shown_mines, tuple(c for c in constraints if c.cells or c.mines))
 
     def cell(self, index: int) -> tuple[int, int]:
         return divmod(index, self.cols)
@@ -44,12 +65,12 @@ def build_constraints(board: Board) -> ConstraintSystem:
     flat = "".join(board.grid)
     table = neighbour_table(rows, cols)
     unknown = 0
-    flags = 0
+    shown_mines = 0
     for i, ch in enumerate(flat):
         if ch in UNKNOWN_CHARS:
             unknown |= 1 << i
         elif ch in MINE_LIKE_CHARS:
-            flags += 1
+            shown_mines |= 1 << i
     constraints = []
     for i, ch in enumerate(flat):
         if ch not in NUMBERS or ch == "0" and not _has_unknown(flat, table[i]):
@@ -70,7 +91,7 @@ def build_constraints(board: Board) -> ConstraintSystem:
             )
         if mask:
             constraints.append(Constraint(mask, left, i))
-    return ConstraintSystem(rows, cols, unknown, flags, tuple(constraints))
+    return ConstraintSystem(rows, cols, unknown, shown_mines, tuple(constraints))
 
 
 def _has_unknown(flat: str, nbrs: tuple[int, ...]) -> bool:

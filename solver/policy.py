@@ -64,7 +64,7 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
         moves += [Move(FLAG, *divmod(i, cols), 1.0) for i in bits(mines)]
     guessed = False
     if not safe:
-        index = choose_guess(model, config.guess)
+        index = choose_guess(board, model, config.guess)
         moves.append(Move(OPEN, *divmod(index, cols), float(model.probabilities[index])))
         guessed = True
     return Decision(tuple(moves), to_analysis(model) if model is not None else None, guessed)

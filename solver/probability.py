@@ -67,6 +67,10 @@ class Model:
     # Probability per covered cell index: an exact Fraction with a mine total, a float with a density.
     probabilities: dict[int, Fraction | float]
     floating_probability: Fraction | float | None
+    # How many mine placements fit the board (with a density: their total prior weight). Ratios of
+    # weights of boards over the same covered cells give the chance of seeing each board.
+    weight: int | float
+    nodes: int  # search nodes the enumeration used
     exact: bool
     mines_left: int | None  # mines not yet shown or proven, None if the total is unknown
     density: float | None
@@ -100,7 +104,17 @@ def solve(
     system: ConstraintSystem | None = None,
     deduction: Deduction | None = None,
 ) -> Model:
-    system = system or build_constraints(board)
+    """The full model of ``board``; ``system``/``deduction`` may be passed when already computed."""
+    return solve_system(system or build_constraints(board), board.mines, density, node_budget, deduction)
+
+
+def solve_system(
+    system: ConstraintSystem,
+    mines_total: int | None,
+    density: float | None = None,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    deduction: Deduction | None = None,
+) -> Model:
     deduction = deduction or deduce(system)
     components = split_components(deduction.constraints)
     budget = [node_budget]
@@ -121,26 +135,26 @@ def solve(
         frontier |= component.cells
     floating = system.unknown & ~(frontier | deduction.safe | deduction.mines)
     exact = all(s.exact for s in solutions)
-    if board.mines is not None:
-        mines_left = board.mines - system.flags - deduction.mines.bit_count()
+    if mines_total is not None:
+        mines_left = mines_total - system.flags - deduction.mines.bit_count()
         if mines_left < 0:
             raise InconsistentBoardError(
-                f"the total of {board.mines} mines is fewer than the mines shown or proven",
+                f"the total of {mines_total} mines is fewer than the mines shown or proven",
                 cells=system.cells(deduction.mines),
             )
-        group_probs, floating_prob = combine_with_total(solutions, floating.bit_count(), mines_left)
+        group_probs, floating_prob, weight = combine_with_total(solutions, floating.bit_count(), mines_left)
         if group_probs is None:
             low = sum(min(s.counts) for s in solutions)
             high = sum(max(s.counts) for s in solutions) + floating.bit_count()
             raise InconsistentBoardError(
-                f"the covered cells can hold {low} to {high} more mines, but the total of {board.mines} leaves {mines_left}",
+                f"the covered cells can hold {low} to {high} more mines, but the total of {mines_total} leaves {mines_left}",
                 cells=system.cells(system.unknown),
             )
         used_density = None
     else:
         mines_left = None
         used_density = density if density is not None else estimate_density(system, deduction, solutions, floating)
-        group_probs, floating_prob = combine_with_density(solutions, used_density)
+        group_probs, floating_prob, weight = combine_with_density(solutions, used_density)
     per_cell: dict[int, Fraction | float] = {}
     for i in bits(deduction.safe):
         per_cell[i] = 0
@@ -153,7 +167,7 @@ def solve(
             for i in bits(group.cells):
                 per_cell[i] = probability
     return Model(
-        system, deduction, tuple(solutions), floating, per_cell, floating_prob if floating else None, exact, mines_left, used_density
+        system, deduction, tuple(solutions), floating, per_cell, floating_prob if floating else None, weight, node_budget - max(budget[0], 0), exact, mines_left, used_density
     )
 
 
@@ -167,10 +181,10 @@ def _convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
 
 def combine_with_total(
     solutions: list[ComponentSolutions], floating: int, mines_left: int
-) -> tuple[list[list[Fraction]] | None, Fraction]:
+) -> tuple[list[list[Fraction]] | None, Fraction, int]:
     """Exact probability per group of each component, and of a floating cell.
 
-    Returns (None, 0) when no choice of mines per component leaves a feasible count for the floating
+    Also returns the number of placements. Returns (None, 0, 0) when no choice of mines per component leaves a feasible count for the floating
     cells, i.e. the board contradicts its mine total.
     """
     polys = [s.counts for s in solutions]
@@ -181,7 +195,7 @@ def combine_with_total(
         count * comb(floating, mines_left - t) for t, count in everything.items() if 0 <= mines_left - t <= floating
     )
     if total == 0:
-        return None, Fraction(0)
+        return None, Fraction(0), 0
     floating_prob = Fraction(0)
     if floating:
         # Expected mines per floating cell: C(F, k) * k / F == C(F - 1, k - 1).
@@ -210,24 +224,26 @@ def combine_with_total(
                 for g, s in enumerate(sums):
                     sums_total[g] += s * rest
         group_probs.append([Fraction(s, g.size * total) for s, g in zip(sums_total, found.component.groups)])
-    return group_probs, floating_prob
+    return group_probs, floating_prob, total
 
 
-def combine_with_density(solutions: list[ComponentSolutions], p: float) -> tuple[list[list[float]], float]:
+def combine_with_density(solutions: list[ComponentSolutions], p: float) -> tuple[list[list[float]], float, float]:
     """Independent mines with chance p: each component normalises on its own; floating cells get p."""
     group_probs = []
+    weight = 1.0
     q = 1.0 - p
     for found in solutions:
         size = sum(g.size for g in found.component.groups)
         weights = {m: count * p**m * q ** (size - m) for m, count in found.counts.items()}
         total = sum(weights.values())
+        weight *= total
         group_nums = [0.0] * len(found.component.groups)
         for m, sums in found.group_mines.items():
             scale = p**m * q ** (size - m) / total
             for g, s in enumerate(sums):
                 group_nums[g] += s * scale
         group_probs.append([num / group.size for num, group in zip(group_nums, found.component.groups)])
-    return group_probs, p
+    return group_probs, p, weight
 
 
 def estimate_density(system: ConstraintSystem, deduction: Deduction, solutions, floating: int) -> float:
@@ -236,7 +252,7 @@ def estimate_density(system: ConstraintSystem, deduction: Deduction, solutions, 
         return 0.15
     p = 0.15
     for _ in range(20):
-        group_probs, _ = combine_with_density(solutions, p)
+        group_probs, _, _ = combine_with_density(solutions, p)
         expected = system.flags + deduction.mines.bit_count() + p * floating.bit_count()
         for found, nums in zip(solutions, group_probs):
             expected += sum(n * g.size for n, g in zip(nums, found.component.groups))

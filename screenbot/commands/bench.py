@@ -9,6 +9,8 @@ import sys
 
 from solver.bench import BenchConfig, BenchResult, run_benchmark
 from solver.game import LEVELS, RULES
+from solver.guess import STRATEGIES, GuessConfig
+from solver.policy import PolicyConfig
 
 from .common import cell_argument, fail, positive_int
 
@@ -33,6 +35,12 @@ def register(subparsers) -> None:
     parser.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the run; game k uses seed*1000003+k (default 1)")
     parser.add_argument("--workers", type=positive_int, default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--guess",
+        choices=STRATEGIES,
+        default=GuessConfig().strategy,
+        help="guessing strategy, to compare them on the same games (default %(default)s)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.set_defaults(run=run)
 
@@ -51,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"a {rows}x{cols} board cannot hold {mines} mines", EXIT_USAGE)
     if not (args.first[0] < rows and args.first[1] < cols):
         return fail(f"first click {args.first} is off the {rows}x{cols} board", EXIT_USAGE)
-    config = BenchConfig(rows, cols, mines, args.rules, args.first, args.games, args.seed)
+    policy = PolicyConfig(guess=GuessConfig(strategy=args.guess))
+    config = BenchConfig(rows, cols, mines, args.rules, args.first, args.games, args.seed, policy)
     show_progress = sys.stderr.isatty()
     result, wall = run_benchmark(config, args.workers, _progress_bar if show_progress else None)
     if show_progress:
@@ -62,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         low, high = report["ci95"]
         print(
-            f"{rows}x{cols}/{mines} rules={args.rules} first={args.first[0]},{args.first[1]} games={result.games}\n"
+            f"{rows}x{cols}/{mines} rules={args.rules} first={args.first[0]},{args.first[1]} "
+            f"guess={args.guess} games={result.games} seed={args.seed}\n"
             f"win rate {100 * result.win_rate:.2f}% (95% CI {100 * low:.2f}-{100 * high:.2f}%)\n"
             f"{report['games_per_second']:.1f} games/s per core, {report['wall_games_per_second']:.1f} games/s "
             f"wall with {args.workers} worker(s)\n"
@@ -88,6 +98,7 @@ def summary(result: BenchResult, wall: float, workers: int) -> dict:
         "decision_ms_p99": result.percentile_ms(0.99),
         "decision_ms_max": result.percentile_ms(1.0),
         "guesses_per_game": result.guesses / result.games if result.games else 0.0,
+        "guess": config.policy.guess.strategy,
         "rules": config.rules,
         "first": list(config.first),
         "rows": config.rows,
