@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .board import Board
 from .errors import InconsistentBoardError
-from .grid import neighbour_masks, neighbour_table
+from .grid import bits, neighbour_masks, neighbour_table
 from .probability import Model, solve_system
 
 STRATEGIES = ("lookahead", "lowest-corner", "lowest")
@@ -35,25 +35,27 @@ class GuessConfig:
 
 
 def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()) -> int:
-    probabilities = model.probabilities
-    open_cells = [(p, i) for i, p in probabilities.items() if p != 1]
-    best = min(p for p, _ in open_cells)
+    best = model.safest()
+    safest_cells = bits(sum(mask for p, mask in model.classes if p == best))
     if config.strategy == "lowest":
-        return min(i for p, i in open_cells if p == best)
+        return safest_cells[0]
     key = _tie_break(model)
-    if config.strategy == "lowest-corner" or best == 0:
-        return min((i for p, i in open_cells if p == best), key=key)
+    if config.strategy == "lowest-corner" or best == 0 or best == 1:
+        return min(safest_cells, key=key)
     limit = float(best) * (1 + config.tolerance) + 0.005
-    candidates = sorted((i for p, i in open_cells if p <= limit), key=lambda i: (probabilities[i], key(i)))
+    probabilities = model.probabilities
+    near = [(p, i) for p, mask in model.classes if p <= limit for i in bits(mask)]
+    candidates = [i for _, i in sorted(near, key=lambda pi: (pi[0], key(pi[1])))]
     candidates = _spread(candidates, model)[: config.max_candidates]
     if len(candidates) == 1:
         return candidates[0]
     budget = [config.node_budget]
     scored = []
-    for i in candidates:
+    for rank, i in enumerate(candidates):
         if budget[0] <= 0:
             break
-        scored.append((survival_two_moves(board, model, i, budget), -key(i)[0], -key(i)[1], i))
+        # Equal scores go to the earlier candidate: safer, then the better tie-break.
+        scored.append((survival_two_moves(board, model, i, budget), -rank, i))
     return max(scored)[-1]
 
 
@@ -104,8 +106,10 @@ def survival_two_moves(board: Board, model: Model, index: int, budget: list[int]
         if not weight:
             continue
         total_weight += weight
-        safest = min((p for p in after.probabilities.values() if p != 1), default=0)
-        score += float(weight) * (1.0 - float(safest))
+        # When every covered cell left is a mine the game is won: the next move is certainly survived.
+        won = not after.system.unknown & ~after.mines
+        next_safety = 1.0 if won else 1.0 - float(after.safest())
+        score += float(weight) * next_safety
     if not total_weight:
         return 0.0
     return (1.0 - float(model.probabilities[index])) * score / float(total_weight)

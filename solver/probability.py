@@ -22,6 +22,7 @@ floating cells have probability p. ``density`` gives p; without it p is estimate
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from math import comb
 
@@ -56,7 +57,7 @@ class Analysis:
         return self.probabilities[row][col]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Model:
     """The engine's full result, by flat cell index; the policy reads this, users read ``Analysis``."""
 
@@ -64,9 +65,10 @@ class Model:
     deduction: Deduction
     solutions: tuple[ComponentSolutions, ...]
     floating: int  # bitmask of covered cells touching no open constraint
-    # Probability per covered cell index: an exact Fraction with a mine total, a float with a density.
-    probabilities: dict[int, Fraction | float]
-    floating_probability: Fraction | float | None
+    # Cells that share one probability, as (probability, bitmask): one class per cell group, one for
+    # the floating cells, one each for the cells the cheap pass settled. Exact Fractions with a mine
+    # total, floats with a density.
+    classes: tuple[tuple[Fraction | float, int], ...]
     # How many mine placements fit the board (with a density: their total prior weight). Ratios of
     # weights of boards over the same covered cells give the chance of seeing each board.
     weight: int | float
@@ -74,6 +76,11 @@ class Model:
     exact: bool
     mines_left: int | None  # mines not yet shown or proven, None if the total is unknown
     density: float | None
+
+    @cached_property
+    def probabilities(self) -> dict[int, Fraction | float]:
+        """Probability per covered cell index."""
+        return {i: p for p, mask in self.classes for i in bits(mask)}
 
     @property
     def safe(self) -> int:
@@ -85,10 +92,14 @@ class Model:
 
     def _mask(self, value: int) -> int:
         mask = 0
-        for index, probability in self.probabilities.items():
+        for probability, cells in self.classes:
             if probability == value:
-                mask |= 1 << index
+                mask |= cells
         return mask
+
+    def safest(self) -> Fraction | float:
+        """The lowest probability of a cell that is not a certain mine (1 if there is none)."""
+        return min((p for p, _ in self.classes if p != 1), default=1)
 
 
 def analyze(board: Board, *, density: float | None = None, node_budget: int = DEFAULT_NODE_BUDGET) -> Analysis:
@@ -155,19 +166,21 @@ def solve_system(
         mines_left = None
         used_density = density if density is not None else estimate_density(system, deduction, solutions, floating)
         group_probs, floating_prob, weight = combine_with_density(solutions, used_density)
-    per_cell: dict[int, Fraction | float] = {}
-    for i in bits(deduction.safe):
-        per_cell[i] = 0
-    for i in bits(deduction.mines):
-        per_cell[i] = 1
-    for i in bits(floating):
-        per_cell[i] = floating_prob
+    classes = [(0, deduction.safe), (1, deduction.mines), (floating_prob, floating)]
     for found, probs in zip(solutions, group_probs):
-        for group, probability in zip(found.component.groups, probs):
-            for i in bits(group.cells):
-                per_cell[i] = probability
+        classes.extend((probability, group.cells) for group, probability in zip(found.component.groups, probs))
+    nodes = node_budget - max(budget[0], 0)
     return Model(
-        system, deduction, tuple(solutions), floating, per_cell, floating_prob if floating else None, weight, node_budget - max(budget[0], 0), exact, mines_left, used_density
+        system,
+        deduction,
+        tuple(solutions),
+        floating,
+        tuple((p, mask) for p, mask in classes if mask),
+        weight,
+        nodes,
+        exact,
+        mines_left,
+        used_density,
     )
 
 
