@@ -1,0 +1,108 @@
+"""The pure commands through ``screenbot.cli.main``: output contracts and exit codes."""
+
+import json
+
+import pytest
+
+from screenbot.cli import main
+
+
+@pytest.fixture
+def board_file(tmp_path):
+    def write(text: str):
+        path = tmp_path / "board.txt"
+        path.write_text(text)
+        return str(path)
+
+    return write
+
+
+def test_solve_json_contract(board_file, capsys):
+    assert main(["solve", board_file("mines: 2\n###\n121\n000\n"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["rows"], out["cols"], out["mines"], out["exact"]) == (3, 3, 2, True)
+    assert out["probabilities"][0] == [1.0, 0.0, 1.0]
+    assert out["probabilities"][1] == [None, None, None]
+    assert out["safe"] == [[0, 1]] and out["mines_known"] == [[0, 0], [0, 2]]
+    assert out["move"] == {"action": "open", "row": 0, "col": 1, "probability": 0.0}
+
+
+def test_solve_reads_stdin_and_mines_override(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("#1\n##\n"))
+    assert main(["solve", "-", "--mines", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["mines"] == 1 and out["probabilities"][1][1] == pytest.approx(1 / 3)
+
+
+def test_solve_text_output(board_file, capsys):
+    assert main(["solve", board_file("mines: 1\n1#\n##\n")]) == 0
+    out = capsys.readouterr().out
+    assert "33%" in out and "move: open" in out
+
+
+@pytest.mark.parametrize(
+    "text,code,message",
+    [
+        ("1#\n#2\n#0\n", 3, "impossible board"),
+        ("##\n#z\n", 2, "line 2, column 2"),
+        ("###\n##\n", 2, "line 2"),
+    ],
+    ids=["impossible", "bad-char", "ragged"],
+)
+def test_solve_errors(board_file, capsys, text, code, message):
+    assert main(["solve", board_file(text)]) == code
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_solve_missing_file(capsys):
+    assert main(["solve", "/nonexistent/board.txt"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_bench_json_contract(capsys):
+    assert main(["bench", "--level", "beginner", "--rules", "opening", "--first", "2,2", "--games", "30", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("games", "wins", "win_rate", "ci95", "games_per_second", "decision_ms_p50", "decision_ms_p99", "rules", "first", "rows", "cols", "mines"):
+        assert key in out
+    assert out["games"] == 30 and 0 <= out["wins"] <= 30
+    assert out["ci95"][0] <= out["win_rate"] <= out["ci95"][1]
+    assert (out["rows"], out["cols"], out["mines"], out["first"], out["rules"]) == (9, 9, 10, [2, 2], "opening")
+
+
+def test_bench_is_reproducible_and_worker_independent(capsys):
+    args = ["bench", "--level", "custom", "--rows", "8", "--cols", "8", "--mines", "12", "--games", "40", "--seed", "3", "--json"]
+    assert main(args) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main(args + ["--workers", "2"]) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert one["wins"] == two["wins"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--level", "custom", "--rows", "5"], ["--first", "20,0", "--level", "beginner"], ["--games", "0"], ["--first", "x"]],
+    ids=["custom-incomplete", "first-off-board", "zero-games", "bad-first"],
+)
+def test_bench_bad_arguments(capsys, args):
+    assert main(["bench", *args]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_help_lists_commands(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "solve" in out and "bench" in out
+
+
+def test_module_entry_point_runs():
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "screenbot", "solve", "-", "--json"], input="mines: 1\n1#\n##\n", capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["mines"] == 1
