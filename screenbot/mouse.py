@@ -1,0 +1,268 @@
+"""The mouse: the one place where a board cell becomes a point on the screen.
+
+The play loop never handles coordinates. It asks a ``BoardMouse`` to ``open``/``flag``/``chord`` a cell by
+(row, col) of the board it located; ``BoardMouse`` checks the cell is on that board, takes the centre of
+the cell in screenshot pixels, converts it to click points with a ``ScreenScale`` measured at run time,
+checks again that the point lies inside the board's rectangle, and only then moves the mouse. A click
+outside the located board therefore cannot be expressed.
+
+Two ``Mouse`` back ends: ``PyAutoGuiMouse`` (real input; pyautogui opens the X display when it is
+imported, so it is imported inside ``PyAutoGuiMouse.__init__``, after DISPLAY is set) and
+``RecordingMouse`` (a fake that records every call, for tests and ``--dry-run``).
+
+Platform traps, in one place:
+- macOS Retina / Windows scaling: screenshots have more pixels than the click coordinate space has
+  points. ``ScreenScale.measure`` divides the captured screen size by pyautogui's screen size.
+- Several monitors: mss numbers pixels over the whole virtual desktop, whose left/top may be negative
+  (a monitor left of the primary one). Board rectangles are kept in those absolute pixels, and the
+  conversion to points keeps the offset.
+- pyautogui's fail-safe stays on: moving the pointer into a screen corner aborts the bot with
+  ``pyautogui.FailSafeException``. The park point is chosen away from the corners for that reason.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from .errors import ScreenError
+from .geometry import Rect
+
+log = logging.getLogger(__name__)
+
+LEFT, RIGHT, MIDDLE = "left", "right", "middle"
+
+# pyautogui sleeps PAUSE seconds after every call (0.1 s by default): far too slow for a bot that
+# clicks hundreds of times per game. The X server has taken the event when the call returns; waiting for
+# the client to redraw is the play loop's job (it watches the pixels), not a fixed sleep's.
+PYAUTOGUI_PAUSE = 0.0
+
+
+class OffBoardClickError(ScreenError):
+    """A click was asked for a cell that is not on the located board (a bug in the caller)."""
+
+    def __init__(self, message: str, /, *, row: int, col: int, rows: int, cols: int) -> None:
+        super().__init__(message, row=row, col=col, rows=rows, cols=cols)
+        self.row, self.col = row, col
+
+
+class Mouse(Protocol):
+    """Pointer input in click points (pyautogui's coordinate space)."""
+
+    def move(self, x: float, y: float) -> None: ...
+
+    def click(self, x: float, y: float, button: str = LEFT) -> None: ...
+
+
+class Keyboard(Protocol):
+    def press(self, *keys: str) -> None:
+        """Press the keys together (a chord such as ``ctrl``+``r``) and release them."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenScale:
+    """Screenshot pixels per click point, and the virtual desktop's top-left corner in pixels."""
+
+    x: float = 1.0
+    y: float = 1.0
+    left: int = 0
+    top: int = 0
+
+    @classmethod
+    def measure(cls, captured: Rect, points: tuple[int, int]) -> ScreenScale:
+        """Compare the captured virtual desktop (pixels) with the size pyautogui reports (points)."""
+        if points[0] <= 0 or points[1] <= 0:
+            raise ScreenError("the input system reports an empty screen", points=points)
+        return cls(captured.width / points[0], captured.height / points[1], captured.left, captured.top)
+
+    def to_points(self, x_px: float, y_px: float) -> tuple[float, float]:
+        # Point (0, 0) is the primary monitor's corner in both spaces, so the offset scales too.
+        return x_px / self.x, y_px / self.y
+
+    def to_pixels(self, x_pt: float, y_pt: float) -> tuple[float, float]:
+        return x_pt * self.x, y_pt * self.y
+
+
+@dataclass(frozen=True, slots=True)
+class BoardGeometry:
+    """Where a located board is on the screen, in absolute screenshot pixels.
+
+    ``origin`` is the top-left corner of cell (0, 0); ``pitch`` the distance between cell corners.
+    """
+
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    rows: int
+    cols: int
+
+    @classmethod
+    def from_lattice(cls, lattice, frame_offset: tuple[int, int] = (0, 0)) -> BoardGeometry:
+        """From a vision lattice found on a frame whose top-left pixel is at ``frame_offset``."""
+        ox, oy = lattice.origin
+        px, py = _pair(lattice.pitch)
+        return cls((ox + frame_offset[0], oy + frame_offset[1]), (px, py), lattice.rows, lattice.cols)
+
+    @property
+    def rect(self) -> Rect:
+        """The board's pixels: whole cells only (rounded inwards)."""
+        left, top = math.ceil(self.origin[0]), math.ceil(self.origin[1])
+        right = math.floor(self.origin[0] + self.pitch[0] * self.cols)
+        bottom = math.floor(self.origin[1] + self.pitch[1] * self.rows)
+        return Rect(left, top, right - left, bottom - top)
+
+    def contains_cell(self, row: int, col: int) -> bool:
+        return 0 <= row < self.rows and 0 <= col < self.cols
+
+    def cell_center(self, row: int, col: int) -> tuple[float, float]:
+        return (
+            self.origin[0] + (col + 0.5) * self.pitch[0],
+            self.origin[1] + (row + 0.5) * self.pitch[1],
+        )
+
+    def cell_rect(self, row: int, col: int) -> Rect:
+        """The pixels of one cell, one pixel in from its pitch box (clear of grid lines)."""
+        left = math.ceil(self.origin[0] + col * self.pitch[0]) + 1
+        top = math.ceil(self.origin[1] + row * self.pitch[1]) + 1
+        right = math.floor(self.origin[0] + (col + 1) * self.pitch[0]) - 1
+        bottom = math.floor(self.origin[1] + (row + 1) * self.pitch[1]) - 1
+        return Rect(left, top, max(1, right - left), max(1, bottom - top))
+
+    def cell_at(self, x_px: float, y_px: float) -> tuple[int, int] | None:
+        col = math.floor((x_px - self.origin[0]) / self.pitch[0])
+        row = math.floor((y_px - self.origin[1]) / self.pitch[1])
+        return (row, col) if self.contains_cell(row, col) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """A click as performed, for records and tests: the cell, the button and the point used."""
+
+    row: int
+    col: int
+    button: str
+    x: float
+    y: float
+
+
+class BoardMouse:
+    """Clicks cells of one located board. The only code that turns a cell into a click point."""
+
+    def __init__(
+        self,
+        mouse: Mouse,
+        board: BoardGeometry,
+        scale: ScreenScale = ScreenScale(),
+        screen: Rect | None = None,
+        *,
+        chord_button: str = MIDDLE,
+    ) -> None:
+        self.mouse = mouse
+        self.board = board
+        self.scale = scale
+        self.screen = screen
+        self.chord_button = chord_button
+
+    def open(self, row: int, col: int) -> Click:
+        return self._click(row, col, LEFT)
+
+    def flag(self, row: int, col: int) -> Click:
+        return self._click(row, col, RIGHT)
+
+    def chord(self, row: int, col: int) -> Click:
+        return self._click(row, col, self.chord_button)
+
+    def _click(self, row: int, col: int, button: str) -> Click:
+        board = self.board
+        if not board.contains_cell(row, col):
+            raise OffBoardClickError(
+                f"refusing to click cell ({row}, {col}): the board is {board.rows}x{board.cols}",
+                row=row,
+                col=col,
+                rows=board.rows,
+                cols=board.cols,
+            )
+        x_px, y_px = board.cell_center(row, col)
+        # Belt and braces: the point must fall in the same cell once more, measured from the pixels.
+        if board.cell_at(x_px, y_px) != (row, col) or not board.rect.contains(x_px, y_px):
+            raise OffBoardClickError(
+                f"cell ({row}, {col}) maps outside the board rectangle", row=row, col=col, rows=board.rows, cols=board.cols
+            )
+        x_pt, y_pt = self.scale.to_points(x_px, y_px)
+        self.mouse.click(x_pt, y_pt, button)
+        return Click(row, col, button, x_pt, y_pt)
+
+    def park_point(self) -> tuple[float, float]:
+        """A pointer position just below the board (or above it when the board touches the screen's
+        bottom), horizontally centred: off every cell, so hover highlights vanish, and far from the
+        screen corners that trigger pyautogui's fail-safe."""
+        rect = self.board.rect
+        gap = max(8.0, min(self.board.pitch) * 0.75)
+        x = rect.left + rect.width / 2
+        y = rect.bottom + gap
+        if self.screen is not None and y >= self.screen.bottom - 2:
+            y = rect.top - gap
+        return self.scale.to_points(x, y)
+
+    def park(self) -> None:
+        self.mouse.move(*self.park_point())
+
+
+def _pair(value) -> tuple[float, float]:
+    if isinstance(value, (int, float)):
+        return float(value), float(value)
+    a, b = value
+    return float(a), float(b)
+
+
+@dataclass
+class RecordingMouse:
+    """A fake mouse and keyboard: records every call, moves nothing. ``clicks`` holds (x, y, button)."""
+
+    clicks: list[tuple[float, float, str]] = field(default_factory=list)
+    moves: list[tuple[float, float]] = field(default_factory=list)
+    keys: list[tuple[str, ...]] = field(default_factory=list)
+    position: tuple[float, float] = (0.0, 0.0)
+
+    def move(self, x: float, y: float) -> None:
+        self.moves.append((x, y))
+        self.position = (x, y)
+
+    def click(self, x: float, y: float, button: str = LEFT) -> None:
+        self.clicks.append((x, y, button))
+        self.position = (x, y)
+
+    def press(self, *keys: str) -> None:
+        self.keys.append(keys)
+
+
+class PyAutoGuiMouse:
+    """Real pointer and keyboard input through pyautogui (XTEST on X11)."""
+
+    def __init__(self, pause: float = PYAUTOGUI_PAUSE) -> None:
+        import pyautogui  # opens the display: only once DISPLAY is set
+
+        pyautogui.PAUSE = pause
+        pyautogui.FAILSAFE = True
+        self._gui = pyautogui
+
+    def size(self) -> tuple[int, int]:
+        width, height = self._gui.size()
+        return int(width), int(height)
+
+    def move(self, x: float, y: float) -> None:
+        self._gui.moveTo(round(x), round(y))
+
+    def click(self, x: float, y: float, button: str = LEFT) -> None:
+        self._gui.click(round(x), round(y), button=button)
+
+    def press(self, *keys: str) -> None:
+        if len(keys) == 1:
+            self._gui.press(keys[0])
+        else:
+            self._gui.hotkey(*keys)
+
+    def position(self) -> tuple[int, int]:
+        x, y = self._gui.position()
+        return int(x), int(y)

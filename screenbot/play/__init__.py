@@ -1,0 +1,22 @@
+"""The play loop: plays a Minesweeper client on the screen, game after game (see ``loop.Player``)."""
+
+from .loop import InconsistentReadingError, PlayConfig, PlayError, Player, WindowLostError
+from .observer import Action, GameResult, NullObserver, ObserverGroup, PlayObserver, StepTimings
+from .profile import ControlAction, PlayProfile, load_profile
+
+__all__ = [
+    "Action",
+    "ControlAction",
+    "GameResult",
+    "InconsistentReadingError",
+    "NullObserver",
+    "ObserverGroup",
+    "PlayConfig",
+    "PlayError",
+    "PlayObserver",
+    "Player",
+    "PlayProfile",
+    "StepTimings",
+    "WindowLostError",
+    "load_profile",
+]

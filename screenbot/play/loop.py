@@ -1,0 +1,461 @@
+"""The play loop: locate the board, then capture -> read -> check -> solve -> act -> wait for the redraw.
+
+One ``Player`` drives one client window through several games. Everything it touches is passed in: the
+screen (real mss or a fake), the mouse (pyautogui or a recorder), the vision functions, the client's
+profile and the window tracker; so the whole loop runs in unit tests against a simulated game.
+
+Safety, in the order the loop applies it:
+- clicks go through ``BoardMouse`` (cells of the located board only) and the rare control clicks of a
+  profile (a restart face) through ``_control_click``, which refuses any point on the board or outside
+  the client's window;
+- before acting, the window must still be where the board was located; if it moved, re-locate;
+- a reading that no mine placement satisfies, or that disagrees with what the bot just did, is
+  re-captured a few times and then the game is aborted with the frame saved, never acted on;
+- a closed window or a board that cannot be found any more (covered) ends the session with a message.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Protocol
+
+import numpy as np
+
+from solver.errors import InconsistentBoardError
+from solver.policy import PolicyConfig, decide
+
+from ..errors import BoardNotFoundError, ScreenError, UnrecognizedCellError, WindowGoneError
+from ..geometry import Rect
+from ..mouse import BoardGeometry, BoardMouse, Mouse, ScreenScale
+from .consistency import reading_problems
+from .observer import ABORTED, LOST, WON, Action, GameResult, NullObserver, PlayObserver, StepTimings
+from .outcome import PLAYING, game_status, is_fresh, only_mines_left
+from .planner import CHORD, FLAG_ACTION, flag_all_covered, plan_actions, remaining_are_mines
+from .profile import ControlAction, PlayProfile
+from .stability import wait_for_redraw
+
+log = logging.getLogger(__name__)
+
+
+class PlayError(ScreenError):
+    """The loop had to stop; ``frame_path`` is where the frame that stopped it was saved."""
+
+    def __init__(self, message: str, /, *, frame_path: str | None = None, **details: object) -> None:
+        saved = f" (frame saved to {frame_path})" if frame_path else ""
+        super().__init__(message + saved, frame_path=frame_path, **details)
+        self.frame_path = frame_path
+
+
+class InconsistentReadingError(PlayError):
+    """The board read off the screen cannot be right; nothing was clicked on it."""
+
+
+class WindowLostError(PlayError):
+    """The game window was closed, or the board is covered or gone from the screen."""
+
+
+class Screen(Protocol):
+    def grab(self, region: tuple[int, int, int, int] | None = None) -> np.ndarray: ...
+
+
+class Vision(Protocol):
+    """The board-reading functions, bound to the skins in use."""
+
+    def locate(self, frame: np.ndarray): ...  # -> lattice with .origin, .pitch, .rows, .cols, .skin
+
+    def read(self, frame: np.ndarray, lattice): ...  # -> reading with .board, .min_confidence
+
+
+class Window(Protocol):
+    def geometry(self) -> Rect: ...
+
+    def activate(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PlayConfig:
+    games: int = 1
+    flag_mines: bool = False
+    chord: bool = False
+    dry_run: bool = False
+    mines: int | None = None  # overrides the profile's total
+    first_click: tuple[int, int] | None = None  # overrides the profile's choice
+    rechecks: int = 3  # re-captures of a suspicious reading before giving up
+    max_steps: int = 5000  # per game; a game needs at most rows*cols steps
+    failure_dir: Path = Path(".")
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A board found on the screen: its geometry and the lattice to read a board-region frame with."""
+
+    geometry: BoardGeometry
+    region: Rect
+    lattice: object  # the vision lattice, with its origin moved into ``region``'s frame
+    window: Rect | None
+
+
+class Player:
+    def __init__(
+        self,
+        *,
+        screen: Screen,
+        screen_rect: Rect,
+        mouse: Mouse,
+        vision: Vision,
+        profile: PlayProfile,
+        config: PlayConfig = PlayConfig(),
+        window: Window | None = None,
+        scale: ScreenScale = ScreenScale(),
+        observer: PlayObserver | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.screen = screen
+        self.screen_rect = screen_rect
+        self.mouse = mouse
+        self.vision = vision
+        self.profile = profile
+        self.config = config
+        self.window = window
+        self.scale = scale
+        self.observer = observer or NullObserver()
+        self.clock = clock
+        self.sleep = sleep
+        self.results: list[GameResult] = []
+        self.timings: list[StepTimings] = []
+        self.dry_run_actions: tuple[Action, ...] = ()
+        self._located: Located | None = None
+
+    # --- session ------------------------------------------------------------------------------
+
+    def play(self) -> list[GameResult]:
+        """Play ``config.games`` games (stopping early on a lost window or an unsafe reading)."""
+        for index in range(self.config.games):
+            if index:
+                self._start_new_game()
+            result = self.play_game()
+            self.results.append(result)
+            self.observer.on_game_end(result)
+            log.info("game %d: %s in %.2f s (%d actions)", index + 1, result.outcome, result.seconds, result.actions)
+            if self.config.dry_run or result.outcome == ABORTED:
+                break
+        return self.results
+
+    # --- one game -----------------------------------------------------------------------------
+
+    def play_game(self) -> GameResult:
+        start = self.clock()
+        located = self._located or self.locate()
+        before_frame: np.ndarray | None = None
+        previous = None
+        last_actions: tuple[Action, ...] = ()
+        steps = actions_done = guesses = 0
+        redraw_wait = 0.0
+        while steps < self.config.max_steps:
+            steps += 1
+            settled = wait_for_redraw(
+                lambda: self.screen.grab(located.region.as_region()),
+                before_frame,
+                timeout=self.profile.redraw_timeout,
+                settle=self.profile.settle,
+                clock=self.clock,
+                sleep=self.sleep,
+            )
+            if before_frame is not None:
+                redraw_wait = settled.waited
+            t_read = self.clock()
+            outcome = self._read_checked(located, settled.frame, previous, last_actions, settled.changed)
+            if isinstance(outcome, Located):  # the window moved: carry on from the new place
+                located = outcome
+                before_frame, last_actions = None, ()
+                continue
+            reading, frame = outcome
+            if reading is None:  # the client ignored an open on a covered cell: won (see profile)
+                return self._finish(WON, start, steps, actions_done, guesses)
+            board = reading.board
+            read_seconds = self.clock() - t_read
+            mines = self._mine_total(board)
+            status = game_status(board, mines=mines, win_requires_all_flags=self.profile.win_requires_all_flags)
+            if status == PLAYING and mines is None and not self.profile.win_requires_all_flags and only_mines_left(board):
+                status = WON
+            if status != PLAYING:
+                self._record(frame, reading, None, (), StepTimings(settled.grab_seconds, read_seconds, 0, 0, redraw_wait))
+                return self._finish(status, start, steps, actions_done, guesses)
+            t_solve = self.clock()
+            if remaining_are_mines(board, mines):
+                # Only reachable when the client wants every mine flagged: nothing left to solve.
+                actions = flag_all_covered(board)
+                solve_seconds = self.clock() - t_solve
+                if self.config.dry_run:
+                    self.dry_run_actions = actions
+                    return self._finish(ABORTED, start, steps, 0, guesses, reason="dry run: nothing clicked")
+                moved = self._window_moved(located)
+                if moved is not None:
+                    located, before_frame, last_actions = moved, None, ()
+                    continue
+                t_act = self.clock()
+                done = self._act(located, actions, frame)
+                timings = StepTimings(settled.grab_seconds, read_seconds, solve_seconds, self.clock() - t_act, redraw_wait)
+                self._record(frame, reading, None, done, timings)
+                actions_done += len(done)
+                before_frame, previous, last_actions = frame, board, done
+                continue
+            try:
+                decision = decide(board.with_mines(mines), self._policy(board))
+            except InconsistentBoardError as exc:
+                # The numbers read cannot all be true: a misread or a frame caught mid-redraw.
+                outcome = self._recheck_until_consistent(located, previous, last_actions, str(exc))
+                if isinstance(outcome, Located):
+                    located, before_frame, last_actions = outcome, None, ()
+                    continue
+                reading, frame = outcome
+                board = reading.board
+                decision = decide(board.with_mines(mines), self._policy(board))
+            solve_seconds = self.clock() - t_solve
+            actions = plan_actions(board, decision.moves, chord=self.config.chord)
+            guesses += int(decision.guessed)
+            if self.config.dry_run:
+                self.dry_run_actions = actions
+                self._record(frame, reading, decision, actions, StepTimings(settled.grab_seconds, read_seconds, solve_seconds, 0, redraw_wait))
+                return self._finish(ABORTED, start, steps, 0, guesses, reason="dry run: nothing clicked")
+            moved = self._window_moved(located)
+            if moved is not None:
+                located, before_frame, last_actions = moved, None, ()
+                continue
+            t_act = self.clock()
+            done = self._act(located, actions, frame)
+            act_seconds = self.clock() - t_act
+            timings = StepTimings(settled.grab_seconds, read_seconds, solve_seconds, act_seconds, redraw_wait)
+            self._record(frame, reading, decision, done, timings)
+            actions_done += len(done)
+            before_frame, previous, last_actions = frame, board, done
+        return self._finish(ABORTED, start, steps, actions_done, guesses, reason=f"no result after {steps} steps")
+
+    def _policy(self, board) -> PolicyConfig:
+        first = self.config.first_click or self.profile.first_click_cell(board.rows, board.cols)
+        # A client that counts flags (xdemineur) only declares a win once every mine is flagged.
+        flag = self.config.flag_mines or self.profile.win_requires_all_flags
+        return PolicyConfig(first_click=first, flag_mines=flag)
+
+    def _mine_total(self, board) -> int | None:
+        if self.config.mines is not None:
+            return self.config.mines
+        return self.profile.mine_total(board.rows, board.cols)
+
+    def _record(self, frame, reading, decision, actions, timings: StepTimings) -> None:
+        self.timings.append(timings)
+        self.observer.on_step(frame, reading, decision, actions, timings)
+
+    def _finish(self, outcome: str, start: float, steps: int, actions: int, guesses: int, reason: str = "") -> GameResult:
+        return GameResult(outcome, self.clock() - start, steps, actions, guesses, reason)
+
+    # --- reading, with the safety checks ------------------------------------------------------
+
+    def _read_checked(self, located: Located, frame, previous, last_actions, changed: bool):
+        """(reading, frame) of a reading that is safe to act on; a new Located if the window moved;
+        (None, frame) when the board froze under an open (a win on clients that show it elsewhere)."""
+        try:
+            reading = self.vision.read(frame, located.lattice)
+        except (UnrecognizedCellError, BoardNotFoundError) as exc:
+            return self._recover_lost_board(located, frame, exc)
+        problems = reading_problems(previous, reading.board, last_actions)
+        if not problems:
+            return reading, frame
+        if (
+            not changed
+            and self.profile.frozen_board_means_won
+            and self._mine_total(reading.board) is None
+            and all("still reads" in p for p in problems)
+        ):
+            return self._confirm_frozen(located, frame, previous, last_actions)
+        return self._recheck_until_consistent(located, previous, last_actions, "; ".join(problems[:3]))
+
+    def _recheck_until_consistent(self, located: Located, previous, last_actions, why: str):
+        frame = None
+        for attempt in range(self.config.rechecks):
+            log.info("suspicious reading (%s): re-capturing (%d/%d)", why, attempt + 1, self.config.rechecks)
+            self.sleep(self.profile.redraw_timeout / self.config.rechecks)
+            moved = self._window_moved(located)
+            if moved is not None:
+                return moved
+            frame = self.screen.grab(located.region.as_region())
+            try:
+                reading = self.vision.read(frame, located.lattice)
+            except (UnrecognizedCellError, BoardNotFoundError) as exc:
+                why = str(exc)
+                continue
+            problems = reading_problems(previous, reading.board, last_actions)
+            if not problems:
+                try:
+                    decide(reading.board.with_mines(self._mine_total(reading.board)), self._policy(reading.board))
+                except InconsistentBoardError as exc:
+                    why = str(exc)
+                    continue
+                return reading, frame
+            why = "; ".join(problems[:3])
+        path = self._save_frame(frame if frame is not None else self.screen.grab(located.region.as_region()), "inconsistent")
+        raise InconsistentReadingError(f"the board read from the screen cannot be right ({why}); nothing was clicked on it", frame_path=path)
+
+    def _confirm_frozen(self, located: Located, frame, previous, last_actions):
+        """An open on a covered cell changed nothing. Look again after a full redraw timeout: if the
+        board is still identical, the client has stopped taking moves, which it does only after a win
+        (a loss shows its mines on the board)."""
+        self.sleep(self.profile.redraw_timeout)
+        again = self.screen.grab(located.region.as_region())
+        if np.array_equal(again, frame):
+            log.info("the board no longer reacts to clicks: the game was won")
+            return None, frame
+        return self._recheck_until_consistent(located, previous, last_actions, "the board changed late")
+
+    def _recover_lost_board(self, located: Located, frame, exc: Exception):
+        """The board region no longer reads as a board: moved window, dialog, or closed window.
+        Returns the board located anew only if it also reads cleanly there."""
+        if self.window is not None:
+            self.window.geometry()  # raises WindowGoneError when it was closed
+        try:
+            found = self.locate()
+            self.vision.read(self.screen.grab(found.region.as_region()), found.lattice)
+            return found
+        except (BoardNotFoundError, UnrecognizedCellError) as again:
+            exc = again
+        path = self._save_frame(frame, "board-lost")
+        raise WindowLostError(f"the board is no longer visible (covered or gone): {exc}", frame_path=path)
+
+    def _window_moved(self, located: Located, relocate: bool = True):
+        """None while the window is where the board was located; otherwise the board located anew
+        (or True with ``relocate=False``). Raises WindowGoneError once the window is closed."""
+        if self.window is None or located.window is None:
+            return None
+        now = self.window.geometry()
+        if now == located.window:
+            return None
+        log.info("the game window moved from %s to %s", located.window, now)
+        return self.locate() if relocate else True
+
+    # --- locating -----------------------------------------------------------------------------
+
+    def locate(self) -> Located:
+        """Find the board: inside the client window when we follow one, else on the whole screen."""
+        window = self.window.geometry() if self.window is not None else None
+        area = window.clipped(self.screen_rect) if window is not None else self.screen_rect
+        if window is not None and not self.screen_rect.contains_rect(window):
+            raise WindowLostError(f"the game window {window} is partly off the screen {self.screen_rect}")
+        frame = self.screen.grab(area.as_region())
+        lattice = self.vision.locate(frame)
+        geometry = BoardGeometry.from_lattice(lattice, (area.left, area.top))
+        region = geometry.rect
+        local = replace(lattice, origin=(geometry.origin[0] - region.left, geometry.origin[1] - region.top))
+        self._located = Located(geometry, region, local, window)
+        log.info("board %dx%d at %s (pitch %s)", geometry.rows, geometry.cols, region, geometry.pitch)
+        return self._located
+
+    # --- acting -------------------------------------------------------------------------------
+
+    def _board_mouse(self, located: Located) -> BoardMouse:
+        return BoardMouse(self.mouse, located.geometry, self.scale, self.screen_rect, chord_button=self.profile.chord_button)
+
+    def _act(self, located: Located, actions, frame: np.ndarray) -> tuple[Action, ...]:
+        """Click the actions in order; returns those done.
+
+        Before each click two cheap checks: the window is still where the board was located (a
+        window dragged mid-batch stops the batch), and the target cell still looks exactly as in the
+        frame that was read. A cell that changed was either opened by an earlier click of this batch
+        (nothing to do) or is hidden by something that appeared over the board: skipped either way,
+        and the next reading decides what happened."""
+        board_mouse = self._board_mouse(located)
+        region = located.region
+        done = []
+        for action in actions:
+            if done and self._window_moved(located, relocate=False):
+                break
+            cell = located.geometry.cell_rect(action.row, action.col)
+            local = cell.translated(-region.left, -region.top)
+            expected = frame[local.top : local.bottom, local.left : local.right]
+            if not np.array_equal(self.screen.grab(cell.as_region()), expected):
+                log.debug("cell (%d, %d) changed since it was read: not clicking it", action.row, action.col)
+                continue
+            if action.kind == FLAG_ACTION:
+                board_mouse.flag(action.row, action.col)
+            elif action.kind == CHORD:
+                board_mouse.chord(action.row, action.col)
+            else:
+                board_mouse.open(action.row, action.col)
+            done.append(action)
+        if self.profile.hover_highlight:
+            board_mouse.park()
+        return tuple(done)
+
+    def _start_new_game(self) -> None:
+        """Dismiss what the last game left on screen and start a fresh one, then wait until it shows."""
+        last = self.results[-1].outcome if self.results else None
+        located = self._located or self.locate()
+        after = self.profile.after_win if last == WON else self.profile.after_loss
+        self._control(located, after)
+        if self.profile.restart.is_empty:
+            raise PlayError(f"the {self.profile.skin} profile has no restart action: cannot start another game")
+        self._control(located, self.profile.restart)
+        deadline = self.clock() + self.profile.restart_timeout
+        while True:
+            try:
+                located = self.locate()
+                frame = self.screen.grab(located.region.as_region())
+                board = self.vision.read(frame, located.lattice).board
+                if is_fresh(board) or (self.profile.first_click == "preopened" and not board.is_over and game_status(board, mines=self._mine_total(board)) == PLAYING):
+                    return
+            except (BoardNotFoundError, UnrecognizedCellError):
+                pass
+            if self.clock() > deadline:
+                raise PlayError(f"no new game appeared within {self.profile.restart_timeout:.1f} s of restarting")
+            self.sleep(0.02)
+
+    def _control(self, located: Located, action: ControlAction) -> None:
+        if action.is_empty:
+            return
+        if action.keys:
+            if self.window is not None:
+                self.window.activate()
+            self.mouse.press(*action.keys)
+        if action.click is not None:
+            self._control_click(located, action.click)
+        if action.wait:
+            self.sleep(action.wait)
+
+    def _control_click(self, located: Located, offset: tuple[float, float]) -> None:
+        """A click on a client control (e.g. xdemineur's face), placed relative to the located board.
+        Refused unless it lands off the board and inside the client's window."""
+        geometry = located.geometry
+        rect = geometry.rect
+        x = rect.left + rect.width / 2 + offset[0] * geometry.pitch[0]
+        y = rect.top + offset[1] * geometry.pitch[1]
+        inside_window = located.window.contains(x, y) if located.window is not None else self.screen_rect.contains(x, y)
+        if rect.contains(x, y) or not inside_window:
+            raise PlayError(f"refusing the {self.profile.skin} control click at ({x:.0f}, {y:.0f}): it is on the board or outside the window")
+        self.mouse.click(*self.scale.to_points(x, y), "left")
+
+    def _save_frame(self, frame: np.ndarray, what: str) -> str | None:
+        import cv2
+
+        folder = self.config.failure_dir
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"screenbot-{what}-{time.strftime('%Y%m%d-%H%M%S')}.png"
+            cv2.imwrite(str(path), frame)
+        except OSError as exc:
+            log.warning("could not save the frame: %s", exc)
+            return None
+        return str(path)
+
+
+__all__ = [
+    "InconsistentReadingError",
+    "Located",
+    "PlayConfig",
+    "PlayError",
+    "Player",
+    "WindowGoneError",
+    "WindowLostError",
+]

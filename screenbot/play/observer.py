@@ -1,0 +1,81 @@
+"""What the play loop reports while it runs: per-step timings, game results, and the observer hook.
+
+A recorder or an overlay plugs into the loop by implementing ``PlayObserver``; the loop calls it and
+never needs to know who listens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+import numpy as np
+
+WON, LOST, ABORTED = "won", "lost", "aborted"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One mouse action on a cell: ``open`` (left), ``flag`` (right) or ``chord`` (on a number)."""
+
+    kind: str
+    row: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepTimings:
+    """Seconds spent in one step. ``redraw`` is the client's time to show the result of the previous
+    actions (waiting, not our work); the bot's own overhead is the other four."""
+
+    capture: float = 0.0
+    read: float = 0.0
+    solve: float = 0.0
+    act: float = 0.0
+    redraw: float = 0.0
+
+    @property
+    def overhead(self) -> float:
+        return self.capture + self.read + self.solve + self.act
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    outcome: str  # WON, LOST or ABORTED
+    seconds: float
+    steps: int
+    actions: int
+    guesses: int
+    reason: str = ""  # why a game was aborted
+
+
+class PlayObserver(Protocol):
+    """Hooks called by the loop. ``frame`` is the captured board region (BGR); ``reading`` what vision
+    made of it; ``decision`` the solver's output (None on the step that found the game over)."""
+
+    def on_step(self, frame: np.ndarray, reading, decision, actions: Sequence[Action], timings: StepTimings) -> None: ...
+
+    def on_game_end(self, result: GameResult) -> None: ...
+
+
+class NullObserver:
+    def on_step(self, frame, reading, decision, actions, timings) -> None:
+        return None
+
+    def on_game_end(self, result: GameResult) -> None:
+        return None
+
+
+class ObserverGroup:
+    """Fans each call out to several observers, in order."""
+
+    def __init__(self, *observers: PlayObserver) -> None:
+        self.observers = observers
+
+    def on_step(self, frame, reading, decision, actions, timings) -> None:
+        for observer in self.observers:
+            observer.on_step(frame, reading, decision, actions, timings)
+
+    def on_game_end(self, result: GameResult) -> None:
+        for observer in self.observers:
+            observer.on_game_end(result)

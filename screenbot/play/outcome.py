@@ -1,0 +1,46 @@
+"""Is the game over, judged from the board read off the screen (pure)."""
+
+from __future__ import annotations
+
+from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, Board, neighbours
+from solver.probability import analyze
+
+PLAYING, WON, LOST = "playing", "won", "lost"
+
+
+def game_status(board: Board, *, mines: int | None, win_requires_all_flags: bool = False) -> str:
+    """``lost`` when the board shows a mine, an explosion or a wrong flag; ``won`` when, with a known
+    mine total, only mines are left covered (and, for clients like xdemineur that count flags, every
+    one of them is flagged); otherwise ``playing``.
+
+    With an unknown total the board alone cannot prove a win: the loop detects that differently (see
+    ``loop.Player``)."""
+    if board.is_over:
+        return LOST
+    if mines is None:
+        return PLAYING
+    covered = board.count(UNKNOWN_CHARS)
+    flags = board.count(FLAG)
+    if covered + flags != mines:
+        return PLAYING
+    if win_requires_all_flags and flags != mines:
+        return PLAYING
+    return WON
+
+
+def is_fresh(board: Board) -> bool:
+    """Nothing opened yet: every cell covered (a just-restarted game)."""
+    return board.count(UNKNOWN_CHARS) == board.rows * board.cols
+
+
+def only_mines_left(board: Board) -> bool:
+    """With an unknown total: every covered cell is proven a mine by the numbers around it, so every
+    safe cell is open and the game is won. Cheap to rule out (a covered cell with no number next to it
+    could be anything), so the full analysis runs only near the end of a game."""
+    covered = [(r, c) for r, c, ch in board.cells() if ch in UNKNOWN_CHARS]
+    if not covered:
+        return False
+    for r, c in covered:
+        if not any(board[p] in NUMBERS for p in neighbours(board.rows, board.cols, r, c)):
+            return False
+    return set(covered) <= analyze(board.with_mines(None)).mines

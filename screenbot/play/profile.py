@@ -1,0 +1,134 @@
+"""How to play one client, from its skin's ``templates/<skin>/profile.json``.
+
+The skin profile describes the client (its first-click rule, mine total, whether a win needs every mine
+flagged, whether cells light up under the pointer). The keys under ``"play"`` are the loop's: how to
+restart, which dialog to dismiss after a win or a loss, how long the client takes to redraw. The loop
+reads all of this from here, so supporting a client is data, not ``if client == ...`` branches.
+
+``"play"`` keys (all optional):
+- ``restart``: a control action that starts a new game once one is over.
+- ``after_win`` / ``after_loss``: a control action run first (e.g. close a "Congratulations" dialog).
+- ``window_title``: regex of the client's window title (to follow the window and notice it closing).
+- ``redraw_timeout``: seconds to wait for a click to show before treating it as ignored.
+- ``settle``: seconds a picture must stay unchanged to count as fully drawn.
+- ``restart_timeout``: seconds a restart may take to show a fresh board.
+- ``chord_button``: the button that opens around a satisfied number (``middle`` or ``left``).
+- ``frozen_board_means_won``: the client shows a win only outside the board and then ignores clicks
+  (react-minesweeper); an open on a covered cell that changes nothing is then the sign of a win.
+
+A control action is ``{"keys": ["ctrl", "r"], "wait": 0.2}`` (a key chord sent to the focused client
+window) or ``{"click": [dx, dy], "wait": 0.2}`` (a click at the board's top-centre plus dx, dy times the
+cell pitch; the loop refuses it unless it lands outside the board and inside the client's window).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import SkinError
+
+
+@dataclass(frozen=True, slots=True)
+class ControlAction:
+    keys: tuple[str, ...] = ()
+    click: tuple[float, float] | None = None
+    wait: float = 0.0
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.keys and self.click is None
+
+
+NO_ACTION = ControlAction()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayProfile:
+    skin: str
+    client: str
+    first_click: str  # "opening", "safe", "none" (can lose) or "preopened" (the client opens an area itself)
+    mines: int | dict[str, int] | None  # a number, a table "ROWSxCOLS" -> mines, or None (unknown)
+    win_requires_all_flags: bool
+    hover_highlight: bool
+    restart: ControlAction = NO_ACTION
+    after_win: ControlAction = NO_ACTION
+    after_loss: ControlAction = NO_ACTION
+    window_title: str | None = None
+    redraw_timeout: float = 0.5
+    settle: float = 0.004
+    restart_timeout: float = 3.0
+    chord_button: str = "middle"
+    frozen_board_means_won: bool = False
+
+    def mine_total(self, rows: int, cols: int) -> int | None:
+        if isinstance(self.mines, dict):
+            return self.mines.get(f"{rows}x{cols}")
+        return self.mines
+
+    def first_click_cell(self, rows: int, cols: int) -> tuple[int, int]:
+        """Where to open an untouched board. Under the ``opening`` rule a cell a few steps in from
+        the corner wins more often (its opening is larger and lies off the edges); otherwise the corner,
+        the cell most likely to be a zero."""
+        if self.first_click == "opening":
+            return min(3, (rows - 1) // 2), min(3, (cols - 1) // 2)
+        return 0, 0
+
+
+def load_profile(skin: str, templates_dir: Path) -> PlayProfile:
+    path = templates_dir / skin / "profile.json"
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise SkinError(f"no profile.json in {path.parent}", skin=skin) from None
+    except (OSError, ValueError) as exc:
+        raise SkinError(f"cannot read {path.name}: {exc}", skin=skin) from None
+    return profile_from_dict(skin, data)
+
+
+def profile_from_dict(skin: str, data: dict) -> PlayProfile:
+    play = data.get("play", {})
+    if not isinstance(play, dict):
+        raise SkinError('"play" in profile.json must be an object', skin=skin)
+    try:
+        return PlayProfile(
+            skin=skin,
+            client=str(data.get("client", skin)),
+            first_click=str(data.get("first_click", "safe")),
+            mines=_mines(data.get("mine_total")),
+            win_requires_all_flags=bool(data.get("win_requires_all_flags", False)),
+            hover_highlight=bool(data.get("hover_highlight", False)),
+            restart=_action(play.get("restart")),
+            after_win=_action(play.get("after_win")),
+            after_loss=_action(play.get("after_loss")),
+            window_title=play.get("window_title"),
+            redraw_timeout=float(play.get("redraw_timeout", 0.5)),
+            settle=float(play.get("settle", 0.004)),
+            restart_timeout=float(play.get("restart_timeout", 3.0)),
+            chord_button=str(play.get("chord_button", "middle")),
+            frozen_board_means_won=bool(play.get("frozen_board_means_won", False)),
+        )
+    except (TypeError, ValueError) as exc:
+        raise SkinError(f"bad value in profile.json: {exc}", skin=skin) from None
+
+
+def _mines(value) -> int | dict[str, int] | None:
+    if value is None or isinstance(value, int):
+        return value
+    if isinstance(value, dict):
+        return {str(k): int(v) for k, v in value.items()}
+    raise ValueError(f"mine_total must be a number, a table of sizes or null, not {value!r}")
+
+
+def _action(value) -> ControlAction:
+    if value is None:
+        return NO_ACTION
+    if not isinstance(value, dict):
+        raise ValueError(f"a control action must be an object, not {value!r}")
+    keys = tuple(str(k) for k in value.get("keys", ()))
+    click = value.get("click")
+    if click is not None:
+        dx, dy = click
+        click = (float(dx), float(dy))
+    return ControlAction(keys, click, float(value.get("wait", 0.0)))

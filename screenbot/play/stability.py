@@ -1,0 +1,69 @@
+"""Wait until the client has redrawn after our clicks and the picture has settled.
+
+Reading a frame caught mid-redraw (half a flood fill drawn, an animation frame) would give a board that
+disagrees with the next one. So after acting we poll the board region until it differs from the frame
+before the action *and* has stayed identical for ``settle`` seconds. Polling a board-sized region costs
+well under a millisecond, so the wait adds little beyond the client's own latency.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    frame: np.ndarray
+    changed: bool  # False when nothing changed before the timeout
+    waited: float  # seconds from the start of the wait to the first frame of the settled picture
+    grab_seconds: float  # time of the last grab alone (the capture cost of one step)
+
+
+def wait_for_redraw(
+    grab: Callable[[], np.ndarray],
+    before: np.ndarray | None,
+    *,
+    timeout: float,
+    settle: float,
+    poll: float = 0.0005,
+    clock: Callable[[], float] = time.perf_counter,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Settled:
+    """Poll ``grab`` until the frame differs from ``before`` and stays the same for ``settle`` seconds.
+
+    With ``before`` None (first look at a board) only the settling is waited for. On timeout the last
+    frame is returned with ``changed`` telling whether anything moved at all.
+    """
+    start = clock()
+    t0 = clock()
+    frame = grab()
+    grab_seconds = clock() - t0
+    changed = before is None or not _same(frame, before)
+    stable_since = clock()
+    first_seen = stable_since - start if changed else 0.0
+    while True:
+        now = clock()
+        if changed and now - stable_since >= settle:
+            return Settled(frame, True, first_seen, grab_seconds)
+        if now - start >= timeout:
+            return Settled(frame, changed, now - start, grab_seconds)
+        if poll:
+            sleep(poll)
+        t0 = clock()
+        nxt = grab()
+        grab_seconds = clock() - t0
+        if not _same(nxt, frame):
+            # Any difference from the last frame is a redraw in progress (``frame`` equalled
+            # ``before`` until the first one): restart the settling clock.
+            frame = nxt
+            stable_since = clock()
+            changed = True
+            first_seen = stable_since - start
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and np.array_equal(a, b)

@@ -1,0 +1,88 @@
+"""The figures printed at the end of ``screenbot play`` (pure)."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Sequence
+
+from .observer import ABORTED, LOST, WON, GameResult, StepTimings
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    games: int
+    wins: int
+    losses: int
+    aborted: int
+    seconds_per_game_median: float | None
+    seconds_per_won_game_median: float | None
+    moves_per_second: float | None
+    steps: int
+    # Median milliseconds per step of the bot's own work, and of waiting for the client to redraw.
+    overhead_ms: dict[str, float | None]
+
+    def as_dict(self) -> dict:
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "losses": self.losses,
+            "aborted": self.aborted,
+            "seconds_per_game_median": _round(self.seconds_per_game_median, 3),
+            "seconds_per_won_game_median": _round(self.seconds_per_won_game_median, 3),
+            "moves_per_second": _round(self.moves_per_second, 1),
+            "steps": self.steps,
+            "per_move_ms_median": {k: _round(v, 3) for k, v in self.overhead_ms.items()},
+        }
+
+
+def summarize(results: Sequence[GameResult], timings: Sequence[StepTimings]) -> Summary:
+    finished = [r for r in results if r.outcome in (WON, LOST)]
+    won = [r.seconds for r in results if r.outcome == WON]
+    total_actions = sum(r.actions for r in finished)
+    total_seconds = sum(r.seconds for r in finished)
+    acting = [t for t in timings if t.act > 0]
+
+    def median(values: list[float]) -> float | None:
+        return statistics.median(values) if values else None
+
+    overhead = {
+        "capture": median([t.capture * 1000 for t in acting]),
+        "read": median([t.read * 1000 for t in acting]),
+        "solve": median([t.solve * 1000 for t in acting]),
+        "act": median([t.act * 1000 for t in acting]),
+        "total": median([t.overhead * 1000 for t in acting]),
+        "client_redraw": median([t.redraw * 1000 for t in timings if t.redraw > 0]),
+    }
+    return Summary(
+        games=len(results),
+        wins=sum(r.outcome == WON for r in results),
+        losses=sum(r.outcome == LOST for r in results),
+        aborted=sum(r.outcome == ABORTED for r in results),
+        seconds_per_game_median=median([r.seconds for r in finished]),
+        seconds_per_won_game_median=median(won),
+        moves_per_second=total_actions / total_seconds if total_seconds > 0 else None,
+        steps=len(timings),
+        overhead_ms=overhead,
+    )
+
+
+def format_summary(summary: Summary) -> str:
+    def fmt(value: float | None, unit: str = "", digits: int = 2) -> str:
+        return "n/a" if value is None else f"{value:.{digits}f}{unit}"
+
+    o = summary.overhead_ms
+    lines = [
+        f"games {summary.games}: {summary.wins} won, {summary.losses} lost, {summary.aborted} aborted",
+        f"median seconds per game {fmt(summary.seconds_per_game_median, ' s')}"
+        f" (won games {fmt(summary.seconds_per_won_game_median, ' s')}), "
+        f"{fmt(summary.moves_per_second, ' moves/s', 1)}",
+        f"per-move overhead (median ms): capture {fmt(o['capture'])}, read {fmt(o['read'])}, "
+        f"solve {fmt(o['solve'])}, act {fmt(o['act'])}, total {fmt(o['total'])}; "
+        f"client redraw {fmt(o['client_redraw'])}",
+    ]
+    return "\n".join(lines)
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)

@@ -1,0 +1,344 @@
+"""Fakes shipped with the package, so the play loop runs in tests without a display.
+
+- ``SimulatedClient``: a Minesweeper "window" backed by ``solver.game.Game``. It is at once the screen
+  (``grab`` renders the game), the mouse and keyboard (clicks land on cells, keys restart) and the
+  window (``geometry``, ``activate``; it can be moved or closed mid-game). Every click is recorded with
+  whether it fell on the board.
+- Renderers: ``FlatRenderer`` paints each cell state in its own flat colour (read back by
+  ``FlatVision``, a fake of the vision module); ``TemplateRenderer`` pastes a skin's template images,
+  so the real vision code reads the simulated game like a real client.
+- ``RecordingMouse`` (from ``screenbot.mouse``) for tests that only look at the clicks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from solver.board import Board
+from solver.game import LOST, PLAYING, WON, Game
+
+from .errors import BoardNotFoundError, UnrecognizedCellError, WindowGoneError
+from .geometry import Rect
+from .mouse import LEFT, MIDDLE, RIGHT, RecordingMouse
+
+__all__ = [
+    "FlatRenderer",
+    "FlatVision",
+    "RecordingMouse",
+    "SimulatedClient",
+    "TemplateRenderer",
+]
+
+BACKGROUND = (40, 40, 40)
+WINDOW_FACE = (200, 200, 200)
+
+
+# --- renderers ----------------------------------------------------------------------------------
+
+# One BGR colour per cell character; chosen far apart so a reader cannot confuse them.
+FLAT_COLOURS: dict[str, tuple[int, int, int]] = {
+    "#": (120, 120, 120),
+    "F": (0, 0, 255),
+    "*": (0, 0, 0),
+    "X": (0, 0, 128),
+    "W": (255, 0, 255),
+    "?": (0, 255, 255),
+    **{str(n): (255 - 20 * n, 60 + 20 * n, 255 * (n % 2)) for n in range(9)},
+}
+
+
+class FlatRenderer:
+    """Paints each cell as a flat square of its state's colour with a 1-pixel dark gap."""
+
+    def __init__(self, pitch: int = 16) -> None:
+        self.pitch = pitch
+
+    def cell(self, ch: str) -> np.ndarray:
+        tile = np.zeros((self.pitch, self.pitch, 3), np.uint8)
+        tile[:-1, :-1] = FLAT_COLOURS[ch]
+        return tile
+
+
+class TemplateRenderer:
+    """Pastes a skin's template images (``images``: cell character -> BGR tile of one pitch)."""
+
+    def __init__(self, images: dict[str, np.ndarray]) -> None:
+        shapes = {img.shape[:2] for img in images.values()}
+        if len(shapes) != 1:
+            raise ValueError(f"template tiles differ in size: {sorted(shapes)}")
+        self.images = images
+        self.pitch = next(iter(shapes))[0]
+
+    def cell(self, ch: str) -> np.ndarray:
+        return self.images[ch]
+
+
+@dataclass(frozen=True, slots=True)
+class FlatLattice:
+    skin: str
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    rows: int
+    cols: int
+
+
+@dataclass(frozen=True, slots=True)
+class FlatReading:
+    board: Board
+    min_confidence: float = 1.0
+    lattice: FlatLattice | None = None
+
+
+class FlatVision:
+    """A fake of the vision module for frames painted by ``FlatRenderer``.
+
+    ``locate`` finds the bounding box of cell-coloured pixels; ``read`` samples each cell's centre and
+    raises UnrecognizedCellError for a colour that is no cell state (a dialog, another window)."""
+
+    def __init__(self, pitch: int = 16, skin: str = "flat") -> None:
+        self.pitch = pitch
+        self.skin = skin
+        self._by_colour = {colour: ch for ch, colour in FLAT_COLOURS.items()}
+
+    def locate(self, frame: np.ndarray) -> FlatLattice:
+        covered = np.all(frame == FLAT_COLOURS["#"], axis=2)
+        for ch, colour in FLAT_COLOURS.items():
+            if ch != "#":
+                covered |= np.all(frame == colour, axis=2)
+        ys, xs = np.nonzero(covered)
+        if len(xs) == 0:
+            raise BoardNotFoundError("no board on the frame", skin=self.skin)
+        left, top = int(xs.min()), int(ys.min())
+        cols = (int(xs.max()) - left) // self.pitch + 1
+        rows = (int(ys.max()) - top) // self.pitch + 1
+        return FlatLattice(self.skin, (left, top), (self.pitch, self.pitch), rows, cols)
+
+    def read(self, frame: np.ndarray, lattice: FlatLattice) -> FlatReading:
+        ox, oy = lattice.origin
+        px, py = lattice.pitch
+        height, width = frame.shape[:2]
+        rows = []
+        for r in range(lattice.rows):
+            row = []
+            for c in range(lattice.cols):
+                x, y = int(ox + c * px + px // 2), int(oy + r * py + py // 2)
+                if not (0 <= x < width and 0 <= y < height):
+                    raise BoardNotFoundError("the board runs off the frame", skin=self.skin)
+                ch = self._by_colour.get(tuple(int(v) for v in frame[y, x]))
+                if ch is None:
+                    raise UnrecognizedCellError("no cell state has this colour", row=r, col=c, score=0.0)
+                row.append(ch)
+            rows.append("".join(row))
+        return FlatReading(Board(tuple(rows)), 1.0, lattice)
+
+
+# --- the simulated client -------------------------------------------------------------------------
+
+
+@dataclass
+class ClickRecord:
+    x: float
+    y: float
+    button: str
+    cell: tuple[int, int] | None  # None: the click fell outside the board
+    on_control: bool = False
+
+
+@dataclass
+class SimulatedClient:
+    """A game window on a fake screen. Use it as ``screen``, ``mouse`` and ``window`` of a Player.
+
+    ``restart_keys``: the key chord that starts a new game; ``face``: optional (dx, dy) offset in pitches
+    from the board's top-centre of a restart button (like xdemineur's face). ``on_click`` lets a test
+    interfere (move or close the window, cover the board) at a given click.
+    """
+
+    rows: int
+    cols: int
+    mines: int
+    renderer: object = field(default_factory=FlatRenderer)
+    rules: str = "opening"
+    seed: int = 0
+    screen_size: tuple[int, int] = (1280, 1024)
+    board_origin: tuple[int, int] = (100, 120)
+    margin: int = 40  # window pixels around the board
+    restart_keys: tuple[str, ...] = ("ctrl", "r")
+    face: tuple[float, float] | None = None
+    preopen: bool = False  # open a random zero area at each start (xdemineur)
+    wins_need_flags: bool = False  # xdemineur: won only when every mine is flagged
+    ignore_clicks_after_win: bool = True
+    on_click: Callable[[SimulatedClient, int], None] | None = None
+
+    clicks: list[ClickRecord] = field(default_factory=list)
+    keys: list[tuple[str, ...]] = field(default_factory=list)
+    games_started: int = 0
+    closed: bool = False
+    covered: bool = False
+    pointer: tuple[float, float] = (0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        self.pitch = self.renderer.pitch
+        self._cache: tuple | None = None
+        self._new_game()
+
+    # -- game state --
+
+    def _new_game(self) -> None:
+        self.game = Game.new(self.rows, self.cols, self.mines, rules=self.rules, seed=self.seed + self.games_started)
+        self.games_started += 1
+        if self.preopen:
+            # Like xdemineur: the client opens an area by itself; pick a cell whose opening is a zero.
+            self.game.open(self.rows // 2, self.cols // 2)
+
+    @property
+    def status(self) -> str:
+        status = self.game.status
+        if status == WON and self.wins_need_flags:
+            flags = self.game.board().count("F")
+            return WON if flags == self.mines else PLAYING
+        return status
+
+    @property
+    def board_rect(self) -> Rect:
+        x, y = self.board_origin
+        return Rect(x, y, self.cols * self.pitch, self.rows * self.pitch)
+
+    # -- window --
+
+    def geometry(self) -> Rect:
+        if self.closed:
+            raise WindowGoneError("the simulated window was closed", window=0)
+        return self.board_rect.expanded(self.margin)
+
+    def activate(self) -> None:
+        if self.closed:
+            raise WindowGoneError("the simulated window was closed", window=0)
+
+    def move_window(self, dx: int, dy: int) -> None:
+        x, y = self.board_origin
+        self.board_origin = (x + dx, y + dy)
+
+    # -- screen --
+
+    @property
+    def screen_rect(self) -> Rect:
+        return Rect(0, 0, *self.screen_size)
+
+    def grab(self, region: tuple[int, int, int, int] | None = None) -> np.ndarray:
+        width, height = self.screen_size
+        frame = self._render()
+        if region is None:
+            return frame.copy()
+        left, top, w, h = region
+        if left < 0 or top < 0 or left + w > width or top + h > height:
+            raise ValueError(f"region {region} is outside the {width}x{height} screen")
+        return frame[top : top + h, left : left + w].copy()
+
+    def _render(self) -> np.ndarray:
+        # The loop grabs far more often than anything changes: keep the last picture and repaint only
+        # the cells whose state changed since (a full repaint per click made the tests slow).
+        layout = (self.board_origin, self.closed, self.covered)
+        grid = self.game.board().grid
+        if self._cache is None or self._cache[0] != layout:
+            width, height = self.screen_size
+            frame = np.empty((height, width, 3), np.uint8)
+            frame[:] = BACKGROUND
+            if not self.closed:
+                win = self.geometry().clipped(self.screen_rect)
+                frame[win.top : win.bottom, win.left : win.right] = WINDOW_FACE
+            painted = None
+        else:
+            frame, painted = self._cache[1], self._cache[2]
+        if not self.closed:
+            ox, oy = self.board_origin
+            for r, row in enumerate(grid):
+                if painted is not None and painted[r] == row:
+                    continue
+                for c, ch in enumerate(row):
+                    if painted is None or painted[r][c] != ch:
+                        y, x = oy + r * self.pitch, ox + c * self.pitch
+                        frame[y : y + self.pitch, x : x + self.pitch] = self.renderer.cell(ch)
+            if self.covered:
+                # Another window over the middle of the board.
+                rect = self.board_rect
+                frame[rect.top + 10 : rect.bottom - 10, rect.left + 10 : rect.right - 10] = (90, 160, 30)
+        self._cache = (layout, frame, grid)
+        return frame
+
+    # -- mouse and keyboard --
+
+    def move(self, x: float, y: float) -> None:
+        self.pointer = (x, y)
+
+    def click(self, x: float, y: float, button: str = LEFT) -> None:
+        self._click(x, y, button)
+
+    def _click(self, x: float, y: float, button: str) -> None:
+        self.pointer = (x, y)
+        cell = self._cell_at(x, y)
+        on_control = cell is None and self._on_face(x, y)
+        self.clicks.append(ClickRecord(x, y, button, cell, on_control))
+        if self.on_click is not None:
+            self.on_click(self, len(self.clicks))
+        if on_control:
+            self._new_game()
+            return
+        if cell is None or self.closed:
+            return
+        if self.status != PLAYING and self.ignore_clicks_after_win:
+            return
+        if self.game.status != PLAYING:
+            # Only reachable for flag-counting clients: every safe cell is open, flags still go on.
+            if button == RIGHT:
+                self.game.flag(*cell)
+            return
+        r, c = cell
+        if button == RIGHT:
+            self.game.flag(r, c)
+        elif button == MIDDLE:
+            self._chord(r, c)
+        else:
+            self.game.open(r, c)
+
+    def _chord(self, r: int, c: int) -> None:
+        board = self.game.board()
+        ch = board[r, c]
+        if not ch.isdigit():
+            return
+        from solver.board import neighbours
+
+        around = list(neighbours(self.rows, self.cols, r, c))
+        if sum(board[p] == "F" for p in around) != int(ch):
+            return
+        for p in around:
+            if board[p] == "#" and self.game.status == PLAYING:
+                self.game.open(*p)
+
+    def press(self, *keys: str) -> None:
+        self.keys.append(keys)
+        if tuple(keys) == tuple(self.restart_keys) and not self.closed:
+            self._new_game()
+
+    def _cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        rect = self.board_rect
+        if not rect.contains(x, y):
+            return None
+        return int((y - rect.top) // self.pitch), int((x - rect.left) // self.pitch)
+
+    def _on_face(self, x: float, y: float) -> bool:
+        if self.face is None:
+            return False
+        rect = self.board_rect
+        fx = rect.left + rect.width / 2 + self.face[0] * self.pitch
+        fy = rect.top + self.face[1] * self.pitch
+        return abs(x - fx) <= self.pitch / 2 and abs(y - fy) <= self.pitch / 2
+
+    @property
+    def outside_clicks(self) -> list[ClickRecord]:
+        return [c for c in self.clicks if c.cell is None and not c.on_control]
+
+
+__all__ += ["ClickRecord", "FlatLattice", "FlatReading", "LOST", "WON"]

@@ -1,0 +1,118 @@
+"""Pure parts of the play loop: game status, reading checks, action planning, summary, profiles."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from screenbot.errors import SkinError
+from screenbot.play.consistency import reading_problems
+from screenbot.play.observer import LOST, WON, Action, GameResult, StepTimings
+from screenbot.play.outcome import PLAYING, game_status, is_fresh, only_mines_left
+from screenbot.play.planner import flag_all_covered, plan_actions, remaining_are_mines
+from screenbot.play.profile import load_profile, profile_from_dict
+from screenbot.play.summary import format_summary, summarize
+from solver.board import Board, parse_board
+from solver.policy import Move
+
+
+def board(text: str, mines: int | None = None) -> Board:
+    return parse_board(text).with_mines(mines)
+
+
+@pytest.mark.parametrize(
+    "text, mines, flags_needed, expected",
+    [
+        ("##1\n##1\n111", 1, False, PLAYING),
+        ("#10\n110\n000", 1, False, WON),
+        ("#10\n110\n000", 1, True, PLAYING),  # xdemineur: the mine must be flagged too
+        ("F10\n110\n000", 1, True, WON),
+        ("X10\n110\n000", 1, False, LOST),
+        ("*2#\n###", 2, False, LOST),
+        ("#10\n110\n000", None, False, PLAYING),  # unknown total: the board alone proves nothing
+    ],
+    ids=["playing", "won", "won-needs-flags", "won-flagged", "exploded", "mines-shown", "unknown-total"],
+)
+def test_game_status(text, mines, flags_needed, expected):
+    assert game_status(board(text), mines=mines, win_requires_all_flags=flags_needed) == expected
+
+
+def test_only_mines_left_with_unknown_total():
+    assert only_mines_left(board("#1\n11"))
+    assert not only_mines_left(board("##\n11"))  # either cell could be the mine
+    assert not only_mines_left(board("#10\n110\n00#"))  # the corner next to a 0 is safe
+    assert not only_mines_left(board("#1##\n11##\n####"))  # far cells touch no number
+
+
+def test_is_fresh():
+    assert is_fresh(Board.covered(3, 4))
+    assert not is_fresh(board("#1\n11"))
+
+
+def test_reading_problems():
+    before = board("###\n#1#\n###")
+    assert reading_problems(before, board("#F#\n#1#\n###"), [Action("flag", 0, 1)]) == []
+    assert reading_problems(before, board("###\n#2#\n###"), []) == ["revealed 1 at (1,1) now reads '2'"]
+    assert reading_problems(before, board("###\n#1#\n###"), [Action("open", 0, 0)]) == [
+        "opened (0,0) but it still reads '#'"
+    ]
+    assert reading_problems(before, board("####\n#1##\n####"), []) == ["board size changed from 3x3 to 3x4"]
+    flagged = board("F##\n#1#\n###")
+    assert reading_problems(flagged, board("###\n#1#\n###"), []) == ["flag at (0,0) now reads '#'"]
+    # After a loss a wrong flag shows as W: that is not a misreading.
+    assert reading_problems(flagged, board("W*#\n#1#\n###"), []) == []
+
+
+def test_plan_plain_and_chord():
+    b = board("#F#\n111\n000")
+    moves = [Move("open", 0, 0, 0.0), Move("open", 0, 2, 0.0)]
+    assert plan_actions(b, moves) == (Action("open", 0, 0), Action("open", 0, 2))
+    # (1,1) is a 1 with its mine flagged and exactly (0,0), (0,2) covered around it: one chord.
+    assert plan_actions(b, moves, chord=True) == (Action("chord", 1, 0),) or plan_actions(b, moves, chord=True) == (
+        Action("chord", 1, 1),
+    )
+    # Moves on cells no longer covered are dropped.
+    assert plan_actions(board("1F#\n111\n000"), [Move("open", 0, 0, 0.0)]) == ()
+
+
+def test_end_of_flag_counting_game():
+    b = board("#1\n11", 1)
+    assert remaining_are_mines(b, 1) and not remaining_are_mines(b, None)
+    assert flag_all_covered(b) == (Action("flag", 0, 0),)
+
+
+def test_summary_figures():
+    results = [GameResult(WON, 2.0, 10, 100, 1), GameResult(LOST, 1.0, 5, 20, 2), GameResult("aborted", 0.1, 1, 0, 0)]
+    timings = [StepTimings(0.001, 0.002, 0.003, 0.0005, 0.01)] * 3 + [StepTimings(0.001, 0.002, 0, 0, 0.01)]
+    summary = summarize(results, timings)
+    data = summary.as_dict()
+    assert (data["games"], data["wins"], data["losses"], data["aborted"]) == (3, 1, 1, 1)
+    assert data["seconds_per_game_median"] == 1.5
+    assert data["moves_per_second"] == 40.0
+    assert data["per_move_ms_median"]["total"] == 6.5
+    assert "1 won, 1 lost, 1 aborted" in format_summary(summary)
+
+
+def test_profile_loading(tmp_path):
+    skin = tmp_path / "demo"
+    skin.mkdir()
+    (skin / "profile.json").write_text(
+        json.dumps(
+            {
+                "client": "demo",
+                "first_click": "opening",
+                "mine_total": {"16x30": 99},
+                "hover_highlight": True,
+                "play": {"restart": {"keys": ["ctrl", "r"], "wait": 0.1}, "after_win": {"click": [0, -2]}},
+            }
+        )
+    )
+    profile = load_profile("demo", tmp_path)
+    assert profile.mine_total(16, 30) == 99 and profile.mine_total(9, 9) is None
+    assert profile.restart.keys == ("ctrl", "r") and profile.after_win.click == (0.0, -2.0)
+    assert profile.first_click_cell(16, 30) == (3, 3)
+    with pytest.raises(SkinError, match="no profile.json"):
+        load_profile("missing", tmp_path)
+    with pytest.raises(SkinError, match="bad value"):
+        profile_from_dict("x", {"play": {"restart": "ctrl+r"}})

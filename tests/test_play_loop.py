@@ -1,0 +1,230 @@
+"""The play loop against a simulated client (no display): outcomes, restarts, safety rules."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from screenbot.errors import WindowGoneError
+from screenbot.play.loop import InconsistentReadingError, PlayConfig, Player, WindowLostError
+from screenbot.play.observer import ABORTED, LOST, WON
+from screenbot.play.profile import ControlAction, PlayProfile
+from screenbot.testing import FlatVision, SimulatedClient
+
+GNOME_LIKE = PlayProfile(
+    skin="flat",
+    client="sim",
+    first_click="opening",
+    mines={"16x30": 99, "9x9": 10, "16x16": 40},
+    win_requires_all_flags=False,
+    hover_highlight=True,
+    restart=ControlAction(keys=("ctrl", "r")),
+    redraw_timeout=0.02,
+    settle=0.0,
+)
+XDEMINEUR_LIKE = dataclasses.replace(
+    GNOME_LIKE, first_click="preopened", win_requires_all_flags=True, hover_highlight=False,
+    restart=ControlAction(click=(0.0, -2.0)),
+)
+BROWSER_LIKE = dataclasses.replace(
+    GNOME_LIKE, first_click="none", mines=None, hover_highlight=False, restart=ControlAction(keys=("f5",)),
+    frozen_board_means_won=True,
+)
+
+
+def make_player(client: SimulatedClient, profile: PlayProfile, tmp_path, vision=None, **config) -> Player:
+    return Player(
+        screen=client,
+        screen_rect=client.screen_rect,
+        mouse=client,
+        vision=vision or FlatVision(pitch=client.pitch),
+        profile=profile,
+        config=PlayConfig(failure_dir=tmp_path, **config),
+        window=client,
+        sleep=lambda s: None,
+    )
+
+
+def assert_clicks_on_board(client: SimulatedClient) -> None:
+    assert client.clicks, "the bot clicked nothing"
+    assert client.outside_clicks == []
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_plays_expert_games_to_a_detected_end(seed, tmp_path):
+    client = SimulatedClient(16, 30, 99, seed=seed)
+    player = make_player(client, GNOME_LIKE, tmp_path, games=4)
+    results = player.play()
+    assert len(results) == 4
+    assert {r.outcome for r in results} <= {WON, LOST}
+    assert client.games_started == 4  # three restarts
+    assert_clicks_on_board(client)
+    # The loop's verdict matches the simulator's truth for the last game.
+    assert results[-1].outcome == client.game.status
+
+
+def test_flag_mines_and_chord_use_fewer_clicks(tmp_path):
+    plain = SimulatedClient(16, 16, 40, seed=7)
+    make_player(plain, GNOME_LIKE, tmp_path, games=3).play()
+    chording = SimulatedClient(16, 16, 40, seed=7)
+    results = make_player(chording, GNOME_LIKE, tmp_path, games=3, flag_mines=True, chord=True).play()
+    assert {r.outcome for r in results} <= {WON, LOST}
+    assert any(c.button == "middle" for c in chording.clicks)
+    assert any(c.button == "right" for c in chording.clicks)
+    assert_clicks_on_board(chording)
+
+
+def test_flag_counting_client_is_won_only_by_flagging_every_mine(tmp_path):
+    client = SimulatedClient(16, 30, 99, seed=5, preopen=True, wins_need_flags=True, face=(0.0, -2.0), rules="safe")
+    results = make_player(client, XDEMINEUR_LIKE, tmp_path, games=4).play()
+    assert {r.outcome for r in results} <= {WON, LOST}
+    wins = [r for r in results if r.outcome == WON]
+    assert wins, "expected at least one win in four games"
+    # Restarts went through the face, the only clicks off the board.
+    assert sum(c.on_control for c in client.clicks) == 3
+    assert client.outside_clicks == []
+    if results[-1].outcome == WON:
+        assert client.game.board().count("F") == 99
+
+
+def test_unknown_total_win_is_seen_when_the_board_stops_reacting(tmp_path):
+    client = SimulatedClient(9, 9, 10, seed=11, rules="none", restart_keys=("f5",))
+    results = make_player(client, BROWSER_LIKE, tmp_path, games=6).play()
+    assert {r.outcome for r in results} <= {WON, LOST}
+    assert any(r.outcome == WON for r in results)
+    assert_clicks_on_board(client)
+
+
+def test_window_moved_mid_game_is_followed(tmp_path):
+    def move_once(client, n):
+        if n == 3:
+            client.move_window(137, 61)
+
+    client = SimulatedClient(16, 16, 40, seed=2, on_click=move_once)
+    results = make_player(client, GNOME_LIKE, tmp_path, games=2).play()
+    assert {r.outcome for r in results} <= {WON, LOST}
+    assert_clicks_on_board(client)
+    assert client.board_origin == (237, 181)
+
+
+def test_window_closed_stops_cleanly(tmp_path):
+    def close(client, n):
+        if n == 5:
+            client.closed = True
+
+    client = SimulatedClient(16, 16, 40, seed=2, on_click=close)
+    with pytest.raises((WindowGoneError, WindowLostError)):
+        make_player(client, GNOME_LIKE, tmp_path, games=2).play()
+    assert len(client.clicks) == 5
+
+
+def test_covered_board_stops_with_the_frame_saved(tmp_path):
+    def cover(client, n):
+        if n == 2:
+            client.covered = True
+
+    client = SimulatedClient(16, 16, 40, seed=4, on_click=cover)
+    with pytest.raises(WindowLostError) as info:
+        make_player(client, GNOME_LIKE, tmp_path, games=1).play()
+    assert info.value.frame_path and (tmp_path / info.value.frame_path.split("/")[-1]).exists()
+    assert len(client.clicks) == 2
+
+
+class LyingVision(FlatVision):
+    """Misreads the board from the ``after``-th reading on: a revealed number changes value."""
+
+    def __init__(self, after: int, **kw) -> None:
+        super().__init__(**kw)
+        self.after = after
+        self.reads = 0
+
+    def read(self, frame, lattice):
+        reading = super().read(frame, lattice)
+        self.reads += 1
+        if self.reads < self.after:
+            return reading
+        grid = [list(row) for row in reading.board.grid]
+        for r, row in enumerate(grid):
+            for c, ch in enumerate(row):
+                if ch in "12345678":
+                    grid[r][c] = "0" if ch != "0" else "1"
+                    board = dataclasses.replace(reading.board, grid=tuple("".join(x) for x in grid))
+                    return dataclasses.replace(reading, board=board)
+        return reading
+
+
+def test_inconsistent_reading_is_never_acted_on(tmp_path):
+    client = SimulatedClient(16, 30, 99, seed=9)
+    vision = LyingVision(after=3, pitch=client.pitch)
+    player = make_player(client, GNOME_LIKE, tmp_path, vision=vision, games=1)
+    with pytest.raises(InconsistentReadingError) as info:
+        player.play()
+    clicks_before_lie = len(client.clicks)
+    # Re-captured (several reads after the first bad one), then stopped without another click.
+    assert vision.reads >= 3 + player.config.rechecks
+    assert len(client.clicks) == clicks_before_lie
+    assert info.value.frame_path is not None
+
+
+class NoSolutionVision(FlatVision):
+    """From the 2nd reading on, reads a covered corner as a 3 that has too few neighbours' room."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.reads = 0
+
+    def read(self, frame, lattice):
+        reading = super().read(frame, lattice)
+        self.reads += 1
+        if self.reads < 2:
+            return reading
+        grid = [list(row) for row in reading.board.grid]
+        # A "1" with every neighbour revealed: no mine placement satisfies it.
+        grid[0][0], grid[0][1], grid[1][0], grid[1][1] = "1", "0", "0", "0"
+        board = dataclasses.replace(reading.board, grid=tuple("".join(x) for x in grid))
+        return dataclasses.replace(reading, board=board)
+
+
+def test_reading_without_any_mine_placement_stops(tmp_path):
+    client = SimulatedClient(16, 30, 99, seed=9)
+    vision = NoSolutionVision(pitch=client.pitch)
+    player = make_player(client, GNOME_LIKE, tmp_path, vision=vision, games=1)
+    clicks = []
+    with pytest.raises(InconsistentReadingError):
+        player.play()
+        clicks.append(len(client.clicks))
+    assert len(client.clicks) == 1  # only the first click, made on the honest first reading
+
+
+def test_dry_run_clicks_nothing(tmp_path):
+    client = SimulatedClient(16, 30, 99, seed=1)
+    player = make_player(client, GNOME_LIKE, tmp_path, games=3, dry_run=True)
+    results = player.play()
+    assert client.clicks == [] and client.keys == []
+    assert results[0].outcome == ABORTED
+    assert len(player.dry_run_actions) == 1 and player.dry_run_actions[0].kind == "open"
+
+
+def test_observer_sees_every_step_and_game(tmp_path):
+    class Recorder:
+        def __init__(self):
+            self.steps, self.games = [], []
+
+        def on_step(self, frame, reading, decision, actions, timings):
+            assert isinstance(frame, np.ndarray)
+            self.steps.append((reading.board, tuple(actions), timings))
+
+        def on_game_end(self, result):
+            self.games.append(result)
+
+    client = SimulatedClient(9, 9, 10, seed=3)
+    recorder = Recorder()
+    player = make_player(client, GNOME_LIKE, tmp_path, games=2)
+    player.observer = recorder
+    results = player.play()
+    assert recorder.games == results
+    assert sum(len(a) for _, a, _ in recorder.steps) == sum(r.actions for r in results)
+    # The last step of each game is the one that saw it end, with no actions.
+    assert recorder.steps[-1][1] == ()
