@@ -1,0 +1,138 @@
+"""The screen IO edge: ``Screen.grab(region=None)`` returns a BGR uint8 NumPy frame.
+
+``MssScreen`` grabs the real screen with mss (one instance reused: creating it costs far more than a
+small grab). ``ReplayScreen`` replays PNG files, for tests and offline runs. ``region`` is
+``(left, top, width, height)`` in screen pixels; None means the whole screen.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Iterable, Protocol, Sequence
+
+import numpy as np
+
+from .errors import CaptureError, ImageReadError
+
+log = logging.getLogger(__name__)
+
+Region = tuple[int, int, int, int]
+
+
+class Screen(Protocol):
+    def grab(self, region: Region | None = None) -> np.ndarray:
+        """A (height, width, 3) BGR uint8 frame of ``region`` (or the whole screen)."""
+        ...
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of the whole screen in pixels."""
+        ...
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read a PNG/JPEG file as a BGR uint8 frame; raises ImageReadError naming the file."""
+    import cv2
+
+    p = Path(path)
+    if not p.is_file():
+        raise ImageReadError("no such file", path=p)
+    frame = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise ImageReadError("not a readable image (PNG or JPEG expected)", path=p)
+    return frame
+
+
+def _check_region(region: Region, size: tuple[int, int]) -> None:
+    left, top, width, height = region
+    if width <= 0 or height <= 0:
+        raise CaptureError(f"empty region {region}", region=region)
+    if left < 0 or top < 0 or left + width > size[0] or top + height > size[1]:
+        raise CaptureError(f"region {region} is outside the {size[0]}x{size[1]} screen", region=region)
+
+
+class MssScreen:
+    """The real screen through mss. Use as a context manager, or call ``close()``."""
+
+    def __init__(self) -> None:
+        import mss
+
+        # mss >= 10 renamed the factory to MSS; keep working with both.
+        factory = getattr(mss, "MSS", None) or mss.mss
+        try:
+            self._sct = factory()
+            monitor = self._sct.monitors[0]  # [0] is the union of all monitors: the whole X screen
+        except Exception as exc:  # mss raises ScreenShotError without a DISPLAY or on Wayland
+            raise CaptureError(f"cannot open the screen for capture: {exc}") from exc
+        self._origin = (int(monitor["left"]), int(monitor["top"]))
+        self._size = (int(monitor["width"]), int(monitor["height"]))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+    def grab(self, region: Region | None = None) -> np.ndarray:
+        if region is None:
+            region = (0, 0, *self._size)
+        _check_region(region, self._size)
+        left, top, width, height = region
+        monitor = {"left": self._origin[0] + left, "top": self._origin[1] + top, "width": width, "height": height}
+        try:
+            shot = self._sct.grab(monitor)
+        except Exception as exc:
+            raise CaptureError(f"screen grab of {region} failed: {exc}", region=region) from exc
+        # PLATFORM TRAP: mss hands back BGRA (X11 byte order); drop alpha here, in the one place that
+        # knows, so every consumer sees plain BGR like cv2.imread gives.
+        bgra = np.frombuffer(shot.bgra, dtype=np.uint8).reshape(shot.height, shot.width, 4)
+        return np.ascontiguousarray(bgra[:, :, :3])
+
+    def close(self) -> None:
+        self._sct.close()
+
+    def __enter__(self) -> MssScreen:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class ReplayScreen:
+    """A fake screen replaying frames (PNG paths or arrays) in order; the last one repeats.
+
+    ``grab`` crops ``region`` from the current frame, so code written against the real screen runs
+    unchanged on recordings. ``advance()`` moves to the next frame; ``grabs`` counts calls.
+    """
+
+    def __init__(self, frames: Sequence[str | Path | np.ndarray] | Iterable[str | Path | np.ndarray]) -> None:
+        self._frames = [load_image(f) if not isinstance(f, np.ndarray) else f for f in frames]
+        if not self._frames:
+            raise CaptureError("ReplayScreen needs at least one frame")
+        self._index = 0
+        self.grabs = 0
+
+    @property
+    def size(self) -> tuple[int, int]:
+        frame = self._frames[self._index]
+        return frame.shape[1], frame.shape[0]
+
+    def advance(self) -> None:
+        self._index = min(self._index + 1, len(self._frames) - 1)
+
+    def grab(self, region: Region | None = None) -> np.ndarray:
+        self.grabs += 1
+        frame = self._frames[self._index]
+        if region is None:
+            return frame.copy()
+        _check_region(region, self.size)
+        left, top, width, height = region
+        return frame[top : top + height, left : left + width].copy()
+
+    def close(self) -> None:
+        return None
+
+    def __enter__(self) -> ReplayScreen:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,444 @@
+"""Start the real Minesweeper clients on the current X display and hand back their window.
+
+    with VirtualDisplay():
+        game = start_gnome_mines(level="medium", window_size=(600, 400))
+        try:
+            game.geometry()        # Rect of the window's client area on screen (live query)
+            ...
+        finally:
+            game.close()
+
+Three clients are supported: ``start_gnome_mines``, ``start_xdemineur``, ``start_react_minesweeper``
+(the npm demo page in Chromium). ``start_client(name, **options)`` dispatches by skin name. Each returns
+a ``ClientWindow``; ``close()`` stops every process the start function launched (and nothing else).
+Clients write settings under XDG dirs: each start gets its own temporary folder, removed on close.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..errors import ClientStartError
+from ..geometry import Rect
+from . import windows
+from .install import ensure_debian_packages
+
+log = logging.getLogger(__name__)
+
+GAMES_DIR = "/usr/games"  # Debian installs the games here, off root's default PATH.
+GNOME_MINES_LEVELS = {"small": (8, 8, 10), "medium": (16, 16, 40), "big": (30, 16, 99)}
+REACT_MINESWEEPER_PACKAGE = "react-minesweeper@1.0.2"
+
+
+@dataclass(eq=False)
+class ClientWindow:
+    """A running client: its X window, main pid and how to stop it.
+
+    ``window`` is the X window id of the client area (what capture and clicks are relative to).
+    ``geometry()`` asks X each time, because the user or the window manager may move the window.
+    ``url`` and ``devtools_port`` are set for the browser client only.
+    """
+
+    client: str
+    window: int
+    pid: int
+    url: str | None = None
+    devtools_port: int | None = None
+    _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
+
+    def geometry(self) -> Rect:
+        return windows.window_geometry(self.window)
+
+    def exists(self) -> bool:
+        return windows.window_exists(self.window)
+
+    def close(self) -> None:
+        """Stop the client's processes (and helpers such as the page server); idempotent."""
+        while self._stoppers:
+            stopper = self._stoppers.pop()
+            try:
+                stopper()
+            except Exception:  # closing must go on even if one helper is already gone
+                log.exception("while closing %s", self.client)
+
+    def __enter__(self) -> ClientWindow:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def start_client(name: str, **options: object) -> ClientWindow:
+    """Start a client by its skin name: "gnome-mines", "xdemineur" or "react-minesweeper"."""
+    starters = {
+        "gnome-mines": start_gnome_mines,
+        "xdemineur": start_xdemineur,
+        "react-minesweeper": start_react_minesweeper,
+    }
+    if name not in starters:
+        raise ClientStartError(f"unknown client; known: {', '.join(starters)}", client=name)
+    return starters[name](**options)  # type: ignore[operator]
+
+
+# --- helpers -----------------------------------------------------------------------------------------
+
+
+def _temp_home(prefix: str) -> Path:
+    return Path(tempfile.mkdtemp(prefix=f"screenbot-{prefix}-"))
+
+
+def _client_env(home: Path, **extra: str) -> dict[str, str]:
+    """Environment that keeps the client's settings, scores and caches inside ``home``."""
+    env = dict(os.environ)
+    env.update(
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_CACHE_HOME=str(home / "cache"),
+        NO_AT_BRIDGE="1",  # no accessibility bus: it only slows GTK start-up and logs warnings
+    )
+    if GAMES_DIR not in env.get("PATH", "").split(os.pathsep):
+        env["PATH"] = env.get("PATH", "") + os.pathsep + GAMES_DIR
+    env.update(extra)
+    return env
+
+
+def _spawn(cmd: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
+    # A new session makes the client and everything it forks (dbus-daemon, Chromium's zygotes) one
+    # process group, which close() can stop without touching anyone else's processes.
+    with open(log_path, "wb") as out:
+        return subprocess.Popen(
+            cmd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+
+def _stop_group(proc: subprocess.Popen) -> Callable[[], None]:
+    def stop() -> None:
+        if proc.poll() is not None:
+            # The leader is gone, but children may linger in its group.
+            _signal_group(proc.pid, signal.SIGKILL)
+            return
+        _signal_group(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            _signal_group(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=5)
+        _signal_group(proc.pid, signal.SIGKILL)
+
+    return stop
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _read_log(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def _wait_window(
+    client: str, proc: subprocess.Popen, log_path: Path, timeout: float, **query: object
+) -> int:
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise ClientStartError(f"exited with code {proc.returncode} before showing a window",
+                                   client=client, log=_read_log(log_path))
+        ids = windows.find_windows(**query)  # type: ignore[arg-type]
+        for wid in ids:
+            try:
+                rect = windows.window_geometry(wid)
+            except Exception:
+                continue
+            if rect.width >= 100 and rect.height >= 100:
+                return wid
+        if time.monotonic() > deadline:
+            raise ClientStartError(f"no window appeared within {timeout:.0f} s", client=client,
+                                   log=_read_log(log_path))
+        time.sleep(0.1)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _xtest_key(keysym_name: str) -> None:
+    """Press and release a key through XTEST: GTK ignores synthetic XSendEvent keys (xdotool --window)."""
+    from Xlib import X, XK
+    from Xlib import display as xdisplay
+    from Xlib.ext import xtest
+
+    conn = xdisplay.Display()
+    try:
+        code = conn.keysym_to_keycode(XK.string_to_keysym(keysym_name))
+        xtest.fake_input(conn, X.KeyPress, code)
+        conn.sync()
+        xtest.fake_input(conn, X.KeyRelease, code)
+        conn.sync()
+    finally:
+        conn.close()
+
+
+def _xtest_click(x: int, y: int) -> None:
+    from Xlib import X
+    from Xlib import display as xdisplay
+    from Xlib.ext import xtest
+
+    conn = xdisplay.Display()
+    try:
+        xtest.fake_input(conn, X.MotionNotify, x=x, y=y)
+        conn.sync()
+        time.sleep(0.05)
+        xtest.fake_input(conn, X.ButtonPress, 1)
+        conn.sync()
+        time.sleep(0.05)
+        xtest.fake_input(conn, X.ButtonRelease, 1)
+        conn.sync()
+    finally:
+        conn.close()
+
+
+# --- gnome-mines -------------------------------------------------------------------------------------
+
+
+def start_gnome_mines(
+    level: str = "small",
+    window_size: tuple[int, int] = (600, 400),
+    custom: tuple[int, int, int] | None = None,
+    question_marks: bool = True,
+    timeout: float = 30.0,
+) -> ClientWindow:
+    """Start gnome-mines with a game already running.
+
+    ``level`` is "small" (8x8/10), "medium" (16x16/40) or "big" (30x16/99). ``custom=(cols, rows,
+    percent_mines)`` starts a custom game instead (gnome-mines takes the mine count as a percentage).
+    ``window_size`` is (width, height) of the window; cells scale with it. ``question_marks`` controls
+    whether right-click cycles flag -> "?" -> covered.
+    """
+    ensure_debian_packages(("gnome-mines", "dbus", "dbus-x11"))
+    if custom is None and level not in GNOME_MINES_LEVELS:
+        raise ClientStartError(f"unknown level {level!r}; use small, medium or big", client="gnome-mines")
+    home = _temp_home("gnome-mines")
+    settings = home / "config" / "glib-2.0" / "settings"
+    settings.mkdir(parents=True)
+    lines = [
+        "[org/gnome/Mines]",
+        f"window-width={int(window_size[0])}",
+        f"window-height={int(window_size[1])}",
+        f"use-question-marks={'true' if question_marks else 'false'}",
+        "use-animations=false",  # animations would show half-drawn cells to the recognizer
+    ]
+    if custom is not None:
+        cols, rows, percent = custom
+        lines += [f"xsize={int(cols)}", f"ysize={int(rows)}", f"nmines={int(percent)}", "mode=3"]
+    # The keyfile backend reads settings from a file we write: no dconf service, nothing outside `home`.
+    (settings / "keyfile").write_text("\n".join(lines) + "\n")
+    env = _client_env(home, GSETTINGS_BACKEND="keyfile")
+    args = [] if custom is not None else [f"--{level}"]
+    log_path = home / "client.log"
+    proc = _spawn(["dbus-run-session", "--", "gnome-mines", *args], env, log_path)
+    handle = ClientWindow("gnome-mines", 0, proc.pid)
+    handle._stoppers += [functools.partial(shutil.rmtree, home, ignore_errors=True), _stop_group(proc)]
+    try:
+        handle.window = _wait_window("gnome-mines", proc, log_path, timeout, name="^Mines$")
+        if custom is not None:
+            _gnome_mines_play_custom(handle)
+    except BaseException:
+        handle.close()
+        raise
+    log.info("gnome-mines started: window 0x%x at %s", handle.window, handle.geometry())
+    return handle
+
+
+def _gnome_mines_play_custom(handle: ClientWindow) -> None:
+    """From the start screen: key 4 opens the custom page, then click its blue "Play Game" button."""
+    import numpy as np
+
+    from ..capture import MssScreen
+
+    time.sleep(0.5)  # the window maps before GTK has drawn and focused its start page
+    _xtest_key("4")
+    deadline = time.monotonic() + 10
+    with MssScreen() as screen:
+        while time.monotonic() < deadline:
+            time.sleep(0.3)
+            rect = handle.geometry()
+            frame = screen.grab(rect.as_region()).astype(np.int16)
+            # The suggested-action button is the only saturated blue area on the page.
+            blue = (frame[:, :, 0] > 180) & (frame[:, :, 2] < 120) & (frame[:, :, 0] - frame[:, :, 2] > 100)
+            ys, xs = np.nonzero(blue)
+            if len(xs) > 200:
+                _xtest_click(rect.left + int(xs.mean()), rect.top + int(ys.mean()))
+                time.sleep(0.5)
+                return
+    raise ClientStartError("the custom game page did not show its Play Game button", client="gnome-mines")
+
+
+# --- xdemineur ---------------------------------------------------------------------------------------
+
+
+def start_xdemineur(
+    cols: int = 16, rows: int = 16, mines: int = 40, position: tuple[int, int] | None = None,
+    timeout: float = 20.0,
+) -> ClientWindow:
+    """Start xdemineur with a ``cols`` x ``rows`` board (at least 12 columns) and ``mines`` mines.
+
+    The game opens a random zero region by itself at launch. ``position`` places the window's top-left.
+    """
+    ensure_debian_packages(("xdemineur",))
+    if cols < 12:
+        raise ClientStartError(f"xdemineur needs at least 12 columns, got {cols}", client="xdemineur")
+    home = _temp_home("xdemineur")
+    geometry = f"{cols}x{rows}" + (f"+{position[0]}+{position[1]}" if position else "")
+    log_path = home / "client.log"
+    proc = _spawn(["xdemineur", "-geometry", geometry, "-m", str(mines)], _client_env(home), log_path)
+    handle = ClientWindow("xdemineur", 0, proc.pid)
+    handle._stoppers += [functools.partial(shutil.rmtree, home, ignore_errors=True), _stop_group(proc)]
+    try:
+        # The title is Latin-1 "xdémineur": match the ASCII tail only.
+        handle.window = _wait_window("xdemineur", proc, log_path, timeout, name="mineur")
+    except BaseException:
+        handle.close()
+        raise
+    time.sleep(0.3)  # first expose: the board is drawn just after the window maps
+    log.info("xdemineur started: window 0x%x at %s", handle.window, handle.geometry())
+    return handle
+
+
+# --- react-minesweeper in Chromium -------------------------------------------------------------------
+
+
+def react_minesweeper_dist(cache_dir: Path | None = None) -> Path:
+    """The demo's static files (``package/demo/dist``), fetched once with ``npm pack`` into a cache."""
+    cache = cache_dir or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "screenbot"
+    target = cache / REACT_MINESWEEPER_PACKAGE.replace("@", "-")
+    dist = target / "package" / "demo" / "dist"
+    if (dist / "index.html").is_file():
+        return dist
+    if not shutil.which("npm"):
+        from .install import missing_packages_error
+
+        raise missing_packages_error(("npm",), "the browser client is fetched with npm")
+    work = Path(tempfile.mkdtemp(prefix="screenbot-npm-", dir=cache if cache.is_dir() else None))
+    try:
+        done = subprocess.run(
+            ["npm", "pack", REACT_MINESWEEPER_PACKAGE, "--silent"], cwd=work, capture_output=True, text=True,
+            timeout=300,
+        )
+        tarballs = list(work.glob("*.tgz"))
+        if done.returncode != 0 or not tarballs:
+            raise ClientStartError(f"npm pack failed: {done.stderr.strip()[-500:]}", client="react-minesweeper")
+        import tarfile
+
+        target.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(tarballs[0]) as tar:
+            tar.extractall(target, filter="data")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if not (dist / "index.html").is_file():
+        raise ClientStartError("the npm package has no demo/dist/index.html", client="react-minesweeper")
+    return dist
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+        log.debug("page server: " + format, *args)
+
+
+def _serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, int]:
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, name="react-minesweeper-server", daemon=True).start()
+    return server, int(server.server_address[1])
+
+
+def _chromium_binary() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return name
+    from .install import missing_packages_error
+
+    raise missing_packages_error(("chromium",), "the browser client runs in Chromium")
+
+
+def start_react_minesweeper(
+    scale: float = 1.0,
+    window_size: tuple[int, int] = (1280, 1024),
+    devtools: bool = False,
+    cache_dir: Path | None = None,
+    timeout: float = 60.0,
+) -> ClientWindow:
+    """Serve the react-minesweeper demo on 127.0.0.1 and open it in a new Chromium profile.
+
+    ``scale`` is Chromium's device scale factor (1, 1.25, 1.5, 2 ...). With ``devtools`` Chromium also
+    listens for the DevTools protocol on a free 127.0.0.1 port (``handle.devtools_port``), which
+    ``screenbot.desktop.devtools`` uses to read the page's own game state.
+    """
+    ensure_debian_packages(("chromium",))
+    dist = react_minesweeper_dist(cache_dir)
+    server, port = _serve(dist)
+    home = _temp_home("chromium")
+    url = f"http://127.0.0.1:{port}/index.html"
+    cmd = [
+        _chromium_binary(),
+        # Root in a container cannot use the sandbox; this also makes Chromium show an info bar that
+        # pushes the page down, which is why nothing may assume where the board is.
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-features=Translate,MediaRouter",
+        "--password-store=basic",
+        f"--user-data-dir={home / 'profile'}",
+        "--window-position=0,0",
+        f"--window-size={int(window_size[0])},{int(window_size[1])}",
+    ]
+    if scale != 1.0:
+        cmd.append(f"--force-device-scale-factor={scale}")
+    devtools_port = None
+    if devtools:
+        devtools_port = _free_port()
+        cmd += [f"--remote-debugging-port={devtools_port}", "--remote-debugging-address=127.0.0.1",
+                "--remote-allow-origins=*"]
+    cmd.append(url)
+    log_path = home / "client.log"
+    proc = _spawn(cmd, _client_env(home), log_path)
+    handle = ClientWindow("react-minesweeper", 0, proc.pid, url=url, devtools_port=devtools_port)
+    handle._stoppers += [
+        functools.partial(shutil.rmtree, home, ignore_errors=True),
+        server.server_close,
+        server.shutdown,
+        _stop_group(proc),
+    ]
+    try:
+        handle.window = _wait_window("react-minesweeper", proc, log_path, timeout, name="react-minesweeper")
+        time.sleep(1.0)  # the title appears before the page has painted the board
+    except BaseException:
+        handle.close()
+        raise
+    log.info("react-minesweeper started: window 0x%x at %s (%s)", handle.window, handle.geometry(), url)
+    return handle

@@ -1,0 +1,291 @@
+"""A virtual X display (Xvfb + openbox) for clients, tests and the demo, and Wayland detection.
+
+    with VirtualDisplay() as display:      # sets os.environ["DISPLAY"], restores it on exit
+        ...                                # start clients, capture with mss, click with pyautogui
+
+``ensure_display()`` reuses a reachable DISPLAY when there is one, otherwise starts a VirtualDisplay.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import select
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+
+from ..errors import DisplayError, WaylandSessionError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SIZE = (1280, 1024)
+# 24-bit depth matters: at 16 bit the clients' colours are quantised and the templates no longer match.
+DEFAULT_DEPTH = 24
+
+
+def check_not_wayland(environ: dict[str, str] | None = None) -> None:
+    """Raise WaylandSessionError when running inside a Wayland session.
+
+    Wayland does not let one application read another's pixels or inject clicks, so the bot cannot
+    work there (XWayland windows would be visible to us only partially). We refuse clearly instead.
+    A DISPLAY we started ourselves (Xvfb) is fine even on a Wayland desktop: callers pass that
+    environment explicitly.
+    """
+    env = os.environ if environ is None else environ
+    if env.get("WAYLAND_DISPLAY") or env.get("XDG_SESSION_TYPE", "").lower() == "wayland":
+        raise WaylandSessionError(
+            "this is a Wayland session (WAYLAND_DISPLAY / XDG_SESSION_TYPE=wayland): screen capture and "
+            "synthetic clicks on other windows are not possible; log in to an X11 session or run the "
+            "clients inside a virtual display (screenbot starts one with Xvfb when DISPLAY is unset)"
+        )
+
+
+def display_reachable(display: str, timeout: float = 2.0) -> bool:
+    """True when an X server answers on ``display`` (e.g. ":99")."""
+    try:
+        from Xlib import display as xdisplay
+        from Xlib.error import DisplayError as XlibDisplayError
+    except ImportError:  # pragma: no cover - python-xlib is a dependency on Linux
+        return _reachable_with_xdpyinfo(display, timeout)
+    try:
+        conn = xdisplay.Display(display)
+    except (XlibDisplayError, OSError, Exception):  # Xlib raises several unrelated types here
+        return False
+    conn.close()
+    return True
+
+
+def _reachable_with_xdpyinfo(display: str, timeout: float) -> bool:
+    if not shutil.which("xdpyinfo"):
+        return False
+    try:
+        done = subprocess.run(["xdpyinfo", "-display", display], capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False
+    return done.returncode == 0
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayInfo:
+    name: str  # e.g. ":7"
+    width: int
+    height: int
+
+
+class VirtualDisplay:
+    """Context manager: Xvfb on a free display number plus openbox; restores DISPLAY on exit.
+
+    Xvfb chooses the free number itself (``-displayfd``), so several processes can each start one
+    at the same time without racing on lock files.
+    """
+
+    def __init__(
+        self,
+        size: tuple[int, int] = DEFAULT_SIZE,
+        depth: int = DEFAULT_DEPTH,
+        window_manager: bool = True,
+        start_timeout: float = 15.0,
+    ) -> None:
+        self.size = size
+        self.depth = depth
+        self.window_manager = window_manager
+        self.start_timeout = start_timeout
+        self.name: str | None = None
+        self._xvfb: subprocess.Popen | None = None
+        self._wm: subprocess.Popen | None = None
+        self._saved_display: str | None = None
+        self._saved_wayland: str | None = None
+
+    @property
+    def info(self) -> DisplayInfo:
+        if self.name is None:
+            raise DisplayError("the virtual display is not running")
+        return DisplayInfo(self.name, *self.size)
+
+    def __enter__(self) -> VirtualDisplay:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        if self._xvfb is not None:
+            raise DisplayError("the virtual display is already running", display=self.name)
+        if not shutil.which("Xvfb"):
+            from .install import missing_packages_error
+
+            raise missing_packages_error(("xvfb",), "the virtual display needs Xvfb")
+        read_fd, write_fd = os.pipe()
+        width, height = self.size
+        cmd = [
+            "Xvfb",
+            "-displayfd",
+            str(write_fd),
+            "-screen",
+            "0",
+            f"{width}x{height}x{self.depth}",
+            "-nolisten",
+            "tcp",
+            "-noreset",
+        ]
+        try:
+            self._xvfb = subprocess.Popen(
+                cmd, pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
+        finally:
+            os.close(write_fd)
+        try:
+            number = self._read_display_number(read_fd)
+        except DisplayError:
+            self._kill(self._xvfb)
+            self._xvfb = None
+            raise
+        finally:
+            os.close(read_fd)
+        self.name = f":{number}"
+        self._wait_reachable()
+        self._saved_display = os.environ.get("DISPLAY")
+        os.environ["DISPLAY"] = self.name
+        # The display we start is X11 even when the surrounding desktop is Wayland: hide the Wayland
+        # socket from the clients we launch so GTK/Chromium pick X11 and stay capturable.
+        self._saved_wayland = os.environ.pop("WAYLAND_DISPLAY", None)
+        if self.window_manager:
+            self._start_window_manager()
+        log.info("virtual display %s started (Xvfb pid %s)", self.name, self._xvfb.pid)
+
+    def _read_display_number(self, read_fd: int) -> int:
+        deadline = time.monotonic() + self.start_timeout
+        data = b""
+        while not data.endswith(b"\n"):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise DisplayError("Xvfb did not report a display number in time")
+            ready, _, _ = select.select([read_fd], [], [], min(remaining, 0.2))
+            if ready:
+                chunk = os.read(read_fd, 64)
+                if not chunk:
+                    break
+                data += chunk
+            elif self._xvfb is not None and self._xvfb.poll() is not None:
+                break
+        if not data.strip().isdigit():
+            err = b""
+            if self._xvfb is not None and self._xvfb.poll() is not None and self._xvfb.stderr:
+                err = self._xvfb.stderr.read() or b""
+            raise DisplayError(
+                "Xvfb failed to start: " + (err.decode(errors="replace").strip()[-500:] or "no output")
+            )
+        return int(data.strip())
+
+    def _wait_reachable(self) -> None:
+        deadline = time.monotonic() + self.start_timeout
+        while not display_reachable(self.name or ""):
+            if time.monotonic() > deadline:
+                self.stop()
+                raise DisplayError("Xvfb started but does not accept connections", display=self.name)
+            time.sleep(0.05)
+
+    def _start_window_manager(self) -> None:
+        if not shutil.which("openbox"):
+            from .install import missing_packages_error
+
+            self.stop()
+            raise missing_packages_error(("openbox",), "the virtual display needs a window manager")
+        env = dict(os.environ, DISPLAY=self.name or "")
+        self._wm = subprocess.Popen(
+            ["openbox", "--sm-disable"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        # Openbox takes the WM selection asynchronously; windows mapped before that get no decorations
+        # and a different position, so wait until it owns the selection.
+        deadline = time.monotonic() + self.start_timeout
+        while not _window_manager_running(self.name or ""):
+            if self._wm.poll() is not None or time.monotonic() > deadline:
+                log.warning("openbox did not take over display %s; continuing without it", self.name)
+                return
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        for proc in (self._wm, self._xvfb):
+            if proc is not None:
+                self._kill(proc)
+        self._wm = self._xvfb = None
+        if self.name is not None:
+            if self._saved_display is None:
+                os.environ.pop("DISPLAY", None)
+            else:
+                os.environ["DISPLAY"] = self._saved_display
+            if self._saved_wayland is not None:
+                os.environ["WAYLAND_DISPLAY"] = self._saved_wayland
+            log.info("virtual display %s stopped", self.name)
+        self.name = None
+
+    @staticmethod
+    def _kill(proc: subprocess.Popen) -> None:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+        if proc.stderr:
+            proc.stderr.close()
+
+
+def _window_manager_running(display: str) -> bool:
+    try:
+        from Xlib import display as xdisplay
+    except ImportError:  # pragma: no cover
+        return True
+    try:
+        conn = xdisplay.Display(display)
+    except Exception:
+        return False
+    try:
+        selection = conn.intern_atom(f"WM_S{conn.get_default_screen()}")
+        return conn.get_selection_owner(selection) != 0
+    finally:
+        conn.close()
+
+
+class _ExistingDisplay:
+    """Stand-in context manager for a DISPLAY that already works: starts and stops nothing."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __enter__(self) -> _ExistingDisplay:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+    def stop(self) -> None:
+        return None
+
+
+def ensure_display() -> VirtualDisplay | _ExistingDisplay:
+    """Use the current DISPLAY when an X server answers there, else start a VirtualDisplay.
+
+    Returns a context manager in both cases; leaving it stops only what it started. Raises
+    WaylandSessionError on a Wayland session without a usable X display of ours.
+    """
+    current = os.environ.get("DISPLAY")
+    if current and display_reachable(current):
+        if os.environ.get("WAYLAND_DISPLAY"):
+            # DISPLAY here is XWayland: native Wayland windows would be invisible to capture.
+            check_not_wayland()
+        log.info("using existing display %s", current)
+        return _ExistingDisplay(current)
+    if not current:
+        # No X at all on a Wayland desktop: we could start Xvfb, but the user's game would not be on it.
+        check_not_wayland()
+    display = VirtualDisplay()
+    display.start()
+    return display

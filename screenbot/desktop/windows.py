@@ -1,0 +1,173 @@
+"""Find top-level X windows and their on-screen geometry (python-xlib; no process per query).
+
+Geometry is the client area in root-window coordinates, i.e. what ``Screen.grab(region=...)`` and
+pyautogui use, excluding the window manager's decorations.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+
+from ..errors import DisplayError, WindowGoneError
+from ..geometry import Rect
+
+log = logging.getLogger(__name__)
+
+
+def _connect(display: str | None = None):
+    from Xlib import display as xdisplay
+
+    name = display or os.environ.get("DISPLAY")
+    if not name:
+        raise DisplayError("DISPLAY is not set: no X display to look for windows on")
+    try:
+        return xdisplay.Display(name)
+    except Exception as exc:  # Xlib raises DisplayNameError, DisplayConnectionError, OSError...
+        raise DisplayError(f"cannot connect to X display {name}: {exc}", display=name) from exc
+
+
+def _window_name(conn, window) -> str:
+    from Xlib import X
+
+    for atom_name, kind in (("_NET_WM_NAME", "UTF8_STRING"), ("WM_NAME", None)):
+        atom = conn.intern_atom(atom_name)
+        prop_type = conn.intern_atom(kind) if kind else X.AnyPropertyType
+        try:
+            prop = window.get_full_property(atom, prop_type)
+        except Exception:
+            return ""
+        if prop and prop.value:
+            value = prop.value
+            if isinstance(value, bytes):
+                # xdemineur's title is Latin-1 ("xdémineur"), not UTF-8.
+                try:
+                    return value.decode("utf-8")
+                except UnicodeDecodeError:
+                    return value.decode("latin-1")
+            return str(value)
+    return ""
+
+
+def _window_pid(conn, window) -> int | None:
+    from Xlib import X
+
+    try:
+        prop = window.get_full_property(conn.intern_atom("_NET_WM_PID"), X.AnyPropertyType)
+    except Exception:
+        return None
+    return int(prop.value[0]) if prop and len(prop.value) else None
+
+
+def _client_windows(conn, window, depth: int = 0):
+    """Windows carrying WM_STATE below ``window`` (application windows, seen through WM frames)."""
+    from Xlib import X
+
+    wm_state = conn.intern_atom("WM_STATE")
+    try:
+        if window.get_full_property(wm_state, X.AnyPropertyType) is not None:
+            yield window
+            return
+        children = window.query_tree().children
+    except Exception:  # the window vanished while we walked the tree
+        return
+    if depth < 3:
+        for child in children:
+            yield from _client_windows(conn, child, depth + 1)
+
+
+def find_windows(
+    name: str | None = None, pid: int | None = None, *, display: str | None = None, visible: bool = True
+) -> list[int]:
+    """Ids of application windows whose title matches the regex ``name`` and/or whose _NET_WM_PID is
+    ``pid``; with ``visible`` only those currently mapped and viewable."""
+    from Xlib import X
+
+    conn = _connect(display)
+    try:
+        pattern = re.compile(name) if name else None
+        found = []
+        for window in _client_windows(conn, conn.screen().root):
+            if pattern and not pattern.search(_window_name(conn, window)):
+                continue
+            if pid is not None and _window_pid(conn, window) != pid:
+                continue
+            if visible:
+                try:
+                    if window.get_attributes().map_state != X.IsViewable:
+                        continue
+                except Exception:
+                    continue
+            found.append(window.id)
+        return found
+    finally:
+        conn.close()
+
+
+def wait_for_window(
+    name: str | None = None,
+    pid: int | None = None,
+    *,
+    timeout: float = 20.0,
+    display: str | None = None,
+    min_size: tuple[int, int] = (50, 50),
+) -> int:
+    """Poll until a matching visible window of at least ``min_size`` exists; return its id.
+
+    Raises TimeoutError when none appears in time (callers turn it into their own named error).
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        for wid in find_windows(name, pid, display=display):
+            try:
+                rect = window_geometry(wid, display=display)
+            except WindowGoneError:
+                continue
+            if rect.width >= min_size[0] and rect.height >= min_size[1]:
+                return wid
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no window matching name={name!r} pid={pid} appeared in {timeout:.0f} s")
+        time.sleep(0.1)
+
+
+def window_geometry(window_id: int, *, display: str | None = None) -> Rect:
+    """The window's client area in root coordinates. Raises WindowGoneError if it no longer exists."""
+    conn = _connect(display)
+    try:
+        window = conn.create_resource_object("window", window_id)
+        try:
+            geom = window.get_geometry()
+            origin = window.translate_coords(conn.screen().root, 0, 0)
+        except Exception as exc:  # BadWindow / BadDrawable once the client is gone
+            raise WindowGoneError(f"window 0x{window_id:x} no longer exists", window=window_id) from exc
+        # translate_coords(root, 0, 0) gives root's origin in the window's coordinates: negate it.
+        return Rect(-origin.x, -origin.y, geom.width, geom.height)
+    finally:
+        conn.close()
+
+
+def window_exists(window_id: int, *, display: str | None = None) -> bool:
+    try:
+        window_geometry(window_id, display=display)
+    except WindowGoneError:
+        return False
+    return True
+
+
+def window_title(window_id: int, *, display: str | None = None) -> str:
+    conn = _connect(display)
+    try:
+        return _window_name(conn, conn.create_resource_object("window", window_id))
+    finally:
+        conn.close()
+
+
+def screen_size(*, display: str | None = None) -> tuple[int, int]:
+    conn = _connect(display)
+    try:
+        screen = conn.screen()
+        return screen.width_in_pixels, screen.height_in_pixels
+    finally:
+        conn.close()

@@ -1,0 +1,119 @@
+"""Named errors of the screen side (capture, desktop, vision, and later the play loop and overlay).
+
+Every error derives from ``solver.errors.MinesweeperError`` so the CLI safety net catches them all, and
+carries its context as keyword attributes (``exc.details`` plus named attributes) rather than only inside
+the message.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solver.errors import MinesweeperError
+
+
+class ScreenError(MinesweeperError):
+    """Base of errors raised by the screen side."""
+
+
+# --- desktop / X session ---------------------------------------------------------------------------
+
+
+class DisplayError(ScreenError):
+    """No usable X display (Xvfb would not start, DISPLAY unreachable, ...)."""
+
+
+class WaylandSessionError(DisplayError):
+    """The session is Wayland: other applications' pixels cannot be captured nor clicked from here."""
+
+
+class MissingPackagesError(ScreenError):
+    """Debian packages this feature needs are not installed. ``command`` is what to run to fix it."""
+
+    def __init__(self, message: str, /, *, packages: tuple[str, ...], command: str) -> None:
+        super().__init__(f"{message}; install them with: {command}", packages=packages, command=command)
+        self.packages = packages
+        self.command = command
+
+
+class ClientStartError(ScreenError):
+    """A game client did not start or its window never appeared."""
+
+    def __init__(self, message: str, /, *, client: str, log: str = "") -> None:
+        tail = f"\n--- client output ---\n{log.strip()[-2000:]}" if log.strip() else ""
+        super().__init__(f"{client}: {message}{tail}", client=client, log=log)
+        self.client = client
+        self.log = log
+
+
+class WindowGoneError(ScreenError):
+    """A window we were tracking no longer exists."""
+
+    def __init__(self, message: str, /, *, window: int) -> None:
+        super().__init__(message, window=window)
+        self.window = window
+
+
+# --- capture ---------------------------------------------------------------------------------------
+
+
+class CaptureError(ScreenError):
+    """A screen grab failed or asked for a region outside the screen."""
+
+
+class ImageReadError(ScreenError):
+    """An image file is missing or not a readable picture."""
+
+    def __init__(self, message: str, /, *, path: str | Path) -> None:
+        super().__init__(f"{path}: {message}", path=str(path))
+        self.path = str(path)
+
+
+# --- vision ----------------------------------------------------------------------------------------
+
+
+class SkinError(ScreenError):
+    """A skin folder under templates/ is missing, incomplete or malformed."""
+
+    def __init__(self, message: str, /, *, skin: str) -> None:
+        super().__init__(f"skin {skin!r}: {message}", skin=skin)
+        self.skin = skin
+
+
+class BoardNotFoundError(ScreenError):
+    """No complete Minesweeper board is visible on the frame (none, partly off screen, or covered)."""
+
+    def __init__(self, message: str, /, *, skin: str | None = None, reason: str = "") -> None:
+        super().__init__(message, skin=skin, reason=reason)
+        self.skin = skin
+        self.reason = reason
+
+
+class UnrecognizedCellError(ScreenError):
+    """A cell matches no template well enough; its crop was saved to ``crop_path`` for inspection."""
+
+    def __init__(
+        self,
+        message: str,
+        /,
+        *,
+        row: int,
+        col: int,
+        score: float,
+        best: str = "",
+        crop_path: str | None = None,
+    ) -> None:
+        saved = f" (crop saved to {crop_path})" if crop_path else ""
+        super().__init__(
+            f"{message}: cell row {row}, col {col}, best match {best!r} scored {score:.3f}{saved}",
+            row=row,
+            col=col,
+            score=score,
+            best=best,
+            crop_path=crop_path,
+        )
+        self.row = row
+        self.col = col
+        self.score = score
+        self.best = best
+        self.crop_path = crop_path

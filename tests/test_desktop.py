@@ -1,0 +1,117 @@
+"""The X session edge against a real Xvfb and the real clients (a few seconds each)."""
+
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from screenbot.capture import MssScreen
+from screenbot.desktop import (
+    VirtualDisplay,
+    check_not_wayland,
+    ensure_debian_packages,
+    start_gnome_mines,
+    start_react_minesweeper,
+    start_xdemineur,
+    window_exists,
+)
+from screenbot.desktop import install
+from screenbot.errors import MissingPackagesError, WaylandSessionError
+
+needs_xvfb = pytest.mark.skipif(not shutil.which("Xvfb"), reason="Xvfb is not installed (CI installs it)")
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{"WAYLAND_DISPLAY": "wayland-0"}, {"XDG_SESSION_TYPE": "wayland"}],
+    ids=["wayland-display", "session-type"],
+)
+def test_wayland_session_is_refused_by_name(env):
+    with pytest.raises(WaylandSessionError, match="Wayland"):
+        check_not_wayland(env)
+
+
+def test_x11_session_passes():
+    check_not_wayland({"DISPLAY": ":0", "XDG_SESSION_TYPE": "x11"})
+
+
+def test_missing_package_without_root_names_the_command(monkeypatch):
+    monkeypatch.setattr(install.os, "geteuid", lambda: 1000)
+    with pytest.raises(MissingPackagesError) as caught:
+        ensure_debian_packages(["screenbot-no-such-package"])
+    assert caught.value.packages == ("screenbot-no-such-package",)
+    assert "apt-get install" in caught.value.command and "screenbot-no-such-package" in caught.value.command
+
+
+@pytest.mark.skipif(not shutil.which("dpkg-query"), reason="not a Debian system")
+def test_installed_package_needs_nothing():
+    assert ensure_debian_packages(["dpkg"]) == ()
+
+
+@needs_xvfb
+def test_virtual_display_sets_and_restores_display(monkeypatch):
+    monkeypatch.setenv("DISPLAY", ":12345")
+    with VirtualDisplay() as display:
+        assert os.environ["DISPLAY"] == display.name != ":12345"
+        with MssScreen() as screen:
+            assert screen.size == (1280, 1024)
+            frame = screen.grab((10, 20, 30, 40))
+            assert frame.shape == (40, 30, 3) and frame.dtype == np.uint8
+    assert os.environ["DISPLAY"] == ":12345"
+
+
+@pytest.fixture(scope="module")
+def display():
+    if not shutil.which("Xvfb"):
+        pytest.skip("Xvfb is not installed (CI installs it)")
+    with VirtualDisplay() as running:
+        yield running
+
+
+def _board_visible(rect):
+    with MssScreen() as screen:
+        frame = screen.grab(rect.as_region())
+    # A drawn window is not one flat colour.
+    return frame.std() > 10
+
+
+def test_xdemineur_starts_and_closes(display):
+    game = start_xdemineur(cols=16, rows=16, mines=40)
+    try:
+        rect = game.geometry()
+        assert (rect.width, rect.height) == (367, 432)  # 16x16 cells of 21 px plus the header
+        assert _board_visible(rect)
+    finally:
+        game.close()
+    assert not window_exists(game.window)
+
+
+def test_gnome_mines_window_follows_requested_size(display):
+    game = start_gnome_mines(level="small", window_size=(700, 500))
+    try:
+        rect = game.geometry()
+        assert rect.width >= 700 and rect.height >= 500
+        assert _board_visible(rect)
+    finally:
+        game.close()
+    assert not window_exists(game.window)
+
+
+def test_react_minesweeper_page_state_through_devtools(display):
+    from screenbot.desktop.devtools import (
+        REACT_MINESWEEPER_STATE_JS,
+        DevToolsPage,
+        page_websocket_url,
+        react_minesweeper_board_text,
+    )
+
+    game = start_react_minesweeper(devtools=True)
+    try:
+        with DevToolsPage(page_websocket_url(game.devtools_port, game.url)) as page:
+            state = page.evaluate(REACT_MINESWEEPER_STATE_JS)
+        assert react_minesweeper_board_text(state) == "##########\n" * 10
+        assert state["dpr"] == 1
+    finally:
+        game.close()
+    assert not window_exists(game.window)
