@@ -26,6 +26,8 @@ EXIT_USAGE = 2
 COMMAND_MODULES = (
     "screenbot.commands.solve",
     "screenbot.commands.bench",
+    "screenbot.commands.play",
+    "screenbot.commands.demo",
 )
 
 

@@ -72,17 +72,19 @@ class ScreenScale:
 
     @classmethod
     def measure(cls, captured: Rect, points: tuple[int, int]) -> ScreenScale:
-        """Compare the captured virtual desktop (pixels) with the size pyautogui reports (points)."""
-        if points[0] <= 0 or points[1] <= 0:
-            raise ScreenError("the input system reports an empty screen", points=points)
+        """Compare the captured virtual desktop (pixels; ``left``/``top`` its corner relative to the
+        primary monitor) with the size the input system reports (points)."""
+        if points[0] <= 0 or points[1] <= 0 or captured.width <= 0 or captured.height <= 0:
+            raise ScreenError("the screen or the input system reports an empty screen", points=points)
         return cls(captured.width / points[0], captured.height / points[1], captured.left, captured.top)
 
     def to_points(self, x_px: float, y_px: float) -> tuple[float, float]:
-        # Point (0, 0) is the primary monitor's corner in both spaces, so the offset scales too.
-        return x_px / self.x, y_px / self.y
+        """From capture pixels (relative to the virtual desktop's corner, as ``Screen.grab`` regions
+        are) to click points. Point (0, 0) is the primary monitor's corner, hence the offset."""
+        return (x_px + self.left) / self.x, (y_px + self.top) / self.y
 
     def to_pixels(self, x_pt: float, y_pt: float) -> tuple[float, float]:
-        return x_pt * self.x, y_pt * self.y
+        return x_pt * self.x - self.left, y_pt * self.y - self.top
 
 
 @dataclass(frozen=True, slots=True)

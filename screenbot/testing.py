@@ -170,11 +170,13 @@ class SimulatedClient:
     preopen: bool = False  # open a random zero area at each start (xdemineur)
     wins_need_flags: bool = False  # xdemineur: won only when every mine is flagged
     ignore_clicks_after_win: bool = True
+    win_dialog_keys: tuple[str, ...] | None = None  # a win shows a dialog over the board until these keys
     on_click: Callable[[SimulatedClient, int], None] | None = None
 
     clicks: list[ClickRecord] = field(default_factory=list)
     keys: list[tuple[str, ...]] = field(default_factory=list)
     games_started: int = 0
+    dialog_open: bool = False
     closed: bool = False
     covered: bool = False
     pointer: tuple[float, float] = (0.0, 0.0)
@@ -240,7 +242,7 @@ class SimulatedClient:
     def _render(self) -> np.ndarray:
         # The loop grabs far more often than anything changes: keep the last picture and repaint only
         # the cells whose state changed since (a full repaint per click made the tests slow).
-        layout = (self.board_origin, self.closed, self.covered)
+        layout = (self.board_origin, self.closed, self.covered, self.dialog_open)
         grid = self.game.board().grid
         if self._cache is None or self._cache[0] != layout:
             width, height = self.screen_size
@@ -261,6 +263,9 @@ class SimulatedClient:
                     if painted is None or painted[r][c] != ch:
                         y, x = oy + r * self.pitch, ox + c * self.pitch
                         frame[y : y + self.pitch, x : x + self.pitch] = self.renderer.cell(ch)
+            if self.dialog_open:
+                rect = self.board_rect
+                frame[rect.top + rect.height // 4 : rect.bottom, rect.left : rect.right] = (230, 230, 230)
             if self.covered:
                 # Another window over the middle of the board.
                 rect = self.board_rect
@@ -302,6 +307,8 @@ class SimulatedClient:
             self._chord(r, c)
         else:
             self.game.open(r, c)
+        if self.win_dialog_keys and self.game.status == WON:
+            self.dialog_open = True
 
     def _chord(self, r: int, c: int) -> None:
         board = self.game.board()
@@ -319,6 +326,11 @@ class SimulatedClient:
 
     def press(self, *keys: str) -> None:
         self.keys.append(keys)
+        if self.dialog_open:
+            # A modal dialog takes the keyboard: only its own key closes it.
+            if tuple(keys) == tuple(self.win_dialog_keys or ()):
+                self.dialog_open = False
+            return
         if tuple(keys) == tuple(self.restart_keys) and not self.closed:
             self._new_game()
 

@@ -65,6 +65,16 @@ def test_plays_expert_games_to_a_detected_end(seed, tmp_path):
     assert results[-1].outcome == client.game.status
 
 
+def test_win_dialog_over_the_board_is_closed_and_the_win_counted(tmp_path):
+    client = SimulatedClient(9, 9, 10, seed=21, win_dialog_keys=("escape",))
+    profile = dataclasses.replace(GNOME_LIKE, after_win=ControlAction(keys=("escape",)))
+    results = make_player(client, profile, tmp_path, games=6).play()
+    assert {r.outcome for r in results} <= {WON, LOST}
+    assert sum(r.outcome == WON for r in results) >= 3
+    assert ("escape",) in client.keys
+    assert_clicks_on_board(client)
+
+
 def test_flag_mines_and_chord_use_fewer_clicks(tmp_path):
     plain = SimulatedClient(16, 16, 40, seed=7)
     make_player(plain, GNOME_LIKE, tmp_path, games=3).play()

@@ -35,10 +35,12 @@ def test_retina_scale_and_negative_monitor_offset():
     # A monitor left of the primary one: the desktop starts at x = -1920 pixels; screenshots at 2x.
     scale = ScreenScale.measure(Rect(-3840, 0, 7680, 2160), (3840, 1080))
     assert (scale.x, scale.y) == (2.0, 2.0)
-    board = BoardGeometry(origin=(-3000.0, 400.0), pitch=(40.0, 40.0), rows=9, cols=9)
+    # Capture pixels count from the desktop's corner: x = 840 px is 3000 px left of the primary monitor.
+    board = BoardGeometry(origin=(840.0, 400.0), pitch=(40.0, 40.0), rows=9, cols=9)
     mouse = RecordingMouse()
     BoardMouse(mouse, board, scale).open(0, 0)
     assert mouse.clicks == [(-1490.0, 210.0, "left")]  # in points, on the left monitor
+    assert scale.to_pixels(-1490.0, 210.0) == (860.0, 420.0)
 
 
 def test_park_point_is_off_the_board_and_away_from_corners():

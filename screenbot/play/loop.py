@@ -130,6 +130,11 @@ class Player:
         self.dry_run_actions: tuple[Action, ...] = ()
         self._located: Located | None = None
 
+    @property
+    def located(self) -> Located | None:
+        """Where the board was last found (None before the first locate)."""
+        return self._located
+
     # --- session ------------------------------------------------------------------------------
 
     def play(self) -> list[GameResult]:
@@ -143,6 +148,10 @@ class Player:
             log.info("game %d: %s in %.2f s (%d actions)", index + 1, result.outcome, result.seconds, result.actions)
             if self.config.dry_run or result.outcome == ABORTED:
                 break
+        if self.results and self.results[-1].outcome in (WON, LOST):
+            # Leave the client tidy (no "Congratulations" dialog over the final board).
+            last = self.results[-1].outcome
+            self._control(self._located or self.locate(), self.profile.after_win if last == WON else self.profile.after_loss)
         return self.results
 
     # --- one game -----------------------------------------------------------------------------
@@ -261,6 +270,8 @@ class Player:
         try:
             reading = self.vision.read(frame, located.lattice)
         except (UnrecognizedCellError, BoardNotFoundError) as exc:
+            if self._could_have_won(previous, last_actions) and self._dismiss_win_dialog(located):
+                return None, frame
             return self._recover_lost_board(located, frame, exc)
         problems = reading_problems(previous, reading.board, last_actions)
         if not problems:
@@ -310,6 +321,30 @@ class Player:
             log.info("the board no longer reacts to clicks: the game was won")
             return None, frame
         return self._recheck_until_consistent(located, previous, last_actions, "the board changed late")
+
+    def _could_have_won(self, previous, last_actions) -> bool:
+        """Whether the last actions may have won the game, so a win dialog may now cover the board.
+        (One open can flood any number of cells, so any open with a known total may have won.)"""
+        if previous is None or self.profile.after_win.is_empty:
+            return False
+        opened = any(a.kind != FLAG_ACTION for a in last_actions)
+        return opened and self._mine_total(previous) is not None
+
+    def _dismiss_win_dialog(self, located: Located) -> bool:
+        """Run the profile's after-win action (e.g. close "Congratulations") and check the board
+        behind it really shows a won game."""
+        log.info("the board is hidden right after what may have been the winning move: closing the win dialog")
+        self._control(located, self.profile.after_win)
+        deadline = self.clock() + self.profile.restart_timeout
+        while self.clock() < deadline:
+            self.sleep(0.05)
+            try:
+                board = self.vision.read(self.screen.grab(located.region.as_region()), located.lattice).board
+            except (UnrecognizedCellError, BoardNotFoundError):
+                continue
+            status = game_status(board, mines=self._mine_total(board), win_requires_all_flags=self.profile.win_requires_all_flags)
+            return status == WON
+        return False
 
     def _recover_lost_board(self, located: Located, frame, exc: Exception):
         """The board region no longer reads as a board: moved window, dialog, or closed window.

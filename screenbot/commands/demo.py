@@ -1,0 +1,99 @@
+"""``screenbot demo``: the whole product on any Linux machine, even one without a screen.
+
+Starts a virtual display (Xvfb + openbox) when there is no X display, installs the Debian packages of
+the client when they are missing and we are root (otherwise names the command to run), starts the
+client, plays a few games on it with real screenshots and real clicks, prints the summary and saves a
+PNG of the last board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from .common import fail
+from .play import EXIT_ABORTED, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_USAGE, add_play_arguments, config_from_args
+
+log = logging.getLogger(__name__)
+
+# Each demo client: how to start it, and the window size that gives readable cells.
+DEMO_CLIENTS = {
+    "gnome-mines": {"level": "big", "window_size": (900, 640)},
+    "xdemineur": {"cols": 30, "rows": 16, "mines": 99},
+    "react-minesweeper": {},
+}
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "demo",
+        help="start a client (and a virtual display if needed) and watch the bot play it",
+        description="Start a real Minesweeper client (gnome-mines expert by default) and play it. With no "
+        "X display, a virtual one (Xvfb + openbox) is started and stopped again at the end. Missing "
+        "Debian packages are installed when running as root; otherwise the exact command is printed. "
+        "Prints the same summary as 'screenbot play' and saves a PNG of the last board.",
+    )
+    parser.add_argument("--client", choices=sorted(DEMO_CLIENTS), default="gnome-mines", help="client to start (default gnome-mines, expert 30x16/99)")
+    add_play_arguments(parser)
+    parser.set_defaults(games=3)
+    parser.add_argument("--out", type=Path, default=Path("screenbot-demo-last-board.png"), help="PNG of the last board (default screenbot-demo-last-board.png)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..desktop import ensure_display, start_client
+    from ..errors import BoardNotFoundError, ClientStartError, DisplayError, MissingPackagesError, WaylandSessionError
+
+    args.dry_run = False
+    try:
+        display = ensure_display()
+    except (WaylandSessionError, DisplayError, MissingPackagesError) as exc:
+        return fail(str(exc), EXIT_NO_DISPLAY)
+    try:
+        print(f"screenbot demo: display {display.name}, starting {args.client}...", file=sys.stderr)
+        try:
+            client = start_client(args.client, **DEMO_CLIENTS[args.client])
+        except MissingPackagesError as exc:
+            return fail(str(exc), EXIT_NO_DISPLAY)
+        except ClientStartError as exc:
+            return fail(str(exc), EXIT_ABORTED)
+        try:
+            return _play(client, args)
+        except BoardNotFoundError as exc:
+            return fail(f"the {args.client} board was not found on the screen: {exc}", EXIT_NO_BOARD)
+        finally:
+            client.close()
+    finally:
+        display.stop()
+
+
+def _play(client, args: argparse.Namespace) -> int:
+    import cv2
+
+    from ..capture import MssScreen
+    from ..errors import SkinError
+    from ..play.live import FoundGame, SkinVision, load_skins
+    from .play import play_found
+
+    try:
+        skins = load_skins()
+    except SkinError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    with MssScreen() as screen:
+        window = client.geometry()
+        frame = screen.grab(window.as_region())
+        lattice = SkinVision(skins, client.client).locate(frame)
+        found = FoundGame(lattice.skin, client.window, window)
+
+        def save_last_board(player) -> None:
+            located = player.located
+            region = located.region.expanded(4) if located else window
+            try:
+                cv2.imwrite(str(args.out), screen.grab(region.clipped(window).as_region()))
+                print(f"screenbot demo: last board saved to {args.out}", file=sys.stderr)
+            except Exception as exc:  # the window may be gone; the summary still matters more
+                log.warning("could not save the last board: %s", exc)
+
+        return play_found(screen, skins, found, config_from_args(args), args.json, after=save_last_board)

@@ -1,0 +1,184 @@
+"""``screenbot play``: play the Minesweeper game visible on the screen, game after game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+from .common import cell_argument, fail, positive_int
+
+log = logging.getLogger(__name__)
+
+EXIT_OK, EXIT_ABORTED, EXIT_USAGE, EXIT_NO_DISPLAY, EXIT_NO_BOARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play the Minesweeper game on the screen",
+        description="Find a Minesweeper window on the screen and play it with real clicks: capture the "
+        "board, read it, solve it, click, wait for the redraw; detect the end of each game, close the "
+        "client's dialogs and start the next one. Move the pointer into a screen corner to stop "
+        "(pyautogui's fail-safe), or press Ctrl-C. Exit codes: 0 all games played to a win or a loss, "
+        "1 stopped early (unsafe reading, window closed or covered, fail-safe), 2 bad arguments, "
+        "3 no usable X display (or a Wayland session), 4 no board on the screen, 130 interrupted.",
+    )
+    add_play_arguments(parser)
+    parser.add_argument("--client", default="auto", metavar="NAME|auto", help="skin of the client to look for (default auto: any known skin)")
+    parser.add_argument("--dry-run", action="store_true", help="read the board and print the moves, click nothing")
+    parser.set_defaults(run=run)
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options shared by ``play`` and ``demo``."""
+    parser.add_argument("--games", type=positive_int, default=1, help="games to play (default 1)")
+    parser.add_argument("--flag-mines", action="store_true", help="also flag certain mines (always on for clients that need it to win)")
+    parser.add_argument("--chord", action="store_true", help="open around satisfied numbers with one chord click (with --flag-mines)")
+    parser.add_argument("--mines", type=positive_int, help="the mine total, when the client's profile does not know it")
+    parser.add_argument("--first", type=cell_argument, metavar="ROW,COL", help="first click on an untouched board (default from the client's rules)")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--failure-dir", type=Path, default=Path("."), help="where to save the frame that stopped a game (default .)")
+
+
+def config_from_args(args: argparse.Namespace):
+    from ..play import PlayConfig
+
+    return PlayConfig(
+        games=args.games,
+        flag_mines=args.flag_mines,
+        chord=args.chord,
+        dry_run=getattr(args, "dry_run", False),
+        mines=args.mines,
+        first_click=args.first,
+        failure_dir=args.failure_dir,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..desktop.display import check_not_wayland, display_reachable
+    from ..errors import BoardNotFoundError, DisplayError, SkinError, WaylandSessionError
+
+    try:
+        check_not_wayland()
+    except WaylandSessionError as exc:
+        return fail(str(exc), EXIT_NO_DISPLAY)
+    display = os.environ.get("DISPLAY")
+    if not display or not display_reachable(display):
+        return fail(
+            f"no X display to play on (DISPLAY={display!r}); start the game on an X11 desktop, or run "
+            "'screenbot demo' to start a virtual one with a client",
+            EXIT_NO_DISPLAY,
+        )
+    from ..capture import MssScreen
+    from ..play.live import find_game, load_skins
+
+    try:
+        skins = load_skins()
+    except SkinError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    try:
+        with MssScreen() as screen:
+            try:
+                found = find_game(screen, skins, args.client)
+            except BoardNotFoundError as exc:
+                return fail(f"no Minesweeper board found on the screen: {exc}", EXIT_NO_BOARD)
+            except (DisplayError, SkinError) as exc:
+                return fail(str(exc), EXIT_USAGE if isinstance(exc, SkinError) else EXIT_NO_DISPLAY)
+            return play_found(screen, skins, found, config_from_args(args), args.json)
+    except DisplayError as exc:
+        return fail(str(exc), EXIT_NO_DISPLAY)
+
+
+def play_found(screen, skins, found, config, as_json: bool, observer=None, after=None) -> int:
+    """Play on a found game and print the summary; shared with ``demo``. ``after(player)`` runs once
+    the games are over (or stopped), while the screen is still open."""
+    from ..errors import ScreenError, SkinError, WindowGoneError
+    from ..geometry import Rect
+    from ..mouse import PyAutoGuiMouse, RecordingMouse
+    from ..play import Player, PlayError
+    from ..play.live import SkinVision, measure_scale, profile_for
+    from ..play.summary import format_summary, summarize
+    from ..play.window import WindowTracker
+
+    try:
+        profile = profile_for(found.skin)
+    except SkinError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    # pyautogui connects to the display on import: only now, with DISPLAY known to work.
+    mouse = RecordingMouse() if config.dry_run else PyAutoGuiMouse()
+    size = screen.size
+    scale = measure_scale(screen, mouse) if not config.dry_run else measure_scale(screen, _SameSize(size))
+    window = WindowTracker(found.window) if found.window is not None else None
+    if window is None:
+        log.warning("no window found around the board: window moves and closing will not be tracked")
+    player = Player(
+        screen=screen,
+        screen_rect=Rect(0, 0, *size),
+        mouse=mouse,
+        vision=SkinVision(skins, found.skin),
+        profile=profile,
+        config=config,
+        window=window,
+        scale=scale,
+        observer=observer,
+    )
+    code, stopped = EXIT_OK, ""
+    try:
+        player.play()
+    except KeyboardInterrupt:
+        code, stopped = EXIT_INTERRUPTED, "interrupted (Ctrl-C)"
+    except WindowGoneError as exc:
+        code, stopped = EXIT_ABORTED, f"the game window was closed: {exc}"
+    except (PlayError, ScreenError) as exc:
+        code, stopped = EXIT_ABORTED, str(exc)
+    except Exception as exc:  # pyautogui.FailSafeException, without importing pyautogui at top level
+        if type(exc).__name__ != "FailSafeException":
+            raise
+        code, stopped = EXIT_ABORTED, "stopped by the fail-safe: the pointer was moved into a screen corner"
+    finally:
+        if window is not None:
+            window.close()
+    if after is not None:
+        after(player)
+    if config.dry_run:
+        _print_dry_run(player, found, as_json)
+        return code
+    summary = summarize(player.results, player.timings)
+    if as_json:
+        data = summary.as_dict()
+        data["client"] = profile.client
+        data["skin"] = found.skin
+        if stopped:
+            data["stopped"] = stopped
+        print(json.dumps(data))
+    else:
+        print(f"{profile.client} ({found.skin}): " + format_summary(summary))
+    if stopped:
+        print(f"screenbot: stopped: {stopped}", file=sys.stderr)
+    if code == EXIT_OK and summary.aborted:
+        code = EXIT_ABORTED
+    return code
+
+
+class _SameSize:
+    """Stands in for the mouse in --dry-run (no pyautogui): click points equal pixels there."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self._size = size
+
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+
+def _print_dry_run(player, found, as_json: bool) -> None:
+    actions = [{"action": a.kind, "row": a.row, "col": a.col} for a in player.dry_run_actions]
+    if as_json:
+        print(json.dumps({"skin": found.skin, "dry_run": True, "actions": actions}))
+        return
+    print(f"{found.skin}: board at {found.board}; would do {len(actions)} action(s), clicking nothing:")
+    for a in actions:
+        print(f"  {a['action']} row {a['row']} col {a['col']}")

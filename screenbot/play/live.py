@@ -1,0 +1,100 @@
+"""Wire the loop to the real desktop: mss screen, pyautogui mouse, vision, the client's window.
+
+Import order matters (see ``screenbot.mouse``): the screen and DISPLAY first, pyautogui last.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import BoardNotFoundError
+from ..geometry import Rect
+from ..mouse import ScreenScale
+from .profile import PlayProfile, load_profile
+
+log = logging.getLogger(__name__)
+
+
+def templates_dir() -> Path:
+    """``templates/`` next to the packages (a source checkout or an editable install)."""
+    return Path(__file__).resolve().parents[2] / "templates"
+
+
+class SkinVision:
+    """The vision functions bound to the loaded skins and the skin being played."""
+
+    def __init__(self, skins, skin: str = "auto") -> None:
+        from ..vision import locate_board, read_board
+
+        self._locate, self._read = locate_board, read_board
+        self.skins = skins
+        self.skin = skin
+
+    def locate(self, frame: np.ndarray):
+        return self._locate(frame, self.skins, skin=self.skin)
+
+    def read(self, frame: np.ndarray, lattice):
+        return self._read(frame, lattice, self.skins)
+
+
+def load_skins(directory: Path | None = None):
+    from ..vision import load_skins as vision_load_skins
+
+    return vision_load_skins(directory or templates_dir())
+
+
+@dataclass(frozen=True, slots=True)
+class FoundGame:
+    skin: str
+    window: int | None  # X window id of the client holding the board, when one was found
+    board: Rect  # where the board was seen, in screen pixels
+
+
+def find_game(screen, skins, skin: str = "auto") -> FoundGame:
+    """Locate a board on the whole screen, then the top-level window that holds it."""
+    frame = screen.grab()
+    lattice = SkinVision(skins, skin).locate(frame)
+    ox, oy = lattice.origin
+    px, py = lattice.pitch if isinstance(lattice.pitch, (tuple, list)) else (lattice.pitch, lattice.pitch)
+    board = Rect(int(ox), int(oy), int(px * lattice.cols), int(py * lattice.rows))
+    return FoundGame(lattice.skin, _window_holding(board), board)
+
+
+def _window_holding(board: Rect) -> int | None:
+    """The smallest visible top-level window containing the board (None without X windows)."""
+    try:
+        from ..desktop.windows import find_windows, window_geometry
+    except ImportError:  # pragma: no cover - python-xlib is a dependency on Linux
+        return None
+    best: tuple[int, int] | None = None
+    for wid in find_windows():
+        try:
+            rect = window_geometry(wid)
+        except Exception:
+            continue
+        if rect.contains_rect(board):
+            area = rect.width * rect.height
+            if best is None or area < best[0]:
+                best = (area, wid)
+    return best[1] if best else None
+
+
+def measure_scale(screen, mouse) -> ScreenScale:
+    """Screenshot pixels per click point, measured now (HiDPI / Retina / Windows scaling)."""
+    width, height = screen.size
+    origin = getattr(screen, "origin", (0, 0))
+    return ScreenScale.measure(Rect(origin[0], origin[1], width, height), mouse.size())
+
+
+def profile_for(skin: str) -> PlayProfile:
+    return load_profile(skin, templates_dir())
+
+
+def require_board(found: FoundGame | None) -> FoundGame:
+    if found is None:
+        raise BoardNotFoundError("no Minesweeper board is visible on the screen")
+    return found
