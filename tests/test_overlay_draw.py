@@ -20,7 +20,7 @@ from screenbot.overlay.draw import (
     probability_rgb,
     render_layer,
 )
-from screenbot.overlay.shape import mask_to_rectangles
+from screenbot.overlay.x11 import _pack_bitmap
 from solver.board import parse_board
 from solver.policy import PolicyConfig, decide
 
@@ -189,17 +189,15 @@ def test_compose_leaves_undrawn_pixels_alone():
     assert not (out[~untouched] == image[~untouched]).all()
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_mask_to_rectangles_covers_exactly_the_mask(seed):
-    rng = np.random.default_rng(seed)
-    mask = rng.random((37, 53)) < 0.4
-    mask[5:20, 10:30] = True
-    rebuilt = np.zeros_like(mask)
-    for x, y, w, h in mask_to_rectangles(mask):
-        assert w > 0 and h > 0
-        assert not rebuilt[y : y + h, x : x + w].any(), "rectangles overlap"
-        rebuilt[y : y + h, x : x + w] = True
-    assert (rebuilt == mask).all()
+@pytest.mark.parametrize("lsb_first", [True, False])
+def test_bitmap_for_the_window_shape(lsb_first):
+    rng = np.random.default_rng(1)
+    mask = rng.random((7, 45)) < 0.5
+    data = _pack_bitmap(mask, 32, lsb_first=lsb_first)
+    stride = len(data) // 7
+    assert stride == 8  # 45 bits padded to two 32-bit units
+    bits = np.unpackbits(np.frombuffer(data, np.uint8).reshape(7, stride), axis=1, bitorder="little" if lsb_first else "big")
+    assert (bits[:, :45].astype(bool) == mask).all() and not bits[:, 45:].any()
 
 
 def test_grid_from_a_lattice_like_object():
@@ -209,3 +207,12 @@ def test_grid_from_a_lattice_like_object():
     grid = CellGrid.from_lattice(Lattice())
     assert grid.face_rect(1, 2) == (56.0, 43.0, 79.0, 66.0)
     assert grid.rows == 16 and grid.cols == 30
+
+
+def test_mark_colours_follow_the_cells_fate():
+    hints = Hints(((0.0, 0.5, None), (1.0, 0.25, 0.004)), safe=frozenset({(0, 0)}), mines=frozenset({(1, 0)}))
+    assert hints.mark_rgb(0, 0) == SAFE_RGB
+    assert hints.mark_rgb(1, 0) == MINE_RGB
+    assert hints.mark_rgb(0, 2) is None
+    assert hints.mark_rgb(0, 1) == probability_rgb(0.5)
+    assert hints.mark_rgb(1, 2) == probability_rgb(0.005)

@@ -175,6 +175,18 @@ class Hints:
         moves = getattr(decision, "moves")
         return cls.from_analysis(getattr(decision, "analysis"), moves[0] if moves else None)
 
+    def mark_rgb(self, row: int, col: int) -> tuple[int, int, int] | None:
+        """The colour a cell is marked with (RGB), or None for a cell that gets no mark."""
+        p = self.probabilities[row][col]
+        if p is None:
+            return None
+        if (row, col) in self.mines:
+            return MINE_RGB
+        if (row, col) in self.safe:
+            return SAFE_RGB
+        # Drawn from the rounded label, so that equal labels share one cached tile.
+        return probability_rgb(_label_value(percent_label(p)))
+
     def covered_cells(self) -> Iterable[tuple[int, int, float]]:
         for r, row in enumerate(self.probabilities):
             for c, p in enumerate(row):
@@ -342,8 +354,21 @@ class _Canvas:
         src_a = tile.alpha[sy0:sy1, sx0:sx1]
         covered = src_a > 0
         dst = (slice(top + sy0, top + sy1), slice(left + sx0, left + sx1))
-        self.alpha[dst][covered] = src_a[covered]
-        self.bgr[dst][covered] = tile.bgr[sy0:sy1, sx0:sx1][covered]
+        np.copyto(self.alpha[dst], src_a, where=covered)
+        np.copyto(self.bgr[dst], tile.bgr[sy0:sy1, sx0:sx1], where=covered[:, :, None])
+
+    def binarize(self, rect) -> None:
+        """Make a box all-or-nothing: the live window has no translucency, a pixel is either the mark's
+        colour or the game's."""
+        h, w = self.alpha.shape
+        x0, y0 = max(0, int(math.floor(rect[0]))), max(0, int(math.floor(rect[1])))
+        x1, y1 = min(w, int(math.ceil(rect[2]))), min(h, int(math.ceil(rect[3])))
+        if x1 <= x0 or y1 <= y0:
+            return
+        alpha = self.alpha[y0:y1, x0:x1]
+        solid = alpha >= 128
+        alpha[:] = np.where(solid, 255, 0)
+        self.bgr[y0:y1, x0:x1][~solid] = 0
 
     def clear(self, rect) -> None:
         """Erase a rectangle (the FRAME keep-out zone)."""
@@ -392,11 +417,8 @@ def render_layer(size: tuple[int, int], grid: CellGrid, hints: Hints, style: Ove
             _draw_move(canvas, grid, style, r, c, action)
             if style.mode == FRAME:
                 canvas.clear(_keep_out_rect(grid, style, r, c))
-    if style.mode == FRAME:
-        # The live window has no translucency: a pixel is either the mark's colour or the game's.
-        solid = canvas.alpha >= 128
-        canvas.alpha[:] = np.where(solid, 255, 0).astype(np.uint8)
-        canvas.bgr[~solid] = 0
+                x0, y0, x1, y1 = grid.face_rect(r, c)
+                canvas.binarize((x0 - grid.pitch[0], y0 - grid.pitch[1], x1 + grid.pitch[0], y1 + grid.pitch[1]))
     return Layer(canvas.bgr, canvas.alpha)
 
 
@@ -421,6 +443,7 @@ def _cell_tile(style: OverlayStyle, kind: str, label: str, face: tuple[float, fl
         _draw_cell(canvas, local, style, 0, 0, probability_rgb(_label_value(label)), label=label)
     if style.mode == FRAME:
         canvas.clear(_keep_out_rect(local, style, 0, 0))
+        canvas.binarize((0, 0, canvas.alpha.shape[1], canvas.alpha.shape[0]))
     return _Tile(canvas.bgr, canvas.alpha, -pad, -pad)
 
 

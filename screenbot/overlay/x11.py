@@ -1,0 +1,339 @@
+"""The live hint overlay on X11: a shaped, click-through, override-redirect window above the game.
+
+Why this design (no compositor is assumed, as under Xvfb or a plain window manager):
+
+- Without a compositing manager X11 has no per-pixel transparency. A window either covers a pixel or it
+  does not, so the overlay is opaque and its *shape* (SHAPE extension, bounding region) decides which
+  pixels it covers. The drawing comes from ``draw.render_layer`` in the ``FRAME`` style: marks in a band
+  around each cell and in the gaps between cells, never in the middle of a cell.
+- Click-through: the window's *input* shape (SHAPE 1.1) is empty, so pointer events pass to the window
+  below, the game. pyautogui / XTEST clicks and a person's clicks both reach the game.
+- Override-redirect: the window manager neither decorates, moves nor focuses it; we keep it above the
+  game ourselves by re-raising it whenever another window is restacked or mapped.
+- The picture is the window's background pixmap, so the X server repaints it on exposure by itself; no
+  redraw round trip through this process is needed when, for example, a menu closes over it.
+
+Capture: the overlay is part of the screen pixels (no compositor, nothing to exclude it from). It is made
+harmless instead: it never draws on the middle ``keep_out`` share of any cell, which is where our
+recognizer decides a cell (see ``screenbot.overlay.draw.OverlayStyle``), so the bot (ours or ``play`` in
+another process) reads the same board with the overlay up as without it. Hiding the overlay during each
+capture would also work but makes it flicker and costs a repaint of the game for every frame.
+
+Platforms: this module needs X11 with the SHAPE extension (any Xorg or Xvfb). Windows would use a
+layered (WS_EX_LAYERED | WS_EX_TRANSPARENT) topmost window, and macOS a borderless NSWindow that ignores
+mouse events; neither is implemented here (see the README's platform section).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import DisplayError, WindowGoneError
+from ..geometry import Rect
+
+log = logging.getLogger(__name__)
+
+OVERLAY_NAME = "screenbot hint overlay"
+# X requests are limited to 256 KiB without BIG-REQUESTS; images go in strips below that.
+_MAX_REQUEST_BYTES = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class TargetState:
+    """Where the followed game window is: its client area in root coordinates, and whether it shows."""
+
+    rect: Rect
+    viewable: bool
+
+
+def _bgrx_bytes(bgr: np.ndarray) -> bytes:
+    """A 24-bit TrueColor ZPixmap image at 32 bits per pixel, little-endian: B, G, R, pad."""
+    height, width = bgr.shape[:2]
+    out = np.zeros((height, width, 4), np.uint8)
+    out[:, :, :3] = bgr
+    return out.tobytes()
+
+
+def _pack_bitmap(mask: np.ndarray, scanline_pad: int, *, lsb_first: bool) -> bytes:
+    """An X bitmap of ``mask``: one bit per pixel, each row padded to ``scanline_pad`` bits."""
+    height, width = mask.shape
+    padded_width = -(-width // scanline_pad) * scanline_pad
+    bits = np.zeros((height, padded_width), np.uint8)
+    bits[:, :width] = mask
+    return np.packbits(bits, axis=1, bitorder="little" if lsb_first else "big").tobytes()
+
+
+class X11Overlay:
+    """One overlay window that follows one game window.
+
+    Use: ``overlay = X11Overlay(game_window_id)``, then ``overlay.show(layer_bgr, layer_mask, rect)`` with a
+    picture of ``rect``'s size to place at ``rect`` (root coordinates), and call ``overlay.follow()``
+    regularly: it moves the overlay with the game window, keeps it on top, hides it while the game is not
+    viewable, and raises ``WindowGoneError`` once the game window is gone (after destroying the overlay).
+    """
+
+    def __init__(self, target_window: int, *, display: str | None = None) -> None:
+        from Xlib import X, display as xdisplay, error as xerror
+
+        name = display or os.environ.get("DISPLAY")
+        if not name:
+            raise DisplayError("DISPLAY is not set: the live overlay needs an X display")
+        try:
+            self._conn = xdisplay.Display(name)
+        except Exception as exc:  # DisplayNameError, DisplayConnectionError, OSError
+            raise DisplayError(f"cannot connect to X display {name}: {exc}", display=name) from exc
+        if not self._conn.has_extension("SHAPE"):
+            self._conn.close()
+            raise DisplayError(f"X display {name} has no SHAPE extension; the live overlay needs it", display=name)
+        self._X = X
+        self._bad = (xerror.BadWindow, xerror.BadDrawable, xerror.BadMatch)
+        self._screen = self._conn.screen()
+        self._root = self._screen.root
+        self._target_id = target_window
+        self._target = self._conn.create_resource_object("window", target_window)
+        self._window = None
+        self._pixmap = None
+        self._gc = None
+        self._offset = (0, 0)  # overlay position relative to the target's client area
+        self._size = (0, 0)
+        self._shown: tuple[np.ndarray, np.ndarray] | None = None  # the picture and mask now on screen
+        self._mapped = False
+        self._last_target: TargetState | None = None
+        # Restacks and maps of other windows arrive as events on the root: that is when to re-raise.
+        self._root.change_attributes(event_mask=X.SubstructureNotifyMask)
+        self._conn.sync()
+
+    # --- public ---------------------------------------------------------------------------------
+
+    @property
+    def window_id(self) -> int | None:
+        return self._window.id if self._window is not None else None
+
+    @property
+    def mapped(self) -> bool:
+        return self._mapped
+
+    def target_state(self) -> TargetState:
+        """Geometry and visibility of the game window; WindowGoneError when it no longer exists."""
+        try:
+            geom = self._target.get_geometry()
+            origin = self._target.translate_coords(self._root, 0, 0)
+            attrs = self._target.get_attributes()
+        except self._bad as exc:
+            raise WindowGoneError(f"game window 0x{self._target_id:x} is gone", window=self._target_id) from exc
+        # translate_coords(root, 0, 0) is root's origin in the target's coordinates: negate it.
+        rect = Rect(-origin.x, -origin.y, geom.width, geom.height)
+        return TargetState(rect, attrs.map_state == self._X.IsViewable)
+
+    def show(self, bgr: np.ndarray, mask: np.ndarray, rect: Rect) -> None:
+        """Show ``bgr`` where ``mask`` is True, with the picture's top-left at ``rect``'s (root coords)."""
+        height, width = mask.shape
+        if (width, height) != (rect.width, rect.height) or bgr.shape[:2] != mask.shape:
+            raise ValueError(f"picture {bgr.shape[1::-1]} / mask {mask.shape[::-1]} do not fit {rect}")
+        target = self.target_state()
+        self._offset = (rect.left - target.rect.left, rect.top - target.rect.top)
+        self._ensure_window(rect)
+        self._paint(bgr, mask)
+        self._set_shape(mask)
+        if target.viewable:
+            self._map()
+        self._conn.sync()
+        self._last_target = target
+
+    def follow(self) -> TargetState:
+        """Track the game window once: move with it, stay above it, hide while it is not viewable.
+
+        Raises WindowGoneError (after destroying the overlay) when the game window has closed.
+        """
+        raise_needed = self._drain_events()
+        try:
+            state = self.target_state()
+        except WindowGoneError:
+            self.close()
+            raise
+        if self._window is None:
+            return state
+        if not state.viewable:
+            self._unmap()
+        else:
+            last = self._last_target
+            if last is None or (state.rect.left, state.rect.top) != (last.rect.left, last.rect.top):
+                x, y = state.rect.left + self._offset[0], state.rect.top + self._offset[1]
+                self._window.configure(x=x, y=y, stack_mode=self._X.Above)
+            elif raise_needed:
+                self._window.configure(stack_mode=self._X.Above)
+            if not self._mapped:
+                self._map()
+        self._last_target = state
+        self._conn.sync()
+        return state
+
+    def window_geometry(self) -> Rect | None:
+        """The overlay window's own place on screen (None before the first ``show``)."""
+        if self._window is None:
+            return None
+        geom = self._window.get_geometry()
+        return Rect(geom.x, geom.y, geom.width, geom.height)
+
+    def is_on_top(self) -> bool:
+        """True when no mapped sibling is stacked above the overlay (for checks and tests)."""
+        if self._window is None:
+            return False
+        children = self._root.query_tree().children
+        ids = [child.id for child in children]
+        if self._window.id not in ids:
+            return False
+        above = children[ids.index(self._window.id) + 1 :]
+        for child in above:
+            try:
+                attrs = child.get_attributes()
+                geom = child.get_geometry()
+            except self._bad:
+                continue
+            if attrs.map_state == self._X.IsViewable and geom.width > 1 and geom.height > 1:
+                return False
+        return True
+
+    def hide(self) -> None:
+        self._unmap()
+        self._conn.sync()
+
+    def close(self) -> None:
+        """Destroy the window and close the connection; safe to call twice."""
+        if self._conn is None:
+            return
+        try:
+            if self._window is not None:
+                self._window.destroy()
+            if self._pixmap is not None:
+                self._pixmap.free()
+            self._conn.sync()
+        except Exception:  # the server may already be gone; nothing left to clean
+            log.debug("overlay cleanup failed", exc_info=True)
+        finally:
+            self._window = None
+            self._pixmap = None
+            self._mapped = False
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> X11Overlay:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # --- internals ------------------------------------------------------------------------------
+
+    def _ensure_window(self, rect: Rect) -> None:
+        from Xlib.ext import shape
+
+        X = self._X
+        if self._window is not None and self._size == (rect.width, rect.height):
+            self._window.configure(x=rect.left, y=rect.top)
+            return
+        if self._window is not None:
+            self._window.destroy()
+            self._pixmap.free()
+            self._mapped = False
+        depth = self._screen.root_depth
+        if depth != 24:
+            raise DisplayError(f"the live overlay needs a 24-bit display, this one is {depth}-bit", depth=depth)
+        self._window = self._root.create_window(
+            rect.left,
+            rect.top,
+            rect.width,
+            rect.height,
+            0,
+            depth,
+            X.InputOutput,
+            X.CopyFromParent,
+            override_redirect=True,
+            background_pixel=self._screen.black_pixel,
+            event_mask=0,
+        )
+        self._window.set_wm_name(OVERLAY_NAME)
+        self._window.set_wm_class("screenbot-overlay", "Screenbot")
+        # An empty input region: every click falls through to the game below.
+        self._window.shape_rectangles(shape.SO.Set, shape.SK.Input, X.Unsorted, 0, 0, [])
+        self._pixmap = self._window.create_pixmap(rect.width, rect.height, depth)
+        self._gc = self._pixmap.create_gc()
+        self._size = (rect.width, rect.height)
+        self._shown = None
+
+    def _paint(self, bgr: np.ndarray, mask: np.ndarray) -> None:
+        """Upload the picture; only the box of visible pixels that changed since the last one, because
+        the upload (python-xlib packs it in Python) dominates the cost of an overlay update."""
+        X = self._X
+        height, width = bgr.shape[:2]
+        if self._shown is None:
+            top, bottom, left, right = 0, height, 0, width
+        else:
+            old_bgr, old_mask = self._shown
+            changed = mask & ((bgr != old_bgr).any(axis=2) | ~old_mask)
+            rows = np.flatnonzero(changed.any(axis=1))
+            if rows.size == 0:
+                self._shown = (bgr.copy(), mask.copy())
+                return
+            cols = np.flatnonzero(changed.any(axis=0))
+            top, bottom, left, right = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+        data = _bgrx_bytes(bgr[top:bottom, left:right])
+        box_width = right - left
+        stride = box_width * 4
+        rows_per_strip = max(1, _MAX_REQUEST_BYTES // stride)
+        for y in range(top, bottom, rows_per_strip):
+            rows_n = min(rows_per_strip, bottom - y)
+            chunk = data[(y - top) * stride : (y - top + rows_n) * stride]
+            self._pixmap.put_image(self._gc, left, y, box_width, rows_n, X.ZPixmap, 24, 0, chunk)
+        if self._shown is None:
+            self._window.change_attributes(background_pixmap=self._pixmap)
+        self._window.clear_area(left, top, box_width, bottom - top)
+        self._shown = (bgr.copy(), mask.copy())
+
+    def _set_shape(self, mask: np.ndarray) -> None:
+        """Set the visible region to ``mask`` through a 1-bit pixmap: one small image request, where a
+        rectangle list of a board's rings is thousands of rectangles packed in Python (10+ ms)."""
+        from Xlib.ext import shape
+
+        X = self._X
+        height, width = mask.shape
+        info = self._conn.display.info
+        pad = info.bitmap_format_scanline_pad
+        data = _pack_bitmap(mask, pad, lsb_first=info.bitmap_format_bit_order == X.LSBFirst)
+        bitmap = self._window.create_pixmap(width, height, 1)
+        gc = bitmap.create_gc(foreground=1, background=0)
+        stride = len(data) // height
+        rows_per_strip = max(1, _MAX_REQUEST_BYTES // stride)
+        for top in range(0, height, rows_per_strip):
+            rows = min(rows_per_strip, height - top)
+            bitmap.put_image(gc, 0, top, width, rows, X.XYBitmap, 1, 0, data[top * stride : (top + rows) * stride])
+        self._window.shape_mask(shape.SO.Set, shape.SK.Bounding, 0, 0, bitmap)
+        gc.free()
+        bitmap.free()
+
+    def _map(self) -> None:
+        if self._window is not None and not self._mapped:
+            self._window.map()
+            self._window.configure(stack_mode=self._X.Above)
+            self._mapped = True
+
+    def _unmap(self) -> None:
+        if self._window is not None and self._mapped:
+            self._window.unmap()
+            self._mapped = False
+
+    def _drain_events(self) -> bool:
+        """Consume pending root events; True when another window was restacked or mapped."""
+        X = self._X
+        restacked = False
+        own = self._window.id if self._window is not None else None
+        while self._conn.pending_events():
+            event = self._conn.next_event()
+            if event.type in (X.ConfigureNotify, X.MapNotify, X.CirculateNotify):
+                if getattr(event, "window", None) is not None and event.window.id != own:
+                    restacked = True
+        return restacked

@@ -1,0 +1,152 @@
+"""The live hint session against the package's fakes: a simulated game, a fake overlay painted into the
+captured frames. Checks the hints follow the game, that reading through our own overlay gives the true
+board, that the overlay follows a moved window and goes away with a closed one, and that a hint
+recording replays cleanly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from screenbot.errors import UnrecognizedCellError, WindowGoneError
+from screenbot.geometry import Rect
+from screenbot.overlay.draw import FRAME_STYLE, OverlayStyle
+from screenbot.overlay.fake import FakeOverlay, OverlaidScreen
+from screenbot.overlay.live import DRAWN, HIDDEN, UNCHANGED, HintConfig, HintSession
+from screenbot.recording import Recorder, load_recording
+from screenbot.recording.replay import replay, solver_moves
+from screenbot.testing import FlatLattice, FlatRenderer, FlatVision, SimulatedClient
+from solver.policy import PolicyConfig, decide
+
+PITCH = 24
+
+
+def make_session(tmp_path=None, style=FRAME_STYLE, observer=None):
+    client = SimulatedClient(9, 9, 10, renderer=FlatRenderer(PITCH), rules="opening", seed=5)
+    overlay = FakeOverlay(client)
+    screen = OverlaidScreen(client, overlay)
+    session = HintSession(
+        screen=screen,
+        screen_rect=client.screen_rect,
+        vision=FlatVision(PITCH),
+        overlay=overlay,
+        config=HintConfig(mines=10, first_click=(4, 4), relocate_wait=0.0, style=style),
+        observer=observer,
+        sleep=lambda s: None,
+    )
+    return client, overlay, screen, session
+
+
+def click_cell(client, r, c):
+    x0, y0 = client.board_origin
+    client.click(x0 + c * PITCH + PITCH / 2, y0 + r * PITCH + PITCH / 2)
+
+
+def test_first_tick_draws_the_solvers_hints():
+    client, overlay, screen, session = make_session()
+    result = session.tick()
+    assert result.kind == DRAWN and overlay.mapped
+    assert result.board.grid == client.game.board().grid
+    assert result.hints.move == ("open", 4, 4)
+    # The overlay covers the board region, inside the window.
+    assert client.geometry().contains_rect(overlay.rect)
+    assert overlay.rect.contains(*client.board_rect.center)
+
+
+def test_hints_follow_the_game_and_match_the_solver():
+    client, overlay, screen, session = make_session()
+    session.tick()
+    click_cell(client, 4, 4)
+    result = session.tick()
+    assert result.kind == DRAWN
+    truth = client.game.board().with_mines(10)
+    assert result.board == truth
+    analysis = decide(truth, PolicyConfig(full_analysis=True)).analysis
+    assert result.hints.probabilities == analysis.probabilities
+    assert result.hints.safe == analysis.safe and result.hints.mines == analysis.mines
+    # Nothing changed on the game: the next ticks do not redraw, though our own overlay is in the frames.
+    assert session.tick().kind == UNCHANGED
+    assert session.tick().kind == UNCHANGED
+    assert overlay.shows == 2
+
+
+def test_reading_through_the_overlay_gives_the_true_board():
+    client, overlay, screen, session = make_session()
+    session.tick()
+    click_cell(client, 4, 4)
+    session.tick()
+    frame = screen.grab(session.located.region.as_region())
+    clean = client.grab(session.located.region.as_region())
+    assert not np.array_equal(frame, clean), "the overlay should be visible in the capture"
+    reading = FlatVision(PITCH).read(frame, session.located.lattice)
+    assert reading.board.grid == client.game.board().grid
+
+
+def test_a_fill_style_overlay_would_be_read_as_cells():
+    """The reason the live overlay uses FRAME: a full-cell drawing hides the cells from the reader."""
+    client, overlay, screen, session = make_session(style=OverlayStyle(mode="fill", opacity=1.0))
+    session.tick()
+    frame = screen.grab(session.located.region.as_region())
+    with pytest.raises(UnrecognizedCellError):
+        FlatVision(PITCH).read(frame, session.located.lattice)
+
+
+def test_overlay_follows_a_moved_window():
+    client, overlay, screen, session = make_session()
+    session.tick()
+    before = overlay.rect
+    client.move_window(70, 40)
+    click_cell(client, 4, 4)
+    result = session.tick()
+    assert overlay.rect == Rect(before.left + 70, before.top + 40, before.width, before.height)
+    assert result.kind == DRAWN and result.board.grid == client.game.board().grid
+
+
+def hidden_mine(client):
+    """A mine's cell, from the simulator's truth (opened after the first click placed the mines)."""
+    game = client.game
+    for r in range(9):
+        for c in range(9):
+            if game.board()[r, c] == "#" and game.is_mine(r, c):
+                return r, c
+    raise AssertionError("no covered mine left")
+
+
+def test_game_over_hides_the_overlay():
+    client, overlay, screen, session = make_session()
+    session.tick()
+    click_cell(client, 4, 4)
+    session.tick()
+    click_cell(client, *hidden_mine(client))
+    result = session.tick()
+    assert result.kind == HIDDEN and not overlay.mapped
+    assert result.board.is_over
+
+
+def test_closed_window_ends_the_session():
+    client, overlay, screen, session = make_session()
+    session.tick()
+    client.closed = True
+    with pytest.raises(WindowGoneError):
+        session.run()
+
+
+def test_hint_recording_replays_with_zero_differences(tmp_path):
+    client, overlay, screen, session = make_session()
+    with Recorder(tmp_path / "rec", command="hint", skin="flat", mines=10, policy=session.policy_for) as recorder:
+        session.observer = recorder
+        result = session.tick()
+        for _ in range(4):
+            click_cell(client, *result.hints.move[1:])
+            result = session.tick()
+            if result.kind != DRAWN:
+                break
+    recording = load_recording(tmp_path / "rec")
+    assert len(recording.steps) >= 3
+    # The recorded frames include the overlay drawn by the previous step: replay reads through it.
+
+    def read(frame, lattice):
+        return FlatVision(PITCH).read(frame, FlatLattice(lattice["skin"], tuple(lattice["origin"]), tuple(lattice["pitch"]), lattice["rows"], lattice["cols"])).board
+
+    report = replay(recording, read, solver_moves)
+    assert report.ok, report.differences
