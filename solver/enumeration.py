@@ -127,11 +127,14 @@ class BudgetExceeded(Exception):
     pass
 
 
-def enumerate_component(component: Component, budget: list[int]) -> ComponentSolutions:
+def enumerate_component(
+    component: Component, budget: list[int], record: list[tuple[int, ...]] | None = None
+) -> ComponentSolutions:
     """Count every placement of mines in ``component`` that satisfies its constraints.
 
     ``budget`` is a one-item list of search nodes left, shared across the components of one analysis;
-    ``BudgetExceeded`` is raised when it runs out.
+    ``BudgetExceeded`` is raised when it runs out. With ``record``, each solution's mines per group is
+    appended to it (the endgame search needs the placements themselves, not only their counts).
     """
     groups = component.groups
     ngroups = len(groups)
@@ -151,6 +154,8 @@ def enumerate_component(component: Component, budget: list[int]) -> ComponentSol
     def search(g: int, weight: int, total: int) -> None:
         nonlocal nodes
         if g == ngroups:
+            if record is not None:
+                record.append(tuple(chosen))
             counts[total] = counts.get(total, 0) + weight
             sums = group_mines.get(total)
             if sums is None:

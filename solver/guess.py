@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import Board
+from .endgame import best_endgame_move, list_placements
 from .errors import InconsistentBoardError
 from .grid import bits, neighbour_masks, neighbour_table
 from .probability import Model, solve_system
@@ -32,6 +33,7 @@ class GuessConfig:
     # Search nodes the lookahead may spend in all; candidates are tried best first, so running out
     # only drops the least promising ones. Keeps a live decision well under a second.
     node_budget: int = 60_000
+    endgame: bool = True  # exhaustive search when few placements remain (see ``endgame``)
 
 
 def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()) -> int:
@@ -42,6 +44,12 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
     key = _tie_break(model)
     if config.strategy == "lowest-corner" or best == 0 or best == 1:
         return min(safest_cells, key=key)
+    if config.endgame:
+        placements = list_placements(model)
+        if placements:
+            found = best_endgame_move(model, placements)
+            if found is not None:
+                return found[0]
     limit = float(best) * (1 + config.tolerance) + 0.005
     probabilities = model.probabilities
     near = [(p, i) for p, mask in model.classes if p <= limit for i in bits(mask)]
