@@ -171,12 +171,16 @@ class SimulatedClient:
     wins_need_flags: bool = False  # xdemineur: won only when every mine is flagged
     ignore_clicks_after_win: bool = True
     win_dialog_keys: tuple[str, ...] | None = None  # a win shows a dialog over the board until these keys
+    # Like gnome-mines and Chromium, draw a clicked cell "pressed" (here: looking like an open 0, the
+    # worst case for a reader) during the next ``pressed_grabs`` grabs before showing the result.
+    pressed_grabs: int = 0
     on_click: Callable[[SimulatedClient, int], None] | None = None
 
     clicks: list[ClickRecord] = field(default_factory=list)
     keys: list[tuple[str, ...]] = field(default_factory=list)
     games_started: int = 0
     dialog_open: bool = False
+    pressed: list = field(default_factory=list)  # [cell, grabs left]
     closed: bool = False
     covered: bool = False
     pointer: tuple[float, float] = (0.0, 0.0)
@@ -232,6 +236,13 @@ class SimulatedClient:
     def grab(self, region: tuple[int, int, int, int] | None = None) -> np.ndarray:
         width, height = self.screen_size
         frame = self._render()
+        if self.pressed and not self.closed:
+            (r, c), left = self.pressed
+            frame = frame.copy()
+            ox, oy = self.board_origin
+            y, x = oy + r * self.pitch, ox + c * self.pitch
+            frame[y : y + self.pitch, x : x + self.pitch] = self.renderer.cell("0")
+            self.pressed = [(r, c), left - 1] if left > 1 else []
         if region is None:
             return frame.copy()
         left, top, w, h = region
@@ -306,6 +317,8 @@ class SimulatedClient:
         elif button == MIDDLE:
             self._chord(r, c)
         else:
+            if self.pressed_grabs and self.game.board()[r, c] == "#":
+                self.pressed = [(r, c), self.pressed_grabs]
             self.game.open(r, c)
         if self.win_dialog_keys and self.game.status == WON:
             self.dialog_open = True

@@ -75,6 +75,49 @@ def test_win_dialog_over_the_board_is_closed_and_the_win_counted(tmp_path):
     assert_clicks_on_board(client)
 
 
+@pytest.mark.parametrize("flood", ["8", "none"])
+def test_half_drawn_frames_are_never_acted_on(flood, tmp_path):
+    """The client first draws a clicked cell "pressed" (read as an open 0). With the flood rule the
+    loop waits for the real picture; every board it acts on must be the true board."""
+
+    class Truth(FlatVision):
+        """Notes the true board at the moment of each reading; checks the boards acted on."""
+
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.truth_at_read = {}
+            self.acted_on_false_board = 0
+
+        def read(self, frame, lattice):
+            reading = super().read(frame, lattice)
+            self.truth_at_read[id(reading)] = client.game.board().grid
+            return reading
+
+        def on_step(self, frame, reading, decision, actions, timings):
+            if actions and reading.board.grid != self.truth_at_read[id(reading)]:
+                self.acted_on_false_board += 1
+
+        def on_game_end(self, result):
+            pass
+
+    client = SimulatedClient(16, 30, 99, seed=13, pressed_grabs=3)
+    truth = Truth(pitch=client.pitch)
+    player = make_player(client, dataclasses.replace(GNOME_LIKE, flood=flood), tmp_path, vision=truth, games=3)
+    player.observer = truth
+    if flood == "8":
+        results = player.play()
+        assert {r.outcome for r in results} <= {WON, LOST}
+        assert truth.acted_on_false_board == 0
+    else:
+        # Without the rule (and with no settle time) the fake's worst-case pressed look is believed:
+        # this is what the rule is for. Either the loop acts on a false board or a later check stops it.
+        try:
+            player.play()
+        except InconsistentReadingError:
+            pass
+        assert truth.acted_on_false_board > 0
+
+
 def test_flag_mines_and_chord_use_fewer_clicks(tmp_path):
     plain = SimulatedClient(16, 16, 40, seed=7)
     make_player(plain, GNOME_LIKE, tmp_path, games=3).play()

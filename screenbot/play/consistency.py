@@ -5,22 +5,53 @@ window. The rules here are the ones every client obeys while a game is in progre
 - a revealed number never changes and never becomes covered again;
 - a flag stays a flag unless the bot removed it (or the game was lost and it shows as a wrong flag);
 - a cell the bot opened is no longer covered;
-- a cell the bot flagged shows a flag.
+- a cell the bot flagged shows a flag;
+- a revealed 0 has no covered or flagged neighbour, because the client opens around a zero by itself
+  (all 8 neighbours in most clients, the 4 orthogonal ones in react-minesweeper). A frame caught
+  between the "pressed" look of a clicked cell and its reveal (gnome-mines and Chromium draw the two
+  one display frame apart) tends to show exactly that, so this rule catches half-drawn frames too.
 """
 
 from __future__ import annotations
 
 from typing import Iterable
 
-from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, WRONG_FLAG, Board
+from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, WRONG_FLAG, Board, neighbours
 
 from .observer import Action
 
 
-def reading_problems(before: Board | None, after: Board, actions: Iterable[Action] = ()) -> list[str]:
-    """Human-readable reasons why ``after`` cannot follow ``before`` + ``actions``; empty when fine."""
-    if before is None:
+ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def unopened_zeros(board: Board, flood: str = "8") -> list[str]:
+    """Zeros next to a covered or flagged cell, which a client that floods (``flood`` "8" or "4"
+    neighbours) never shows once it has finished drawing. ``flood`` "none" disables the rule."""
+    if flood == "none" or board.is_over:
         return []
+    problems = []
+    blocked = UNKNOWN_CHARS | {FLAG}
+    for r, c, ch in board.cells():
+        if ch != "0":
+            continue
+        if flood == "4":
+            around = ((r + dr, c + dc) for dr, dc in ORTHOGONAL if 0 <= r + dr < board.rows and 0 <= c + dc < board.cols)
+        else:
+            around = neighbours(board.rows, board.cols, r, c)
+        if any(board[p] in blocked for p in around):
+            problems.append(f"0 at ({r},{c}) next to an unopened cell")
+            if len(problems) >= 3:
+                break
+    return problems
+
+
+def reading_problems(
+    before: Board | None, after: Board, actions: Iterable[Action] = (), *, flood: str = "none"
+) -> list[str]:
+    """Human-readable reasons why ``after`` cannot follow ``before`` + ``actions``; empty when fine."""
+    zeros = unopened_zeros(after, flood)
+    if before is None:
+        return zeros
     if (before.rows, before.cols) != (after.rows, after.cols):
         return [f"board size changed from {before.rows}x{before.cols} to {after.rows}x{after.cols}"]
     problems: list[str] = []
@@ -37,4 +68,4 @@ def reading_problems(before: Board | None, after: Board, actions: Iterable[Actio
             problems.append(f"opened ({action.row},{action.col}) but it still reads {new!r}")
         elif action.kind == "flag" and new != FLAG and not lost:
             problems.append(f"flagged ({action.row},{action.col}) but it reads {new!r}")
-    return problems
+    return problems + zeros

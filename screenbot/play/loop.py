@@ -89,6 +89,19 @@ class PlayConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class _Step:
+    """A reading judged safe, with what to do about it."""
+
+    reading: object | None
+    frame: np.ndarray
+    status: str
+    actions: tuple[Action, ...]
+    decision: object | None
+    read_seconds: float
+    solve_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
 class Located:
     """A board found on the screen: its geometry and the lattice to read a board-region frame with."""
 
@@ -163,86 +176,44 @@ class Player:
         previous = None
         last_actions: tuple[Action, ...] = ()
         steps = actions_done = guesses = 0
-        redraw_wait = 0.0
         while steps < self.config.max_steps:
             steps += 1
-            settled = wait_for_redraw(
-                lambda: self.screen.grab(located.region.as_region()),
-                before_frame,
-                timeout=self.profile.redraw_timeout,
-                settle=self.profile.settle,
-                clock=self.clock,
-                sleep=self.sleep,
-            )
-            if before_frame is not None:
-                redraw_wait = settled.waited
-            t_read = self.clock()
-            outcome = self._read_checked(located, settled.frame, previous, last_actions, settled.changed)
-            if isinstance(outcome, Located):  # the window moved: carry on from the new place
-                located = outcome
-                before_frame, last_actions = None, ()
+            settled = self._wait_for_redraw(located, before_frame)
+            redraw = settled.waited if before_frame is not None else 0.0
+            step = self._read_safely(located, settled.frame, settled.changed, previous, last_actions)
+            if isinstance(step, Located):  # the window moved: carry on from the new place
+                located, before_frame, last_actions = step, None, ()
                 continue
-            reading, frame = outcome
-            if reading is None:  # the client ignored an open on a covered cell: won (see profile)
-                return self._finish(WON, start, steps, actions_done, guesses)
-            board = reading.board
-            read_seconds = self.clock() - t_read
-            mines = self._mine_total(board)
-            status = game_status(board, mines=mines, win_requires_all_flags=self.profile.win_requires_all_flags)
-            if status == PLAYING and mines is None and not self.profile.win_requires_all_flags and only_mines_left(board):
-                status = WON
-            if status != PLAYING:
-                self._record(frame, reading, None, (), StepTimings(settled.grab_seconds, read_seconds, 0, 0, redraw_wait))
-                return self._finish(status, start, steps, actions_done, guesses)
-            t_solve = self.clock()
-            if remaining_are_mines(board, mines):
-                # Only reachable when the client wants every mine flagged: nothing left to solve.
-                actions = flag_all_covered(board)
-                solve_seconds = self.clock() - t_solve
-                if self.config.dry_run:
-                    self.dry_run_actions = actions
-                    return self._finish(ABORTED, start, steps, 0, guesses, reason="dry run: nothing clicked")
-                moved = self._window_moved(located)
-                if moved is not None:
-                    located, before_frame, last_actions = moved, None, ()
-                    continue
-                t_act = self.clock()
-                done = self._act(located, actions, frame)
-                timings = StepTimings(settled.grab_seconds, read_seconds, solve_seconds, self.clock() - t_act, redraw_wait)
-                self._record(frame, reading, None, done, timings)
-                actions_done += len(done)
-                before_frame, previous, last_actions = frame, board, done
-                continue
-            try:
-                decision = decide(board.with_mines(mines), self._policy(board))
-            except InconsistentBoardError as exc:
-                # The numbers read cannot all be true: a misread or a frame caught mid-redraw.
-                outcome = self._recheck_until_consistent(located, previous, last_actions, str(exc))
-                if isinstance(outcome, Located):
-                    located, before_frame, last_actions = outcome, None, ()
-                    continue
-                reading, frame = outcome
-                board = reading.board
-                decision = decide(board.with_mines(mines), self._policy(board))
-            solve_seconds = self.clock() - t_solve
-            actions = plan_actions(board, decision.moves, chord=self.config.chord)
-            guesses += int(decision.guessed)
+            if step.status != PLAYING:
+                if step.reading is not None:
+                    self._record(step.frame, step.reading, None, (), StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, 0, redraw))
+                return self._finish(step.status, start, steps, actions_done, guesses)
+            guesses += int(step.decision is not None and step.decision.guessed)
             if self.config.dry_run:
-                self.dry_run_actions = actions
-                self._record(frame, reading, decision, actions, StepTimings(settled.grab_seconds, read_seconds, solve_seconds, 0, redraw_wait))
+                self.dry_run_actions = step.actions
+                self._record(step.frame, step.reading, step.decision, step.actions, StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, 0, redraw))
                 return self._finish(ABORTED, start, steps, 0, guesses, reason="dry run: nothing clicked")
             moved = self._window_moved(located)
             if moved is not None:
                 located, before_frame, last_actions = moved, None, ()
                 continue
             t_act = self.clock()
-            done = self._act(located, actions, frame)
-            act_seconds = self.clock() - t_act
-            timings = StepTimings(settled.grab_seconds, read_seconds, solve_seconds, act_seconds, redraw_wait)
-            self._record(frame, reading, decision, done, timings)
+            done = self._act(located, step.actions, step.frame)
+            timings = StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, self.clock() - t_act, redraw)
+            self._record(step.frame, step.reading, step.decision, done, timings)
             actions_done += len(done)
-            before_frame, previous, last_actions = frame, board, done
+            before_frame, previous, last_actions = step.frame, step.reading.board, done
         return self._finish(ABORTED, start, steps, actions_done, guesses, reason=f"no result after {steps} steps")
+
+    def _wait_for_redraw(self, located: Located, before: np.ndarray | None):
+        return wait_for_redraw(
+            lambda: self.screen.grab(located.region.as_region()),
+            before,
+            timeout=self.profile.redraw_timeout,
+            settle=self.profile.settle,
+            clock=self.clock,
+            sleep=self.sleep,
+        )
 
     def _policy(self, board) -> PolicyConfig:
         first = self.config.first_click or self.profile.first_click_cell(board.rows, board.cols)
@@ -264,63 +235,77 @@ class Player:
 
     # --- reading, with the safety checks ------------------------------------------------------
 
-    def _read_checked(self, located: Located, frame, previous, last_actions, changed: bool):
-        """(reading, frame) of a reading that is safe to act on; a new Located if the window moved;
-        (None, frame) when the board froze under an open (a win on clients that show it elsewhere)."""
-        try:
-            reading = self.vision.read(frame, located.lattice)
-        except (UnrecognizedCellError, BoardNotFoundError) as exc:
-            if self._could_have_won(previous, last_actions) and self._dismiss_win_dialog(located):
-                return None, frame
-            return self._recover_lost_board(located, frame, exc)
-        problems = reading_problems(previous, reading.board, last_actions)
-        if not problems:
-            return reading, frame
-        if (
-            not changed
-            and self.profile.frozen_board_means_won
-            and self._mine_total(reading.board) is None
-            and all("still reads" in p for p in problems)
-        ):
-            return self._confirm_frozen(located, frame, previous, last_actions)
-        return self._recheck_until_consistent(located, previous, last_actions, "; ".join(problems[:3]))
+    def _assess(self, board) -> tuple[str, tuple[Action, ...], object]:
+        """(status, actions, decision) for a board read off the screen. Raises InconsistentBoardError
+        when no placement of mines fits the board."""
+        mines = self._mine_total(board)
+        status = game_status(board, mines=mines, win_requires_all_flags=self.profile.win_requires_all_flags)
+        if status == PLAYING and mines is None and not self.profile.win_requires_all_flags and only_mines_left(board):
+            status = WON
+        if status != PLAYING:
+            return status, (), None
+        if remaining_are_mines(board, mines):
+            # Only reachable when the client wants every mine flagged: nothing left to solve.
+            return PLAYING, flag_all_covered(board), None
+        decision = decide(board.with_mines(mines), self._policy(board))
+        return PLAYING, plan_actions(board, decision.moves, chord=self.config.chord), decision
 
-    def _recheck_until_consistent(self, located: Located, previous, last_actions, why: str):
-        frame = None
-        for attempt in range(self.config.rechecks):
-            log.info("suspicious reading (%s): re-capturing (%d/%d)", why, attempt + 1, self.config.rechecks)
-            self.sleep(self.profile.redraw_timeout / self.config.rechecks)
+    def _read_safely(self, located: Located, frame: np.ndarray, changed: bool, previous, last_actions):
+        """Read and assess the board, or find out why that is not safe.
+
+        Returns a ``_Step`` to act on (or telling that the game is over), or a new ``Located`` when the
+        window moved. A reading that cannot be right is re-captured after the client's next redraw,
+        up to ``config.rechecks`` times; then the game stops with the frame saved. A board that cannot
+        be read at all (covered, gone, a dialog over it) goes to ``_recover_lost_board``."""
+        unreadable: Exception | None = None
+        problems: list[str] = []
+        for attempt in range(self.config.rechecks + 1):
+            t_read = self.clock()
+            reading, unreadable = None, None
+            try:
+                reading = self.vision.read(frame, located.lattice)
+                problems = reading_problems(previous, reading.board, last_actions, flood=self.profile.flood)
+            except (UnrecognizedCellError, BoardNotFoundError) as exc:
+                unreadable, problems = exc, [str(exc)]
+            read_seconds = self.clock() - t_read
+            if reading is not None and not problems:
+                t_solve = self.clock()
+                try:
+                    status, actions, decision = self._assess(reading.board)
+                except InconsistentBoardError as exc:
+                    problems = [str(exc)]
+                else:
+                    return _Step(reading, frame, status, actions, decision, read_seconds, self.clock() - t_solve)
+            if attempt == self.config.rechecks:
+                break
+            log.info("reading not safe to act on (%s): waiting for the next redraw", "; ".join(problems[:3]))
+            again = self._wait_for_redraw(located, frame)
             moved = self._window_moved(located)
             if moved is not None:
                 return moved
-            frame = self.screen.grab(located.region.as_region())
-            try:
-                reading = self.vision.read(frame, located.lattice)
-            except (UnrecognizedCellError, BoardNotFoundError) as exc:
-                why = str(exc)
-                continue
-            problems = reading_problems(previous, reading.board, last_actions)
-            if not problems:
-                try:
-                    decide(reading.board.with_mines(self._mine_total(reading.board)), self._policy(reading.board))
-                except InconsistentBoardError as exc:
-                    why = str(exc)
-                    continue
-                return reading, frame
-            why = "; ".join(problems[:3])
-        path = self._save_frame(frame if frame is not None else self.screen.grab(located.region.as_region()), "inconsistent")
-        raise InconsistentReadingError(f"the board read from the screen cannot be right ({why}); nothing was clicked on it", frame_path=path)
+            if not again.changed and not changed and reading is not None and self._frozen_means_won(reading.board, problems):
+                log.info("the board no longer reacts to clicks: the game was won")
+                return _Step(reading, frame, WON, (), None, read_seconds, 0.0)
+            frame, changed = again.frame, changed or again.changed
+        if unreadable is not None:
+            if self._could_have_won(previous, last_actions) and self._dismiss_win_dialog(located):
+                return _Step(None, frame, WON, (), None, 0.0, 0.0)
+            return self._recover_lost_board(located, frame, unreadable)
+        path = self._save_frame(frame, "inconsistent")
+        raise InconsistentReadingError(
+            f"the board read from the screen cannot be right ({'; '.join(problems[:3])}); nothing was clicked on it",
+            frame_path=path,
+        )
 
-    def _confirm_frozen(self, located: Located, frame, previous, last_actions):
-        """An open on a covered cell changed nothing. Look again after a full redraw timeout: if the
-        board is still identical, the client has stopped taking moves, which it does only after a win
-        (a loss shows its mines on the board)."""
-        self.sleep(self.profile.redraw_timeout)
-        again = self.screen.grab(located.region.as_region())
-        if np.array_equal(again, frame):
-            log.info("the board no longer reacts to clicks: the game was won")
-            return None, frame
-        return self._recheck_until_consistent(located, previous, last_actions, "the board changed late")
+    def _frozen_means_won(self, board, problems: list[str]) -> bool:
+        """An open on a covered cell changed nothing, for a whole redraw timeout. Clients that show a
+        win only outside the board (react-minesweeper) ignore clicks once won; a loss would have shown
+        its mines. Only for unknown mine totals: with a known total the board itself proves a win."""
+        return (
+            self.profile.frozen_board_means_won
+            and self._mine_total(board) is None
+            and all("still reads" in p for p in problems)
+        )
 
     def _could_have_won(self, previous, last_actions) -> bool:
         """Whether the last actions may have won the game, so a win dialog may now cover the board.

@@ -13,6 +13,8 @@ reads all of this from here, so supporting a client is data, not ``if client == 
 - ``settle``: seconds a picture must stay unchanged to count as fully drawn.
 - ``restart_timeout``: seconds a restart may take to show a fresh board.
 - ``chord_button``: the button that opens around a satisfied number (``middle`` or ``left``).
+- ``flood``: which neighbours the client opens around a revealed zero ("8", "4" or "none"); a zero
+  still next to a covered cell means the frame was caught mid-redraw.
 - ``frozen_board_means_won``: the client shows a win only outside the board and then ignores clicks
   (react-minesweeper); an open on a covered cell that changes nothing is then the sign of a win.
 
@@ -61,6 +63,7 @@ class PlayProfile:
     restart_timeout: float = 3.0
     chord_button: str = "middle"
     frozen_board_means_won: bool = False
+    flood: str = "8"  # which neighbours the client opens around a zero by itself: "8", "4" or "none"
 
     def mine_total(self, rows: int, cols: int) -> int | None:
         if isinstance(self.mines, dict):
@@ -108,9 +111,16 @@ def profile_from_dict(skin: str, data: dict) -> PlayProfile:
             restart_timeout=float(play.get("restart_timeout", 3.0)),
             chord_button=str(play.get("chord_button", "middle")),
             frozen_board_means_won=bool(play.get("frozen_board_means_won", False)),
+            flood=_flood(play.get("flood", "8")),
         )
     except (TypeError, ValueError) as exc:
         raise SkinError(f"bad value in profile.json: {exc}", skin=skin) from None
+
+
+def _flood(value) -> str:
+    if str(value) not in ("8", "4", "none"):
+        raise ValueError(f'flood must be "8", "4" or "none", not {value!r}')
+    return str(value)
 
 
 def _mines(value) -> int | dict[str, int] | None:
