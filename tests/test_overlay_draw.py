@@ -143,7 +143,7 @@ def test_frame_never_touches_the_middle_of_any_cell(pitch, face, origin):
     for r in range(5):
         for c in range(6):
             cx, cy = grid.center(r, c)
-            half = face * keep / 2.0
+            half = pitch * keep / 2.0
             region = layer.alpha[int(np.floor(cy - half)) : int(np.ceil(cy + half)), int(np.floor(cx - half)) : int(np.ceil(cx + half))]
             assert region.size and not region.any(), (r, c)
     # ...while every covered cell does get a visible ring in its band, in its own colour.
@@ -151,9 +151,9 @@ def test_frame_never_touches_the_middle_of_any_cell(pitch, face, origin):
         for c in range(6):
             if (r, c) in ((0, 0), (1, 1), (2, 2)):
                 continue
-            x0, y0, x1, y1 = grid.face_rect(r, c)
-            y = int((y0 + y1) / 2)
-            band = layer.bgr[y, int(x0) + 2], layer.alpha[y, int(x0) + 2]
+            cx, cy = grid.center(r, c)
+            x = int(cx - pitch * (1 + keep) / 4)  # half-way between the cell's edge and the keep-out
+            band = layer.bgr[int(cy), x], layer.alpha[int(cy), x]
             assert band[1] == 255
             assert colour_distance(band[0], probability_rgb(probabilities[r][c])) <= 3, (r, c)
 

@@ -14,7 +14,7 @@ from screenbot.play.observer import Action, GameResult, StepTimings
 from screenbot.recording import FORMAT_VERSION, Recorder, RecordingError, load_recording
 from screenbot.recording.replay import policy_from_record, replay, solver_moves
 from screenbot.testing import FlatLattice, FlatRenderer, FlatVision
-from solver.board import Board
+from solver.board import Board, parse_board
 from solver.game import Game
 from solver.policy import PolicyConfig, decide
 
@@ -61,7 +61,7 @@ def flat_reader(frame, lattice_record):
         lattice_record["skin"], tuple(lattice_record["origin"]), tuple(lattice_record["pitch"]),
         lattice_record["rows"], lattice_record["cols"],
     )
-    return FlatVision(PITCH).read(frame, lattice).board
+    return FlatVision(int(lattice.pitch[0])).read(frame, lattice).board
 
 
 def chooser(policy):
@@ -220,3 +220,38 @@ def test_not_a_recording(tmp_path):
         load_recording(tmp_path)
     with pytest.raises(RecordingError, match="not a folder"):
         load_recording(tmp_path / "missing")
+
+
+def test_the_play_loop_records_games_that_replay_cleanly(tmp_path):
+    """The recorder plugged into the real play loop (simulated client), as ``play --record`` does."""
+    import dataclasses
+
+    from screenbot.play.loop import PlayConfig, Player
+    from screenbot.play.profile import ControlAction, PlayProfile
+    from screenbot.testing import SimulatedClient
+
+    profile = PlayProfile(
+        skin="flat", client="sim", first_click="opening", mines={"9x9": 10}, win_requires_all_flags=False,
+        hover_highlight=False, restart=ControlAction(keys=("ctrl", "r")), redraw_timeout=0.02, settle=0.0,
+    )
+    client = SimulatedClient(9, 9, 10, seed=4)
+    recorder = Recorder(tmp_path / "loop", command="play", skin="flat", client="sim")
+    player = Player(
+        screen=client, screen_rect=client.screen_rect, mouse=client, vision=FlatVision(pitch=client.pitch),
+        profile=profile, config=PlayConfig(games=2, flag_mines=True, failure_dir=tmp_path), window=client,
+        observer=recorder, sleep=lambda s: None,
+    )
+    recorder.bind_settings(policy=player._policy, mines=player._mine_total)
+    results = player.play()
+    recorder.close()
+    recording = load_recording(tmp_path / "loop")
+    assert [g["outcome"] for g in recording.games] == [r.outcome for r in results]
+    assert {s.game for s in recording.steps} == {1, 2}
+    assert all(s.board.startswith("mines: 10\n") for s in recording.steps)
+    assert any(a["kind"] == "flag" for s in recording.steps for a in s.actions)
+    assert policy_from_record(recording.steps[0].policy).flag_mines is True
+    assert dataclasses.asdict(policy_from_record(recording.steps[0].policy)) == dataclasses.asdict(
+        player._policy(parse_board(recording.steps[0].board))
+    )
+    report = replay(recording, flat_reader, solver_moves)
+    assert report.ok, report.differences[:3]

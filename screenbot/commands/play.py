@@ -30,6 +30,7 @@ def register(subparsers) -> None:
     add_play_arguments(parser)
     parser.add_argument("--client", default="auto", metavar="NAME|auto", help="skin of the client to look for (default auto: any known skin)")
     parser.add_argument("--dry-run", action="store_true", help="read the board and print the moves, click nothing")
+    parser.add_argument("--record", type=Path, metavar="DIR", help="record every changed frame, board read, analysis and action into DIR (see 'screenbot replay')")
     parser.set_defaults(run=run)
 
 
@@ -88,7 +89,14 @@ def run(args: argparse.Namespace) -> int:
                 return fail(f"no Minesweeper board found on the screen: {exc}", EXIT_NO_BOARD)
             except (DisplayError, SkinError) as exc:
                 return fail(str(exc), EXIT_USAGE if isinstance(exc, SkinError) else EXIT_NO_DISPLAY)
-            return play_found(screen, skins, found, config_from_args(args), args.json)
+            recorder = _recorder(args, found)
+            if isinstance(recorder, int):
+                return recorder
+            try:
+                return play_found(screen, skins, found, config_from_args(args), args.json, observer=recorder)
+            finally:
+                if recorder is not None:
+                    recorder.close()
     except DisplayError as exc:
         return fail(str(exc), EXIT_NO_DISPLAY)
 
@@ -126,6 +134,9 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
         scale=scale,
         observer=observer,
     )
+    if observer is not None and hasattr(observer, "bind_settings"):
+        # A recorder stores, per step, the solver settings each decision was made with (for replay).
+        observer.bind_settings(policy=player._policy, mines=player._mine_total)
     code, stopped = EXIT_OK, ""
     try:
         player.play()
@@ -162,6 +173,18 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     if code == EXIT_OK and summary.aborted:
         code = EXIT_ABORTED
     return code
+
+
+def _recorder(args: argparse.Namespace, found):
+    """A Recorder for --record DIR (None without it), or an exit code when DIR cannot be used."""
+    if getattr(args, "record", None) is None:
+        return None
+    from ..recording import Recorder, RecordingError
+
+    try:
+        return Recorder(args.record, command="play", skin=found.skin, client=args.client)
+    except RecordingError as exc:
+        return fail(str(exc), EXIT_USAGE)
 
 
 class _SameSize:

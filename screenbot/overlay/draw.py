@@ -198,9 +198,9 @@ class Hints:
 class OverlayStyle:
     """How to draw.
 
-    ``keep_out`` (FRAME only) is the fraction of the cell face, centred, that is never drawn on. Screen
-    readers decide a cell from its middle, so 0.6 leaves them 60 % of the face in each direction; the band
-    outside it plus the gap between cells carries the colour. ``text_min_px`` is the smallest cell (FILL)
+    ``keep_out`` (FRAME only) is the fraction of the cell pitch, centred on the cell, that is never drawn
+    on: the part of each cell the recognizer compares (a skin's ``vision.interior``). The band outside it,
+    gap between cells included, carries the marks. ``text_min_px`` is the smallest cell (FILL)
     or band (FRAME) height that gets a percentage.
     """
 
@@ -416,7 +416,7 @@ def render_layer(size: tuple[int, int], grid: CellGrid, hints: Hints, style: Ove
         if 0 <= r < grid.rows and 0 <= c < grid.cols:
             _draw_move(canvas, grid, style, r, c, action)
             if style.mode == FRAME:
-                canvas.clear(_keep_out_rect(grid, style, r, c))
+                canvas.clear(keep_out_rect(grid, style, r, c))
                 x0, y0, x1, y1 = grid.face_rect(r, c)
                 canvas.binarize((x0 - grid.pitch[0], y0 - grid.pitch[1], x1 + grid.pitch[0], y1 + grid.pitch[1]))
     return Layer(canvas.bgr, canvas.alpha)
@@ -442,7 +442,7 @@ def _cell_tile(style: OverlayStyle, kind: str, label: str, face: tuple[float, fl
     else:
         _draw_cell(canvas, local, style, 0, 0, probability_rgb(_label_value(label)), label=label)
     if style.mode == FRAME:
-        canvas.clear(_keep_out_rect(local, style, 0, 0))
+        canvas.clear(keep_out_rect(local, style, 0, 0))
         canvas.binarize((0, 0, canvas.alpha.shape[1], canvas.alpha.shape[0]))
     return _Tile(canvas.bgr, canvas.alpha, -pad, -pad)
 
@@ -456,10 +456,11 @@ def _label_value(label: str) -> float:
     return int(label) / 100.0
 
 
-def _keep_out_rect(grid: CellGrid, style: OverlayStyle, r: int, c: int) -> tuple[float, float, float, float]:
+def keep_out_rect(grid: CellGrid, style: OverlayStyle, r: int, c: int) -> tuple[float, float, float, float]:
+    """The square in the middle of cell (r, c) that the FRAME style never draws on: ``keep_out`` of the
+    pitch on each axis, centred on the cell (the part of the cell box the recognizer compares)."""
     cx, cy = grid.center(r, c)
-    fw, fh = grid.face_size
-    hw, hh = fw * style.keep_out / 2.0, fh * style.keep_out / 2.0
+    hw, hh = grid.pitch[0] * style.keep_out / 2.0, grid.pitch[1] * style.keep_out / 2.0
     return cx - hw, cy - hh, cx + hw, cy + hh
 
 
@@ -509,7 +510,7 @@ def _frame_geometry(grid: CellGrid, style: OverlayStyle) -> tuple[float, float, 
     the thickness of the move highlight along the ring's outer edge."""
     fw, fh = grid.face_size
     gap_x, gap_y = (grid.pitch[0] - fw) / 2.0, (grid.pitch[1] - fh) / 2.0
-    band = min((1.0 - style.keep_out) * fw / 2.0 + gap_x, (1.0 - style.keep_out) * fh / 2.0 + gap_y)
+    band = min((1.0 - style.keep_out) * grid.pitch[0] / 2.0, (1.0 - style.keep_out) * grid.pitch[1] / 2.0)
     return gap_x, gap_y, band, max(2.0, band * 0.3)
 
 

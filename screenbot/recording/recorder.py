@@ -122,6 +122,12 @@ class Recorder:
             }
         )
 
+    def bind_settings(self, *, policy: Callable[[Board], Any], mines: Callable[[Board], int | None]) -> None:
+        """Take the solver settings from whoever decides (the play loop picks them per board size),
+        when they are only known after the recorder was created."""
+        self._policy = policy
+        self._mines = mines
+
     @property
     def steps(self) -> int:
         return self._seq

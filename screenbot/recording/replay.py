@@ -130,6 +130,32 @@ def solver_moves(board: Board, policy_record: dict[str, Any]) -> list[tuple[str,
     return [(m.action, m.row, m.col) for m in decide(board, config).moves]
 
 
+def lattice_from_record(record: dict[str, Any]):
+    """The recognizer's lattice from its JSON form in a step record."""
+    import dataclasses
+
+    from ..vision import Lattice
+
+    names = {f.name for f in dataclasses.fields(Lattice)}
+    unknown = sorted(set(record) - names)
+    if unknown:
+        raise RecordingError(f"unknown lattice fields {', '.join(unknown)}", path="log.jsonl")
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in record.items()}
+    return Lattice(**values)
+
+
+def vision_reader(skins=None) -> BoardReader:
+    """Read frames with today's recognizer and templates at the recorded board position."""
+    from ..play.live import SkinVision, load_skins
+
+    vision = SkinVision(skins if skins is not None else load_skins())
+
+    def read(frame: np.ndarray, lattice_record: dict[str, Any]) -> Board:
+        return vision.read(frame, lattice_from_record(lattice_record)).board
+
+    return read
+
+
 def _load_frame(step: Step, recording: Recording) -> np.ndarray:
     import cv2
 
