@@ -63,14 +63,41 @@ class FlatRenderer:
 
 
 class TemplateRenderer:
-    """Pastes a skin's template images (``images``: cell character -> BGR tile of one pitch)."""
+    """Pastes a skin's template images (``images``: cell character -> BGR tile of one pitch box)."""
 
     def __init__(self, images: dict[str, np.ndarray]) -> None:
         shapes = {img.shape[:2] for img in images.values()}
         if len(shapes) != 1:
             raise ValueError(f"template tiles differ in size: {sorted(shapes)}")
+        height, width = next(iter(shapes))
+        if height != width:
+            raise ValueError(f"template tiles are {width}x{height}: the simulated client needs square cells")
         self.images = images
-        self.pitch = next(iter(shapes))[0]
+        self.pitch = height
+
+    @classmethod
+    def from_skin(cls, folder, pitch: int | None = None) -> TemplateRenderer:
+        """Tiles from ``templates/<skin>/cells/<state>-<pitch>-<n>.png``, all captured at one pitch
+        (the given one, else the pitch with templates for the most states)."""
+        import cv2
+        from pathlib import Path
+
+        from .vision.skins import STATE_CHARS, _TEMPLATE_NAME
+
+        by_pitch: dict[str, dict[str, np.ndarray]] = {}
+        for path in sorted(Path(folder, "cells").glob("*.png")):
+            match = _TEMPLATE_NAME.match(path.stem)
+            if not match or match["py"] or match["state"] not in STATE_CHARS:
+                continue
+            tiles = by_pitch.setdefault(match["px"], {})
+            tiles.setdefault(STATE_CHARS[match["state"]], cv2.imread(str(path), cv2.IMREAD_COLOR))
+        if pitch is not None:
+            key = next((k for k in by_pitch if float(k) == pitch), None)
+        else:
+            key = max(by_pitch, key=lambda k: (len(by_pitch[k]), float(k)), default=None)
+        if key is None:
+            raise ValueError(f"no square templates{f' at pitch {pitch}' if pitch else ''} in {folder}")
+        return cls(by_pitch[key])
 
     def cell(self, ch: str) -> np.ndarray:
         return self.images[ch]

@@ -241,7 +241,7 @@ def test_the_play_loop_records_games_that_replay_cleanly(tmp_path):
         profile=profile, config=PlayConfig(games=2, flag_mines=True, failure_dir=tmp_path), window=client,
         observer=recorder, sleep=lambda s: None,
     )
-    recorder.bind_settings(policy=player._policy, mines=player._mine_total)
+    recorder.bind_settings(policy=player.policy_for, mines=player.mine_total_for)
     results = player.play()
     recorder.close()
     recording = load_recording(tmp_path / "loop")
@@ -251,7 +251,7 @@ def test_the_play_loop_records_games_that_replay_cleanly(tmp_path):
     assert any(a["kind"] == "flag" for s in recording.steps for a in s.actions)
     assert policy_from_record(recording.steps[0].policy).flag_mines is True
     assert dataclasses.asdict(policy_from_record(recording.steps[0].policy)) == dataclasses.asdict(
-        player._policy(parse_board(recording.steps[0].board))
+        player.policy_for(parse_board(recording.steps[0].board))
     )
     report = replay(recording, flat_reader, solver_moves)
     assert report.ok, report.differences[:3]

@@ -136,7 +136,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     )
     if observer is not None and hasattr(observer, "bind_settings"):
         # A recorder stores, per step, the solver settings each decision was made with (for replay).
-        observer.bind_settings(policy=player._policy, mines=player._mine_total)
+        observer.bind_settings(policy=player.policy_for, mines=player.mine_total_for)
     code, stopped = EXIT_OK, ""
     try:
         player.play()

@@ -215,13 +215,15 @@ class Player:
             sleep=self.sleep,
         )
 
-    def _policy(self, board) -> PolicyConfig:
+    def policy_for(self, board) -> PolicyConfig:
+        """The solver settings a decision on this board is made with (recorders store them)."""
         first = self.config.first_click or self.profile.first_click_cell(board.rows, board.cols)
         # A client that counts flags (xdemineur) only declares a win once every mine is flagged.
         flag = self.config.flag_mines or self.profile.win_requires_all_flags
         return PolicyConfig(first_click=first, flag_mines=flag)
 
-    def _mine_total(self, board) -> int | None:
+    def mine_total_for(self, board) -> int | None:
+        """The mine total used for this board: --mines, else the profile's, else None (unknown)."""
         if self.config.mines is not None:
             return self.config.mines
         return self.profile.mine_total(board.rows, board.cols)
@@ -238,7 +240,7 @@ class Player:
     def _assess(self, board) -> tuple[str, tuple[Action, ...], object]:
         """(status, actions, decision) for a board read off the screen. Raises InconsistentBoardError
         when no placement of mines fits the board."""
-        mines = self._mine_total(board)
+        mines = self.mine_total_for(board)
         status = game_status(board, mines=mines, win_requires_all_flags=self.profile.win_requires_all_flags)
         if status == PLAYING and mines is None and not self.profile.win_requires_all_flags and only_mines_left(board):
             status = WON
@@ -247,7 +249,7 @@ class Player:
         if remaining_are_mines(board, mines):
             # Only reachable when the client wants every mine flagged: nothing left to solve.
             return PLAYING, flag_all_covered(board), None
-        decision = decide(board.with_mines(mines), self._policy(board))
+        decision = decide(board.with_mines(mines), self.policy_for(board))
         return PLAYING, plan_actions(board, decision.moves, chord=self.config.chord), decision
 
     def _read_safely(self, located: Located, frame: np.ndarray, changed: bool, previous, last_actions):
@@ -303,7 +305,7 @@ class Player:
         its mines. Only for unknown mine totals: with a known total the board itself proves a win."""
         return (
             self.profile.frozen_board_means_won
-            and self._mine_total(board) is None
+            and self.mine_total_for(board) is None
             and all("still reads" in p for p in problems)
         )
 
@@ -313,7 +315,7 @@ class Player:
         if previous is None or self.profile.after_win.is_empty:
             return False
         opened = any(a.kind != FLAG_ACTION for a in last_actions)
-        return opened and self._mine_total(previous) is not None
+        return opened and self.mine_total_for(previous) is not None
 
     def _dismiss_win_dialog(self, located: Located) -> bool:
         """Run the profile's after-win action (e.g. close "Congratulations") and check the board
@@ -327,7 +329,7 @@ class Player:
                 board = self.vision.read(self.screen.grab(located.region.as_region()), located.lattice).board
             except (UnrecognizedCellError, BoardNotFoundError):
                 continue
-            status = game_status(board, mines=self._mine_total(board), win_requires_all_flags=self.profile.win_requires_all_flags)
+            status = game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags)
             return status == WON
         return False
 
@@ -367,7 +369,9 @@ class Player:
         frame = self.screen.grab(area.as_region())
         lattice = self.vision.locate(frame)
         geometry = BoardGeometry.from_lattice(lattice, (area.left, area.top))
-        region = geometry.rect
+        # A couple of pixels around the cells: the lattice's own rounding of fractional origins
+        # (device scale 1.25 gives 37.5 px cells) must stay inside the captured region.
+        region = geometry.rect.expanded(2).clipped(self.screen_rect)
         local = replace(lattice, origin=(geometry.origin[0] - region.left, geometry.origin[1] - region.top))
         self._located = Located(geometry, region, local, window)
         log.info("board %dx%d at %s (pitch %s)", geometry.rows, geometry.cols, region, geometry.pitch)
@@ -424,7 +428,7 @@ class Player:
                 located = self.locate()
                 frame = self.screen.grab(located.region.as_region())
                 board = self.vision.read(frame, located.lattice).board
-                if is_fresh(board) or (self.profile.first_click == "preopened" and not board.is_over and game_status(board, mines=self._mine_total(board)) == PLAYING):
+                if is_fresh(board) or (self.profile.first_click == "preopened" and not board.is_over and game_status(board, mines=self.mine_total_for(board)) == PLAYING):
                     return
             except (BoardNotFoundError, UnrecognizedCellError):
                 pass
