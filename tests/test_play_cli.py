@@ -1,0 +1,48 @@
+"""``screenbot play`` / ``demo`` argument handling and refusals that need no display."""
+
+from __future__ import annotations
+
+import pytest
+
+from screenbot.cli import main
+
+
+def test_play_refuses_without_a_display(monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("XDG_SESSION_TYPE", raising=False)
+    assert main(["play"]) == 3
+    err = capsys.readouterr().err
+    assert "no X display" in err and "screenbot demo" in err
+
+
+def test_play_refuses_wayland(monkeypatch, capsys):
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
+    assert main(["play", "--games", "2"]) == 3
+    assert "Wayland" in capsys.readouterr().err
+
+
+def test_play_refuses_an_unreachable_display(monkeypatch, capsys):
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("XDG_SESSION_TYPE", raising=False)
+    monkeypatch.setenv("DISPLAY", ":987")
+    assert main(["play"]) == 3
+    assert "DISPLAY=':987'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["play", "--games", "0"], ["play", "--first", "a,b"], ["play", "--mines", "-3"], ["demo", "--client", "nosuch"]],
+    ids=["zero-games", "bad-first", "negative-mines", "unknown-client"],
+)
+def test_bad_arguments_exit_2(argv, capsys):
+    assert main(argv) == 2
+    assert "usage" in capsys.readouterr().err
+
+
+def test_help_works_without_display(monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    assert main(["play", "--help"]) == 0
+    assert "--dry-run" in capsys.readouterr().out
+    assert main(["demo", "--help"]) == 0
+    assert "Xvfb" in capsys.readouterr().out
