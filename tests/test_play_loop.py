@@ -222,7 +222,8 @@ def test_inconsistent_reading_is_never_acted_on(tmp_path):
 
 
 class NoSolutionVision(FlatVision):
-    """From the 2nd reading on, reads a covered corner as a 3 that has too few neighbours' room."""
+    """From the 3rd reading on (the 1st is the check for a finished game, the 2nd the first move's),
+    reads the top-left corner as a 1 that no placement of mines can satisfy."""
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
@@ -231,7 +232,7 @@ class NoSolutionVision(FlatVision):
     def read(self, frame, lattice):
         reading = super().read(frame, lattice)
         self.reads += 1
-        if self.reads < 2:
+        if self.reads < 3:
             return reading
         grid = [list(row) for row in reading.board.grid]
         # A "1" with every neighbour revealed: no mine placement satisfies it.
@@ -244,11 +245,20 @@ def test_reading_without_any_mine_placement_stops(tmp_path):
     client = SimulatedClient(16, 30, 99, seed=9)
     vision = NoSolutionVision(pitch=client.pitch)
     player = make_player(client, GNOME_LIKE, tmp_path, vision=vision, games=1)
-    clicks = []
     with pytest.raises(InconsistentReadingError):
         player.play()
-        clicks.append(len(client.clicks))
     assert len(client.clicks) == 1  # only the first click, made on the honest first reading
+
+
+def test_a_finished_game_on_screen_is_restarted_not_counted(tmp_path):
+    client = SimulatedClient(9, 9, 10, seed=1)
+    # Lose the game on screen before the bot starts: open every mine.
+    mine = next((r, c) for r in range(9) for c in range(9) if (client.game.open(4, 4) or True) and client.game.is_mine(r, c))
+    client.game.open(*mine)
+    assert client.game.status == LOST
+    results = make_player(client, GNOME_LIKE, tmp_path, games=2).play()
+    assert len(results) == 2 and client.games_started == 3
+    assert client.keys[0] == ("ctrl", "r")
 
 
 def test_dry_run_clicks_nothing(tmp_path):

@@ -154,7 +154,9 @@ class Player:
         """Play ``config.games`` games (stopping early on a lost window or an unsafe reading)."""
         for index in range(self.config.games):
             if index:
-                self._start_new_game()
+                self._start_new_game(self.results[-1].outcome)
+            elif not self.config.dry_run:
+                self._restart_if_over()
             result = self.play_game()
             self.results.append(result)
             self.observer.on_game_end(result)
@@ -413,9 +415,21 @@ class Player:
             board_mouse.park()
         return tuple(done)
 
-    def _start_new_game(self) -> None:
+    def _restart_if_over(self) -> None:
+        """A session may start on a finished game (the user's last one): start a new one first rather
+        than count it."""
+        located = self._located or self.locate()
+        try:
+            board = self.vision.read(self.screen.grab(located.region.as_region()), located.lattice).board
+        except (BoardNotFoundError, UnrecognizedCellError):
+            return  # play_game deals with an unreadable board
+        status = game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags)
+        if status != PLAYING:
+            log.info("the game on screen is already over (%s): starting a new one", status)
+            self._start_new_game(status)
+
+    def _start_new_game(self, last: str) -> None:
         """Dismiss what the last game left on screen and start a fresh one, then wait until it shows."""
-        last = self.results[-1].outcome if self.results else None
         located = self._located or self.locate()
         after = self.profile.after_win if last == WON else self.profile.after_loss
         self._control(located, after)
