@@ -28,6 +28,8 @@ COMMAND_MODULES = (
     "screenbot.commands.bench",
     "screenbot.commands.play",
     "screenbot.commands.demo",
+    "screenbot.commands.hint",
+    "screenbot.commands.replay",
 )
 
 

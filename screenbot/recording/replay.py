@@ -146,12 +146,14 @@ def lattice_from_record(record: dict[str, Any]):
 
 def vision_reader(skins=None) -> BoardReader:
     """Read frames with today's recognizer and templates at the recorded board position."""
-    from ..play.live import SkinVision, load_skins
-
-    vision = SkinVision(skins if skins is not None else load_skins())
+    loaded: list[Any] = []  # the skins load on the first frame: an empty recording needs none
 
     def read(frame: np.ndarray, lattice_record: dict[str, Any]) -> Board:
-        return vision.read(frame, lattice_from_record(lattice_record)).board
+        from ..play.live import SkinVision, load_skins
+
+        if not loaded:
+            loaded.append(SkinVision(skins if skins is not None else load_skins()))
+        return loaded[0].read(frame, lattice_from_record(lattice_record)).board
 
     return read
 

@@ -1,0 +1,243 @@
+"""``screenbot hint``: show the solver's hints over a game a person is playing, or on a screenshot.
+
+Live: ``screenbot hint [--client NAME|auto] [--record DIR]`` finds the game window, then keeps a
+click-through overlay above it with the mine probability of every covered cell, the certain safe cells
+and mines, and the recommended move, until the game window closes (or Ctrl-C).
+
+Offline: ``screenbot hint --image IN.png --out OUT.png`` draws the same hints on a screenshot.
+
+Exit codes: 0 ok (live: the game window closed or Ctrl-C), 2 bad arguments or unreadable image,
+3 no usable display, 4 no game window or no board found, 5 a cell could not be recognized,
+6 the board read is impossible (no mine placement fits its numbers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from .common import cell_argument, fail
+
+log = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_DISPLAY = 3
+EXIT_NOT_FOUND = 4
+EXIT_UNRECOGNIZED = 5
+EXIT_IMPOSSIBLE = 6
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "hint",
+        help="draw mine probabilities and the best move over a game a person plays (or a screenshot)",
+        description="Live: keep a click-through overlay above the game window showing each covered cell's "
+        "mine probability (colour, and the percentage on large cells), certain safe cells and mines, and "
+        "the recommended move; it follows the window and ends when the window closes. Offline (--image): "
+        "draw the same hints on a screenshot. Exit codes: 0 ok, 2 bad arguments or unreadable image, "
+        "3 no usable display, 4 no game window or board found, 5 unrecognized cell, 6 impossible board.",
+    )
+    parser.add_argument("--client", default="auto", metavar="NAME|auto", help="live: the skin of the game to follow (default auto: any known skin on the screen)")
+    parser.add_argument("--skin", default="auto", metavar="NAME|auto", help="offline: the skin to read the screenshot with (default: auto)")
+    parser.add_argument("--mines", type=int, help="the game's mine total (default: from the skin's profile for the board size, else unknown)")
+    parser.add_argument("--first-click", type=cell_argument, metavar="ROW,COL", help="the move to recommend on an untouched board")
+    parser.add_argument("--record", type=Path, metavar="DIR", help="record every changed frame, board, analysis and hint into DIR (live only)")
+    parser.add_argument("--seconds", type=float, help="stop after this many seconds (live; default: until the game window closes)")
+    parser.add_argument("--image", type=Path, metavar="IN.png", help="offline: a screenshot to draw the hints on")
+    parser.add_argument("--out", type=Path, metavar="OUT.png", help="offline: where to write the picture")
+    parser.add_argument("--style", choices=("fill", "frame"), default="fill", help="offline drawing style: fill (tinted cells, the default) or frame (the live overlay's look)")
+    parser.add_argument("--json", action="store_true", help="print a JSON summary")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.mines is not None and args.mines < 0:
+        return fail("--mines must not be negative", EXIT_USAGE)
+    if args.image is not None or args.out is not None:
+        if args.image is None or args.out is None:
+            return fail("--image and --out go together (offline mode needs both)", EXIT_USAGE)
+        if args.record is not None or args.seconds is not None:
+            return fail("--record and --seconds are for the live overlay, not with --image", EXIT_USAGE)
+        return _run_offline(args)
+    if args.seconds is not None and args.seconds <= 0:
+        return fail("--seconds must be above zero", EXIT_USAGE)
+    return _run_live(args)
+
+
+# --- offline ------------------------------------------------------------------------------------------
+
+
+def _run_offline(args: argparse.Namespace) -> int:
+    import cv2
+
+    from solver.errors import InconsistentBoardError
+    from solver.policy import PolicyConfig, decide
+
+    from ..capture import load_image
+    from ..errors import BoardNotFoundError, ImageReadError, SkinError, UnrecognizedCellError
+    from ..overlay.draw import FILL_STYLE, FRAME_STYLE, CellGrid, Hints, draw_hints
+    from ..play.live import SkinVision, load_skins
+
+    try:
+        frame = load_image(args.image)
+    except ImageReadError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    if args.out.suffix.lower() != ".png":
+        return fail(f"{args.out}: the output must be a .png file", EXIT_USAGE)
+    if not args.out.parent.is_dir():
+        return fail(f"{args.out.parent}: no such folder for the output", EXIT_USAGE)
+    try:
+        vision = SkinVision(load_skins(), args.skin)
+        lattice = vision.locate(frame)
+        reading = vision.read(frame, lattice)
+    except SkinError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    except BoardNotFoundError as exc:
+        return fail(f"{args.image}: {exc}", EXIT_NOT_FOUND)
+    except UnrecognizedCellError as exc:
+        return fail(f"{args.image}: {exc}", EXIT_UNRECOGNIZED)
+    board = reading.board
+    profile = _profile(lattice.skin)
+    mines = args.mines
+    if mines is None and profile is not None:
+        mines = profile.mine_total(board.rows, board.cols)
+    if board.mines is None and mines is not None:
+        board = board.with_mines(mines)
+    if board.is_over:
+        return fail(f"{args.image}: the game on this screenshot is over; there is nothing to hint", EXIT_NOT_FOUND)
+    first = args.first_click
+    if first is None and profile is not None:
+        first = profile.first_click_cell(board.rows, board.cols)
+    try:
+        decision = decide(board, PolicyConfig(first_click=first, full_analysis=True))
+    except InconsistentBoardError as exc:
+        return fail(f"{args.image}: the board read is impossible: {exc}", EXIT_IMPOSSIBLE)
+    hints = Hints.from_decision(decision)
+    style = FILL_STYLE if args.style == "fill" else FRAME_STYLE
+    picture = draw_hints(frame, CellGrid.from_lattice(lattice), hints, style)
+    if not cv2.imwrite(str(args.out), picture):
+        return fail(f"{args.out}: could not write the picture", EXIT_USAGE)
+    move = decision.moves[0] if decision.moves else None
+    summary = {
+        "image": str(args.image),
+        "out": str(args.out),
+        "skin": getattr(lattice, "skin", None),
+        "rows": board.rows,
+        "cols": board.cols,
+        "mines": board.mines,
+        "safe": len(hints.safe),
+        "mines_known": len(hints.mines),
+        "move": None if move is None else {"action": move.action, "row": move.row, "col": move.col, "probability": move.probability},
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        what = "no move" if move is None else f"{move.action} row {move.row}, col {move.col} ({100 * move.probability:.1f}% mine)"
+        print(f"{args.out}: {board.rows}x{board.cols} board, {len(hints.safe)} safe, {len(hints.mines)} certain mines; recommended: {what}")
+    return EXIT_OK
+
+
+# --- live ---------------------------------------------------------------------------------------------
+
+
+def _profile(skin: str):
+    """The skin's play profile (mine totals, first-click rule), or None when the skin has none."""
+    from ..errors import SkinError
+    from ..play.live import profile_for
+
+    try:
+        return profile_for(skin)
+    except SkinError:
+        log.info("skin %s has no play profile: the mine total is unknown", skin)
+        return None
+
+
+def _run_live(args: argparse.Namespace) -> int:
+    import os
+    import time
+
+    from ..capture import MssScreen
+    from ..desktop.display import check_not_wayland, display_reachable
+    from ..errors import BoardNotFoundError, DisplayError, SkinError, UnrecognizedCellError, WindowGoneError
+    from ..geometry import Rect
+    from ..overlay.live import HintConfig, HintSession
+    from ..play.live import SkinVision, find_game, load_skins
+    from ..recording import Recorder, RecordingError
+
+    try:
+        check_not_wayland()
+    except DisplayError as exc:
+        return fail(str(exc), EXIT_DISPLAY)
+    display = os.environ.get("DISPLAY")
+    if not display or not display_reachable(display):
+        return fail(f"no X display to draw on (DISPLAY={display!r}): run this on the desktop where the game is shown", EXIT_DISPLAY)
+    try:
+        skins = load_skins()
+    except SkinError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    try:
+        screen = MssScreen()
+    except DisplayError as exc:
+        return fail(str(exc), EXIT_DISPLAY)
+    overlay = recorder = session = None
+    ended = "stopped"
+    try:
+        found = find_game(screen, skins, args.client)
+        if found.window is None:
+            return fail("found a board but no window around it to follow", EXIT_NOT_FOUND)
+        from ..overlay.x11 import X11Overlay
+
+        overlay = X11Overlay(found.window)
+        session = HintSession(
+            screen=screen,
+            screen_rect=Rect(0, 0, *screen.size),
+            vision=SkinVision(skins, found.skin),
+            overlay=overlay,
+            profile=_profile(found.skin),
+            config=HintConfig(mines=args.mines, first_click=args.first_click),
+        )
+        if args.record is not None:
+            # Each step is stored with the exact solver settings it was solved with, for ``replay``.
+            recorder = Recorder(
+                args.record, command="hint", skin=found.skin, client=args.client,
+                policy=session.policy_for, mines=session.mines_for,
+            )
+            session.observer = recorder
+        deadline = None if args.seconds is None else time.monotonic() + args.seconds
+        try:
+            session.run(should_stop=lambda: deadline is not None and time.monotonic() >= deadline)
+        except WindowGoneError:
+            ended = "the game window closed"
+        except KeyboardInterrupt:
+            ended = "interrupted"
+    except (RecordingError, SkinError) as exc:
+        return fail(str(exc), EXIT_USAGE)
+    except BoardNotFoundError as exc:
+        return fail(f"no Minesweeper board found: {exc}", EXIT_NOT_FOUND)
+    except UnrecognizedCellError as exc:
+        return fail(str(exc), EXIT_UNRECOGNIZED)
+    except DisplayError as exc:
+        return fail(str(exc), EXIT_DISPLAY)
+    finally:
+        if overlay is not None:
+            overlay.close()
+        if recorder is not None:
+            recorder.close()
+        screen.close()
+    stats = session.stats.as_dict()
+    stats["ended"] = ended
+    if recorder is not None:
+        stats["record"] = str(args.record)
+    if args.json:
+        print(json.dumps(stats))
+    else:
+        median = stats["update_ms_median"]
+        print(
+            f"hint: {ended}; {stats['updates']} overlay updates over {stats['ticks']} looks at the board"
+            + (f", median {median:.1f} ms from capture to overlay" if median is not None else "")
+        )
+    return EXIT_OK

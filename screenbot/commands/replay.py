@@ -1,0 +1,66 @@
+"""``screenbot replay DIR``: re-run recognition and the solver on a recording; report every difference.
+
+Exit codes: 0 the re-run agrees with the recording on every step, 1 at least one difference (each is
+printed), 2 bad arguments or not a readable recording (or a skin the recording names is missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from .common import fail
+
+EXIT_OK = 0
+EXIT_DIFFERENT = 1
+EXIT_USAGE = 2
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="re-read and re-solve a recording (from play/hint --record) and report differences",
+        description="Read every recorded frame again with the recorded board position, compare the board "
+        "with the one recorded, run the solver on it with the recorded settings and compare the moves. "
+        "Exit codes: 0 no difference, 1 differences found (listed), 2 bad arguments or unreadable recording.",
+    )
+    parser.add_argument("directory", type=Path, metavar="DIR", help="a recording folder (with log.jsonl and frames/)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object: steps, frames, differences")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import SkinError
+    from ..recording import RecordingError, load_recording
+    from ..recording.replay import replay, solver_moves, vision_reader
+
+    try:
+        recording = load_recording(args.directory)
+        report = replay(recording, vision_reader(), solver_moves)
+    except (RecordingError, SkinError, ValueError) as exc:
+        return fail(str(exc), EXIT_USAGE)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "directory": str(args.directory),
+                    "steps": report.steps,
+                    "frames": report.frames,
+                    "ok": report.ok,
+                    "differences": [d.as_dict() for d in report.differences],
+                }
+            )
+        )
+    else:
+        for diff in report.differences:
+            what = {"board": "board read differs", "moves": "moves differ", "read": "frame no longer readable"}[diff.field]
+            line = f"step {diff.seq} (game {diff.game}): {what}"
+            if diff.field == "moves":
+                line += f": recorded {diff.recorded}, now {diff.replayed}"
+            if diff.detail:
+                line += f": {diff.detail}"
+            print(line)
+        verdict = "no differences" if report.ok else f"{len(report.differences)} differences"
+        print(f"replay {args.directory}: {report.steps} steps, {report.frames} frames: {verdict}")
+    return EXIT_OK if report.ok else EXIT_DIFFERENT
