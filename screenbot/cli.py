@@ -30,6 +30,11 @@ COMMAND_MODULES = (
     "screenbot.commands.demo",
     "screenbot.commands.hint",
     "screenbot.commands.replay",
+    "screenbot.commands.read",
+    "screenbot.commands.new_skin",
+    "screenbot.commands.templates",
+    "screenbot.commands.shots",
+    "screenbot.commands.read_bench",
 )
 
 

@@ -83,10 +83,11 @@ class SkinError(ScreenError):
 class BoardNotFoundError(ScreenError):
     """No complete Minesweeper board is visible on the frame (none, partly off screen, or covered)."""
 
-    def __init__(self, message: str, /, *, skin: str | None = None, reason: str = "") -> None:
-        super().__init__(message, skin=skin, reason=reason)
+    def __init__(self, message: str, /, *, skin: str | None = None, reason: str = "", cells: int = 0) -> None:
+        super().__init__(message, skin=skin, reason=reason, cells=cells)
         self.skin = skin
         self.reason = reason
+        self.cells = cells  # size of the partial board seen, when one was (partly covered / off screen)
 
 
 class UnrecognizedCellError(ScreenError):

@@ -145,11 +145,12 @@ REACT_MINESWEEPER_STATE_JS = r"""
   while (fiber && !(fiber.stateNode && fiber.stateNode.state && fiber.stateNode.state.board)) fiber = fiber.return;
   if (!fiber) return null;
   const s = fiber.stateNode.state;
-  const rect = table.querySelector('tbody').getBoundingClientRect();
+  const tds = table.querySelectorAll('td');
+  const first = tds[0].getBoundingClientRect(), last = tds[tds.length - 1].getBoundingClientRect();
   return {
     lost: s.isLost, won: s.isWon,
     board: s.board.map(row => row.map(f => ({b: f.isBomb, r: f.isRevealed, f: f.isFlagged, n: f.bombsAround}))),
-    body: [rect.left, rect.top, rect.width, rect.height],
+    cells: [first.left, first.top, last.right, last.bottom],
     dpr: window.devicePixelRatio,
     message: (document.querySelector('#app p') || {}).textContent || ''
   };

@@ -1,0 +1,68 @@
+"""``screenbot read IMAGE``: find the board on a screenshot and print it in the board text format."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .common import fail
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_NO_BOARD = 4
+EXIT_UNRECOGNIZED = 5
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "read",
+        help="print the board shown on a screenshot",
+        description="Locate the Minesweeper board on a screenshot (PNG/JPEG, anywhere on the picture, any "
+        "cell size) and print it in the board text format ('#' covered, 'F' flag, '?' question mark, "
+        "'0'-'8' numbers, '*' mine, 'X' exploded mine, 'W' wrong flag). Exit codes: 0 ok, 2 bad arguments "
+        "or unreadable file, 4 no board found, 5 a cell could not be recognized.",
+    )
+    parser.add_argument("image", help="screenshot file")
+    parser.add_argument("--skin", default="auto", help="client skin name, or auto (default) to try them all")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object: skin, rows, cols, origin, pitch, board, min_confidence")
+    parser.add_argument("--templates", help="templates folder (default: the project's templates/)")
+    parser.add_argument("--crops", help="folder for the crop of an unrecognized cell (default: a temp folder)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..capture import load_image
+    from ..errors import BoardNotFoundError, ImageReadError, SkinError, UnrecognizedCellError
+    from ..vision import load_skins, locate_board, read_board
+
+    try:
+        frame = load_image(args.image)
+    except ImageReadError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    try:
+        skins = load_skins(args.templates)
+        if args.skin != "auto" and args.skin not in skins:
+            return fail(f"unknown skin {args.skin!r}; known: {', '.join(sorted(skins))}, auto", EXIT_USAGE)
+        lattice = locate_board(frame, skins, skin=args.skin)
+        reading = read_board(frame, lattice, skins, crops_dir=args.crops)
+    except SkinError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    except BoardNotFoundError as exc:
+        return fail(f"{args.image}: {exc}", EXIT_NO_BOARD)
+    except UnrecognizedCellError as exc:
+        return fail(f"{args.image}: {exc}", EXIT_UNRECOGNIZED)
+    text = "\n".join(reading.board.grid)
+    if args.json:
+        print(json.dumps({
+            "skin": lattice.skin,
+            "rows": lattice.rows,
+            "cols": lattice.cols,
+            "origin": [round(lattice.origin[0], 2), round(lattice.origin[1], 2)],
+            "pitch": [round(lattice.pitch[0], 3), round(lattice.pitch[1], 3)],
+            "board": text,
+            "min_confidence": round(reading.min_confidence, 4),
+        }))
+    else:
+        print(text)
+    return EXIT_OK

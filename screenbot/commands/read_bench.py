@@ -1,0 +1,85 @@
+"""``screenbot read-bench``: how fast the board is located and read on 1280x1024 frames.
+
+For every expert-sized (16x30) fixture screenshot of each client, the frame is made 1280x1024 (a
+window crop is pasted on a dark screen), then it times a cold locate (``auto`` and the known skin)
+and a warm read with the lattice known, and prints medians. Figures, not pass/fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from .common import fail, positive_int
+
+EXIT_USAGE = 2
+SCREEN = (1280, 1024)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "read-bench",
+        help="time locating and reading expert boards on 1280x1024 frames",
+        description="Print median times of a cold locate (auto and known skin) and a warm read (lattice "
+        "known) of expert-sized boards from the fixture screenshots. Exit codes: 0 ok, 2 bad arguments.",
+    )
+    parser.add_argument("--fixtures", default="fixtures/screens", help="labelled screenshots folder")
+    parser.add_argument("--reads", type=positive_int, default=200, help="warm reads per board (default 200)")
+    parser.add_argument("--locates", type=positive_int, default=10, help="cold locates per board (default 10)")
+    parser.add_argument("--size", default="16x30", help="board size ROWSxCOLS to time (default 16x30)")
+    parser.set_defaults(run=run)
+
+
+def _screen_frame(image):
+    import numpy as np
+
+    height, width = image.shape[:2]
+    if (width, height) == SCREEN:
+        return image, (0, 0)
+    frame = np.full((SCREEN[1], SCREEN[0], 3), 40, dtype=np.uint8)
+    left, top = max(0, (SCREEN[0] - width) // 3), max(0, (SCREEN[1] - height) // 3)
+    crop = image[: SCREEN[1] - top, : SCREEN[0] - left]
+    frame[top : top + crop.shape[0], left : left + crop.shape[1]] = crop
+    return frame, (left, top)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..shots.store import load_shots
+    from ..vision import load_skins, locate_board, read_board
+
+    folder = Path(args.fixtures)
+    if not folder.is_dir():
+        return fail(f"{folder} is not a folder", EXIT_USAGE)
+    try:
+        rows, cols = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        return fail(f"--size must look like 16x30, not {args.size!r}", EXIT_USAGE)
+    skins = load_skins()
+    chosen = {}
+    for shot in load_shots(folder):
+        if (shot.lattice.rows, shot.lattice.cols) == (rows, cols) and shot.client not in chosen:
+            chosen[shot.client] = shot
+    if not chosen:
+        return fail(f"no {rows}x{cols} screenshot in {folder}", EXIT_USAGE)
+    print(f"{'client':18} {'shot':28} {'locate auto':>12} {'locate skin':>12} {'warm read':>10}  (medians, ms)")
+    for client, shot in sorted(chosen.items()):
+        frame, _ = _screen_frame(shot.image())
+        autos, knowns, reads = [], [], []
+        for _ in range(args.locates):
+            t0 = time.perf_counter()
+            lattice = locate_board(frame, skins, "auto")
+            t1 = time.perf_counter()
+            locate_board(frame, skins, client)
+            t2 = time.perf_counter()
+            autos.append(t1 - t0)
+            knowns.append(t2 - t1)
+        for _ in range(args.reads):
+            t0 = time.perf_counter()
+            reading = read_board(frame, lattice, skins)
+            reads.append(time.perf_counter() - t0)
+        ok = "ok" if reading.board.grid == shot.board.grid else "MISREAD"
+        print(f"{client:18} {shot.name:28} {1000 * statistics.median(autos):12.1f} "
+              f"{1000 * statistics.median(knowns):12.1f} {1000 * statistics.median(reads):10.2f}  {ok}")
+    return 0

@@ -1,0 +1,71 @@
+"""``screenbot shots``: capture labelled screenshots of the real clients (the fixture set).
+
+Starts a virtual display, runs the named capture recipes (all by default) on the real clients, and
+writes ``<name>.png`` / ``.txt`` (true board) / ``.json`` (lattice, truth source) per screenshot.
+Truth never comes from the recognizer: see ``screenbot/shots/labels.py`` and the DevTools reader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from .common import fail
+
+log = logging.getLogger(__name__)
+
+EXIT_USAGE = 2
+EXIT_FAILED = 1
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "shots",
+        help="capture labelled screenshots of the real clients under a virtual display",
+        description="Run capture recipes on gnome-mines, xdemineur and react-minesweeper in a new Xvfb "
+        "display and save each screenshot with its true board (by the game's rules, or the page's state). "
+        "Exit codes: 0 ok, 1 a recipe failed, 2 bad arguments.",
+    )
+    parser.add_argument("--out", default="fixtures/screens", help="output folder (default: fixtures/screens)")
+    parser.add_argument("--recipe", action="append", default=[], help="run only this recipe (repeatable)")
+    parser.add_argument("--list", action="store_true", help="list the recipes and exit")
+    parser.add_argument("--full-frames", action="store_true",
+                        help="also save the first shot of each recipe as a full-screen frame")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..shots.recipes import RECIPES
+
+    if args.list:
+        for recipe in RECIPES:
+            role = "templates" if recipe.for_templates else "held back"
+            print(f"{recipe.name:18} {recipe.client:18} {role:10} {recipe.options}")
+        return 0
+    known = {r.name: r for r in RECIPES}
+    unknown = [name for name in args.recipe if name not in known]
+    if unknown:
+        return fail(f"unknown recipe(s) {', '.join(unknown)}; see --list", EXIT_USAGE)
+    chosen = [known[name] for name in args.recipe] if args.recipe else list(RECIPES)
+
+    from ..capture import MssScreen
+    from ..desktop.display import VirtualDisplay
+    from ..shots.recipes import run_recipe
+    from ..shots.store import save_shot
+
+    out = Path(args.out)
+    failures = 0
+    with VirtualDisplay(), MssScreen() as screen:
+        for recipe in chosen:
+            try:
+                shots = run_recipe(recipe, screen)
+            except Exception as exc:  # one client failing must not lose the other recipes' shots
+                log.exception("recipe %s failed", recipe.name)
+                print(f"{recipe.name}: FAILED: {exc}")
+                failures += 1
+                continue
+            for i, shot in enumerate(shots):
+                save_shot(shot, out, for_templates=recipe.for_templates, full_frame=args.full_frames and i == 0)
+            print(f"{recipe.name}: {len(shots)} shots")
+    return EXIT_FAILED if failures else 0

@@ -1,0 +1,96 @@
+"""``screenbot templates``: (re)generate the reference cell images of the known clients.
+
+By default it starts a virtual display, plays the template recipes on each real client (see
+``screenbot shots --list``), labels every screenshot by the game's rules or the page's state, and
+cuts each cell state at each captured size into ``templates/<skin>/cells/``. ``--from DIR`` cuts from
+already saved labelled screenshots instead (those marked for templates). profile.json files are kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from pathlib import Path
+
+from .common import fail
+
+log = logging.getLogger(__name__)
+
+EXIT_USAGE = 2
+EXIT_FAILED = 1
+CLIENTS = ("gnome-mines", "xdemineur", "react-minesweeper")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "templates",
+        help="regenerate the cell templates from the real clients",
+        description="Start each real client under a new Xvfb display, play a few scripted games, label the "
+        "screenshots by the rules of the game (desktop clients) or the page's state (browser client) and "
+        "write templates/<skin>/cells/*.png. Exit codes: 0 ok, 1 a client failed, 2 bad arguments.",
+    )
+    parser.add_argument("--client", action="append", choices=CLIENTS, help="only this client (repeatable)")
+    parser.add_argument("--out", default=None, help="templates folder (default: the project's templates/)")
+    parser.add_argument("--from", dest="source", help="cut from labelled screenshots in this folder instead")
+    parser.add_argument("--keep-shots", help="also save the captured labelled screenshots in this folder")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..vision.cut import LabelledImage, cut_cells, write_cells
+    from ..vision.skins import TEMPLATES_DIR
+
+    out = Path(args.out) if args.out else TEMPLATES_DIR
+    clients = args.client or list(CLIENTS)
+    examples: dict[str, list[LabelledImage]] = {c: [] for c in clients}
+    failures = 0
+    if args.source:
+        from ..shots.store import load_shots
+
+        source = Path(args.source)
+        if not source.is_dir():
+            return fail(f"{source} is not a folder", EXIT_USAGE)
+        for shot in load_shots(source):
+            if shot.client in examples and shot.for_templates:
+                examples[shot.client].append(LabelledImage(shot.image(), shot.lattice, shot.board))
+    else:
+        failures = _capture(clients, examples, Path(args.keep_shots) if args.keep_shots else None)
+    for client, images in examples.items():
+        if not images:
+            print(f"{client}: no labelled screenshots, templates left as they were")
+            failures += 1
+            continue
+        folder = out / client
+        count = write_cells(cut_cells(images), folder)
+        if not (folder / "profile.json").exists():
+            (folder / "profile.json").write_text(json.dumps({"client": client}, indent=1) + "\n")
+        print(f"{client}: {count} templates from {len(images)} screenshots -> {folder}")
+    return EXIT_FAILED if failures else 0
+
+
+def _capture(clients, examples, keep: Path | None) -> int:
+    from ..capture import MssScreen
+    from ..desktop.display import VirtualDisplay
+    from ..shots.recipes import RECIPES, run_recipe
+    from ..shots.store import save_shot
+    from ..vision.cut import LabelledImage
+
+    failures = 0
+    with VirtualDisplay(), MssScreen() as screen:
+        for recipe in RECIPES:
+            if recipe.client not in clients or not recipe.for_templates:
+                continue
+            try:
+                shots = run_recipe(recipe, screen)
+            except Exception as exc:  # keep the other clients' templates coming
+                log.exception("recipe %s failed", recipe.name)
+                print(f"{recipe.name}: FAILED: {exc}")
+                failures += 1
+                continue
+            for shot in shots:
+                examples[recipe.client].append(LabelledImage(shot.frame, shot.lattice, shot.board))
+                if keep is not None:
+                    save_shot(shot, keep, for_templates=True)
+            print(f"{recipe.name}: {len(shots)} labelled screenshots")
+    return failures

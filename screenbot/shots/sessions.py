@@ -1,0 +1,323 @@
+"""Drive a real client under X, take screenshots, and label them with their true board.
+
+The lattice of each session is measured without the recognizer: from the client's known layout
+(xdemineur), from a freshly started all-covered board (gnome-mines), or from the page itself through
+the DevTools protocol (react-minesweeper). Truth comes from ``labels`` (rules of the game) for the
+desktop clients and from the page's React state for the browser client.
+
+Clicks go through XTEST (python-xlib), as a user's would; the pointer is moved off the board before
+each screenshot unless a shot deliberately hovers a cell.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from solver.board import Board
+
+from ..capture import MssScreen
+from ..desktop.clients import ClientWindow, start_gnome_mines, start_react_minesweeper, start_xdemineur
+from ..desktop.devtools import (
+    REACT_MINESWEEPER_STATE_JS,
+    DevToolsPage,
+    page_websocket_url,
+    react_minesweeper_board_text,
+)
+from ..errors import ScreenError
+from ..vision.lattice import Lattice
+from .labels import Appearance, TruthCheckError, canonical_cells, label_earlier, label_final, same
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LabelledShot:
+    """A full-screen frame, the true lattice on it (screen pixels), its true board, and what it shows."""
+
+    client: str
+    name: str
+    frame: np.ndarray
+    lattice: Lattice
+    board: Board
+    window: tuple[int, int, int, int]  # the client's window on screen (left, top, width, height)
+    tags: tuple[str, ...] = ()
+
+
+def _xtest(action: Callable) -> None:
+    from Xlib import display as xdisplay
+
+    conn = xdisplay.Display()
+    try:
+        action(conn)
+        conn.sync()
+    finally:
+        conn.close()
+
+
+def move_pointer(x: int, y: int) -> None:
+    from Xlib import X
+    from Xlib.ext import xtest
+
+    _xtest(lambda conn: xtest.fake_input(conn, X.MotionNotify, x=int(x), y=int(y)))
+
+
+def click_at(x: float, y: float, button: int = 1) -> None:
+    from Xlib import X
+    from Xlib.ext import xtest
+
+    move_pointer(int(x), int(y))
+    time.sleep(0.03)
+    _xtest(lambda conn: xtest.fake_input(conn, X.ButtonPress, button))
+    time.sleep(0.03)
+    _xtest(lambda conn: xtest.fake_input(conn, X.ButtonRelease, button))
+
+
+@dataclass
+class Session:
+    """One running client with its true lattice (screen coordinates)."""
+
+    client: ClientWindow
+    lattice: Lattice
+    screen: MssScreen
+    settle: float = 0.25
+    won: Callable[[np.ndarray], bool] | None = None  # the client's own "you won" sign, if it has one
+    # Share of pure-red pixels in an opened cell that means "exploded mine": gnome-mines paints a red
+    # mine icon (~10%), xdemineur a red background (~80%, its red "3" covers ~15%).
+    exploded_red_fraction: float = 0.4
+
+    def frame(self) -> np.ndarray:
+        return self.screen.grab()
+
+    def window(self) -> tuple[int, int, int, int]:
+        return self.client.geometry().as_region()
+
+    def click(self, r: int, c: int, button: int = 1) -> None:
+        x, y = self.lattice.cell_center(r, c)
+        click_at(x, y, button)
+        self.away()
+
+    def away(self) -> None:
+        """Pointer off the board (to the screen's bottom-right corner, outside every client window)."""
+        width, height = self.screen.size
+        move_pointer(width - 1, height - 1)
+        time.sleep(self.settle)
+
+    def hover(self, r: int, c: int) -> None:
+        x, y = self.lattice.cell_center(r, c)
+        move_pointer(int(x), int(y))
+        time.sleep(self.settle)
+
+    def cells(self, frame: np.ndarray) -> np.ndarray:
+        return canonical_cells(frame, self.lattice)
+
+
+# --- lattices measured without the recognizer ------------------------------------------------------
+
+
+def xdemineur_lattice(client: ClientWindow, rows: int, cols: int) -> Lattice:
+    """xdemineur draws 20 px cells and a 1 px black line at a fixed offset in its window."""
+    rect = client.geometry()
+    return Lattice("xdemineur", (rect.left + 16.0, rect.top + 81.0), (21.0, 21.0), rows, cols)
+
+
+def gnome_mines_lattice(frame: np.ndarray, client: ClientWindow, rows: int, cols: int) -> Lattice:
+    """On a fresh board every cell is a covered square of one colour with gaps between: the runs of
+    that colour along a row and a column give the cells' starts, hence origin and pitch."""
+    rect = client.geometry()
+    window = frame[rect.top : rect.bottom, rect.left : rect.right].astype(np.int16)
+    covered = (np.abs(window - np.array([182, 189, 186])).sum(axis=2) < 12)  # BGR of (186,189,182)
+
+    def starts(profile: np.ndarray, count: int) -> tuple[float, float]:
+        on = profile > 0.5 * profile.max()
+        edges = np.flatnonzero(on[1:] & ~on[:-1]) + 1
+        if on[0]:
+            edges = np.concatenate([[0], edges])
+        if len(edges) != count:
+            raise ScreenError(f"expected {count} cell runs on the fresh board, found {len(edges)}")
+        pitch, origin = np.polyfit(np.arange(count), edges, 1)
+        return float(origin), float(pitch)
+
+    ox, px = starts(covered.sum(axis=0), cols)
+    oy, py = starts(covered.sum(axis=1), rows)
+    return Lattice("gnome-mines", (rect.left + ox, rect.top + oy), (px, py), rows, cols)
+
+
+def react_lattice(frame: np.ndarray, page: DevToolsPage, rows: int, cols: int) -> Lattice:
+    """Cell rectangles come from the page (CSS px x devicePixelRatio); where the page sits on the
+    screen is found by matching the page's own screenshot (Page.captureScreenshot) on the frame."""
+    import cv2
+
+    state = page.evaluate(REACT_MINESWEEPER_STATE_JS)
+    dpr = float(state["dpr"])
+    left, top, right, bottom = (v * dpr for v in state["cells"])
+    shot = page.call("Page.captureScreenshot", format="png")
+    viewport = cv2.imdecode(np.frombuffer(base64.b64decode(shot["data"]), np.uint8), cv2.IMREAD_COLOR)
+    # A patch around the board, clipped to the viewport, is distinctive enough to find exactly.
+    x0, y0 = max(0, int(left) - 20), max(0, int(top) - 20)
+    x1, y1 = min(viewport.shape[1], int(right) + 20), min(viewport.shape[0], int(bottom) + 20)
+    patch = viewport[y0:y1, x0:x1]
+    result = cv2.matchTemplate(frame, patch, cv2.TM_SQDIFF_NORMED)
+    score, _, (mx, my), _ = cv2.minMaxLoc(result)
+    if score > 0.01:
+        raise ScreenError(f"the page screenshot was not found on the screen (score {score:.3f})")
+    dx, dy = mx - x0, my - y0
+    pitch = ((right - left) / cols, (bottom - top) / rows)
+    return Lattice("react-minesweeper", (left + dx, top + dy), pitch, rows, cols)
+
+
+# --- desktop games labelled by the rules ---------------------------------------------------------
+
+
+@dataclass
+class _DesktopGame:
+    session: Session
+    look: Appearance
+    flagged: set[tuple[int, int]] = field(default_factory=set)
+    questioned: set[tuple[int, int]] = field(default_factory=set)
+    pending: list[tuple[str, np.ndarray, frozenset, frozenset, tuple[str, ...]]] = field(default_factory=list)
+
+    def snapshot(self, name: str, *tags: str, frame: np.ndarray | None = None) -> np.ndarray:
+        frame = self.session.frame() if frame is None else frame
+        self.pending.append((name, frame, frozenset(self.flagged), frozenset(self.questioned), tags))
+        return frame
+
+    def finish(self, prefix: str, outcome: str, final: np.ndarray, before: np.ndarray,
+               last_click: tuple[int, int] | None) -> list[LabelledShot]:
+        s = self.session
+        final_board = label_final(final, before, s.lattice, self.look, outcome=outcome,
+                                  flagged=frozenset(self.flagged), last_click=last_click)
+        window = s.window()
+        shots = [LabelledShot(s.client.client, f"{prefix}-{outcome}", final, s.lattice, final_board, window,
+                              (outcome,))]
+        previous: Board | None = None
+        for name, frame, flagged, questioned, tags in self.pending:
+            if "hover" in tags:
+                # The hovered cell is lit, so it is no longer the covered picture: the shot shows the
+                # same board as the shot taken just before the pointer moved onto the cell.
+                if previous is None:
+                    continue
+                board = previous
+            else:
+                try:
+                    board = label_earlier(frame, final, final_board, s.lattice, self.look,
+                                          flagged=flagged, questioned=questioned)
+                except TruthCheckError as exc:
+                    raise TruthCheckError(f"{prefix}-{name}: {exc}") from exc
+            previous = board
+            shots.append(LabelledShot(s.client.client, f"{prefix}-{name}", frame, s.lattice, board, window, tags))
+        return shots
+
+
+def _covered_cells(session: Session, look: Appearance, frame: np.ndarray, exclude: set) -> list[tuple[int, int]]:
+    cells = session.cells(frame)
+    return [
+        (r, c)
+        for r in range(session.lattice.rows)
+        for c in range(session.lattice.cols)
+        if (r, c) not in exclude and same(cells[r, c], look.covered)
+    ]
+
+
+def play_desktop_game(
+    session: Session,
+    look: Appearance,
+    prefix: str,
+    rng: random.Random,
+    first_click: tuple[int, int] | None,
+    flags: int = 3,
+    question: bool = True,
+    hover_shots: int = 1,
+    choose: Callable[[np.ndarray], tuple[str, int, int] | None] | None = None,
+    max_moves: int = 400,
+    keep_every: int = 4,
+) -> list[LabelledShot]:
+    """Play one game to its end, snapshotting along the way, and label every snapshot by the rules.
+
+    Moves are random covered cells unless ``choose(frame)`` proposes ("open"|"flag", r, c) (a solver
+    driving through the recognizer: that only steers the game, the labels still come from the rules).
+    """
+    game = _DesktopGame(session, look)
+    frame = session.frame()
+    if first_click is not None:
+        session.click(*first_click)
+        frame = game.snapshot("opened", "fresh-opening")
+    covered = _covered_cells(session, look, frame, set())
+    rng.shuffle(covered)
+    for r, c in covered[:flags]:
+        session.click(r, c, button=3)
+        game.flagged.add((r, c))
+        if look.flag is None:
+            look = Appearance(look.covered, session.cells(session.frame())[r, c], look.question)
+            game.look = look
+    if question and len(covered) > flags:
+        r, c = covered[flags]
+        session.click(r, c, button=3)
+        session.click(r, c, button=3)
+        game.questioned.add((r, c))
+        cell = session.cells(session.frame())[r, c]
+        if same(cell, look.covered):
+            game.questioned.discard((r, c))  # this client has no question mark: back to covered
+        elif look.question is None:
+            look = Appearance(look.covered, look.flag, cell)
+            game.look = look
+    frame = game.snapshot("marked", "flagged")
+    for i in range(hover_shots):
+        hidden = _covered_cells(session, look, frame, game.flagged | game.questioned)
+        if hidden:
+            r, c = rng.choice(hidden)
+            session.hover(r, c)
+            game.snapshot(f"hover{i}", "hover")
+            session.away()
+    for r, c in list(game.questioned):
+        # Take the "?" off again (it cycles back to covered): how a client draws a "?" that hid a
+        # mine after a loss varies, and the rules check should not depend on it.
+        session.click(r, c, button=3)
+        game.questioned.discard((r, c))
+    moves = 0
+    while moves < max_moves:
+        before = session.frame()
+        move = choose(before) if choose else None
+        if move is None:
+            options = _covered_cells(session, look, before, game.flagged | game.questioned)
+            if not options:
+                raise TruthCheckError(f"{prefix}: no covered cell left but the game did not end")
+            move = ("open", *rng.choice(options))
+        action, r, c = move
+        if action == "flag":
+            session.click(r, c, button=3)
+            game.flagged.add((r, c))
+            continue
+        session.click(r, c)
+        moves += 1
+        after = session.frame()
+        log.debug("%s: move %d opens (%d, %d)", prefix, moves, r, c)
+        outcome = _desktop_outcome(session, look, after, before, (r, c), game)
+        if outcome:
+            return game.finish(prefix, outcome, after, before, (r, c) if outcome == "lost" else None)
+        # An opening cascade may uncover a flagged cell (gnome-mines does): it is no longer flagged.
+        now = session.cells(after)
+        game.flagged = {(fr, fc) for fr, fc in game.flagged if same(now[fr, fc], look.flag)}
+        if moves % keep_every == 0:
+            game.snapshot(f"move{moves}", "mid-game", frame=after)
+    raise TruthCheckError(f"{prefix}: the game did not end within {max_moves} moves")
+
+
+def _desktop_outcome(session: Session, look: Appearance, after: np.ndarray, before: np.ndarray,
+                     clicked: tuple[int, int], game: _DesktopGame) -> str | None:
+    """"lost" when the opened cell shows the exploded mine (both desktop clients paint it in red),
+    "won" when ``session.won(frame)`` (a client-specific sign, e.g. a dialog) says so, else None."""
+    rect = session.lattice.cell_rect(*clicked)
+    cell = after[rect.top : rect.bottom, rect.left : rect.right].astype(np.int16)
+    red = (cell[:, :, 2] > 180) & (cell[:, :, 1] < 90) & (cell[:, :, 0] < 90)
+    if red.mean() > session.exploded_red_fraction:
+        return "lost"
+    if session.won is not None and session.won(after):
+        return "won"
+    return None

@@ -1,0 +1,92 @@
+"""Labelled screenshots on disk: ``<name>.png`` + ``<name>.txt`` (true board) + ``<name>.json`` (meta).
+
+The PNG is the client's window plus a margin (or the full screen for ``full`` shots), so fixtures stay
+small; the JSON holds the true lattice in the PNG's own pixels, the client, the tags, how the truth was
+obtained, and whether templates may be cut from it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solver.board import Board, format_board, parse_board
+
+from ..vision.lattice import Lattice
+from .sessions import LabelledShot
+
+MARGIN = 24
+TRUTH_SOURCES = {
+    "gnome-mines": "rules: end-of-game mines, numbers recomputed and checked against the pictures",
+    "xdemineur": "rules: end-of-game mines, numbers recomputed and checked against the pictures",
+    "react-minesweeper": "page state: React component state read through the DevTools protocol",
+}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StoredShot:
+    name: str
+    client: str
+    image_path: Path
+    board: Board
+    lattice: Lattice  # in the PNG's pixels
+    tags: tuple[str, ...]
+    for_templates: bool
+    full_frame: bool
+
+    def image(self) -> np.ndarray:
+        from ..capture import load_image
+
+        return load_image(self.image_path)
+
+
+def save_shot(shot: LabelledShot, folder: Path, *, for_templates: bool, full_frame: bool = False) -> Path:
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    frame = shot.frame
+    if full_frame:
+        left, top, crop = 0, 0, frame
+    else:
+        wl, wt, ww, wh = shot.window
+        left, top = max(0, wl - MARGIN), max(0, wt - MARGIN)
+        right, bottom = min(frame.shape[1], wl + ww + MARGIN), min(frame.shape[0], wt + wh + MARGIN)
+        crop = frame[top:bottom, left:right]
+    lattice = shot.lattice.translated(-left, -top)
+    path = folder / f"{shot.name}.png"
+    cv2.imwrite(str(path), crop, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    (folder / f"{shot.name}.txt").write_text(format_board(shot.board))
+    meta = {
+        "client": shot.client,
+        "lattice": lattice.to_json(),
+        "tags": list(shot.tags),
+        "for_templates": for_templates,
+        "full_frame": full_frame,
+        "truth": TRUTH_SOURCES.get(shot.client, "unknown"),
+    }
+    (folder / f"{shot.name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+    return path
+
+
+def load_shots(folder: Path) -> list[StoredShot]:
+    shots = []
+    for meta_path in sorted(folder.glob("*.json")):
+        meta = json.loads(meta_path.read_text())
+        lat = meta["lattice"]
+        lattice = Lattice(lat["skin"], tuple(lat["origin"]), tuple(lat["pitch"]), lat["rows"], lat["cols"])
+        shots.append(
+            StoredShot(
+                name=meta_path.stem,
+                client=meta["client"],
+                image_path=meta_path.with_suffix(".png"),
+                board=parse_board(meta_path.with_suffix(".txt").read_text()),
+                lattice=lattice,
+                tags=tuple(meta.get("tags", ())),
+                for_templates=bool(meta.get("for_templates")),
+                full_frame=bool(meta.get("full_frame")),
+            )
+        )
+    return shots

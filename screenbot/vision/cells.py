@@ -1,0 +1,82 @@
+"""Cut every cell out of a frame at the canonical size and find each one's nearest template.
+
+Pure NumPy/OpenCV on arrays: one resize of the board region, one reshape into a (cells, pixels)
+matrix, one matrix product against all templates. No Python loop over cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .lattice import Lattice
+from .skins import CANONICAL, TemplateBank
+
+# RMS colour difference (0-255 scale) at which the absolute score reaches zero.
+RMS_SCALE = 40.0
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CellMatches:
+    """Per cell (row-major): best char, its RMS difference, the best other char's RMS, confidence."""
+
+    chars: np.ndarray  # (N,) '<U1'
+    best_rms: np.ndarray  # (N,)
+    second_rms: np.ndarray  # (N,)
+    second_chars: np.ndarray  # (N,)
+    confidence: np.ndarray  # (N,)
+
+
+def board_inside(frame: np.ndarray, lattice: Lattice) -> bool:
+    rect = lattice.board_rect()
+    return rect.left >= 0 and rect.top >= 0 and rect.right <= frame.shape[1] and rect.bottom <= frame.shape[0]
+
+
+def cell_images(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """(rows, cols, CANONICAL, CANONICAL, 3) uint8: every cell's pitch box scaled to the canonical size.
+
+    The board region is resized once with area averaging, which is what makes the comparison
+    scale-normalised: a 19 px and an 83 px cell both become CANONICAL x CANONICAL averages.
+    """
+    import cv2
+
+    rect = lattice.board_rect()
+    region = frame[rect.top : rect.bottom, rect.left : rect.right]
+    size = (lattice.cols * CANONICAL, lattice.rows * CANONICAL)
+    interpolation = cv2.INTER_AREA if rect.width >= size[0] else cv2.INTER_LINEAR
+    scaled = cv2.resize(region, size, interpolation=interpolation)
+    return scaled.reshape(lattice.rows, CANONICAL, lattice.cols, CANONICAL, 3).transpose(0, 2, 1, 3, 4)
+
+
+def match_cells(cells: np.ndarray, bank: TemplateBank) -> CellMatches:
+    """Nearest template per cell. ``cells`` is (..., CANONICAL, CANONICAL, 3); results are flattened."""
+    vectors = np.ascontiguousarray(cells, dtype=np.float32).reshape(-1, CANONICAL * CANONICAL * 3)
+    # Squared distances by expansion: |a|^2 + |b|^2 - 2 a.b, one matrix product for all pairs.
+    sq = (vectors * vectors).sum(axis=1)[:, None] + bank.norms[None, :] - 2.0 * (vectors @ bank.vectors.T)
+    rms_all = np.sqrt(np.maximum(sq, 0.0) / vectors.shape[1])
+    per_char = np.minimum.reduceat(rms_all, bank.starts, axis=1)  # (N, chars)
+    order = np.argsort(per_char, axis=1)
+    rows = np.arange(per_char.shape[0])
+    best = order[:, 0]
+    best_rms = per_char[rows, best]
+    if per_char.shape[1] > 1:
+        second = order[:, 1]
+        second_rms = per_char[rows, second]
+    else:
+        second = best
+        second_rms = np.full_like(best_rms, np.inf)
+    char_order = np.array(bank.char_order)
+    return CellMatches(char_order[best], best_rms, second_rms, char_order[second], confidence(best_rms, second_rms))
+
+
+def confidence(best_rms: np.ndarray, second_rms: np.ndarray) -> np.ndarray:
+    """0..1: high when the best template is close AND clearly closer than any other state's.
+
+    A close match alone is not enough (a half-drawn cell can sit between two states), nor is a clear
+    winner alone (a dialog corner is far from everything, just less far from one template).
+    """
+    absolute = np.clip(1.0 - best_rms / RMS_SCALE, 0.0, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        separation = np.where(second_rms > 0, 1.0 - best_rms / second_rms, 0.0)
+    return np.minimum(absolute, np.clip(0.5 + separation, 0.0, 1.0))

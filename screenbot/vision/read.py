@@ -1,0 +1,143 @@
+"""Read every cell of a located board: the Board, with a confidence per cell.
+
+    lattice = locate_board(frame, skins)            # once, or when the window moves
+    reading = read_board(frame, lattice, skins)     # every frame: a few milliseconds
+
+A cell whose best template scores below ``threshold`` is not guessed: UnrecognizedCellError names it,
+and its crop is saved as a PNG so a person can see what the client drew.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solver.board import Board
+
+from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
+from .cells import board_inside, cell_images, match_cells
+from .lattice import Lattice
+from .skins import Skin
+
+log = logging.getLogger(__name__)
+
+READ_CONFIDENCE = 0.6
+# Pixel difference (0-255, per channel) below which two grabs of the board count as the same picture.
+STABLE_TOLERANCE = 2
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Reading:
+    """What ``read_board`` saw. ``confidence`` is a (rows, cols) array in 0..1, row-major."""
+
+    board: Board
+    confidence: np.ndarray
+    min_confidence: float
+    lattice: Lattice
+
+    def weakest(self, count: int = 3) -> list[tuple[int, int, float]]:
+        """The ``count`` least confident cells as (row, col, confidence)."""
+        flat = np.argsort(self.confidence, axis=None)[:count]
+        cols = self.lattice.cols
+        return [(int(i) // cols, int(i) % cols, float(self.confidence.flat[i])) for i in flat]
+
+
+def read_board(
+    frame: np.ndarray,
+    lattice: Lattice,
+    skins: dict[str, Skin],
+    *,
+    threshold: float = READ_CONFIDENCE,
+    crops_dir: str | Path | None = None,
+    mines: int | None = None,
+) -> Reading:
+    """Recognise every cell of ``lattice`` on ``frame`` with the lattice's skin.
+
+    Raises BoardNotFoundError if the lattice is not fully on the frame, UnrecognizedCellError(row,
+    col, score) for the least confident cell when any scores below ``threshold`` (its crop is saved
+    to ``crops_dir``, default a temporary folder).
+    """
+    skin = skins.get(lattice.skin)
+    if skin is None:
+        raise SkinError(f"no templates loaded for this skin; known: {', '.join(skins) or 'none'}", skin=lattice.skin)
+    if not board_inside(frame, lattice):
+        raise BoardNotFoundError(
+            f"the {lattice.rows}x{lattice.cols} board at {lattice.board_rect()} is not fully on this "
+            f"{frame.shape[1]}x{frame.shape[0]} frame",
+            skin=lattice.skin,
+            reason="board not on frame",
+        )
+    matches = match_cells(cell_images(frame, lattice), skin.bank(lattice.pitch))
+    confidence = matches.confidence.reshape(lattice.rows, lattice.cols)
+    worst = int(np.argmin(confidence))
+    min_conf = float(confidence.flat[worst])
+    if min_conf < threshold:
+        row, col = divmod(worst, lattice.cols)
+        path = save_crop(frame, lattice, row, col, crops_dir)
+        raise UnrecognizedCellError(
+            f"the {lattice.skin} cell matches no state well enough (second best "
+            f"{matches.second_chars[worst]!r})",
+            row=row,
+            col=col,
+            score=min_conf,
+            best=str(matches.chars[worst]),
+            crop_path=str(path) if path else None,
+        )
+    chars = matches.chars.reshape(lattice.rows, lattice.cols)
+    board = Board(tuple("".join(row) for row in chars), mines)
+    return Reading(board, confidence, min_conf, lattice)
+
+
+def save_crop(frame: np.ndarray, lattice: Lattice, row: int, col: int, folder: str | Path | None) -> Path | None:
+    """Save cell (row, col) with a margin of half a cell, for a person to look at."""
+    import cv2
+
+    try:
+        target = Path(folder) if folder is not None else Path(tempfile.gettempdir()) / "screenbot-cells"
+        target.mkdir(parents=True, exist_ok=True)
+        rect = lattice.cell_rect(row, col).expanded(int(max(lattice.pitch) // 2))
+        height, width = frame.shape[:2]
+        crop = frame[max(0, rect.top) : min(height, rect.bottom), max(0, rect.left) : min(width, rect.right)]
+        path = target / f"{lattice.skin}-r{row}-c{col}-{time.strftime('%Y%m%d-%H%M%S')}.png"
+        cv2.imwrite(str(path), crop)
+        return path
+    except OSError:  # saving is a courtesy; the error itself must still reach the caller
+        log.warning("could not save the unrecognised cell's crop", exc_info=True)
+        return None
+
+
+def frames_agree(first: np.ndarray, second: np.ndarray, lattice: Lattice, tolerance: int = STABLE_TOLERANCE) -> bool:
+    """True when the board looks the same on both frames: a frame caught mid-redraw (or during an
+    animation) differs from the next one, so a caller reads only once two grabs agree."""
+    if not (board_inside(first, lattice) and board_inside(second, lattice)):
+        return False
+    rect = lattice.board_rect()
+    a = first[rect.top : rect.bottom, rect.left : rect.right]
+    b = second[rect.top : rect.bottom, rect.left : rect.right]
+    if a.shape != b.shape:
+        return False
+    return bool((np.abs(a.astype(np.int16) - b.astype(np.int16)) <= tolerance).all())
+
+
+def read_stable(grab, lattice: Lattice, skins: dict[str, Skin], *, attempts: int = 5, pause: float = 0.01,
+                threshold: float = READ_CONFIDENCE) -> Reading:
+    """Grab until two consecutive frames agree on the board, then read it.
+
+    ``grab()`` returns a frame in the lattice's coordinates. Raises BoardNotFoundError when the board
+    keeps changing for ``attempts`` grabs (an animation, or the window being moved).
+    """
+    previous = grab()
+    for _ in range(attempts):
+        time.sleep(pause)
+        current = grab()
+        if frames_agree(previous, current, lattice):
+            return read_board(current, lattice, skins, threshold=threshold)
+        previous = current
+    raise BoardNotFoundError(
+        f"the board kept changing over {attempts + 1} grabs", skin=lattice.skin, reason="board not stable"
+    )

@@ -1,0 +1,163 @@
+"""Skins: one folder per client under ``templates/`` with reference cell images and a profile.
+
+Folder layout (what ``screenbot templates`` and ``screenbot new-skin`` write):
+
+    templates/<skin>/profile.json          client rules (shared with the play loop) + "vision" settings
+    templates/<skin>/cells/<state>-<pitch>-<n>.png   one cell's pitch box as captured, e.g. "3-23-0.png"
+
+``<state>`` is a cell state name (``STATE_CHARS`` maps it to the board character), ``<pitch>`` the cell
+pitch in pixels the image was captured at (the file may be a box of pitch x pitch pixels, or
+pitch_x x pitch_y when the pitch is not square). Templates are compared at one canonical size
+(``CANONICAL``), and for each state the variant captured nearest the board's own pitch is used, so a
+client whose gaps and fonts do not scale linearly (gnome-mines) still matches at every size.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import SkinError
+
+log = logging.getLogger(__name__)
+
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+
+# Side of the square every cell is scaled to before comparing: big enough to keep digits apart,
+# small enough that a 30x16 board is one ~480x768 matrix product.
+CANONICAL = 16
+
+STATE_CHARS = {
+    "covered": "#",
+    "question": "?",
+    "flag": "F",
+    "mine": "*",
+    "exploded": "X",
+    "wrongflag": "W",
+    **{str(n): str(n) for n in range(9)},
+}
+CHAR_STATES = {ch: name for name, ch in STATE_CHARS.items()}
+_TEMPLATE_NAME = re.compile(r"^(?P<state>[a-z0-9]+)-(?P<px>\d+(?:\.\d+)?)(?:x(?P<py>\d+(?:\.\d+)?))?-(?P<n>\w+)$")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Template:
+    char: str
+    pitch: tuple[float, float]
+    canonical: np.ndarray  # (CANONICAL, CANONICAL, 3) uint8
+    image: np.ndarray  # as captured, one pitch box
+    path: Path
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Skin:
+    """A loaded skin: its templates and vision settings. ``profile`` is the raw profile.json."""
+
+    name: str
+    templates: tuple[Template, ...]
+    pitch_range: tuple[float, float]
+    profile: dict = field(default_factory=dict)
+
+    @property
+    def chars(self) -> frozenset[str]:
+        return frozenset(t.char for t in self.templates)
+
+    def bank(self, pitch: tuple[float, float]) -> TemplateBank:
+        """The templates to compare with at this board pitch (cached per rounded pitch)."""
+        return _bank(self, round(pitch[0] * 4) / 4, round(pitch[1] * 4) / 4)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TemplateBank:
+    """Templates as one matrix, ready for a vectorised nearest-template search."""
+
+    chars: tuple[str, ...]  # char of each row of ``vectors``
+    vectors: np.ndarray  # (T, D) float32
+    norms: np.ndarray  # (T,) float32, squared norms
+    char_order: tuple[str, ...]  # distinct chars; ``group`` maps each row to its index here
+    group: np.ndarray  # (T,) int
+    starts: np.ndarray  # (len(char_order),) first row of each char
+
+
+@functools.lru_cache(maxsize=64)
+def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
+    # For each state keep the variants captured nearest this pitch (log distance: 20->40 is as far
+    # as 40->80), plus any within 15% of that, so size-specific rendering is compared like with like.
+    chosen: list[Template] = []
+    for char in sorted(skin.chars):
+        variants = [t for t in skin.templates if t.char == char]
+        dist = [abs(np.log(t.pitch[0] / px)) + abs(np.log(t.pitch[1] / py)) for t in variants]
+        best = min(dist)
+        chosen += [t for t, d in zip(variants, dist) if d <= best + 0.15]
+    chars = tuple(t.char for t in chosen)
+    vectors = np.stack([t.canonical.reshape(-1) for t in chosen]).astype(np.float32)
+    order = tuple(sorted(set(chars)))
+    group = np.array([order.index(c) for c in chars])
+    # Rows are sorted by char, so each char's rows are contiguous: ``starts`` feeds np.minimum.reduceat.
+    starts = np.searchsorted(group, np.arange(len(order)))
+    return TemplateBank(chars, vectors, (vectors * vectors).sum(axis=1), order, group, starts)
+
+
+def to_canonical(cell: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return cv2.resize(cell, (CANONICAL, CANONICAL), interpolation=cv2.INTER_AREA)
+
+
+def load_skin(folder: Path) -> Skin:
+    import cv2
+
+    name = folder.name
+    profile_path = folder / "profile.json"
+    try:
+        profile = json.loads(profile_path.read_text())
+    except FileNotFoundError:
+        raise SkinError(f"no profile.json in {folder}", skin=name) from None
+    except (OSError, ValueError) as exc:
+        raise SkinError(f"cannot read {profile_path}: {exc}", skin=name) from None
+    templates = []
+    for path in sorted((folder / "cells").glob("*.png")):
+        match = _TEMPLATE_NAME.match(path.stem)
+        if not match or match["state"] not in STATE_CHARS:
+            raise SkinError(f"template file name {path.name!r} is not <state>-<pitch>-<n>.png", skin=name)
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SkinError(f"unreadable template {path.name}", skin=name)
+        px = float(match["px"])
+        py = float(match["py"] or px)
+        templates.append(Template(STATE_CHARS[match["state"]], (px, py), to_canonical(image), image, path))
+    if not templates:
+        raise SkinError(f"no cell templates in {folder / 'cells'}", skin=name)
+    if "#" not in {t.char for t in templates}:
+        raise SkinError("no template for the covered cell", skin=name)
+    vision = profile.get("vision", {})
+    pitches = [t.pitch[0] for t in templates] + [t.pitch[1] for t in templates]
+    low, high = vision.get("pitch_range", [min(pitches) * 0.75, max(pitches) * 2.5])
+    return Skin(name, tuple(templates), (float(low), float(high)), profile)
+
+
+def load_skins(templates_dir: str | Path | None = None) -> dict[str, Skin]:
+    """All skins under ``templates_dir`` (default: the repository's ``templates/``), by name."""
+    root = Path(templates_dir) if templates_dir is not None else TEMPLATES_DIR
+    if not root.is_dir():
+        raise SkinError(f"templates folder {root} does not exist", skin="*")
+    skins = {}
+    for folder in sorted(p for p in root.iterdir() if (p / "profile.json").is_file()):
+        skins[folder.name] = load_skin(folder)
+    if not skins:
+        raise SkinError(f"no skin folders (with profile.json) in {root}", skin="*")
+    return skins
+
+
+def template_name(char: str, pitch: tuple[float, float], index: int | str) -> str:
+    def fmt(v: float) -> str:
+        return f"{v:g}"
+
+    size = fmt(pitch[0]) if abs(pitch[0] - pitch[1]) < 1e-6 else f"{fmt(pitch[0])}x{fmt(pitch[1])}"
+    return f"{CHAR_STATES[char]}-{size}-{index}.png"
