@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from screenbot.errors import WindowGoneError
-from screenbot.play.loop import InconsistentReadingError, PlayConfig, Player, WindowLostError
+from screenbot.play.loop import InconsistentReadingError, PlayConfig, PlayError, Player, WindowLostError
 from screenbot.play.observer import ABORTED, LOST, WON
 from screenbot.play.profile import ControlAction, PlayProfile
 from screenbot.testing import FlatVision, SimulatedClient
@@ -291,3 +291,13 @@ def test_observer_sees_every_step_and_game(tmp_path):
     assert sum(len(a) for _, a, _ in recorder.steps) == sum(r.actions for r in results)
     # The last step of each game is the one that saw it end, with no actions.
     assert recorder.steps[-1][1] == ()
+
+
+def test_flag_counting_client_needs_the_mine_total(tmp_path):
+    client = SimulatedClient(16, 30, 99, seed=5, preopen=True, wins_need_flags=True, face=(0.0, -2.0), rules="safe")
+    profile = dataclasses.replace(XDEMINEUR_LIKE, mines=None)
+    with pytest.raises(PlayError, match="--mines"):
+        make_player(client, profile, tmp_path, games=1).play()
+    assert client.clicks == []
+    results = make_player(client, profile, tmp_path, games=1, mines=99).play()
+    assert results[0].outcome in (WON, LOST)

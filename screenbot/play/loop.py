@@ -24,6 +24,7 @@ from typing import Callable, Protocol
 
 import numpy as np
 
+from solver.board import Board
 from solver.errors import InconsistentBoardError
 from solver.policy import PolicyConfig, decide
 
@@ -152,6 +153,19 @@ class Player:
 
     def play(self) -> list[GameResult]:
         """Play ``config.games`` games (stopping early on a lost window or an unsafe reading)."""
+        if self.window is not None and not self.config.dry_run:
+            # Raise and focus the game: key presses go to it, and gnome-mines pauses (hiding the
+            # board) while it is not the active window.
+            self.window.activate()
+            self.sleep(0.2)
+        located = self._located or self.locate()
+        size_only = Board.covered(located.geometry.rows, located.geometry.cols)
+        if self.profile.win_requires_all_flags and self.mine_total_for(size_only) is None:
+            raise PlayError(
+                f"{self.profile.client} declares a win only once every mine is flagged, so the bot must know "
+                f"the mine total of this {size_only.rows}x{size_only.cols} board: pass --mines N (the client "
+                "shows it at the start of a game)"
+            )
         for index in range(self.config.games):
             if index:
                 self._start_new_game(self.results[-1].outcome)
@@ -340,6 +354,10 @@ class Player:
         Returns the board located anew only if it also reads cleanly there."""
         if self.window is not None:
             self.window.geometry()  # raises WindowGoneError when it was closed
+            if self.profile.pauses_on_focus_loss:
+                # Another window took the focus and the client hid its board behind "Paused".
+                self.window.activate()
+                self.sleep(0.2)
         try:
             found = self.locate()
             self.vision.read(self.screen.grab(found.region.as_region()), found.lattice)

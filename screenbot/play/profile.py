@@ -54,6 +54,7 @@ class PlayProfile:
     mines: int | dict[str, int] | None  # a number, a table "ROWSxCOLS" -> mines, or None (unknown)
     win_requires_all_flags: bool
     hover_highlight: bool
+    pauses_on_focus_loss: bool = False  # gnome-mines hides the board ("Paused") when unfocused
     restart: ControlAction = NO_ACTION
     after_win: ControlAction = NO_ACTION
     after_loss: ControlAction = NO_ACTION
@@ -102,6 +103,7 @@ def profile_from_dict(skin: str, data: dict) -> PlayProfile:
             mines=_mines(data.get("mine_total")),
             win_requires_all_flags=bool(data.get("win_requires_all_flags", False)),
             hover_highlight=bool(data.get("hover_highlight", False)),
+            pauses_on_focus_loss=bool(data.get("pauses_on_focus_loss", False)),
             restart=_action(play.get("restart")),
             after_win=_action(play.get("after_win")),
             after_loss=_action(play.get("after_loss")),
