@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import BoardNotFoundError, ClientStartError, DisplayError, MissingPackagesError, WaylandSessionError
 
     args.dry_run = False
+    if args.mines is None and "mines" in DEMO_CLIENTS[args.client]:
+        args.mines = DEMO_CLIENTS[args.client]["mines"]  # we started it with this total
     try:
         display = ensure_display()
     except (WaylandSessionError, DisplayError, MissingPackagesError) as exc:

@@ -363,9 +363,14 @@ class Player:
             self.vision.read(self.screen.grab(found.region.as_region()), found.lattice)
             return found
         except (BoardNotFoundError, UnrecognizedCellError) as again:
-            exc = again
-        path = self._save_frame(frame, "board-lost")
-        raise WindowLostError(f"the board is no longer visible (covered or gone): {exc}", frame_path=path)
+            path = self._save_frame(frame, "board-lost")
+            if isinstance(exc, UnrecognizedCellError):
+                raise WindowLostError(
+                    f"cannot read the board any more: {exc}; the skin may lack this cell state, or something "
+                    f"covers the board (locating it again: {again})",
+                    frame_path=path,
+                ) from exc
+            raise WindowLostError(f"the board is no longer visible (covered or gone): {again}", frame_path=path) from exc
 
     def _window_moved(self, located: Located, relocate: bool = True):
         """None while the window is where the board was located; otherwise the board located anew

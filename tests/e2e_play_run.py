@@ -1,0 +1,154 @@
+"""Child process of the end-to-end play tests: plays N games on a real client with real mss and pyautogui.
+
+Run as ``python -m tests.e2e_play_run CONFIG_JSON`` with DISPLAY set to a display where the client
+already runs. pyautogui binds to the display that is current when it is first imported, so every test
+plays in a fresh process. Prints one JSON object: the game results, the loop's summary, and two
+independent audits made outside the loop:
+- every click, with the board rectangle the loop had located when it was made (``outside``: clicks
+  that were not inside a cell of that board and were not the profile's restart control);
+- every step that acted, re-checked: the board it acted on must admit a mine placement and follow from
+  the previous board and actions (``unsafe``: steps that acted on anything else).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from screenbot.capture import MssScreen
+from screenbot.geometry import Rect
+from screenbot.mouse import PyAutoGuiMouse
+from screenbot.play import ObserverGroup, PlayConfig, Player
+from screenbot.play.consistency import reading_problems
+from screenbot.play.live import SkinVision, load_skins, measure_scale, profile_for
+from screenbot.play.summary import summarize
+from screenbot.play.window import WindowTracker
+from solver.errors import InconsistentBoardError
+from solver.probability import analyze
+
+
+class AuditMouse:
+    """Passes clicks to the real mouse and notes each with the board the player had located."""
+
+    def __init__(self, mouse: PyAutoGuiMouse) -> None:
+        self.mouse = mouse
+        self.player: Player | None = None
+        self.clicks: list[dict] = []
+
+    def size(self):
+        return self.mouse.size()
+
+    def move(self, x, y):
+        self.mouse.move(x, y)
+
+    def press(self, *keys):
+        self.mouse.press(*keys)
+
+    def click(self, x, y, button="left"):
+        located = self.player.located if self.player else None
+        rect = located.geometry.rect if located else None
+        scale = self.player.scale
+        px, py = scale.to_pixels(x, y)
+        on_board = bool(rect and rect.contains(px, py) and located.geometry.cell_at(px, py) is not None)
+        control = False
+        offset = self.player.profile.restart.click
+        if not on_board and rect and offset is not None:
+            # The profile's restart button (xdemineur's face), placed relative to the board.
+            cx = rect.left + rect.width / 2 + offset[0] * located.geometry.pitch[0]
+            cy = rect.top + offset[1] * located.geometry.pitch[1]
+            control = abs(px - cx) <= 1 and abs(py - cy) <= 1
+        self.clicks.append({"x": x, "y": y, "button": button, "on_board": on_board, "control": control,
+                            "board": rect and rect.as_region()})
+        self.mouse.click(x, y, button)
+
+
+class SafetyAudit:
+    def __init__(self, mines_for) -> None:
+        self.mines_for = mines_for
+        self.previous = None
+        self.previous_actions = ()
+        self.acting_steps = 0
+        self.unsafe: list[str] = []
+
+    def on_step(self, frame, reading, decision, actions, timings):
+        board = reading.board
+        if actions:
+            self.acting_steps += 1
+            try:
+                analyze(board.with_mines(self.mines_for(board)))
+            except InconsistentBoardError as exc:
+                self.unsafe.append(f"acted on a board no mine placement fits: {exc}")
+            problems = reading_problems(self.previous, board, self.previous_actions)
+            if problems:
+                self.unsafe.append("acted on a board that contradicts the last one: " + "; ".join(problems))
+        self.previous, self.previous_actions = board, tuple(actions)
+
+    def on_game_end(self, result):
+        self.previous, self.previous_actions = None, ()
+
+
+class PageTruth:
+    """For the browser client: the page's own verdict (React state, via DevTools) at each game end."""
+
+    def __init__(self, port: int) -> None:
+        from screenbot.desktop.devtools import DevToolsPage, page_websocket_url
+
+        self.page = DevToolsPage(page_websocket_url(port, "index.html"))
+        self.verdicts: list[str] = []
+
+    def on_step(self, frame, reading, decision, actions, timings):
+        return None
+
+    def on_game_end(self, result):
+        from screenbot.desktop.devtools import REACT_MINESWEEPER_STATE_JS
+
+        state = self.page.evaluate(REACT_MINESWEEPER_STATE_JS) or {}
+        self.verdicts.append("won" if state.get("won") else "lost" if state.get("lost") else "playing")
+
+
+def main(argv: list[str]) -> int:
+    options = json.loads(argv[0])
+    skins = load_skins()
+    profile = profile_for(options["skin"])
+    with MssScreen() as screen:
+        mouse = AuditMouse(PyAutoGuiMouse())
+        audit = SafetyAudit(lambda b: options.get("mines") if options.get("mines") is not None else profile.mine_total(b.rows, b.cols))
+        window = WindowTracker(options["window"])
+        truth = PageTruth(options["devtools_port"]) if options.get("devtools_port") else None
+        observer = ObserverGroup(audit, truth) if truth else audit
+        player = Player(
+            screen=screen,
+            screen_rect=Rect(0, 0, *screen.size),
+            mouse=mouse,
+            vision=SkinVision(skins, options["skin"]),
+            profile=profile,
+            config=PlayConfig(games=options["games"], flag_mines=options.get("flag_mines", False),
+                              chord=options.get("chord", False), mines=options.get("mines"),
+                              failure_dir=__import__("pathlib").Path(options["failure_dir"])),
+            window=window,
+            scale=measure_scale(screen, mouse),
+            observer=observer,
+        )
+        mouse.player = player
+        error = None
+        try:
+            player.play()
+        except Exception as exc:  # reported to the test, which fails with the message
+            error = f"{type(exc).__name__}: {exc}"
+        summary = summarize(player.results, player.timings)
+        print(json.dumps({
+            "error": error,
+            "outcomes": [r.outcome for r in player.results],
+            "summary": summary.as_dict(),
+            "clicks": len(mouse.clicks),
+            "controls": sum(c["control"] for c in mouse.clicks),
+            "outside": [c for c in mouse.clicks if not c["on_board"] and not c["control"]],
+            "acting_steps": audit.acting_steps,
+            "unsafe": audit.unsafe,
+            "page_verdicts": truth.verdicts if truth else None,
+        }))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

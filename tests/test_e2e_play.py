@@ -1,0 +1,93 @@
+"""End to end: the bot plays real clients in a virtual display with real mss captures and pyautogui clicks.
+
+Each test starts its own Xvfb (a free display number) and client, then plays in a child process (see
+``tests/e2e_play_run.py``: pyautogui binds to one display per process). Asserted for every client:
+every game ended in a detected win or loss, no click fell outside the located board (the restart
+control of a client that has one is counted separately), and no step acted on an inconsistent reading.
+Speed is reported by ``screenbot play``/``demo``, never asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from screenbot.desktop import VirtualDisplay, start_client
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+
+def play_in_child(client, skin: str, games: int, tmp_path: Path, **options) -> dict:
+    config = {"skin": skin, "window": client.window, "games": games, "failure_dir": str(tmp_path), **options}
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.e2e_play_run", json.dumps(config)],
+        cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    print(json.dumps(report["summary"]))  # shown with -s: the figures of this run
+    return report
+
+
+def check(report: dict, games: int) -> None:
+    assert report["error"] is None, report["error"]
+    assert len(report["outcomes"]) == games
+    assert set(report["outcomes"]) <= {"won", "lost"}, report["outcomes"]
+    assert report["clicks"] > games
+    assert report["outside"] == []
+    assert report["acting_steps"] > games
+    assert report["unsafe"] == []
+
+
+@pytest.mark.parametrize("level, games", [("big", 10), ("medium", 10)])
+def test_gnome_mines(level, games, tmp_path):
+    with VirtualDisplay():
+        with start_client("gnome-mines", level=level, window_size=(900, 640)) as client:
+            report = play_in_child(client, "gnome-mines", games, tmp_path)
+    check(report, games)
+
+
+def test_xdemineur_wins_only_by_flagging(tmp_path):
+    games = 10
+    with VirtualDisplay():
+        # Intermediate density on a 16x16 board keeps the test short while winning often.
+        with start_client("xdemineur", cols=16, rows=16, mines=40) as client:
+            report = play_in_child(client, "xdemineur", games, tmp_path, mines=40)
+    check(report, games)
+    assert report["controls"] == games - 1  # one restart (face click) between consecutive games
+    assert "won" in report["outcomes"]  # a win is only declared with every mine flagged
+
+
+def test_react_minesweeper_in_chromium(tmp_path):
+    games = 10
+    with VirtualDisplay():
+        with start_client("react-minesweeper", devtools=True) as client:
+            report = play_in_child(client, "react-minesweeper", games, tmp_path, devtools_port=client.devtools_port)
+    check(report, games)
+    # The page's own state (read through DevTools, not the screen) agrees with every verdict, including
+    # the wins, which this client shows only outside the board.
+    assert report["page_verdicts"] == report["outcomes"]
+
+
+def test_demo_starts_everything_itself(tmp_path):
+    """The README's main command on a machine without a display: Xvfb, openbox, gnome-mines, 2 games."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    out = tmp_path / "last.png"
+    done = subprocess.run(
+        [sys.executable, "-m", "screenbot", "demo", "--games", "2", "--json", "--out", str(out)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert summary["games"] == 2 and summary["wins"] + summary["losses"] == 2
+    assert summary["client"] == "gnome-mines"
+    import cv2
+
+    picture = cv2.imread(str(out))
+    assert picture is not None and picture.shape[0] > 100 and picture.shape[1] > 100
