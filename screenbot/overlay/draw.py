@@ -485,7 +485,8 @@ def _draw_cell(canvas: _Canvas, grid: CellGrid, style: OverlayStyle, r: int, c: 
     # FRAME: a ring from half-way into the gap to the keep-out square (cleared afterwards), and in the top
     # band a label: the percentage, a check mark or a mine, when the band is tall enough to read it.
     gap_x, gap_y, band, move_t = _frame_geometry(grid, style)
-    ring = (x0 - gap_x, y0 - gap_y, x1 + gap_x, y1 + gap_y)
+    # A pixel in from the cell's box: anti-aliased edges and rounding never reach the neighbour's box.
+    ring = (x0 - gap_x + 1.0, y0 - gap_y + 1.0, x1 + gap_x - 1.0, y1 + gap_y - 1.0)
     canvas.rounded_rect(ring, size * 0.18, rgb, 255)
     cx = (x0 + x1) / 2.0
     # Below the strip the move highlight may take, so a highlighted cell keeps its label.
@@ -561,7 +562,8 @@ def _draw_move(canvas: _Canvas, grid: CellGrid, style: OverlayStyle, r: int, c: 
         canvas.rounded_rect(rect, size * 0.2, MOVE_RGB, 255, thickness=thick)
     else:
         gap_x, gap_y, _, t = _frame_geometry(grid, style)
-        rect = (x0 - gap_x + t / 2.0, y0 - gap_y + t / 2.0, x1 + gap_x - t / 2.0, y1 + gap_y - t / 2.0)
+        inset = 1.0 + t / 2.0
+        rect = (x0 - gap_x + inset, y0 - gap_y + inset, x1 + gap_x - inset, y1 + gap_y - inset)
         canvas.rounded_rect(rect, size * 0.18, MOVE_RGB, 255, thickness=t)
     if action == "flag":
         # A small pennant on the top-right corner says "flag this", not "open this".

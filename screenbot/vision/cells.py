@@ -49,11 +49,29 @@ def cell_images(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     return scaled.reshape(lattice.rows, CANONICAL, lattice.cols, CANONICAL, 3).transpose(0, 2, 1, 3, 4)
 
 
-def match_cells(cells: np.ndarray, bank: TemplateBank) -> CellMatches:
-    """Nearest template per cell. ``cells`` is (..., CANONICAL, CANONICAL, 3); results are flattened."""
-    vectors = np.ascontiguousarray(cells, dtype=np.float32).reshape(-1, CANONICAL * CANONICAL * 3)
+def interior_margin(interior: float) -> int:
+    """Canonical pixels left out on each side when only the middle ``interior`` share is compared."""
+    return max(0, min(CANONICAL // 2 - 1, round(CANONICAL * (1.0 - interior) / 2.0)))
+
+
+def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0) -> CellMatches:
+    """Nearest template per cell. ``cells`` is (..., CANONICAL, CANONICAL, 3); results are flattened.
+
+    ``interior`` < 1 compares only the middle of each cell (``interior_margin`` canonical pixels left
+    out on every side) with the same middle of the templates.
+    """
+    k = interior_margin(interior)
+    templates, norms = bank.vectors, bank.norms
+    if k:
+        side = CANONICAL - 2 * k
+        cells = np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3)[:, k:-k, k:-k]
+        templates = bank.vectors.reshape(-1, CANONICAL, CANONICAL, 3)[:, k:-k, k:-k].reshape(len(bank.vectors), -1)
+        norms = (templates * templates).sum(axis=1)
+    else:
+        side = CANONICAL
+    vectors = np.ascontiguousarray(cells, dtype=np.float32).reshape(-1, side * side * 3)
     # Squared distances by expansion: |a|^2 + |b|^2 - 2 a.b, one matrix product for all pairs.
-    sq = (vectors * vectors).sum(axis=1)[:, None] + bank.norms[None, :] - 2.0 * (vectors @ bank.vectors.T)
+    sq = (vectors * vectors).sum(axis=1)[:, None] + norms[None, :] - 2.0 * (vectors @ templates.T)
     rms_all = np.sqrt(np.maximum(sq, 0.0) / vectors.shape[1])
     per_char = np.minimum.reduceat(rms_all, bank.starts, axis=1)  # (N, chars)
     order = np.argsort(per_char, axis=1)

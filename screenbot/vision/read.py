@@ -20,13 +20,16 @@ import numpy as np
 from solver.board import Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
-from .cells import board_inside, cell_images, match_cells
+from .cells import CellMatches, board_inside, cell_images, match_cells
 from .lattice import Lattice
 from .skins import Skin
 
 log = logging.getLogger(__name__)
 
 READ_CONFIDENCE = 0.6
+# The share of a cell's pitch, centred, that decides a cell the whole-cell comparison could not: the
+# part the live hint overlay never draws on (``screenbot.overlay``).
+INTERIOR = 0.625
 # Pixel difference (0-255, per channel) below which two grabs of the board count as the same picture.
 STABLE_TOLERANCE = 2
 
@@ -72,7 +75,11 @@ def read_board(
             skin=lattice.skin,
             reason="board not on frame",
         )
-    matches = match_cells(cell_images(frame, lattice), skin.bank(lattice.pitch))
+    cells = cell_images(frame, lattice)
+    bank = skin.bank(lattice.pitch)
+    matches = match_cells(cells, bank)
+    if (matches.confidence < threshold).any():
+        matches = _judge_weak_by_interior(matches, cells, bank, threshold)
     confidence = matches.confidence.reshape(lattice.rows, lattice.cols)
     worst = int(np.argmin(confidence))
     min_conf = float(confidence.flat[worst])
@@ -91,6 +98,23 @@ def read_board(
     chars = matches.chars.reshape(lattice.rows, lattice.cols)
     board = Board(tuple("".join(row) for row in chars), mines)
     return Reading(board, confidence, min_conf, lattice)
+
+
+def _judge_weak_by_interior(matches: CellMatches, cells: np.ndarray, bank, threshold: float) -> CellMatches:
+    """Cells that match nothing as a whole get a second look at their middle only.
+
+    The live hint overlay draws its marks around each cell and never on the middle ``INTERIOR`` share
+    of it, so a cell under the overlay still reads right here, for ``hint`` itself and for ``play``
+    running beside it. A cell whose middle is hidden or half drawn stays below the threshold.
+    """
+    weak = np.flatnonzero(matches.confidence < threshold)
+    inner = match_cells(cells.reshape(-1, *cells.shape[-3:])[weak], bank, interior=INTERIOR)
+    fields = {}
+    for name in ("chars", "best_rms", "second_rms", "second_chars", "confidence"):
+        merged = getattr(matches, name).copy()
+        merged[weak] = getattr(inner, name)
+        fields[name] = merged
+    return CellMatches(**fields)
 
 
 def save_crop(frame: np.ndarray, lattice: Lattice, row: int, col: int, folder: str | Path | None) -> Path | None:
