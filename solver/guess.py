@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import Board
-from .endgame import best_endgame_move, list_placements
+from .endgame import PLACEMENT_LIMIT, best_endgame_move, list_placements
 from .errors import InconsistentBoardError
 from .grid import bits, neighbour_masks, neighbour_table
 from .probability import Model, solve_system
@@ -34,6 +34,7 @@ class GuessConfig:
     # only drops the least promising ones. Keeps a live decision well under a second.
     node_budget: int = 60_000
     endgame: bool = True  # exhaustive search when few placements remain (see ``endgame``)
+    endgame_limit: int = PLACEMENT_LIMIT
 
 
 def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()) -> int:
@@ -45,7 +46,7 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
     if config.strategy == "lowest-corner" or best == 0 or best == 1:
         return min(safest_cells, key=key)
     if config.endgame:
-        placements = list_placements(model)
+        placements = list_placements(model, config.endgame_limit)
         if placements:
             found = best_endgame_move(model, placements)
             if found is not None:
@@ -121,3 +122,4 @@ def survival_two_moves(board: Board, model: Model, index: int, budget: list[int]
     if not total_weight:
         return 0.0
     return (1.0 - float(model.probabilities[index])) * score / float(total_weight)
+
