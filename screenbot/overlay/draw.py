@@ -251,9 +251,12 @@ class _Canvas:
     480-cell board draws in milliseconds.
     """
 
-    def __init__(self, height: int, width: int) -> None:
+    def __init__(self, height: int, width: int, *, solid: bool = False) -> None:
         self.bgr = np.zeros((height, width, 3), np.uint8)
         self.alpha = np.zeros((height, width), np.uint8)
+        # Solid: every pixel is either fully painted or untouched (the live window has no translucency),
+        # so edges are thresholded instead of blended and marks keep their exact colours.
+        self.solid = solid
 
     def _scratch(self, x0: float, y0: float, x1: float, y1: float, pad: float = 2.0):
         """A zeroed mask covering the box (clipped to the canvas) and its top-left offset."""
@@ -329,6 +332,11 @@ class _Canvas:
     def paint(self, coverage: np.ndarray, ox: int, oy: int, rgb, alpha: int) -> None:
         """Paint ``rgb`` where ``coverage`` > 0 (placed at ox, oy), at ``alpha`` scaled by the coverage."""
         h, w = coverage.shape
+        if self.solid:
+            covered = coverage >= 128
+            self.bgr[oy : oy + h, ox : ox + w][covered] = _bgr(rgb)
+            self.alpha[oy : oy + h, ox : ox + w][covered] = 255
+            return
         a = coverage.astype(np.float32) * (alpha / 255.0 / 255.0)
         dst_a = self.alpha[oy : oy + h, ox : ox + w]
         dst_c = self.bgr[oy : oy + h, ox : ox + w]
@@ -356,19 +364,6 @@ class _Canvas:
         dst = (slice(top + sy0, top + sy1), slice(left + sx0, left + sx1))
         np.copyto(self.alpha[dst], src_a, where=covered)
         np.copyto(self.bgr[dst], tile.bgr[sy0:sy1, sx0:sx1], where=covered[:, :, None])
-
-    def binarize(self, rect) -> None:
-        """Make a box all-or-nothing: the live window has no translucency, a pixel is either the mark's
-        colour or the game's."""
-        h, w = self.alpha.shape
-        x0, y0 = max(0, int(math.floor(rect[0]))), max(0, int(math.floor(rect[1])))
-        x1, y1 = min(w, int(math.ceil(rect[2]))), min(h, int(math.ceil(rect[3])))
-        if x1 <= x0 or y1 <= y0:
-            return
-        alpha = self.alpha[y0:y1, x0:x1]
-        solid = alpha >= 128
-        alpha[:] = np.where(solid, 255, 0)
-        self.bgr[y0:y1, x0:x1][~solid] = 0
 
     def clear(self, rect) -> None:
         """Erase a rectangle (the FRAME keep-out zone)."""
@@ -399,7 +394,7 @@ def render_layer(size: tuple[int, int], grid: CellGrid, hints: Hints, style: Ove
         raise ValueError(
             f"hints are for a {len(hints.probabilities)}-row board, the lattice has {grid.rows}x{grid.cols} cells"
         )
-    canvas = _Canvas(*size)
+    canvas = _Canvas(*size, solid=style.mode == FRAME)
     for r, c, p in hints.covered_cells():
         if (r, c) in hints.mines:
             kind, label = "mine", ""
@@ -417,8 +412,6 @@ def render_layer(size: tuple[int, int], grid: CellGrid, hints: Hints, style: Ove
             _draw_move(canvas, grid, style, r, c, action)
             if style.mode == FRAME:
                 canvas.clear(keep_out_rect(grid, style, r, c))
-                x0, y0, x1, y1 = grid.face_rect(r, c)
-                canvas.binarize((x0 - grid.pitch[0], y0 - grid.pitch[1], x1 + grid.pitch[0], y1 + grid.pitch[1]))
     return Layer(canvas.bgr, canvas.alpha)
 
 
@@ -433,7 +426,7 @@ class _Tile:
 @functools.lru_cache(maxsize=512)
 def _cell_tile(style: OverlayStyle, kind: str, label: str, face: tuple[float, float], pitch: tuple[float, float]) -> _Tile:
     pad = int(math.ceil(max(pitch[0] - face[0], pitch[1] - face[1]))) + 3
-    canvas = _Canvas(int(math.ceil(pitch[1])) + 2 * pad, int(math.ceil(pitch[0])) + 2 * pad)
+    canvas = _Canvas(int(math.ceil(pitch[1])) + 2 * pad, int(math.ceil(pitch[0])) + 2 * pad, solid=style.mode == FRAME)
     local = CellGrid((float(pad), float(pad)), pitch, 1, 1, face)
     if kind == "mine":
         _draw_cell(canvas, local, style, 0, 0, MINE_RGB, glyph="mine")
@@ -443,7 +436,6 @@ def _cell_tile(style: OverlayStyle, kind: str, label: str, face: tuple[float, fl
         _draw_cell(canvas, local, style, 0, 0, probability_rgb(_label_value(label)), label=label)
     if style.mode == FRAME:
         canvas.clear(keep_out_rect(local, style, 0, 0))
-        canvas.binarize((0, 0, canvas.alpha.shape[1], canvas.alpha.shape[0]))
     return _Tile(canvas.bgr, canvas.alpha, -pad, -pad)
 
 
@@ -512,7 +504,9 @@ def _frame_geometry(grid: CellGrid, style: OverlayStyle) -> tuple[float, float, 
     fw, fh = grid.face_size
     gap_x, gap_y = (grid.pitch[0] - fw) / 2.0, (grid.pitch[1] - fh) / 2.0
     band = min((1.0 - style.keep_out) * grid.pitch[0] / 2.0, (1.0 - style.keep_out) * grid.pitch[1] / 2.0)
-    return gap_x, gap_y, band, max(2.0, band * 0.3)
+    # On small cells the band is a few pixels: the move takes all of it so that it stands out.
+    move_t = band - 1.0 if band < 8.0 else max(2.0, band * 0.3)
+    return gap_x, gap_y, band, move_t
 
 
 def _fit_text_height(text: str, max_width: float, max_height: float) -> float:

@@ -28,6 +28,7 @@ from solver.policy import PolicyConfig, decide
 
 from ..errors import BoardNotFoundError, UnrecognizedCellError
 from ..geometry import Rect
+from ..vision.read import INTERIOR
 from .draw import FRAME_STYLE, CellGrid, Hints, OverlayStyle, render_layer
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,9 @@ class HintConfig:
     first_click: tuple[int, int] | None = None  # the recommended first move on an untouched board
     poll: float = 0.008  # seconds between captures while nothing changes: half a 60 Hz frame
     style: OverlayStyle = FRAME_STYLE
+    # The share of each cell, centred, that readers compare and the overlay must leave alone
+    # (``screenbot.vision.read.INTERIOR``); a pixel of margin on each side is added per board pitch.
+    protect: float = INTERIOR
     # Frames in a row the board may be unreadable (a dialog over it, a redraw in progress) before the
     # overlay is hidden rather than left showing stale hints.
     hide_after_misreads: int = 5
@@ -108,6 +112,7 @@ class HintSession:
         self.clock = clock
         self.sleep = sleep
         self.stats = HintStats()
+        self.style = config.style  # with the keep-out fitted to the board's pitch once located
         self._located: _Located | None = None
         self._last_frame: np.ndarray | None = None
         self._last_board: Board | None = None
@@ -143,6 +148,8 @@ class HintSession:
         region = Rect(left, top, right - left, bottom - top).clipped(area)
         local = replace(lattice, origin=(area.left + ox - region.left, area.top + oy - region.top))
         self._located = _Located(window, region, local, self._mine_total(lattice.rows, lattice.cols))
+        keep_out = min(0.95, self.config.protect + 2.0 / min(px, py))
+        self.style = replace(self.config.style, keep_out=max(self.config.style.keep_out, keep_out))
         self._last_frame = None
         self._last_board = None
         log.info("board %dx%d located at %s (pitch %.1f x %.1f)", lattice.rows, lattice.cols, region, px, py)
@@ -200,7 +207,7 @@ class HintSession:
         t_draw = self.clock()
         timings["solve"] = t_draw - t_solve
         region = located.region
-        layer = render_layer((region.height, region.width), CellGrid.from_lattice(located.lattice), hints, self.config.style)
+        layer = render_layer((region.height, region.width), CellGrid.from_lattice(located.lattice), hints, self.style)
         self.overlay.show(layer.bgr, layer.shape_mask, region)
         end = self.clock()
         timings["draw"] = end - t_draw
@@ -239,6 +246,8 @@ class HintSession:
         return self.profile.mine_total(rows, cols) if self.profile is not None else None
 
     def _unreadable(self, why: str) -> TickResult:
+        # Look again at the next tick even if the picture stays the same: it may settle differently.
+        self._last_frame = None
         self._misreads += 1
         log.debug("board unreadable (%d in a row): %s", self._misreads, why)
         if self._misreads >= self.config.hide_after_misreads:

@@ -136,9 +136,14 @@ class X11Overlay:
             raise ValueError(f"picture {bgr.shape[1::-1]} / mask {mask.shape[::-1]} do not fit {rect}")
         target = self.target_state()
         self._offset = (rect.left - target.rect.left, rect.top - target.rect.top)
+        uncovered = None
+        if self._shown is not None and self._size == (width, height) and self._mapped:
+            uncovered = self._shown[1] & ~mask
         self._ensure_window(rect)
         self._paint(bgr, mask)
         self._set_shape(mask)
+        if uncovered is not None and uncovered.any():
+            self._repaint_target(uncovered)
         if target.viewable:
             self._map()
         self._conn.sync()
@@ -314,6 +319,21 @@ class X11Overlay:
         self._window.shape_mask(shape.SO.Set, shape.SK.Bounding, 0, 0, bitmap)
         gc.free()
         bitmap.free()
+
+    def _repaint_target(self, uncovered: np.ndarray) -> None:
+        """Ask the game to redraw what the overlay stopped covering.
+
+        Shrinking a shape should make the server send the game Expose events, but GTK clients were
+        seen leaving those areas black for seconds; an explicit ClearArea with exposures makes them
+        redraw (the game window's background is None, so nothing is cleared in between)."""
+        rows = np.flatnonzero(uncovered.any(axis=1))
+        cols = np.flatnonzero(uncovered.any(axis=0))
+        x = self._offset[0] + int(cols[0])
+        y = self._offset[1] + int(rows[0])
+        try:
+            self._target.clear_area(x, y, int(cols[-1] - cols[0]) + 1, int(rows[-1] - rows[0]) + 1, exposures=True)
+        except self._bad:  # the game closed meanwhile: follow() reports it
+            log.debug("game window gone while asking it to redraw", exc_info=True)
 
     def _map(self) -> None:
         if self._window is not None and not self._mapped:
