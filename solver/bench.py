@@ -32,6 +32,7 @@ class BenchConfig:
 class GameResult:
     won: bool
     guesses: int
+    approximate: int  # decisions taken on an approximate (over-budget) analysis
     decision_seconds: tuple[float, ...]
     seconds: float
 
@@ -42,6 +43,7 @@ class BenchResult:
     games: int = 0
     wins: int = 0
     guesses: int = 0
+    approximate: int = 0
     seconds: float = 0.0  # sum of per-game CPU-bound wall time (one core each)
     decision_seconds: list[float] = field(default_factory=list)
 
@@ -49,6 +51,7 @@ class BenchResult:
         self.games += 1
         self.wins += game.won
         self.guesses += game.guesses
+        self.approximate += game.approximate
         self.seconds += game.seconds
         self.decision_seconds.extend(game.decision_seconds)
 
@@ -79,7 +82,7 @@ def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, floa
 def play_game(config: BenchConfig, index: int) -> GameResult:
     game = Game(config.rows, config.cols, config.mines, rules=config.rules, seed=config.seed * 1_000_003 + index)
     policy = replace(config.policy, first_click=config.first)
-    guesses = 0
+    guesses = approximate = 0
     times = []
     start = time.perf_counter()
     while game.status == PLAYING:
@@ -87,6 +90,7 @@ def play_game(config: BenchConfig, index: int) -> GameResult:
         decision = decide(game.board(), policy)
         times.append(time.perf_counter() - t0)
         guesses += decision.guessed
+        approximate += decision.analysis is not None and not decision.analysis.exact
         for move in decision.moves:
             if game.status != PLAYING:
                 break
@@ -94,7 +98,7 @@ def play_game(config: BenchConfig, index: int) -> GameResult:
                 game.flag(move.row, move.col)
             else:
                 game.open(move.row, move.col)
-    return GameResult(game.status == WON, guesses, tuple(times), time.perf_counter() - start)
+    return GameResult(game.status == WON, guesses, approximate, tuple(times), time.perf_counter() - start)
 
 
 def _play_chunk(args: tuple[BenchConfig, range]) -> list[GameResult]:

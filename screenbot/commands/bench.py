@@ -77,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
             f"{report['games_per_second']:.1f} games/s per core, {report['wall_games_per_second']:.1f} games/s "
             f"wall with {args.workers} worker(s)\n"
             f"decision p50 {report['decision_ms_p50']:.2f} ms, p99 {report['decision_ms_p99']:.2f} ms, "
-            f"max {report['decision_ms_max']:.1f} ms; {report['guesses_per_game']:.2f} guesses per game"
+            f"max {report['decision_ms_max']:.1f} ms; {report['guesses_per_game']:.2f} guesses per game; "
+            f"{result.approximate} decision(s) on an approximate analysis"
         )
     return 0
 
@@ -98,6 +99,7 @@ def summary(result: BenchResult, wall: float, workers: int) -> dict:
         "decision_ms_p99": result.percentile_ms(0.99),
         "decision_ms_max": result.percentile_ms(1.0),
         "guesses_per_game": result.guesses / result.games if result.games else 0.0,
+        "approximate_decisions": result.approximate,
         "guess": config.policy.guess.strategy,
         "rules": config.rules,
         "first": list(config.first),
