@@ -84,13 +84,14 @@ def test_end_of_flag_counting_game():
 
 def test_summary_figures():
     results = [GameResult(WON, 2.0, 10, 100, 1), GameResult(LOST, 1.0, 5, 20, 2), GameResult("aborted", 0.1, 1, 0, 0)]
-    timings = [StepTimings(0.001, 0.002, 0.003, 0.0005, 0.01)] * 3 + [StepTimings(0.001, 0.002, 0, 0, 0.01)]
+    timings = [StepTimings(0.001, 0.002, 0.003, 0.0005, 0.01, 5)] * 3 + [StepTimings(0.001, 0.002, 0, 0, 0.01)]
     summary = summarize(results, timings)
     data = summary.as_dict()
     assert (data["games"], data["wins"], data["losses"], data["aborted"]) == (3, 1, 1, 1)
     assert data["seconds_per_game_median"] == 1.5
     assert data["moves_per_second"] == 40.0
-    assert data["per_move_ms_median"]["total"] == 6.5
+    assert data["per_step_ms_median"]["total"] == 6.5
+    assert data["per_move_ms_mean"]["total"] == 1.3 and data["actions"] == 15
     assert "1 won, 1 lost, 1 aborted" in format_summary(summary)
 
 

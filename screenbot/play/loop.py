@@ -215,7 +215,7 @@ class Player:
                 continue
             t_act = self.clock()
             done = self._act(located, step.actions, step.frame)
-            timings = StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, self.clock() - t_act, redraw)
+            timings = StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, self.clock() - t_act, redraw, len(done))
             self._record(step.frame, step.reading, step.decision, done, timings)
             actions_done += len(done)
             before_frame, previous, last_actions = step.frame, step.reading.board, done

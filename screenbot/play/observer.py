@@ -33,6 +33,7 @@ class StepTimings:
     solve: float = 0.0
     act: float = 0.0
     redraw: float = 0.0
+    actions: int = 0  # clicks made in this step
 
     @property
     def overhead(self) -> float:

@@ -19,8 +19,13 @@ class Summary:
     seconds_per_won_game_median: float | None
     moves_per_second: float | None
     steps: int
-    # Median milliseconds per step of the bot's own work, and of waiting for the client to redraw.
+    actions: int
+    # Median milliseconds per step (one capture, read and solve, then that step's clicks) of the bot's
+    # own work, and of waiting for the client to redraw.
     overhead_ms: dict[str, float | None]
+    # Mean milliseconds of the bot's own work per move (per click on a cell): a step's capture, read
+    # and solve are shared by all the moves it makes.
+    per_move_ms: dict[str, float | None]
 
     def as_dict(self) -> dict:
         return {
@@ -32,7 +37,9 @@ class Summary:
             "seconds_per_won_game_median": _round(self.seconds_per_won_game_median, 3),
             "moves_per_second": _round(self.moves_per_second, 1),
             "steps": self.steps,
-            "per_move_ms_median": {k: _round(v, 3) for k, v in self.overhead_ms.items()},
+            "actions": self.actions,
+            "per_step_ms_median": {k: _round(v, 3) for k, v in self.overhead_ms.items()},
+            "per_move_ms_mean": {k: _round(v, 3) for k, v in self.per_move_ms.items()},
         }
 
 
@@ -54,6 +61,12 @@ def summarize(results: Sequence[GameResult], timings: Sequence[StepTimings]) -> 
         "total": median([t.overhead * 1000 for t in acting]),
         "client_redraw": median([t.redraw * 1000 for t in timings if t.redraw > 0]),
     }
+    moves = sum(t.actions for t in acting)
+    per_move = {
+        part: (1000 * sum(getattr(t, part) for t in acting) / moves if moves else None)
+        for part in ("capture", "read", "solve", "act")
+    }
+    per_move["total"] = 1000 * sum(t.overhead for t in acting) / moves if moves else None
     return Summary(
         games=len(results),
         wins=sum(r.outcome == WON for r in results),
@@ -63,7 +76,9 @@ def summarize(results: Sequence[GameResult], timings: Sequence[StepTimings]) -> 
         seconds_per_won_game_median=median(won),
         moves_per_second=total_actions / total_seconds if total_seconds > 0 else None,
         steps=len(timings),
+        actions=moves,
         overhead_ms=overhead,
+        per_move_ms=per_move,
     )
 
 
@@ -72,14 +87,17 @@ def format_summary(summary: Summary) -> str:
         return "n/a" if value is None else f"{value:.{digits}f}{unit}"
 
     o = summary.overhead_ms
+    m = summary.per_move_ms
     lines = [
         f"games {summary.games}: {summary.wins} won, {summary.losses} lost, {summary.aborted} aborted",
         f"median seconds per game {fmt(summary.seconds_per_game_median, ' s')}"
         f" (won games {fmt(summary.seconds_per_won_game_median, ' s')}), "
         f"{fmt(summary.moves_per_second, ' moves/s', 1)}",
-        f"per-move overhead (median ms): capture {fmt(o['capture'])}, read {fmt(o['read'])}, "
-        f"solve {fmt(o['solve'])}, act {fmt(o['act'])}, total {fmt(o['total'])}; "
+        f"per step (median ms, {summary.steps} steps): capture {fmt(o['capture'])}, read {fmt(o['read'])}, "
+        f"solve {fmt(o['solve'])}, act {fmt(o['act'])}, bot total {fmt(o['total'])}; "
         f"client redraw {fmt(o['client_redraw'])}",
+        f"per move (mean ms, {summary.actions} moves): capture {fmt(m['capture'])}, read {fmt(m['read'])}, "
+        f"solve {fmt(m['solve'])}, act {fmt(m['act'])}, bot total {fmt(m['total'])}",
     ]
     return "\n".join(lines)
 
