@@ -72,6 +72,13 @@ class MssScreen:
     def size(self) -> tuple[int, int]:
         return self._size
 
+    @property
+    def origin(self) -> tuple[int, int]:
+        """Top-left of the whole virtual screen relative to the primary monitor (negative when a monitor
+        sits left of or above it); regions are relative to this corner. The mouse needs it to turn
+        capture pixels into click points."""
+        return self._origin
+
     def grab(self, region: Region | None = None) -> np.ndarray:
         if region is None:
             region = (0, 0, *self._size)
