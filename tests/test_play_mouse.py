@@ -112,3 +112,20 @@ def test_fuzz_no_click_outside_the_board(rows, cols, density, pitch, origin, see
     assert len(results) == 2 and client.games_started == 2
     for result in results:
         assert result.outcome in (WON, LOST)
+
+
+def test_measure_scale_uses_the_screen_origin_and_the_input_size():
+    from screenbot.play.live import measure_scale
+
+    class Screen:
+        size = (3840, 1080)
+        origin = (-1920, 0)
+
+    class Input:
+        def size(self):
+            return (1920, 540)  # a 2x HiDPI desktop: half as many points as pixels
+
+    scale = measure_scale(Screen(), Input())
+    assert (scale.x, scale.y, scale.left, scale.top) == (2.0, 2.0, -1920, 0)
+    # Capture pixel 0 is the left monitor's edge, 960 points left of the primary monitor.
+    assert scale.to_points(0, 0) == (-960.0, 0.0)
