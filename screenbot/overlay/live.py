@@ -113,6 +113,7 @@ class HintSession:
         self.sleep = sleep
         self.stats = HintStats()
         self.style = config.style  # with the keep-out fitted to the board's pitch once located
+        self.shown: TickResult | None = None  # the update the overlay shows now
         self._located: _Located | None = None
         self._last_frame: np.ndarray | None = None
         self._last_board: Board | None = None
@@ -218,7 +219,8 @@ class HintSession:
         self.stats.updates += 1
         self.stats.update_seconds.append(seconds)
         self._notify(frame, reading, decision, timings)
-        return TickResult(DRAWN, board, hints, seconds)
+        self.shown = TickResult(DRAWN, board, hints, seconds)
+        return self.shown
 
     def run(self, *, should_stop: Callable[[], bool] = lambda: False) -> HintStats:
         """Tick until ``should_stop()`` or the game window closes (WindowGoneError propagates)."""

@@ -169,6 +169,10 @@ class X11Overlay:
             if last is None or (state.rect.left, state.rect.top) != (last.rect.left, last.rect.top):
                 x, y = state.rect.left + self._offset[0], state.rect.top + self._offset[1]
                 self._window.configure(x=x, y=y, stack_mode=self._X.Above)
+                if self._shown is not None:
+                    # The game moved under us: what it shows beneath the overlay must be drawn anew
+                    # (the server's copy of the moved window leaves those areas to the client).
+                    self._repaint_target(np.ones_like(self._shown[1]))
             elif raise_needed:
                 self._window.configure(stack_mode=self._X.Above)
             if not self._mapped:
