@@ -11,6 +11,8 @@ the lookahead.
 
 from __future__ import annotations
 
+import math
+import time
 from itertools import combinations
 
 from .enumeration import BudgetExceeded, enumerate_component
@@ -68,7 +70,7 @@ def _mask(cells) -> int:
 
 
 class _Search:
-    def __init__(self, model: Model, placements: list[int]) -> None:
+    def __init__(self, model: Model, placements: list[int], deadline: float) -> None:
         system = model.system
         self.neighbours = neighbour_masks(system.rows, system.cols)
         self.shown = system.shown_mines
@@ -76,6 +78,7 @@ class _Search:
         self.cells = bits(system.unknown)
         self.memo: dict[frozenset[int], float] = {}
         self.work = WORK_BUDGET
+        self.deadline = deadline
 
     def reveal(self, cell: int, placement: int) -> int | tuple[int, ...]:
         """What opening ``cell`` shows under ``placement``: its number, or for a zero the numbers of the
@@ -103,7 +106,7 @@ class _Search:
         out: dict[int | tuple[int, ...], list[int]] = {}
         bit = 1 << cell
         self.work -= len(group)
-        if self.work < 0:
+        if self.work < 0 or time.perf_counter() > self.deadline:
             raise BudgetExceeded
         for p in group:
             if not p & bit:
@@ -139,9 +142,10 @@ class _Search:
         return result
 
 
-def best_endgame_move(model: Model, placements: list[int]) -> tuple[int, float] | None:
-    """The covered cell with the highest win chance and that chance, or None if the search is too big."""
-    search = _Search(model, placements)
+def best_endgame_move(model: Model, placements: list[int], deadline: float = math.inf) -> tuple[int, float] | None:
+    """The covered cell with the highest win chance and that chance, or None if the search is too big
+    (over its work budget, or still running at ``deadline``, a ``time.perf_counter()`` value)."""
+    search = _Search(model, placements, deadline)
     union = 0
     common = -1
     for p in placements:

@@ -14,6 +14,7 @@ Strategies (``GuessConfig.strategy``), kept side by side so the benchmark can co
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from .board import Board
@@ -35,6 +36,10 @@ class GuessConfig:
     node_budget: int = 60_000
     endgame: bool = True  # exhaustive search when few placements remain (see ``endgame``)
     endgame_limit: int = PLACEMENT_LIMIT
+    # Wall-clock cap on the endgame search and the lookahead together. The node budgets above keep
+    # benchmark runs deterministic; this only bites on a slow or busy machine, so a live decision
+    # stays well under a second whatever happens.
+    time_limit: float = 0.4
 
 
 def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()) -> int:
@@ -45,14 +50,14 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
     key = _tie_break(model)
     if config.strategy == "lowest-corner" or best == 0 or best == 1:
         return min(safest_cells, key=key)
+    deadline = time.perf_counter() + config.time_limit
     if config.endgame:
         placements = list_placements(model, config.endgame_limit)
         if placements:
-            found = best_endgame_move(model, placements)
+            found = best_endgame_move(model, placements, deadline)
             if found is not None:
                 return found[0]
     limit = float(best) * (1 + config.tolerance) + 0.005
-    probabilities = model.probabilities
     near = [(p, i) for p, mask in model.classes if p <= limit for i in bits(mask)]
     candidates = [i for _, i in sorted(near, key=lambda pi: (pi[0], key(pi[1])))]
     candidates = _spread(candidates, model)[: config.max_candidates]
@@ -61,7 +66,7 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
     budget = [config.node_budget]
     scored = []
     for rank, i in enumerate(candidates):
-        if budget[0] <= 0:
+        if scored and (budget[0] <= 0 or time.perf_counter() > deadline):
             break
         # Equal scores go to the earlier candidate: safer, then the better tie-break.
         scored.append((survival_two_moves(board, model, i, budget), -rank, i))

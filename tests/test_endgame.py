@@ -50,3 +50,9 @@ def test_information_is_worth_more_than_luck():
     assert len(placements) == 3
     cell, chance = best_endgame_move(model, placements)
     assert cell in (0, 2) and abs(chance - 2 / 3) < 1e-12
+
+
+def test_search_past_its_deadline_gives_up():
+    board = parse_board("mines: 1\n###\n")
+    model = solve(board)
+    assert best_endgame_move(model, list_placements(model), deadline=0.0) is None
