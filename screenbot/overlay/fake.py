@@ -21,6 +21,7 @@ class FakeOverlay:
         self.mask: np.ndarray | None = None
         self.rect: Rect | None = None
         self.mapped = False
+        self.wanted = False
         self.shows = 0
         self._offset = (0, 0)
         self.viewable = True
@@ -34,6 +35,7 @@ class FakeOverlay:
         window = self.window.geometry()
         self._offset = (rect.left - window.left, rect.top - window.top)
         self.bgr, self.mask, self.rect = bgr.copy(), mask.copy(), rect
+        self.wanted = True
         self.mapped = self.viewable
         self.shows += 1
 
@@ -43,15 +45,21 @@ class FakeOverlay:
             self.rect = Rect(state.rect.left + self._offset[0], state.rect.top + self._offset[1], self.rect.width, self.rect.height)
         if not state.viewable:
             self.mapped = False
-        elif self.rect is not None and not self.mapped and self.bgr is not None:
+        elif self.wanted and not self.mapped:
             self.mapped = True
         return state
 
     def hide(self) -> None:
+        self.wanted = False
         self.mapped = False
 
+    def restore(self) -> None:
+        if self.bgr is not None:
+            self.wanted = True
+            self.mapped = self.viewable
+
     def close(self) -> None:
-        self.mapped = False
+        self.mapped = self.wanted = False
         self.bgr = self.mask = self.rect = None
 
     def paint_on(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0)) -> np.ndarray:

@@ -133,13 +133,22 @@ class HintSession:
             self._shown = False
             self.sleep(self.config.relocate_wait)
         window = self.overlay.target_state().rect
-        area = window.clipped(self.screen_rect)
-        if area.width <= 0 or area.height <= 0:
+        if window.clipped(self.screen_rect).width <= 0 or window.clipped(self.screen_rect).height <= 0:
             raise BoardNotFoundError("the game window is off the screen", reason="window off screen")
+        # The whole screen, not just the window: the locator wants some room around a board to tell a
+        # complete board from one cut by the frame's edge.
+        area = self.screen_rect
         frame = self.screen.grab(area.as_region())
         lattice = self.vision.locate(frame)
         ox, oy = (float(v) for v in _pair(lattice.origin))
         px, py = (float(v) for v in _pair(lattice.pitch))
+        board = Rect(int(ox), int(oy), math.ceil(lattice.cols * px), math.ceil(lattice.rows * py))
+        if not window.contains_rect(board):
+            raise BoardNotFoundError(
+                f"the board found at {board} is not inside the game window {window}", reason="board outside window"
+            )
+        area = window.clipped(self.screen_rect)
+        ox, oy = ox - area.left, oy - area.top
         # The overlay's rings reach half a pitch around the outer cells; stay inside the window.
         margin_x, margin_y = math.ceil(px / 2), math.ceil(py / 2)
         left = area.left + math.floor(ox) - margin_x

@@ -102,6 +102,7 @@ class X11Overlay:
         self._size = (0, 0)
         self._shown: tuple[np.ndarray, np.ndarray] | None = None  # the picture and mask now on screen
         self._mapped = False
+        self._wanted = False  # shown and not hidden on request: follow() maps it while the game shows
         self._last_target: TargetState | None = None
         # Restacks and maps of other windows arrive as events on the root: that is when to re-raise.
         self._root.change_attributes(event_mask=X.SubstructureNotifyMask)
@@ -144,6 +145,7 @@ class X11Overlay:
         self._set_shape(mask)
         if uncovered is not None and uncovered.any():
             self._repaint_target(uncovered)
+        self._wanted = True
         if target.viewable:
             self._map()
         self._conn.sync()
@@ -175,7 +177,7 @@ class X11Overlay:
                     self._repaint_target(np.ones_like(self._shown[1]))
             elif raise_needed:
                 self._window.configure(stack_mode=self._X.Above)
-            if not self._mapped:
+            if self._wanted and not self._mapped:
                 self._map()
         self._last_target = state
         self._conn.sync()
@@ -208,7 +210,18 @@ class X11Overlay:
         return True
 
     def hide(self) -> None:
+        """Take the overlay off the screen until the next ``show`` (or ``restore``)."""
+        self._wanted = False
         self._unmap()
+        self._conn.sync()
+
+    def restore(self) -> None:
+        """Put the last picture back on screen after ``hide``."""
+        if self._window is not None:
+            self._wanted = True
+            if self.target_state().viewable:
+                self._map()
+            self._conn.sync()
         self._conn.sync()
 
     def close(self) -> None:

@@ -1,0 +1,210 @@
+"""End to end on a real display: Xvfb + openbox + gnome-mines, real mss captures, real pyautogui clicks,
+the real X11 overlay window and the real board reader.
+
+Shown here: the overlay is mapped above the game; a screenshot shows at every covered cell the mark the
+solver's analysis asks for; a click through the overlay reaches the game; the board read from a frame
+with the overlay up is exactly the board read without it; the overlay follows the moved window and
+disappears when the game closes.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def desktop():
+    from screenbot.desktop.display import VirtualDisplay
+
+    with VirtualDisplay() as display:
+        yield display
+
+
+@pytest.fixture
+def game(desktop):
+    """gnome-mines --medium (16x16, 40 mines) in its default 600x400 window: 23 px cell pitch."""
+    from screenbot.desktop.clients import start_gnome_mines
+
+    handle = start_gnome_mines(level="medium", window_size=(600, 400))
+    try:
+        time.sleep(0.5)  # first paint
+        yield handle
+    finally:
+        handle.close()
+
+
+def _wait(predicate, timeout=5.0, step=0.02):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    return predicate()
+
+
+def _cell_point(session, row, col):
+    """Screen coordinates of a cell's centre."""
+    from screenbot.overlay.draw import CellGrid
+
+    grid = CellGrid.from_lattice(session.located.lattice)
+    cx, cy = grid.center(row, col)
+    region = session.located.region
+    return region.left + cx, region.top + cy
+
+
+def _window_exists(window_id):
+    from Xlib import display as xdisplay
+    from Xlib import error as xerror
+
+    conn = xdisplay.Display()
+    try:
+        conn.create_resource_object("window", window_id).get_geometry()
+        return True
+    except xerror.BadDrawable:
+        return False
+    finally:
+        conn.close()
+
+
+def test_live_overlay_on_gnome_mines(game):
+    import pyautogui  # opens the display at import: only now that DISPLAY points at our Xvfb
+
+    from screenbot.capture import MssScreen
+    from screenbot.errors import UnrecognizedCellError, WindowGoneError
+    from screenbot.geometry import Rect
+    from screenbot.overlay.draw import MOVE_RGB, CellGrid
+    from screenbot.overlay.live import DRAWN, UNCHANGED, HintConfig, HintSession
+    from screenbot.overlay.x11 import X11Overlay
+    from screenbot.play.live import SkinVision, load_skins, profile_for
+    from screenbot.play.window import WindowTracker
+
+    pyautogui.PAUSE = 0.02
+    pyautogui.moveTo(5, 5)  # gnome-mines lightens the cell under the pointer
+    vision = SkinVision(load_skins(), "gnome-mines")
+    screen = MssScreen()
+    overlay = X11Overlay(game.window)
+    session = HintSession(
+        screen=screen,
+        screen_rect=Rect(0, 0, *screen.size),
+        vision=vision,
+        overlay=overlay,
+        profile=profile_for("gnome-mines"),
+        config=HintConfig(relocate_wait=0.3),
+    )
+    try:
+        tracker = WindowTracker(game.window)
+        for attempt in range(3):
+            # A fresh board: the overlay appears above the game with a first move to play.
+            first = session.tick()
+            assert first.kind == DRAWN, first
+            assert first.board.count("#") == 16 * 16 and first.board.mines == 40
+            assert overlay.mapped and overlay.is_on_top()
+            assert game.geometry().contains_rect(session.located.region)
+
+            # A real click at the recommended cell, through the overlay, reaches the game (focused
+            # first: gnome-mines pauses, ignoring clicks, while another window has the focus).
+            tracker.activate()
+            time.sleep(0.2)
+            _, row, col = first.hints.move
+            pyautogui.click(*_cell_point(session, row, col))
+            pyautogui.moveTo(5, 5)
+            seen = []
+
+            def opened_result():
+                result = session.tick()
+                seen.append(result.kind)
+                return result if result.kind == DRAWN and result.board[row, col] != "#" else None
+
+            if _wait(opened_result):
+                break
+            # Not read: fine only if the game's own picture, overlay hidden, cannot be read either
+            # (a digit the templates do not cover yet); then try another game.
+            overlay.hide()
+            time.sleep(0.3)
+            with pytest.raises(UnrecognizedCellError):
+                vision.read(screen.grab(session.located.region.as_region()), session.located.lattice)
+            pyautogui.hotkey("ctrl", "r")
+            time.sleep(0.5)
+            session = HintSession(
+                screen=screen, screen_rect=Rect(0, 0, *screen.size), vision=vision, overlay=overlay,
+                profile=profile_for("gnome-mines"), config=HintConfig(relocate_wait=0.3),
+            )
+        else:
+            pytest.fail(f"three games in a row could not be read after the first click: ticks {seen[-8:]}")
+        tracker.close()
+        # Let the game finish drawing and the overlay follow it: a few looks in a row see no change.
+        settled = []
+        assert _wait(lambda: settled.append(session.tick().kind) or settled[-3:] == [UNCHANGED] * 3, timeout=3)
+        opened = session.shown
+        # The window manager raised the clicked game window; the overlay is back on top.
+        _wait(lambda: (session.tick(), overlay.is_on_top())[1], timeout=2)
+        assert overlay.is_on_top()
+        time.sleep(0.1)  # the game redraws what the last overlay update uncovered
+
+        # The screenshot shows each covered cell's mark, from the solver's analysis, around the cell,
+        # and leaves the middle of every cell as the game drew it.
+        hints, board = opened.hints, opened.board
+        region = session.located.region
+        up = screen.grab(region.as_region())
+        overlay.hide()
+        time.sleep(0.3)  # the game repaints what the overlay covered
+        clean = screen.grab(region.as_region())
+        grid = CellGrid.from_lattice(session.located.lattice)
+        keep = session.style.keep_out
+        checked = 0
+        for r in range(board.rows):
+            for c in range(board.cols):
+                cx, cy = grid.center(r, c)
+                centre = (int(cy), int(cx))
+                assert (up[centre] == clean[centre]).all(), f"overlay over the middle of cell ({r},{c})"
+                # Half-way between the cell's left edge and its keep-out square, at mid-height (no label).
+                band = (int(cy), int(cx - grid.pitch[0] * (1 + keep) / 4))
+                rgb = hints.mark_rgb(r, c)
+                if hints.move[1:] == (r, c):
+                    # The recommended move: a blue frame around the cell (on small cells it fills the band).
+                    box = session.located.lattice.cell_rect(r, c)
+                    pixels = up[box.top : box.bottom, box.left : box.right].reshape(-1, 3)[:, ::-1]
+                    assert (pixels == MOVE_RGB).all(axis=1).sum() >= 4 * (box.width - 4)
+                    checked += 1
+                    continue
+                if rgb is None:
+                    assert (up[band] == clean[band]).all(), f"mark on the revealed cell ({r},{c})"
+                else:
+                    assert tuple(int(v) for v in up[band][::-1]) == rgb, f"cell ({r},{c}): {up[band][::-1]} != {rgb}"
+                    checked += 1
+        assert checked == board.count("#") > 0
+
+        # The board read through the overlay is exactly the one read without it.
+        lattice = session.located.lattice
+        assert vision.read(up, lattice).board.grid == vision.read(clean, lattice).board.grid == board.grid
+        overlay.restore()
+        assert session.tick().kind in (DRAWN, UNCHANGED)
+        assert overlay.mapped and overlay.is_on_top()
+
+        # The overlay follows the window when it moves.
+        before_window, before_region = game.geometry(), session.located.region
+        subprocess.run(["xdotool", "windowmove", str(game.window), "40", "60"], check=True)
+        moved = _wait(lambda: game.geometry() != before_window)
+        assert moved
+        # Moving leaves the game to redraw what was under the overlay: look until the board reads again.
+        assert _wait(lambda: session.tick().kind in (DRAWN, UNCHANGED) and session.located.window != before_window, timeout=3)
+        after = game.geometry()
+        dx, dy = after.left - before_window.left, after.top - before_window.top
+        assert session.located.region == before_region.translated(dx, dy)
+        geometry = overlay.window_geometry()
+        assert (geometry.left, geometry.top) == (session.located.region.left, session.located.region.top)
+        assert vision.read(screen.grab(session.located.region.as_region()), lattice).board.grid == board.grid
+
+        # Closing the game removes the overlay and ends the session.
+        overlay_id = overlay.window_id
+        game.close()
+        with pytest.raises(WindowGoneError):
+            _wait(lambda: session.tick() and False, timeout=5)
+        assert not _window_exists(overlay_id)
+    finally:
+        overlay.close()
+        screen.close()
