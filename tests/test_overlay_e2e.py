@@ -81,6 +81,7 @@ def test_live_overlay_on_gnome_mines(game):
     from screenbot.overlay.x11 import X11Overlay
     from screenbot.play.live import SkinVision, load_skins, profile_for
     from screenbot.play.window import WindowTracker
+    from solver.policy import PolicyConfig, decide
 
     pyautogui.PAUSE = 0.02
     pyautogui.moveTo(5, 5)  # gnome-mines lightens the cell under the pointer
@@ -148,6 +149,9 @@ def test_live_overlay_on_gnome_mines(game):
         # The screenshot shows each covered cell's mark, from the solver's analysis, around the cell,
         # and leaves the middle of every cell as the game drew it.
         hints, board = opened.hints, opened.board
+        analysis = decide(board, PolicyConfig(full_analysis=True)).analysis
+        assert hints.probabilities == analysis.probabilities
+        assert hints.safe == analysis.safe and hints.mines == analysis.mines
         region = session.located.region
         up = screen.grab(region.as_region())
         overlay.hide()
