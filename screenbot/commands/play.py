@@ -111,6 +111,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     from ..play.live import SkinVision, measure_scale, profile_for
     from ..play.summary import format_summary, summarize
     from ..play.window import WindowTracker
+    from ..overlay.x11 import overlays_hidden
 
     try:
         profile = profile_for(found.skin)
@@ -133,6 +134,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
         window=window,
         scale=scale,
         observer=observer,
+        overlays_hidden=overlays_hidden,
     )
     if observer is not None and hasattr(observer, "bind_settings"):
         # A recorder stores, per step, the solver settings each decision was made with (for replay).

@@ -56,7 +56,10 @@ class FoundGame:
 
 def find_game(screen, skins, skin: str = "auto") -> FoundGame:
     """Locate a board on the whole screen, then the top-level window that holds it."""
-    frame = screen.grab()
+    from ..overlay.x11 import overlays_hidden
+
+    with overlays_hidden():  # a hint overlay over the game would hide the whole-cell look locating needs
+        frame = screen.grab()
     lattice = SkinVision(skins, skin).locate(frame)
     ox, oy = lattice.origin
     px, py = lattice.pitch if isinstance(lattice.pitch, (tuple, list)) else (lattice.pitch, lattice.pitch)

@@ -16,11 +16,12 @@ Safety, in the order the loop applies it:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, ContextManager, Protocol
 
 import numpy as np
 
@@ -127,6 +128,7 @@ class Player:
         observer: PlayObserver | None = None,
         clock: Callable[[], float] = time.perf_counter,
         sleep: Callable[[float], None] = time.sleep,
+        overlays_hidden: Callable[[], ContextManager[object]] = contextlib.nullcontext,
     ) -> None:
         self.screen = screen
         self.screen_rect = screen_rect
@@ -139,6 +141,9 @@ class Player:
         self.observer = observer or NullObserver()
         self.clock = clock
         self.sleep = sleep
+        # Locating looks at whole cells: a hint overlay over the game (another process) is taken off
+        # the screen meanwhile (screenbot.overlay.x11.overlays_hidden); reading works through it.
+        self.overlays_hidden = overlays_hidden
         self.results: list[GameResult] = []
         self.timings: list[StepTimings] = []
         self.dry_run_actions: tuple[Action, ...] = ()
@@ -336,7 +341,7 @@ class Player:
     def _dismiss_win_dialog(self, located: Located) -> bool:
         """Run the profile's after-win action (e.g. close "Congratulations") and check the board
         behind it really shows a won game."""
-        log.info("the board is hidden right after what may have been the winning move: closing the win dialog")
+        log.info("the board cannot be read right after an open: closing a win dialog, if there is one")
         self._control(located, self.profile.after_win)
         deadline = self.clock() + self.profile.restart_timeout
         while self.clock() < deadline:
@@ -391,7 +396,8 @@ class Player:
         area = window.clipped(self.screen_rect) if window is not None else self.screen_rect
         if window is not None and not self.screen_rect.contains_rect(window):
             raise WindowLostError(f"the game window {window} is partly off the screen {self.screen_rect}")
-        frame = self.screen.grab(area.as_region())
+        with self.overlays_hidden():
+            frame = self.screen.grab(area.as_region())
         lattice = self.vision.locate(frame)
         geometry = BoardGeometry.from_lattice(lattice, (area.left, area.top))
         # A couple of pixels around the cells: the lattice's own rounding of fractional origins
