@@ -78,7 +78,7 @@ def test_live_overlay_on_gnome_mines(game):
     from screenbot.geometry import Rect
     from screenbot.overlay.draw import MOVE_RGB, CellGrid
     from screenbot.overlay.live import DRAWN, UNCHANGED, HintConfig, HintSession
-    from screenbot.overlay.x11 import X11Overlay
+    from screenbot.overlay.x11 import X11Overlay, overlays_hidden
     from screenbot.play.live import SkinVision, load_skins, profile_for
     from screenbot.play.window import WindowTracker
     from solver.policy import PolicyConfig, decide
@@ -188,6 +188,13 @@ def test_live_overlay_on_gnome_mines(game):
         overlay.restore()
         assert session.tick().kind in (DRAWN, UNCHANGED)
         assert overlay.mapped and overlay.is_on_top()
+
+        # Another process (play, locating a board) can take the overlay off the screen for a moment.
+        with overlays_hidden(settle=0.3) as hidden:
+            assert hidden == 1
+            assert (screen.grab(region.as_region()) == clean).all()
+        assert overlay.is_on_top()
+        assert (screen.grab(region.as_region()) == up).all()
 
         # The overlay follows the window when it moves.
         before_window, before_region = game.geometry(), session.located.region
