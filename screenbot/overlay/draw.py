@@ -482,19 +482,19 @@ def _draw_cell(canvas: _Canvas, grid: CellGrid, style: OverlayStyle, r: int, c: 
     canvas.rounded_rect(ring, size * 0.18, rgb, 255)
     cx = (x0 + x1) / 2.0
     # Below the strip the move highlight may take, so a highlighted cell keeps its label.
-    label_h = band - move_t
-    label_cy = ring[1] + move_t + label_h / 2.0
+    label_h = band - 1.0  # the band inside the ring's 1 px inset; a move frame may overlap its top
+    label_cy = ring[1] + label_h / 2.0 + 0.5
+    if glyph:
+        # Corner ticks tell certain cells apart from "very likely" without relying on hue alone.
+        _corner_ticks(canvas, ring, band * 0.9, _INK if glyph == "mine" else _WHITE)
     if label_h < style.text_min_px or not style.show_percent:
-        if glyph:
-            # Corner ticks tell certain cells apart from "very likely" without relying on hue alone.
-            _corner_ticks(canvas, ring, band * 0.9, _INK if glyph == "mine" else _WHITE)
         return
     if glyph == "mine":
-        _mine_glyph(canvas, (cx, label_cy), label_h * 0.3)
+        _mine_glyph(canvas, (cx, label_cy), label_h * 0.36)
     elif glyph == "check":
-        _check_glyph(canvas, (cx, label_cy), label_h * 0.34)
+        _check_glyph(canvas, (cx, label_cy), label_h * 0.4)
     elif label:
-        height = _fit_text_height(label + "%", fw * 0.7, label_h * 0.68)
+        height = _fit_text_height(label + "%", fw * 0.6, label_h * 0.8)
         canvas.text(label + "%", (cx, label_cy), height, _WHITE, _INK, 255)
 
 
