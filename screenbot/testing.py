@@ -229,9 +229,13 @@ class SimulatedClient:
     @property
     def status(self) -> str:
         status = self.game.status
-        if status == WON and self.wins_need_flags:
-            flags = self.game.board().count("F")
-            return WON if flags == self.mines else PLAYING
+        if self.wins_need_flags and status != LOST:
+            # Like xdemineur: won as soon as every mine is flagged (and only then).
+            board = self.game.board()
+            flagged = [(r, c) for r, c, ch in board.cells() if ch == "F"]
+            if len(flagged) == self.mines and all(self.game.is_mine(r, c) for r, c in flagged):
+                return WON
+            return PLAYING
         return status
 
     @property

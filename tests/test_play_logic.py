@@ -28,11 +28,12 @@ def board(text: str, mines: int | None = None) -> Board:
         ("#10\n110\n000", 1, False, WON),
         ("#10\n110\n000", 1, True, PLAYING),  # xdemineur: the mine must be flagged too
         ("F10\n110\n000", 1, True, WON),
+        ("F1#\n11#\n###", 1, True, WON),  # xdemineur: every mine flagged wins, covered cells or not
         ("X10\n110\n000", 1, False, LOST),
         ("*2#\n###", 2, False, LOST),
         ("#10\n110\n000", None, False, PLAYING),  # unknown total: the board alone proves nothing
     ],
-    ids=["playing", "won", "won-needs-flags", "won-flagged", "exploded", "mines-shown", "unknown-total"],
+    ids=["playing", "won", "won-needs-flags", "won-flagged", "won-flags-only", "exploded", "mines-shown", "unknown-total"],
 )
 def test_game_status(text, mines, flags_needed, expected):
     assert game_status(board(text), mines=mines, win_requires_all_flags=flags_needed) == expected

@@ -76,7 +76,7 @@ def _play(client, args: argparse.Namespace) -> int:
 
     from ..capture import MssScreen
     from ..errors import SkinError
-    from ..play.live import FoundGame, SkinVision, load_skins
+    from ..play.live import FoundGame, load_skins
     from .play import play_found
 
     try:
@@ -84,10 +84,9 @@ def _play(client, args: argparse.Namespace) -> int:
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
     with MssScreen() as screen:
+        # We started the client: its skin and window are known; the player locates the board in it.
         window = client.geometry()
-        frame = screen.grab(window.as_region())
-        lattice = SkinVision(skins, client.client).locate(frame)
-        found = FoundGame(lattice.skin, client.window, window)
+        found = FoundGame(client.client, client.window, window)
 
         def save_last_board(player) -> None:
             located = player.located

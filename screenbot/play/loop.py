@@ -42,6 +42,10 @@ from .stability import wait_for_redraw
 log = logging.getLogger(__name__)
 
 
+# Screen pixels grabbed around the game window when locating the board in it.
+LOCATE_MARGIN = 48
+
+
 class PlayError(ScreenError):
     """The loop had to stop; ``frame_path`` is where the frame that stopped it was saved."""
 
@@ -219,8 +223,9 @@ class Player:
                 located, before_frame, last_actions = moved, None, ()
                 continue
             t_act = self.clock()
-            done = self._act(located, step.actions, step.frame)
-            timings = StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, self.clock() - t_act, redraw, len(done))
+            done, waited = self._act(located, step.actions, step.frame)
+            act = self.clock() - t_act - waited
+            timings = StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, act, redraw + waited, len(done))
             self._record(step.frame, step.reading, step.decision, done, timings)
             actions_done += len(done)
             before_frame, previous, last_actions = step.frame, step.reading.board, done
@@ -290,6 +295,10 @@ class Player:
                 problems = reading_problems(previous, reading.board, last_actions, flood=self.profile.flood)
             except (UnrecognizedCellError, BoardNotFoundError) as exc:
                 unreadable, problems = exc, [str(exc)]
+            if reading is not None and problems and self._over(reading.board):
+                # A finished game ignores the rest of a batch (xdemineur is won by its last flag even
+                # if opens follow in the same batch): what the bot did last no longer has to show.
+                problems = []
             read_seconds = self.clock() - t_read
             if reading is not None and not problems:
                 t_solve = self.clock()
@@ -319,6 +328,10 @@ class Player:
             f"the board read from the screen cannot be right ({'; '.join(problems[:3])}); nothing was clicked on it",
             frame_path=path,
         )
+
+    def _over(self, board) -> bool:
+        status = game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags)
+        return status != PLAYING
 
     def _frozen_means_won(self, board, problems: list[str]) -> bool:
         """An open on a covered cell changed nothing, for a whole redraw timeout. Clients that show a
@@ -393,13 +406,17 @@ class Player:
     def locate(self) -> Located:
         """Find the board: inside the client window when we follow one, else on the whole screen."""
         window = self.window.geometry() if self.window is not None else None
-        area = window.clipped(self.screen_rect) if window is not None else self.screen_rect
         if window is not None and not self.screen_rect.contains_rect(window):
             raise WindowLostError(f"the game window {window} is partly off the screen {self.screen_rect}")
+        # Locating checks the ring of pixels around the board (to refuse a partly hidden board), so it
+        # needs some screen around the window too.
+        area = window.expanded(LOCATE_MARGIN).clipped(self.screen_rect) if window is not None else self.screen_rect
         with self.overlays_hidden():
             frame = self.screen.grab(area.as_region())
         lattice = self.vision.locate(frame)
         geometry = BoardGeometry.from_lattice(lattice, (area.left, area.top))
+        if window is not None and not window.contains_rect(geometry.rect):
+            raise BoardNotFoundError(f"the board found at {geometry.rect} is not inside the game window {window}")
         # A couple of pixels around the cells: the lattice's own rounding of fractional origins
         # (device scale 1.25 gives 37.5 px cells) must stay inside the captured region.
         region = geometry.rect.expanded(2).clipped(self.screen_rect)
@@ -413,8 +430,9 @@ class Player:
     def _board_mouse(self, located: Located) -> BoardMouse:
         return BoardMouse(self.mouse, located.geometry, self.scale, self.screen_rect, chord_button=self.profile.chord_button)
 
-    def _act(self, located: Located, actions, frame: np.ndarray) -> tuple[Action, ...]:
-        """Click the actions in order; returns those done.
+    def _act(self, located: Located, actions, frame: np.ndarray) -> tuple[tuple[Action, ...], float]:
+        """Click the actions in order; returns those done, and the seconds spent waiting for the client
+        to show clicks (with ``confirm_clicks``: the client's time, not the bot's).
 
         Before each click two cheap checks: the window is still where the board was located (a
         window dragged mid-batch stops the batch), and the target cell still looks exactly as in the
@@ -424,6 +442,7 @@ class Player:
         board_mouse = self._board_mouse(located)
         region = located.region
         done = []
+        waited = 0.0
         for action in actions:
             if done and self._window_moved(located, relocate=False):
                 break
@@ -433,6 +452,7 @@ class Player:
             if not np.array_equal(self.screen.grab(cell.as_region()), expected):
                 log.debug("cell (%d, %d) changed since it was read: not clicking it", action.row, action.col)
                 continue
+            before = self.screen.grab(region.as_region()) if self.profile.confirm_clicks else None
             if action.kind == FLAG_ACTION:
                 board_mouse.flag(action.row, action.col)
             elif action.kind == CHORD:
@@ -440,9 +460,13 @@ class Player:
             else:
                 board_mouse.open(action.row, action.col)
             done.append(action)
+            if before is not None:
+                t_wait = self.clock()
+                self._wait_for_click_shown(region, before)
+                waited += self.clock() - t_wait
         if self.profile.hover_highlight:
             board_mouse.park()
-        return tuple(done)
+        return tuple(done), waited
 
     def _restart_if_over(self) -> None:
         """A session may start on a finished game (the user's last one): start a new one first rather
@@ -456,6 +480,17 @@ class Player:
         if status != PLAYING:
             log.info("the game on screen is already over (%s): starting a new one", status)
             self._start_new_game(status)
+
+    def _wait_for_click_shown(self, region: Rect, before: np.ndarray) -> None:
+        """Some clients (xdemineur) take the pointer's position when they get round to a click, not the
+        click's own: a click sent before the previous one was handled lands on the wrong cell or is
+        lost. For those, each click waits until the board shows it (a couple of milliseconds)."""
+        deadline = self.clock() + self.profile.redraw_timeout
+        while self.clock() < deadline:
+            if not np.array_equal(self.screen.grab(region.as_region()), before):
+                return
+            self.sleep(0.0003)
+        log.debug("a click did not show within %.2f s", self.profile.redraw_timeout)
 
     def _start_new_game(self, last: str) -> None:
         """Dismiss what the last game left on screen and start a fresh one, then wait until it shows."""

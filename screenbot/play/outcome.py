@@ -10,8 +10,10 @@ PLAYING, WON, LOST = "playing", "won", "lost"
 
 def game_status(board: Board, *, mines: int | None, win_requires_all_flags: bool = False) -> str:
     """``lost`` when the board shows a mine, an explosion or a wrong flag; ``won`` when, with a known
-    mine total, only mines are left covered (and, for clients like xdemineur that count flags, every
-    one of them is flagged); otherwise ``playing``.
+    mine total, only mines are left covered; for clients like xdemineur that count flags instead, when
+    every mine is flagged (xdemineur declares the win as soon as its flag counter reaches zero with all
+    flags right, even with safe cells still covered; the bot only ever flags proven mines); otherwise
+    ``playing``.
 
     With an unknown total the board alone cannot prove a win: the loop detects that differently (see
     ``loop.Player``)."""
@@ -19,13 +21,10 @@ def game_status(board: Board, *, mines: int | None, win_requires_all_flags: bool
         return LOST
     if mines is None:
         return PLAYING
-    covered = board.count(UNKNOWN_CHARS)
     flags = board.count(FLAG)
-    if covered + flags != mines:
-        return PLAYING
-    if win_requires_all_flags and flags != mines:
-        return PLAYING
-    return WON
+    if win_requires_all_flags:
+        return WON if flags == mines else PLAYING
+    return WON if board.count(UNKNOWN_CHARS) + flags == mines else PLAYING
 
 
 def is_fresh(board: Board) -> bool:

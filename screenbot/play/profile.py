@@ -15,6 +15,8 @@ reads all of this from here, so supporting a client is data, not ``if client == 
 - ``chord_button``: the button that opens around a satisfied number (``middle`` or ``left``).
 - ``flood``: which neighbours the client opens around a revealed zero ("8", "4" or "none"); a zero
   still next to a covered cell means the frame was caught mid-redraw.
+- ``confirm_clicks``: wait until each click shows on the board before the next one (xdemineur reads
+  the pointer position when it handles a click, so queued clicks land on the wrong cell).
 - ``frozen_board_means_won``: the client shows a win only outside the board and then ignores clicks
   (react-minesweeper); an open on a covered cell that changes nothing is then the sign of a win.
 
@@ -65,6 +67,7 @@ class PlayProfile:
     chord_button: str = "middle"
     frozen_board_means_won: bool = False
     flood: str = "8"  # which neighbours the client opens around a zero by itself: "8", "4" or "none"
+    confirm_clicks: bool = False  # wait for each click to show before the next (xdemineur)
 
     def mine_total(self, rows: int, cols: int) -> int | None:
         if isinstance(self.mines, dict):
@@ -116,6 +119,7 @@ def profile_from_dict(skin: str, data: dict) -> PlayProfile:
             chord_button=str(play.get("chord_button", "middle")),
             frozen_board_means_won=bool(play.get("frozen_board_means_won", False)),
             flood=_flood(play.get("flood", "8")),
+            confirm_clicks=bool(play.get("confirm_clicks", False)),
         )
     except (TypeError, ValueError) as exc:
         raise SkinError(f"bad value in profile.json: {exc}", skin=skin) from None
