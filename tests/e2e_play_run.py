@@ -106,6 +106,28 @@ class PageTruth:
         self.verdicts.append("won" if state.get("won") else "lost" if state.get("lost") else "playing")
 
 
+class WindowMover:
+    """Drags the game window elsewhere once, after the ``after``-th step (the loop must follow it)."""
+
+    def __init__(self, window: int, after: int, to: tuple[int, int]) -> None:
+        self.window, self.after, self.to = window, after, to
+        self.steps = 0
+        self.moved = False
+
+    def on_step(self, frame, reading, decision, actions, timings):
+        import subprocess
+        import time
+
+        self.steps += 1
+        if self.steps == self.after and not self.moved:
+            subprocess.run(["xdotool", "windowmove", str(self.window), str(self.to[0]), str(self.to[1])], check=True)
+            time.sleep(0.3)  # the window manager moves the frame asynchronously
+            self.moved = True
+
+    def on_game_end(self, result):
+        return None
+
+
 def main(argv: list[str]) -> int:
     options = json.loads(argv[0])
     skins = load_skins()
@@ -115,7 +137,10 @@ def main(argv: list[str]) -> int:
         audit = SafetyAudit(lambda b: options.get("mines") if options.get("mines") is not None else profile.mine_total(b.rows, b.cols))
         window = WindowTracker(options["window"])
         truth = PageTruth(options["devtools_port"]) if options.get("devtools_port") else None
-        observer = ObserverGroup(audit, truth) if truth else audit
+        mover = None
+        if options.get("move_window_after"):
+            mover = WindowMover(options["window"], options["move_window_after"], tuple(options["move_to"]))
+        observer = ObserverGroup(*[o for o in (audit, truth, mover) if o is not None])
         player = Player(
             screen=screen,
             screen_rect=Rect(0, 0, *screen.size),
@@ -146,6 +171,7 @@ def main(argv: list[str]) -> int:
             "acting_steps": audit.acting_steps,
             "unsafe": audit.unsafe,
             "page_verdicts": truth.verdicts if truth else None,
+            "window_moved": mover.moved if mover else None,
         }))
     return 0
 

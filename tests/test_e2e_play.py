@@ -56,10 +56,13 @@ def test_gnome_mines(level, games, tmp_path):
 def test_xdemineur_wins_only_by_flagging(tmp_path):
     games = 10
     with VirtualDisplay():
-        # Intermediate density on a 16x16 board keeps the test short while winning often.
-        with start_client("xdemineur", cols=16, rows=16, mines=40) as client:
-            report = play_in_child(client, "xdemineur", games, tmp_path, mines=40)
+        # Intermediate density on a 16x16 board keeps the test short while winning often. The window is
+        # dragged across the screen after the 5th step: the loop must find the board again and go on.
+        with start_client("xdemineur", cols=16, rows=16, mines=40, position=(20, 20)) as client:
+            report = play_in_child(client, "xdemineur", games, tmp_path, mines=40, move_window_after=5, move_to=[600, 400])
+            moved_to = client.geometry()
     check(report, games)
+    assert report["window_moved"] and moved_to.left >= 500
     assert report["controls"] == games - 1  # one restart (face click) between consecutive games
     assert "won" in report["outcomes"]  # a win is only declared with every mine flagged
 
@@ -91,3 +94,46 @@ def test_demo_starts_everything_itself(tmp_path):
 
     picture = cv2.imread(str(out))
     assert picture is not None and picture.shape[0] > 100 and picture.shape[1] > 100
+
+
+def _screenbot(args: list[str], **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "screenbot", *args], cwd=ROOT, env=dict(os.environ),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_dry_run_and_ctrl_c_on_a_real_client(tmp_path):
+    import signal
+    import time
+
+    import numpy as np
+
+    from screenbot.capture import MssScreen
+
+    with VirtualDisplay():
+        with start_client("xdemineur", cols=16, rows=16, mines=40) as client:
+            with MssScreen() as screen:
+                # The board only: xdemineur's timer ticks above it.
+                from screenbot.play.live import load_skins, SkinVision
+
+                window = client.geometry()
+                lattice = SkinVision(load_skins(), "xdemineur").locate(screen.grab(window.expanded(48).as_region()))
+                board = lattice.board_rect().translated(window.left - 48, window.top - 48)
+                before = screen.grab(board.as_region())
+                dry = _screenbot(["play", "--client", "xdemineur", "--mines", "40", "--dry-run", "--json"])
+                out, err = dry.communicate(timeout=120)
+                assert dry.returncode == 0, err
+                moves = json.loads(out.strip().splitlines()[-1])["actions"]
+                assert moves  # it did decide something...
+                time.sleep(0.3)
+                assert np.array_equal(screen.grab(board.as_region()), before)  # ...and clicked nothing
+
+            # Ctrl-C mid-session: a clean stop with exit code 130 and the summary still printed.
+            run = _screenbot(["play", "--client", "xdemineur", "--mines", "40", "--games", "200", "--json",
+                              "--failure-dir", str(tmp_path)])
+            time.sleep(5)  # start-up (imports, locating) takes 1-2 s; then it is mid-game
+            run.send_signal(signal.SIGINT)
+            out, err = run.communicate(timeout=60)
+            assert run.returncode == 130, err[-2000:]
+            summary = json.loads(out.strip().splitlines()[-1])
+            assert "interrupted" in summary.get("stopped", "")
+            assert "Traceback" not in err
