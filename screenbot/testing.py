@@ -201,6 +201,9 @@ class SimulatedClient:
     # Like gnome-mines and Chromium, draw a clicked cell "pressed" (here: looking like an open 0, the
     # worst case for a reader) during the next ``pressed_grabs`` grabs before showing the result.
     pressed_grabs: int = 0
+    # Like xdemineur: clicks are handled only at the next grab (the client is busy), each at wherever
+    # the pointer is by then, not where the click was made.
+    late_clicks: bool = False
     on_click: Callable[[SimulatedClient, int], None] | None = None
 
     clicks: list[ClickRecord] = field(default_factory=list)
@@ -208,6 +211,7 @@ class SimulatedClient:
     games_started: int = 0
     dialog_open: bool = False
     pressed: list = field(default_factory=list)  # [cell, grabs left]
+    queued: list = field(default_factory=list)  # [button, grabs to wait] of clicks not handled yet
     closed: bool = False
     covered: bool = False
     pointer: tuple[float, float] = (0.0, 0.0)
@@ -266,6 +270,10 @@ class SimulatedClient:
 
     def grab(self, region: tuple[int, int, int, int] | None = None) -> np.ndarray:
         width, height = self.screen_size
+        for entry in self.queued:
+            entry[1] -= 1
+        while self.queued and self.queued[0][1] <= 0:
+            self._click(*self.pointer, self.queued.pop(0)[0])
         frame = self._render()
         if self.pressed and not self.closed:
             (r, c), left = self.pressed
@@ -321,6 +329,10 @@ class SimulatedClient:
         self.pointer = (x, y)
 
     def click(self, x: float, y: float, button: str = LEFT) -> None:
+        if self.late_clicks:
+            self.pointer = (x, y)
+            self.queued.append([button, 2])  # handled two grabs later, wherever the pointer is then
+            return
         self._click(x, y, button)
 
     def _click(self, x: float, y: float, button: str) -> None:

@@ -301,3 +301,21 @@ def test_flag_counting_client_needs_the_mine_total(tmp_path):
     assert client.clicks == []
     results = make_player(client, profile, tmp_path, games=1, mines=99).play()
     assert results[0].outcome in (WON, LOST)
+
+
+@pytest.mark.parametrize("confirm", [True, False])
+def test_clients_that_handle_clicks_late_get_one_click_at_a_time(confirm, tmp_path):
+    """xdemineur handles a click at the pointer's position when it gets to it: queued clicks land on the
+    last cell. With confirm_clicks each click waits until it shows; without, the loop notices that its
+    clicks did not do what it asked and stops, never acting on a wrong board."""
+    client = SimulatedClient(16, 16, 40, seed=8, preopen=True, wins_need_flags=True, face=(0.0, -2.0),
+                             rules="safe", late_clicks=True)
+    profile = dataclasses.replace(XDEMINEUR_LIKE, confirm_clicks=confirm, mines={"16x16": 40})
+    player = make_player(client, profile, tmp_path, games=3)
+    if confirm:
+        results = player.play()
+        assert {r.outcome for r in results} <= {WON, LOST} and len(results) == 3
+    else:
+        with pytest.raises(InconsistentReadingError):
+            player.play()
+    assert client.outside_clicks == [] or not confirm
