@@ -179,9 +179,11 @@ def test_covered_board_stops_with_the_frame_saved(tmp_path):
             client.covered = True
 
     client = SimulatedClient(16, 16, 40, seed=4, on_click=cover)
+    player = make_player(client, GNOME_LIKE, tmp_path, games=1)
     with pytest.raises(WindowLostError) as info:
-        make_player(client, GNOME_LIKE, tmp_path, games=1).play()
+        player.play()
     assert info.value.frame_path and (tmp_path / info.value.frame_path.split("/")[-1]).exists()
+    assert [r.outcome for r in player.results] == [ABORTED]
     assert len(client.clicks) == 2
 
 

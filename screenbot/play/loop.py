@@ -180,7 +180,16 @@ class Player:
                 self._start_new_game(self.results[-1].outcome)
             elif not self.config.dry_run:
                 self._restart_if_over()
-            result = self.play_game()
+            start = self.clock()
+            try:
+                result = self.play_game()
+            except (ScreenError, KeyboardInterrupt) as exc:
+                # The game in progress counts as aborted; the error still stops the session.
+                reason = str(exc) or "interrupted"
+                aborted = GameResult(ABORTED, self.clock() - start, 0, 0, 0, reason)
+                self.results.append(aborted)
+                self.observer.on_game_end(aborted)
+                raise
             self.results.append(result)
             self.observer.on_game_end(result)
             log.info("game %d: %s in %.2f s (%d actions)", index + 1, result.outcome, result.seconds, result.actions)
