@@ -501,6 +501,13 @@ class Player:
             self.sleep(0.0003)
         log.debug("a click did not show within %.2f s", self.profile.redraw_timeout)
 
+    def _is_new_game(self, board) -> bool:
+        if is_fresh(board):
+            return True
+        # Clients that open an area by themselves (xdemineur) start with some cells open.
+        status = game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags)
+        return self.profile.first_click == "preopened" and status == PLAYING and board.count("F") == 0
+
     def _start_new_game(self, last: str) -> None:
         """Dismiss what the last game left on screen and start a fresh one, then wait until it shows."""
         located = self._located or self.locate()
@@ -510,12 +517,17 @@ class Player:
             raise PlayError(f"the {self.profile.skin} profile has no restart action: cannot start another game")
         self._control(located, self.profile.restart)
         deadline = self.clock() + self.profile.restart_timeout
+        attempt = 0
         while True:
+            attempt += 1
             try:
-                located = self.locate()
+                # A new game normally keeps the board where it was; locating again (the slow part) is
+                # only needed when it does not read there, e.g. the window changed size.
+                if attempt > 1 and attempt % 5 == 0:
+                    located = self.locate()
                 frame = self.screen.grab(located.region.as_region())
                 board = self.vision.read(frame, located.lattice).board
-                if is_fresh(board) or (self.profile.first_click == "preopened" and not board.is_over and game_status(board, mines=self.mine_total_for(board)) == PLAYING):
+                if self._is_new_game(board):
                     return
             except (BoardNotFoundError, UnrecognizedCellError):
                 pass
