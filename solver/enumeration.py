@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from math import comb
 
 from .constraints import Constraint
+from .grid import bits
 
 # Search nodes allowed per analysis before a component is approximated instead (see ``approximate``).
 # About 0.3 s of pure Python on a slow core; typical expert positions need a few hundred.
@@ -89,22 +90,13 @@ def split_components(constraints: tuple[Constraint, ...]) -> list[Component]:
     for members in by_root.values():
         members = _search_order(members)
         groups = tuple(CellGroup(cells, cells.bit_count()) for _, cells in members)
-        cons_ids = sorted({k for sig, _ in members for k in _bit_list(sig)})
+        cons_ids = sorted({k for sig, _ in members for k in bits(sig)})
         cons = tuple(
             (tuple(g for g, (sig, _) in enumerate(members) if sig >> k & 1), constraints[k].mines)
             for k in cons_ids
         )
         components.append(Component(groups, cons, tuple(constraints[k].source for k in cons_ids)))
     return components
-
-
-def _bit_list(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _search_order(members: list[tuple[int, int]]) -> list[tuple[int, int]]:
