@@ -321,3 +321,14 @@ def test_clients_that_handle_clicks_late_get_one_click_at_a_time(confirm, tmp_pa
         with pytest.raises(InconsistentReadingError):
             player.play()
     assert client.outside_clicks == [] or not confirm
+
+
+def test_clicks_the_client_ignores_stop_the_game(tmp_path):
+    """A profile naming a chord button the client does not have: the chords change nothing, and the
+    loop stops instead of clicking the same cells forever."""
+    client = SimulatedClient(16, 16, 40, seed=7)
+    profile = dataclasses.replace(GNOME_LIKE, chord_button="left")  # the fake chords with the middle button
+    player = make_player(client, profile, tmp_path, games=3, flag_mines=True, chord=True)
+    with pytest.raises(PlayError, match="did not change"):
+        player.play()
+    assert player.results[-1].outcome == ABORTED

@@ -210,10 +210,19 @@ class Player:
         previous = None
         last_actions: tuple[Action, ...] = ()
         steps = actions_done = guesses = 0
+        unanswered = 0  # steps in a row whose clicks changed nothing on the screen
         while steps < self.config.max_steps:
             steps += 1
             settled = self._wait_for_redraw(located, before_frame)
             redraw = settled.waited if before_frame is not None else 0.0
+            unanswered = unanswered + 1 if before_frame is not None and last_actions and not settled.changed else 0
+            if unanswered >= 2:
+                path = self._save_frame(settled.frame, "no-effect")
+                raise PlayError(
+                    f"the {self.profile.client} board did not change after two rounds of clicks; the client is not "
+                    "taking them (a chord button it does not have, a modal dialog, a paused game?)",
+                    frame_path=path,
+                )
             step = self._read_safely(located, settled.frame, settled.changed, previous, last_actions)
             if isinstance(step, Located):  # the window moved: carry on from the new place
                 located, before_frame, last_actions = step, None, ()
