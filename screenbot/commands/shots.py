@@ -30,8 +30,8 @@ def register(subparsers) -> None:
     parser.add_argument("--out", default="fixtures/screens", help="output folder (default: fixtures/screens)")
     parser.add_argument("--recipe", action="append", default=[], help="run only this recipe (repeatable)")
     parser.add_argument("--list", action="store_true", help="list the recipes and exit")
-    parser.add_argument("--full-frames", action="store_true",
-                        help="also save the first shot of each recipe as a full-screen frame")
+    parser.add_argument("--full-frame", action="append", default=[], metavar="RECIPE",
+                        help="save this recipe's first shot as the full 1280x1024 screen (repeatable)")
     parser.set_defaults(run=run)
 
 
@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
                 failures += 1
                 continue
             for i, shot in enumerate(shots):
-                save_shot(shot, out, for_templates=recipe.for_templates, full_frame=args.full_frames and i == 0)
+                full = recipe.name in args.full_frame and i == 0
+                save_shot(shot, out, for_templates=recipe.for_templates, full_frame=full)
             print(f"{recipe.name}: {len(shots)} shots")
     return EXIT_FAILED if failures else 0

@@ -14,15 +14,17 @@ Only cell *appearance classes* are used here (which cells look alike), never a t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
+
+import logging
 
 from solver.board import Board, neighbours
 
 from ..errors import ScreenError
-from ..vision.cells import cell_images
 from ..vision.lattice import Lattice
+
+log = logging.getLogger(__name__)
 
 # Two canonical cell images are the same picture when they differ little on average AND almost no
 # pixel differs strongly: a flag and a flag with a small "?" differ in a few pixels only.
@@ -35,23 +37,76 @@ class TruthCheckError(ScreenError):
     """The rules-based labelling of a screenshot did not check out; the shot must not become a fixture."""
 
 
-@dataclass(frozen=True, slots=True)
-class Appearance:
-    """Canonical images of the states a session has seen for sure (by what it did)."""
+class Looks:
+    """The pictures a session has seen for sure, by what it did: the covered picture of every cell
+    (from a fresh board, or one probed picture everywhere), and each flag / "?" it placed.
 
-    covered: np.ndarray
-    flag: np.ndarray | None = None
-    question: np.ndarray | None = None
+    ``strict`` is for clients that draw every cell at the same pixel phase (integer pitch): then the
+    same state is the same picture to the pixel. With a fractional pitch icons shift by a pixel from
+    cell to cell, so pictures of one state are compared with a looser tolerance, and flags and "?"
+    with the picture recorded at that very cell.
+    """
+
+    def __init__(self, covered: np.ndarray, strict: bool) -> None:
+        self.covered = covered  # (rows, cols, 16, 16, 3)
+        self.strict = strict
+        self.flag: dict[tuple[int, int], np.ndarray] = {}
+        self.question: dict[tuple[int, int], np.ndarray] = {}
+
+    def same(self, a: np.ndarray, b: np.ndarray | None) -> bool:
+        return same(a, b, loose=not self.strict)
+
+    def is_covered(self, cell: np.ndarray, r: int, c: int) -> bool:
+        return same(cell, self.covered[r, c])  # same cell, same pixel phase: always strict
+
+    def _marked(self, table: dict, cell: np.ndarray, r: int, c: int) -> bool:
+        if (r, c) in table:
+            return same(cell, table[(r, c)])
+        return any(self.same(cell, pic) for pic in table.values())
+
+    def is_flag(self, cell: np.ndarray, r: int, c: int) -> bool:
+        return self._marked(self.flag, cell, r, c)
+
+    def is_question(self, cell: np.ndarray, r: int, c: int) -> bool:
+        return self._marked(self.question, cell, r, c)
 
 
-def canonical_cells(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
-    return cell_images(frame, lattice).astype(np.int16)
+def canonical_cells(frame: np.ndarray, lattice: Lattice,
+                    starts: tuple[list[int], list[int]] | None = None, inset: float = 0.2) -> np.ndarray:
+    """(rows, cols, 16, 16, 3) pictures of each cell without ``inset`` of its pitch on every side.
+
+    Only the middle is compared: where a client spreads a fractional pitch over whole pixels (GTK
+    does), a cell's border and gap move by a pixel from one cell to the next, while its middle, with
+    the digit or icon, is drawn the same everywhere. ``starts`` (left of each column, top of each
+    row, in frame pixels) replaces the lattice's evenly spaced boxes when the client's layout is
+    known to be uneven (GTK gives the first cells a pixel more than the last ones).
+    """
+    import cv2
+
+    px, py = lattice.pitch
+    xs = starts[0] if starts else [lattice.origin[0] + c * px for c in range(lattice.cols)]
+    ys = starts[1] if starts else [lattice.origin[1] + r * py for r in range(lattice.rows)]
+    out = np.empty((lattice.rows, lattice.cols, 16, 16, 3), dtype=np.int16)
+    width, height = int(round((1 - 2 * inset) * px)), int(round((1 - 2 * inset) * py))
+    for r in range(lattice.rows):
+        top = int(round(ys[r] + inset * py))
+        for c in range(lattice.cols):
+            left = int(round(xs[c] + inset * px))
+            out[r, c] = cv2.resize(frame[top : top + height, left : left + width], (16, 16),
+                                   interpolation=cv2.INTER_AREA)
+    return out
 
 
-def same(a: np.ndarray, b: np.ndarray | None) -> bool:
+LOOSE_MEAN = 12.0
+LOOSE_STRONG_SHARE = 0.12
+
+
+def same(a: np.ndarray, b: np.ndarray | None, *, loose: bool = False) -> bool:
     if b is None:
         return False
     diff = np.abs(a.astype(np.int16) - b.astype(np.int16))
+    if loose:
+        return float(diff.mean()) < LOOSE_MEAN and float((diff > SAME_STRONG).mean()) < LOOSE_STRONG_SHARE
     return float(diff.mean()) < SAME_MEAN and float((diff > SAME_STRONG).mean()) < SAME_STRONG_SHARE
 
 
@@ -76,83 +131,95 @@ def label_final(
     final: np.ndarray,
     before: np.ndarray,
     lattice: Lattice,
-    look: Appearance,
+    look: Looks,
     *,
     outcome: str,
     flagged: frozenset[tuple[int, int]] = frozenset(),
     last_click: tuple[int, int] | None = None,
+    starts: tuple[list[int], list[int]] | None = None,
+    inset: float = 0.2,
 ) -> Board:
     """Label the end-of-game frame ``final``; ``before`` is the frame just before the last click.
 
     ``outcome`` is "lost" (the last click hit a mine) or "won". Raises TruthCheckError when the
     picture does not agree with the rules.
     """
-    end = canonical_cells(final, lattice)
-    prev = canonical_cells(before, lattice)
+    if outcome not in ("lost", "won"):
+        raise ValueError(f"outcome must be 'lost' or 'won', not {outcome!r}")
+    end = canonical_cells(final, lattice, starts, inset)
+    prev = canonical_cells(before, lattice, starts, inset)
     rows, cols = lattice.rows, lattice.cols
     labels = [["" for _ in range(cols)] for _ in range(rows)]
     mines: set[tuple[int, int]] = set()
-
-    def unopened_before(r: int, c: int) -> bool:
-        return same(prev[r, c], look.covered) or same(prev[r, c], look.question) or same(prev[r, c], look.flag)
-
     for r in range(rows):
         for c in range(cols):
             cell = end[r, c]
             if outcome == "lost":
                 if (r, c) == last_click:
-                    if same(cell, look.covered):
+                    if look.is_covered(cell, r, c):
                         raise TruthCheckError(f"the losing click at ({r}, {c}) left the cell covered")
                     labels[r][c] = "X"
                     mines.add((r, c))
                 elif (r, c) in flagged:
-                    if same(cell, look.flag):
+                    if look.is_flag(cell, r, c):
                         labels[r][c] = "F"
                         mines.add((r, c))
                     else:
                         labels[r][c] = "W"
-                elif same(cell, look.covered):
+                elif look.is_covered(cell, r, c):
                     labels[r][c] = "#"
-                elif same(cell, look.question):
+                elif look.is_question(cell, r, c):
                     labels[r][c] = "?"
-                elif unopened_before(r, c):
+                elif look.is_covered(prev[r, c], r, c) or look.is_question(prev[r, c], r, c):
                     labels[r][c] = "*"
                     mines.add((r, c))
-            elif outcome == "won":
-                if same(cell, look.flag):
-                    labels[r][c] = "F"
-                    mines.add((r, c))
-                elif same(cell, look.covered) or same(cell, look.question):
-                    labels[r][c] = "#" if same(cell, look.covered) else "?"
-                    mines.add((r, c))
-            else:
-                raise ValueError(f"outcome must be 'lost' or 'won', not {outcome!r}")
+            elif (r, c) in flagged and look.is_flag(cell, r, c):
+                labels[r][c] = "F"
+                mines.add((r, c))
+            elif look.is_covered(cell, r, c) or look.is_question(cell, r, c):
+                labels[r][c] = "#" if look.is_covered(cell, r, c) else "?"
+                mines.add((r, c))
     for r in range(rows):
         for c in range(cols):
             if not labels[r][c]:
                 labels[r][c] = str(sum((rr, cc) in mines for rr, cc in neighbours(rows, cols, r, c)))
     board = Board(tuple("".join(row) for row in labels))
     try:
-        _check_classes(end, board)
+        _check_classes(end, board, look.strict)
     except TruthCheckError as exc:
         raise TruthCheckError(f"{exc}; board by the rules:\n" + "\n".join(board.grid)) from None
     return board
 
 
-def _check_classes(cells: np.ndarray, board: Board) -> None:
-    """Same picture <=> same label, over the whole frame (flags and wrong flags included)."""
+def _check_classes(cells: np.ndarray, board: Board, strict: bool) -> None:
+    """Same picture => same label (pixel-identical pictures), and same label => similar picture."""
     ids = _classes(cells)
     by_class: dict[int, set[str]] = {}
-    by_label: dict[str, set[int]] = {}
     for r, c, ch in board.cells():
         by_class.setdefault(int(ids[r, c]), set()).add(ch)
-        by_label.setdefault(ch, set()).add(int(ids[r, c]))
-    for cls, chars in by_class.items():
+    for chars in by_class.values():
         if len(chars) > 1:
             raise TruthCheckError(f"cells that look the same were labelled {sorted(chars)} by the rules")
-    for ch, classes in by_label.items():
-        if len(classes) > 1:
-            raise TruthCheckError(f"cells labelled {ch!r} by the rules look different ({len(classes)} pictures)")
+    first: dict[str, np.ndarray] = {}
+    for r, c, ch in board.cells():
+        if ch not in "012345678*":
+            continue  # flags, "?" and covered cells were compared with their own recorded pictures
+        if ch not in first:
+            first[ch] = cells[r, c]
+        elif not _alike(cells[r, c], first[ch], strict):
+            raise TruthCheckError(f"cells labelled {ch!r} by the rules look different, e.g. at ({r}, {c})")
+
+
+def _alike(a: np.ndarray, b: np.ndarray, strict: bool) -> bool:
+    """Pictures of one state: identical at an integer pitch; at a fractional pitch glyphs move by a
+    pixel, so compare the average colour (each number has its own colours) and the ink share."""
+    if strict:
+        return same(a, b)
+    mean_a, mean_b = a.reshape(-1, 3).mean(axis=0), b.reshape(-1, 3).mean(axis=0)
+    ink_a = (a.reshape(-1, 3).sum(axis=1) < 300).mean()
+    ink_b = (b.reshape(-1, 3).sum(axis=1) < 300).mean()
+    log.debug("alike: colour %.1f ink %.3f", float(np.abs(mean_a - mean_b).max()), abs(ink_a - ink_b))
+    return float(np.abs(mean_a - mean_b).max()) < 8 and abs(ink_a - ink_b) < 0.06
 
 
 def label_earlier(
@@ -160,28 +227,30 @@ def label_earlier(
     final: np.ndarray,
     final_board: Board,
     lattice: Lattice,
-    look: Appearance,
+    look: Looks,
     *,
     flagged: frozenset[tuple[int, int]] = frozenset(),
     questioned: frozenset[tuple[int, int]] = frozenset(),
+    starts: tuple[list[int], list[int]] | None = None,
+    inset: float = 0.2,
 ) -> Board:
     """Label a frame taken during the game, from the labelled final frame of the same game."""
-    now = canonical_cells(frame, lattice)
-    end = canonical_cells(final, lattice)
+    now = canonical_cells(frame, lattice, starts, inset)
+    end = canonical_cells(final, lattice, starts, inset)
     rows = []
     for r in range(lattice.rows):
         row = []
         for c in range(lattice.cols):
             cell = now[r, c]
             if (r, c) in flagged:
-                if not same(cell, look.flag):
+                if not look.is_flag(cell, r, c):
                     raise TruthCheckError(f"cell ({r}, {c}) was flagged but does not show the flag picture")
                 row.append("F")
             elif (r, c) in questioned:
-                if not same(cell, look.question):
+                if not look.is_question(cell, r, c):
                     raise TruthCheckError(f"cell ({r}, {c}) was marked '?' but does not show it")
                 row.append("?")
-            elif same(cell, look.covered):
+            elif look.is_covered(cell, r, c):
                 row.append("#")
             else:
                 final_char = final_board[r, c]

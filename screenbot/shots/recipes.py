@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 import random
 import time
+
+import numpy as np
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -19,7 +21,7 @@ from solver.board import parse_board
 from ..capture import MssScreen
 from ..desktop.clients import start_gnome_mines, start_react_minesweeper, start_xdemineur
 from ..desktop.devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage, page_websocket_url, react_minesweeper_board_text
-from .labels import Appearance, TruthCheckError
+from .labels import Looks, TruthCheckError
 from .sessions import (
     LabelledShot,
     Session,
@@ -47,14 +49,23 @@ RECIPES: tuple[Recipe, ...] = (
     Recipe("gm-small-600", "gnome-mines", {"level": "small", "window_size": (600, 400)}, True, 1),
     Recipe("gm-medium-600", "gnome-mines", {"level": "medium", "window_size": (600, 400)}, True, 2),
     Recipe("gm-small-1000", "gnome-mines", {"level": "small", "window_size": (1000, 900)}, True, 3),
-    Recipe("gm-medium-1000", "gnome-mines", {"level": "medium", "window_size": (1000, 900)}, True, 7),
-    Recipe("gm-big-900", "gnome-mines", {"level": "big", "window_size": (900, 600)}, False, 4),
+    Recipe("gm-medium-1000", "gnome-mines", {"level": "medium", "window_size": (1000, 900)}, False, 7),
+    Recipe("gm-big-1100", "gnome-mines", {"level": "big", "window_size": (1100, 700)}, True, 4),
+    Recipe("gm-dense-600", "gnome-mines", {"custom": (16, 16, 25), "window_size": (600, 400)}, True, 14),
+    Recipe("gm-dense-900", "gnome-mines", {"custom": (12, 10, 30), "window_size": (900, 650)}, True, 15),
     Recipe("gm-custom-700", "gnome-mines", {"custom": (12, 9, 15), "window_size": (700, 500)}, False, 5),
     Recipe("gm-medium-800", "gnome-mines", {"level": "medium", "window_size": (800, 700)}, False, 6),
     Recipe("xd-16x16", "xdemineur", {"cols": 16, "rows": 16, "mines": 40}, True, 1),
     Recipe("xd-30x16", "xdemineur", {"cols": 30, "rows": 16, "mines": 99}, True, 2),
     Recipe("xd-20x12", "xdemineur", {"cols": 20, "rows": 12, "mines": 30}, False, 3),
     Recipe("xd-16x16b", "xdemineur", {"cols": 16, "rows": 16, "mines": 50}, False, 4),
+    Recipe("xd-dense-a", "xdemineur", {"cols": 16, "rows": 16, "mines": 60, "solver": True}, True, 11),
+    Recipe("xd-dense-b", "xdemineur", {"cols": 20, "rows": 16, "mines": 85, "solver": True}, True, 12),
+    Recipe("xd-dense-c", "xdemineur", {"cols": 30, "rows": 16, "mines": 120, "solver": True}, True, 13),
+    Recipe("xd-16x16-win", "xdemineur", {"cols": 16, "rows": 16, "mines": 25, "solver": True}, False, 5),
+    Recipe("xd-24x14-win", "xdemineur", {"cols": 24, "rows": 14, "mines": 35, "solver": True}, False, 6),
+    Recipe("gm-small-600-win", "gnome-mines", {"level": "small", "window_size": (600, 400), "solver": True}, False, 8),
+    Recipe("gm-medium-600-win", "gnome-mines", {"level": "medium", "window_size": (600, 400), "solver": True}, False, 9),
     Recipe("rm-s1-10x10", "react-minesweeper", {"scale": 1.0, "rows": 10, "cols": 10, "chance": 15}, True, 1),
     Recipe("rm-s1.5-12x12", "react-minesweeper", {"scale": 1.5, "rows": 12, "cols": 12, "chance": 18}, True, 2),
     Recipe("rm-s2-8x8", "react-minesweeper", {"scale": 2.0, "rows": 8, "cols": 8, "chance": 20}, True, 3),
@@ -83,19 +94,25 @@ def run_recipe(recipe: Recipe, screen: MssScreen, attempts: int = 4) -> list[Lab
 
 def _gnome_mines(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[LabelledShot]:
     options = dict(recipe.options)
+    solver = options.pop("solver", False)
     if "custom" in options:
         cols, rows, _ = options["custom"]
+        mines = None
     else:
-        cols, rows = {"small": (8, 8), "medium": (16, 16), "big": (30, 16)}[options["level"]]
+        cols, rows, mines = {"small": (8, 8, 10), "medium": (16, 16, 40), "big": (30, 16, 99)}[options["level"]]
     with start_gnome_mines(**options) as client:
         session = Session(client, None, screen, exploded_red_fraction=0.04)  # type: ignore[arg-type]
         session.away()
         fresh = session.frame()
-        session.lattice = gnome_mines_lattice(fresh, client, rows, cols)
-        look = Appearance(session.cells(fresh)[0, 0])
+        session.lattice, session.starts = gnome_mines_lattice(fresh, client, rows, cols)
+        look = Looks(session.cells(fresh), strict=_integer_pitch(session.lattice.pitch))
         start = (min(3, rows // 2), min(3, cols // 2))
-        shots = play_desktop_game(session, look, recipe.name, rng, start, flags=3, question=True, hover_shots=1,
-                                  keep_every=2)
+        choose = None
+        if solver:
+            choose, session.won = _solver_driver(session, mines, won_when="all-safe-open")
+            session.dismiss_win = lambda: _press("Escape")
+        shots = play_desktop_game(session, look, recipe.name, rng, start, flags=0 if solver else 3, question=True,
+                                  hover_shots=1, keep_every=2 if not solver else 6, choose=choose)
         fresh_board = parse_board("\n".join("#" * cols for _ in range(rows)))
         return [LabelledShot(client.client, f"{recipe.name}-fresh", fresh, session.lattice, fresh_board,
                              shots[0].window, ("fresh",)), *shots]
@@ -103,20 +120,89 @@ def _gnome_mines(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[
 
 def _xdemineur(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[LabelledShot]:
     options = dict(recipe.options)
+    solver = options.pop("solver", False)
     with start_xdemineur(**options) as client:
         session = Session(client, xdemineur_lattice(client, options["rows"], options["cols"]), screen,
-                          exploded_red_fraction=0.4)
+                          exploded_red_fraction=0.4, inset=0.0)
         session.away()
         start = session.frame()
-        cells = session.cells(start)
-        # The game opened a region by itself; the covered picture is the one on most cells that
-        # still changes when clicked (checked by the first random move's outcome below).
-        flat = cells.reshape(-1, *cells.shape[2:])
-        counts = [sum(1 for other in flat if _same(one, other)) for one in flat[:: max(1, len(flat) // 40)]]
-        covered = flat[:: max(1, len(flat) // 40)][max(range(len(counts)), key=counts.__getitem__)]
-        look = Appearance(covered)
-        return play_desktop_game(session, look, recipe.name, rng, None, flags=3, question=True, hover_shots=1,
-                                 keep_every=3)
+        covered = _probe_covered(session, start, rng)
+        look = Looks(np.broadcast_to(covered, (options["rows"], options["cols"], *covered.shape)).copy(), strict=True)
+        choose = None
+        if solver:
+            choose, session.won = _solver_driver(session, options["mines"], won_when="no-covered")
+        return play_desktop_game(session, look, recipe.name, rng, None, flags=0 if solver else 3, question=True,
+                                 hover_shots=1, keep_every=3 if not solver else 8, choose=choose)
+
+
+def _press(key: str) -> None:
+    from ..desktop.clients import _xtest_key
+
+    _xtest_key(key)
+
+
+def _solver_driver(session: Session, mines: int | None, won_when: str):
+    """Steer a game with the recognizer and the solver, so that some games are won. Only the moves
+    come from here; the screenshots' truth still comes from the rules at the end of the game."""
+    from solver.errors import InconsistentBoardError
+    from solver.policy import PolicyConfig, decide
+
+    from ..errors import ScreenError
+    from ..vision import load_skins, read_board
+
+    skins = load_skins()
+
+    def board_of(frame):
+        try:
+            return read_board(frame, session.lattice, skins, mines=mines).board
+        except ScreenError:
+            return None
+
+    def choose(frame):
+        board = board_of(frame)
+        if board is None or board.count("#?") == 0:
+            return None
+        try:
+            move = decide(board, PolicyConfig(flag_mines=True)).moves[0]
+        except InconsistentBoardError:
+            return None
+        return (move.action, move.row, move.col)
+
+    def won(frame) -> bool:
+        board = board_of(frame)
+        if board is None or board.is_over:
+            return False
+        hidden = board.count("#?F")
+        if won_when == "no-covered":
+            return board.count("#?") == 0
+        return mines is not None and hidden == mines
+
+    return choose, won
+
+
+def _probe_covered(session: Session, frame, rng: random.Random):
+    """The covered picture of a board the client opened by itself: of the most common pictures, the
+    one whose cell changes when right-clicked (a flag appears), after which the flag is taken off."""
+    from .labels import _classes
+
+    cells = session.cells(frame)
+    ids = _classes(cells)
+    counts = np.bincount(ids.ravel())
+    for cls in np.argsort(-counts):
+        rows, cols = np.nonzero(ids == cls)
+        i = rng.randrange(len(rows))
+        r, c = int(rows[i]), int(cols[i])
+        session.click(r, c, button=3)
+        changed = not _same(session.cells(session.frame())[r, c], cells[r, c])
+        if changed:
+            session.click(r, c, button=3)  # flag -> "?"
+            session.click(r, c, button=3)  # "?" -> covered
+            return cells[r, c]
+    raise TruthCheckError("no picture on the board reacts to a right-click: cannot tell covered cells")
+
+
+def _integer_pitch(pitch: tuple[float, float]) -> bool:
+    return all(abs(p - round(p)) < 0.02 for p in pitch)
 
 
 def _same(a, b) -> bool:

@@ -32,7 +32,7 @@ from ..desktop.devtools import (
 )
 from ..errors import ScreenError
 from ..vision.lattice import Lattice
-from .labels import Appearance, TruthCheckError, canonical_cells, label_earlier, label_final, same
+from .labels import Looks, TruthCheckError, canonical_cells, label_earlier, label_final, same
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +91,13 @@ class Session:
     # Share of pure-red pixels in an opened cell that means "exploded mine": gnome-mines paints a red
     # mine icon (~10%), xdemineur a red background (~80%, its red "3" covers ~15%).
     exploded_red_fraction: float = 0.4
+    dismiss_win: Callable[[], None] | None = None  # closes the client's "you won" dialog
+    # Exact cell starts (columns, rows) when the client's layout is uneven; None: the lattice's.
+    starts: tuple[list[int], list[int]] | None = None
+    # Share of the pitch left out on each side when comparing pictures: GTK moves borders by a pixel
+    # from cell to cell, so gnome-mines compares middles; xdemineur's covered and open cells differ
+    # only in their bevelled borders, so it compares whole cells.
+    inset: float = 0.2
 
     def frame(self) -> np.ndarray:
         return self.screen.grab()
@@ -115,7 +122,7 @@ class Session:
         time.sleep(self.settle)
 
     def cells(self, frame: np.ndarray) -> np.ndarray:
-        return canonical_cells(frame, self.lattice)
+        return canonical_cells(frame, self.lattice, self.starts, self.inset)
 
 
 # --- lattices measured without the recognizer ------------------------------------------------------
@@ -127,26 +134,30 @@ def xdemineur_lattice(client: ClientWindow, rows: int, cols: int) -> Lattice:
     return Lattice("xdemineur", (rect.left + 16.0, rect.top + 81.0), (21.0, 21.0), rows, cols)
 
 
-def gnome_mines_lattice(frame: np.ndarray, client: ClientWindow, rows: int, cols: int) -> Lattice:
+def gnome_mines_lattice(frame: np.ndarray, client: ClientWindow, rows: int, cols: int
+                        ) -> tuple[Lattice, tuple[list[int], list[int]]]:
     """On a fresh board every cell is a covered square of one colour with gaps between: the runs of
-    that colour along a row and a column give the cells' starts, hence origin and pitch."""
+    that colour along a row and a column give each cell's start. Returns the best evenly spaced
+    lattice and the exact starts (GTK hands out whole pixels unevenly: 30 px cells, then 29 px)."""
     rect = client.geometry()
     window = frame[rect.top : rect.bottom, rect.left : rect.right].astype(np.int16)
     covered = (np.abs(window - np.array([182, 189, 186])).sum(axis=2) < 12)  # BGR of (186,189,182)
 
-    def starts(profile: np.ndarray, count: int) -> tuple[float, float]:
+    def starts(profile: np.ndarray, count: int) -> np.ndarray:
         on = profile > 0.5 * profile.max()
         edges = np.flatnonzero(on[1:] & ~on[:-1]) + 1
         if on[0]:
             edges = np.concatenate([[0], edges])
         if len(edges) != count:
             raise ScreenError(f"expected {count} cell runs on the fresh board, found {len(edges)}")
-        pitch, origin = np.polyfit(np.arange(count), edges, 1)
-        return float(origin), float(pitch)
+        return edges
 
-    ox, px = starts(covered.sum(axis=0), cols)
-    oy, py = starts(covered.sum(axis=1), rows)
-    return Lattice("gnome-mines", (rect.left + ox, rect.top + oy), (px, py), rows, cols)
+    xs = starts(covered.sum(axis=0), cols) + rect.left
+    ys = starts(covered.sum(axis=1), rows) + rect.top
+    px, ox = np.polyfit(np.arange(cols), xs, 1) if cols > 1 else (1.0, xs[0])
+    py, oy = np.polyfit(np.arange(rows), ys, 1) if rows > 1 else (1.0, ys[0])
+    lattice = Lattice("gnome-mines", (float(ox), float(oy)), (float(px), float(py)), rows, cols)
+    return lattice, ([int(x) for x in xs], [int(y) for y in ys])
 
 
 def react_lattice(frame: np.ndarray, page: DevToolsPage, rows: int, cols: int) -> Lattice:
@@ -178,7 +189,7 @@ def react_lattice(frame: np.ndarray, page: DevToolsPage, rows: int, cols: int) -
 @dataclass
 class _DesktopGame:
     session: Session
-    look: Appearance
+    look: Looks
     flagged: set[tuple[int, int]] = field(default_factory=set)
     questioned: set[tuple[int, int]] = field(default_factory=set)
     pending: list[tuple[str, np.ndarray, frozenset, frozenset, tuple[str, ...]]] = field(default_factory=list)
@@ -192,7 +203,7 @@ class _DesktopGame:
                last_click: tuple[int, int] | None) -> list[LabelledShot]:
         s = self.session
         final_board = label_final(final, before, s.lattice, self.look, outcome=outcome,
-                                  flagged=frozenset(self.flagged), last_click=last_click)
+                                  flagged=frozenset(self.flagged), last_click=last_click, starts=s.starts, inset=s.inset)
         window = s.window()
         shots = [LabelledShot(s.client.client, f"{prefix}-{outcome}", final, s.lattice, final_board, window,
                               (outcome,))]
@@ -207,7 +218,7 @@ class _DesktopGame:
             else:
                 try:
                     board = label_earlier(frame, final, final_board, s.lattice, self.look,
-                                          flagged=flagged, questioned=questioned)
+                                          flagged=flagged, questioned=questioned, starts=s.starts, inset=s.inset)
                 except TruthCheckError as exc:
                     raise TruthCheckError(f"{prefix}-{name}: {exc}") from exc
             previous = board
@@ -215,19 +226,19 @@ class _DesktopGame:
         return shots
 
 
-def _covered_cells(session: Session, look: Appearance, frame: np.ndarray, exclude: set) -> list[tuple[int, int]]:
+def _covered_cells(session: Session, look: Looks, frame: np.ndarray, exclude: set) -> list[tuple[int, int]]:
     cells = session.cells(frame)
     return [
         (r, c)
         for r in range(session.lattice.rows)
         for c in range(session.lattice.cols)
-        if (r, c) not in exclude and same(cells[r, c], look.covered)
+        if (r, c) not in exclude and look.is_covered(cells[r, c], r, c)
     ]
 
 
 def play_desktop_game(
     session: Session,
-    look: Appearance,
+    look: Looks,
     prefix: str,
     rng: random.Random,
     first_click: tuple[int, int] | None,
@@ -252,21 +263,20 @@ def play_desktop_game(
     rng.shuffle(covered)
     for r, c in covered[:flags]:
         session.click(r, c, button=3)
+        picture = session.cells(session.frame())[r, c]
+        if look.is_covered(picture, r, c):
+            log.warning("%s: the right-click on (%d, %d) did not place a flag", prefix, r, c)
+            continue
         game.flagged.add((r, c))
-        if look.flag is None:
-            look = Appearance(look.covered, session.cells(session.frame())[r, c], look.question)
-            game.look = look
+        look.flag[(r, c)] = picture
     if question and len(covered) > flags:
         r, c = covered[flags]
         session.click(r, c, button=3)
         session.click(r, c, button=3)
-        game.questioned.add((r, c))
         cell = session.cells(session.frame())[r, c]
-        if same(cell, look.covered):
-            game.questioned.discard((r, c))  # this client has no question mark: back to covered
-        elif look.question is None:
-            look = Appearance(look.covered, look.flag, cell)
-            game.look = look
+        if not look.is_covered(cell, r, c):  # a client without "?" is back to covered here
+            game.questioned.add((r, c))
+            look.question[(r, c)] = cell
     frame = game.snapshot("marked", "flagged")
     for i in range(hover_shots):
         hidden = _covered_cells(session, look, frame, game.flagged | game.questioned)
@@ -293,23 +303,40 @@ def play_desktop_game(
         if action == "flag":
             session.click(r, c, button=3)
             game.flagged.add((r, c))
+            look.flag.setdefault((r, c), session.cells(session.frame())[r, c])
+            after = session.frame()
+            if session.won is not None and session.won(after):  # xdemineur: the last flag wins
+                return game.finish(prefix, "won", _after_win(session, after), before, None)
             continue
         session.click(r, c)
         moves += 1
         after = session.frame()
         log.debug("%s: move %d opens (%d, %d)", prefix, moves, r, c)
         outcome = _desktop_outcome(session, look, after, before, (r, c), game)
+        if outcome == "won":
+            return game.finish(prefix, outcome, _after_win(session, after), before, None)
         if outcome:
             return game.finish(prefix, outcome, after, before, (r, c) if outcome == "lost" else None)
         # An opening cascade may uncover a flagged cell (gnome-mines does): it is no longer flagged.
         now = session.cells(after)
-        game.flagged = {(fr, fc) for fr, fc in game.flagged if same(now[fr, fc], look.flag)}
+        game.flagged = {(fr, fc) for fr, fc in game.flagged if look.is_flag(now[fr, fc], fr, fc)}
         if moves % keep_every == 0:
             game.snapshot(f"move{moves}", "mid-game", frame=after)
     raise TruthCheckError(f"{prefix}: the game did not end within {max_moves} moves")
 
 
-def _desktop_outcome(session: Session, look: Appearance, after: np.ndarray, before: np.ndarray,
+def _after_win(session: Session, frame: np.ndarray) -> np.ndarray:
+    """The board after a win, with the client's win dialog (if any) dismissed."""
+    if session.dismiss_win is None:
+        return frame
+    time.sleep(0.8)  # the dialog maps a moment after the last cell opens
+    session.dismiss_win()
+    time.sleep(0.5)
+    session.away()
+    return session.frame()
+
+
+def _desktop_outcome(session: Session, look: Looks, after: np.ndarray, before: np.ndarray,
                      clicked: tuple[int, int], game: _DesktopGame) -> str | None:
     """"lost" when the opened cell shows the exploded mine (both desktop clients paint it in red),
     "won" when ``session.won(frame)`` (a client-specific sign, e.g. a dialog) says so, else None."""

@@ -1,7 +1,7 @@
 """Labelled screenshots on disk: ``<name>.png`` + ``<name>.txt`` (true board) + ``<name>.json`` (meta).
 
-The PNG is the client's window plus a margin (or the full screen for ``full`` shots), so fixtures stay
-small; the JSON holds the true lattice in the PNG's own pixels, the client, the tags, how the truth was
+The PNG is the client's window plus a margin, at most 160 px around the board (or the full screen
+for ``full`` shots), so fixtures stay small; the JSON holds the true lattice in the PNG's own pixels, the client, the tags, how the truth was
 obtained, and whether templates may be cut from it.
 """
 
@@ -19,6 +19,7 @@ from ..vision.lattice import Lattice
 from .sessions import LabelledShot
 
 MARGIN = 24
+BOARD_MARGIN = 160
 TRUTH_SOURCES = {
     "gnome-mines": "rules: end-of-game mines, numbers recomputed and checked against the pictures",
     "xdemineur": "rules: end-of-game mines, numbers recomputed and checked against the pictures",
@@ -51,9 +52,14 @@ def save_shot(shot: LabelledShot, folder: Path, *, for_templates: bool, full_fra
     if full_frame:
         left, top, crop = 0, 0, frame
     else:
+        # The window plus a margin, but no more than BOARD_MARGIN around the board (a browser window
+        # is mostly not game), to keep the fixtures small.
         wl, wt, ww, wh = shot.window
-        left, top = max(0, wl - MARGIN), max(0, wt - MARGIN)
-        right, bottom = min(frame.shape[1], wl + ww + MARGIN), min(frame.shape[0], wt + wh + MARGIN)
+        board = shot.lattice.board_rect()
+        left = max(0, wl - MARGIN, board.left - BOARD_MARGIN)
+        top = max(0, wt - MARGIN, board.top - BOARD_MARGIN)
+        right = min(frame.shape[1], wl + ww + MARGIN, board.right + BOARD_MARGIN)
+        bottom = min(frame.shape[0], wt + wh + MARGIN, board.bottom + BOARD_MARGIN)
         crop = frame[top:bottom, left:right]
     lattice = shot.lattice.translated(-left, -top)
     path = folder / f"{shot.name}.png"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .lattice import Lattice
-from .skins import CANONICAL, TemplateBank
+from .skins import CANONICAL, TemplateBank, soften
 
 # RMS colour difference (0-255 scale) at which the absolute score reaches zero.
 RMS_SCALE = 40.0
@@ -62,9 +62,10 @@ def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0) ->
     """
     k = interior_margin(interior)
     templates, norms = bank.vectors, bank.norms
+    cells = soften(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
     if k:
         side = CANONICAL - 2 * k
-        cells = np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3)[:, k:-k, k:-k]
+        cells = cells[:, k:-k, k:-k]
         templates = bank.vectors.reshape(-1, CANONICAL, CANONICAL, 3)[:, k:-k, k:-k].reshape(len(bank.vectors), -1)
         norms = (templates * templates).sum(axis=1)
     else:

@@ -16,7 +16,7 @@ import numpy as np
 from solver.board import Board
 
 from .lattice import Lattice
-from .skins import template_name, to_canonical
+from .skins import OUTSIDE, template_name, to_canonical
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +39,10 @@ def cut_cells(images: list[LabelledImage], max_variants: int = 3) -> dict[tuple[
         if (lat.rows, lat.cols) != (item.board.rows, item.board.cols):
             raise ValueError(f"lattice is {lat.rows}x{lat.cols} but the board is {item.board.rows}x{item.board.cols}")
         pitch = (round(lat.pitch[0], 2), round(lat.pitch[1], 2))
-        for r, c, ch in item.board.cells():
-            rect = lat.cell_rect(r, c)
+        for r, c, ch in _cells_and_ring(item):
+            rect = _box(lat, r, c)
+            if rect.left < 0 or rect.top < 0 or rect.right > item.image.shape[1] or rect.bottom > item.image.shape[0]:
+                continue
             crop = item.image[rect.top : rect.bottom, rect.left : rect.right]
             canon = to_canonical(crop).astype(np.int16)
             variants = groups.setdefault((ch, *pitch), [])
@@ -50,11 +52,58 @@ def cut_cells(images: list[LabelledImage], max_variants: int = 3) -> dict[tuple[
                     break
             else:
                 variants.append((crop.copy(), canon, 1))
+    _drop_outside_lookalikes(groups)
     result = {}
     for key, variants in groups.items():
+        if not variants:
+            continue
         variants.sort(key=lambda v: -v[2])
-        result[key] = [pic for pic, _, _ in variants[:max_variants]]
+        keep = max_variants * 3 if key[0] == OUTSIDE else max_variants
+        result[key] = [pic for pic, _, _ in variants[:keep]]
     return result
+
+
+# An "outside" picture this close (RMS, 0-255) to a real cell picture is dropped: next to a board with
+# bevels or grid lines, the frame can look like an open cell, and it must not compete with one.
+OUTSIDE_MIN_DISTANCE = 12.0
+
+
+def _drop_outside_lookalikes(groups: dict) -> None:
+    for key in [k for k in groups if k[0] == OUTSIDE]:
+        cells = [ref for other, variants in groups.items() if other[0] != OUTSIDE and other[1:] == key[1:]
+                 for _, ref, _ in variants]
+        if not cells:
+            continue
+        stack = np.stack(cells).astype(np.float32)
+        kept = []
+        for variant in groups[key]:
+            ref = variant[1].astype(np.float32)
+            rms = np.sqrt(((stack - ref) ** 2).reshape(len(stack), -1).mean(axis=1)).min()
+            if rms >= OUTSIDE_MIN_DISTANCE:
+                kept.append(variant)
+        groups[key] = kept
+
+
+def _cells_and_ring(item: LabelledImage):
+    """Every cell with its true state, then the ring of boxes just outside the board as OUTSIDE."""
+    yield from item.board.cells()
+    rows, cols = item.board.rows, item.board.cols
+    for c in range(-1, cols + 1):
+        yield -1, c, OUTSIDE
+        yield rows, c, OUTSIDE
+    for r in range(rows):
+        yield r, -1, OUTSIDE
+        yield r, cols, OUTSIDE
+
+
+def _box(lattice: Lattice, row: int, col: int):
+    """Like Lattice.cell_rect, but also for boxes just outside the board."""
+    from ..geometry import Rect
+
+    ox, oy = lattice.origin
+    px, py = lattice.pitch
+    left, top = round(ox + col * px), round(oy + row * py)
+    return Rect(left, top, round(ox + (col + 1) * px) - left, round(oy + (row + 1) * py) - top)
 
 
 def write_cells(cells: dict[tuple[str, float, float], list[np.ndarray]], skin_dir: Path, *, replace: bool = True) -> int:

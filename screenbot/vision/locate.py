@@ -24,14 +24,19 @@ import numpy as np
 from ..errors import BoardNotFoundError, SkinError
 from .cells import cell_images, match_cells
 from .lattice import Lattice
-from .skins import CANONICAL, Skin
+from .skins import CANONICAL, OUTSIDE, Skin, soften
 
 log = logging.getLogger(__name__)
 
-EDGE_STEP = 24  # grey-level step that counts as an edge (cell borders are far stronger)
+EDGE_STEP = 12  # grey-level step that counts as an edge (gnome-mines open cells are 22 off their gaps)
 LOCATE_CONFIDENCE = 0.6  # a cell "looks like a cell" for locating (reading is stricter)
-MIN_SIDE = 2  # fewest rows/columns a board may have
-MEAN_COLOUR_SLACK = 45.0  # a cell whose mean colour is this far from every template's is skipped
+MIN_SIDE = 4  # fewest rows/columns a board may have (gnome-mines' smallest custom board is 4x4)
+MEAN_COLOUR_SLACK = 45.0
+CERTAIN = 0.97
+GOOD_ENOUGH = 0.8  # a board this well matched at the smallest pitch is not second-guessed at larger ones
+PHASE_STATES = "#012F*"  # states used to find the phase (present on nearly every board)
+PHASE_CREDIT_RMS = 25.0  # positions farther than this from every cell template add nothing to a phase
+GOOD_RMS = 40.0  # loose: before sub-pixel alignment a true cell can be ~25 off its template  # mean confidence at which a found board is taken without trying alternatives  # a cell whose mean colour is this far from every template's is skipped
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +65,9 @@ def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto") 
             found.append(_locate_skin(frame, skins[name]))
         except BoardNotFoundError as exc:
             reasons.append(f"{name}: {exc.reason or exc}")
+            continue
+        if found[-1].mean_confidence >= CERTAIN:
+            break  # every cell matches its template almost exactly: no other skin can do better
     if not found:
         raise BoardNotFoundError(
             "no complete Minesweeper board found (" + "; ".join(reasons) + ")",
@@ -71,10 +79,17 @@ def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto") 
     return best.lattice
 
 
-def _edge_profiles(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Strong-step counts per column boundary (len W-1) and per row boundary (len H-1)."""
+def _edge_profiles(gray: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Strong-step counts per column boundary (len W-1) and per row boundary (len H-1).
+
+    With ``mask`` (pixels in the skin's colours) a step counts only between two such pixels, so the
+    borders of buttons, text and page furniture around the board do not blur the cells' rhythm.
+    """
     dx = np.abs(np.diff(gray, axis=1)) > EDGE_STEP
     dy = np.abs(np.diff(gray, axis=0)) > EDGE_STEP
+    if mask is not None:
+        dx &= mask[:, 1:] & mask[:, :-1]
+        dy &= mask[1:, :] & mask[:-1, :]
     return dx.sum(axis=0).astype(np.float64), dy.sum(axis=1).astype(np.float64)
 
 
@@ -95,13 +110,19 @@ def _pitch_candidates(profile: np.ndarray, low: float, high: float, keep: int = 
         return []
     window = ac[lo : hi + 1]
     peaks = [i for i in range(1, len(window) - 1) if window[i] >= window[i - 1] and window[i] >= window[i + 1]]
-    peaks.sort(key=lambda i: -window[i])
+    if not peaks:
+        return []
+    strongest = max(window[i] for i in peaks)
+    # Strong peaks only, smallest period first: a multiple of the pitch repeats too, and often as
+    # strongly, so the smallest period that yields a board is the pitch.
+    strong = sorted(i for i in peaks if window[i] >= max(0.05, 0.5 * strongest))
+    # Of peaks within 8% of each other (a side lobe next to the true period, as 2 px borders make),
+    # keep the higher one.
+    strong = [i for i in strong
+              if not any(j != i and abs(j - i) <= 0.08 * (lo + i) and window[j] > window[i] for j in strong)]
     result: list[float] = []
-    for i in peaks[: keep * 2]:
-        lag = lo + i
-        if window[i] < 0.05:
-            break
-        refined = _refine_period(ac, lag)
+    for i in strong:
+        refined = _refine_period(ac, lo + i)
         if all(abs(refined - r) > 1.0 for r in result):
             result.append(refined)
         if len(result) >= keep:
@@ -133,9 +154,13 @@ def _refine_period(ac: np.ndarray, lag: int) -> float:
 
 def _template_profile(skin: Skin, pitch: float, axis: int) -> np.ndarray:
     """Mean edge profile of the skin's cells across one pitch box, at this pitch (length round(pitch))."""
+    return _template_profile_at(skin, max(2, int(round(pitch))), axis)
+
+
+@functools.lru_cache(maxsize=256)
+def _template_profile_at(skin: Skin, size: int, axis: int) -> np.ndarray:
     import cv2
 
-    size = max(2, int(round(pitch)))
     total = np.zeros(size)
     for template in skin.templates:
         image = cv2.resize(template.image, (size, size), interpolation=cv2.INTER_AREA)
@@ -233,7 +258,7 @@ def _locate_in(crop: np.ndarray, skin: Skin, frame: np.ndarray, offset: tuple[in
     import cv2
 
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.int16)
-    prof_x, prof_y = _edge_profiles(gray)
+    prof_x, prof_y = _edge_profiles(gray, skin_palette(skin)[_colour_bins(crop)])
     low, high = skin.pitch_range
     px_list = _pitch_candidates(prof_x, low, high)
     py_list = _pitch_candidates(prof_y, low, high)
@@ -243,7 +268,7 @@ def _locate_in(crop: np.ndarray, skin: Skin, frame: np.ndarray, offset: tuple[in
     errors: list[BoardNotFoundError] = []
     for px in px_list:
         for py in py_list:
-            if not 0.8 <= px / py <= 1.25:  # cells of every known client are (nearly) square
+            if not 0.9 <= px / py <= 1.1:  # cells of every known client are (nearly) square
                 continue
             try:
                 candidate = _fit(crop, skin, prof_x, prof_y, (px, py), frame, offset)
@@ -252,6 +277,8 @@ def _locate_in(crop: np.ndarray, skin: Skin, frame: np.ndarray, offset: tuple[in
                 continue
             if best is None or candidate.mean_confidence > best.mean_confidence:
                 best = candidate
+        if best is not None and best.mean_confidence >= GOOD_ENOUGH:
+            break
     _raise_partial(errors, best)
     if best is None:
         reason = errors[0].reason if errors else "no square cell pattern"
@@ -273,36 +300,61 @@ def _raise_partial(errors: list[BoardNotFoundError], best: Candidate | None) -> 
 def _fit(crop: np.ndarray, skin: Skin, prof_x: np.ndarray, prof_y: np.ndarray,
          pitch: tuple[float, float], frame: np.ndarray, offset: tuple[int, int]) -> Candidate:
     px, py = pitch
-    height, width = crop.shape[:2]
-    ox = _phase(prof_x, px, _template_profile(skin, px, axis=1))
-    oy = _phase(prof_y, py, _template_profile(skin, py, axis=0))
-    cols_all = int((width - ox) // px)
-    rows_all = int((height - oy) // py)
-    if cols_all < MIN_SIDE or rows_all < MIN_SIDE:
-        raise BoardNotFoundError("pattern too small", skin=skin.name, reason="pattern too small")
-    whole = Lattice(skin.name, (ox, oy), (px, py), rows_all, cols_all)
-    confidence = _cell_confidence(crop, whole, skin)
-    good = confidence >= LOCATE_CONFIDENCE
+    ox, oy, good = _phase_by_matching(crop, skin, pitch)
     r0, c0, rows, cols = _largest_rectangle(good)
     if rows < MIN_SIDE or cols < MIN_SIDE:
         raise BoardNotFoundError("no block of cells that look like this skin's", skin=skin.name,
                                  reason="no block of cells that look like this skin's")
     board = Lattice(skin.name, (ox + c0 * px + offset[0], oy + r0 * py + offset[1]), (px, py), rows, cols)
-    # The phase from the profiles can be a pixel or two off, which costs some border cells their match:
-    # align on the block found, then look again one cell further out on every side.
-    for _ in range(3):
-        board = _refine(frame, skin, board)
-        grown, ring_good, (gr0, gc0, grows, gcols) = _grow(frame, skin, board)
-        if grows < MIN_SIDE or gcols < MIN_SIDE:
-            raise BoardNotFoundError("the block of cells fell apart when aligned", skin=skin.name,
-                                     reason="no stable block of cells")
-        if (grows, gcols) == (board.rows, board.cols):
-            break
-        px, py = board.pitch
-        board = Lattice(skin.name, (grown.origin[0] + gc0 * px, grown.origin[1] + gr0 * py), board.pitch, grows, gcols)
-    _check_whole(frame, skin, board, ring_good, (gr0, gc0))
+    # The matching phase is exact to a scaled pixel only: align to the pixel on the block found, then
+    # read the whole area again with that alignment and take the block of cells that match strictly.
+    board = _refine(frame, skin, board, wide=True)
+    height, width = crop.shape[:2]
+    px, py = board.pitch
+    left = offset[0] + (board.origin[0] - offset[0]) % px
+    top = offset[1] + (board.origin[1] - offset[1]) % py
+    whole = Lattice(skin.name, (left, top), board.pitch,
+                    int((offset[1] + height - top) // py), int((offset[0] + width - left) // px))
+    if whole.rows < MIN_SIDE or whole.cols < MIN_SIDE:
+        raise BoardNotFoundError("pattern too small", skin=skin.name, reason="pattern too small")
+    good = _cell_confidence(frame, whole, skin) >= LOCATE_CONFIDENCE
+    r0, c0, rows, cols = _extend(good, _largest_rectangle(good))
+    if rows < MIN_SIDE or cols < MIN_SIDE:
+        raise BoardNotFoundError("the block of cells fell apart when aligned", skin=skin.name,
+                                 reason="no stable block of cells")
+    board = Lattice(skin.name, (left + c0 * px, top + r0 * py), board.pitch, rows, cols)
+    board = _refine(frame, skin, board, wide=False)
+    grown, ring_good, (gr0, gc0, _, _) = _grow(frame, skin, board)
+    _check_whole(frame, skin, board, ring_good, _inner_corner(grown, board))
     mean = float(_cell_confidence(frame, board, skin).mean())
     return Candidate(board, mean)
+
+
+def _extend(good: np.ndarray, block: tuple[int, int, int, int], share: float = 0.8) -> tuple[int, int, int, int]:
+    """Grow the all-good block by whole rows/columns that are mostly good: a cell the templates
+    match poorly (a state seen at another size only) must not cut the board in two; reading it
+    later will say which cell it is."""
+    r0, c0, rows, cols = block
+    if rows == 0 or cols == 0:
+        return block
+    changed = True
+    while changed:
+        changed = False
+        if r0 > 0 and good[r0 - 1, c0 : c0 + cols].mean() >= share:
+            r0, rows, changed = r0 - 1, rows + 1, True
+        if r0 + rows < good.shape[0] and good[r0 + rows, c0 : c0 + cols].mean() >= share:
+            rows, changed = rows + 1, True
+        if c0 > 0 and good[r0 : r0 + rows, c0 - 1].mean() >= share:
+            c0, cols, changed = c0 - 1, cols + 1, True
+        if c0 + cols < good.shape[1] and good[r0 : r0 + rows, c0 + cols].mean() >= share:
+            cols, changed = cols + 1, True
+    return r0, c0, rows, cols
+
+
+def _inner_corner(grown: Lattice, board: Lattice) -> tuple[int, int]:
+    """Where ``board`` starts inside ``grown`` (a lattice one cell larger on the sides that fit)."""
+    return (int(round((board.origin[1] - grown.origin[1]) / board.pitch[1])),
+            int(round((board.origin[0] - grown.origin[0]) / board.pitch[0])))
 
 
 def _grow(frame: np.ndarray, skin: Skin, board: Lattice):
@@ -321,20 +373,98 @@ def _grow(frame: np.ndarray, skin: Skin, board: Lattice):
     return grown, good, _largest_rectangle(good)
 
 
+def _phase_by_matching(crop: np.ndarray, skin: Skin, pitch: tuple[float, float]) -> tuple[float, float, np.ndarray]:
+    """Where cell boxes start (x, y in [0, pitch)), by template matching at every offset at once, and
+    which cells of that grid match some template (a bool array, row-major from the phase).
+
+    The area is scaled so a cell is CANONICAL pixels; one sliding comparison per template (OpenCV's
+    matchTemplate) gives, at every pixel, how well a cell starting there matches its nearest
+    template. Each of the CANONICAL x CANONICAL phases is then scored by how many of its grid
+    positions hold a good match. Precision is one scaled pixel; ``_refine`` does the last pixel.
+    """
+    import cv2
+
+    px, py = pitch
+    height, width = crop.shape[:2]
+    size = (max(CANONICAL, int(round(width * CANONICAL / px))), max(CANONICAL, int(round(height * CANONICAL / py))))
+    scaled = cv2.resize(crop, size, interpolation=cv2.INTER_AREA if px > CANONICAL else cv2.INTER_LINEAR)
+    bank = skin.bank(pitch)
+    cell_images_, outside_images = _bank_images(bank)
+
+    channels = cv2.split(scaled)
+
+    def nearest(templates):
+        best = None
+        for template in templates:
+            # Channel by channel: OpenCV's single-channel matchTemplate is over ten times faster
+            # than its three-channel one, and the sum of the three is the same squared difference.
+            ssd = sum(cv2.matchTemplate(ch, t, cv2.TM_SQDIFF) for ch, t in zip(channels, cv2.split(template)))
+            best = ssd if best is None else np.minimum(best, ssd)
+        return best
+
+    best = nearest(cell_images_)
+    rms = np.sqrt(np.maximum(best, 0) / (CANONICAL * CANONICAL * 3))
+    good = rms < GOOD_RMS
+    if outside_images:
+        # Positions that look more like a board's surroundings than like any cell do not count.
+        good &= best < nearest(outside_images)
+    # Sum the good matches on each phase's grid: fold the map modulo CANONICAL in both axes.
+    h, w = good.shape
+    hh, ww = (h // CANONICAL) * CANONICAL, (w // CANONICAL) * CANONICAL
+    if hh == 0 or ww == 0:
+        return 0.0, 0.0, np.zeros((0, 0), dtype=bool)
+    # A soft count: a position close to a cell template counts much more than a loosely similar one,
+    # so the phase where the board's cells sit exactly wins over phases that straddle two cells.
+    credit = np.where(good, np.maximum(0.0, PHASE_CREDIT_RMS - rms), 0.0)
+    score = credit[:hh, :ww].reshape(hh // CANONICAL, CANONICAL, ww // CANONICAL, CANONICAL).sum(axis=(0, 2))
+    dy, dx = np.unravel_index(int(np.argmax(score)), score.shape)
+    return dx * px / CANONICAL, dy * py / CANONICAL, good[dy::CANONICAL, dx::CANONICAL]
+
+
+@functools.lru_cache(maxsize=64)
+def _bank_images(bank) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """One template per cell state (the first variant: enough to find the phase, and fast), and
+    every picture of the board's surroundings."""
+    # The states most boards are mostly made of are enough to find where cells start.
+    common = [ch for ch in PHASE_STATES if ch in bank.char_order] or [c for c in bank.char_order if c != OUTSIDE]
+    cells = tuple(
+        bank.vectors[bank.starts[bank.char_order.index(ch)]].reshape(CANONICAL, CANONICAL, 3).astype(np.uint8)
+        for ch in common
+    )
+    outside = tuple(
+        vector.reshape(CANONICAL, CANONICAL, 3).astype(np.uint8)
+        for vector, char in zip(bank.vectors, bank.chars)
+        if char == OUTSIDE
+    )[:4]
+    return cells, outside
+
+
 def _cell_confidence(frame: np.ndarray, lattice: Lattice, skin: Skin) -> np.ndarray:
     cells = cell_images(frame, lattice)
     flat = cells.reshape(-1, CANONICAL, CANONICAL, 3)
     bank = skin.bank(lattice.pitch)
     # Skip cells whose average colour is unlike every template's: most of a frame is not board, and
-    # this keeps the matrix product small.
-    means = flat.reshape(len(flat), -1, 3).mean(axis=1)
-    template_means = bank.vectors.reshape(len(bank.vectors), -1, 3).mean(axis=1)
-    near = np.sqrt(((means[:, None, :] - template_means[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+    # this keeps the matrix product small. A 16x16 -> 1x1 area resize of the scaled board is each
+    # cell's mean colour, far cheaper than a NumPy mean over the cell axis.
+    import cv2
+
+    scaled = cells.transpose(0, 2, 1, 3, 4).reshape(lattice.rows * CANONICAL, lattice.cols * CANONICAL, 3)
+    means = cv2.resize(scaled, (lattice.cols, lattice.rows), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+    template_means = _template_means(bank)
+    diff = means.astype(np.float32)[:, None, :] - template_means[None, :, :]
+    near = np.sqrt((diff * diff).sum(axis=2)).min(axis=1)
     keep = np.flatnonzero(near < MEAN_COLOUR_SLACK)
     confidence = np.zeros(len(flat))
     if len(keep):
-        confidence[keep] = match_cells(flat[keep], bank).confidence
+        matches = match_cells(flat[keep], bank)
+        # A cell that looks most like the surroundings of a board is not a cell.
+        confidence[keep] = np.where(matches.chars == OUTSIDE, 0.0, matches.confidence)
     return confidence.reshape(lattice.rows, lattice.cols)
+
+
+@functools.lru_cache(maxsize=64)
+def _template_means(bank) -> np.ndarray:
+    return bank.vectors.reshape(len(bank.vectors), -1, 3).mean(axis=1).astype(np.float32)
 
 
 def _largest_rectangle(good: np.ndarray) -> tuple[int, int, int, int]:
@@ -370,11 +500,19 @@ def _check_whole(frame: np.ndarray, skin: Skin, board: Lattice, good: np.ndarray
     rows, cols = board.rows, board.cols
     # Cells right next to the rectangle that also look like cells: the board continues but part of it
     # is hidden (a window over it), or the rectangle is a piece of a larger, partly covered board.
-    ring = np.zeros_like(good)
-    ring[max(0, r0 - 1) : r0 + rows + 1, max(0, c0 - 1) : c0 + cols + 1] = True
-    ring[r0 : r0 + rows, c0 : c0 + cols] = False
-    outside = int((good & ring).sum())
-    if outside >= 2:
+    # A strip of good cells along one side of the block (a third of that side or more) is the rest of
+    # a board whose other part is hidden; a stray cell-like spot or two next to it is not.
+    strips = []
+    if r0 > 0:
+        strips.append((good[r0 - 1, c0 : c0 + cols].sum(), cols))
+    if r0 + rows < good.shape[0]:
+        strips.append((good[r0 + rows, c0 : c0 + cols].sum(), cols))
+    if c0 > 0:
+        strips.append((good[r0 : r0 + rows, c0 - 1].sum(), rows))
+    if c0 + cols < good.shape[1]:
+        strips.append((good[r0 : r0 + rows, c0 + cols].sum(), rows))
+    outside = int(max((n for n, side in strips if n >= 2 and n >= side / 3), default=0))
+    if outside:
         raise BoardNotFoundError(
             f"the {skin.name} board looks partly covered: {outside} cell-like pieces next to a "
             f"{rows}x{cols} block",
@@ -404,7 +542,8 @@ def _partial_cells_match(frame: np.ndarray, skin: Skin, board: Lattice, side: st
     px, py = board.pitch
     rect = board.board_rect()
     bank = skin.bank(board.pitch)
-    templates = bank.vectors.reshape(-1, CANONICAL, CANONICAL, 3)
+    is_cell = np.array([char != OUTSIDE for char in bank.chars])
+    templates = bank.vectors.reshape(-1, CANONICAL, CANONICAL, 3)[is_cell]
     pitch = px if side in ("left", "right") else py
     part = max(1, int(round(CANONICAL * gap / pitch)))
     if part < 3:
@@ -419,7 +558,7 @@ def _partial_cells_match(frame: np.ndarray, skin: Skin, board: Lattice, side: st
         strip = cv2.resize(strip, (board.cols * CANONICAL, part), interpolation=cv2.INTER_AREA)
         pieces = strip.reshape(part, board.cols, CANONICAL, 3).transpose(1, 0, 2, 3)
         ref = templates[:, CANONICAL - part :, :, :] if side == "top" else templates[:, :part, :, :]
-    a = pieces.reshape(len(pieces), -1).astype(np.float32)
+    a = soften(pieces).reshape(len(pieces), -1)  # templates are softened: compare like with like
     b = ref.reshape(len(ref), -1).astype(np.float32)
     sq = (a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2 * a @ b.T
     rms = np.sqrt(np.maximum(sq, 0) / a.shape[1]).min(axis=1)
@@ -427,7 +566,7 @@ def _partial_cells_match(frame: np.ndarray, skin: Skin, board: Lattice, side: st
     return bool((rms < 20).mean() > 0.6)
 
 
-def _refine(frame: np.ndarray, skin: Skin, board: Lattice) -> Lattice:
+def _refine(frame: np.ndarray, skin: Skin, board: Lattice, wide: bool = True) -> Lattice:
     """Nudge the origin (up to 2 px each way, one axis at a time), then the pitch (+-0.5 px across the
     board), to the best template fit."""
     bank = skin.bank(board.pitch)
@@ -443,17 +582,28 @@ def _refine(frame: np.ndarray, skin: Skin, board: Lattice) -> Lattice:
         if err < best_err - 1e-6:
             best, best_err = lattice, err
 
-    for d in (-2, -1, 1, 2):
-        trial((board.origin[0] + d, board.origin[1]), board.pitch)
+    # The matching phase is exact to one scaled pixel, i.e. pitch/CANONICAL native pixels.
+    reach_x = int(np.ceil(board.pitch[0] / CANONICAL)) + 1 if wide else 1
+    reach_y = int(np.ceil(board.pitch[1] / CANONICAL)) + 1 if wide else 1
+    for d in range(-reach_x, reach_x + 1):
+        if d:
+            trial((board.origin[0] + d, board.origin[1]), board.pitch)
     x = best.origin[0]
-    for d in (-2, -1, 1, 2):
-        trial((x, board.origin[1] + d), board.pitch)
+    for d in range(-reach_y, reach_y + 1):
+        if d:
+            trial((x, board.origin[1] + d), board.pitch)
     origin = best.origin
     px, py = board.pitch
-    for dpx in (-0.5 / board.cols, 0.5 / board.cols):
-        trial(origin, (px + dpx, best.pitch[1]))
-    for dpy in (-0.5 / board.rows, 0.5 / board.rows):
-        trial(origin, (best.pitch[0], py + dpy))
+    # Pitch: a drift of up to 3 px over the whole board (toolkits hand out whole pixels unevenly, so
+    # the autocorrelation's pitch can be a little off the board's average). Keep the board's centre.
+    drifts = (-3, -2, -1, -0.5, 0.5, 1, 2, 3) if wide else (-0.5, 0.5)
+    for drift in drifts:
+        dpx = drift / board.cols
+        trial((origin[0] - dpx * board.cols / 2, origin[1]), (px + dpx, best.pitch[1]))
+    origin = best.origin
+    for drift in drifts:
+        dpy = drift / board.rows
+        trial((best.origin[0], origin[1] - dpy * board.rows / 2), (best.pitch[0], py + dpy))
     return best
 
 

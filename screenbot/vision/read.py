@@ -22,7 +22,7 @@ from solver.board import Board
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
 from .cells import CellMatches, board_inside, cell_images, match_cells
 from .lattice import Lattice
-from .skins import Skin
+from .skins import OUTSIDE, Skin
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +80,9 @@ def read_board(
     matches = match_cells(cells, bank)
     if (matches.confidence < threshold).any():
         matches = _judge_weak_by_interior(matches, cells, bank, threshold)
+    # A cell that looks most like the area around a board (something drawn over it) is not read.
+    matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
+                          np.where(matches.chars == OUTSIDE, 0.0, matches.confidence))
     confidence = matches.confidence.reshape(lattice.rows, lattice.cols)
     worst = int(np.argmin(confidence))
     min_conf = float(confidence.flat[worst])

@@ -33,7 +33,12 @@ TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 # small enough that a 30x16 board is one ~480x768 matrix product.
 CANONICAL = 16
 
+# Not a cell state: pictures of what surrounds the board (window background, frame, bevels), cut one
+# cell beyond its edges. A cell that looks most like these is not part of a board.
+OUTSIDE = "~"
+
 STATE_CHARS = {
+    "outside": OUTSIDE,
     "covered": "#",
     "question": "?",
     "flag": "F",
@@ -96,12 +101,37 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
         best = min(dist)
         chosen += [t for t, d in zip(variants, dist) if d <= best + 0.15]
     chars = tuple(t.char for t in chosen)
-    vectors = np.stack([t.canonical.reshape(-1) for t in chosen]).astype(np.float32)
+    vectors = soften(np.stack([t.canonical for t in chosen])).reshape(len(chosen), -1)
     order = tuple(sorted(set(chars)))
     group = np.array([order.index(c) for c in chars])
     # Rows are sorted by char, so each char's rows are contiguous: ``starts`` feeds np.minimum.reduceat.
     starts = np.searchsorted(group, np.arange(len(order)))
     return TemplateBank(chars, vectors, (vectors * vectors).sum(axis=1), order, group, starts)
+
+
+# Gaussian weights (sigma ~0.8 canonical px) for ``soften``.
+_SOFT_KERNEL = np.array([0.04, 0.24, 0.44, 0.24, 0.04], dtype=np.float32)
+
+
+def soften(cells: np.ndarray) -> np.ndarray:
+    """Blur a stack of canonical cells (..., H, W, 3) a little, each on its own (edges reflected).
+
+    Both the cells and the templates are softened before they are compared: a border that sits half
+    a canonical pixel off (a fractional pitch, or a toolkit that gives some cells one pixel more than
+    others) then costs little, while digits and icons stay far apart. Returns float32.
+    """
+    import cv2
+
+    arr = np.asarray(cells, dtype=np.float32)
+    shape = arr.shape
+    h, w = shape[-3], shape[-2]
+    flat = arr.reshape(-1, h, w, 3)
+    # Reflect-pad every cell, stack them into one tall image, filter once, cut the cells back out.
+    padded = np.pad(flat, ((0, 0), (2, 2), (2, 2), (0, 0)), mode="reflect")
+    tall = padded.reshape(-1, w + 4, 3)
+    blurred = cv2.sepFilter2D(tall, -1, _SOFT_KERNEL, _SOFT_KERNEL, borderType=cv2.BORDER_REFLECT)
+    out = blurred.reshape(-1, h + 4, w + 4, 3)[:, 2:-2, 2:-2]
+    return np.ascontiguousarray(out).reshape(shape)
 
 
 def to_canonical(cell: np.ndarray) -> np.ndarray:

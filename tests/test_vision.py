@@ -1,0 +1,216 @@
+"""Reading real clients' screenshots: every cell of every fixture, held-back shots, and the refusals."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from screenbot.errors import BoardNotFoundError, UnrecognizedCellError
+from screenbot.shots.store import load_shots
+from screenbot.vision import Lattice, frames_agree, load_skins, locate_board, read_board
+from screenbot.vision.cut import LabelledImage, cut_cells
+from screenbot.vision.skins import TEMPLATES_DIR, to_canonical
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
+SHOTS = load_shots(FIXTURES)
+BY_NAME = {shot.name: shot for shot in SHOTS}
+HELD_BACK = [shot for shot in SHOTS if not shot.for_templates]
+CLIENTS = ("gnome-mines", "xdemineur", "react-minesweeper")
+
+
+@pytest.fixture(scope="module")
+def skins():
+    return load_skins()
+
+
+def test_fixture_set_is_large_and_covers_every_client():
+    assert len(SHOTS) >= 60
+    for client in CLIENTS:
+        shots = [s for s in SHOTS if s.client == client]
+        assert len({round(s.lattice.pitch[0]) for s in shots}) >= 2 or client == "xdemineur", client
+        assert any(s.for_templates for s in shots) and any(not s.for_templates for s in shots), client
+        tags = {t for s in shots for t in s.tags}
+        assert {"lost", "hover"} <= tags or {"won", "hover"} <= tags, (client, tags)
+
+
+@pytest.mark.parametrize("shot", SHOTS, ids=[s.name for s in SHOTS])
+def test_every_cell_of_every_fixture(shot, skins):
+    frame = shot.image()
+    lattice = locate_board(frame, skins, skin="auto")
+    assert lattice.skin == shot.client
+    assert (lattice.rows, lattice.cols) == (shot.lattice.rows, shot.lattice.cols)
+    # Same cells: every found cell centre lies well inside the measured cell (toolkits that hand
+    # out whole pixels unevenly make the best straight lattice differ from the measured one slightly).
+    _assert_same_cells(lattice, shot.lattice)
+    reading = read_board(frame, lattice, skins)
+    assert reading.board.grid == shot.board.grid
+    assert reading.confidence.shape == (lattice.rows, lattice.cols)
+    assert reading.min_confidence >= 0.6
+
+
+@pytest.mark.parametrize("shot", HELD_BACK, ids=[s.name for s in HELD_BACK])
+def test_held_back_fixture_with_its_own_skin(shot, skins):
+    """Shots no template was cut from, read with the client named (not auto)."""
+    frame = shot.image()
+    lattice = locate_board(frame, skins, skin=shot.client)
+    assert read_board(frame, lattice, skins).board.grid == shot.board.grid
+
+
+def test_held_back_half_is_not_in_the_templates():
+    """The committed templates are exactly what cutting the template shots gives, so no held-back
+    shot contributed a picture (and anyone can regenerate them with `screenbot templates --from`)."""
+    assert len(HELD_BACK) >= len(SHOTS) * 0.4
+    for client in CLIENTS:
+        images = [LabelledImage(s.image(), s.lattice, s.board) for s in SHOTS if s.client == client and s.for_templates]
+        expected = cut_cells(images)
+        stored = sorted((TEMPLATES_DIR / client / "cells").glob("*.png"))
+        assert len(stored) == sum(len(v) for v in expected.values()), client
+
+
+# --- refusals -----------------------------------------------------------------------------------------
+
+
+def _full_frames():
+    return [s for s in SHOTS if s.full_frame]
+
+
+def test_no_board_on_an_empty_screen(skins):
+    frame = np.full((1024, 1280, 3), 60, dtype=np.uint8)
+    with pytest.raises(BoardNotFoundError):
+        locate_board(frame, skins)
+
+
+def test_no_board_on_a_frame_with_the_board_painted_over(skins):
+    shot = BY_NAME[_pick("gnome-mines")]
+    frame = shot.image().copy()
+    rect = shot.lattice.board_rect()
+    frame[rect.top : rect.bottom, rect.left : rect.right] = (244, 245, 246)  # the window's background
+    with pytest.raises(BoardNotFoundError):
+        locate_board(frame, skins)
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+def test_board_partly_off_screen_is_refused(client, side, skins):
+    shot = BY_NAME[_pick(client)]
+    frame = shot.image()
+    rect = shot.lattice.board_rect()
+    px, py = shot.lattice.pitch
+    # Cut the frame through the middle of a cell a third of the way into the board.
+    if side == "left":
+        cut = frame[:, int(rect.left + 3.5 * px) :]
+    elif side == "right":
+        cut = frame[:, : int(rect.right - 3.5 * px)]
+    elif side == "top":
+        cut = frame[int(rect.top + 2.5 * py) :, :]
+    else:
+        cut = frame[: int(rect.bottom - 2.5 * py), :]
+    with pytest.raises(BoardNotFoundError) as caught:
+        locate_board(np.ascontiguousarray(cut), skins)
+    assert "off" in str(caught.value) or "covered" in str(caught.value) or "no " in str(caught.value)
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_board_partly_covered_by_a_window_is_refused(client, skins):
+    shot = BY_NAME[_pick(client)]
+    frame = shot.image().copy()
+    rect = shot.lattice.board_rect()
+    # A plain window over the bottom-right quarter of the board.
+    frame[rect.top + rect.height // 2 : rect.bottom + 40, rect.left + rect.width // 2 : rect.right + 40] = (235, 235, 235)
+    try:
+        lattice = locate_board(frame, skins)
+    except BoardNotFoundError:
+        return
+    # If a board is returned at all it must not include covered cells: reading it must fail or it
+    # must be a strict sub-board with no guessed cells (never the full board).
+    assert (lattice.rows, lattice.cols) != (shot.lattice.rows, shot.lattice.cols)
+    pytest.fail(f"a partly covered board was returned as {lattice}")
+
+
+def test_unrecognized_cell_names_the_cell_and_saves_the_crop(skins, tmp_path):
+    shot = BY_NAME[_pick("xdemineur")]
+    frame = shot.image().copy()
+    lattice = shot.lattice
+    cell = lattice.cell_rect(2, 3)
+    frame[cell.top + 3 : cell.bottom - 3, cell.left + 3 : cell.right - 3] = (255, 0, 255)
+    with pytest.raises(UnrecognizedCellError) as caught:
+        read_board(frame, lattice, skins, crops_dir=tmp_path)
+    err = caught.value
+    assert (err.row, err.col) == (2, 3) and err.score < 0.6
+    assert err.crop_path and Path(err.crop_path).is_file()
+
+
+def test_lattice_off_the_frame_is_refused(skins):
+    shot = BY_NAME[_pick("xdemineur")]
+    moved = Lattice(shot.lattice.skin, (shot.lattice.origin[0] + 5000, shot.lattice.origin[1]), shot.lattice.pitch,
+                    shot.lattice.rows, shot.lattice.cols)
+    with pytest.raises(BoardNotFoundError):
+        read_board(shot.image(), moved, skins)
+
+
+def test_frames_agree_sees_a_single_changed_cell():
+    shot = BY_NAME[_pick("react-minesweeper")]
+    frame = shot.image()
+    changed = frame.copy()
+    cell = shot.lattice.cell_rect(1, 1)
+    changed[cell.top + 5, cell.left + 5] = (0, 0, 0)
+    assert frames_agree(frame, frame.copy(), shot.lattice)
+    assert not frames_agree(frame, changed, shot.lattice)
+
+
+def test_cell_size_does_not_matter_to_the_canonical_picture():
+    """The same cell scaled x2 becomes (almost) the same canonical picture: the scale normalisation."""
+    shot = BY_NAME[_pick("xdemineur")]
+    rect = shot.lattice.cell_rect(0, 0)
+    cell = shot.image()[rect.top : rect.bottom, rect.left : rect.right]
+    import cv2
+
+    double = cv2.resize(cell, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+    diff = np.abs(to_canonical(cell).astype(int) - to_canonical(double).astype(int)).mean()
+    assert diff < 3
+
+
+def _assert_same_cells(found: Lattice, truth: Lattice) -> None:
+    rows, cols = np.mgrid[0 : truth.rows, 0 : truth.cols]
+    dx = np.abs((found.origin[0] + (cols + 0.5) * found.pitch[0]) - (truth.origin[0] + (cols + 0.5) * truth.pitch[0]))
+    dy = np.abs((found.origin[1] + (rows + 0.5) * found.pitch[1]) - (truth.origin[1] + (rows + 0.5) * truth.pitch[1]))
+    assert dx.max() < 0.25 * truth.pitch[0] and dy.max() < 0.25 * truth.pitch[1], (dx.max(), dy.max())
+
+
+def _pick(client: str) -> str:
+    """A mid-game held-back shot of the client, preferring one with several kinds of cells."""
+    candidates = [s for s in SHOTS if s.client == client and not s.full_frame]
+    candidates.sort(key=lambda s: (-len(set("".join(s.board.grid))), s.name))
+    return candidates[0].name
+
+
+def test_new_client_procedure_makes_a_working_skin(tmp_path):
+    """The new-client walkthrough on a client the reader is not given: xdemineur is taken out of the
+    templates, re-learned from two screenshots, then used on other screenshots."""
+    from screenbot.cli import main
+
+    templates = tmp_path / "templates"
+    for client in ("gnome-mines", "react-minesweeper"):
+        shutil.copytree(TEMPLATES_DIR / client, templates / client)
+    xd = [s for s in SHOTS if s.client == "xdemineur" and not s.full_frame]
+    teach = sorted(xd, key=lambda s: -len(set("".join(s.board.grid))))[:2]
+    args = ["new-skin", "mystery"]
+    for shot in teach:
+        args += ["--shot", str(shot.image_path), "--board", str(shot.image_path.with_suffix(".txt"))]
+    assert main([*args, "--templates", str(templates)]) == 0
+    assert (templates / "mystery" / "profile.json").is_file()
+    skins = load_skins(templates)
+    taught = set("".join("".join(t.board.grid) for t in teach))
+    sizes = {(t.board.rows, t.board.cols) for t in teach}
+    # Known limit (see README): a taught skin does not yet locate boards of other sizes, nor mostly
+    # covered boards, reliably; the check uses opened boards of the taught sizes.
+    others = [s for s in xd if s not in teach and set("".join(s.board.grid)) <= taught
+              and (s.board.rows, s.board.cols) in sizes and "".join(s.board.grid).count("#") < 0.85 * s.board.rows * s.board.cols]
+    assert others
+    for shot in others[:4]:
+        lattice = locate_board(shot.image(), skins, skin="auto")
+        assert lattice.skin == "mystery"
+        assert read_board(shot.image(), lattice, skins).board.grid == shot.board.grid
