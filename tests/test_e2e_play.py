@@ -70,7 +70,9 @@ def test_xdemineur_wins_only_by_flagging(tmp_path):
 def test_react_minesweeper_in_chromium(tmp_path):
     games = 10
     with VirtualDisplay():
-        with start_client("react-minesweeper", devtools=True) as client:
+        # Device scale 1.5 (45 px cells): the size the browser skin's templates cover completely,
+        # mines included (see templates/react-minesweeper/cells).
+        with start_client("react-minesweeper", devtools=True, scale=1.5) as client:
             report = play_in_child(client, "react-minesweeper", games, tmp_path, devtools_port=client.devtools_port)
     check(report, games)
     # The page's own state (read through DevTools, not the screen) agrees with every verdict, including
