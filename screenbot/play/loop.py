@@ -500,15 +500,20 @@ class Player:
             self._start_new_game(status)
 
     def _wait_for_click_shown(self, region: Rect, before: np.ndarray) -> None:
-        """Some clients (xdemineur) take the pointer's position when they get round to a click, not the
-        click's own: a click sent before the previous one was handled lands on the wrong cell or is
-        lost. For those, each click waits until the board shows it (a couple of milliseconds)."""
-        deadline = self.clock() + self.profile.redraw_timeout
-        while self.clock() < deadline:
-            if not np.array_equal(self.screen.grab(region.as_region()), before):
-                return
-            self.sleep(0.0003)
-        log.debug("a click did not show within %.2f s", self.profile.redraw_timeout)
+        """Some clients (xdemineur, Chromium) take the pointer's position when they get round to a
+        click, not the click's own: a click sent before the previous one was handled lands on the wrong
+        cell or is lost. For those, each click waits until the board has changed and settled (a client
+        may draw the pressed cell first and the result a moment later)."""
+        settled = wait_for_redraw(
+            lambda: self.screen.grab(region.as_region()),
+            before,
+            timeout=self.profile.redraw_timeout,
+            settle=self.profile.settle,
+            clock=self.clock,
+            sleep=self.sleep,
+        )
+        if not settled.changed:
+            log.debug("a click did not show within %.2f s", self.profile.redraw_timeout)
 
     def _is_new_game(self, board) -> bool:
         if is_fresh(board):
