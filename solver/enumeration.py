@@ -8,6 +8,8 @@ Counts are exact Python integers, kept per number of mines in the component.
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass, field
 from math import comb
 
@@ -120,12 +122,16 @@ class BudgetExceeded(Exception):
 
 
 def enumerate_component(
-    component: Component, budget: list[int], record: list[tuple[int, ...]] | None = None
+    component: Component,
+    budget: list[int],
+    record: list[tuple[int, ...]] | None = None,
+    deadline: float = math.inf,
 ) -> ComponentSolutions:
     """Count every placement of mines in ``component`` that satisfies its constraints.
 
     ``budget`` is a one-item list of search nodes left, shared across the components of one analysis;
-    ``BudgetExceeded`` is raised when it runs out. With ``record``, each solution's mines per group is
+    ``BudgetExceeded`` is raised when it runs out, or when the clock passes ``deadline`` (a
+    ``time.perf_counter()`` value, checked every 1024 nodes). With ``record``, each solution's mines per group is
     appended to it (the endgame search needs the placements themselves, not only their counts).
     """
     groups = component.groups
@@ -157,7 +163,7 @@ def enumerate_component(
                     sums[i] += weight * chosen[i]
             return
         nodes -= 1
-        if nodes < 0:
+        if nodes < 0 or not nodes & 1023 and time.perf_counter() > deadline:
             raise BudgetExceeded
         size = sizes[g]
         low, high = 0, size

@@ -14,6 +14,7 @@ Strategies (``GuessConfig.strategy``), kept side by side so the benchmark can co
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -36,13 +37,11 @@ class GuessConfig:
     node_budget: int = 60_000
     endgame: bool = True  # exhaustive search when few placements remain (see ``endgame``)
     endgame_limit: int = PLACEMENT_LIMIT
-    # Wall-clock cap on the endgame search and the lookahead together. The node budgets above keep
-    # benchmark runs deterministic; this only bites on a slow or busy machine, so a live decision
-    # stays well under a second whatever happens.
-    time_limit: float = 0.4
 
 
-def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()) -> int:
+def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig(), deadline: float = math.inf) -> int:
+    """The cell to open. Past ``deadline`` (a ``time.perf_counter()`` value) the endgame search gives
+    up and the lookahead stops at the candidates it has scored."""
     best = model.safest()
     safest_cells = bits(sum(mask for p, mask in model.classes if p == best))
     if config.strategy == "lowest":
@@ -50,7 +49,6 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
     key = _tie_break(model)
     if config.strategy == "lowest-corner" or best == 0 or best == 1:
         return min(safest_cells, key=key)
-    deadline = time.perf_counter() + config.time_limit
     if config.endgame:
         placements = list_placements(model, config.endgame_limit)
         if placements:

@@ -7,6 +7,7 @@ full probability analysis and a guess (``guess.choose_guess``).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from .board import Board
@@ -35,6 +36,10 @@ class PolicyConfig:
     node_budget: int = DEFAULT_NODE_BUDGET
     full_analysis: bool = False  # always compute the Analysis, even when the cheap pass finds moves
     guess: GuessConfig = GuessConfig()
+    # Wall-clock cap on one decision. The node budgets keep benchmark runs deterministic; this only
+    # bites on a slow or busy machine: past it the enumeration is approximated (reported as not
+    # exact) and guessing settles for what it has, so live play never waits a second.
+    time_limit: float = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +51,7 @@ class Decision:
 
 
 def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
+    deadline = time.perf_counter() + config.time_limit
     system = build_constraints(board)
     if not system.constraints and system.unknown.bit_count() == board.rows * board.cols:
         row, col = config.first_click or (0, 0)
@@ -56,7 +62,14 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
     model = None
     safe, mines = deduction.safe, deduction.mines
     if config.full_analysis or not safe:
-        model = solve(board, density=config.density, node_budget=config.node_budget, system=system, deduction=deduction)
+        model = solve(
+            board,
+            density=config.density,
+            node_budget=config.node_budget,
+            system=system,
+            deduction=deduction,
+            deadline=deadline,
+        )
         safe, mines = model.safe, model.mines
     cols = board.cols
     moves = [Move(OPEN, *divmod(i, cols), 0.0) for i in bits(safe)]
@@ -64,7 +77,7 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
         moves += [Move(FLAG, *divmod(i, cols), 1.0) for i in bits(mines)]
     guessed = False
     if not safe:
-        index = choose_guess(board, model, config.guess)
+        index = choose_guess(board, model, config.guess, deadline)
         moves.append(Move(OPEN, *divmod(index, cols), float(model.probabilities[index])))
         guessed = True
     return Decision(tuple(moves), to_analysis(model) if model is not None else None, guessed)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+import math
 from fractions import Fraction
 from math import comb
 
@@ -114,9 +115,10 @@ def solve(
     node_budget: int = DEFAULT_NODE_BUDGET,
     system: ConstraintSystem | None = None,
     deduction: Deduction | None = None,
+    deadline: float = math.inf,
 ) -> Model:
     """The full model of ``board``; ``system``/``deduction`` may be passed when already computed."""
-    return solve_system(system or build_constraints(board), board.mines, density, node_budget, deduction)
+    return solve_system(system or build_constraints(board), board.mines, density, node_budget, deduction, deadline)
 
 
 def solve_system(
@@ -125,6 +127,7 @@ def solve_system(
     density: float | None = None,
     node_budget: int = DEFAULT_NODE_BUDGET,
     deduction: Deduction | None = None,
+    deadline: float = math.inf,
 ) -> Model:
     deduction = deduction or deduce(system)
     components = split_components(deduction.constraints)
@@ -132,7 +135,7 @@ def solve_system(
     solutions = []
     for component in components:
         try:
-            found = enumerate_component(component, budget)
+            found = enumerate_component(component, budget, deadline=deadline)
         except BudgetExceeded:
             found = approximate(component)
         if not found.counts:

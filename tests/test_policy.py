@@ -58,3 +58,15 @@ def test_unknown_total_uses_the_density():
     assert low.mines_total is None and low.density == 0.05
     assert low.probability(0, 0) == pytest.approx(1 / 8)
     assert high.probability(0, 0) == pytest.approx(1 / 8)
+
+
+def test_a_decision_out_of_time_still_makes_a_legal_move():
+    from solver.game import Game
+
+    game = Game.new(16, 30, 99, rules="opening", seed=0)
+    game.open(8, 15)
+    board = game.board()
+    decision = decide(board, PolicyConfig(time_limit=0.0))
+    assert decision.moves
+    for move in decision.moves:
+        assert board[move.row, move.col] == "#"
