@@ -106,7 +106,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     the games are over (or stopped), while the screen is still open."""
     from ..errors import ScreenError, SkinError, WindowGoneError
     from ..geometry import Rect
-    from ..mouse import PyAutoGuiMouse, RecordingMouse
+    from ..mouse import PyAutoGuiMouse
     from ..play import Player, PlayError
     from ..play.live import SkinVision, measure_scale, profile_for
     from ..play.summary import format_summary, summarize
@@ -118,9 +118,12 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
     # pyautogui connects to the display on import: only now, with DISPLAY known to work.
-    mouse = RecordingMouse() if config.dry_run else PyAutoGuiMouse()
+    mouse = PyAutoGuiMouse()
+    if config.dry_run:
+        # Pointer moves only (to take it off a board that lights up under it); any click is refused.
+        mouse = _NoClickMouse(mouse)
     size = screen.size
-    scale = measure_scale(screen, mouse) if not config.dry_run else measure_scale(screen, _SameSize(size))
+    scale = measure_scale(screen, mouse)
     window = WindowTracker(found.window) if found.window is not None else None
     if window is None:
         log.warning("no window found around the board: window moves and closing will not be tracked")
@@ -189,14 +192,27 @@ def _recorder(args: argparse.Namespace, found):
         return fail(str(exc), EXIT_USAGE)
 
 
-class _SameSize:
-    """Stands in for the mouse in --dry-run (no pyautogui): click points equal pixels there."""
+class _NoClickMouse:
+    """The mouse of --dry-run: moves the pointer, refuses to click or type."""
 
-    def __init__(self, size: tuple[int, int]) -> None:
-        self._size = size
+    def __init__(self, mouse) -> None:
+        self._mouse = mouse
 
     def size(self) -> tuple[int, int]:
-        return self._size
+        return self._mouse.size()
+
+    def move(self, x: float, y: float) -> None:
+        self._mouse.move(x, y)
+
+    def click(self, x: float, y: float, button: str = "left") -> None:
+        from ..play import PlayError
+
+        raise PlayError("--dry-run must not click: refusing")
+
+    def press(self, *keys: str) -> None:
+        from ..play import PlayError
+
+        raise PlayError("--dry-run must not press keys: refusing")
 
 
 def _print_dry_run(player, found, as_json: bool) -> None:

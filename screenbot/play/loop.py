@@ -206,6 +206,7 @@ class Player:
     def play_game(self) -> GameResult:
         start = self.clock()
         located = self._located or self.locate()
+        self._park(located)
         before_frame: np.ndarray | None = None
         previous = None
         last_actions: tuple[Action, ...] = ()
@@ -329,6 +330,7 @@ class Player:
             if attempt == self.config.rechecks:
                 break
             log.info("reading not safe to act on (%s): waiting for the next redraw", "; ".join(problems[:3]))
+            self._park(located)
             again = self._wait_for_redraw(located, frame)
             moved = self._window_moved(located)
             if moved is not None:
@@ -490,6 +492,7 @@ class Player:
         """A session may start on a finished game (the user's last one): start a new one first rather
         than count it."""
         located = self._located or self.locate()
+        self._park(located)
         try:
             board = self.vision.read(self.screen.grab(located.region.as_region()), located.lattice).board
         except (BoardNotFoundError, UnrecognizedCellError):
@@ -498,6 +501,12 @@ class Player:
         if status != PLAYING:
             log.info("the game on screen is already over (%s): starting a new one", status)
             self._start_new_game(status)
+
+    def _park(self, located: Located) -> None:
+        """Move the pointer off the board when the client lights up the cell under it (gnome-mines
+        draws the hovered cell lighter, which reads like an open cell)."""
+        if self.profile.hover_highlight:
+            self._board_mouse(located).park()
 
     def _wait_for_click_shown(self, region: Rect, before: np.ndarray) -> None:
         """Some clients (xdemineur, Chromium) take the pointer's position when they get round to a
