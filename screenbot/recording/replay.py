@@ -7,6 +7,7 @@ whose frame can no longer be read at all is a difference too. Nothing here touch
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -16,6 +17,8 @@ from solver.board import Board, parse_board
 from solver.errors import MinesweeperError
 
 from .log import Recording, RecordingError, Step
+
+log = logging.getLogger(__name__)
 
 # read(frame, lattice_record) -> Board; choose(board, policy_record) -> [(action, row, col), ...]
 BoardReader = Callable[[np.ndarray, dict[str, Any]], Board]
@@ -101,25 +104,33 @@ def _replay_step(step: Step, frame: np.ndarray, read: BoardReader, choose: MoveC
 
 
 def policy_from_record(record: dict[str, Any]):
-    """Rebuild the recorded ``PolicyConfig``; fields this version does not know are refused by name."""
-    import dataclasses
+    """Rebuild the recorded ``PolicyConfig``.
 
+    Settings this version does not have (the recording is from another version) are left out with a
+    warning rather than refused: if one of them mattered, the moves comparison shows it.
+    """
     from solver.policy import PolicyConfig
 
-    known = {f.name: f for f in dataclasses.fields(PolicyConfig)}
-    unknown = sorted(set(record) - set(known))
+    return _settings(PolicyConfig, record)
+
+
+def _settings(kind, record: dict[str, Any]):
+    import dataclasses
+
+    known = {f.name for f in dataclasses.fields(kind)}
+    unknown = sorted(set(record) - known)
     if unknown:
-        raise ValueError(f"unknown policy settings in the recording: {', '.join(unknown)}")
+        log.warning("recorded %s settings unknown to this version, ignored: %s", kind.__name__, ", ".join(unknown))
+    default = kind()
     values: dict[str, Any] = {}
-    default = PolicyConfig()
-    for name, value in record.items():
-        current = getattr(default, name)
+    for name in known & set(record):
+        value, current = record[name], getattr(default, name)
         if dataclasses.is_dataclass(current) and isinstance(value, dict):
-            value = type(current)(**value)
+            value = _settings(type(current), value)
         elif isinstance(value, list):
             value = tuple(value)
         values[name] = value
-    return PolicyConfig(**values)
+    return kind(**values)
 
 
 def solver_moves(board: Board, policy_record: dict[str, Any]) -> list[tuple[str, int, int]]:
