@@ -104,24 +104,23 @@ def _screenbot(args: list[str], **kw) -> subprocess.Popen:
 
 
 def test_dry_run_and_ctrl_c_on_a_real_client(tmp_path):
+    """On the browser client at 1.5x (every state it shows has templates, so nothing but the signal
+    ends the session)."""
     import signal
     import time
 
     import numpy as np
 
     from screenbot.capture import MssScreen
+    from screenbot.play.live import SkinVision, load_skins
 
     with VirtualDisplay():
-        with start_client("xdemineur", cols=16, rows=16, mines=40) as client:
+        with start_client("react-minesweeper", scale=1.5) as client:
             with MssScreen() as screen:
-                # The board only: xdemineur's timer ticks above it.
-                from screenbot.play.live import load_skins, SkinVision
-
-                window = client.geometry()
-                lattice = SkinVision(load_skins(), "xdemineur").locate(screen.grab(window.expanded(48).as_region()))
-                board = lattice.board_rect().translated(window.left - 48, window.top - 48)
+                lattice = SkinVision(load_skins(), "react-minesweeper").locate(screen.grab())
+                board = lattice.board_rect()
                 before = screen.grab(board.as_region())
-                dry = _screenbot(["play", "--client", "xdemineur", "--mines", "40", "--dry-run", "--json"])
+                dry = _screenbot(["play", "--client", "react-minesweeper", "--dry-run", "--json"])
                 out, err = dry.communicate(timeout=120)
                 assert dry.returncode == 0, err
                 moves = json.loads(out.strip().splitlines()[-1])["actions"]
@@ -130,12 +129,13 @@ def test_dry_run_and_ctrl_c_on_a_real_client(tmp_path):
                 assert np.array_equal(screen.grab(board.as_region()), before)  # ...and clicked nothing
 
             # Ctrl-C mid-session: a clean stop with exit code 130 and the summary still printed.
-            run = _screenbot(["play", "--client", "xdemineur", "--mines", "40", "--games", "200", "--json",
+            run = _screenbot(["play", "--client", "react-minesweeper", "--games", "500", "--json",
                               "--failure-dir", str(tmp_path)])
-            time.sleep(5)  # start-up (imports, locating) takes 1-2 s; then it is mid-game
+            time.sleep(6)  # start-up (imports, locating) takes 1-2 s; then it is mid-session
             run.send_signal(signal.SIGINT)
             out, err = run.communicate(timeout=60)
             assert run.returncode == 130, err[-2000:]
             summary = json.loads(out.strip().splitlines()[-1])
             assert "interrupted" in summary.get("stopped", "")
+            assert summary["games"] >= 1
             assert "Traceback" not in err
