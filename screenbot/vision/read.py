@@ -22,11 +22,12 @@ from solver.board import Board
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
 from .cells import CellMatches, board_inside, cell_images, match_cells
 from .lattice import Lattice
-from .skins import OUTSIDE, Skin
+from .skins import CANONICAL, OUTSIDE, Skin
 
 log = logging.getLogger(__name__)
 
 READ_CONFIDENCE = 0.6
+SHIFT_REACH = 2  # pixels a weak cell's box may move on its second look
 # The share of a cell's pitch, centred, that decides a cell the whole-cell comparison could not: the
 # part the live hint overlay never draws on (``screenbot.overlay``).
 INTERIOR = 0.625
@@ -79,6 +80,8 @@ def read_board(
     bank = skin.bank(lattice.pitch)
     matches = match_cells(cells, bank)
     if (matches.confidence < threshold).any():
+        matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold)
+    if (matches.confidence < threshold).any():
         matches = _judge_weak_by_interior(matches, cells, bank, threshold)
     # A cell that looks most like the area around a board (something drawn over it) is not read.
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
@@ -101,6 +104,41 @@ def read_board(
     chars = matches.chars.reshape(lattice.rows, lattice.cols)
     board = Board(tuple("".join(row) for row in chars), mines)
     return Reading(board, confidence, min_conf, lattice)
+
+
+def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Lattice, bank,
+                         threshold: float) -> CellMatches:
+    """Weak cells get a second look with their box moved by up to SHIFT_REACH pixels each way.
+
+    A straight lattice cannot follow a toolkit that gives some cells a pixel more than others
+    (gnome-mines under GTK: 30 px cells, then 29 px ones), so cells far along the board can sit a
+    pixel or two off their box. Only weak cells are re-cut, so a normal read costs nothing extra.
+    """
+    import cv2
+
+    weak = np.flatnonzero(matches.confidence < threshold)
+    height, width = frame.shape[:2]
+    shifts = [(dx, dy) for dy in range(-SHIFT_REACH, SHIFT_REACH + 1) for dx in range(-SHIFT_REACH, SHIFT_REACH + 1)]
+    fields = {name: getattr(matches, name).copy()
+              for name in ("chars", "best_rms", "second_rms", "second_chars", "confidence")}
+    for index in weak:
+        row, col = divmod(int(index), lattice.cols)
+        rect = lattice.cell_rect(row, col)
+        crops = []
+        for dx, dy in shifts:
+            left, top = rect.left + dx, rect.top + dy
+            if left < 0 or top < 0 or left + rect.width > width or top + rect.height > height:
+                continue
+            crops.append(cv2.resize(frame[top : top + rect.height, left : left + rect.width], (CANONICAL, CANONICAL),
+                                    interpolation=cv2.INTER_AREA))
+        if not crops:
+            continue
+        trial = match_cells(np.stack(crops), bank)
+        best = int(np.argmax(trial.confidence))
+        if trial.confidence[best] > fields["confidence"][index]:
+            for name in fields:
+                fields[name][index] = getattr(trial, name)[best]
+    return CellMatches(**fields)
 
 
 def _judge_weak_by_interior(matches: CellMatches, cells: np.ndarray, bank, threshold: float) -> CellMatches:
