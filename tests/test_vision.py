@@ -214,3 +214,44 @@ def test_new_client_procedure_makes_a_working_skin(tmp_path):
         lattice = locate_board(shot.image(), skins, skin="auto")
         assert lattice.skin == "mystery"
         assert read_board(shot.image(), lattice, skins).board.grid == shot.board.grid
+
+
+# --- the read command -----------------------------------------------------------------------------
+
+
+def test_read_command_prints_the_board_and_json(capsys):
+    import json
+
+    from screenbot.cli import main
+
+    shot = BY_NAME[_pick("xdemineur")]
+    assert main(["read", str(shot.image_path)]) == 0
+    assert capsys.readouterr().out.split() == list(shot.board.grid)
+    assert main(["read", str(shot.image_path), "--skin", "xdemineur", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["skin"] == "xdemineur" and (data["rows"], data["cols"]) == (shot.board.rows, shot.board.cols)
+    assert data["board"].split("\n") == list(shot.board.grid)
+    assert len(data["origin"]) == 2 and len(data["pitch"]) == 2 and data["min_confidence"] >= 0.6
+
+
+def test_read_command_exit_codes(tmp_path, capsys):
+    import cv2
+
+    from screenbot.cli import main
+
+    shot = BY_NAME[_pick("xdemineur")]
+    assert main(["read", str(tmp_path / "missing.png")]) == 2
+    (tmp_path / "not-an-image.png").write_text("hello")
+    assert main(["read", str(tmp_path / "not-an-image.png")]) == 2
+    assert main(["read", str(shot.image_path), "--skin", "no-such-skin"]) == 2
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((600, 800, 3), 90, dtype=np.uint8))
+    assert main(["read", str(blank)]) == 4
+    frame = shot.image().copy()
+    cell = shot.lattice.cell_rect(5, 5)
+    frame[cell.top + 3 : cell.bottom - 3, cell.left + 3 : cell.right - 3] = (255, 0, 255)
+    damaged = tmp_path / "damaged.png"
+    cv2.imwrite(str(damaged), frame)
+    assert main(["read", str(damaged), "--crops", str(tmp_path / "crops")]) == 5
+    assert "row 5, col 5" in capsys.readouterr().err
+    assert list((tmp_path / "crops").glob("*.png"))

@@ -66,12 +66,12 @@ class ClientWindow:
         return windows.window_exists(self.window)
 
     def close(self) -> None:
-        """Stop the client's processes (and helpers such as the page server); idempotent."""
+        """Stop the client's processes (and the page server of the browser client); idempotent."""
         while self._stoppers:
             stopper = self._stoppers.pop()
             try:
                 stopper()
-            except Exception:  # closing must go on even if one helper is already gone
+            except Exception:  # closing must go on even if one part is already gone
                 log.exception("while closing %s", self.client)
 
     def __enter__(self) -> ClientWindow:
@@ -93,7 +93,7 @@ def start_client(name: str, **options: object) -> ClientWindow:
     return starters[name](**options)  # type: ignore[operator]
 
 
-# --- helpers -----------------------------------------------------------------------------------------
+# --- shared plumbing -----------------------------------------------------------------------------------------
 
 
 def _temp_home(prefix: str) -> Path:
