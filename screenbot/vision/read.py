@@ -79,10 +79,12 @@ def read_board(
     cells = cell_images(frame, lattice)
     bank = skin.bank(lattice.pitch)
     matches = match_cells(cells, bank)
-    if (matches.confidence < threshold).any():
-        matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold)
+    # The middle-only look first: it is one vectorised pass, and under the live hint overlay every
+    # covered cell is weak as a whole (the shifted look, a loop per cell, took ~1 s per frame there).
     if (matches.confidence < threshold).any():
         matches = _judge_weak_by_interior(matches, cells, bank, threshold)
+    if (matches.confidence < threshold).any():
+        matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold)
     # A cell that looks most like the area around a board (something drawn over it) is not read.
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
                           np.where(matches.chars == OUTSIDE, 0.0, matches.confidence))
