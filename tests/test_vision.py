@@ -66,7 +66,9 @@ def test_held_back_half_is_not_in_the_templates():
     for client in CLIENTS:
         images = [LabelledImage(s.image(), s.lattice, s.board) for s in SHOTS if s.client == client and s.for_templates]
         expected = cut_cells(images)
-        stored = sorted((TEMPLATES_DIR / client / "cells").glob("*.png"))
+        # Pictures named <state>-<pitch>-r<n>.png were added by hand from rules-checked real games
+        # (numbers the capture games never showed); everything else is exactly the cut above.
+        stored = [p for p in (TEMPLATES_DIR / client / "cells").glob("*.png") if not p.stem.split("-")[-1].startswith("r")]
         assert len(stored) == sum(len(v) for v in expected.values()), client
 
 
