@@ -114,7 +114,9 @@ def write_cells(cells: dict[tuple[str, float, float], list[np.ndarray]], skin_di
     folder.mkdir(parents=True, exist_ok=True)
     if replace:
         for old in folder.glob("*.png"):
-            old.unlink()
+            # Pictures named ...-r<n>.png were added by hand from rules-checked games: kept.
+            if not old.stem.split("-")[-1].startswith("r"):
+                old.unlink()
     written = 0
     for (ch, px, py), pictures in sorted(cells.items()):
         for i, picture in enumerate(pictures):
