@@ -45,10 +45,11 @@ def check(report: dict, games: int) -> None:
     assert report["unsafe"] == []
 
 
-@pytest.mark.parametrize("level, games", [("big", 10), ("medium", 10)])
-def test_gnome_mines(level, games, tmp_path):
+@pytest.mark.parametrize("level, window, games", [("big", (900, 640), 10), ("medium", (600, 400), 10)])
+def test_gnome_mines(level, window, games, tmp_path):
+    # Both sizes give 23 px cells (expert: 30 columns in a 900 px window; medium: 16 in 600).
     with VirtualDisplay():
-        with start_client("gnome-mines", level=level, window_size=(900, 640)) as client:
+        with start_client("gnome-mines", level=level, window_size=window) as client:
             report = play_in_child(client, "gnome-mines", games, tmp_path)
     check(report, games)
 
