@@ -562,7 +562,7 @@ class Player:
         if action.is_empty:
             return
         if action.keys:
-            if self.window is not None:
+            if self.window is not None and action.focus:
                 self.window.activate()
             self.mouse.press(*action.keys)
         if action.click is not None:

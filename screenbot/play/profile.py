@@ -20,8 +20,8 @@ reads all of this from here, so supporting a client is data, not ``if client == 
 - ``frozen_board_means_won``: the client shows a win only outside the board and then ignores clicks
   (react-minesweeper); an open on a covered cell that changes nothing is then the sign of a win.
 
-A control action is ``{"keys": ["ctrl", "r"], "wait": 0.2}`` (a key chord sent to the focused client
-window) or ``{"click": [dx, dy], "wait": 0.2}`` (a click at the board's top-centre plus dx, dy times the
+A control action is ``{"keys": ["ctrl", "r"], "wait": 0.2}`` (a key chord sent to the client window,
+focused first unless ``"focus": false``, for keys meant for a dialog that already has the keyboard) or ``{"click": [dx, dy], "wait": 0.2}`` (a click at the board's top-centre plus dx, dy times the
 cell pitch; the loop refuses it unless it lands outside the board and inside the client's window).
 """
 
@@ -39,6 +39,9 @@ class ControlAction:
     keys: tuple[str, ...] = ()
     click: tuple[float, float] | None = None
     wait: float = 0.0
+    # Give the game window the keyboard first. Not for keys meant for a dialog the client opened
+    # (focusing the main window would take the keyboard away from its modal dialog).
+    focus: bool = True
 
     @property
     def is_empty(self) -> bool:
@@ -149,4 +152,4 @@ def _action(value) -> ControlAction:
     if click is not None:
         dx, dy = click
         click = (float(dx), float(dy))
-    return ControlAction(keys, click, float(value.get("wait", 0.0)))
+    return ControlAction(keys, click, float(value.get("wait", 0.0)), bool(value.get("focus", True)))
