@@ -66,13 +66,25 @@ class ClientWindow:
         return windows.window_exists(self.window)
 
     def close(self) -> None:
-        """Stop the client's processes (and the page server of the browser client); idempotent."""
+        """Stop the client's processes (and the page server of the browser client); idempotent.
+
+        Returns once the window is gone: the X server destroys it only after the dead client's
+        connection is torn down, which a busy machine can delay past the process's exit."""
         while self._stoppers:
             stopper = self._stoppers.pop()
             try:
                 stopper()
             except Exception:  # closing must go on even if one part is already gone
                 log.exception("while closing %s", self.client)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                if not self.exists():
+                    return
+            except Exception:  # the display itself may be gone already
+                return
+            time.sleep(0.05)
+        log.warning("the %s window %#x is still there after its processes were stopped", self.client, self.window)
 
     def __enter__(self) -> ClientWindow:
         return self
