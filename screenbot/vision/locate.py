@@ -31,12 +31,12 @@ log = logging.getLogger(__name__)
 EDGE_STEP = 12  # grey-level step that counts as an edge (gnome-mines open cells are 22 off their gaps)
 LOCATE_CONFIDENCE = 0.6  # a cell "looks like a cell" for locating (reading is stricter)
 MIN_SIDE = 4  # fewest rows/columns a board may have (gnome-mines' smallest custom board is 4x4)
-MEAN_COLOUR_SLACK = 45.0
-CERTAIN = 0.97
+MEAN_COLOUR_SLACK = 45.0  # a cell whose mean colour is this far from every template's is skipped
+CERTAIN = 0.97  # mean confidence at which a found board is taken without trying alternatives
 GOOD_ENOUGH = 0.8  # a board this well matched at the smallest pitch is not second-guessed at larger ones
 PHASE_STATES = "#012F*"  # states used to find the phase (present on nearly every board)
 PHASE_CREDIT_RMS = 25.0  # positions farther than this from every cell template add nothing to a phase
-GOOD_RMS = 40.0  # loose: before sub-pixel alignment a true cell can be ~25 off its template  # mean confidence at which a found board is taken without trying alternatives  # a cell whose mean colour is this far from every template's is skipped
+GOOD_RMS = 40.0  # loose: before sub-pixel alignment a true cell can be ~25 off its template
 
 
 @dataclass(frozen=True, slots=True)
