@@ -76,7 +76,9 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
     if config.flag_mines:
         moves += [Move(FLAG, *divmod(i, cols), 1.0) for i in bits(mines)]
     guessed = False
-    if not safe:
+    # When every covered cell is a certain mine there is nothing left to open: the board is solved
+    # (a client that wants all mines flagged gets them through flag_mines).
+    if not safe and system.unknown & ~mines:
         index = choose_guess(board, model, config.guess, deadline)
         moves.append(Move(OPEN, *divmod(index, cols), float(model.probabilities[index])))
         guessed = True

@@ -70,3 +70,11 @@ def test_a_decision_out_of_time_still_makes_a_legal_move():
     assert decision.moves
     for move in decision.moves:
         assert board[move.row, move.col] == "#"
+
+
+def test_nothing_is_opened_when_only_mines_are_left():
+    board = parse_board("mines: 1\n#1\n11\n")
+    assert decide(board).moves == ()
+    decision = decide(board, PolicyConfig(flag_mines=True))
+    assert [(m.action, m.row, m.col) for m in decision.moves] == [(FLAG, 0, 0)]
+    assert not decision.guessed
