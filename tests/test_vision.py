@@ -197,7 +197,9 @@ def test_new_client_procedure_makes_a_working_skin(tmp_path):
     templates = tmp_path / "templates"
     for client in ("gnome-mines", "react-minesweeper"):
         shutil.copytree(TEMPLATES_DIR / client, templates / client)
-    xd = [s for s in SHOTS if s.client == "xdemineur" and not s.full_frame]
+    # Taught from ordinary games: the dense high-number boards (recipes *-high-*) are mostly mines,
+    # too few covered and opened cells for the walkthrough's grid search.
+    xd = [s for s in SHOTS if s.client == "xdemineur" and not s.full_frame and "-high-" not in s.name]
     teach = sorted(xd, key=lambda s: -len(set("".join(s.board.grid))))[:2]
     args = ["new-skin", "mystery"]
     for shot in teach:

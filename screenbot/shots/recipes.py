@@ -20,6 +20,7 @@ from solver.board import parse_board
 
 from ..capture import MssScreen
 from ..desktop.clients import start_gnome_mines, start_react_minesweeper, start_xdemineur
+from ..errors import ScreenError
 from ..desktop.devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage, page_websocket_url, react_minesweeper_board_text
 from .labels import Looks, TruthCheckError
 from .sessions import (
@@ -68,6 +69,15 @@ RECIPES: tuple[Recipe, ...] = (
     Recipe("xd-24x14-win", "xdemineur", {"cols": 24, "rows": 14, "mines": 35, "solver": True}, False, 6),
     Recipe("gm-small-600-win", "gnome-mines", {"level": "small", "window_size": (600, 400), "solver": True}, False, 8),
     Recipe("gm-medium-600-win", "gnome-mines", {"level": "medium", "window_size": (600, 400), "solver": True}, False, 9),
+    # Very dense boards played to a loss over many short games: the cells opened next to many mines
+    # show the 5-8 that ordinary games almost never reach. Only the lost boards that show a 5 or more
+    # are kept; their numbers are computed from the mines on screen like any other game's. (gnome-mines
+    # reads the custom mine setting as a count: 150 of 256 cells.) Pitch 23 px, as in the expert and
+    # medium windows the player and the demo use.
+    Recipe("gm-high-600", "gnome-mines", {"custom": (16, 16, 150), "window_size": (600, 400), "high": 60}, True, 21),
+    Recipe("gm-high-900", "gnome-mines", {"custom": (30, 16, 280), "window_size": (900, 640), "high": 60}, False, 22),
+    Recipe("xd-high-a", "xdemineur", {"cols": 16, "rows": 12, "mines": 90, "high": 60}, True, 23),
+    Recipe("xd-high-b", "xdemineur", {"cols": 12, "rows": 12, "mines": 70, "high": 60}, False, 24),
     Recipe("rm-s1-10x10", "react-minesweeper", {"scale": 1.0, "rows": 10, "cols": 10, "chance": 15}, True, 1),
     Recipe("rm-s1.5-12x12", "react-minesweeper", {"scale": 1.5, "rows": 12, "cols": 12, "chance": 18}, True, 2),
     Recipe("rm-s2-8x8", "react-minesweeper", {"scale": 2.0, "rows": 8, "cols": 8, "chance": 20}, True, 3),
@@ -96,6 +106,8 @@ def run_recipe(recipe: Recipe, screen: MssScreen, attempts: int = 4) -> list[Lab
 
 def _gnome_mines(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[LabelledShot]:
     options = dict(recipe.options)
+    if "high" in options:
+        return _high_numbers(recipe, screen, rng)
     solver = options.pop("solver", False)
     if "custom" in options:
         cols, rows, _ = options["custom"]
@@ -122,6 +134,8 @@ def _gnome_mines(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[
 
 def _xdemineur(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[LabelledShot]:
     options = dict(recipe.options)
+    if "high" in options:
+        return _high_numbers(recipe, screen, rng)
     solver = options.pop("solver", False)
     with start_xdemineur(**options) as client:
         session = Session(client, xdemineur_lattice(client, options["rows"], options["cols"]), screen,
@@ -135,6 +149,77 @@ def _xdemineur(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[La
             choose, session.won = _solver_driver(session, options["mines"], won_when="no-covered")
         return play_desktop_game(session, look, recipe.name, rng, None, flags=0 if solver else 3, question=True,
                                  hover_shots=1, keep_every=3 if not solver else 8, choose=choose)
+
+
+HIGH = frozenset("5678")
+
+
+def _high_numbers(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[LabelledShot]:
+    """Up to ``high`` short games on a very dense board, each opened at random until it is lost.
+
+    A safe cell on such a board usually borders many mines, so the lost boards show 5-8 now and then.
+    Each game is labelled by the rules like any other (the mines on the lost screen, every number
+    recomputed); a game the rules check rejects is skipped. Only lost boards showing a number not yet
+    kept (among 5-8) are returned, so the fixtures stay few.
+    """
+    options = dict(recipe.options)
+    games = options.pop("high")
+    kept: list[LabelledShot] = []
+    seen: set[str] = set()
+    failures = 0
+    for game in range(games):
+        try:
+            final = _one_dense_game(recipe, options, screen, rng, game)
+        except TruthCheckError as exc:
+            log.warning("%s: game %d discarded: %s", recipe.name, game, exc)
+            continue
+        except ScreenError as exc:  # e.g. the client closed its window: the games kept so far still count
+            log.warning("%s: game %d lost to a client error: %s", recipe.name, game, exc)
+            failures += 1
+            if failures > 3:
+                break
+            continue
+        if final is None:
+            continue
+        shown = {ch for _, _, ch in final.board.cells()} & HIGH
+        log.info("%s: game %d lost showing %s", recipe.name, game, "".join(sorted(shown)) or "no high number")
+        if shown - seen:
+            seen |= shown
+            kept.append(LabelledShot(final.client, f"{recipe.name}-g{game}", final.frame, final.lattice,
+                                     final.board, final.window, final.tags))
+        if seen >= HIGH:
+            break
+    if not kept:
+        raise TruthCheckError(f"{recipe.name}: no lost game showed a 5 or more in {games} games")
+    return kept
+
+
+def _one_dense_game(recipe: Recipe, options: dict, screen: MssScreen, rng: random.Random,
+                    game: int) -> LabelledShot | None:
+    """One game played by random clicks to its end; its final (lost) shot, or None if it was won."""
+    if recipe.client == "gnome-mines":
+        cols, rows, _ = options["custom"]
+        with start_gnome_mines(**options) as client:
+            session = Session(client, None, screen, exploded_red_fraction=0.04)  # type: ignore[arg-type]
+            session.away()
+            fresh = session.frame()
+            session.lattice, session.starts = gnome_mines_lattice(fresh, client, rows, cols)
+            look = Looks(session.cells(fresh), strict=_integer_pitch(session.lattice.pitch))
+            start = (rng.randrange(1, rows - 1), rng.randrange(1, cols - 1))
+            shots = play_desktop_game(session, look, f"{recipe.name}-g{game}", rng, start, flags=0,
+                                      question=False, hover_shots=0, keep_every=10**6)
+    else:
+        with start_xdemineur(**options) as client:
+            session = Session(client, xdemineur_lattice(client, options["rows"], options["cols"]), screen,
+                              exploded_red_fraction=0.4, inset=0.0)
+            session.away()
+            covered = _probe_covered(session, session.frame(), rng)
+            look = Looks(np.broadcast_to(covered, (options["rows"], options["cols"], *covered.shape)).copy(),
+                         strict=True)
+            shots = play_desktop_game(session, look, f"{recipe.name}-g{game}", rng, None, flags=0,
+                                      question=False, hover_shots=0, keep_every=10**6)
+    final = shots[0]  # the final board comes first, the snapshots before it follow
+    return final if "lost" in final.tags else None
 
 
 def _press(key: str) -> None:
