@@ -36,8 +36,7 @@ def register(subparsers) -> None:
         "Prints the same summary as 'screenbot play' and saves a PNG of the last board.",
     )
     parser.add_argument("--client", choices=sorted(DEMO_CLIENTS), default="gnome-mines", help="client to start (default gnome-mines, expert 30x16/99)")
-    add_play_arguments(parser)
-    parser.set_defaults(games=3)
+    add_play_arguments(parser, games=3)
     parser.add_argument("--out", type=Path, default=Path("screenbot-demo-last-board.png"), help="PNG of the last board (default screenbot-demo-last-board.png)")
     parser.set_defaults(run=run)
 

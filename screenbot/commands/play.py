@@ -34,9 +34,9 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+def add_play_arguments(parser: argparse.ArgumentParser, *, games: int = 1) -> None:
     """Options shared by ``play`` and ``demo``."""
-    parser.add_argument("--games", type=positive_int, default=1, help="games to play (default 1)")
+    parser.add_argument("--games", type=positive_int, default=games, help=f"games to play (default {games})")
     parser.add_argument("--flag-mines", action="store_true", help="also flag certain mines (always on for clients that need it to win)")
     parser.add_argument("--chord", action="store_true", help="open around satisfied numbers with one chord click (with --flag-mines)")
     parser.add_argument("--mines", type=positive_int, help="the mine total, when the client's profile does not know it")
