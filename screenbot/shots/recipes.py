@@ -75,7 +75,7 @@ RECIPES: tuple[Recipe, ...] = (
     # reads the custom mine setting as a count: 150 of 256 cells.) Pitch 23 px, as in the expert and
     # medium windows the player and the demo use.
     Recipe("gm-high-600", "gnome-mines", {"custom": (16, 16, 150), "window_size": (600, 400), "high": 60}, True, 21),
-    Recipe("gm-high-900", "gnome-mines", {"custom": (30, 16, 280), "window_size": (900, 640), "high": 60}, False, 22),
+    Recipe("gm-high-900", "gnome-mines", {"custom": (30, 16, 280), "window_size": (900, 640), "high": 60}, True, 22),
     Recipe("xd-high-a", "xdemineur", {"cols": 16, "rows": 12, "mines": 90, "high": 60}, True, 23),
     Recipe("xd-high-b", "xdemineur", {"cols": 12, "rows": 12, "mines": 70, "high": 60}, False, 24),
     Recipe("rm-s1-10x10", "react-minesweeper", {"scale": 1.0, "rows": 10, "cols": 10, "chance": 15}, True, 1),
