@@ -244,7 +244,8 @@ def start_gnome_mines(
     """Start gnome-mines with a game already running.
 
     ``level`` is "small" (8x8/10), "medium" (16x16/40) or "big" (30x16/99). ``custom=(cols, rows,
-    percent_mines)`` starts a custom game instead (gnome-mines takes the mine count as a percentage).
+    mines)`` starts a custom game instead (the gsettings key ``nmines`` is the number of mines: 150 on a
+    16x16 board gave 150 mines on the lost screen).
     ``window_size`` is (width, height) of the window; cells scale with it. ``question_marks`` controls
     whether right-click cycles flag -> "?" -> covered.
     """
@@ -262,8 +263,8 @@ def start_gnome_mines(
         "use-animations=false",  # animations would show half-drawn cells to the recognizer
     ]
     if custom is not None:
-        cols, rows, percent = custom
-        lines += [f"xsize={int(cols)}", f"ysize={int(rows)}", f"nmines={int(percent)}", "mode=3"]
+        cols, rows, mines = custom
+        lines += [f"xsize={int(cols)}", f"ysize={int(rows)}", f"nmines={int(mines)}", "mode=3"]
     # The keyfile backend reads settings from a file we write: no dconf service, nothing outside `home`.
     (settings / "keyfile").write_text("\n".join(lines) + "\n")
     env = _client_env(home, GSETTINGS_BACKEND="keyfile")
