@@ -156,11 +156,10 @@ def _profile(skin: str):
 
 
 def _run_live(args: argparse.Namespace) -> int:
-    import os
     import time
 
     from ..capture import MssScreen
-    from ..desktop.display import check_not_wayland, display_reachable
+    from ..desktop.display import require_x_display
     from ..errors import BoardNotFoundError, DisplayError, SkinError, UnrecognizedCellError, WindowGoneError
     from ..geometry import Rect
     from ..overlay.live import HintConfig, HintSession
@@ -168,12 +167,9 @@ def _run_live(args: argparse.Namespace) -> int:
     from ..recording import Recorder, RecordingError
 
     try:
-        check_not_wayland()
+        require_x_display("run this on the desktop where the game is shown")
     except DisplayError as exc:
         return fail(str(exc), EXIT_DISPLAY)
-    display = os.environ.get("DISPLAY")
-    if not display or not display_reachable(display):
-        return fail(f"no X display to draw on (DISPLAY={display!r}): run this on the desktop where the game is shown", EXIT_DISPLAY)
     try:
         skins = load_skins()
     except SkinError as exc:

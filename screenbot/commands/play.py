@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 from pathlib import Path
 
@@ -60,20 +59,15 @@ def config_from_args(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..desktop.display import check_not_wayland, display_reachable
-    from ..errors import BoardNotFoundError, DisplayError, SkinError, WaylandSessionError
+    from ..desktop.display import require_x_display
+    from ..errors import BoardNotFoundError, DisplayError, SkinError
 
     try:
-        check_not_wayland()
-    except WaylandSessionError as exc:
-        return fail(str(exc), EXIT_NO_DISPLAY)
-    display = os.environ.get("DISPLAY")
-    if not display or not display_reachable(display):
-        return fail(
-            f"no X display to play on (DISPLAY={display!r}); start the game on an X11 desktop, or run "
-            "'screenbot demo' to start a virtual one with a client",
-            EXIT_NO_DISPLAY,
+        require_x_display(
+            "start the game on an X11 desktop, or run 'screenbot demo' to start a virtual one with a client"
         )
+    except DisplayError as exc:
+        return fail(str(exc), EXIT_NO_DISPLAY)
     from ..capture import MssScreen
     from ..play.live import find_game, load_skins
 

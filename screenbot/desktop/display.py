@@ -42,6 +42,18 @@ def check_not_wayland(environ: dict[str, str] | None = None) -> None:
         )
 
 
+def require_x_display(advice: str) -> str:
+    """The X display named by DISPLAY, checked usable for capture and clicks.
+
+    Raises WaylandSessionError in a Wayland session, and DisplayError ending with ``advice`` (what the
+    user can do) when DISPLAY is unset or no X server answers there."""
+    check_not_wayland()
+    display = os.environ.get("DISPLAY")
+    if not display or not display_reachable(display):
+        raise DisplayError(f"no X display (DISPLAY={display!r}): {advice}", display=display)
+    return display
+
+
 def display_reachable(display: str, timeout: float = 2.0) -> bool:
     """True when an X server answers on ``display`` (e.g. ":99")."""
     try:
