@@ -84,6 +84,9 @@ RECIPES: tuple[Recipe, ...] = (
     Recipe("rm-s1.25-16x16", "react-minesweeper", {"scale": 1.25, "rows": 16, "cols": 16, "chance": 15}, False, 4),
     Recipe("rm-s1-16x30", "react-minesweeper", {"scale": 1.0, "rows": 16, "cols": 30, "chance": 20}, False, 5),
     Recipe("rm-s1.75-9x9", "react-minesweeper", {"scale": 1.75, "rows": 9, "cols": 9, "chance": 12}, False, 6),
+    # The browser shows the whole board when a game is lost, so one dense lost game shows its 5-8.
+    Recipe("rm-high-s1.5", "react-minesweeper", {"scale": 1.5, "rows": 12, "cols": 12, "chance": 55}, True, 8),
+    Recipe("rm-high-s1", "react-minesweeper", {"scale": 1.0, "rows": 12, "cols": 16, "chance": 55}, True, 10),
 )
 
 
