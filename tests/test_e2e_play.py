@@ -116,7 +116,7 @@ def test_dry_run_and_ctrl_c_on_a_real_client(tmp_path):
     from screenbot.play.live import SkinVision, load_skins
 
     with VirtualDisplay():
-        with start_client("react-minesweeper", scale=1.5) as client:
+        with start_client("react-minesweeper", scale=1.5):
             with MssScreen() as screen:
                 lattice = SkinVision(load_skins(), "react-minesweeper").locate(screen.grab())
                 board = lattice.board_rect()

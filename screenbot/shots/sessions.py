@@ -23,16 +23,11 @@ import numpy as np
 from solver.board import Board
 
 from ..capture import MssScreen
-from ..desktop.clients import ClientWindow, start_gnome_mines, start_react_minesweeper, start_xdemineur
-from ..desktop.devtools import (
-    REACT_MINESWEEPER_STATE_JS,
-    DevToolsPage,
-    page_websocket_url,
-    react_minesweeper_board_text,
-)
+from ..desktop.clients import ClientWindow
+from ..desktop.devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage
 from ..errors import ScreenError
 from ..vision.lattice import Lattice
-from .labels import Looks, TruthCheckError, canonical_cells, label_earlier, label_final, same
+from .labels import Looks, TruthCheckError, canonical_cells, label_earlier, label_final
 
 log = logging.getLogger(__name__)
 
