@@ -55,6 +55,8 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
     system = build_constraints(board)
     if not system.constraints and system.unknown.bit_count() == board.rows * board.cols:
         row, col = config.first_click or (0, 0)
+        # A first click meant for a bigger board moves to the nearest cell of this one.
+        row, col = min(row, board.rows - 1), min(col, board.cols - 1)
         probability = (board.mines or 0) / (board.rows * board.cols) if board.mines is not None else 0.0
         analysis = to_analysis(solve(board, density=config.density, system=system)) if config.full_analysis else None
         return Decision((Move(OPEN, row, col, probability),), analysis, guessed=True)

@@ -12,6 +12,8 @@ def test_untouched_board_opens_the_configured_first_cell():
     decision = decide(board, PolicyConfig(first_click=(3, 3)))
     assert [(m.action, m.row, m.col) for m in decision.moves] == [(OPEN, 3, 3)]
     assert decision.guessed
+    small = decide(Board.covered(2, 3, 1), PolicyConfig(first_click=(3, 3))).moves[0]
+    assert (small.row, small.col) == (1, 2)
 
 
 def test_every_certain_move_is_returned_without_a_guess():
