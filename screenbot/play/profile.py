@@ -27,11 +27,11 @@ cell pitch; the loop refuses it unless it lands outside the board and inside the
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SkinError
+from ..vision.skins import read_profile
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +89,7 @@ class PlayProfile:
 
 
 def load_profile(skin: str, templates_dir: Path) -> PlayProfile:
-    path = templates_dir / skin / "profile.json"
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise SkinError(f"no profile.json in {path.parent}", skin=skin) from None
-    except (OSError, ValueError) as exc:
-        raise SkinError(f"cannot read {path.name}: {exc}", skin=skin) from None
-    return profile_from_dict(skin, data)
+    return profile_from_dict(skin, read_profile(templates_dir / skin))
 
 
 def profile_from_dict(skin: str, data: dict) -> PlayProfile:

@@ -19,7 +19,7 @@ from typing import Callable
 from solver.board import parse_board
 
 from ..capture import MssScreen
-from ..desktop.clients import start_gnome_mines, start_react_minesweeper, start_xdemineur
+from ..desktop.clients import GNOME_MINES_LEVELS, start_gnome_mines, start_react_minesweeper, start_xdemineur
 from ..errors import ScreenError
 from ..desktop.devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage, page_websocket_url, react_minesweeper_board_text
 from .labels import Looks, TruthCheckError
@@ -116,7 +116,7 @@ def _gnome_mines(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[
         cols, rows, _ = options["custom"]
         mines = None
     else:
-        cols, rows, mines = {"small": (8, 8, 10), "medium": (16, 16, 40), "big": (30, 16, 99)}[options["level"]]
+        cols, rows, mines = GNOME_MINES_LEVELS[options["level"]]
     with start_gnome_mines(**options) as client:
         session = Session(client, None, screen, exploded_red_fraction=0.04)  # type: ignore[arg-type]
         session.away()

@@ -140,17 +140,22 @@ def to_canonical(cell: np.ndarray) -> np.ndarray:
     return cv2.resize(cell, (CANONICAL, CANONICAL), interpolation=cv2.INTER_AREA)
 
 
+def read_profile(folder: Path) -> dict:
+    """The skin folder's profile.json as a dict; SkinError when it is missing or unreadable."""
+    path = folder / "profile.json"
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        raise SkinError(f"no profile.json in {folder}", skin=folder.name) from None
+    except (OSError, ValueError) as exc:
+        raise SkinError(f"cannot read {path}: {exc}", skin=folder.name) from None
+
+
 def load_skin(folder: Path) -> Skin:
     import cv2
 
     name = folder.name
-    profile_path = folder / "profile.json"
-    try:
-        profile = json.loads(profile_path.read_text())
-    except FileNotFoundError:
-        raise SkinError(f"no profile.json in {folder}", skin=name) from None
-    except (OSError, ValueError) as exc:
-        raise SkinError(f"cannot read {profile_path}: {exc}", skin=name) from None
+    profile = read_profile(folder)
     templates = []
     for path in sorted((folder / "cells").glob("*.png")):
         match = _TEMPLATE_NAME.match(path.stem)
