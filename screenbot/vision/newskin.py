@@ -25,7 +25,7 @@ from solver.board import Board
 from ..errors import BoardNotFoundError
 from .cut import LabelledImage, cut_cells, write_cells
 from .lattice import Lattice
-from .locate import EDGE_STEP, _pitch_candidates
+from .pitch import EDGE_STEP, pitch_candidates
 from .skins import CANONICAL
 
 log = logging.getLogger(__name__)
@@ -51,8 +51,8 @@ def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
     best: Fit | None = None
     max_px = (width - 1) / board.cols
     max_py = (height - 1) / board.rows
-    px_list = _pitch_candidates(prof_x, MIN_PITCH, max_px, keep=4)
-    py_list = _pitch_candidates(prof_y, MIN_PITCH, max_py, keep=4)
+    px_list = pitch_candidates(prof_x, MIN_PITCH, max_px, keep=4)
+    py_list = pitch_candidates(prof_y, MIN_PITCH, max_py, keep=4)
     for px in px_list:
         for py in py_list:
             if not 0.5 <= px / py <= 2.0:
