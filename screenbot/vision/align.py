@@ -1,54 +1,116 @@
-"""The last pixel of the lattice: nudge its origin and pitch to where the templates fit best."""
+"""The last pixel of the lattice: nudge its origin and pitch to where the templates fit best.
+
+Each nudge is judged by how far the cells are from their nearest template, on a sample of cells
+so that a cold locate can afford a few dozen nudges: nudges along x are judged on a few whole rows of
+cells, nudges along y on a few whole columns. A row of cells is one resize of one strip of the frame,
+and its x mapping is exactly the whole board's, so comparing x nudges on it compares what a full read
+would see along x.
+"""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import numpy as np
 
-from .cells import cell_images, match_cells
+from .cells import cell_images
 from .lattice import Lattice
-from .skins import CANONICAL, Skin
+from .skins import CANONICAL, Skin, TemplateBank, soften
+
+SAMPLE_CELLS = 96  # about this many cells judge each nudge (whole rows or columns of them)
+MIN_LINES = 3  # never fewer rows/columns than this (the first, the last and one between)
 
 
 def refine(frame: np.ndarray, skin: Skin, board: Lattice, wide: bool = True) -> Lattice:
-    """Nudge the origin (up to 2 px each way, one axis at a time), then the pitch (+-0.5 px across the
-    board), to the best template fit."""
+    """Nudge the origin (a few pixels each way, one axis at a time), then the pitch (up to 3 px across
+    the board), to the best template fit. ``wide`` when the lattice is only as exact as the phase
+    search (one canonical pixel); otherwise a pixel each way."""
+    rows = sample_lines(board.rows, board.cols)
+    cols = sample_lines(board.cols, board.rows)
     bank = skin.bank(board.pitch)
-    best, best_err = board, _fit_error(frame, board, bank)
+    # Remembered per lattice: each pass starts from the lattice the one before ended on.
+    along_x = functools.cache(functools.partial(_row_error, frame, bank, rows))
+    along_y = functools.cache(functools.partial(_column_error, frame, bank, cols))
 
-    def trial(origin: tuple[float, float], pitch: tuple[float, float]) -> None:
-        nonlocal best, best_err
-        lattice = Lattice(board.skin, origin, pitch, board.rows, board.cols)
-        rect = lattice.board_rect()
-        if rect.left < 0 or rect.top < 0 or rect.right > frame.shape[1] or rect.bottom > frame.shape[0]:
-            return
-        err = _fit_error(frame, lattice, bank)
-        if err < best_err - 1e-6:
-            best, best_err = lattice, err
-
-    # The matching phase is exact to one scaled pixel, i.e. pitch/CANONICAL native pixels.
-    reach_x = int(np.ceil(board.pitch[0] / CANONICAL)) + 1 if wide else 1
-    reach_y = int(np.ceil(board.pitch[1] / CANONICAL)) + 1 if wide else 1
-    for d in range(-reach_x, reach_x + 1):
-        if d:
-            trial((board.origin[0] + d, board.origin[1]), board.pitch)
-    x = best.origin[0]
-    for d in range(-reach_y, reach_y + 1):
-        if d:
-            trial((x, board.origin[1] + d), board.pitch)
-    origin = best.origin
     px, py = board.pitch
+    # The matching phase is exact to one scaled pixel, i.e. pitch/CANONICAL native pixels.
+    reach_x = int(np.ceil(px / CANONICAL)) + 1 if wide else 1
+    reach_y = int(np.ceil(py / CANONICAL)) + 1 if wide else 1
+    best = _best(frame, board, along_x, [_moved(board, d, 0) for d in range(-reach_x, reach_x + 1) if d])
+    best = _best(frame, best, along_y, [_moved(best, 0, d) for d in range(-reach_y, reach_y + 1) if d])
+    # A second look along x now that y is right: with y a pixel off, two x offsets can score nearly
+    # the same and the sample may pick the wrong one.
+    best = _best(frame, best, along_x, [_moved(best, -1, 0), _moved(best, 1, 0)])
+    best = _best(frame, best, along_y, [_moved(best, 0, -1), _moved(best, 0, 1)])
     # Pitch: a drift of up to 3 px over the whole board (toolkits hand out whole pixels unevenly, so
     # the autocorrelation's pitch can be a little off the board's average). Keep the board's centre.
     drifts = (-3, -2, -1, -0.5, 0.5, 1, 2, 3) if wide else (-0.5, 0.5)
-    for drift in drifts:
-        dpx = drift / board.cols
-        trial((origin[0] - dpx * board.cols / 2, origin[1]), (px + dpx, best.pitch[1]))
-    origin = best.origin
-    for drift in drifts:
-        dpy = drift / board.rows
-        trial((best.origin[0], origin[1] - dpy * board.rows / 2), (best.pitch[0], py + dpy))
+    best = _best(frame, best, along_x, [_stretched(best, drift / best.cols, 0) for drift in drifts])
+    best = _best(frame, best, along_y, [_stretched(best, 0, drift / best.rows) for drift in drifts])
     return best
 
 
-def _fit_error(frame: np.ndarray, lattice: Lattice, bank) -> float:
-    return float(match_cells(cell_images(frame, lattice), bank).best_rms.mean())
+def sample_lines(count: int, length: int, cells: int = SAMPLE_CELLS) -> list[int]:
+    """Indices of the lines (rows or columns, ``count`` of them, each ``length`` cells long) that make
+    the sample: evenly spread, the first and the last always in, about ``cells`` cells in all."""
+    wanted = min(count, max(MIN_LINES, -(-cells // max(1, length))))
+    return sorted({int(round(i)) for i in np.linspace(0, count - 1, wanted)})
+
+
+def _best(frame: np.ndarray, start: Lattice, error: Callable[[Lattice], float],
+          trials: list[Lattice]) -> Lattice:
+    """The lattice among ``start`` and ``trials`` (those fully on the frame) with the least error;
+    ``start`` unless a trial is clearly better."""
+    best, best_err = start, error(start)
+    height, width = frame.shape[:2]
+    for lattice in trials:
+        rect = lattice.board_rect()
+        if rect.left < 0 or rect.top < 0 or rect.right > width or rect.bottom > height:
+            continue
+        err = error(lattice)
+        if err < best_err - 1e-6:
+            best, best_err = lattice, err
+    return best
+
+
+def _moved(board: Lattice, dx: float, dy: float) -> Lattice:
+    return board.translated(dx, dy)
+
+
+def _stretched(board: Lattice, dpx: float, dpy: float) -> Lattice:
+    """The pitch changed by (dpx, dpy), the board's centre kept."""
+    px, py = board.pitch
+    ox, oy = board.origin
+    return Lattice(board.skin, (ox - dpx * board.cols / 2, oy - dpy * board.rows / 2), (px + dpx, py + dpy),
+                   board.rows, board.cols)
+
+
+def _row_cells(frame: np.ndarray, board: Lattice, rows: list[int]) -> np.ndarray:
+    px, py = board.pitch
+    ox, oy = board.origin
+    strips = [cell_images(frame, Lattice(board.skin, (ox, oy + r * py), (px, py), 1, board.cols)) for r in rows]
+    return np.concatenate(strips).reshape(-1, CANONICAL, CANONICAL, 3)
+
+
+def _column_cells(frame: np.ndarray, board: Lattice, cols: list[int]) -> np.ndarray:
+    px, py = board.pitch
+    ox, oy = board.origin
+    strips = [cell_images(frame, Lattice(board.skin, (ox + c * px, oy), (px, py), board.rows, 1)) for c in cols]
+    return np.concatenate(strips).reshape(-1, CANONICAL, CANONICAL, 3)
+
+
+def _row_error(frame: np.ndarray, bank: TemplateBank, rows: list[int], lattice: Lattice) -> float:
+    return _mean_nearest_rms(_row_cells(frame, lattice, rows), bank)
+
+
+def _column_error(frame: np.ndarray, bank: TemplateBank, cols: list[int], lattice: Lattice) -> float:
+    return _mean_nearest_rms(_column_cells(frame, lattice, cols), bank)
+
+
+def _mean_nearest_rms(cells: np.ndarray, bank: TemplateBank) -> float:
+    """Mean over cells of the RMS difference to the nearest template (what ``match_cells`` calls
+    ``best_rms``, without the per-state bookkeeping a nudge does not need)."""
+    vectors = soften(cells).reshape(len(cells), -1)
+    sq = (vectors * vectors).sum(axis=1)[:, None] + bank.norms[None, :] - 2.0 * (vectors @ bank.vectors.T)
+    return float(np.sqrt(np.maximum(sq.min(axis=1), 0.0) / vectors.shape[1]).mean())
