@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 EXIT_USAGE = 2
 EXIT_FAILED = 1
 CLIENTS = ("gnome-mines", "xdemineur", "react-minesweeper")
+CELL_CHARS = "#F?012345678*XW"
 
 
 def register(subparsers) -> None:
@@ -34,14 +35,23 @@ def register(subparsers) -> None:
     parser.add_argument("--out", default=None, help="templates folder (default: the project's templates/)")
     parser.add_argument("--from", dest="source", help="cut from labelled screenshots in this folder instead")
     parser.add_argument("--keep-shots", help="also save the captured labelled screenshots in this folder")
+    parser.add_argument("--add-missing", metavar="CHARS",
+                        help="with --from: only add pictures of these cell states (board characters, e.g. "
+                        "12345678) at cell sizes the skin already has but lacks that state at, named "
+                        "<state>-<size>-r<n>.png; every other picture is left as it is. For rules-checked "
+                        "shots the locator cannot read yet (fixtures/screens-unsupported)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..vision.cut import LabelledImage, cut_cells, write_cells
+    from ..vision.cut import LabelledImage, add_missing_cells, cut_cells, write_cells
     from ..vision.skins import TEMPLATES_DIR
 
     out = Path(args.out) if args.out else TEMPLATES_DIR
+    if args.add_missing is not None and not args.source:
+        return fail("--add-missing needs --from DIR (the labelled screenshots to cut from)", EXIT_USAGE)
+    if args.add_missing is not None and not set(args.add_missing) <= set(CELL_CHARS):
+        return fail(f"--add-missing takes board characters ({CELL_CHARS}), not {args.add_missing!r}", EXIT_USAGE)
     clients = args.client or list(CLIENTS)
     examples: dict[str, list[LabelledImage]] = {c: [] for c in clients}
     failures = 0
@@ -62,6 +72,10 @@ def run(args: argparse.Namespace) -> int:
             failures += 1
             continue
         folder = out / client
+        if args.add_missing is not None:
+            count = add_missing_cells(cut_cells(images), folder, args.add_missing)
+            print(f"{client}: {count} pictures added from {len(images)} screenshots -> {folder}")
+            continue
         count = write_cells(cut_cells(images), folder)
         if not (folder / "profile.json").exists():
             (folder / "profile.json").write_text(json.dumps({"client": client}, indent=1) + "\n")

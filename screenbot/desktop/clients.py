@@ -276,7 +276,7 @@ def start_gnome_mines(
     try:
         handle.window = _wait_window("gnome-mines", proc, log_path, timeout, name="^Mines$")
         if custom is not None:
-            _gnome_mines_play_custom(handle)
+            _gnome_mines_play_custom(handle, _custom_percent_to_type(*custom))
     except BaseException:
         handle.close()
         raise
@@ -284,8 +284,27 @@ def start_gnome_mines(
     return handle
 
 
-def _gnome_mines_play_custom(handle: ClientWindow) -> None:
-    """From the start screen: key 4 opens the custom page, then click its blue "Play Game" button."""
+def _custom_percent_to_type(cols: int, rows: int, mines: int) -> int | None:
+    """The "Percent mines" value to type on the custom page, or None when the page keeps ``nmines``.
+
+    The page's spin button counts percent, from round(100 / cells) up. On a board under 67 cells
+    that lower bound is 2, and raising the button's initial value to it rewrites ``nmines`` to 1%
+    of the board: a custom 8x8 game then has one mine whatever was asked. Typing the percent back
+    gives round(percent * cells / 100) mines, the count asked for whenever that rounding allows."""
+    cells = cols * rows
+    if round(100 / cells) < 2:
+        return None
+    percent = round(100 * mines / cells)
+    if round(percent * cells / 100) != mines:
+        log.warning("gnome-mines: %d mines on %dx%d is not a whole percent; the game gets %d",
+                    mines, cols, rows, round(percent * cells / 100))
+    return percent
+
+
+def _gnome_mines_play_custom(handle: ClientWindow, percent: int | None = None) -> None:
+    """From the start screen: key 4 opens the custom page, then click its blue "Play Game" button.
+    With ``percent``, type it into the "Percent mines" field first (the white entry just above the
+    button) and leave the field with Tab, which is when GTK takes the typed value."""
     import numpy as np
 
     from ..capture import MssScreen
@@ -302,10 +321,39 @@ def _gnome_mines_play_custom(handle: ClientWindow) -> None:
             blue = (frame[:, :, 0] > 180) & (frame[:, :, 2] < 120) & (frame[:, :, 0] - frame[:, :, 2] > 100)
             ys, xs = np.nonzero(blue)
             if len(xs) > 200:
+                if percent is not None:
+                    _type_percent(frame, rect, xs, ys, percent)
                 _xtest_click(rect.left + int(xs.mean()), rect.top + int(ys.mean()))
                 time.sleep(0.5)
                 return
     raise ClientStartError("the custom game page did not show its Play Game button", client="gnome-mines")
+
+
+def _type_percent(frame, rect: Rect, xs, ys, percent: int) -> None:
+    """Click into the white entry just above the Play Game button (spans ``xs``, ``ys`` in the
+    window's ``frame``), clear it and type ``percent``."""
+    import numpy as np
+
+    top, left, right = int(ys.min()), int(xs.min()), int(xs.max())
+    band = frame[max(0, top - 60) : top, left : right + 1]
+    white = (band > 250).all(axis=2)
+    rows = np.flatnonzero(white.sum(axis=1) > 10)
+    if len(rows) == 0:
+        raise ClientStartError("no percent field above the Play Game button on the custom page", client="gnome-mines")
+    # The lowest run of white rows is the percent field; its white columns are the entry's text area.
+    first = len(rows) - 1
+    while first > 0 and rows[first - 1] == rows[first] - 1:
+        first -= 1
+    field_rows = rows[first:]
+    cols = np.flatnonzero(white[field_rows].any(axis=0))
+    y = rect.top + max(0, top - 60) + int(field_rows.mean())
+    x = rect.left + left + int(cols.min()) + 10
+    _xtest_click(x, y)
+    time.sleep(0.2)
+    for key in ["End"] + ["BackSpace"] * 4 + list(str(percent)) + ["Tab"]:
+        _xtest_key(key)
+        time.sleep(0.05)
+    time.sleep(0.3)
 
 
 # --- xdemineur ---------------------------------------------------------------------------------------

@@ -36,6 +36,10 @@ from .sessions import (
 
 log = logging.getLogger(__name__)
 
+# gnome-mines' exploded mine is a red icon on grey (4-21% of the cell red, by cell size); an 8 is a
+# dark digit on red (60-77%): more red than this is an 8, not a loss.
+GNOME_MINES_RED_LIMIT = 0.4
+
 
 @dataclass(frozen=True, slots=True)
 class Recipe:
@@ -76,6 +80,38 @@ RECIPES: tuple[Recipe, ...] = (
     # medium windows the player and the demo use.
     Recipe("gm-high-600", "gnome-mines", {"custom": (16, 16, 150), "window_size": (600, 400), "high": 60}, True, 21),
     Recipe("gm-high-900", "gnome-mines", {"custom": (30, 16, 280), "window_size": (900, 640), "high": 60}, True, 22),
+    # The numbers each gnome-mines cell size still lacked, on the same boards and windows as the
+    # recipes that made that size (the same pitch to a hundredth of a pixel). All but 9 + k cells are
+    # mines: the first click opens the 3x3 block around it (gnome-mines keeps it mine-free) and a
+    # random click then finds one of the k other safe cells about once in six or seven, most of them
+    # next to 6-8 mines. One client plays up to ``high`` games (Ctrl+R starts the next); the board
+    # before the losing click is kept (the locator finds it; the lost board is mostly mines), its
+    # numbers computed from the lost board. A custom game's window is taller than a level's (its
+    # settings page needs the room), so ``resize`` gives it the level's window again.
+    Recipe("gm-digits-medium-600", "gnome-mines", {"custom": (16, 16, 206), "window_size": (600, 400),
+           "resize": (610, 460), "first": (1, 1), "high": 200, "digits": "78", "keep": "before-loss"}, True, 31),
+    Recipe("gm-digits-big-900", "gnome-mines", {"custom": (30, 16, 400), "window_size": (900, 640),
+           "resize": (910, 696), "first": (1, 1), "high": 200, "digits": "48", "keep": "before-loss"}, True, 32),
+    Recipe("gm-digits-dense-600", "gnome-mines", {"custom": (16, 16, 206), "window_size": (600, 400),
+           "first": (1, 1), "high": 200, "digits": "48", "keep": "before-loss"}, True, 33),
+    Recipe("gm-digits-medium-900", "gnome-mines", {"custom": (16, 16, 206), "window_size": (900, 640),
+           "resize": (910, 696), "first": (1, 1), "high": 200, "digits": "45678", "keep": "before-loss"}, True, 34),
+    Recipe("gm-digits-small-600", "gnome-mines", {"custom": (8, 8, 46), "window_size": (600, 400),
+           "resize": (610, 460), "first": (1, 1), "high": 250, "digits": "35678", "keep": "before-loss"}, True, 35),
+    Recipe("gm-digits-dense-900", "gnome-mines", {"custom": (12, 10, 95), "window_size": (900, 650),
+           "first": (1, 1), "high": 200, "digits": "45678", "keep": "before-loss"}, True, 36),
+    Recipe("gm-digits-small-1000", "gnome-mines", {"custom": (8, 8, 46), "window_size": (1000, 900),
+           "resize": (1010, 956), "first": (1, 1), "high": 250, "digits": "45678", "keep": "before-loss"}, True, 37),
+    # The same, held back: no template is cut from these, so they check the pictures above on games
+    # the templates never saw.
+    Recipe("gm-digits-small-600-b", "gnome-mines", {"custom": (8, 8, 46), "window_size": (600, 400),
+           "resize": (610, 460), "first": (1, 1), "high": 150, "digits": "45678", "keep": "before-loss"}, False, 41),
+    Recipe("gm-digits-medium-900-b", "gnome-mines", {"custom": (16, 16, 206), "window_size": (900, 640),
+           "resize": (910, 696), "first": (1, 1), "high": 150, "digits": "45678", "keep": "before-loss"}, False, 42),
+    Recipe("gm-digits-dense-900-b", "gnome-mines", {"custom": (12, 10, 95), "window_size": (900, 650),
+           "first": (1, 1), "high": 150, "digits": "45678", "keep": "before-loss"}, False, 43),
+    Recipe("gm-digits-small-1000-b", "gnome-mines", {"custom": (8, 8, 46), "window_size": (1000, 900),
+           "resize": (1010, 956), "first": (1, 1), "high": 150, "digits": "45678", "keep": "before-loss"}, False, 44),
     Recipe("xd-high-a", "xdemineur", {"cols": 16, "rows": 12, "mines": 90, "high": 60}, True, 23),
     Recipe("xd-high-b", "xdemineur", {"cols": 12, "rows": 12, "mines": 70, "high": 60}, False, 24),
     Recipe("rm-s1-10x10", "react-minesweeper", {"scale": 1.0, "rows": 10, "cols": 10, "chance": 15}, True, 1),
@@ -118,7 +154,8 @@ def _gnome_mines(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[
     else:
         cols, rows, mines = GNOME_MINES_LEVELS[options["level"]]
     with start_gnome_mines(**options) as client:
-        session = Session(client, None, screen, exploded_red_fraction=0.04)  # type: ignore[arg-type]
+        session = Session(client, None, screen, exploded_red_fraction=0.04,  # type: ignore[arg-type]
+                          exploded_red_limit=GNOME_MINES_RED_LIMIT)
         session.away()
         fresh = session.frame()
         session.lattice, session.starts = gnome_mines_lattice(fresh, client, rows, cols)
@@ -154,81 +191,178 @@ def _xdemineur(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[La
                                  hover_shots=1, keep_every=3 if not solver else 8, choose=choose)
 
 
-HIGH = frozenset("5678")
+HIGH = "5678"
 
 
 def _high_numbers(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[LabelledShot]:
     """Up to ``high`` short games on a very dense board, each opened at random until it is lost.
 
-    A safe cell on such a board usually borders many mines, so the lost boards show 5-8 now and then.
+    A safe cell on such a board usually borders many mines, so the games show 5-8 now and then.
     Each game is labelled by the rules like any other (the mines on the lost screen, every number
-    recomputed); a game the rules check rejects is skipped. Only lost boards showing a number not yet
-    kept (among 5-8) are returned, so the fixtures stay few.
+    recomputed); a game the rules check rejects is skipped. Only games showing a number not yet
+    kept among ``digits`` (default 5-8) are returned, so the fixtures stay few. With
+    ``keep="before-loss"`` the shot kept is the board just before the losing click (labelled from the
+    lost board like every earlier shot of a game): mostly covered cells, which the locator finds,
+    where the lost board is mostly mines.
     """
     options = dict(recipe.options)
     games = options.pop("high")
+    wanted = frozenset(options.pop("digits", HIGH))
+    keep = options.pop("keep", "lost")
     kept: list[LabelledShot] = []
     seen: set[str] = set()
     failures = 0
-    for game in range(games):
-        try:
-            final = _one_dense_game(recipe, options, screen, rng, game)
-        except TruthCheckError as exc:
-            log.warning("%s: game %d discarded: %s", recipe.name, game, exc)
-            continue
-        except ScreenError as exc:  # e.g. the client closed its window: the games kept so far still count
-            log.warning("%s: game %d lost to a client error: %s", recipe.name, game, exc)
-            failures += 1
-            if failures > 3:
+    with _DenseGames(recipe, options, screen, rng, snapshots=keep != "lost") as dense:
+        for game in range(games):
+            try:
+                shots = dense.play(game)
+            except TruthCheckError as exc:
+                log.warning("%s: game %d discarded: %s", recipe.name, game, exc)
+                continue
+            except ScreenError as exc:  # e.g. the client closed its window: the games kept so far still count
+                log.warning("%s: game %d lost to a client error: %s", recipe.name, game, exc)
+                dense.reset()
+                failures += 1
+                if failures > 3:
+                    break
+                continue
+            if shots is None:
+                continue
+            final = shots[0] if keep == "lost" else shots[-1]
+            shown = {ch for _, _, ch in final.board.cells()} & wanted
+            log.info("%s: game %d lost showing %s", recipe.name, game,
+                     "".join(sorted(shown)) or "none of " + "".join(sorted(wanted)))
+            if shown - seen:
+                seen |= shown
+                tags = final.tags if keep == "lost" else ("mid-game",)
+                kept.append(LabelledShot(final.client, f"{recipe.name}-g{game}", final.frame, final.lattice,
+                                         final.board, final.window, tags))
+            if seen >= wanted:
                 break
-            continue
-        if final is None:
-            continue
-        shown = {ch for _, _, ch in final.board.cells()} & HIGH
-        log.info("%s: game %d lost showing %s", recipe.name, game, "".join(sorted(shown)) or "no high number")
-        if shown - seen:
-            seen |= shown
-            kept.append(LabelledShot(final.client, f"{recipe.name}-g{game}", final.frame, final.lattice,
-                                     final.board, final.window, final.tags))
-        if seen >= HIGH:
-            break
     if not kept:
-        raise TruthCheckError(f"{recipe.name}: no lost game showed a 5 or more in {games} games")
+        raise TruthCheckError(f"{recipe.name}: no game showed any of {''.join(sorted(wanted))} in {games} games")
+    missing = wanted - seen
+    if missing:
+        log.warning("%s: no game showed %s in %d games", recipe.name, "".join(sorted(missing)), games)
     return kept
 
 
-def _one_dense_game(recipe: Recipe, options: dict, screen: MssScreen, rng: random.Random,
-                    game: int) -> LabelledShot | None:
-    """One game played by random clicks to its end; its final (lost) shot, or None if it was won."""
-    if recipe.client == "gnome-mines":
-        cols, rows, _ = options["custom"]
-        with start_gnome_mines(**options) as client:
-            session = Session(client, None, screen, exploded_red_fraction=0.04)  # type: ignore[arg-type]
-            session.away()
-            fresh = session.frame()
-            session.lattice, session.starts = gnome_mines_lattice(fresh, client, rows, cols)
-            look = Looks(session.cells(fresh), strict=_integer_pitch(session.lattice.pitch))
-            start = (rng.randrange(1, rows - 1), rng.randrange(1, cols - 1))
-            shots = play_desktop_game(session, look, f"{recipe.name}-g{game}", rng, start, flags=0,
-                                      question=False, hover_shots=0, keep_every=10**6)
-    else:
-        with start_xdemineur(**options) as client:
-            session = Session(client, xdemineur_lattice(client, options["rows"], options["cols"]), screen,
-                              exploded_red_fraction=0.4, inset=0.0)
-            session.away()
-            covered = _probe_covered(session, session.frame(), rng)
-            look = Looks(np.broadcast_to(covered, (options["rows"], options["cols"], *covered.shape)).copy(),
-                         strict=True)
-            shots = play_desktop_game(session, look, f"{recipe.name}-g{game}", rng, None, flags=0,
-                                      question=False, hover_shots=0, keep_every=10**6)
-    final = shots[0]  # the final board comes first, the snapshots before it follow
-    return final if "lost" in final.tags else None
+class _DenseGames:
+    """Short games on one dense board, played by random clicks to their end.
+
+    gnome-mines keeps one client for all the games (Ctrl+R starts the next one on the same window,
+    so the lattice and the covered pictures of the fresh board stay valid); ``resize`` sets the
+    window's size once the game shows (the custom page makes the window taller than a level's, and
+    the cell size follows the window). xdemineur gets a new client per game.
+    """
+
+    def __init__(self, recipe: Recipe, options: dict, screen: MssScreen, rng: random.Random,
+                 snapshots: bool = False) -> None:
+        self.recipe, self.screen, self.rng = recipe, screen, rng
+        self.snapshots = snapshots  # label a shot after every move (else only the lost board)
+        self.options = dict(options)
+        self.resize = self.options.pop("resize", None)
+        self.first = self.options.pop("first", None)
+        self.session: Session | None = None
+        self.look: Looks | None = None
+
+    def __enter__(self) -> _DenseGames:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        if self.session is not None:
+            self.session.client.close()
+        self.session = self.look = None
+
+    def play(self, game: int) -> list[LabelledShot] | None:
+        """The game's labelled shots, the lost board first and the board before the losing click
+        last, or None if it was won."""
+        prefix = f"{self.recipe.name}-g{game}"
+        if self.recipe.client == "gnome-mines":
+            session, look, start = self._gnome_mines_game()
+        else:
+            session, look, start = self._xdemineur_game()
+        try:
+            shots = play_desktop_game(session, look, prefix, self.rng, start, flags=0, question=False,
+                                      hover_shots=0, keep_every=1 if self.snapshots else 10**6)
+        finally:
+            if self.recipe.client != "gnome-mines":
+                self.reset()
+        return shots if "lost" in shots[0].tags else None
+
+    def _gnome_mines_game(self) -> tuple[Session, Looks, tuple[int, int]]:
+        cols, rows, _ = self.options["custom"]
+        if self.session is None:
+            client = start_gnome_mines(**self.options)
+            self.session = Session(client, None, self.screen, exploded_red_fraction=0.04,  # type: ignore[arg-type]
+                                   exploded_red_limit=GNOME_MINES_RED_LIMIT)
+            if self.resize:
+                _resize_window(client, self.resize)
+            self.session.away()
+            fresh = self.session.frame()
+            self.session.lattice, self.session.starts = gnome_mines_lattice(fresh, client, rows, cols)
+            log.info("%s: %dx%d board at a %.2f x %.2f px pitch", self.recipe.name, cols, rows,
+                     *self.session.lattice.pitch)
+            self.look = Looks(self.session.cells(fresh), strict=_integer_pitch(self.session.lattice.pitch))
+        else:
+            _press("Control_L", "r")  # the next game on the same window
+            self.session.away()
+            cells = self.session.cells(self.session.frame())
+            if not all(self.look.is_covered(cells[r, c], r, c) for r in range(rows) for c in range(cols)):
+                raise ScreenError("Ctrl+R did not bring a fresh board")
+        start = self.first or (self.rng.randrange(1, rows - 1), self.rng.randrange(1, cols - 1))
+        return self.session, self.look, start
+
+    def _xdemineur_game(self) -> tuple[Session, Looks, None]:
+        options = self.options
+        client = start_xdemineur(**options)
+        session = Session(client, xdemineur_lattice(client, options["rows"], options["cols"]), self.screen,
+                          exploded_red_fraction=0.4, inset=0.0)
+        self.session = session
+        session.away()
+        covered = _probe_covered(session, session.frame(), self.rng)
+        look = Looks(np.broadcast_to(covered, (options["rows"], options["cols"], *covered.shape)).copy(), strict=True)
+        return session, look, None
 
 
-def _press(key: str) -> None:
-    from ..desktop.clients import _xtest_key
+def _resize_window(client, size: tuple[int, int], timeout: float = 3.0) -> None:
+    """Ask for the client area ``size`` (width, height) and wait until the window has it."""
+    from Xlib import display as xdisplay
 
-    _xtest_key(key)
+    conn = xdisplay.Display()
+    try:
+        conn.create_resource_object("window", client.window).configure(width=int(size[0]), height=int(size[1]))
+        conn.sync()
+    finally:
+        conn.close()
+    deadline = time.monotonic() + timeout
+    while (client.geometry().width, client.geometry().height) != tuple(size):
+        if time.monotonic() > deadline:
+            raise ScreenError(f"the window did not take the size {size[0]}x{size[1]}: {client.geometry()}")
+        time.sleep(0.05)
+    time.sleep(0.3)  # GTK lays the board out again after the resize
+
+
+def _press(*keys: str) -> None:
+    """Press ``keys`` together (held in order, released in reverse) through XTEST, as a user would."""
+    from Xlib import X, XK
+    from Xlib import display as xdisplay
+    from Xlib.ext import xtest
+
+    conn = xdisplay.Display()
+    try:
+        codes = [conn.keysym_to_keycode(XK.string_to_keysym(key)) for key in keys]
+        for code in codes:
+            xtest.fake_input(conn, X.KeyPress, code)
+            conn.sync()
+        for code in reversed(codes):
+            xtest.fake_input(conn, X.KeyRelease, code)
+            conn.sync()
+    finally:
+        conn.close()
 
 
 def _solver_driver(session: Session, mines: int | None, won_when: str):

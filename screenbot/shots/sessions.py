@@ -86,6 +86,9 @@ class Session:
     # Share of pure-red pixels in an opened cell that means "exploded mine": gnome-mines paints a red
     # mine icon (~10%), xdemineur a red background (~80%, its red "3" covers ~15%).
     exploded_red_fraction: float = 0.4
+    # ... and the share above which the red is something else: gnome-mines draws an 8 on a red
+    # background (#FF323C, 60-77% of the cell), which must not end the game as a loss.
+    exploded_red_limit: float = 1.0
     dismiss_win: Callable[[], None] | None = None  # closes the client's "you won" dialog
     # Exact cell starts (columns, rows) when the client's layout is uneven; None: the lattice's.
     starts: tuple[list[int], list[int]] | None = None
@@ -338,7 +341,7 @@ def _desktop_outcome(session: Session, look: Looks, after: np.ndarray, before: n
     rect = session.lattice.cell_rect(*clicked)
     cell = after[rect.top : rect.bottom, rect.left : rect.right].astype(np.int16)
     red = (cell[:, :, 2] > 180) & (cell[:, :, 1] < 90) & (cell[:, :, 0] < 90)
-    if red.mean() > session.exploded_red_fraction:
+    if session.exploded_red_fraction < red.mean() <= session.exploded_red_limit:
         return "lost"
     if session.won is not None and session.won(after):
         return "won"
