@@ -204,6 +204,8 @@ class SimulatedClient:
     # Like xdemineur: clicks are handled only at the next grab (the client is busy), each at wherever
     # the pointer is by then, not where the click was made.
     late_clicks: bool = False
+    # Like gnome-mines when clicks queue up: every n-th click on a covered cell is ignored (0: none).
+    drop_every: int = 0
     on_click: Callable[[SimulatedClient, int], None] | None = None
 
     clicks: list[ClickRecord] = field(default_factory=list)
@@ -355,6 +357,8 @@ class SimulatedClient:
                 self.game.flag(*cell)
             return
         r, c = cell
+        if self.drop_every and len(self.clicks) % self.drop_every == 0 and self.game.board()[r, c] == "#":
+            return
         if button == RIGHT:
             self.game.flag(r, c)
         elif button == MIDDLE:

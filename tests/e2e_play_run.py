@@ -63,8 +63,9 @@ class AuditMouse:
 
 
 class SafetyAudit:
-    def __init__(self, mines_for) -> None:
+    def __init__(self, mines_for, allow_dropped: bool) -> None:
         self.mines_for = mines_for
+        self.allow_dropped = allow_dropped  # the client may ignore an open (see the profile's drops_clicks)
         self.previous = None
         self.previous_actions = ()
         self.acting_steps = 0
@@ -78,7 +79,7 @@ class SafetyAudit:
                 analyze(board.with_mines(self.mines_for(board)))
             except InconsistentBoardError as exc:
                 self.unsafe.append(f"acted on a board no mine placement fits: {exc}")
-            problems = reading_problems(self.previous, board, self.previous_actions)
+            problems = reading_problems(self.previous, board, self.previous_actions, allow_dropped=self.allow_dropped)
             if problems:
                 self.unsafe.append("acted on a board that contradicts the last one: " + "; ".join(problems))
         self.previous, self.previous_actions = board, tuple(actions)
@@ -134,7 +135,7 @@ def main(argv: list[str]) -> int:
     profile = profile_for(options["skin"])
     with MssScreen() as screen:
         mouse = AuditMouse(PyAutoGuiMouse())
-        audit = SafetyAudit(lambda b: options.get("mines") if options.get("mines") is not None else profile.mine_total(b.rows, b.cols))
+        audit = SafetyAudit(lambda b: options.get("mines") if options.get("mines") is not None else profile.mine_total(b.rows, b.cols), profile.drops_clicks)
         window = WindowTracker(options["window"])
         truth = PageTruth(options["devtools_port"]) if options.get("devtools_port") else None
         mover = None

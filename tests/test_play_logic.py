@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from screenbot.errors import SkinError
@@ -12,6 +13,7 @@ from screenbot.play.observer import LOST, WON, Action, GameResult, StepTimings
 from screenbot.play.outcome import PLAYING, game_status, is_fresh, only_mines_left
 from screenbot.play.planner import flag_all_covered, plan_actions, remaining_are_mines
 from screenbot.play.profile import load_profile, profile_from_dict
+from screenbot.play.stability import wait_for_redraw
 from screenbot.play.summary import format_summary, summarize
 from solver.board import Board, parse_board
 from solver.policy import Move
@@ -65,6 +67,17 @@ def test_reading_problems():
     assert reading_problems(flagged, board("W*#\n#1#\n###"), []) == []
 
 
+def test_reading_problems_with_dropped_clicks():
+    before = board("###\n#1#\n###")
+    opened = [Action("open", 0, 0), Action("open", 2, 2)]
+    assert reading_problems(before, board("1##\n#1#\n###"), opened, allow_dropped=True) == []
+    assert reading_problems(before, board("1##\n#1#\n###"), opened) == ["opened (2,2) but it still reads '#'"]
+    # A flag where the bot opened is never a dropped click.
+    assert reading_problems(before, board("1##\n#1#\n##F"), opened, allow_dropped=True) == [
+        "opened (2,2) but it still reads 'F'"
+    ]
+
+
 def test_plan_plain_and_chord():
     b = board("#F#\n111\n000")
     moves = [Move("open", 0, 0, 0.0), Move("open", 0, 2, 0.0)]
@@ -96,6 +109,12 @@ def test_summary_figures():
     assert "1 won, 1 lost, 1 aborted" in format_summary(summary)
 
 
+def test_profile_rejects_unknown_confirm_mode():
+    with pytest.raises(SkinError, match="confirm_clicks"):
+        profile_from_dict("x", {"play": {"confirm_clicks": True}})
+    assert profile_from_dict("x", {"play": {"confirm_clicks": "cell"}}).confirm_clicks == "cell"
+
+
 def test_profile_loading(tmp_path):
     skin = tmp_path / "demo"
     skin.mkdir()
@@ -118,3 +137,36 @@ def test_profile_loading(tmp_path):
         load_profile("missing", tmp_path)
     with pytest.raises(SkinError, match="bad value"):
         profile_from_dict("x", {"play": {"restart": "ctrl+r"}})
+
+
+def test_wait_for_redraw_watches_one_part():
+    """With ``watch`` the wait goes on while only other parts change (the first clicks of a batch), and
+    ends once the watched part has changed and everything has settled."""
+    before = np.zeros((4, 8), np.uint8)
+    frames = [before.copy() for _ in range(6)]
+    for f in frames[1:]:
+        f[0, 0] = 9  # an early click shows at once
+    for f in frames[3:]:
+        f[0, 7] = 9  # the watched cell shows two grabs later
+    now = [0.0]
+    grabs = iter(frames + [frames[-1]] * 50)
+
+    def grab():
+        now[0] += 0.01
+        return next(grabs)
+
+    watch = (slice(0, 1), slice(6, 8))
+    settled = wait_for_redraw(grab, before, timeout=1.0, settle=0.02, watch=watch, poll=0, clock=lambda: now[0], sleep=lambda s: None)
+    assert settled.changed and settled.frame[0, 7] == 9
+    unwatched = wait_for_redraw(iter(frames).__next__, before, timeout=1.0, settle=0.0, poll=0, clock=lambda: 0.0, sleep=lambda s: None)
+    assert unwatched.frame[0, 7] == 0  # without a watch the first change is taken
+    # Never shown: the wait ends at the timeout, telling that something else did change.
+    stuck = [frames[1]] * 200
+    t = [0.0]
+
+    def tick():
+        t[0] += 0.01
+        return t[0]
+
+    timed_out = wait_for_redraw(iter(stuck).__next__, before, timeout=0.5, settle=0.0, watch=watch, poll=0, clock=tick, sleep=lambda s: None)
+    assert timed_out.changed and timed_out.frame[0, 7] == 0

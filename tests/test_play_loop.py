@@ -305,7 +305,7 @@ def test_flag_counting_client_needs_the_mine_total(tmp_path):
     assert results[0].outcome in (WON, LOST)
 
 
-@pytest.mark.parametrize("confirm", [True, False])
+@pytest.mark.parametrize("confirm", ["board", "none"])
 def test_clients_that_handle_clicks_late_get_one_click_at_a_time(confirm, tmp_path):
     """xdemineur handles a click at the pointer's position when it gets to it: queued clicks land on the
     last cell. With confirm_clicks each click waits until it shows; without, the loop notices that its
@@ -314,13 +314,31 @@ def test_clients_that_handle_clicks_late_get_one_click_at_a_time(confirm, tmp_pa
                              rules="safe", late_clicks=True)
     profile = dataclasses.replace(XDEMINEUR_LIKE, confirm_clicks=confirm, mines={"16x16": 40})
     player = make_player(client, profile, tmp_path, games=3)
-    if confirm:
+    if confirm == "board":
         results = player.play()
         assert {r.outcome for r in results} <= {WON, LOST} and len(results) == 3
     else:
         with pytest.raises(InconsistentReadingError):
             player.play()
-    assert client.outside_clicks == [] or not confirm
+    assert client.outside_clicks == [] or confirm == "none"
+
+
+@pytest.mark.parametrize("tolerated", [True, False])
+def test_clients_that_drop_clicks(tolerated, tmp_path):
+    """gnome-mines ignores a click now and then. With ``drops_clicks`` an opened cell that stays covered
+    is simply chosen again and every game ends; without it, the reading counts as contradicting the
+    clicks and the loop stops rather than act on it."""
+    client = SimulatedClient(16, 16, 40, seed=21, drop_every=5)
+    profile = dataclasses.replace(GNOME_LIKE, drops_clicks=tolerated)
+    player = make_player(client, profile, tmp_path, games=3)
+    if tolerated:
+        results = player.play()
+        assert [r.outcome in (WON, LOST) for r in results] == [True] * 3
+        opened = [c.cell for c in client.clicks if c.button == "left" and c.cell is not None]
+        assert len(opened) > len(set(opened))  # dropped clicks were made again
+    else:
+        with pytest.raises(InconsistentReadingError, match="still reads"):
+            player.play()
 
 
 def test_clicks_the_client_ignores_stop_the_game(tmp_path):

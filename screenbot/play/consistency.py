@@ -4,7 +4,8 @@ A screen bot must never act on a board it misread: a half-drawn frame, a popup o
 window. The rules here are the ones every client obeys while a game is in progress:
 - a revealed number never changes and never becomes covered again;
 - a flag stays a flag unless the bot removed it (or the game was lost and it shows as a wrong flag);
-- a cell the bot opened is no longer covered;
+- a cell the bot opened is no longer covered (unless the client is known to drop a click now and then,
+  ``allow_dropped``: such a cell simply stays covered and is chosen again);
 - a cell the bot flagged shows a flag;
 - a revealed 0 has no covered or flagged neighbour, because the client opens around a zero by itself
   (all 8 neighbours in most clients, the 4 orthogonal ones in react-minesweeper). A frame caught
@@ -46,9 +47,17 @@ def unopened_zeros(board: Board, flood: str = "8") -> list[str]:
 
 
 def reading_problems(
-    before: Board | None, after: Board, actions: Iterable[Action] = (), *, flood: str = "none"
+    before: Board | None,
+    after: Board,
+    actions: Iterable[Action] = (),
+    *,
+    flood: str = "none",
+    allow_dropped: bool = False,
 ) -> list[str]:
-    """Human-readable reasons why ``after`` cannot follow ``before`` + ``actions``; empty when fine."""
+    """Human-readable reasons why ``after`` cannot follow ``before`` + ``actions``; empty when fine.
+
+    ``allow_dropped``: an opened cell that still reads covered is a click the client ignored, not a
+    misreading. Acting on such a board is safe: it is the board as it was before that one click."""
     zeros = unopened_zeros(after, flood)
     if before is None:
         return zeros
@@ -64,8 +73,9 @@ def reading_problems(
             problems.append(f"flag at ({r},{c}) now reads {new!r}")
     for action in actions:
         new = after[action.row, action.col]
-        if action.kind == "open" and new in UNKNOWN_CHARS | {FLAG}:
-            problems.append(f"opened ({action.row},{action.col}) but it still reads {new!r}")
+        if action.kind == "open":
+            if new == FLAG or (new in UNKNOWN_CHARS and not allow_dropped):
+                problems.append(f"opened ({action.row},{action.col}) but it still reads {new!r}")
         elif action.kind == "flag" and new != FLAG and not lost:
             problems.append(f"flagged ({action.row},{action.col}) but it reads {new!r}")
     return problems + zeros

@@ -36,7 +36,7 @@ from .consistency import reading_problems
 from .observer import ABORTED, LOST, WON, Action, GameResult, NullObserver, PlayObserver, StepTimings
 from .outcome import PLAYING, game_status, is_fresh, only_mines_left
 from .planner import CHORD, FLAG_ACTION, flag_all_covered, plan_actions, remaining_are_mines
-from .profile import ControlAction, PlayProfile
+from .profile import CONFIRM_BOARD, CONFIRM_CELL, ControlAction, PlayProfile
 from .stability import wait_for_redraw
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,9 @@ log = logging.getLogger(__name__)
 
 # Screen pixels grabbed around the game window when locating the board in it.
 LOCATE_MARGIN = 48
+
+# Seconds between two tries at closing a win dialog that keeps the board hidden.
+WIN_DIALOG_RETRY = 0.7
 
 
 class PlayError(ScreenError):
@@ -210,11 +213,12 @@ class Player:
         before_frame: np.ndarray | None = None
         previous = None
         last_actions: tuple[Action, ...] = ()
+        watch = None  # after a guess: the guessed cell, which must show before the board is read again
         steps = actions_done = guesses = 0
         unanswered = 0  # steps in a row whose clicks changed nothing on the screen
         while steps < self.config.max_steps:
             steps += 1
-            settled = self._wait_for_redraw(located, before_frame)
+            settled = self._wait_for_redraw(located, before_frame, watch)
             redraw = settled.waited if before_frame is not None else 0.0
             unanswered = unanswered + 1 if before_frame is not None and last_actions and not settled.changed else 0
             if unanswered >= 2:
@@ -226,7 +230,7 @@ class Player:
                 )
             step = self._read_safely(located, settled.frame, settled.changed, previous, last_actions)
             if isinstance(step, Located):  # the window moved: carry on from the new place
-                located, before_frame, last_actions = step, None, ()
+                located, before_frame, last_actions, watch = step, None, (), None
                 continue
             if step.status != PLAYING:
                 if step.reading is not None:
@@ -239,7 +243,7 @@ class Player:
                 return self._finish(ABORTED, start, steps, 0, guesses, reason="dry run: nothing clicked")
             moved = self._window_moved(located)
             if moved is not None:
-                located, before_frame, last_actions = moved, None, ()
+                located, before_frame, last_actions, watch = moved, None, (), None
                 continue
             t_act = self.clock()
             done, waited = self._act(located, step.actions, step.frame)
@@ -248,17 +252,32 @@ class Player:
             self._record(step.frame, step.reading, step.decision, done, timings)
             actions_done += len(done)
             before_frame, previous, last_actions = step.frame, step.reading.board, done
+            # A frame read before the client has shown every click is still a true (older) board, and
+            # certain moves found on it stay right; a guess made on it may not be needed. So the board is
+            # read after a guess only once the guessed cell shows its result.
+            watch = self._last_cell(located, done) if step.decision is not None and step.decision.guessed else None
         return self._finish(ABORTED, start, steps, actions_done, guesses, reason=f"no result after {steps} steps")
 
-    def _wait_for_redraw(self, located: Located, before: np.ndarray | None):
+    def _wait_for_redraw(self, located: Located, before: np.ndarray | None, watch: tuple[slice, slice] | None = None):
         return wait_for_redraw(
             lambda: self.screen.grab(located.region.as_region()),
             before,
             timeout=self.profile.redraw_timeout,
             settle=self.profile.settle,
+            watch=watch,
             clock=self.clock,
             sleep=self.sleep,
         )
+
+    @staticmethod
+    def _last_cell(located: Located, actions: tuple[Action, ...]) -> tuple[slice, slice] | None:
+        """The pixels of the cell clicked last, in the board region's frame (None after a chord, which
+        changes the cells around it, not itself)."""
+        if not actions or actions[-1].kind == CHORD:
+            return None
+        cell = located.geometry.cell_rect(actions[-1].row, actions[-1].col)
+        local = cell.translated(-located.region.left, -located.region.top)
+        return slice(local.top, local.bottom), slice(local.left, local.right)
 
     def policy_for(self, board) -> PolicyConfig:
         """The solver settings a decision on this board is made with (recorders store them)."""
@@ -311,9 +330,14 @@ class Player:
             reading, unreadable = None, None
             try:
                 reading = self.vision.read(frame, located.lattice)
-                problems = reading_problems(previous, reading.board, last_actions, flood=self.profile.flood)
+                problems = reading_problems(
+                    previous, reading.board, last_actions, flood=self.profile.flood, allow_dropped=self.profile.drops_clicks
+                )
             except (UnrecognizedCellError, BoardNotFoundError) as exc:
                 unreadable, problems = exc, [str(exc)]
+                if attempt == 0 and self._could_have_won(previous) and self._dismiss_win_dialog(located):
+                    # The usual reason a board stops reading right after a move: the win dialog.
+                    return _Step(None, frame, WON, (), None, 0.0, 0.0)
             if reading is not None and problems and self._over(reading.board):
                 # A finished game ignores the rest of a batch (xdemineur is won by its last flag even
                 # if opens follow in the same batch): what the bot did last no longer has to show.
@@ -340,8 +364,6 @@ class Player:
                 return _Step(reading, frame, WON, (), None, read_seconds, 0.0)
             frame, changed = again.frame, changed or again.changed
         if unreadable is not None:
-            if self._could_have_won(previous, last_actions) and self._dismiss_win_dialog(located):
-                return _Step(None, frame, WON, (), None, 0.0, 0.0)
             return self._recover_lost_board(located, frame, unreadable)
         path = self._save_frame(frame, "inconsistent")
         raise InconsistentReadingError(
@@ -363,21 +385,25 @@ class Player:
             and all("still reads" in p for p in problems)
         )
 
-    def _could_have_won(self, previous, last_actions) -> bool:
-        """Whether the last actions may have won the game, so a win dialog may now cover the board.
-        (One open can flood any number of cells, so any open with a known total may have won.)"""
+    def _could_have_won(self, previous) -> bool:
+        """Whether the game may just have been won, so a win dialog may now cover the board: the client
+        shows one (``after_win``) and the mine total is known. Any step may have won it: one open can
+        flood any number of cells, and a click skipped as already shown may have been the winning one."""
         if previous is None or self.profile.after_win.is_empty:
             return False
-        opened = any(a.kind != FLAG_ACTION for a in last_actions)
-        return opened and self.mine_total_for(previous) is not None
+        return self.mine_total_for(previous) is not None
 
     def _dismiss_win_dialog(self, located: Located) -> bool:
         """Run the profile's after-win action (e.g. close "Congratulations") and check the board
-        behind it really shows a won game."""
-        log.info("the board cannot be read right after an open: closing a win dialog, if there is one")
-        self._control(located, self.profile.after_win)
+        behind it really shows a won game. The dialog may take a moment to appear and take the
+        keyboard, so the action is repeated while the board stays hidden."""
+        log.info("the board cannot be read right after a move: closing a win dialog, if there is one")
         deadline = self.clock() + self.profile.restart_timeout
+        retry_at = self.clock()
         while self.clock() < deadline:
+            if self.clock() >= retry_at:
+                self._control(located, self.profile.after_win)
+                retry_at = self.clock() + WIN_DIALOG_RETRY
             self.sleep(0.05)
             try:
                 board = self.vision.read(self.screen.grab(located.region.as_region()), located.lattice).board
@@ -472,7 +498,8 @@ class Player:
             if not np.array_equal(self.screen.grab(cell.as_region()), expected):
                 log.debug("cell (%d, %d) changed since it was read: not clicking it", action.row, action.col)
                 continue
-            before = self.screen.grab(region.as_region()) if self.profile.confirm_clicks else None
+            watched = self._confirm_area(action, cell, region)
+            before = expected if watched is cell else self.screen.grab(watched.as_region()) if watched else None
             if action.kind == FLAG_ACTION:
                 board_mouse.flag(action.row, action.col)
             elif action.kind == CHORD:
@@ -482,7 +509,7 @@ class Player:
             done.append(action)
             if before is not None:
                 t_wait = self.clock()
-                self._wait_for_click_shown(region, before)
+                self._wait_for_click_shown(watched, before, settle=0.0 if watched is cell else self.profile.settle)
                 waited += self.clock() - t_wait
         if self.profile.hover_highlight:
             board_mouse.park()
@@ -508,7 +535,17 @@ class Player:
         if self.profile.hover_highlight:
             self._board_mouse(located).park()
 
-    def _wait_for_click_shown(self, region: Rect, before: np.ndarray) -> None:
+    def _confirm_area(self, action: Action, cell: Rect, region: Rect) -> Rect | None:
+        """Where a click must show before the next one is sent (``confirm_clicks``): the clicked cell,
+        the whole board (also for a chord, which changes the cells around it), or nowhere."""
+        mode = self.profile.confirm_clicks
+        if mode == CONFIRM_CELL and action.kind != CHORD:
+            return cell
+        if mode in (CONFIRM_CELL, CONFIRM_BOARD):
+            return region
+        return None
+
+    def _wait_for_click_shown(self, region: Rect, before: np.ndarray, settle: float) -> None:
         """Some clients (xdemineur, Chromium) take the pointer's position when they get round to a
         click, not the click's own: a click sent before the previous one was handled lands on the wrong
         cell or is lost. For those, each click waits until the board has changed and settled (a client
@@ -517,7 +554,7 @@ class Player:
             lambda: self.screen.grab(region.as_region()),
             before,
             timeout=self.profile.redraw_timeout,
-            settle=self.profile.settle,
+            settle=settle,
             clock=self.clock,
             sleep=self.sleep,
         )

@@ -15,8 +15,14 @@ reads all of this from here, so supporting a client is data, not ``if client == 
 - ``chord_button``: the button that opens around a satisfied number (``middle`` or ``left``).
 - ``flood``: which neighbours the client opens around a revealed zero ("8", "4" or "none"); a zero
   still next to a covered cell means the frame was caught mid-redraw.
-- ``confirm_clicks``: wait until each click shows on the board before the next one (xdemineur reads
-  the pointer position when it handles a click, so queued clicks land on the wrong cell).
+- ``confirm_clicks``: ``"board"`` waits until each click shows on the board and the board has settled
+  before the next click (xdemineur and Chromium read the pointer position when they get round to a
+  click, so queued clicks land on the wrong cell); ``"cell"`` only until the clicked cell changes
+  (gnome-mines drops clicks, or stops taking any for a while, when they queue up behind a slow one);
+  ``"none"`` sends a batch of clicks back to back.
+- ``drops_clicks``: the client may ignore a click now and then; an opened cell still covered
+  afterwards is then chosen again instead of stopping the game as a misreading. Only for clients where
+  a lost click is just lost, never applied to another cell.
 - ``frozen_board_means_won``: the client shows a win only outside the board and then ignores clicks
   (react-minesweeper); an open on a covered cell that changes nothing is then the sign of a win.
 
@@ -32,6 +38,9 @@ from pathlib import Path
 
 from ..errors import SkinError
 from ..vision.skins import read_profile
+
+CONFIRM_NONE, CONFIRM_CELL, CONFIRM_BOARD = "none", "cell", "board"
+CONFIRM_MODES = (CONFIRM_NONE, CONFIRM_CELL, CONFIRM_BOARD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +79,8 @@ class PlayProfile:
     chord_button: str = "middle"
     frozen_board_means_won: bool = False
     flood: str = "8"  # which neighbours the client opens around a zero by itself: "8", "4" or "none"
-    confirm_clicks: bool = False  # wait for each click to show before the next (xdemineur)
+    confirm_clicks: str = "none"  # wait for each click to show before the next: "none", "cell" or "board"
+    drops_clicks: bool = False  # an open may be ignored by the client; it is then chosen again
 
     def mine_total(self, rows: int, cols: int) -> int | None:
         if isinstance(self.mines, dict):
@@ -114,16 +124,17 @@ def profile_from_dict(skin: str, data: dict) -> PlayProfile:
             restart_timeout=float(play.get("restart_timeout", 3.0)),
             chord_button=str(play.get("chord_button", "middle")),
             frozen_board_means_won=bool(play.get("frozen_board_means_won", False)),
-            flood=_flood(play.get("flood", "8")),
-            confirm_clicks=bool(play.get("confirm_clicks", False)),
+            flood=_choice(play.get("flood", "8"), ("8", "4", "none"), "flood"),
+            confirm_clicks=_choice(play.get("confirm_clicks", CONFIRM_NONE), CONFIRM_MODES, "confirm_clicks"),
+            drops_clicks=bool(play.get("drops_clicks", False)),
         )
     except (TypeError, ValueError) as exc:
         raise SkinError(f"bad value in profile.json: {exc}", skin=skin) from None
 
 
-def _flood(value) -> str:
-    if str(value) not in ("8", "4", "none"):
-        raise ValueError(f'flood must be "8", "4" or "none", not {value!r}')
+def _choice(value, allowed: tuple[str, ...], key: str) -> str:
+    if str(value) not in allowed:
+        raise ValueError(f"{key} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
     return str(value)
 
 

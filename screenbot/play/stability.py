@@ -29,6 +29,7 @@ def wait_for_redraw(
     *,
     timeout: float,
     settle: float,
+    watch: tuple[slice, slice] | None = None,
     poll: float = 0.0005,
     clock: Callable[[], float] = time.perf_counter,
     sleep: Callable[[float], None] = time.sleep,
@@ -37,12 +38,21 @@ def wait_for_redraw(
 
     With ``before`` None (first look at a board) only the settling is waited for. On timeout the last
     frame is returned with ``changed`` telling whether anything moved at all.
+
+    ``watch`` (a pair of slices of the frame): the redraw only counts as begun once this part differs
+    from ``before``. Given the cell clicked last, for a client that handles clicks in order, a frame
+    showing just the first clicks of a batch is not mistaken for the result.
     """
+    def begun(frame: np.ndarray) -> bool:
+        if before is None:
+            return True
+        if watch is not None and frame.shape == before.shape:
+            return not _same(frame[watch], before[watch])
+        return not _same(frame, before)
+
     start = clock()
-    t0 = clock()
-    frame = grab()
-    grab_seconds = clock() - t0
-    changed = before is None or not _same(frame, before)
+    frame, grab_seconds = _timed_grab(grab, clock)
+    changed = begun(frame)
     stable_since = clock()
     first_seen = stable_since - start if changed else 0.0
     while True:
@@ -50,19 +60,28 @@ def wait_for_redraw(
         if changed and now - stable_since >= settle:
             return Settled(frame, True, first_seen, grab_seconds)
         if now - start >= timeout:
-            return Settled(frame, changed, now - start, grab_seconds)
+            # Not begun (a click the client dropped, or ignored): say whether anything moved at all.
+            moved = changed or not _same(frame, before)
+            return Settled(frame, moved, now - start, grab_seconds)
         if poll:
             sleep(poll)
-        t0 = clock()
-        nxt = grab()
-        grab_seconds = clock() - t0
-        if not _same(nxt, frame):
-            # Any difference from the last frame is a redraw in progress (``frame`` equalled
-            # ``before`` until the first one): restart the settling clock.
+        nxt, grab_seconds = _timed_grab(grab, clock)
+        if not changed:
+            frame = nxt
+            if begun(nxt):
+                changed = True
+                stable_since = clock()
+                first_seen = stable_since - start
+        elif not _same(nxt, frame):
+            # Any difference from the last frame is a redraw in progress: restart the settling clock.
             frame = nxt
             stable_since = clock()
-            changed = True
-            first_seen = stable_since - start
+
+
+def _timed_grab(grab: Callable[[], np.ndarray], clock: Callable[[], float]) -> tuple[np.ndarray, float]:
+    t0 = clock()
+    frame = grab()
+    return frame, clock() - t0
 
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
