@@ -11,12 +11,12 @@ from screenbot.errors import SkinError
 from screenbot.play.consistency import reading_problems
 from screenbot.play.observer import LOST, WON, Action, GameResult, StepTimings
 from screenbot.play.outcome import PLAYING, game_status, is_fresh, only_mines_left
-from screenbot.play.planner import flag_all_covered, plan_actions, remaining_are_mines
+from screenbot.play.planner import plan_actions
 from screenbot.play.profile import load_profile, profile_from_dict
 from screenbot.play.stability import wait_for_redraw
 from screenbot.play.summary import format_summary, summarize
 from solver.board import Board, parse_board
-from solver.policy import Move
+from solver.policy import Move, PolicyConfig, decide
 
 
 def board(text: str, mines: int | None = None) -> Board:
@@ -91,9 +91,10 @@ def test_plan_plain_and_chord():
 
 
 def test_end_of_flag_counting_game():
+    """xdemineur declares a win only once every mine is flagged: with every safe cell open, the last
+    step flags the rest."""
     b = board("#1\n11", 1)
-    assert remaining_are_mines(b, 1) and not remaining_are_mines(b, None)
-    assert flag_all_covered(b) == (Action("flag", 0, 0),)
+    assert plan_actions(b, decide(b, PolicyConfig(flag_mines=True)).moves) == (Action("flag", 0, 0),)
 
 
 def test_summary_figures():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from screenbot.errors import WindowGoneError
-from screenbot.play.loop import InconsistentReadingError, PlayConfig, PlayError, Player, WindowLostError
+from screenbot.play import InconsistentReadingError, PlayConfig, PlayError, Player, WindowLostError
 from screenbot.play.observer import ABORTED, LOST, WON
 from screenbot.play.profile import ControlAction, PlayProfile
 from screenbot.testing import FlatVision, SimulatedClient

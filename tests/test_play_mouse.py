@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from screenbot.geometry import Rect
 from screenbot.mouse import BoardGeometry, BoardMouse, OffBoardClickError, RecordingMouse, ScreenScale
-from screenbot.play.loop import PlayConfig, Player
+from screenbot.play import PlayConfig, Player
 from screenbot.play.observer import LOST, WON
 from screenbot.play.profile import ControlAction, PlayProfile
 from screenbot.testing import FlatRenderer, FlatVision, SimulatedClient

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from screenbot.play.live import SkinVision, load_skins, profile_for
-from screenbot.play.loop import PlayConfig, Player
+from screenbot.play import PlayConfig, Player
 from screenbot.play.observer import LOST, WON
 from screenbot.testing import SimulatedClient, TemplateRenderer
 from solver.board import neighbours

@@ -226,7 +226,7 @@ def test_the_play_loop_records_games_that_replay_cleanly(tmp_path):
     """The recorder plugged into the real play loop (simulated client), as ``play --record`` does."""
     import dataclasses
 
-    from screenbot.play.loop import PlayConfig, Player
+    from screenbot.play import PlayConfig, Player
     from screenbot.play.profile import ControlAction, PlayProfile
     from screenbot.testing import SimulatedClient
 

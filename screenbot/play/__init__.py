@@ -1,6 +1,7 @@
 """The play loop: plays a Minesweeper client on the screen, game after game (see ``loop.Player``)."""
 
-from .loop import InconsistentReadingError, PlayConfig, PlayError, Player, WindowLostError
+from .loop import Player
+from .types import InconsistentReadingError, PlayConfig, PlayError, WindowLostError
 from .observer import Action, GameResult, NullObserver, ObserverGroup, PlayObserver, StepTimings
 from .profile import ControlAction, PlayProfile, load_profile
 

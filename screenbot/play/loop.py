@@ -5,9 +5,9 @@ screen (real mss or a fake), the mouse (pyautogui or a recorder), the vision fun
 profile and the window tracker; so the whole loop runs in unit tests against a simulated game.
 
 Safety, in the order the loop applies it:
-- clicks go through ``BoardMouse`` (cells of the located board only) and the rare control clicks of a
-  profile (a restart face) through ``_control_click``, which refuses any point on the board or outside
-  the client's window;
+- clicks go through ``BoardMouse`` (cells of the located board only; ``clicking.Clicker`` sends them)
+  and the rare control clicks of a profile (a restart face) through ``_control_click``, which refuses
+  any point on the board or outside the client's window;
 - before acting, the window must still be where the board was located; if it moved, re-locate;
 - a reading that no mine placement satisfies, or that disagrees with what the bot just did, is
   re-captured a few times and then the game is aborted with the frame saved, never acted on;
@@ -20,8 +20,7 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Callable, ContextManager, Protocol
+from typing import Callable, ContextManager
 
 import numpy as np
 
@@ -29,15 +28,17 @@ from solver.board import Board
 from solver.errors import InconsistentBoardError
 from solver.policy import PolicyConfig, decide
 
-from ..errors import BoardNotFoundError, ScreenError, UnrecognizedCellError, WindowGoneError
+from ..errors import BoardNotFoundError, ScreenError, UnrecognizedCellError
 from ..geometry import Rect
-from ..mouse import BoardGeometry, BoardMouse, Mouse, ScreenScale
+from ..mouse import BoardGeometry, Mouse, ScreenScale
+from .clicking import Clicker
 from .consistency import reading_problems
 from .observer import ABORTED, LOST, WON, Action, GameResult, NullObserver, PlayObserver, StepTimings
 from .outcome import PLAYING, game_status, is_fresh, only_mines_left
-from .planner import CHORD, FLAG_ACTION, flag_all_covered, plan_actions, remaining_are_mines
-from .profile import CONFIRM_BOARD, CONFIRM_CELL, ControlAction, PlayProfile
+from .planner import CHORD, plan_actions
+from .profile import ControlAction, PlayProfile
 from .stability import wait_for_redraw
+from .types import InconsistentReadingError, Located, PlayConfig, PlayError, Screen, Vision, Window, WindowLostError
 
 log = logging.getLogger(__name__)
 
@@ -47,54 +48,6 @@ LOCATE_MARGIN = 48
 
 # Seconds between two tries at closing a win dialog that keeps the board hidden.
 WIN_DIALOG_RETRY = 0.7
-
-
-class PlayError(ScreenError):
-    """The loop had to stop; ``frame_path`` is where the frame that stopped it was saved."""
-
-    def __init__(self, message: str, /, *, frame_path: str | None = None, **details: object) -> None:
-        saved = f" (frame saved to {frame_path})" if frame_path else ""
-        super().__init__(message + saved, frame_path=frame_path, **details)
-        self.frame_path = frame_path
-
-
-class InconsistentReadingError(PlayError):
-    """The board read off the screen cannot be right; nothing was clicked on it."""
-
-
-class WindowLostError(PlayError):
-    """The game window was closed, or the board is covered or gone from the screen."""
-
-
-class Screen(Protocol):
-    def grab(self, region: tuple[int, int, int, int] | None = None) -> np.ndarray: ...
-
-
-class Vision(Protocol):
-    """The board-reading functions, bound to the skins in use."""
-
-    def locate(self, frame: np.ndarray): ...  # -> lattice with .origin, .pitch, .rows, .cols, .skin
-
-    def read(self, frame: np.ndarray, lattice): ...  # -> reading with .board, .min_confidence
-
-
-class Window(Protocol):
-    def geometry(self) -> Rect: ...
-
-    def activate(self) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class PlayConfig:
-    games: int = 1
-    flag_mines: bool = False
-    chord: bool = False
-    dry_run: bool = False
-    mines: int | None = None  # overrides the profile's total
-    first_click: tuple[int, int] | None = None  # overrides the profile's choice
-    rechecks: int = 3  # re-captures of a suspicious reading before giving up
-    max_steps: int = 5000  # per game; a game needs at most rows*cols steps
-    failure_dir: Path = Path(".")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,16 +61,6 @@ class _Step:
     decision: object | None
     read_seconds: float
     solve_seconds: float
-
-
-@dataclass(frozen=True, slots=True)
-class Located:
-    """A board found on the screen: its geometry and the lattice to read a board-region frame with."""
-
-    geometry: BoardGeometry
-    region: Rect
-    lattice: object  # the vision lattice, with its origin moved into ``region``'s frame
-    window: Rect | None
 
 
 class Player:
@@ -155,6 +98,7 @@ class Player:
         self.timings: list[StepTimings] = []
         self.dry_run_actions: tuple[Action, ...] = ()
         self._located: Located | None = None
+        self.clicker = Clicker(screen=screen, screen_rect=screen_rect, mouse=mouse, profile=profile, scale=scale, clock=clock, sleep=sleep)
 
     @property
     def located(self) -> Located | None:
@@ -209,7 +153,7 @@ class Player:
     def play_game(self) -> GameResult:
         start = self.clock()
         located = self._located or self.locate()
-        self._park(located)
+        self.clicker.park(located)
         before_frame: np.ndarray | None = None
         previous = None
         last_actions: tuple[Action, ...] = ()
@@ -246,7 +190,9 @@ class Player:
                 located, before_frame, last_actions, watch = moved, None, (), None
                 continue
             t_act = self.clock()
-            done, waited = self._act(located, step.actions, step.frame)
+            done, waited = self.clicker.act(
+                located, step.actions, step.frame, lambda: bool(self._window_moved(located, relocate=False))
+            )
             act = self.clock() - t_act - waited
             timings = StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, act, redraw + waited, len(done))
             self._record(step.frame, step.reading, step.decision, done, timings)
@@ -310,9 +256,6 @@ class Player:
             status = WON
         if status != PLAYING:
             return status, (), None
-        if remaining_are_mines(board, mines):
-            # Only reachable when the client wants every mine flagged: nothing left to solve.
-            return PLAYING, flag_all_covered(board), None
         decision = decide(board.with_mines(mines), self.policy_for(board))
         return PLAYING, plan_actions(board, decision.moves, chord=self.config.chord), decision
 
@@ -354,7 +297,7 @@ class Player:
             if attempt == self.config.rechecks:
                 break
             log.info("reading not safe to act on (%s): waiting for the next redraw", "; ".join(problems[:3]))
-            self._park(located)
+            self.clicker.park(located)
             again = self._wait_for_redraw(located, frame)
             moved = self._window_moved(located)
             if moved is not None:
@@ -473,53 +416,11 @@ class Player:
 
     # --- acting -------------------------------------------------------------------------------
 
-    def _board_mouse(self, located: Located) -> BoardMouse:
-        return BoardMouse(self.mouse, located.geometry, self.scale, self.screen_rect, chord_button=self.profile.chord_button)
-
-    def _act(self, located: Located, actions, frame: np.ndarray) -> tuple[tuple[Action, ...], float]:
-        """Click the actions in order; returns those done, and the seconds spent waiting for the client
-        to show clicks (with ``confirm_clicks``: the client's time, not the bot's).
-
-        Before each click two cheap checks: the window is still where the board was located (a
-        window dragged mid-batch stops the batch), and the target cell still looks exactly as in the
-        frame that was read. A cell that changed was either opened by an earlier click of this batch
-        (nothing to do) or is hidden by something that appeared over the board: skipped either way,
-        and the next reading decides what happened."""
-        board_mouse = self._board_mouse(located)
-        region = located.region
-        done = []
-        waited = 0.0
-        for action in actions:
-            if done and self._window_moved(located, relocate=False):
-                break
-            cell = located.geometry.cell_rect(action.row, action.col)
-            local = cell.translated(-region.left, -region.top)
-            expected = frame[local.top : local.bottom, local.left : local.right]
-            if not np.array_equal(self.screen.grab(cell.as_region()), expected):
-                log.debug("cell (%d, %d) changed since it was read: not clicking it", action.row, action.col)
-                continue
-            watched = self._confirm_area(action, cell, region)
-            before = expected if watched is cell else self.screen.grab(watched.as_region()) if watched else None
-            if action.kind == FLAG_ACTION:
-                board_mouse.flag(action.row, action.col)
-            elif action.kind == CHORD:
-                board_mouse.chord(action.row, action.col)
-            else:
-                board_mouse.open(action.row, action.col)
-            done.append(action)
-            if before is not None:
-                t_wait = self.clock()
-                self._wait_for_click_shown(watched, before, settle=0.0 if watched is cell else self.profile.settle)
-                waited += self.clock() - t_wait
-        if self.profile.hover_highlight:
-            board_mouse.park()
-        return tuple(done), waited
-
     def _restart_if_over(self) -> None:
         """A session may start on a finished game (the user's last one): start a new one first rather
         than count it."""
         located = self._located or self.locate()
-        self._park(located)
+        self.clicker.park(located)
         try:
             board = self.vision.read(self.screen.grab(located.region.as_region()), located.lattice).board
         except (BoardNotFoundError, UnrecognizedCellError):
@@ -528,38 +429,6 @@ class Player:
         if status != PLAYING:
             log.info("the game on screen is already over (%s): starting a new one", status)
             self._start_new_game(status)
-
-    def _park(self, located: Located) -> None:
-        """Move the pointer off the board when the client lights up the cell under it (gnome-mines
-        draws the hovered cell lighter, which reads like an open cell)."""
-        if self.profile.hover_highlight:
-            self._board_mouse(located).park()
-
-    def _confirm_area(self, action: Action, cell: Rect, region: Rect) -> Rect | None:
-        """Where a click must show before the next one is sent (``confirm_clicks``): the clicked cell,
-        the whole board (also for a chord, which changes the cells around it), or nowhere."""
-        mode = self.profile.confirm_clicks
-        if mode == CONFIRM_CELL and action.kind != CHORD:
-            return cell
-        if mode in (CONFIRM_CELL, CONFIRM_BOARD):
-            return region
-        return None
-
-    def _wait_for_click_shown(self, region: Rect, before: np.ndarray, settle: float) -> None:
-        """Some clients (xdemineur, Chromium) take the pointer's position when they get round to a
-        click, not the click's own: a click sent before the previous one was handled lands on the wrong
-        cell or is lost. For those, each click waits until the board has changed and settled (a client
-        may draw the pressed cell first and the result a moment later)."""
-        settled = wait_for_redraw(
-            lambda: self.screen.grab(region.as_region()),
-            before,
-            timeout=self.profile.redraw_timeout,
-            settle=settle,
-            clock=self.clock,
-            sleep=self.sleep,
-        )
-        if not settled.changed:
-            log.debug("a click did not show within %.2f s", self.profile.redraw_timeout)
 
     def _is_new_game(self, board) -> bool:
         if is_fresh(board):
@@ -633,12 +502,4 @@ class Player:
         return str(path)
 
 
-__all__ = [
-    "InconsistentReadingError",
-    "Located",
-    "PlayConfig",
-    "PlayError",
-    "Player",
-    "WindowGoneError",
-    "WindowLostError",
-]
+__all__ = ["Player"]

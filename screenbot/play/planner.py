@@ -37,16 +37,3 @@ def plan_actions(board: Board, moves: Sequence, *, chord: bool = False) -> tuple
             remaining -= covered
     singles = [Action(OPEN, r, c) for r, c in opens if (r, c) in remaining]
     return tuple(flags) + tuple(chords) + tuple(singles)
-
-
-def remaining_are_mines(board: Board, mines: int | None) -> bool:
-    """With a known total: every covered cell is a mine (all safe cells are open)."""
-    if mines is None:
-        return False
-    covered = board.count(UNKNOWN_CHARS)
-    return covered > 0 and covered + board.count(FLAG) == mines
-
-
-def flag_all_covered(board: Board) -> tuple[Action, ...]:
-    """The end of a game on a client that wants every mine flagged (xdemineur)."""
-    return tuple(Action(FLAG_ACTION, r, c) for r, c, ch in board.cells() if ch in UNKNOWN_CHARS)

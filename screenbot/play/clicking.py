@@ -1,0 +1,122 @@
+"""Clicking a batch of actions on a located board, the way the client can take them.
+
+Clients differ in how fast clicks may follow each other (the profile's ``confirm_clicks``):
+- ``"board"``: xdemineur and Chromium take the pointer's position when they get round to a click, not
+  the click's own, so a click sent before the previous one was handled lands on the wrong cell. Each
+  click waits until the board has changed and settled (a client may draw the pressed cell first and
+  the result a moment later).
+- ``"cell"``: gnome-mines drops clicks that queue up behind one it is still handling (and once stopped
+  taking any for a while). Each click waits only until its own cell changes: about one display frame.
+- ``"none"``: clicks go back to back.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Callable
+
+import numpy as np
+
+from ..geometry import Rect
+from ..mouse import BoardMouse, Mouse, ScreenScale
+from .observer import Action
+from .planner import CHORD, FLAG_ACTION
+from .profile import CONFIRM_BOARD, CONFIRM_CELL, PlayProfile
+from .stability import wait_for_redraw
+from .types import Located, Screen
+
+log = logging.getLogger(__name__)
+
+
+class Clicker:
+    def __init__(
+        self,
+        *,
+        screen: Screen,
+        screen_rect: Rect,
+        mouse: Mouse,
+        profile: PlayProfile,
+        scale: ScreenScale,
+        clock: Callable[[], float] = time.perf_counter,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.screen = screen
+        self.screen_rect = screen_rect
+        self.mouse = mouse
+        self.profile = profile
+        self.scale = scale
+        self.clock = clock
+        self.sleep = sleep
+
+    def board_mouse(self, located: Located) -> BoardMouse:
+        return BoardMouse(self.mouse, located.geometry, self.scale, self.screen_rect, chord_button=self.profile.chord_button)
+
+    def park(self, located: Located) -> None:
+        """Move the pointer off the board when the client lights up the cell under it (gnome-mines
+        draws the hovered cell lighter, which reads like an open cell)."""
+        if self.profile.hover_highlight:
+            self.board_mouse(located).park()
+
+    def act(
+        self, located: Located, actions, frame: np.ndarray, window_moved: Callable[[], bool]
+    ) -> tuple[tuple[Action, ...], float]:
+        """Click the actions in order; returns those done, and the seconds spent waiting for the client
+        to show clicks (the client's time, not the bot's).
+
+        Before each click two cheap checks: the window is still where the board was located (a
+        window dragged mid-batch stops the batch: ``window_moved``), and the target cell still looks
+        exactly as in the frame that was read. A cell that changed was either opened by an earlier
+        click of this batch (nothing to do) or is hidden by something that appeared over the board:
+        skipped either way, and the next reading decides what happened."""
+        board_mouse = self.board_mouse(located)
+        region = located.region
+        done: list[Action] = []
+        waited = 0.0
+        for action in actions:
+            if done and window_moved():
+                break
+            cell = located.geometry.cell_rect(action.row, action.col)
+            local = cell.translated(-region.left, -region.top)
+            expected = frame[local.top : local.bottom, local.left : local.right]
+            if not np.array_equal(self.screen.grab(cell.as_region()), expected):
+                log.debug("cell (%d, %d) changed since it was read: not clicking it", action.row, action.col)
+                continue
+            watched = self._confirm_area(action, cell, region)
+            before = expected if watched is cell else self.screen.grab(watched.as_region()) if watched else None
+            if action.kind == FLAG_ACTION:
+                board_mouse.flag(action.row, action.col)
+            elif action.kind == CHORD:
+                board_mouse.chord(action.row, action.col)
+            else:
+                board_mouse.open(action.row, action.col)
+            done.append(action)
+            if before is not None:
+                t_wait = self.clock()
+                self._wait_shown(watched, before, settle=0.0 if watched is cell else self.profile.settle)
+                waited += self.clock() - t_wait
+        if self.profile.hover_highlight:
+            board_mouse.park()
+        return tuple(done), waited
+
+    def _confirm_area(self, action: Action, cell: Rect, region: Rect) -> Rect | None:
+        """Where a click must show before the next one is sent: the clicked cell, the whole board (also
+        for a chord, which changes the cells around it, not itself), or nowhere."""
+        mode = self.profile.confirm_clicks
+        if mode == CONFIRM_CELL and action.kind != CHORD:
+            return cell
+        if mode in (CONFIRM_CELL, CONFIRM_BOARD):
+            return region
+        return None
+
+    def _wait_shown(self, area: Rect, before: np.ndarray, settle: float) -> None:
+        settled = wait_for_redraw(
+            lambda: self.screen.grab(area.as_region()),
+            before,
+            timeout=self.profile.redraw_timeout,
+            settle=settle,
+            clock=self.clock,
+            sleep=self.sleep,
+        )
+        if not settled.changed:
+            log.debug("a click did not show within %.2f s", self.profile.redraw_timeout)

@@ -1,0 +1,72 @@
+"""What the play loop works with: its settings, the board it located, the interfaces of what it drives
+(screen, vision, window), and the errors that stop it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from ..errors import ScreenError
+from ..geometry import Rect
+from ..mouse import BoardGeometry
+
+
+class PlayError(ScreenError):
+    """The loop had to stop; ``frame_path`` is where the frame that stopped it was saved."""
+
+    def __init__(self, message: str, /, *, frame_path: str | None = None, **details: object) -> None:
+        saved = f" (frame saved to {frame_path})" if frame_path else ""
+        super().__init__(message + saved, frame_path=frame_path, **details)
+        self.frame_path = frame_path
+
+
+class InconsistentReadingError(PlayError):
+    """The board read off the screen cannot be right; nothing was clicked on it."""
+
+
+class WindowLostError(PlayError):
+    """The game window was closed, or the board is covered or gone from the screen."""
+
+
+class Screen(Protocol):
+    def grab(self, region: tuple[int, int, int, int] | None = None) -> np.ndarray: ...
+
+
+class Vision(Protocol):
+    """The board-reading functions, bound to the skins in use."""
+
+    def locate(self, frame: np.ndarray): ...  # -> lattice with .origin, .pitch, .rows, .cols, .skin
+
+    def read(self, frame: np.ndarray, lattice): ...  # -> reading with .board, .min_confidence
+
+
+class Window(Protocol):
+    def geometry(self) -> Rect: ...
+
+    def activate(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PlayConfig:
+    games: int = 1
+    flag_mines: bool = False
+    chord: bool = False
+    dry_run: bool = False
+    mines: int | None = None  # overrides the profile's total
+    first_click: tuple[int, int] | None = None  # overrides the profile's choice
+    rechecks: int = 3  # re-captures of a suspicious reading before giving up
+    max_steps: int = 5000  # per game; a game needs at most rows*cols steps
+    failure_dir: Path = Path(".")
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A board found on the screen: its geometry and the lattice to read a board-region frame with."""
+
+    geometry: BoardGeometry
+    region: Rect
+    lattice: object  # the vision lattice, with its origin moved into ``region``'s frame
+    window: Rect | None
