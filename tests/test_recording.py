@@ -255,3 +255,18 @@ def test_the_play_loop_records_games_that_replay_cleanly(tmp_path):
     )
     report = replay(recording, flat_reader, solver_moves)
     assert report.ok, report.differences[:3]
+
+
+def test_a_frame_that_cannot_be_written_stops_the_recording(tmp_path):
+    """Frames are written on a background thread; a failed write is still reported, at the latest when
+    the recording is closed."""
+    game = Game.new(9, 9, 10, rules="opening", seed=3)
+    lattice = FlatLattice("flat", (4, 4), (PITCH, PITCH), 9, 9)
+    recorder = Recorder(tmp_path / "r", command="play", mines=10)
+    shutil.rmtree(tmp_path / "r" / "frames")
+    (tmp_path / "r" / "frames").write_text("not a folder")  # every frame write now fails
+    frame = render(game.board())
+    with pytest.raises(RecordingError, match="could not write frames/000001.png"):
+        recorder.on_step(frame, FlatVision(PITCH).read(frame, lattice), None, (), StepTimings())
+        recorder.close()
+    assert json.loads((tmp_path / "r" / "log.jsonl").read_text().splitlines()[-1])["type"] == "end"

@@ -1,8 +1,10 @@
 """Writing a recording: the play loop's observer (``on_step`` / ``on_game_end``), also used by ``hint``.
 
 Frames are written only when they differ from the last one written (a hint session polls far more often
-than the board changes). PNG compression level 1: lossless like any level, and the cheapest to encode, so
-recording adds a few milliseconds per changed frame rather than tens.
+than the board changes). PNG compression level 1: lossless like any level, and the cheapest to encode.
+The encoding and writing happen on a background thread (OpenCV releases the GIL meanwhile), so the loop
+being recorded does not wait for the disk; a write error still stops the recording, at the next frame
+or at ``close``.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import dataclasses
 import json
 import logging
 import time
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -21,6 +25,10 @@ from solver.board import Board, format_board
 from .log import FORMAT_VERSION, FRAMES_DIR, LOG_NAME, RecordingError
 
 log = logging.getLogger(__name__)
+
+# Frames waiting for the writer thread before a new one waits for them (bounds the memory they hold).
+MAX_PENDING_FRAMES = 16
+
 
 def _jsonable(value: Any) -> Any:
     """Dataclasses, tuples, frozensets and NumPy scalars as plain JSON values."""
@@ -108,6 +116,8 @@ class Recorder:
         self._frames = 0
         self._last_frame: np.ndarray | None = None
         self._last_frame_name = ""
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recording-frames")
+        self._pending: deque[Future] = deque()
         self._write(
             {
                 "type": "start",
@@ -174,8 +184,12 @@ class Recorder:
     def close(self) -> None:
         if self._log.closed:
             return
-        self._write({"type": "end", "time": self._clock(), "steps": self._seq, "frames": self._frames})
-        self._log.close()
+        try:
+            self._finish_writes(keep=0)
+        finally:
+            self._writer.shutdown(wait=True)
+            self._write({"type": "end", "time": self._clock(), "steps": self._seq, "frames": self._frames})
+            self._log.close()
 
     def __enter__(self) -> Recorder:
         return self
@@ -188,16 +202,20 @@ class Recorder:
     def _frame_name(self, frame: np.ndarray) -> str:
         if self._last_frame is not None and self._last_frame.shape == frame.shape and np.array_equal(self._last_frame, frame):
             return self._last_frame_name
-        import cv2
-
+        self._finish_writes(keep=MAX_PENDING_FRAMES - 1)
         self._frames += 1
         name = f"{FRAMES_DIR}/{self._frames:06d}.png"
-        path = self.directory / name
-        if not cv2.imwrite(str(path), np.ascontiguousarray(frame[:, :, :3]), [cv2.IMWRITE_PNG_COMPRESSION, 1]):
-            raise RecordingError(f"could not write {name}", path=self.directory)
+        # A copy: the caller may reuse its frame buffer while the writer thread still encodes this one.
         self._last_frame = frame.copy()
         self._last_frame_name = name
+        self._pending.append(self._writer.submit(_write_png, self.directory, name, self._last_frame))
         return name
+
+    def _finish_writes(self, keep: int) -> None:
+        """Collect finished writes (raising the first error), waiting for the oldest while more than
+        ``keep`` are pending."""
+        while self._pending and (self._pending[0].done() or len(self._pending) > keep):
+            self._pending.popleft().result()
 
     def _write(self, record: dict[str, Any]) -> None:
         # One line per record, flushed: a crashed session still leaves a readable log up to the crash.
@@ -212,3 +230,10 @@ def _policy_record(policy: Any) -> dict[str, Any]:
 
 def _maybe_float(value: Any) -> float | None:
     return None if value is None else round(float(value), 6)
+
+
+def _write_png(directory: Path, name: str, frame: np.ndarray) -> None:
+    import cv2
+
+    if not cv2.imwrite(str(directory / name), np.ascontiguousarray(frame[:, :, :3]), [cv2.IMWRITE_PNG_COMPRESSION, 1]):
+        raise RecordingError(f"could not write {name}", path=directory)
