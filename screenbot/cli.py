@@ -35,6 +35,7 @@ COMMAND_MODULES = (
     "screenbot.commands.templates",
     "screenbot.commands.shots",
     "screenbot.commands.read_bench",
+    "screenbot.commands.hint_bench",
 )
 
 

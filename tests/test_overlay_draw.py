@@ -216,3 +216,54 @@ def test_mark_colours_follow_the_cells_fate():
     assert hints.mark_rgb(0, 2) is None
     assert hints.mark_rgb(0, 1) == probability_rgb(0.5)
     assert hints.mark_rgb(1, 2) == probability_rgb(0.005)
+
+
+def _random_hints(rng, rows, cols):
+    probs, safe, mines = [], set(), set()
+    for r in range(rows):
+        row = []
+        for c in range(cols):
+            p = [None, float(rng.random()), 0.0, 1.0][rng.integers(4)]
+            row.append(p)
+            if p == 0.0:
+                safe.add((r, c))
+            elif p == 1.0:
+                mines.add((r, c))
+        probs.append(tuple(row))
+    covered = [(r, c) for r in range(rows) for c in range(cols) if probs[r][c] is not None]
+    move = None
+    if covered and rng.random() < 0.8:
+        r, c = covered[rng.integers(len(covered))]
+        move = (("open", "flag")[rng.integers(2)], r, c)
+    return Hints(tuple(probs), frozenset(safe), frozenset(mines), move)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_redrawing_the_changed_cells_gives_the_full_drawing(seed):
+    """The live overlay redraws only the boxes of cells whose mark changed; the picture must be exactly
+    the one a full drawing gives, at any (fractional) pitch and position."""
+    from dataclasses import replace
+
+    from screenbot.overlay.draw import cell_marks, dirty_boxes
+
+    rng = np.random.default_rng(seed)
+    pitch = float(rng.uniform(15, 100))
+    rows, cols = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    pitches = (pitch, pitch * float(rng.uniform(0.98, 1.02)))
+    face = None if seed % 2 else (pitch * float(rng.uniform(0.85, 1.0)),) * 2  # a gap between cells, or none
+    grid = CellGrid((float(rng.uniform(0, 30)), float(rng.uniform(0, 30))), pitches, rows, cols, face)
+    style = replace(FRAME_STYLE, keep_out=min(0.95, 0.625 + 2.0 / pitch))
+    size = (int(grid.bounds()[3]) + 8, int(grid.bounds()[2]) + 8)
+    before, after = _random_hints(rng, rows, cols), _random_hints(rng, rows, cols)
+    old = render_layer(size, grid, before, style)
+    new = render_layer(size, grid, after, style)
+    changed = [
+        (r, c) for r in range(rows) for c in range(cols) if cell_marks(before)[r][c] != cell_marks(after)[r][c]
+    ]
+    bgr, alpha = old.bgr.copy(), old.alpha.copy()
+    boxes = dirty_boxes(grid, style, changed, size) if changed else []
+    part = render_layer(size, grid, after, style, boxes=boxes)
+    for x0, y0, x1, y1 in boxes:
+        bgr[y0:y1, x0:x1] = part.bgr[y0:y1, x0:x1]
+        alpha[y0:y1, x0:x1] = part.alpha[y0:y1, x0:x1]
+    assert (alpha == new.alpha).all() and (bgr == new.bgr).all()

@@ -10,7 +10,7 @@ import pytest
 
 from screenbot.errors import UnrecognizedCellError, WindowGoneError
 from screenbot.geometry import Rect
-from screenbot.overlay.draw import FRAME_STYLE, OverlayStyle
+from screenbot.overlay.draw import FRAME_STYLE, CellGrid, OverlayStyle, render_layer
 from screenbot.overlay.fake import FakeOverlay, OverlaidScreen
 from screenbot.overlay.live import DRAWN, HIDDEN, UNCHANGED, HintConfig, HintSession
 from screenbot.recording import Recorder, load_recording
@@ -150,3 +150,61 @@ def test_hint_recording_replays_with_zero_differences(tmp_path):
 
     report = replay(recording, read, solver_moves)
     assert report.ok, report.differences
+
+
+class CountingVision(FlatVision):
+    """FlatVision that remembers the lattice of every read (how many cells each read looked at)."""
+
+    def __init__(self, pitch):
+        super().__init__(pitch)
+        self.reads = []
+
+    def read(self, frame, lattice):
+        self.reads.append(lattice)
+        return super().read(frame, lattice)
+
+
+def test_only_cells_whose_middle_changed_are_read_again_and_the_board_stays_true():
+    client, overlay, screen, session = make_session()
+    vision = CountingVision(PITCH)
+    session.vision = vision
+    result = session.tick()
+    assert (vision.reads[-1].rows, vision.reads[-1].cols) == (9, 9)  # the first read: every cell
+    click_cell(client, *result.hints.move[1:])  # the first click opens an area
+    result = session.tick()
+    for _ in range(4):
+        _, r, c = result.hints.move
+        click_cell(client, r, c)
+        result = session.tick()
+        if result.board.is_over:
+            break
+        part = vision.reads[-1]
+        assert part.rows * part.cols < 81, "a click re-reads the rectangle of changed cells, not the board"
+        assert result.board.grid == client.game.board().grid
+        # What the overlay shows is exactly a full drawing of the hints (the partial redraw is exact).
+        expected = render_layer(overlay.mask.shape, CellGrid.from_lattice(session.located.lattice), result.hints, session.style)
+        assert (overlay.mask == expected.shape_mask).all()
+        assert (overlay.bgr[overlay.mask] == expected.bgr[expected.shape_mask]).all()
+
+
+def test_an_unchanged_picture_costs_no_window_query_until_follow_every():
+    client, overlay, screen, session = make_session()
+    now = [0.0]
+    session.clock = lambda: now[0]
+    session.tick()
+    session.tick()  # the first picture with our own overlay in it: a change, looked at once
+    calls = []
+    follow = overlay.follow
+    overlay.follow = lambda: calls.append(now[0]) or follow()
+    for _ in range(5):
+        now[0] += 0.01
+        assert session.tick().kind == UNCHANGED
+    assert calls == []
+    now[0] += session.config.follow_every
+    session.tick()
+    assert len(calls) == 1
+    # A changed picture (the window moved) is followed at once.
+    client.move_window(30, 0)
+    now[0] += 0.001
+    session.tick()
+    assert len(calls) == 2 and overlay.rect.left == session.located.region.left

@@ -388,24 +388,32 @@ def _fill_rounded(mask: np.ndarray, x0: float, y0: float, x1: float, y1: float, 
             cv2.circle(mask, (_fx(cx), _fx(cy)), _fx(r), 255, -1, cv2.LINE_AA, _SHIFT)
 
 
-def render_layer(size: tuple[int, int], grid: CellGrid, hints: Hints, style: OverlayStyle = FILL_STYLE) -> Layer:
-    """Draw ``hints`` over ``grid`` on an empty layer of ``size`` = (height, width)."""
+Box = tuple[int, int, int, int]  # (x0, y0, x1, y1) in layer pixels, x1/y1 exclusive
+
+
+def render_layer(
+    size: tuple[int, int], grid: CellGrid, hints: Hints, style: OverlayStyle = FILL_STYLE, *, boxes: Iterable[Box] | None = None
+) -> Layer:
+    """Draw ``hints`` over ``grid`` on an empty layer of ``size`` = (height, width).
+
+    With ``boxes``, only the pixels inside those boxes are drawn (exactly as a full drawing has them:
+    every cell whose tile reaches into a box is drawn, in the same order); the rest stays empty. The
+    live overlay redraws only the boxes of cells whose mark changed (``dirty_boxes``)."""
     if len(hints.probabilities) != grid.rows or any(len(row) != grid.cols for row in hints.probabilities):
         raise ValueError(
             f"hints are for a {len(hints.probabilities)}-row board, the lattice has {grid.rows}x{grid.cols} cells"
         )
+    wanted = None if boxes is None else list(boxes)
     canvas = _Canvas(*size, solid=style.mode == FRAME)
     for r, c, p in hints.covered_cells():
-        if (r, c) in hints.mines:
-            kind, label = "mine", ""
-        elif (r, c) in hints.safe:
-            kind, label = "check", ""
-        else:
-            kind, label = "p", percent_label(p)
+        kind, label = _cell_kind(hints, r, c, p)
         x0, y0, _, _ = grid.face_rect(r, c)
         # Cells land on whole pixels so that equal cells share one cached tile (and look identical).
         tile = _cell_tile(style, kind, label, grid.face_size, grid.pitch)
-        canvas.blit(tile, round(x0), round(y0))
+        x, y = round(x0), round(y0)
+        if wanted is not None and not any(_overlaps(_tile_box(tile, x, y), box) for box in wanted):
+            continue
+        canvas.blit(tile, x, y)
     if hints.move is not None:
         action, r, c = hints.move
         if 0 <= r < grid.rows and 0 <= c < grid.cols:
@@ -413,6 +421,71 @@ def render_layer(size: tuple[int, int], grid: CellGrid, hints: Hints, style: Ove
             if style.mode == FRAME:
                 canvas.clear(keep_out_rect(grid, style, r, c))
     return Layer(canvas.bgr, canvas.alpha)
+
+
+def _cell_kind(hints: Hints, r: int, c: int, p: float) -> tuple[str, str]:
+    if (r, c) in hints.mines:
+        return "mine", ""
+    if (r, c) in hints.safe:
+        return "check", ""
+    return "p", percent_label(p)
+
+
+def cell_marks(hints: Hints) -> tuple[tuple[object, ...], ...]:
+    """Per cell, everything its drawing depends on (None for a cell without a mark): two hints draw a
+    cell identically exactly when its entries are equal."""
+    move = hints.move
+    rows = []
+    for r, row in enumerate(hints.probabilities):
+        marks = []
+        for c, p in enumerate(row):
+            key = None if p is None else _cell_kind(hints, r, c, p)
+            if move is not None and move[1:] == (r, c):
+                key = (key, move[0])
+            marks.append(key)
+        rows.append(tuple(marks))
+    return tuple(rows)
+
+
+def dirty_boxes(grid: CellGrid, style: OverlayStyle, cells: Iterable[Cell], size: tuple[int, int]) -> list[Box]:
+    """Boxes (clipped to ``size`` = (height, width)) that hold everything drawn for ``cells`` (any
+    mark, the move highlight included), one per run of neighbouring cells in a row."""
+    height, width = size
+    by_row: dict[int, list[int]] = {}
+    for r, c in cells:
+        by_row.setdefault(r, []).append(c)
+    # The largest tile and the move frame stay within a cell's tile box: the pitch plus the tile pad.
+    pad = int(math.ceil(max(grid.pitch[0] - grid.face_size[0], grid.pitch[1] - grid.face_size[1]))) + 4
+    boxes = []
+    for r in sorted(by_row):
+        cols = sorted(set(by_row[r]))
+        start = prev = cols[0]
+        for c in cols[1:] + [None]:
+            if c is not None and c == prev + 1:
+                prev = c
+                continue
+            x0, y0, _, _ = grid.face_rect(r, start)
+            _, _, x1, y1 = grid.face_rect(r, prev)
+            box = (
+                max(0, int(math.floor(x0)) - pad),
+                max(0, int(math.floor(y0)) - pad),
+                min(width, int(math.ceil(x1)) + pad),
+                min(height, int(math.ceil(y1)) + pad),
+            )
+            if box[2] > box[0] and box[3] > box[1]:
+                boxes.append(box)
+            if c is not None:
+                start = prev = c
+    return boxes
+
+
+def _tile_box(tile: _Tile, x: int, y: int) -> Box:
+    h, w = tile.alpha.shape
+    return x + tile.dx, y + tile.dy, x + tile.dx + w, y + tile.dy + h
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 @dataclass(frozen=True, slots=True)

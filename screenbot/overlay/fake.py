@@ -29,12 +29,20 @@ class FakeOverlay:
     def target_state(self) -> TargetState:
         return TargetState(self.window.geometry(), self.viewable)  # WindowGoneError when closed
 
-    def show(self, bgr: np.ndarray, mask: np.ndarray, rect: Rect) -> None:
+    def show(self, bgr: np.ndarray, mask: np.ndarray, rect: Rect, *, boxes=None) -> None:
+        """Like ``X11Overlay.show``; with ``boxes``, only those parts of the picture are taken (as only
+        they are sent to the X server), so a change outside them stays unseen, as it would on screen."""
         if mask.shape != (rect.height, rect.width) or bgr.shape[:2] != mask.shape:
             raise ValueError(f"picture {bgr.shape[1::-1]} / mask {mask.shape[::-1]} do not fit {rect}")
         window = self.window.geometry()
         self._offset = (rect.left - window.left, rect.top - window.top)
-        self.bgr, self.mask, self.rect = bgr.copy(), mask.copy(), rect
+        if boxes is not None and self.bgr is not None and self.bgr.shape == bgr.shape:
+            for x0, y0, x1, y1 in boxes:
+                self.bgr[y0:y1, x0:x1] = bgr[y0:y1, x0:x1]
+                self.mask[y0:y1, x0:x1] = mask[y0:y1, x0:x1]
+            self.rect = rect
+        else:
+            self.bgr, self.mask, self.rect = bgr.copy(), mask.copy(), rect
         self.wanted = True
         self.mapped = self.viewable
         self.shows += 1

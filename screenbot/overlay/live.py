@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import math
 import statistics
+from collections import OrderedDict
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
@@ -29,7 +30,7 @@ from solver.policy import PolicyConfig, decide
 from ..errors import BoardNotFoundError, UnrecognizedCellError
 from ..geometry import Rect
 from ..vision.read import INTERIOR
-from .draw import FRAME_STYLE, CellGrid, Hints, OverlayStyle, render_layer
+from .draw import FRAME_STYLE, CellGrid, Hints, OverlayStyle, cell_marks, dirty_boxes, keep_out_rect, render_layer
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,12 @@ DRAWN, UNCHANGED, HIDDEN, UNREADABLE = "drawn", "unchanged", "hidden", "unreadab
 class HintConfig:
     mines: int | None = None  # the game's mine total; None: the profile's, or unknown
     first_click: tuple[int, int] | None = None  # the recommended first move on an untouched board
-    poll: float = 0.008  # seconds between captures while nothing changes: half a 60 Hz frame
+    # Seconds between captures while nothing changes: a quarter of a 60 Hz frame. A look that finds the
+    # same picture costs a capture and a comparison (well under a millisecond for an expert board).
+    poll: float = 0.004
+    # While the picture stays the same, the game window's place is still checked this often (X round
+    # trips); any change of the picture (a moved, covered or closed window) checks it at once.
+    follow_every: float = 0.1
     style: OverlayStyle = FRAME_STYLE
     # The share of each cell, centred, that readers compare and the overlay must leave alone
     # (``screenbot.vision.read.INTERIOR``); a pixel of margin on each side is added per board pitch.
@@ -119,6 +125,17 @@ class HintSession:
         self._last_board: Board | None = None
         self._shown = False
         self._misreads = 0
+        self._followed_at = -math.inf
+        # What each cell was read as, and the middle pixels it was read from (see ``tick``).
+        self._middles: _Middles | None = None
+        self._read_middles: np.ndarray | None = None
+        self._read_chars: list[list[str]] | None = None
+        self._read_confidence: np.ndarray | None = None
+        self._pending: tuple[list[list[str]], np.ndarray] | None = None
+        self._decisions: OrderedDict[Board, Any] = OrderedDict()  # the last few boards' solver results
+        # The overlay picture as last shown and the mark of each cell in it (redraws touch changed cells).
+        self._layer: tuple[np.ndarray, np.ndarray] | None = None
+        self._marks: tuple[tuple[object, ...], ...] | None = None
 
     @property
     def located(self) -> _Located | None:
@@ -162,66 +179,87 @@ class HintSession:
         self.style = replace(self.config.style, keep_out=max(self.config.style.keep_out, keep_out))
         self._last_frame = None
         self._last_board = None
+        self._middles = _Middles(local, self.style, (region.height, region.width))
+        self._read_middles = self._read_chars = self._read_confidence = None
+        self._layer = self._marks = None
         log.info("board %dx%d located at %s (pitch %.1f x %.1f)", lattice.rows, lattice.cols, region, px, py)
         return self._located
 
     # --- one tick -------------------------------------------------------------------------------
 
     def tick(self) -> TickResult:
-        """Follow the window, look at the board once, redraw if it changed. WindowGoneError ends it."""
+        """Look at the board once and redraw what changed. WindowGoneError ends it.
+
+        The common case, nothing changed, costs one capture and one comparison: the game window is
+        asked where it is (X round trips) only when the picture changed or every ``follow_every``
+        seconds, since a moved, covered or closed window changes the picture too."""
         self.stats.ticks += 1
+        located = self._located
+        start = self.clock()
+        frame = None
+        if located is not None and self._last_frame is not None and start - self._followed_at < self.config.follow_every:
+            frame = self.screen.grab(located.region.as_region())
+            if np.array_equal(frame, self._last_frame):
+                return TickResult(UNCHANGED, self._last_board)
         state = self.overlay.follow()
+        self._followed_at = self.clock()
         if not state.viewable:
             self._shown = False
             return TickResult(HIDDEN)
-        located = self._located
+        moved = False
         if located is None or (state.rect.width, state.rect.height) != (located.window.width, located.window.height):
-            located = self.locate()
+            located, moved = self.locate(), True
         elif (state.rect.left, state.rect.top) != (located.window.left, located.window.top):
             dx, dy = state.rect.left - located.window.left, state.rect.top - located.window.top
             located = replace(located, window=state.rect, region=located.region.translated(dx, dy))
-            self._located = located
+            self._located, moved = located, True
             if not self.screen_rect.contains_rect(located.region):
                 # Partly off screen: relocating finds out whether a full board is still visible.
                 located = self.locate()
-        start = self.clock()
-        frame = self.screen.grab(located.region.as_region())
-        t_read = self.clock()
-        if self._last_frame is not None and np.array_equal(frame, self._last_frame):
-            return TickResult(UNCHANGED, self._last_board)
+        if frame is None or moved:
+            start = self.clock()
+            frame = self.screen.grab(located.region.as_region())
         self._last_frame = frame
+        t_read = self.clock()
+        # Only cells whose middle (never drawn on by any overlay) changed are read again: identical
+        # pixels read identically, and our own marks changing around a cell change nothing in it.
+        middles = self._middles.of(frame)
+        changed = self._middles.changed(middles, self._read_middles)
+        if self._last_board is not None and not changed.any():
+            return TickResult(UNCHANGED, self._last_board)
         try:
-            reading = self.vision.read(frame, located.lattice)
+            board = self._read(frame, located, changed)
         except (UnrecognizedCellError, BoardNotFoundError) as exc:
             return self._unreadable(str(exc))
         t_solve = self.clock()
         timings = {"capture": t_read - start, "read": t_solve - t_read, "solve": 0.0, "draw": 0.0}
-        board = reading.board
         if board.mines is None and located.mines is not None:
             board = board.with_mines(located.mines)
+        reading = _Reading(board, located.lattice, float(self._pending[1].min()))
         if self._shown and board == self._last_board:
+            self._accept(middles, changed)
             self._misreads = 0
             return TickResult(UNCHANGED, board)
         if board.is_over or board.count(UNKNOWN_CHARS) == 0:
             # Game over: nothing left to advise; the board stays fully visible.
             self._hide()
+            self._accept(middles, changed)
             self._last_board = board
             self._notify(frame, reading, None, timings)
             return TickResult(HIDDEN, board)
         try:
-            decision = decide(board, self.policy_for(board))
+            decision = self._decide(board)
         except InconsistentBoardError as exc:
             # Numbers that no mine placement satisfies: a frame caught mid-redraw, or a misread.
             return self._unreadable(str(exc))
         hints = Hints.from_decision(decision)
         t_draw = self.clock()
         timings["solve"] = t_draw - t_solve
-        region = located.region
-        layer = render_layer((region.height, region.width), CellGrid.from_lattice(located.lattice), hints, self.style)
-        self.overlay.show(layer.bgr, layer.shape_mask, region)
+        self._draw(hints, located)
         end = self.clock()
         timings["draw"] = end - t_draw
         seconds = end - start
+        self._accept(middles, changed)
         self._shown = True
         self._misreads = 0
         self._last_board = board
@@ -256,14 +294,91 @@ class HintSession:
             return self.config.mines
         return self.profile.mine_total(rows, cols) if self.profile is not None else None
 
+    def _read(self, frame: np.ndarray, located: _Located, changed: np.ndarray) -> Board:
+        """The board on ``frame``: the ``changed`` cells read anew, the others as they were read before."""
+        lattice = located.lattice
+        rows, cols = lattice.rows, lattice.cols
+        if self._read_chars is None or changed.all():
+            reading = self.vision.read(frame, lattice)
+            chars = [list(row) for row in reading.board.grid]
+            confidence = _confidence(reading, (rows, cols))
+        else:
+            rs, cs = np.nonzero(changed.reshape(rows, cols))
+            r0, r1, c0, c1 = int(rs.min()), int(rs.max()) + 1, int(cs.min()), int(cs.max()) + 1
+            ox, oy = (float(v) for v in _pair(lattice.origin))
+            px, py = (float(v) for v in _pair(lattice.pitch))
+            # The rectangle of changed cells as a lattice of its own: a read costs about its cell count.
+            part = replace(lattice, origin=(ox + c0 * px, oy + r0 * py), rows=r1 - r0, cols=c1 - c0)
+            reading = self.vision.read(frame, part)
+            sub_conf = _confidence(reading, (r1 - r0, c1 - c0))
+            chars = [row[:] for row in self._read_chars]
+            confidence = self._read_confidence.copy()
+            for r, c in zip(rs.tolist(), cs.tolist()):
+                chars[r][c] = reading.board.grid[r - r0][c - c0]
+                confidence[r, c] = sub_conf[r - r0, c - c0]
+        self._pending = (chars, confidence)
+        return Board(tuple("".join(row) for row in chars))
+
+    def _accept(self, middles: np.ndarray, changed: np.ndarray) -> None:
+        """The last read stands (it was used): its cells are the reference for the next change test."""
+        if self._pending is not None:
+            self._read_chars, self._read_confidence = self._pending
+            self._pending = None
+        if self._read_middles is None:
+            self._read_middles = middles.copy()
+        else:
+            self._read_middles[changed] = middles[changed]
+
+    def _decide(self, board: Board):
+        decision = self._decisions.get(board)
+        if decision is None:
+            decision = decide(board, self.policy_for(board))
+            self._decisions[board] = decision
+            while len(self._decisions) > 4:
+                self._decisions.popitem(last=False)
+        else:
+            self._decisions.move_to_end(board)
+        return decision
+
+    def _draw(self, hints: Hints, located: _Located) -> None:
+        """Show ``hints``: only the cells whose mark changed are drawn again and sent to the X server."""
+        region = located.region
+        size = (region.height, region.width)
+        grid = CellGrid.from_lattice(located.lattice)
+        marks = cell_marks(hints)
+        boxes = None
+        if self._layer is not None and self._marks is not None:
+            changed = [
+                (r, c)
+                for r, (new_row, old_row) in enumerate(zip(marks, self._marks))
+                for c, (new, old) in enumerate(zip(new_row, old_row))
+                if new != old
+            ]
+            if len(changed) * 2 <= grid.rows * grid.cols:
+                boxes = dirty_boxes(grid, self.style, changed, size)
+        if boxes is None:
+            layer = render_layer(size, grid, hints, self.style)
+            self._layer = (layer.bgr, layer.alpha)
+        elif boxes:
+            part = render_layer(size, grid, hints, self.style, boxes=boxes)
+            bgr, alpha = self._layer
+            for x0, y0, x1, y1 in boxes:
+                bgr[y0:y1, x0:x1] = part.bgr[y0:y1, x0:x1]
+                alpha[y0:y1, x0:x1] = part.alpha[y0:y1, x0:x1]
+        self._marks = marks
+        bgr, alpha = self._layer
+        self.overlay.show(bgr, alpha > 0, region, boxes=boxes)
+
     def _unreadable(self, why: str) -> TickResult:
         # Look again at the next tick even if the picture stays the same: it may settle differently.
         self._last_frame = None
         self._misreads += 1
         log.debug("board unreadable (%d in a row): %s", self._misreads, why)
+        self._pending = None
         if self._misreads >= self.config.hide_after_misreads:
             self._hide()
             self._last_board = None
+            self._read_chars = self._read_confidence = self._read_middles = None
         return TickResult(UNREADABLE)
 
     def _hide(self) -> None:
@@ -275,6 +390,57 @@ class HintSession:
         # The play loop's observer hook; a hint session takes no actions.
         if self.observer is not None:
             self.observer.on_step(frame, reading, decision, (), timings)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What an observer (the recorder) gets for a step: the board and where its cells are."""
+
+    board: Board
+    lattice: Any
+    min_confidence: float | None = None
+
+
+class _Middles:
+    """The middle of every cell, the part no overlay draws on (``OverlayStyle.keep_out``), as one
+    (cells, bytes) array per frame: comparing two tells which cells the game redrew."""
+
+    def __init__(self, lattice, style: OverlayStyle, shape: tuple[int, int]) -> None:
+        height, width = shape
+        grid = CellGrid.from_lattice(lattice)
+        boxes = []
+        for r in range(grid.rows):
+            for c in range(grid.cols):
+                x0, y0, x1, y1 = keep_out_rect(grid, style, r, c)
+                boxes.append((max(0, math.ceil(x0)), max(0, math.ceil(y0)), min(width, math.floor(x1)), min(height, math.floor(y1))))
+        # The same size for every cell (fractional pitches differ by a pixel), at least one pixel.
+        w = max(1, min(b[2] - b[0] for b in boxes))
+        h = max(1, min(b[3] - b[1] for b in boxes))
+        ys, xs = np.mgrid[0:h, 0:w]
+        index = []
+        for x0, y0, _, _ in boxes:
+            x0, y0 = min(x0, width - w), min(y0, height - h)
+            pixels = ((ys + y0) * width + (xs + x0)).ravel()
+            index.append((pixels[:, None] * 3 + np.arange(3)).ravel())
+        self._index = np.stack(index)
+        self._shape = shape
+
+    def of(self, frame: np.ndarray) -> np.ndarray:
+        return np.take(np.ascontiguousarray(frame).ravel(), self._index)
+
+    @staticmethod
+    def changed(middles: np.ndarray, before: np.ndarray | None) -> np.ndarray:
+        if before is None:
+            return np.ones(len(middles), dtype=bool)
+        return (middles != before).any(axis=1)
+
+
+def _confidence(reading, shape: tuple[int, int]) -> np.ndarray:
+    confidence = getattr(reading, "confidence", None)
+    if isinstance(confidence, np.ndarray) and confidence.shape == shape:
+        return confidence.astype(float)
+    value = getattr(reading, "min_confidence", None)
+    return np.full(shape, 1.0 if value is None else float(value))
 
 
 def _pair(value) -> tuple[float, float]:

@@ -177,21 +177,33 @@ class X11Overlay:
         rect = Rect(-origin.x, -origin.y, geom.width, geom.height)
         return TargetState(rect, attrs.map_state == self._X.IsViewable)
 
-    def show(self, bgr: np.ndarray, mask: np.ndarray, rect: Rect) -> None:
-        """Show ``bgr`` where ``mask`` is True, with the picture's top-left at ``rect``'s (root coords)."""
+    def show(self, bgr: np.ndarray, mask: np.ndarray, rect: Rect, *, boxes: list[tuple[int, int, int, int]] | None = None) -> None:
+        """Show ``bgr`` where ``mask`` is True, with the picture's top-left at ``rect``'s (root coords).
+
+        ``boxes`` ((x0, y0, x1, y1) in picture pixels), when given, are the only places where the picture
+        may differ from the one shown before: only they are compared and sent to the X server."""
         height, width = mask.shape
         if (width, height) != (rect.width, rect.height) or bgr.shape[:2] != mask.shape:
             raise ValueError(f"picture {bgr.shape[1::-1]} / mask {mask.shape[::-1]} do not fit {rect}")
-        target = self.target_state()
+        # follow() has just looked at the game window (each tick starts with it): no round trips here.
+        target = self._last_target if self._last_target is not None else self.target_state()
         self._offset = (rect.left - target.rect.left, rect.top - target.rect.top)
-        uncovered = None
-        if self._shown is not None and self._size == (width, height) and self._mapped:
-            uncovered = self._shown[1] & ~mask
+        previous = self._shown if (self._shown is not None and self._size == (width, height) and self._mapped) else None
+        if boxes is None or previous is None:
+            boxes = [(0, 0, width, height)]
         self._ensure_window(rect)
-        self._paint(bgr, mask)
-        self._set_shape(mask)
-        if uncovered is not None and uncovered.any():
-            self._repaint_target(uncovered)
+        if self._shown is None:
+            boxes = [(0, 0, width, height)]
+        uncovered = []  # what the overlay stops covering: the game must draw it again
+        if previous is not None:
+            for x0, y0, x1, y1 in boxes:
+                gone = previous[1][y0:y1, x0:x1] & ~mask[y0:y1, x0:x1]
+                if gone.any():
+                    uncovered.append((gone, x0, y0))
+        if self._paint(bgr, mask, boxes):
+            self._set_shape(mask)
+        for gone, x0, y0 in uncovered:
+            self._repaint_target(gone, x0, y0)
         self._wanted = True
         if target.viewable:
             self._map()
@@ -334,22 +346,39 @@ class X11Overlay:
         self._size = (rect.width, rect.height)
         self._shown = None
 
-    def _paint(self, bgr: np.ndarray, mask: np.ndarray) -> None:
-        """Upload the picture; only the box of visible pixels that changed since the last one, because
-        the upload (python-xlib packs it in Python) dominates the cost of an overlay update."""
+    def _paint(self, bgr: np.ndarray, mask: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> bool:
+        """Upload the picture; in each box only the rectangle of visible pixels that changed since the
+        last one, because the upload (python-xlib packs it in Python) dominates the cost of an overlay
+        update. True when the mask (the window's shape) changed."""
         X = self._X
-        height, width = bgr.shape[:2]
-        if self._shown is None:
-            top, bottom, left, right = 0, height, 0, width
-        else:
-            old_bgr, old_mask = self._shown
-            changed = mask & ((bgr != old_bgr).any(axis=2) | ~old_mask)
+        first = self._shown is None
+        if first:
+            self._shown = (np.zeros_like(bgr), np.zeros_like(mask))
+        old_bgr, old_mask = self._shown
+        mask_changed = first
+        for bx0, by0, bx1, by1 in boxes:
+            new_m, old_m = mask[by0:by1, bx0:bx1], old_mask[by0:by1, bx0:bx1]
+            if not mask_changed and not np.array_equal(new_m, old_m):
+                mask_changed = True
+            if first:
+                changed = np.ones_like(new_m)
+            else:
+                changed = new_m & ((bgr[by0:by1, bx0:bx1] != old_bgr[by0:by1, bx0:bx1]).any(axis=2) | ~old_m)
             rows = np.flatnonzero(changed.any(axis=1))
-            if rows.size == 0:
-                self._shown = (bgr.copy(), mask.copy())
-                return
-            cols = np.flatnonzero(changed.any(axis=0))
-            top, bottom, left, right = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+            if rows.size:
+                cols = np.flatnonzero(changed.any(axis=0))
+                top, bottom = by0 + int(rows[0]), by0 + int(rows[-1]) + 1
+                left, right = bx0 + int(cols[0]), bx0 + int(cols[-1]) + 1
+                self._put(bgr, top, bottom, left, right)
+            old_bgr[by0:by1, bx0:bx1] = bgr[by0:by1, bx0:bx1]
+            old_mask[by0:by1, bx0:bx1] = mask[by0:by1, bx0:bx1]
+        if first:
+            self._window.change_attributes(background_pixmap=self._pixmap)
+            self._window.clear_area(0, 0, bgr.shape[1], bgr.shape[0])
+        return mask_changed
+
+    def _put(self, bgr: np.ndarray, top: int, bottom: int, left: int, right: int) -> None:
+        X = self._X
         data = _bgrx_bytes(bgr[top:bottom, left:right])
         box_width = right - left
         stride = box_width * 4
@@ -358,10 +387,7 @@ class X11Overlay:
             rows_n = min(rows_per_strip, bottom - y)
             chunk = data[(y - top) * stride : (y - top + rows_n) * stride]
             self._pixmap.put_image(self._gc, left, y, box_width, rows_n, X.ZPixmap, 24, 0, chunk)
-        if self._shown is None:
-            self._window.change_attributes(background_pixmap=self._pixmap)
         self._window.clear_area(left, top, box_width, bottom - top)
-        self._shown = (bgr.copy(), mask.copy())
 
     def _set_shape(self, mask: np.ndarray) -> None:
         """Set the visible region to ``mask`` through a 1-bit pixmap: one small image request, where a
@@ -384,7 +410,7 @@ class X11Overlay:
         gc.free()
         bitmap.free()
 
-    def _repaint_target(self, uncovered: np.ndarray) -> None:
+    def _repaint_target(self, uncovered: np.ndarray, x0: int = 0, y0: int = 0) -> None:
         """Ask the game to redraw what the overlay stopped covering.
 
         Shrinking a shape should make the server send the game Expose events, but GTK clients were
@@ -392,8 +418,8 @@ class X11Overlay:
         redraw (the game window's background is None, so nothing is cleared in between)."""
         rows = np.flatnonzero(uncovered.any(axis=1))
         cols = np.flatnonzero(uncovered.any(axis=0))
-        x = self._offset[0] + int(cols[0])
-        y = self._offset[1] + int(rows[0])
+        x = self._offset[0] + x0 + int(cols[0])
+        y = self._offset[1] + y0 + int(rows[0])
         try:
             self._target.clear_area(x, y, int(cols[-1] - cols[0]) + 1, int(rows[-1] - rows[0]) + 1, exposures=True)
         except self._bad:  # the game closed meanwhile: follow() reports it
