@@ -9,10 +9,11 @@ from screenbot.vision.rectangles import extend, largest_rectangle
 
 
 def test_sample_lines_spread_over_the_board_with_both_ends():
-    # 16 rows of 30 cells: about 96 cells means 4 rows, the first and the last among them.
-    assert sample_lines(16, 30) == [0, 5, 10, 15]
-    # 30 columns of 16 cells: 6 columns.
-    assert sample_lines(30, 16) == [0, 6, 12, 17, 23, 29]
+    # 16 rows of 30 cells: about 64 cells means 3 rows, the first and the last among them.
+    assert sample_lines(16, 30) == [0, 8, 15]
+    # 30 columns of 16 cells: 4 columns.
+    assert sample_lines(30, 16) == [0, 10, 19, 29]
+    assert sample_lines(16, 30, cells=96) == [0, 5, 10, 15]
     # Never fewer than 3 lines, never more than there are, no repeats.
     assert sample_lines(9, 200) == [0, 4, 8]
     assert sample_lines(4, 4) == [0, 1, 2, 3]

@@ -18,14 +18,15 @@ from .cells import cell_images
 from .lattice import Lattice
 from .skins import CANONICAL, Skin, TemplateBank, soften
 
-SAMPLE_CELLS = 96  # about this many cells judge each nudge (whole rows or columns of them)
+SAMPLE_CELLS = 64  # about this many cells judge each nudge (whole rows or columns of them)
 MIN_LINES = 3  # never fewer rows/columns than this (the first, the last and one between)
+MAX_CLIMB = 4  # rounds of the joint look at the eight neighbouring origins
 
 
-def refine(frame: np.ndarray, skin: Skin, board: Lattice, wide: bool = True) -> Lattice:
-    """Nudge the origin (a few pixels each way, one axis at a time), then the pitch (up to 3 px across
-    the board), to the best template fit. ``wide`` when the lattice is only as exact as the phase
-    search (one canonical pixel); otherwise a pixel each way."""
+def refine(frame: np.ndarray, skin: Skin, board: Lattice, uncertainty: tuple[float, float] | None = None) -> Lattice:
+    """Nudge the origin (one axis at a time, then both), then the pitch (up to 3 px across the board),
+    to the best template fit. ``uncertainty`` (x, y frame pixels): how far a lattice fresh from the phase
+    search may be off; None for a lattice aligned once already (a pixel each way, a finer pitch)."""
     rows = sample_lines(board.rows, board.cols)
     cols = sample_lines(board.cols, board.rows)
     bank = skin.bank(board.pitch)
@@ -33,19 +34,27 @@ def refine(frame: np.ndarray, skin: Skin, board: Lattice, wide: bool = True) -> 
     along_x = functools.cache(functools.partial(_row_error, frame, bank, rows))
     along_y = functools.cache(functools.partial(_column_error, frame, bank, cols))
 
-    px, py = board.pitch
-    # The matching phase is exact to one scaled pixel, i.e. pitch/CANONICAL native pixels.
-    reach_x = int(np.ceil(px / CANONICAL)) + 1 if wide else 1
-    reach_y = int(np.ceil(py / CANONICAL)) + 1 if wide else 1
-    best = _best(frame, board, along_x, [_moved(board, d, 0) for d in range(-reach_x, reach_x + 1) if d])
-    best = _best(frame, best, along_y, [_moved(best, 0, d) for d in range(-reach_y, reach_y + 1) if d])
-    # A second look along x now that y is right: with y a pixel off, two x offsets can score nearly
-    # the same and the sample may pick the wrong one.
-    best = _best(frame, best, along_x, [_moved(best, -1, 0), _moved(best, 1, 0)])
-    best = _best(frame, best, along_y, [_moved(best, 0, -1), _moved(best, 0, 1)])
+    wide = uncertainty is not None
+    best = board
+    if wide:
+        # The joint look below adds a pixel each way.
+        reach_x = int(np.ceil(uncertainty[0]))
+        reach_y = int(np.ceil(uncertainty[1]))
+        best = _best(frame, best, along_x, [_moved(best, d, 0) for d in range(-reach_x, reach_x + 1) if d])
+        best = _best(frame, best, along_y, [_moved(best, 0, d) for d in range(-reach_y, reach_y + 1) if d])
+    # Then the eight neighbours at once, until none is better: with both axes a pixel or more off,
+    # the best x for the wrong y can be the wrong x (and the other way round), a valley that moves
+    # along one axis at a time cannot leave. The rows sample judges these: each row of cells is cut
+    # at its own y, so it sees both axes.
+    for _ in range(MAX_CLIMB):
+        moved = _best(frame, best, along_x, [_moved(best, dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy])
+        if moved is best:
+            break
+        best = moved
     # Pitch: a drift of up to 3 px over the whole board (toolkits hand out whole pixels unevenly, so
     # the autocorrelation's pitch can be a little off the board's average). Keep the board's centre.
-    drifts = (-3, -2, -1, -0.5, 0.5, 1, 2, 3) if wide else (-0.5, 0.5)
+    # Half pixels only once aligned: a wide pass is followed by a narrow one on the final block.
+    drifts = (-3, -2, -1, 1, 2, 3) if wide else (-0.5, 0.5)
     best = _best(frame, best, along_x, [_stretched(best, drift / best.cols, 0) for drift in drifts])
     best = _best(frame, best, along_y, [_stretched(best, 0, drift / best.rows) for drift in drifts])
     return best

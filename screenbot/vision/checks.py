@@ -13,7 +13,6 @@ import numpy as np
 from ..errors import BoardNotFoundError
 from .cells import cell_images, match_cells
 from .lattice import Lattice
-from .rectangles import Block, largest_rectangle
 from .skins import CANONICAL, OUTSIDE, Skin, TemplateBank, soften
 
 LOCATE_CONFIDENCE = 0.6  # a cell "looks like a cell" for locating (reading is stricter)
@@ -49,9 +48,9 @@ def _template_means(bank: TemplateBank) -> np.ndarray:
     return bank.vectors.reshape(len(bank.vectors), -1, 3).mean(axis=1).astype(np.float32)
 
 
-def grow(frame: np.ndarray, skin: Skin, board: Lattice) -> tuple[Lattice, np.ndarray, Block]:
-    """The board lattice grown by one cell on each side that fits on the frame, the good-cell grid
-    on it, and the largest good rectangle in it."""
+def grow(frame: np.ndarray, skin: Skin, board: Lattice) -> tuple[Lattice, np.ndarray]:
+    """The board lattice grown by one cell on each side that fits on the frame, and the
+    ``cell_confidence`` of every position on it (the board's own cells and the ring around them)."""
     height, width = frame.shape[:2]
     px, py = board.pitch
     ox, oy = board.origin
@@ -61,8 +60,7 @@ def grow(frame: np.ndarray, skin: Skin, board: Lattice) -> tuple[Lattice, np.nda
     bottom = 1 if oy + (board.rows + 1) * py <= height else 0
     grown = Lattice(board.skin, (ox - left * px, oy - top * py), board.pitch,
                     board.rows + top + bottom, board.cols + left + right)
-    good = cell_confidence(frame, grown, skin) >= LOCATE_CONFIDENCE
-    return grown, good, largest_rectangle(good)
+    return grown, cell_confidence(frame, grown, skin)
 
 
 def inner_corner(grown: Lattice, board: Lattice) -> tuple[int, int]:

@@ -24,10 +24,10 @@ from ..errors import BoardNotFoundError, SkinError
 from .align import refine
 from .checks import LOCATE_CONFIDENCE, cell_confidence, check_whole, grow, inner_corner
 from .lattice import Lattice
-from .phase import phase_by_matching
+from .phase import phase_by_matching, phase_precision
 from .pitch import edge_profiles, pitch_candidates
 from .rectangles import MIN_SIDE, extend, largest_rectangle
-from .regions import colour_bins, skin_palette, skin_regions
+from .regions import Region, colour_bins, palette_share, skin_palette, skin_regions
 from .skins import Skin
 
 log = logging.getLogger(__name__)
@@ -56,32 +56,35 @@ def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto") 
     else:
         raise SkinError(f"unknown skin; known: {', '.join(skins) or 'none'}", skin=skin)
     bins = colour_bins(frame)  # shared by every skin tried
+    regions = {name: skin_regions(bins, skins[name]) for name in names}
+    # The skin whose colours fill its area best first: the search stops at a board matched almost
+    # exactly, so on most frames the other skins are never tried.
+    names.sort(key=lambda name: -palette_share(bins, skins[name], regions[name][:1]))
     found: list[Candidate] = []
-    reasons: list[str] = []
+    reasons: dict[str, str] = {}
     for name in names:
         try:
-            found.append(_locate_skin(frame, bins, skins[name]))
+            found.append(_locate_skin(frame, bins, skins[name], regions[name]))
         except BoardNotFoundError as exc:
-            reasons.append(f"{name}: {exc.reason or exc}")
+            reasons[name] = exc.reason or str(exc)
             continue
         if found[-1].mean_confidence >= CERTAIN:
             break  # every cell matches its template almost exactly: no other skin can do better
     if not found:
+        why = "; ".join(f"{name}: {reasons[name]}" for name in sorted(reasons))
         raise BoardNotFoundError(
-            "no complete Minesweeper board found (" + "; ".join(reasons) + ")",
-            skin=None if skin == "auto" else skin,
-            reason="; ".join(reasons),
+            f"no complete Minesweeper board found ({why})", skin=None if skin == "auto" else skin, reason=why
         )
     best = max(found, key=lambda c: (c.mean_confidence, c.lattice.rows * c.lattice.cols))
     log.debug("located %s", best)
     return best.lattice
 
 
-def _locate_skin(frame: np.ndarray, bins: np.ndarray, skin: Skin) -> Candidate:
+def _locate_skin(frame: np.ndarray, bins: np.ndarray, skin: Skin, regions: list[Region]) -> Candidate:
     best: Candidate | None = None
     reason = "no area drawn in this skin's colours"
     partial: list[BoardNotFoundError] = []
-    for left, top, width, height in skin_regions(bins, skin):
+    for left, top, width, height in regions:
         window = (slice(top, top + height), slice(left, left + width))
         try:
             candidate = _locate_in(frame[window], bins[window], skin, frame, (left, top))
@@ -152,7 +155,7 @@ def _fit(crop: np.ndarray, skin: Skin, pitch: tuple[float, float], frame: np.nda
     board = Lattice(skin.name, (ox + c0 * px + offset[0], oy + r0 * py + offset[1]), (px, py), rows, cols)
     # The matching phase is exact to a scaled pixel only: align to the pixel on the block found, then
     # read the whole area again with that alignment and take the block of cells that match strictly.
-    board = refine(frame, skin, board, wide=True)
+    board = refine(frame, skin, board, phase_precision(pitch))
     height, width = crop.shape[:2]
     px, py = board.pitch
     left = offset[0] + (board.origin[0] - offset[0]) % px
@@ -167,8 +170,10 @@ def _fit(crop: np.ndarray, skin: Skin, pitch: tuple[float, float], frame: np.nda
         raise BoardNotFoundError("the block of cells fell apart when aligned", skin=skin.name,
                                  reason="no stable block of cells")
     board = Lattice(skin.name, (left + c0 * px, top + r0 * py), board.pitch, rows, cols)
-    board = refine(frame, skin, board, wide=False)
-    grown, ring_good, _ = grow(frame, skin, board)
-    check_whole(frame, skin, board, ring_good, inner_corner(grown, board))
-    mean = float(cell_confidence(frame, board, skin).mean())
-    return Candidate(board, mean)
+    board = refine(frame, skin, board)
+    grown, confidence = grow(frame, skin, board)
+    r0, c0 = inner_corner(grown, board)
+    check_whole(frame, skin, board, confidence >= LOCATE_CONFIDENCE, (r0, c0))
+    # The board's own cells were read with the ring around them: no need to read them again.
+    return Candidate(board, float(confidence[r0 : r0 + board.rows, c0 : c0 + board.cols].mean()))
+

@@ -1,9 +1,10 @@
 """Where cell boxes start, once the pitch is known: the phase of the lattice.
 
-The area is scaled so a cell is CANONICAL pixels; one sliding comparison per template (OpenCV's
-matchTemplate) gives, at every pixel, how well a cell starting there matches its nearest template.
-Each of the CANONICAL x CANONICAL phases is then scored by how many of its grid positions hold a good
-match. Precision is one scaled pixel; ``align`` does the last pixel.
+The area is scaled so a cell is PHASE_SIZE pixels; one sliding comparison per template and colour
+channel (OpenCV's matchTemplate) gives, at every pixel, how well a cell starting there matches its
+nearest template. Each of the PHASE_SIZE x PHASE_SIZE phases is then scored by how many of its grid
+positions hold a good match. Precision is one scaled pixel (pitch / PHASE_SIZE frame pixels);
+``align`` finds the last pixels.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ import numpy as np
 
 from .skins import CANONICAL, OUTSIDE, Skin, TemplateBank
 
+# Pixels per cell for the phase search: the reading size. Half of it would make the sliding
+# comparisons four times cheaper, but misplaced the phase by a pixel or two on crisp small cells
+# (xdemineur's 21 px bevels), more than the alignment after it could recover.
+PHASE_SIZE = 16
 PHASE_STATES = "#012F*"  # states used to find the phase (present on nearly every board)
 PHASE_CREDIT_RMS = 25.0  # positions farther than this from every cell template add nothing to a phase
 GOOD_RMS = 40.0  # loose: before sub-pixel alignment a true cell can be ~25 off its template
@@ -26,53 +31,69 @@ def phase_by_matching(crop: np.ndarray, skin: Skin, pitch: tuple[float, float]) 
 
     px, py = pitch
     height, width = crop.shape[:2]
-    size = (max(CANONICAL, int(round(width * CANONICAL / px))), max(CANONICAL, int(round(height * CANONICAL / py))))
-    scaled = cv2.resize(crop, size, interpolation=cv2.INTER_AREA if px > CANONICAL else cv2.INTER_LINEAR)
-    cell_images_, outside_images = _bank_images(skin.bank(pitch))
-
+    size = (max(PHASE_SIZE, int(round(width * PHASE_SIZE / px))), max(PHASE_SIZE, int(round(height * PHASE_SIZE / py))))
+    scaled = cv2.resize(crop, size, interpolation=cv2.INTER_AREA if px > PHASE_SIZE else cv2.INTER_LINEAR)
+    cell_templates, outside_templates = _phase_templates(skin.bank(pitch))
     channels = cv2.split(scaled)
 
     def nearest(templates):
         best = None
-        for template in templates:
+        for planes in templates:
             # Channel by channel: OpenCV's single-channel matchTemplate is over ten times faster
             # than its three-channel one, and the sum of the three is the same squared difference.
-            ssd = sum(cv2.matchTemplate(ch, t, cv2.TM_SQDIFF) for ch, t in zip(channels, cv2.split(template)))
+            ssd = sum(cv2.matchTemplate(ch, t, cv2.TM_SQDIFF) for ch, t in zip(channels, planes))
             best = ssd if best is None else np.minimum(best, ssd)
         return best
 
-    best = nearest(cell_images_)
-    rms = np.sqrt(np.maximum(best, 0) / (CANONICAL * CANONICAL * 3))
+    best = nearest(cell_templates)
+    rms = np.sqrt(np.maximum(best, 0) / (PHASE_SIZE * PHASE_SIZE * 3))
     good = rms < GOOD_RMS
-    if outside_images:
-        # Positions that look more like a board's surroundings than like any cell do not count.
-        good &= best < nearest(outside_images)
-    # Sum the good matches on each phase's grid: fold the map modulo CANONICAL in both axes.
+    # Sum the good matches on each phase's grid: fold the map modulo PHASE_SIZE in both axes.
     h, w = good.shape
-    hh, ww = (h // CANONICAL) * CANONICAL, (w // CANONICAL) * CANONICAL
+    hh, ww = (h // PHASE_SIZE) * PHASE_SIZE, (w // PHASE_SIZE) * PHASE_SIZE
     if hh == 0 or ww == 0:
         return 0.0, 0.0, np.zeros((0, 0), dtype=bool)
     # A soft count: a position close to a cell template counts much more than a loosely similar one,
     # so the phase where the board's cells sit exactly wins over phases that straddle two cells.
     credit = np.where(good, np.maximum(0.0, PHASE_CREDIT_RMS - rms), 0.0)
-    score = credit[:hh, :ww].reshape(hh // CANONICAL, CANONICAL, ww // CANONICAL, CANONICAL).sum(axis=(0, 2))
+    score = credit[:hh, :ww].reshape(hh // PHASE_SIZE, PHASE_SIZE, ww // PHASE_SIZE, PHASE_SIZE).sum(axis=(0, 2))
     dy, dx = np.unravel_index(int(np.argmax(score)), score.shape)
-    return dx * px / CANONICAL, dy * py / CANONICAL, good[dy::CANONICAL, dx::CANONICAL]
+    grid = good[dy::PHASE_SIZE, dx::PHASE_SIZE]
+    if len(outside_templates):
+        # Positions that look more like a board's surroundings than like any cell are not cells. Only
+        # the chosen grid is checked: the background's likeness to cells hardly depends on the phase
+        # (it is mostly flat), so it need not be compared at every pixel.
+        rows, cols = grid.shape
+        cells = scaled[dy : dy + rows * PHASE_SIZE, dx : dx + cols * PHASE_SIZE]
+        cells = cells.reshape(rows, PHASE_SIZE, cols, PHASE_SIZE, 3).transpose(0, 2, 1, 3, 4)
+        vectors = cells.reshape(rows * cols, -1).astype(np.float32)
+        outside = ((vectors * vectors).sum(axis=1)[:, None] + (outside_templates * outside_templates).sum(axis=1)[None, :]
+                   - 2.0 * vectors @ outside_templates.T).min(axis=1)
+        grid &= best[dy::PHASE_SIZE, dx::PHASE_SIZE] < outside.reshape(rows, cols)
+    return dx * px / PHASE_SIZE, dy * py / PHASE_SIZE, grid
+
+
+def phase_precision(pitch: tuple[float, float]) -> tuple[float, float]:
+    """How far (frame pixels, x and y) the phase found may be from the true one."""
+    return pitch[0] / PHASE_SIZE, pitch[1] / PHASE_SIZE
 
 
 @functools.lru_cache(maxsize=64)
-def _bank_images(bank: TemplateBank) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
-    """One template per cell state (the first variant: enough to find the phase, and fast), and
-    every picture of the board's surroundings."""
+def _phase_templates(bank: TemplateBank) -> tuple[tuple[tuple[np.ndarray, ...], ...], np.ndarray]:
+    """The cell templates as three colour planes each at PHASE_SIZE (one per common state, the first
+    variant: enough to find the phase, and fast), and the pictures of the board's surroundings as
+    rows of a (count, pixels) matrix."""
+    import cv2
+
+    def image(vector: np.ndarray) -> np.ndarray:
+        picture = vector.reshape(CANONICAL, CANONICAL, 3)
+        if PHASE_SIZE != CANONICAL:
+            picture = cv2.resize(picture, (PHASE_SIZE, PHASE_SIZE), interpolation=cv2.INTER_AREA)
+        return np.clip(np.round(picture), 0, 255).astype(np.uint8)
+
     # The states most boards are mostly made of are enough to find where cells start.
     common = [ch for ch in PHASE_STATES if ch in bank.char_order] or [c for c in bank.char_order if c != OUTSIDE]
-    cells = tuple(
-        bank.vectors[bank.starts[bank.char_order.index(ch)]].reshape(CANONICAL, CANONICAL, 3).astype(np.uint8)
-        for ch in common
-    )
-    outside = tuple(
-        vector.reshape(CANONICAL, CANONICAL, 3).astype(np.uint8)
-        for vector, char in zip(bank.vectors, bank.chars)
-        if char == OUTSIDE
-    )[:4]
-    return cells, outside
+    cells = tuple(tuple(np.ascontiguousarray(plane) for plane in cv2.split(image(bank.vectors[bank.starts[bank.char_order.index(ch)]])))
+                  for ch in common)
+    outside = [image(vector).reshape(-1) for vector, char in zip(bank.vectors, bank.chars) if char == OUTSIDE][:4]
+    return cells, np.array(outside, dtype=np.float32).reshape(len(outside), -1)

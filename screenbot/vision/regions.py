@@ -57,3 +57,16 @@ def skin_regions(bins: np.ndarray, skin: Skin, keep: int = 3) -> list[Region]:
         right, bottom = min(width, 2 * (x + w) + pad), min(height, 2 * (y + h) + pad)
         regions.append((left, top, right - left, bottom - top))
     return regions
+
+
+def palette_share(bins: np.ndarray, skin: Skin, regions: list[Region]) -> float:
+    """The share of the pixels in ``regions`` whose colours are the skin's (0 without regions). A
+    region is closed over small gaps, so a skin whose palette only happens to cover part of an area
+    scores lower on it than the skin that drew it."""
+    palette = skin_palette(skin)
+    inside = total = 0
+    for left, top, width, height in regions:
+        window = bins[top : top + height : 2, left : left + width : 2]  # every other pixel is plenty
+        inside += int(palette[window].sum())
+        total += window.size
+    return inside / total if total else 0.0
