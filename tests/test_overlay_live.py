@@ -208,3 +208,98 @@ def test_an_unchanged_picture_costs_no_window_query_until_follow_every():
     now[0] += 0.001
     session.tick()
     assert len(calls) == 2 and overlay.rect.left == session.located.region.left
+
+
+def test_an_unreadable_board_hides_the_overlay_only_after_a_while():
+    from screenbot.overlay.live import UNREADABLE
+
+    client, overlay, screen, session = make_session()
+    now = [0.0]
+    session.clock = lambda: now[0]
+    session.tick()
+    client.covered = True  # another window over the board
+    # Many quick looks (a redraw in progress would look like this for a frame or two): still shown.
+    for _ in range(8):
+        now[0] += 0.004
+        assert session.tick().kind == UNREADABLE
+    assert overlay.mapped
+    now[0] += session.config.hide_after_seconds
+    assert session.tick().kind == UNREADABLE
+    assert not overlay.mapped
+    # The window goes away: the board reads again and the hints come back.
+    client.covered = False
+    now[0] += 0.004
+    result = session.tick()
+    assert result.kind == DRAWN and overlay.mapped and result.board.grid == client.game.board().grid
+
+
+def test_a_zero_next_to_a_covered_cell_is_a_half_drawn_frame():
+    """gnome-mines draws a clicked cell "pressed" (like an open 0) a frame before its number: hints for
+    that picture would mark its neighbours safe, so the session waits for the next frame."""
+    from dataclasses import replace as dc_replace
+
+    from screenbot.overlay.live import UNREADABLE
+
+    client, overlay, screen, session = make_session()
+    session._flood = "8"
+    session.tick()
+    shown = overlay.shows
+    real_read = session.vision.read
+
+    def pressed(frame, lattice):
+        reading = real_read(frame, lattice)
+        # Every opened number still drawn as a blank pressed cell: zeros next to covered cells.
+        grid = tuple("".join("0" if ch in "12345678" else ch for ch in row) for row in reading.board.grid)
+        return dc_replace(reading, board=type(reading.board)(grid))
+
+    session.vision.read = pressed
+    click_cell(client, 4, 4)
+    assert session.tick().kind == UNREADABLE and overlay.shows == shown
+    session.vision.read = real_read
+    result = session.tick()
+    assert result.kind == DRAWN and result.board.grid == client.game.board().grid
+
+
+def test_a_pressed_cell_is_held_while_the_rest_of_the_change_is_shown():
+    """A bot clicking beside us always has some cell half drawn: that cell keeps its old reading (and is
+    looked at again) but loses its mark, and every other change is shown at once."""
+    from dataclasses import replace as dc_replace
+
+    client, overlay, screen, session = make_session()
+    session._flood = "8"
+    result = session.tick()
+    click_cell(client, *result.hints.move[1:])  # the opening
+    result = session.tick()
+    safe = sorted(cell for cell in result.hints.safe if client.game.board()[cell] == "#")
+
+    def mines_around(r, c):
+        return sum(client.game.is_mine(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                   if (dr or dc) and 0 <= r + dr < 9 and 0 <= c + dc < 9)
+
+    numbered = [cell for cell in safe if mines_around(*cell) > 0]  # they open alone, showing a number
+    a, b = numbered[0], numbered[-1]
+    assert a != b
+    real_read = session.vision.read
+    full = session.located.lattice
+
+    def pressed_b(frame, lattice):
+        reading = real_read(frame, lattice)
+        r0 = round((lattice.origin[1] - full.origin[1]) / PITCH)
+        c0 = round((lattice.origin[0] - full.origin[0]) / PITCH)
+        grid = [list(row) for row in reading.board.grid]
+        if 0 <= b[0] - r0 < lattice.rows and 0 <= b[1] - c0 < lattice.cols:
+            grid[b[0] - r0][b[1] - c0] = "0"  # b drawn pressed
+        return dc_replace(reading, board=type(reading.board)(tuple("".join(row) for row in grid)))
+
+    session.vision.read = pressed_b
+    click_cell(client, *a)
+    click_cell(client, *b)
+    truth = client.game.board()
+    result = session.tick()
+    assert result.kind == DRAWN
+    assert result.board[a] == truth[a] != "#"
+    assert result.board[b] == "#"  # held: not shown as an open 0
+    assert result.hints.probabilities[b[0]][b[1]] is None  # and without its old mark meanwhile
+    session.vision.read = real_read
+    result = session.tick()  # the same picture: the held cell is read again
+    assert result.kind == DRAWN and result.board.grid == truth.grid

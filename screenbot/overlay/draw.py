@@ -175,6 +175,17 @@ class Hints:
         moves = getattr(decision, "moves")
         return cls.from_analysis(getattr(decision, "analysis"), moves[0] if moves else None)
 
+    def without(self, cells: Iterable[Cell]) -> Hints:
+        """The same hints with no mark at ``cells`` (and no move there)."""
+        drop = set(cells)
+        if not drop:
+            return self
+        probabilities = tuple(
+            tuple(None if (r, c) in drop else p for c, p in enumerate(row)) for r, row in enumerate(self.probabilities)
+        )
+        move = None if self.move is not None and self.move[1:] in drop else self.move
+        return Hints(probabilities, self.safe - drop, self.mines - drop, move)
+
     def mark_rgb(self, row: int, col: int) -> tuple[int, int, int] | None:
         """The colour a cell is marked with (RGB), or None for a cell that gets no mark."""
         p = self.probabilities[row][col]

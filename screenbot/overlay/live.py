@@ -23,18 +23,21 @@ from typing import Any, Callable
 
 import numpy as np
 
-from solver.board import UNKNOWN_CHARS, Board
+from solver.board import FLAG, UNKNOWN_CHARS, Board
 from solver.errors import InconsistentBoardError
 from solver.policy import PolicyConfig, decide
 
 from ..errors import BoardNotFoundError, UnrecognizedCellError
 from ..geometry import Rect
+from ..play.consistency import unopened_zeros
 from ..vision.read import INTERIOR
 from .draw import FRAME_STYLE, CellGrid, Hints, OverlayStyle, cell_marks, dirty_boxes, keep_out_rect, render_layer
 
 log = logging.getLogger(__name__)
 
 DRAWN, UNCHANGED, HIDDEN, UNREADABLE = "drawn", "unchanged", "hidden", "unreadable"
+ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
+AROUND = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +54,11 @@ class HintConfig:
     # The share of each cell, centred, that readers compare and the overlay must leave alone
     # (``screenbot.vision.read.INTERIOR``); a pixel of margin on each side is added per board pitch.
     protect: float = INTERIOR
-    # Frames in a row the board may be unreadable (a dialog over it, a redraw in progress) before the
-    # overlay is hidden rather than left showing stale hints.
+    # How long (looks in a row, and seconds) the board may be unreadable (a dialog over it, a redraw in
+    # progress) before the overlay is hidden rather than left showing stale hints. Both must pass: at
+    # a look every few milliseconds, one "pressed" cell (a display frame or two) is several looks.
     hide_after_misreads: int = 5
+    hide_after_seconds: float = 0.2
     relocate_wait: float = 0.15  # after hiding the overlay, time for the game to repaint before locating
 
 
@@ -125,7 +130,10 @@ class HintSession:
         self._last_board: Board | None = None
         self._shown = False
         self._misreads = 0
+        self._misread_since = 0.0
         self._followed_at = -math.inf
+        # Which neighbours the client opens around a zero ("8", "4", "none": from its play profile).
+        self._flood = getattr(profile, "flood", "none") if profile is not None else "none"
         # What each cell was read as, and the middle pixels it was read from (see ``tick``).
         self._middles: _Middles | None = None
         self._read_middles: np.ndarray | None = None
@@ -235,8 +243,19 @@ class HintSession:
         timings = {"capture": t_read - start, "read": t_solve - t_read, "solve": 0.0, "draw": 0.0}
         if board.mines is None and located.mines is not None:
             board = board.with_mines(located.mines)
+        # A clicked cell drawn "pressed" (it reads as a 0) a frame before its result: hints for that
+        # picture would mark its neighbours safe. Such cells keep what they were read as before and are
+        # looked at again at the next tick; the rest of the change is shown now (a bot clicking every
+        # 20 ms beside us always has some cell half drawn).
+        held = self._hold_half_drawn(changed) if not board.is_over else []
+        pending = len(held)
+        if pending:
+            board = Board(tuple("".join(row) for row in self._pending[0]), board.mines)
+            self._last_frame = None  # the held cells are read again even if the picture stays
+        if unopened_zeros(board, self._flood) or (pending and not changed.any()):
+            return self._unreadable(f"half-drawn frame: {pending} cells pressed")
         reading = _Reading(board, located.lattice, float(self._pending[1].min()))
-        if self._shown and board == self._last_board:
+        if self._shown and board == self._last_board and not held:
             self._accept(middles, changed)
             self._misreads = 0
             return TickResult(UNCHANGED, board)
@@ -252,7 +271,9 @@ class HintSession:
         except InconsistentBoardError as exc:
             # Numbers that no mine placement satisfies: a frame caught mid-redraw, or a misread.
             return self._unreadable(str(exc))
-        hints = Hints.from_decision(decision)
+        # A held cell has changed on screen: it must not keep a mark computed before; it gets none
+        # until its result is read.
+        hints = Hints.from_decision(decision).without(held)
         t_draw = self.clock()
         timings["solve"] = t_draw - t_solve
         self._draw(hints, located)
@@ -319,6 +340,31 @@ class HintSession:
         self._pending = (chars, confidence)
         return Board(tuple("".join(row) for row in chars))
 
+    def _hold_half_drawn(self, changed: np.ndarray) -> list[tuple[int, int]]:
+        """Put back the previous reading of changed cells that read as a 0 next to an unopened cell
+        (``changed`` and the pending reading are updated); returns the cells held."""
+        if self._flood == "none" or self._read_chars is None or self._pending is None:
+            return []
+        chars = self._pending[0]
+        rows, cols = len(chars), len(chars[0])
+        grid = changed.reshape(rows, cols)  # a view: clearing a cell here clears it in ``changed``
+        blocked = UNKNOWN_CHARS | {FLAG}
+        steps = ORTHOGONAL if self._flood == "4" else AROUND
+        held: list[tuple[int, int]] = []
+        while True:
+            bad = [
+                (r, c)
+                for r, c in zip(*np.nonzero(grid))
+                if chars[r][c] == "0"
+                and any(0 <= r + dr < rows and 0 <= c + dc < cols and chars[r + dr][c + dc] in blocked for dr, dc in steps)
+            ]
+            if not bad:
+                return held
+            for r, c in bad:
+                chars[r][c] = self._read_chars[r][c]
+                grid[r, c] = False
+            held += [(int(r), int(c)) for r, c in bad]
+
     def _accept(self, middles: np.ndarray, changed: np.ndarray) -> None:
         """The last read stands (it was used): its cells are the reference for the next change test."""
         if self._pending is not None:
@@ -366,16 +412,21 @@ class HintSession:
                 bgr[y0:y1, x0:x1] = part.bgr[y0:y1, x0:x1]
                 alpha[y0:y1, x0:x1] = part.alpha[y0:y1, x0:x1]
         self._marks = marks
+        if boxes == [] and self._shown:
+            return  # the same marks are on screen already
         bgr, alpha = self._layer
         self.overlay.show(bgr, alpha > 0, region, boxes=boxes)
 
     def _unreadable(self, why: str) -> TickResult:
         # Look again at the next tick even if the picture stays the same: it may settle differently.
         self._last_frame = None
+        if self._misreads == 0:
+            self._misread_since = self.clock()
         self._misreads += 1
         log.debug("board unreadable (%d in a row): %s", self._misreads, why)
         self._pending = None
-        if self._misreads >= self.config.hide_after_misreads:
+        late = self.clock() - self._misread_since >= self.config.hide_after_seconds
+        if self._misreads >= self.config.hide_after_misreads and late:
             self._hide()
             self._last_board = None
             self._read_chars = self._read_confidence = self._read_middles = None
