@@ -8,6 +8,7 @@ and a warm read with the lattice known, and prints medians. Figures, not pass/fa
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from pathlib import Path
@@ -63,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
             chosen[shot.client] = shot
     if not chosen:
         return fail(f"no {rows}x{cols} screenshot in {folder}", EXIT_USAGE)
+    # The machine's load decides these figures as much as the code does: print it with them.
+    print("load average (1, 5, 15 min): " + ", ".join(f"{v:.2f}" for v in os.getloadavg()))
     print(f"{'client':18} {'shot':28} {'locate auto':>12} {'locate skin':>12} {'warm read':>10}  (medians, ms)")
     for client, shot in sorted(chosen.items()):
         frame, _ = _screen_frame(shot.image())

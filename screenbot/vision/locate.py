@@ -32,7 +32,10 @@ from .skins import Skin
 
 log = logging.getLogger(__name__)
 
-CERTAIN = 0.97  # mean confidence at which a found board is taken without trying alternatives
+# Mean confidence at which a found board is taken without trying the other skins. Measured on the
+# labelled screenshots: the skin that drew a board scores 0.83-1.0 on it (0.9 or more on 172 of 181),
+# every other skin 0.76 at most (gnome-mines' grey covered cells on a fresh browser board).
+CERTAIN = 0.9
 GOOD_ENOUGH = 0.8  # a board this well matched at the smallest pitch is not second-guessed at larger ones
 
 
@@ -69,7 +72,7 @@ def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto") 
             reasons[name] = exc.reason or str(exc)
             continue
         if found[-1].mean_confidence >= CERTAIN:
-            break  # every cell matches its template almost exactly: no other skin can do better
+            break  # no other skin has come near this on any board seen
     if not found:
         why = "; ".join(f"{name}: {reasons[name]}" for name in sorted(reasons))
         raise BoardNotFoundError(
