@@ -366,6 +366,12 @@ class _Canvas:
         th, tw = tile.alpha.shape
         h, w = self.alpha.shape
         left, top = x + tile.dx, y + tile.dy
+        if left >= 0 and top >= 0 and left + tw <= w and top + th <= h:
+            # The usual case, the whole tile on the canvas: masks made once per tile.
+            mask, mask3 = tile.covered
+            np.copyto(self.alpha[top : top + th, left : left + tw], tile.alpha, where=mask)
+            np.copyto(self.bgr[top : top + th, left : left + tw], tile.bgr, where=mask3)
+            return
         sx0, sy0 = max(0, -left), max(0, -top)
         sx1, sy1 = min(tw, w - left), min(th, h - top)
         if sx1 <= sx0 or sy1 <= sy0:
@@ -499,12 +505,18 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: ``covered`` is cached on the instance
 class _Tile:
     bgr: np.ndarray
     alpha: np.ndarray
     dx: int  # offset of the tile's top-left from the face's top-left corner
     dy: int
+
+    @functools.cached_property
+    def covered(self) -> tuple[np.ndarray, np.ndarray]:
+        """Where the tile paints, as masks for ``alpha`` and for ``bgr`` (made once per tile)."""
+        mask = self.alpha > 0
+        return mask, np.ascontiguousarray(np.broadcast_to(mask[:, :, None], self.bgr.shape))
 
 
 @functools.lru_cache(maxsize=512)
@@ -520,7 +532,13 @@ def _cell_tile(style: OverlayStyle, kind: str, label: str, face: tuple[float, fl
         _draw_cell(canvas, local, style, 0, 0, probability_rgb(_label_value(label)), label=label)
     if style.mode == FRAME:
         canvas.clear(keep_out_rect(local, style, 0, 0))
-    return _Tile(canvas.bgr, canvas.alpha, -pad, -pad)
+    # Cropped to what it paints: blitting a board's tiles is most of the cost of a full drawing.
+    rows = np.flatnonzero(canvas.alpha.any(axis=1))
+    if rows.size == 0:
+        return _Tile(canvas.bgr[:0, :0], canvas.alpha[:0, :0], -pad, -pad)
+    cols = np.flatnonzero(canvas.alpha.any(axis=0))
+    y0, y1, x0, x1 = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+    return _Tile(canvas.bgr[y0:y1, x0:x1].copy(), canvas.alpha[y0:y1, x0:x1].copy(), x0 - pad, y0 - pad)
 
 
 def _label_value(label: str) -> float:
