@@ -68,12 +68,13 @@ def test_xdemineur_wins_only_by_flagging(tmp_path):
     assert "won" in report["outcomes"]  # a win is only declared with every mine flagged
 
 
-def test_react_minesweeper_in_chromium(tmp_path):
+# Device scale 1.5 (45 px cells) and 1.0 (30 px): the browser skin has every state the client shows
+# (covered, flag, 0-8, mine) at both, captured from the client (see templates/react-minesweeper/cells).
+@pytest.mark.parametrize("scale", [1.5, 1.0])
+def test_react_minesweeper_in_chromium(scale, tmp_path):
     games = 10
     with VirtualDisplay():
-        # Device scale 1.5 (45 px cells): the size the browser skin's templates cover completely,
-        # mines included (see templates/react-minesweeper/cells).
-        with start_client("react-minesweeper", devtools=True, scale=1.5) as client:
+        with start_client("react-minesweeper", devtools=True, scale=scale) as client:
             report = play_in_child(client, "react-minesweeper", games, tmp_path, devtools_port=client.devtools_port)
     check(report, games)
     # The page's own state (read through DevTools, not the screen) agrees with every verdict, including

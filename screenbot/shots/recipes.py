@@ -123,6 +123,30 @@ RECIPES: tuple[Recipe, ...] = (
     # The browser shows the whole board when a game is lost, so one dense lost game shows its 5-8.
     Recipe("rm-high-s1.5", "react-minesweeper", {"scale": 1.5, "rows": 12, "cols": 12, "chance": 55}, True, 8),
     Recipe("rm-high-s1", "react-minesweeper", {"scale": 1.0, "rows": 12, "cols": 16, "chance": 55}, True, 10),
+    # Every state the browser shows (covered, flag, 0-8, mine) at device scale factors 1, 1.25 and 2,
+    # as at 1.5. Even seeds end in a loss, whose board shows the mines (and most numbers).
+    Recipe("rm-s1-12x12", "react-minesweeper", {"scale": 1.0, "rows": 12, "cols": 12, "chance": 20}, True, 12),
+    Recipe("rm-s1.25-12x12", "react-minesweeper", {"scale": 1.25, "rows": 12, "cols": 12, "chance": 20}, True, 14),
+    Recipe("rm-s2-9x9", "react-minesweeper", {"scale": 2.0, "rows": 9, "cols": 9, "chance": 20}, True, 16),
+    Recipe("rm-s1-12x16", "react-minesweeper", {"scale": 1.0, "rows": 12, "cols": 16, "chance": 18}, False, 18),
+    Recipe("rm-s2-10x10", "react-minesweeper", {"scale": 2.0, "rows": 10, "cols": 10, "chance": 18}, False, 20),
+    # The high numbers without losing: on a board where about two cells in three are mines, the
+    # page's state says which covered cells are safe and show 3-8 (an 8 needs eight mines around it),
+    # and one of each is opened by real clicks. The board stays mostly covered, so the locator reads
+    # it, where the whole board a loss reveals would be mostly mines. The restart button deals new
+    # boards until each number in ``digits`` has been shown on three of them.
+    Recipe("rm-digits-s1", "react-minesweeper", {"scale": 1.0, "rows": 16, "cols": 30, "chance": 65,
+           "digits": "345678", "boards": 60}, True, 30),
+    Recipe("rm-digits-s1.25", "react-minesweeper", {"scale": 1.25, "rows": 16, "cols": 16, "chance": 65,
+           "digits": "345678", "boards": 80}, True, 31),
+    Recipe("rm-digits-s2", "react-minesweeper", {"scale": 2.0, "rows": 10, "cols": 10, "chance": 65,
+           "digits": "345678", "boards": 120}, True, 32),
+    Recipe("rm-digits-s1-b", "react-minesweeper", {"scale": 1.0, "rows": 14, "cols": 24, "chance": 65,
+           "digits": "345678", "boards": 60}, False, 40),
+    Recipe("rm-digits-s1.25-b", "react-minesweeper", {"scale": 1.25, "rows": 14, "cols": 18, "chance": 65,
+           "digits": "345678", "boards": 80}, False, 41),
+    Recipe("rm-digits-s2-b", "react-minesweeper", {"scale": 2.0, "rows": 9, "cols": 12, "chance": 65,
+           "digits": "345678", "boards": 120}, False, 42),
 )
 
 
@@ -438,8 +462,11 @@ def _same(a, b) -> bool:
 def _react(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[LabelledShot]:
     options = dict(recipe.options)
     rows, cols, chance = options.pop("rows"), options.pop("cols"), options.pop("chance")
+    digits = options.pop("digits", None)
     with start_react_minesweeper(scale=options["scale"], devtools=True) as client:
         with DevToolsPage(page_websocket_url(client.devtools_port, client.url)) as page:
+            if digits:
+                return _react_digits(recipe, client, page, screen, rng, rows, cols, chance, digits, options["boards"])
             return _react_game(recipe, client, page, screen, rng, rows, cols, chance)
 
 
@@ -452,12 +479,101 @@ _SET_INPUT_JS = """
 """
 
 
-def _react_game(recipe, client, page, screen, rng, rows, cols, chance) -> list[LabelledShot]:
+def _react_setup(page, rows: int, cols: int, chance: int) -> None:
     page.evaluate(_SET_INPUT_JS % ("bomb-chance", chance))
     page.evaluate(_SET_INPUT_JS % ("fields-horizontally", cols))
     page.evaluate(_SET_INPUT_JS % ("fields-vertically", rows))
     page.evaluate("document.querySelector('table.minesweeper').scrollIntoView({block: 'center'})")
     time.sleep(0.5)
+
+
+def _react_shot(recipe, client, page, screen, rows, cols, tag: str, name: str,
+                hover: tuple[int, int] | None = None) -> LabelledShot:
+    """One screenshot labelled with the page's state, read just before and just after the grab (a
+    page that changed in between is refused). The pointer rests in the screen's corner, or on
+    ``hover``."""
+    width, height = screen.size
+    lattice = react_lattice(screen.grab(), page, rows, cols)
+    if hover is not None:
+        move_pointer(*map(int, lattice.cell_center(*hover)))
+        time.sleep(0.2)
+    else:
+        move_pointer(width - 1, height - 1)
+        time.sleep(0.1)
+    before = page.evaluate(REACT_MINESWEEPER_STATE_JS)
+    frame = screen.grab()
+    after = page.evaluate(REACT_MINESWEEPER_STATE_JS)
+    if before != after:
+        raise TruthCheckError(f"{recipe.name}-{name}: the page changed while the screenshot was taken")
+    board = parse_board(react_minesweeper_board_text(after))
+    return LabelledShot(client.client, f"{recipe.name}-{name}", frame, lattice, board,
+                        client.geometry().as_region(), (tag,))
+
+
+def _react_digits(recipe, client, page, screen, rng, rows, cols, chance, digits: str, boards: int,
+                  times: int = 3) -> list[LabelledShot]:
+    """Open, by real clicks, one safe cell of each count in ``digits`` that has been kept fewer than
+    ``times`` times, on up to ``boards`` dense boards (the page's state only says where they are);
+    keep each board where one was opened. Such a cell opens alone (only a zero opens its
+    neighbours), so nothing is lost, and the board stays mostly covered cells, as the locator needs
+    (it finds where cells start from the commonest states: covered, flag, 0-2, mine)."""
+    _react_setup(page, rows, cols, chance)
+    wanted = sorted(set(digits))
+    width, height = screen.size
+    kept = {d: 0 for d in wanted}
+    shots: list[LabelledShot] = []
+    for game in range(boards):
+        if game:
+            page.evaluate("document.querySelector('.minesweeper__restart').click()")  # a new board
+            time.sleep(0.2)
+        board = page.evaluate(REACT_MINESWEEPER_STATE_JS)["board"]
+        targets = []
+        for digit in (d for d in wanted if kept[d] < times):
+            cells = [(r, c) for r in range(rows) for c in range(cols)
+                     if not board[r][c]["b"] and str(board[r][c]["n"]) == digit]
+            targets += rng.sample(cells, min(1, len(cells)))
+        if not targets:
+            continue
+        lattice = react_lattice(screen.grab(), page, rows, cols)
+        for r, c in targets:
+            # Chromium drops clicks sent back to back: each waits until the page has opened its cell.
+            if not _click_until(page, lambda: click_at(*lattice.cell_center(r, c)),
+                                lambda state: state["board"][r][c]["r"]):
+                raise TruthCheckError(f"{recipe.name}: board {game}: a click did not open the safe cell ({r}, {c})")
+        move_pointer(width - 1, height - 1)
+        time.sleep(0.2)
+        if page.evaluate(REACT_MINESWEEPER_STATE_JS)["lost"]:
+            raise TruthCheckError(f"{recipe.name}: board {game}: lost while opening safe cells")
+        shot = _react_shot(recipe, client, page, screen, rows, cols, "mid-game", f"g{game}")
+        shown = sorted({ch for _, _, ch in shot.board.cells()} & set(wanted))
+        log.info("%s: board %d shows %s", recipe.name, game, "".join(shown))
+        for digit in shown:
+            kept[digit] += 1
+        shots.append(shot)
+        if min(kept.values()) >= times:
+            break
+    if not shots:
+        raise TruthCheckError(f"{recipe.name}: no board showed any of {digits} in {boards} boards")
+    missing = "".join(d for d in wanted if not kept[d])
+    if missing:
+        log.warning("%s: no board showed %s in %d boards", recipe.name, missing, boards)
+    return shots
+
+
+def _click_until(page, click, done, attempts: int = 3, timeout: float = 1.0) -> bool:
+    """Click, then poll the page's state until ``done(state)``; click again if it never comes."""
+    for _ in range(attempts):
+        click()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if done(page.evaluate(REACT_MINESWEEPER_STATE_JS)):
+                return True
+            time.sleep(0.02)
+    return False
+
+
+def _react_game(recipe, client, page, screen, rng, rows, cols, chance) -> list[LabelledShot]:
+    _react_setup(page, rows, cols, chance)
     shots: list[LabelledShot] = []
     width, height = screen.size
 
@@ -465,22 +581,7 @@ def _react_game(recipe, client, page, screen, rng, rows, cols, chance) -> list[L
         return page.evaluate(REACT_MINESWEEPER_STATE_JS)
 
     def shoot(tag: str, name: str, hover: tuple[int, int] | None = None) -> None:
-        frame0 = screen.grab()
-        lattice = react_lattice(frame0, page, rows, cols)
-        if hover is not None:
-            move_pointer(*map(int, lattice.cell_center(*hover)))
-            time.sleep(0.2)
-        else:
-            move_pointer(width - 1, height - 1)
-            time.sleep(0.1)
-        before = state()
-        frame = screen.grab()
-        after = state()
-        if before != after:
-            raise TruthCheckError(f"{recipe.name}-{name}: the page changed while the screenshot was taken")
-        board = parse_board(react_minesweeper_board_text(after))
-        shots.append(LabelledShot(client.client, f"{recipe.name}-{name}", frame, lattice, board,
-                                  client.geometry().as_region(), (tag,)))
+        shots.append(_react_shot(recipe, client, page, screen, rows, cols, tag, name, hover))
 
     def click(r: int, c: int, button: int = 1) -> None:
         lattice = react_lattice(screen.grab(), page, rows, cols)
@@ -500,8 +601,13 @@ def _react_game(recipe, client, page, screen, rng, rows, cols, chance) -> list[L
     for r, c in rng.sample(mines, min(3, len(mines))):
         click(r, c, button=3)
     covered_safe = [(r, c) for r, c in safe if not state()["board"][r][c]["r"]]
-    for r, c in rng.sample(covered_safe, min(1, len(covered_safe))):
-        click(r, c, button=3)  # a wrong flag: the client shows it like any other flag
+    # A wrong flag: the client shows it like any other flag, as long as no flood fill opens its cell
+    # (then it draws the flag on an open cell), so it goes where no zero can open it.
+    unreachable = [(r, c) for r, c in covered_safe if board[r][c]["n"] and not any(
+        0 <= r + dr < rows and 0 <= c + dc < cols and not board[r + dr][c + dc]["b"] and board[r + dr][c + dc]["n"] == 0
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))]
+    for r, c in rng.sample(unreachable or covered_safe, min(1, len(covered_safe))):
+        click(r, c, button=3)
     shoot("flagged", "flagged")
     hidden = [(r, c) for r in range(rows) for c in range(cols) if not state()["board"][r][c]["r"]]
     shoot("hover", "hover", hover=rng.choice(hidden))
