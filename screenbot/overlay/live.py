@@ -289,7 +289,10 @@ class HintSession:
         self._last_board = board
         self.stats.updates += 1
         self.stats.update_seconds.append(seconds)
-        self._notify(frame, reading, decision, timings)
+        if not held:
+            # A frame with a cell held back is not what a reader makes of the whole picture (``replay``
+            # would report it); the step that reads the cell's result is recorded.
+            self._notify(frame, reading, decision, timings)
         self.shown = TickResult(DRAWN, board, hints, seconds)
         return self.shown
 
