@@ -350,7 +350,6 @@ class X11Overlay:
         """Upload the picture; in each box only the rectangle of visible pixels that changed since the
         last one, because the upload (python-xlib packs it in Python) dominates the cost of an overlay
         update. True when the mask (the window's shape) changed."""
-        X = self._X
         first = self._shown is None
         if first:
             self._shown = (np.zeros_like(bgr), np.zeros_like(mask))
