@@ -8,8 +8,9 @@
         finally:
             game.close()
 
-Three clients are supported: ``start_gnome_mines``, ``start_xdemineur``, ``start_react_minesweeper``
-(the npm demo page in Chromium). ``start_client(name, **options)`` dispatches by skin name. Each returns
+Four clients are supported: ``start_gnome_mines``, ``start_xdemineur``, ``start_react_minesweeper``
+(the npm demo page in Chromium) and ``start_sgt_mines`` (Simon Tatham's "mines", taught to the reader
+with ``screenbot new-skin``). ``start_client(name, **options)`` dispatches by skin name. Each returns
 a ``ClientWindow``; ``close()`` stops every process the start function launched (and nothing else).
 Clients write settings under XDG dirs: each start gets its own temporary folder, removed on close.
 """
@@ -20,6 +21,7 @@ import functools
 import http.server
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -29,7 +31,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..errors import ClientStartError
 from ..geometry import Rect
@@ -94,11 +96,12 @@ class ClientWindow:
 
 
 def start_client(name: str, **options: object) -> ClientWindow:
-    """Start a client by its skin name: "gnome-mines", "xdemineur" or "react-minesweeper"."""
+    """Start a client by its skin name: "gnome-mines", "xdemineur", "react-minesweeper" or "sgt-mines"."""
     starters = {
         "gnome-mines": start_gnome_mines,
         "xdemineur": start_xdemineur,
         "react-minesweeper": start_react_minesweeper,
+        "sgt-mines": start_sgt_mines,
     }
     if name not in starters:
         raise ClientStartError(f"unknown client; known: {', '.join(starters)}", client=name)
@@ -239,6 +242,7 @@ def start_gnome_mines(
     window_size: tuple[int, int] = (600, 400),
     custom: tuple[int, int, int] | None = None,
     question_marks: bool = True,
+    theme: str | None = None,
     timeout: float = 30.0,
 ) -> ClientWindow:
     """Start gnome-mines with a game already running.
@@ -247,7 +251,9 @@ def start_gnome_mines(
     mines)`` starts a custom game instead (the gsettings key ``nmines`` is the number of mines: 150 on a
     16x16 board gave 150 mines on the lost screen).
     ``window_size`` is (width, height) of the window; cells scale with it. ``question_marks`` controls
-    whether right-click cycles flag -> "?" -> covered.
+    whether right-click cycles flag -> "?" -> covered. ``theme`` is the tile theme (gsettings ``theme``:
+    a folder name under /usr/share/gnome-mines/themes, "bgcolors" by default, also "classic" and
+    "default"); None keeps the client's default.
     """
     ensure_debian_packages(("gnome-mines", "dbus", "dbus-x11"))
     if custom is None and level not in GNOME_MINES_LEVELS:
@@ -262,6 +268,10 @@ def start_gnome_mines(
         f"use-question-marks={'true' if question_marks else 'false'}",
         "use-animations=false",  # animations would show half-drawn cells to the recognizer
     ]
+    if theme is not None:
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", theme):
+            raise ClientStartError(f"theme {theme!r} is not a theme folder name", client="gnome-mines")
+        lines.append(f"theme='{theme}'")  # a GVariant string in the keyfile
     if custom is not None:
         cols, rows, mines = custom
         lines += [f"xsize={int(cols)}", f"ysize={int(rows)}", f"nmines={int(mines)}", "mode=3"]
@@ -384,6 +394,47 @@ def start_xdemineur(
         raise
     time.sleep(0.3)  # first expose: the board is drawn just after the window maps
     log.info("xdemineur started: window 0x%x at %s", handle.window, handle.geometry())
+    return handle
+
+
+# --- sgt-mines (Simon Tatham's Portable Puzzle Collection) ------------------------------------------
+
+
+def sgt_mines_game_id(cols: int, rows: int, mines: Iterable[tuple[int, int]]) -> str:
+    """The game id that makes sgt-mines deal exactly these mines, (row, col) each, with no square
+    opened: "<cols>x<rows>n<count>:u<hex>", one bit per cell in row-major order, 4 cells per hex digit
+    (the unmasked layout format its own game ids use)."""
+    cells = sorted(set(mines))
+    bits = [0] * (-(-(cols * rows) // 4) * 4)
+    for r, c in cells:
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise ClientStartError(f"mine ({r}, {c}) is off the {rows}x{cols} board", client="sgt-mines")
+        bits[r * cols + c] = 1
+    digits = "".join(f"{int(''.join(map(str, bits[i : i + 4])), 2):x}" for i in range(0, len(bits), 4))
+    return f"{cols}x{rows}n{len(cells)}:u{digits}"
+
+
+def start_sgt_mines(game_id: str, tile: int = 20, timeout: float = 20.0) -> ClientWindow:
+    """Start the "mines" game of Simon Tatham's puzzles (Debian package sgt-puzzles) on ``game_id``
+    (see ``sgt_mines_game_id``; e.g. "16x16n40" for a random game) with ``tile`` px cells.
+
+    The cell size is the game's MINES_TILESIZE setting; the window is sized to fit the board."""
+    ensure_debian_packages(("sgt-puzzles",))
+    if not re.fullmatch(r"[0-9a-zA-Z:#,.-]+", game_id):
+        raise ClientStartError(f"game id {game_id!r} has unexpected characters", client="sgt-mines")
+    home = _temp_home("sgt-mines")
+    env = _client_env(home, MINES_TILESIZE=str(int(tile)), HOME=str(home))
+    log_path = home / "client.log"
+    proc = _spawn(["sgt-mines", game_id], env, log_path)
+    handle = ClientWindow("sgt-mines", 0, proc.pid)
+    handle._stoppers += [functools.partial(shutil.rmtree, home, ignore_errors=True), _stop_group(proc)]
+    try:
+        handle.window = _wait_window("sgt-mines", proc, log_path, timeout, name="^Mines$")
+    except BaseException:
+        handle.close()
+        raise
+    time.sleep(0.5)  # the window maps before the puzzle is first drawn
+    log.info("sgt-mines started: window 0x%x at %s", handle.window, handle.geometry())
     return handle
 
 

@@ -24,6 +24,7 @@ TRUTH_SOURCES = {
     "gnome-mines": "rules: end-of-game mines, numbers recomputed and checked against the pictures",
     "xdemineur": "rules: end-of-game mines, numbers recomputed and checked against the pictures",
     "react-minesweeper": "page state: React component state read through the DevTools protocol",
+    "sgt-mines": "rules: the mine layout is dealt through the game id, every click simulated by the game's rules",
 }
 
 
