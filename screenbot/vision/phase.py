@@ -10,6 +10,7 @@ positions hold a good match. Precision is one scaled pixel (pitch / PHASE_SIZE f
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -33,44 +34,41 @@ def phase_by_matching(crop: np.ndarray, skin: Skin, pitch: tuple[float, float]) 
     height, width = crop.shape[:2]
     size = (max(PHASE_SIZE, int(round(width * PHASE_SIZE / px))), max(PHASE_SIZE, int(round(height * PHASE_SIZE / py))))
     scaled = cv2.resize(crop, size, interpolation=cv2.INTER_AREA if px > PHASE_SIZE else cv2.INTER_LINEAR)
-    cell_templates, outside_templates = _phase_templates(skin.bank(pitch))
-    channels = cv2.split(scaled)
-
-    def nearest(templates):
-        best = None
-        for planes in templates:
-            # Channel by channel: OpenCV's single-channel matchTemplate is over ten times faster
-            # than its three-channel one, and the sum of the three is the same squared difference.
-            ssd = sum(cv2.matchTemplate(ch, t, cv2.TM_SQDIFF) for ch, t in zip(channels, planes))
-            best = ssd if best is None else np.minimum(best, ssd)
-        return best
-
-    best = nearest(cell_templates)
-    rms = np.sqrt(np.maximum(best, 0) / (PHASE_SIZE * PHASE_SIZE * 3))
-    good = rms < GOOD_RMS
+    templates = _phase_templates(skin.bank(pitch))
+    # The sliding comparisons in grey, one per template instead of one per template and channel:
+    # where cell boxes start is told by shapes (borders, bevels, digits) more than by hues. Colour
+    # decides below which cells of the chosen grid are cells.
+    grey = cv2.cvtColor(scaled, cv2.COLOR_BGR2GRAY)
+    best = None
+    for template in templates.grey:
+        ssd = cv2.matchTemplate(grey, template, cv2.TM_SQDIFF)
+        best = ssd if best is None else np.minimum(best, ssd)
+    rms = np.sqrt(np.maximum(best, 0) / (PHASE_SIZE * PHASE_SIZE))
     # Sum the good matches on each phase's grid: fold the map modulo PHASE_SIZE in both axes.
-    h, w = good.shape
+    h, w = rms.shape
     hh, ww = (h // PHASE_SIZE) * PHASE_SIZE, (w // PHASE_SIZE) * PHASE_SIZE
     if hh == 0 or ww == 0:
         return 0.0, 0.0, np.zeros((0, 0), dtype=bool)
     # A soft count: a position close to a cell template counts much more than a loosely similar one,
     # so the phase where the board's cells sit exactly wins over phases that straddle two cells.
-    credit = np.where(good, np.maximum(0.0, PHASE_CREDIT_RMS - rms), 0.0)
+    credit = np.maximum(0.0, PHASE_CREDIT_RMS - rms)
     score = credit[:hh, :ww].reshape(hh // PHASE_SIZE, PHASE_SIZE, ww // PHASE_SIZE, PHASE_SIZE).sum(axis=(0, 2))
     dy, dx = np.unravel_index(int(np.argmax(score)), score.shape)
-    grid = good[dy::PHASE_SIZE, dx::PHASE_SIZE]
-    if len(outside_templates):
-        # Positions that look more like a board's surroundings than like any cell are not cells. Only
-        # the chosen grid is checked: the background's likeness to cells hardly depends on the phase
-        # (it is mostly flat), so it need not be compared at every pixel.
-        rows, cols = grid.shape
-        cells = scaled[dy : dy + rows * PHASE_SIZE, dx : dx + cols * PHASE_SIZE]
-        cells = cells.reshape(rows, PHASE_SIZE, cols, PHASE_SIZE, 3).transpose(0, 2, 1, 3, 4)
-        vectors = cells.reshape(rows * cols, -1).astype(np.float32)
-        outside = ((vectors * vectors).sum(axis=1)[:, None] + (outside_templates * outside_templates).sum(axis=1)[None, :]
-                   - 2.0 * vectors @ outside_templates.T).min(axis=1)
-        grid &= best[dy::PHASE_SIZE, dx::PHASE_SIZE] < outside.reshape(rows, cols)
-    return dx * px / PHASE_SIZE, dy * py / PHASE_SIZE, grid
+    rows, cols = rms[dy::PHASE_SIZE, dx::PHASE_SIZE].shape
+    cells = scaled[dy : dy + rows * PHASE_SIZE, dx : dx + cols * PHASE_SIZE]
+    cells = cells.reshape(rows, PHASE_SIZE, cols, PHASE_SIZE, 3).transpose(0, 2, 1, 3, 4)
+    vectors = cells.reshape(rows * cols, -1).astype(np.float32)
+    to_cell = _squared_distances(vectors, templates.cells).min(axis=1)
+    good = np.sqrt(np.maximum(to_cell, 0) / vectors.shape[1]) < GOOD_RMS
+    if len(templates.outside):
+        # Positions that look more like a board's surroundings than like any cell are not cells.
+        good &= to_cell < _squared_distances(vectors, templates.outside).min(axis=1)
+    return dx * px / PHASE_SIZE, dy * py / PHASE_SIZE, good.reshape(rows, cols)
+
+
+def _squared_distances(vectors: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """(cells, templates) squared distances, by expansion: one matrix product for all pairs."""
+    return (vectors * vectors).sum(axis=1)[:, None] + (templates * templates).sum(axis=1)[None, :] - 2.0 * vectors @ templates.T
 
 
 def phase_precision(pitch: tuple[float, float]) -> tuple[float, float]:
@@ -78,11 +76,19 @@ def phase_precision(pitch: tuple[float, float]) -> tuple[float, float]:
     return pitch[0] / PHASE_SIZE, pitch[1] / PHASE_SIZE
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class PhaseTemplates:
+    """One template per common cell state (the first variant: enough to find the phase, and fast),
+    in grey for the sliding comparisons and as colour rows, and the board's surroundings as colour
+    rows (PHASE_SIZE x PHASE_SIZE x 3 values a row)."""
+
+    grey: tuple[np.ndarray, ...]
+    cells: np.ndarray
+    outside: np.ndarray
+
+
 @functools.lru_cache(maxsize=64)
-def _phase_templates(bank: TemplateBank) -> tuple[tuple[tuple[np.ndarray, ...], ...], np.ndarray]:
-    """The cell templates as three colour planes each at PHASE_SIZE (one per common state, the first
-    variant: enough to find the phase, and fast), and the pictures of the board's surroundings as
-    rows of a (count, pixels) matrix."""
+def _phase_templates(bank: TemplateBank) -> PhaseTemplates:
     import cv2
 
     def image(vector: np.ndarray) -> np.ndarray:
@@ -91,9 +97,12 @@ def _phase_templates(bank: TemplateBank) -> tuple[tuple[tuple[np.ndarray, ...], 
             picture = cv2.resize(picture, (PHASE_SIZE, PHASE_SIZE), interpolation=cv2.INTER_AREA)
         return np.clip(np.round(picture), 0, 255).astype(np.uint8)
 
+    def rows(images: list[np.ndarray]) -> np.ndarray:
+        return np.array([i.reshape(-1) for i in images], dtype=np.float32).reshape(len(images), -1)
+
     # The states most boards are mostly made of are enough to find where cells start.
     common = [ch for ch in PHASE_STATES if ch in bank.char_order] or [c for c in bank.char_order if c != OUTSIDE]
-    cells = tuple(tuple(np.ascontiguousarray(plane) for plane in cv2.split(image(bank.vectors[bank.starts[bank.char_order.index(ch)]])))
-                  for ch in common)
-    outside = [image(vector).reshape(-1) for vector, char in zip(bank.vectors, bank.chars) if char == OUTSIDE][:4]
-    return cells, np.array(outside, dtype=np.float32).reshape(len(outside), -1)
+    cells = [image(bank.vectors[bank.starts[bank.char_order.index(ch)]]) for ch in common]
+    outside = [image(vector) for vector, char in zip(bank.vectors, bank.chars) if char == OUTSIDE][:4]
+    grey = tuple(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in cells)
+    return PhaseTemplates(grey, rows(cells), rows(outside))
