@@ -298,10 +298,15 @@ class HintSession:
 
     def run(self, *, should_stop: Callable[[], bool] = lambda: False) -> HintStats:
         """Tick until ``should_stop()`` or the game window closes (WindowGoneError propagates)."""
+        # The X11 overlay wakes us as soon as the game draws (DAMAGE); otherwise look every ``poll``.
+        wait = getattr(self.overlay, "wait_for_change", None)
         while not should_stop():
             result = self.tick()
             if result.kind != DRAWN:
-                self.sleep(self.config.poll)
+                if wait is not None:
+                    wait(self.config.poll)
+                else:
+                    self.sleep(self.config.poll)
         return self.stats
 
     def policy_for(self, board: Board) -> PolicyConfig:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import select
 import time
 from dataclasses import dataclass
 from typing import Iterator
@@ -153,6 +154,9 @@ class X11Overlay:
         self._last_target: TargetState | None = None
         # Restacks and maps of other windows arrive as events on the root: that is when to re-raise.
         self._root.change_attributes(event_mask=X.SubstructureNotifyMask)
+        self._restacked = False
+        self._damaged = False
+        self._damage = self._watch_drawing()
         self._conn.sync()
 
     # --- public ---------------------------------------------------------------------------------
@@ -210,12 +214,33 @@ class X11Overlay:
         self._conn.sync()
         self._last_target = target
 
+    def wait_for_change(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds, returning early (True) as soon as the game draws into its
+        window (DAMAGE extension) or another window is mapped or moved. Without DAMAGE it just waits."""
+        if self._damage is None:
+            time.sleep(timeout)
+            return False
+        self._drain_events()
+        if not (self._damaged or self._restacked):
+            readable, _, _ = select.select([self._conn.fileno()], [], [], timeout)
+            if readable:
+                self._drain_events()
+        woke = self._damaged or self._restacked
+        if self._damaged:
+            # Re-arm: the next drawing sends a new event. Synced, so that drawing after this point
+            # cannot be cleared by it before the capture that follows sees it.
+            self._damaged = False
+            self._conn.damage_subtract(self._damage)
+            self._conn.sync()
+        return woke
+
     def follow(self) -> TargetState:
         """Track the game window once: move with it, stay above it, hide while it is not viewable.
 
         Raises WindowGoneError (after destroying the overlay) when the game window has closed.
         """
-        raise_needed = self._drain_events()
+        self._drain_events()
+        raise_needed, self._restacked = self._restacked, False
         try:
             state = self.target_state()
         except WindowGoneError:
@@ -435,14 +460,33 @@ class X11Overlay:
             self._window.unmap()
             self._mapped = False
 
-    def _drain_events(self) -> bool:
-        """Consume pending root events; True when another window was restacked or mapped."""
+    def _drain_events(self) -> None:
+        """Consume pending events: note another window restacked or mapped (root events) and the game
+        drawing into its window (DamageNotify)."""
         X = self._X
-        restacked = False
         own = self._window.id if self._window is not None else None
         while self._conn.pending_events():
             event = self._conn.next_event()
-            if event.type in (X.ConfigureNotify, X.MapNotify, X.CirculateNotify):
+            if event.type == self._damage_event:
+                self._damaged = True
+            elif event.type in (X.ConfigureNotify, X.MapNotify, X.CirculateNotify):
                 if getattr(event, "window", None) is not None and event.window.id != own:
-                    restacked = True
-        return restacked
+                    self._restacked = True
+
+    def _watch_drawing(self):
+        """A DAMAGE object on the game window (None when the server lacks the extension): an event
+        each time the game draws, so a change is looked at at once instead of at the next poll."""
+        from Xlib.ext import damage
+
+        self._damage_event = -1
+        if not self._conn.has_extension("DAMAGE"):
+            log.info("no DAMAGE extension: the overlay polls the screen only")
+            return None
+        try:
+            self._conn.damage_query_version()
+            # python-xlib gives each display its own event class: compare the event code instead.
+            self._damage_event = self._conn.query_extension("DAMAGE").first_event + damage.DamageNotifyCode
+            return self._target.damage_create(damage.DamageReportNonEmpty)
+        except Exception:  # an old or odd server: polling alone still works
+            log.info("DAMAGE unusable here: the overlay polls the screen only", exc_info=True)
+            return None
