@@ -219,3 +219,27 @@ def test_live_overlay_on_gnome_mines(game):
     finally:
         overlay.close()
         screen.close()
+
+
+def test_the_overlay_wakes_when_the_game_draws(game):
+    """The live session looks at the board as soon as the game draws (DAMAGE), not at the next poll."""
+    import pyautogui
+
+    from screenbot.overlay.x11 import X11Overlay
+    from screenbot.play.window import WindowTracker
+
+    overlay = X11Overlay(game.window)
+    try:
+        assert overlay._damage is not None, "Xvfb has the DAMAGE extension"
+        tracker = WindowTracker(game.window)
+        tracker.activate()
+        tracker.close()
+        time.sleep(0.5)
+        while overlay.wait_for_change(0.2):  # the repaints after the focus change
+            pass
+        assert not overlay.wait_for_change(0.1)  # nothing drawn: it waits the whole timeout
+        rect = game.geometry()
+        pyautogui.click(rect.left + rect.width // 4, rect.top + rect.height // 2)  # on the board
+        assert overlay.wait_for_change(2.0)  # True: woken by the drawing, not by the timeout
+    finally:
+        overlay.close()
