@@ -141,12 +141,16 @@ RECIPES: tuple[Recipe, ...] = (
            "digits": "345678", "boards": 80}, True, 31),
     Recipe("rm-digits-s2", "react-minesweeper", {"scale": 2.0, "rows": 10, "cols": 10, "chance": 65,
            "digits": "345678", "boards": 120}, True, 32),
+    Recipe("rm-digits-s1.5", "react-minesweeper", {"scale": 1.5, "rows": 12, "cols": 14, "chance": 65,
+           "digits": "345678", "boards": 100}, True, 33),
     Recipe("rm-digits-s1-b", "react-minesweeper", {"scale": 1.0, "rows": 14, "cols": 24, "chance": 65,
            "digits": "345678", "boards": 60}, False, 40),
     Recipe("rm-digits-s1.25-b", "react-minesweeper", {"scale": 1.25, "rows": 14, "cols": 18, "chance": 65,
            "digits": "345678", "boards": 80}, False, 41),
     Recipe("rm-digits-s2-b", "react-minesweeper", {"scale": 2.0, "rows": 9, "cols": 12, "chance": 65,
            "digits": "345678", "boards": 120}, False, 42),
+    Recipe("rm-digits-s1.5-b", "react-minesweeper", {"scale": 1.5, "rows": 10, "cols": 12, "chance": 65,
+           "digits": "345678", "boards": 100}, False, 43),
 )
 
 
