@@ -173,7 +173,8 @@ def label_final(
                 elif look.is_covered(prev[r, c], r, c) or look.is_question(prev[r, c], r, c):
                     labels[r][c] = "*"
                     mines.add((r, c))
-            elif (r, c) in flagged and look.is_flag(cell, r, c):
+            elif ((r, c) in flagged or look.flag) and look.is_flag(cell, r, c):
+                # Flagged by the player, or by the client itself at a win (gnome-mines flags every mine).
                 labels[r][c] = "F"
                 mines.add((r, c))
             elif look.is_covered(cell, r, c) or look.is_question(cell, r, c):

@@ -270,6 +270,11 @@ def play_desktop_game(
     if question and len(covered) > flags:
         r, c = covered[flags]
         session.click(r, c, button=3)
+        picture = session.cells(session.frame())[r, c]
+        if not look.is_covered(picture, r, c):
+            # The flag on its way to "?": the picture of a flag even when no flag stays on the board
+            # (a client that flags every mine at a win shows it there).
+            look.flag[(r, c)] = picture
         session.click(r, c, button=3)
         cell = session.cells(session.frame())[r, c]
         if not look.is_covered(cell, r, c):  # a client without "?" is back to covered here
@@ -295,6 +300,11 @@ def play_desktop_game(
         if move is None:
             options = _covered_cells(session, look, before, game.flagged | game.questioned)
             if not options:
+                # The last open may have won, with the client's win dialog over the board by the time
+                # the board was looked at: close it and look again.
+                shown = _after_win(session, before)
+                if session.won is not None and session.dismiss_win is not None and session.won(shown):
+                    return game.finish(prefix, "won", shown, before, None)
                 raise TruthCheckError(f"{prefix}: no covered cell left but the game did not end")
             move = ("open", *rng.choice(options))
         action, r, c = move
