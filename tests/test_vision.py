@@ -259,3 +259,13 @@ def test_read_command_exit_codes(tmp_path, capsys):
     assert main(["read", str(damaged), "--crops", str(tmp_path / "crops")]) == 5
     assert "row 5, col 5" in capsys.readouterr().err
     assert list((tmp_path / "crops").glob("*.png"))
+
+
+def test_read_bench_command_times_the_named_shot(capsys):
+    from screenbot.cli import main
+
+    shot = BY_NAME[_pick("xdemineur")]
+    assert main(["read-bench", "--shots", shot.name, "--reads", "2", "--locates", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "load average" in out and shot.name in out and out.rstrip().endswith("ok")
+    assert main(["read-bench", "--shots", "no-such-shot", "--reads", "1", "--locates", "1"]) == 2

@@ -1,8 +1,9 @@
 """``screenbot read-bench``: how fast the board is located and read on 1280x1024 frames.
 
-For every expert-sized (16x30) fixture screenshot of each client, the frame is made 1280x1024 (a
-window crop is pasted on a dark screen), then it times a cold locate (``auto`` and the known skin)
-and a warm read with the lattice known, and prints medians. Figures, not pass/fail.
+For the first expert-sized (16x30) fixture screenshot of each client (or the shots named), the frame
+is made 1280x1024 (a window crop is pasted on a dark screen), then it times a cold locate (``auto``
+and the known skin) and a warm read with the lattice known, and prints medians. Figures, not
+pass/fail.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def register(subparsers) -> None:
     parser.add_argument("--reads", type=positive_int, default=200, help="warm reads per board (default 200)")
     parser.add_argument("--locates", type=positive_int, default=10, help="cold locates per board (default 10)")
     parser.add_argument("--size", default="16x30", help="board size ROWSxCOLS to time (default 16x30)")
+    parser.add_argument("--shots", default="", help="comma-separated shot names to time instead (default: the "
+                        "first shot of that size of each client), so that runs on a growing fixture set compare")
     parser.set_defaults(run=run)
 
 
@@ -58,16 +61,23 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         return fail(f"--size must look like 16x30, not {args.size!r}", EXIT_USAGE)
     skins = load_skins()
+    names = [name for name in args.shots.split(",") if name]
     chosen = {}
     for shot in load_shots(folder):
-        if (shot.lattice.rows, shot.lattice.cols) == (rows, cols) and shot.client not in chosen:
+        if names:
+            if shot.name in names:
+                chosen[shot.name] = shot
+        elif (shot.lattice.rows, shot.lattice.cols) == (rows, cols) and shot.client not in chosen:
             chosen[shot.client] = shot
+    if names and len(chosen) < len(names):
+        return fail(f"no shot named {', '.join(sorted(set(names) - set(chosen)))} in {folder}", EXIT_USAGE)
     if not chosen:
         return fail(f"no {rows}x{cols} screenshot in {folder}", EXIT_USAGE)
     # The machine's load decides these figures as much as the code does: print it with them.
     print("load average (1, 5, 15 min): " + ", ".join(f"{v:.2f}" for v in os.getloadavg()))
     print(f"{'client':18} {'shot':28} {'locate auto':>12} {'locate skin':>12} {'warm read':>10}  (medians, ms)")
-    for client, shot in sorted(chosen.items()):
+    for shot in sorted(chosen.values(), key=lambda s: (s.client, s.name)):
+        client = shot.client
         frame, _ = _screen_frame(shot.image())
         autos, knowns, reads = [], [], []
         for _ in range(args.locates):
