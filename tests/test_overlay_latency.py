@@ -95,3 +95,9 @@ def test_probe_sees_the_live_overlays_marks_and_the_games_changes():
 def test_hint_bench_bad_window(window, capsys):
     assert main(["hint-bench", "--window", window]) == 2
     assert "--window" in capsys.readouterr().err
+
+
+def test_a_covered_cell_lit_and_back_is_no_change():
+    # Lit under the pointer (a click the client dropped), then the pointer leaves: still covered, marked.
+    pictures = [1] * 100 + [5] * 100 + [1] * 100
+    assert change_events(*trace(pictures, [True] * 300)) == []

@@ -205,6 +205,9 @@ def _measure(args, game, display: str) -> dict:
                 observer.until_quiet(QUIET_SECONDS, CLICK_TIMEOUT)
                 windows.append((start, len(observer.times)))
                 clicks += 1
+            # Off the board: a click the client dropped leaves its cell lit (and rightly still marked).
+            pyautogui.moveTo(5, 5)
+            observer.until_quiet(QUIET_SECONDS, CLICK_TIMEOUT)
             tracker.close()
     except (InconsistentBoardError,) as exc:
         raise _Unmeasured(f"the board could not be solved: {exc}") from exc

@@ -139,8 +139,13 @@ def change_events(
     by_start: dict[int, list[tuple[int, float | None]]] = {}
     for cell in range(mids.shape[1]):
         runs = [(a, b) for a, b in _runs(mids[:, cell]) if end_time[b - 1] - t[a] >= settled or b == frames]
+        # Pictures the cell showed while marked: looks of a cell still covered (lit under the pointer
+        # and back); returning to one of them is no change of the game.
+        covered_looks = set()
         for (a0, b0), (a1, b1) in zip(runs, runs[1:]):
-            if mids[a0, cell] == mids[a1, cell] or not marks[b0 - 1, cell]:
+            if marks[b0 - 1, cell]:
+                covered_looks.add(int(mids[a0, cell]))
+            if mids[a0, cell] == mids[a1, cell] or not marks[b0 - 1, cell] or int(mids[a1, cell]) in covered_looks:
                 continue
             # The mark is gone for good from the first frame after which it never shows again while the
             # new picture lasts (it may also have gone during the in-between frames).
