@@ -80,29 +80,31 @@ def test_half_drawn_frames_are_never_acted_on(flood, tmp_path):
     """The client first draws a clicked cell "pressed" (read as an open 0). With the flood rule the
     loop waits for the real picture; every board it acts on must be the true board."""
 
-    class Truth(FlatVision):
-        """Notes the true board at the moment of each reading; checks the boards acted on."""
+    class Truth:
+        """Notes the true board at each grab of the screen; checks the boards acted on."""
 
-        def __init__(self, **kw):
-            super().__init__(**kw)
-            self.truth_at_read = {}
+        def __init__(self):
+            self.truth_at_grab = {}
+            self.frames = []  # keeps the grabbed frames alive, so their ids stay theirs
             self.acted_on_false_board = 0
 
-        def read(self, frame, lattice):
-            reading = super().read(frame, lattice)
-            self.truth_at_read[id(reading)] = client.game.board().grid
-            return reading
+        def grab(self, region=None):
+            frame = client.grab(region)
+            self.frames.append(frame)
+            self.truth_at_grab[id(frame)] = client.game.board().grid
+            return frame
 
         def on_step(self, frame, reading, decision, actions, timings):
-            if actions and reading.board.grid != self.truth_at_read[id(reading)]:
+            if actions and reading.board.grid != self.truth_at_grab[id(frame)]:
                 self.acted_on_false_board += 1
 
         def on_game_end(self, result):
             pass
 
     client = SimulatedClient(16, 30, 99, seed=13, pressed_grabs=3)
-    truth = Truth(pitch=client.pitch)
-    player = make_player(client, dataclasses.replace(GNOME_LIKE, flood=flood), tmp_path, vision=truth, games=3)
+    truth = Truth()
+    player = make_player(client, dataclasses.replace(GNOME_LIKE, flood=flood), tmp_path, games=3)
+    player.screen = player.clicker.screen = truth
     player.observer = truth
     if flood == "8":
         results = player.play()
@@ -214,12 +216,22 @@ def test_inconsistent_reading_is_never_acted_on(tmp_path):
     client = SimulatedClient(16, 30, 99, seed=9)
     vision = LyingVision(after=3, pitch=client.pitch)
     player = make_player(client, GNOME_LIKE, tmp_path, vision=vision, games=1)
+    grabs = []
+
+    class CountedScreen:
+        def grab(self, region=None):
+            grabs.append(region)
+            return client.grab(region)
+
+    player.screen = player.clicker.screen = CountedScreen()
+    clicks = []
+    client.on_click = lambda c, n: clicks.append((vision.reads, len(grabs)))
     with pytest.raises(InconsistentReadingError) as info:
         player.play()
-    clicks_before_lie = len(client.clicks)
-    # Re-captured (several reads after the first bad one), then stopped without another click.
-    assert vision.reads >= 3 + player.config.rechecks
-    assert len(client.clicks) == clicks_before_lie
+    # No click after the first bad reading; the board was captured again several times before stopping.
+    grabs_at_last_click = max(g for _, g in clicks) if clicks else 0
+    assert all(reads < vision.after for reads, _ in clicks)
+    assert len(grabs) >= grabs_at_last_click + player.config.rechecks
     assert info.value.frame_path is not None
 
 

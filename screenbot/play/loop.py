@@ -37,6 +37,7 @@ from .observer import ABORTED, LOST, WON, Action, GameResult, NullObserver, Play
 from .outcome import PLAYING, game_status, is_fresh, only_mines_left
 from .planner import CHORD, plan_actions
 from .profile import ControlAction, PlayProfile
+from .reading import ChangedCellsReader
 from .stability import wait_for_redraw
 from .types import InconsistentReadingError, Located, PlayConfig, PlayError, Screen, Vision, Window, WindowLostError
 
@@ -98,6 +99,8 @@ class Player:
         self.timings: list[StepTimings] = []
         self.dry_run_actions: tuple[Action, ...] = ()
         self._located: Located | None = None
+        # Step after step only the changed part of the board is read again (the same result, faster).
+        self._reader = ChangedCellsReader(vision)
         self.clicker = Clicker(screen=screen, screen_rect=screen_rect, mouse=mouse, profile=profile, scale=scale, clock=clock, sleep=sleep)
 
     @property
@@ -272,7 +275,7 @@ class Player:
             t_read = self.clock()
             reading, unreadable = None, None
             try:
-                reading = self.vision.read(frame, located.lattice)
+                reading = self._reader.read(frame, located.lattice)
                 problems = reading_problems(
                     previous, reading.board, last_actions, flood=self.profile.flood, allow_dropped=self.profile.drops_clicks
                 )

@@ -1,0 +1,113 @@
+"""Reading the board again after a move: only the part of the board whose pixels changed.
+
+Identical pixels read identically, so reading the rectangle of cells that holds every changed pixel
+and keeping the last reading everywhere else gives exactly what a full read would, in a fraction of
+the time: a step usually changes a few cells, and a full read of an expert board takes 3-12 ms.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from solver.board import Board
+
+from ..errors import BoardNotFoundError, UnrecognizedCellError
+
+# Pixels around a changed pixel whose cells are read again: the recognizer may look up to 2 px past a
+# cell's box (a weak cell's second look), so a change there could change that cell's reading.
+MARGIN = 3
+# Above this share of the board, one full read is as cheap as the bookkeeping.
+FULL_READ_SHARE = 0.6
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BoardReading:
+    """What the loop needs of a reading: the board, the least confident cell, the lattice read with."""
+
+    board: Board
+    min_confidence: float
+    lattice: object
+    confidence: np.ndarray  # (rows, cols)
+
+
+class ChangedCellsReader:
+    """Reads frames of one board region in turn, each time only where it differs from the last frame."""
+
+    def __init__(self, vision) -> None:
+        self.vision = vision
+        self._frame: np.ndarray | None = None
+        self._reading: BoardReading | None = None
+
+    def read(self, frame: np.ndarray, lattice) -> BoardReading:
+        last = self._reading
+        if last is None or self._frame is None or last.lattice != lattice or self._frame.shape != frame.shape:
+            return self._keep(frame, self._full(frame, lattice))
+        box = _changed_cells(self._frame, frame, lattice)
+        if box is None:
+            return last
+        r0, r1, c0, c1 = box
+        if (r1 - r0) * (c1 - c0) > FULL_READ_SHARE * lattice.rows * lattice.cols:
+            return self._keep(frame, self._full(frame, lattice))
+        ox, oy = _pair(lattice.origin)
+        px, py = _pair(lattice.pitch)
+        part = replace(lattice, origin=(ox + c0 * px, oy + r0 * py), rows=r1 - r0, cols=c1 - c0)
+        try:
+            sub = self.vision.read(frame, part)
+        except (UnrecognizedCellError, BoardNotFoundError):
+            # Read the whole board to raise the error with the board's own coordinates.
+            return self._keep(frame, self._full(frame, lattice))
+        rows = [list(row) for row in last.board.grid]
+        for r in range(r0, r1):
+            rows[r][c0:c1] = sub.board.grid[r - r0]
+        confidence = last.confidence.copy()
+        confidence[r0:r1, c0:c1] = _confidence(sub, (r1 - r0, c1 - c0))
+        board = Board(tuple("".join(row) for row in rows), last.board.mines)
+        return self._keep(frame, BoardReading(board, float(confidence.min()), lattice, confidence))
+
+    def _full(self, frame: np.ndarray, lattice) -> BoardReading:
+        reading = self.vision.read(frame, lattice)
+        confidence = _confidence(reading, (lattice.rows, lattice.cols))
+        return BoardReading(reading.board, float(reading.min_confidence), lattice, confidence)
+
+    def _keep(self, frame: np.ndarray, reading: BoardReading) -> BoardReading:
+        self._frame, self._reading = frame, reading
+        return reading
+
+
+def _changed_cells(before: np.ndarray, after: np.ndarray, lattice) -> tuple[int, int, int, int] | None:
+    """Rows r0:r1 and columns c0:c1 of the cells within MARGIN pixels of any changed pixel, or None."""
+    import cv2
+
+    if np.array_equal(before, after):
+        return None
+    # OpenCV's difference and NumPy's max over uint8 rows: ~0.1 ms on an expert board, 30x faster than
+    # a boolean comparison of the two frames.
+    channels = after.shape[2] if after.ndim == 3 else 1
+    diff = cv2.absdiff(before, after).reshape(after.shape[0], -1)
+    ys = np.flatnonzero(diff.max(axis=1))
+    xs = np.flatnonzero(diff.max(axis=0).reshape(-1, channels).max(axis=1))
+    ox, oy = _pair(lattice.origin)
+    px, py = _pair(lattice.pitch)
+    c0 = max(0, math.floor((xs[0] - MARGIN - ox) / px))
+    c1 = min(lattice.cols, math.floor((xs[-1] + MARGIN - ox) / px) + 1)
+    r0 = max(0, math.floor((ys[0] - MARGIN - oy) / py))
+    r1 = min(lattice.rows, math.floor((ys[-1] + MARGIN - oy) / py) + 1)
+    if r0 >= r1 or c0 >= c1:
+        return None  # only pixels away from every cell changed
+    return r0, r1, c0, c1
+
+
+def _confidence(reading, shape: tuple[int, int]) -> np.ndarray:
+    confidence = getattr(reading, "confidence", None)
+    if isinstance(confidence, np.ndarray) and confidence.shape == shape:
+        return confidence.astype(float)
+    return np.full(shape, float(reading.min_confidence))
+
+
+def _pair(value) -> tuple[float, float]:
+    if isinstance(value, (int, float)):
+        return float(value), float(value)
+    return float(value[0]), float(value[1])
