@@ -22,10 +22,11 @@ def register(subparsers) -> None:
         "new-skin",
         help="make a skin for a new client from screenshots and their true boards",
         description="Give one or more screenshots of a client (--shot) each with its true board in the text "
-        "format (--board, same order). Cells of every state you want recognised must appear in them. "
-        "Writes templates/NAME/cells/*.png and a default profile.json, then re-reads the screenshots to check. "
-        "Exit codes: 0 ok, 2 bad arguments or unreadable files, 4 no grid of the board's size found, "
-        "6 the new skin does not read the screenshots back exactly.",
+        "format (--board, same order). Cells of every state you want recognised must appear in them, at "
+        "each cell size you play at. Writes templates/NAME/cells/*.png and a default profile.json (an "
+        "existing profile.json is kept), then re-reads the screenshots to check. "
+        "Exit codes: 0 ok, 2 bad arguments, unreadable files, or a board text that disagrees with its "
+        "screenshot, 4 no grid of the board's size found, 6 the new skin does not read the screenshots back.",
     )
     parser.add_argument("name", help="skin name (a folder name: letters, digits, - and _)")
     parser.add_argument("--shot", action="append", required=True, help="screenshot of the client (repeatable)")
@@ -41,9 +42,8 @@ def run(args: argparse.Namespace) -> int:
     from solver.errors import BoardFormatError
 
     from ..capture import load_image
-    from ..errors import BoardNotFoundError, ImageReadError, ScreenError
-    from ..vision import load_skins, locate_board, read_board
-    from ..vision.newskin import make_skin
+    from ..errors import BoardNotFoundError, ImageReadError, SkinError
+    from ..vision.newskin import NewSkinError, make_skin, state_names
     from ..vision.skins import TEMPLATES_DIR
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", args.name):
@@ -64,30 +64,65 @@ def run(args: argparse.Namespace) -> int:
         examples.append((image, board))
     templates = Path(args.templates) if args.templates else TEMPLATES_DIR
     try:
-        fits = make_skin(args.name, examples, templates)
+        taught = make_skin(args.name, examples, templates, shot_names=list(args.shot))
     except BoardNotFoundError as exc:
         return fail(str(exc), EXIT_NO_BOARD)
-    for shot, fit in zip(args.shot, fits):
+    except NewSkinError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    for shot, fit in zip(args.shot, taught.fits):
         lat = fit.lattice
         print(f"{shot}: {lat.rows}x{lat.cols} cells, pitch {lat.pitch[0]:.2f}x{lat.pitch[1]:.2f} px, "
               f"top-left cell at ({lat.origin[0]:.1f}, {lat.origin[1]:.1f})")
     print(f"wrote {templates / args.name}")
+    print(f"states learnt: {state_names(taught.states)}")
+    if taught.missing:
+        print(f"states not in these screenshots (a cell showing one stops reading with exit 5): "
+              f"{state_names(taught.missing)}")
+    sizes = ", ".join(f"{px:g}x{py:g}" for px, py in taught.pitches)
+    print(f"cell sizes learnt: {sizes} px (other sizes are compared with these pictures scaled; teach each "
+          f"size you play at if it reads badly)")
+    try:
+        failed = _check(args.name, examples, list(args.shot), taught, templates)
+    except SkinError as exc:
+        return fail(str(exc), EXIT_CHECK_FAILED)
+    if failed:
+        return fail(f"the new skin does not read {failed} check(s) back; see above", EXIT_CHECK_FAILED)
+    return 0
+
+
+def _check(name: str, examples, shots: list[str], taught, templates: Path) -> int:
+    """Read every screenshot back with the new skin and with ``auto``; print one line each. A failure
+    says whether the pictures themselves misread the board (at the grid just found) or only finding
+    the board failed (the locator), which need different fixes."""
+    from ..errors import ScreenError
+    from ..vision import load_skins, locate_board, read_board
+
     skins = load_skins(templates)
     failed = 0
-    for (image, board), shot in zip(examples, args.shot):
-        for mode in (args.name, "auto"):
+    for (image, board), shot, fit in zip(examples, shots, taught.fits):
+        try:
+            at_grid = read_board(image, fit.lattice, skins).board.grid == board.grid
+        except ScreenError:
+            at_grid = False
+        for mode in (name, "auto"):
             try:
                 lattice = locate_board(image, skins, skin=mode)
                 got = read_board(image, lattice, skins).board
             except ScreenError as exc:
-                print(f"check {shot} ({mode}): FAILED: {exc}")
+                why = "" if not at_grid else (" (the pictures read this board right at the grid found above: "
+                                              "only locating it failed)")
+                print(f"check {shot} ({mode}): FAILED: {exc}{why}")
                 failed += 1
                 continue
-            if lattice.skin != args.name or got.grid != board.grid:
-                print(f"check {shot} ({mode}): FAILED: read as {lattice.skin} {got.rows}x{got.cols}, not the true board")
+            if lattice.skin != name:
+                print(f"check {shot} ({mode}): FAILED: taken for skin {lattice.skin!r}, not {name!r}")
+                failed += 1
+            elif got.grid != board.grid:
+                wrong = [(r, c) for r in range(min(got.rows, board.rows)) for c in range(min(got.cols, board.cols))
+                         if got.grid[r][c] != board.grid[r][c]]
+                print(f"check {shot} ({mode}): FAILED: read {got.rows}x{got.cols}, "
+                      f"{len(wrong)} cell(s) differ from the true board {board.rows}x{board.cols}")
                 failed += 1
             else:
                 print(f"check {shot} ({mode}): ok")
-    if failed:
-        return fail(f"the new skin does not read {failed} check(s) back; see above", EXIT_CHECK_FAILED)
-    return 0
+    return failed

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     except BoardNotFoundError as exc:
         return fail(f"{args.image}: {exc}", EXIT_NO_BOARD)
     except UnrecognizedCellError as exc:
-        return fail(f"{args.image}: {exc}", EXIT_UNRECOGNIZED)
+        return fail(f"{args.image}: {exc}{_missing_states_hint(skins[lattice.skin])}", EXIT_UNRECOGNIZED)
     text = "\n".join(reading.board.grid)
     if args.json:
         print(json.dumps({
@@ -66,3 +66,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(text)
     return EXIT_OK
+
+
+def _missing_states_hint(skin) -> str:
+    """A skin made with ``new-skin`` knows only the states its screenshots showed: say which it lacks,
+    since a cell showing one of them can only be "unrecognized"."""
+    from ..vision.newskin import ALL_STATES, state_names
+
+    missing = "".join(ch for ch in ALL_STATES if ch not in skin.chars)
+    if not missing:
+        return ""
+    return (f"; skin {skin.name!r} has no picture of {state_names(missing)}: if the cell shows one of these, "
+            f"add a screenshot showing it (screenbot new-skin)")

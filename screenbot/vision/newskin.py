@@ -6,7 +6,15 @@ Finding the lattice needs no templates here, because the true board is known:
 2. a comb of cols+1 lines at that pitch slid along each axis finds where the cell borders are densest;
 3. around that, the origin is moved pixel by pixel (and by whole cells) to where cells with the same
    true state look most alike: a box that is off by a few pixels takes in parts of its neighbours,
-   which differ from cell to cell, so the right alignment is the one with the least spread.
+   which differ from cell to cell, so the right alignment is the one with the least spread;
+4. the board's edges are then snapped to whole pixels the same way (its left/top pixel and its width/
+   height in pixels, which fix the pitch to 1/cols of a pixel). The autocorrelation's pitch is a few
+   hundredths of a pixel off (19.96 for 20 px cells); templates cut at that pitch take in a sliver
+   of the next cell at the far end of the board, and the reader then doubts cells it should be sure of.
+
+Before anything is written, every cell is compared with the average picture of each true state: a
+cell that looks like another state's cells rather than its own is most likely a typing slip in the
+board text, and is reported by row and column instead of being learnt as a wrong picture.
 
 The cells are then cut into ``templates/<name>/cells`` and a default ``profile.json`` is written.
 """
@@ -22,21 +30,46 @@ import numpy as np
 
 from solver.board import Board
 
-from ..errors import BoardNotFoundError
+from ..errors import BoardNotFoundError, ScreenError
 from .cut import LabelledImage, cut_cells, write_cells
 from .lattice import Lattice
-from .pitch import EDGE_STEP, pitch_candidates
-from .skins import CANONICAL
+from .pitch import EDGE_STEP
+from .skins import CANONICAL, CHAR_STATES, OUTSIDE
 
 log = logging.getLogger(__name__)
 
 MIN_PITCH = 8
+MAX_PITCH_PAIRS = 16  # (x, y) pitch pairs tried, strongest first
+EXACT_SPREAD = 1.0  # a grid this tight (cells of one state alike to the pixel) is not second-guessed
+# Every state a board can show, in the order they are listed to the user.
+ALL_STATES = "#012345678F?*XW"
+# A cell is taken for a typing slip when it is this much closer (mean squared distance ratio) to the
+# average picture of another state than to its own state's.
+MISLABEL_RATIO = 0.5
+
+
+class NewSkinError(ScreenError):
+    """The screenshots and boards given to ``new-skin`` cannot make a skin (the message says why)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Fit:
     lattice: Lattice
     spread: float  # mean squared distance of cells to their state's mean picture (lower is better)
+
+
+@dataclass(frozen=True, slots=True)
+class Taught:
+    """What ``make_skin`` learnt: the lattice found on each screenshot, the states it has pictures
+    of, and the cell sizes (pitches, px) they were cut at."""
+
+    fits: tuple[Fit, ...]
+    states: str
+    pitches: tuple[tuple[float, float], ...]
+
+    @property
+    def missing(self) -> str:
+        return "".join(ch for ch in ALL_STATES if ch not in self.states)
 
 
 def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
@@ -49,21 +82,25 @@ def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
     prof_y = (np.abs(np.diff(gray, axis=0)) > EDGE_STEP).sum(axis=1).astype(np.float64)
     labels = _label_ids(board)
     best: Fit | None = None
-    max_px = (width - 1) / board.cols
-    max_py = (height - 1) / board.rows
-    px_list = pitch_candidates(prof_x, MIN_PITCH, max_px, keep=4)
-    py_list = pitch_candidates(prof_y, MIN_PITCH, max_py, keep=4)
-    for px in px_list:
-        for py in py_list:
-            if not 0.5 <= px / py <= 2.0:
-                continue
-            x0 = _comb_start(prof_x, px, board.cols)
-            y0 = _comb_start(prof_y, py, board.rows)
-            if x0 is None or y0 is None:
-                continue
-            fit = _align(image, labels, skin, (x0, y0), (px, py), board)
-            if fit is not None and (best is None or fit.spread < best.spread):
-                best = fit
+    px_list = _periods(prof_x, MIN_PITCH, (width - 1) / board.cols)
+    py_list = _periods(prof_y, MIN_PITCH, (height - 1) / board.rows)
+    # Strongest periods first on both axes; a whole screen has window frames, menus and text whose
+    # rhythm can outrank the cells', so several are tried, but a grid where every cell is exactly
+    # like the other cells of its state ends the search.
+    pairs = sorted(((i, j) for i in range(len(px_list)) for j in range(len(py_list))), key=lambda ij: (max(ij), sum(ij)))
+    for i, j in pairs[:MAX_PITCH_PAIRS]:
+        px, py = px_list[i], py_list[j]
+        if not 0.5 <= px / py <= 2.0:
+            continue
+        x0 = _comb_start(prof_x, px, board.cols)
+        y0 = _comb_start(prof_y, py, board.rows)
+        if x0 is None or y0 is None:
+            continue
+        fit = _align(image, labels, skin, (x0, y0), (px, py), board)
+        if fit is not None and (best is None or fit.spread < best.spread):
+            best = fit
+            if best.spread < EXACT_SPREAD:
+                break
     if best is None:
         raise BoardNotFoundError(
             f"no {board.rows}x{board.cols} grid of cells found on the image (pitches tried: "
@@ -71,7 +108,49 @@ def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
             skin=skin,
             reason="no grid matching the board size",
         )
-    return best
+    return _snap(image, labels, best)
+
+
+def _periods(profile: np.ndarray, low: float, high: float, keep: int = 6) -> list[float]:
+    """Periods in [low, high] at which an edge profile repeats, strongest first, to a tenth of a pixel
+    or better: every local maximum of its autocorrelation, each refined on the highest multiple
+    that still stands out. (The locator's own search drops peaks next to stronger ones, which on a
+    whole screen can drop the cells' period between two stronger side lobes.)"""
+    n = len(profile)
+    if n < 2 * low:
+        return []
+    x = profile - profile.mean()
+    size = 1 << int(np.ceil(np.log2(2 * n)))
+    spectrum = np.fft.rfft(x, size)
+    ac = np.fft.irfft(spectrum * np.conj(spectrum), size)[:n]
+    if ac[0] <= 0:
+        return []
+    ac = ac / ac[0]
+    lo, hi = max(2, int(np.floor(low))), min(n // 2, int(np.ceil(high)))
+    peaks = [i for i in range(lo, hi + 1) if 0 < i < n - 1 and ac[i] > 0 and ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1]]
+    peaks.sort(key=lambda i: -ac[i])
+    found: list[float] = []
+    for lag in peaks:
+        period = float(lag)
+        for k in range(2, 12):
+            centre = k * lag
+            if centre + k + 1 >= n:
+                break
+            seg = ac[centre - k : centre + k + 1]
+            m = int(np.argmax(seg))
+            if seg[m] < 0.15:
+                break
+            pos = float(centre - k + m)
+            if 0 < m < len(seg) - 1:  # parabolic interpolation of the peak
+                a, b, c = seg[m - 1], seg[m], seg[m + 1]
+                if a - 2 * b + c < 0:
+                    pos += 0.5 * (a - c) / (a - 2 * b + c)
+            period = pos / k
+        if all(abs(period - f) > 0.5 for f in found):
+            found.append(period)
+        if len(found) >= keep:
+            break
+    return found
 
 
 def _label_ids(board: Board) -> np.ndarray:
@@ -94,16 +173,26 @@ def _comb_start(profile: np.ndarray, pitch: float, count: int) -> float | None:
     return float(starts[int(np.argmax(score))] + 1)
 
 
-def _spread(image: np.ndarray, lattice: Lattice, labels: np.ndarray) -> float | None:
+def _canonical_cells(image: np.ndarray, lattice: Lattice) -> np.ndarray | None:
+    """(cells, pixels) float32: every cell of ``lattice`` at the canonical size, as the reader cuts
+    them (the board region resized once); None when the lattice runs off the image."""
     import cv2
 
     rect = lattice.board_rect()
     if rect.left < 0 or rect.top < 0 or rect.right > image.shape[1] or rect.bottom > image.shape[0]:
         return None
+    if rect.width < lattice.cols or rect.height < lattice.rows:
+        return None
     region = image[rect.top : rect.bottom, rect.left : rect.right]
     scaled = cv2.resize(region, (lattice.cols * CANONICAL, lattice.rows * CANONICAL), interpolation=cv2.INTER_AREA)
     cells = scaled.reshape(lattice.rows, CANONICAL, lattice.cols, CANONICAL, 3).transpose(0, 2, 1, 3, 4)
-    flat = cells.reshape(lattice.rows * lattice.cols, -1).astype(np.float32)
+    return cells.reshape(lattice.rows * lattice.cols, -1).astype(np.float32)
+
+
+def _spread(image: np.ndarray, lattice: Lattice, labels: np.ndarray) -> float | None:
+    flat = _canonical_cells(image, lattice)
+    if flat is None:
+        return None
     ids = labels.ravel()
     total = 0.0
     for label in np.unique(ids):
@@ -143,6 +232,71 @@ def _align(image: np.ndarray, labels: np.ndarray, skin: str, start: tuple[float,
     return Fit(Lattice(skin, (best[0], best[1]), pitch, board.rows, board.cols), best[2])
 
 
+def _snap(image: np.ndarray, labels: np.ndarray, fit: Fit) -> Fit:
+    """The board's edges on whole pixels: its first pixel and its length in pixels along each axis,
+    each moved by up to 2 and 3 px from the aligned lattice's, kept where cells of the same state
+    look most alike. The reader cuts a board exactly so (its rectangle rounded to whole pixels,
+    resized to canonical cells), so this is the lattice whose cells it will compare."""
+    lat = fit.lattice
+    rect = lat.board_rect()
+    left, top, width, height = rect.left, rect.top, rect.width, rect.height
+    best = fit.spread
+
+    def spread(l: int, t: int, w: int, h: int) -> float | None:
+        return _spread(image, Lattice(lat.skin, (float(l), float(t)), (w / lat.cols, h / lat.rows), lat.rows, lat.cols), labels)
+
+    snapped = spread(left, top, width, height)
+    if snapped is not None:
+        best = snapped
+    for _ in range(2):
+        moved = False
+        for axis in (0, 1):
+            trials = [(dl, dw) for dl in range(-2, 3) for dw in range(-3, 4) if dl or dw]
+            for dl, dw in trials:
+                cand = (left + dl, top, width + dw, height) if axis == 0 else (left, top + dl, width, height + dw)
+                s = spread(*cand)
+                if s is not None and s < best - 1e-9:
+                    best, (left, top, width, height), moved = s, cand, True
+        if not moved:
+            break
+    pitch = (width / lat.cols, height / lat.rows)
+    return Fit(Lattice(lat.skin, (float(left), float(top)), pitch, lat.rows, lat.cols), best)
+
+
+def _room_around(image: np.ndarray, lattice: Lattice) -> bool:
+    """Is there a cell's width of picture beyond the board on at least one side?"""
+    rect = lattice.board_rect()
+    px, py = lattice.pitch
+    height, width = image.shape[:2]
+    return rect.left >= px or rect.top >= py or width - rect.right >= px or height - rect.bottom >= py
+
+
+def mislabelled(image: np.ndarray, lattice: Lattice, board: Board) -> list[tuple[int, int, str, str]]:
+    """Cells whose picture is much closer to the average of another state's cells than to the average
+    of the other cells given their own state: (row, col, given state, state it looks like)."""
+    flat = _canonical_cells(image, lattice)
+    if flat is None:
+        return []
+    chars = np.array([ch for _, _, ch in board.cells()])
+    found = []
+    states = sorted(set(chars.tolist()))
+    sums = {s: flat[chars == s].sum(axis=0) for s in states}
+    counts = {s: int((chars == s).sum()) for s in states}
+    for i, ch in enumerate(chars):
+        if counts[ch] < 2:
+            continue  # a state shown once has nothing to be compared with
+        own = (sums[ch] - flat[i]) / (counts[ch] - 1)  # its state's other cells
+        d_own = float(((flat[i] - own) ** 2).mean())
+        for other in states:
+            if other == ch:
+                continue
+            d = float(((flat[i] - sums[other] / counts[other]) ** 2).mean())
+            if d < MISLABEL_RATIO * d_own and d_own > 100.0:
+                found.append((i // board.cols, i % board.cols, str(ch), other))
+                break
+    return found
+
+
 def default_profile(name: str, pitch: float) -> dict:
     """A profile for a client nobody described yet: safe guesses, to be edited by hand."""
     return {
@@ -157,14 +311,52 @@ def default_profile(name: str, pitch: float) -> dict:
     }
 
 
-def make_skin(name: str, examples: list[tuple[np.ndarray, Board]], templates_dir: Path) -> list[Fit]:
-    """Fit every example, cut its cells into ``templates_dir/name`` and write a profile if none exists."""
+def make_skin(name: str, examples: list[tuple[np.ndarray, Board]], templates_dir: Path,
+              shot_names: list[str] | None = None) -> Taught:
+    """Fit every example, cut its cells into ``templates_dir/name`` and write a profile if none exists.
+
+    Raises BoardNotFoundError when no grid of a board's size fits its screenshot, NewSkinError when
+    a board's text disagrees with its picture (cells that look like another state's) or when no
+    screenshot shows anything around the board (the reader needs that to tell cells from window)."""
+    names = shot_names or [f"screenshot {i + 1}" for i in range(len(examples))]
     fits = [fit_lattice(image, board, name) for image, board in examples]
+    if not any(_room_around(image, fit.lattice) for (image, _), fit in zip(examples, fits)):
+        # The locator compares candidate cells with what surrounds a board, and cannot work without it.
+        raise NewSkinError("no screenshot shows what is around the board (a cell's width or more of the window "
+                           "on some side): take screenshots of the whole window, not of the board alone")
+    slips = []
+    for (image, board), fit, shot in zip(examples, fits, names):
+        found = mislabelled(image, fit.lattice, board)
+        if len(found) > max(3, 0.05 * board.rows * board.cols):
+            # Not a few typing slips: the grid found is not this board's (or the text is another shot's).
+            lat = fit.lattice
+            raise NewSkinError(
+                f"{shot}: the best {board.rows}x{board.cols} grid found (pitch {lat.pitch[0]:.2f}x{lat.pitch[1]:.2f} px, "
+                f"top-left cell at ({lat.origin[0]:.0f}, {lat.origin[1]:.0f})) does not fit the board text: "
+                f"{len(found)} cells look like another state's cells. Check that the text is this screenshot's "
+                f"board, every row and column of it, in order")
+        for r, c, given, like in found:
+            slips.append(f"{shot}: row {r}, col {c} is {given!r} in the board text but looks like the {like!r} cells")
+    if slips:
+        raise NewSkinError("the board text disagrees with the picture (rows and columns count from 0):\n  "
+                           + "\n  ".join(slips[:12]) + ("\n  ..." if len(slips) > 12 else ""))
     labelled = [LabelledImage(image, fit.lattice, board) for (image, board), fit in zip(examples, fits)]
+    cells = cut_cells(labelled, max_variants=4)
+    if not any(key[0] == OUTSIDE for key in cells):
+        raise NewSkinError("what is around the board looks like the board's own cells on every screenshot, so "
+                           "cells could not be told from the window: take screenshots showing more of the window")
     folder = templates_dir / name
-    write_cells(cut_cells(labelled, max_variants=4), folder)
+    write_cells(cells, folder)
     profile_path = folder / "profile.json"
     if not profile_path.exists():
         pitch = float(np.mean([f.lattice.pitch for f in fits]))
         profile_path.write_text(json.dumps(default_profile(name, pitch), indent=1) + "\n")
-    return fits
+    states = "".join(ch for ch in ALL_STATES if any(key[0] == ch for key in cells))
+    pitches = tuple(sorted({(round(f.lattice.pitch[0], 2), round(f.lattice.pitch[1], 2)) for f in fits}))
+    return Taught(tuple(fits), states, pitches)
+
+
+def state_names(chars: str) -> str:
+    """'4', '?' -> '4 (four), ? (question)' style list for messages: the board character and the
+    picture name it is stored under."""
+    return ", ".join(ch if ch.isdigit() else f"{ch} ({CHAR_STATES[ch]})" for ch in chars)
