@@ -11,6 +11,9 @@ Finding the lattice needs no templates here, because the true board is known:
    height in pixels, which fix the pitch to 1/cols of a pixel). The autocorrelation's pitch is a few
    hundredths of a pixel off (19.96 for 20 px cells); templates cut at that pitch take in a sliver
    of the next cell at the far end of the board, and the reader then doubts cells it should be sure of.
+5. where a line shared by neighbouring cells leaves two alignments equally good (a box starting on
+   the line or ending on it), the one whose boxes start with the cell's own drawing is taken, as in
+   the hand-made skins, unless only the other lets the locator read the screenshots back.
 
 Before anything is written, every cell is compared with the average picture of each true state: a
 cell that looks like another state's cells rather than its own is most likely a typing slip in the
@@ -41,6 +44,7 @@ log = logging.getLogger(__name__)
 MIN_PITCH = 8
 MAX_PITCH_PAIRS = 16  # (x, y) pitch pairs tried, strongest first
 EXACT_SPREAD = 1.0  # a grid this tight (cells of one state alike to the pixel) is not second-guessed
+TIE_RATIO, TIE_SLACK = 1.05, 0.05  # a shifted grid this close to the best one fits as well
 # Every state a board can show, in the order they are listed to the user.
 ALL_STATES = "#012345678F?*XW"
 # A cell is taken for a typing slip when it is this much closer (mean squared distance ratio) to the
@@ -56,6 +60,9 @@ class NewSkinError(ScreenError):
 class Fit:
     lattice: Lattice
     spread: float  # mean squared distance of cells to their state's mean picture (lower is better)
+    # Whole-pixel shifts of the lattice (dx, dy) that fit as well: where a 1 px grid line between
+    # cells belongs to neither cell, boxes that start on it and boxes that end on it are equally good.
+    ties: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +267,13 @@ def _snap(image: np.ndarray, labels: np.ndarray, fit: Fit) -> Fit:
         if not moved:
             break
     pitch = (width / lat.cols, height / lat.rows)
-    return Fit(Lattice(lat.skin, (float(left), float(top)), pitch, lat.rows, lat.cols), best)
+    ties = []
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            other = spread(left + dx, top + dy, width, height) if dx or dy else None
+            if other is not None and other <= best * TIE_RATIO + TIE_SLACK:
+                ties.append((dx, dy))
+    return Fit(Lattice(lat.skin, (float(left), float(top)), pitch, lat.rows, lat.cols), best, tuple(ties))
 
 
 def _room_around(image: np.ndarray, lattice: Lattice) -> bool:
@@ -340,20 +353,83 @@ def make_skin(name: str, examples: list[tuple[np.ndarray, Board]], templates_dir
     if slips:
         raise NewSkinError("the board text disagrees with the picture (rows and columns count from 0):\n  "
                            + "\n  ".join(slips[:12]) + ("\n  ..." if len(slips) > 12 else ""))
+    pitch = float(np.mean([f.lattice.pitch for f in fits]))
+    fits = _choose_alignment(name, examples, fits, pitch)
+    cells = _cut(examples, fits)
+    folder = templates_dir / name
+    write_cells(cells, folder)
+    profile_path = folder / "profile.json"
+    if not profile_path.exists():
+        profile_path.write_text(json.dumps(default_profile(name, pitch), indent=1) + "\n")
+    states = "".join(ch for ch in ALL_STATES if any(key[0] == ch for key in cells))
+    pitches = tuple(sorted({(round(f.lattice.pitch[0], 2), round(f.lattice.pitch[1], 2)) for f in fits}))
+    return Taught(tuple(fits), states, pitches)
+
+
+def _cut(examples: list[tuple[np.ndarray, Board]], fits: list[Fit]) -> dict:
     labelled = [LabelledImage(image, fit.lattice, board) for (image, board), fit in zip(examples, fits)]
     cells = cut_cells(labelled, max_variants=4)
     if not any(key[0] == OUTSIDE for key in cells):
         raise NewSkinError("what is around the board looks like the board's own cells on every screenshot, so "
                            "cells could not be told from the window: take screenshots showing more of the window")
-    folder = templates_dir / name
-    write_cells(cells, folder)
-    profile_path = folder / "profile.json"
-    if not profile_path.exists():
-        pitch = float(np.mean([f.lattice.pitch for f in fits]))
-        profile_path.write_text(json.dumps(default_profile(name, pitch), indent=1) + "\n")
-    states = "".join(ch for ch in ALL_STATES if any(key[0] == ch for key in cells))
-    pitches = tuple(sorted({(round(f.lattice.pitch[0], 2), round(f.lattice.pitch[1], 2)) for f in fits}))
-    return Taught(tuple(fits), states, pitches)
+    return cells
+
+
+def _choose_alignment(name: str, examples: list[tuple[np.ndarray, Board]], fits: list[Fit], pitch: float) -> list[Fit]:
+    """Where several whole-pixel alignments fit the true boards equally well, the one whose pictures
+    let the locator find and read the screenshots themselves (the pictures are the same either way;
+    where their boxes start is not, and the locator's search for where cells start can prefer one)."""
+    import tempfile
+
+    from .locate import locate_board
+    from .read import read_board
+    from .skins import load_skins
+
+    shifts = sorted({shift for fit in fits for shift in fit.ties})
+    if not shifts:
+        return fits
+
+    def shifted(shift: tuple[int, int]) -> list[Fit]:
+        return [fit if shift == (0, 0) or shift not in fit.ties else
+                Fit(fit.lattice.translated(*shift), fit.spread, fit.ties) for fit in fits]
+
+    # Tried in the order of the convention the hand-made skins follow, which the locator works best
+    # with: a box starts where its cell's own drawing starts, and the line or gap it shares with the
+    # next cell (the same for every state) ends it.
+    order = sorted([(0, 0), *shifts], key=lambda shift: -sum(
+        _starts_with_the_cell(image, fit.lattice, board) for (image, board), fit in zip(examples, shifted(shift))))
+    best, best_score = fits, -1
+    for shift in order:
+        trial = shifted(shift)
+        with tempfile.TemporaryDirectory(prefix="screenbot-new-skin-") as tmp:
+            write_cells(_cut(examples, trial), Path(tmp) / name)
+            (Path(tmp) / name / "profile.json").write_text(json.dumps(default_profile(name, pitch)))
+            skins = load_skins(tmp)
+            score = 0
+            for (image, board), fit in zip(examples, trial):
+                try:
+                    lattice = locate_board(image, skins, name)
+                    score += read_board(image, lattice, skins).board.grid == board.grid
+                except ScreenError:
+                    pass
+        log.info("new-skin %s: grid shifted by %s reads %d of %d screenshots", name, shift, score, len(examples))
+        if score > best_score:
+            best, best_score = trial, score
+        if best_score == len(examples):
+            break
+    return best
+
+
+def _starts_with_the_cell(image: np.ndarray, lattice: Lattice, board: Board) -> float:
+    """How much more the boxes' first row and column differ between states than their last ones."""
+    flat = _canonical_cells(image, lattice)
+    if flat is None:
+        return float("-inf")
+    chars = np.array([ch for _, _, ch in board.cells()])
+    cells = flat.reshape(-1, CANONICAL, CANONICAL, 3)
+    means = np.stack([cells[chars == ch].mean(axis=0) for ch in sorted(set(chars.tolist()))])
+    spread = means.var(axis=0).mean(axis=2)  # (CANONICAL, CANONICAL): how much states differ per pixel
+    return float(spread[0, :].mean() + spread[:, 0].mean() - spread[-1, :].mean() - spread[:, -1].mean())
 
 
 def state_names(chars: str) -> str:
