@@ -164,3 +164,23 @@ def test_new_skin_end_to_end_on_the_live_client(tmp_path, capsys):
         assert main(["read", str(save(shot)), "--json", "--templates", str(templates)]) == 0, shot.name
         reading = json.loads(capsys.readouterr().out)
         assert reading["skin"] == "sgt-live" and reading["board"].split("\n") == list(shot.board.grid), shot.name
+
+
+def test_a_skin_taught_on_big_cells_finds_boards_of_smaller_cells(tmp_path):
+    """Taught at 40 px (the teaching screenshots scaled up 2x), the default pitch range reaches down
+    to the real 20 px boards, which are found at their own pitch with every cell right: none is
+    taken for a board of 2x2 blocks or refused for want of a pitch to look at."""
+    args = []
+    for shot in TEACH:
+        big = tmp_path / shot.image_path.name
+        cv2.imwrite(str(big), cv2.resize(shot.image(), None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
+        args += ["--shot", str(big), "--board", str(shot.image_path.with_suffix(".txt"))]
+    templates = _other_skins(tmp_path)
+    assert main(["new-skin", "sgt-big", *args, "--templates", str(templates)]) == 0
+    skins = load_skins(templates)
+    assert any(t.char == "~" and t.pitch == (80.0, 80.0) for t in skins["sgt-big"].templates)  # 2x2 blocks
+    for name in ("sm-big-fresh", "sm-medium-fresh", "sm-small-fresh", "sm-big-mid"):
+        shot = next(s for s in SGT if s.name == name)
+        lattice = locate_board(shot.image(), skins, "sgt-big")
+        assert (lattice.rows, lattice.cols) == (shot.board.rows, shot.board.cols), name
+        assert read_board(shot.image(), lattice, skins).board.grid == shot.board.grid, name

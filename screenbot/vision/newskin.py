@@ -34,17 +34,19 @@ import numpy as np
 from solver.board import Board
 
 from ..errors import BoardNotFoundError, ScreenError
-from .cut import LabelledImage, cut_cells, write_cells
+from .cut import VARIANT_DISTANCE, LabelledImage, cut_cells, write_cells
 from .lattice import Lattice
 from .pitch import EDGE_STEP
-from .skins import CANONICAL, CHAR_STATES, OUTSIDE
+from .skins import CANONICAL, CHAR_STATES, OUTSIDE, to_canonical
 
 log = logging.getLogger(__name__)
 
 MIN_PITCH = 8
 MAX_PITCH_PAIRS = 16  # (x, y) pitch pairs tried, strongest first
 EXACT_SPREAD = 1.0  # a grid this tight (cells of one state alike to the pixel) is not second-guessed
-TIE_RATIO, TIE_SLACK = 1.05, 0.05  # a shifted grid this close to the best one fits as well
+TIE_RATIO, TIE_SLACK = 1.05, 0.05
+BLOCK_SIDES = (2, 3)  # blocks of cells kept as "not a cell" pictures (see _block_pictures)
+MAX_BLOCK_PICTURES = 6  # distinct block pictures per block size  # a shifted grid this close to the best one fits as well
 # Every state a board can show, in the order they are listed to the user.
 ALL_STATES = "#012345678F?*XW"
 # A cell is taken for a typing slip when it is this much closer (mean squared distance ratio) to the
@@ -89,12 +91,18 @@ def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
     prof_y = (np.abs(np.diff(gray, axis=0)) > EDGE_STEP).sum(axis=1).astype(np.float64)
     labels = _label_ids(board)
     best: Fit | None = None
-    px_list = _periods(prof_x, MIN_PITCH, (width - 1) / board.cols)
-    py_list = _periods(prof_y, MIN_PITCH, (height - 1) / board.rows)
+    max_px, max_py = (width - 1) / board.cols, (height - 1) / board.rows
+    own_x, own_y = _periods(prof_x, MIN_PITCH, max_px), _periods(prof_y, MIN_PITCH, max_py)
+    # Cells are square or nearly so on every client seen, and on a whole screen the window's
+    # toolbars and backgrounds can hide the cells' period along one axis among the top few: each
+    # axis also tries the other's periods, square pairs first.
+    px_list = own_x + [p for p in own_y if p <= max_px and all(abs(p - q) > 0.5 for q in own_x)]
+    py_list = own_y + [p for p in own_x if p <= max_py and all(abs(p - q) > 0.5 for q in own_y)]
     # Strongest periods first on both axes; a whole screen has window frames, menus and text whose
     # rhythm can outrank the cells', so several are tried, but a grid where every cell is exactly
     # like the other cells of its state ends the search.
-    pairs = sorted(((i, j) for i in range(len(px_list)) for j in range(len(py_list))), key=lambda ij: (max(ij), sum(ij)))
+    pairs = sorted(((i, j) for i in range(len(px_list)) for j in range(len(py_list))),
+                   key=lambda ij: (abs(px_list[ij[0]] / py_list[ij[1]] - 1) > 0.05, max(ij), sum(ij)))
     for i, j in pairs[:MAX_PITCH_PAIRS]:
         px, py = px_list[i], py_list[j]
         if not 0.5 <= px / py <= 2.0:
@@ -321,7 +329,11 @@ def default_profile(name: str, pitch: float) -> dict:
         "hover_highlight": False,
         "loss_shown": "unknown (edit me)",
         "win_shown": "unknown (edit me)",
-        "vision": {"pitch_range": [round(max(MIN_PITCH, pitch * 0.75), 1), round(pitch * 2.5, 1)]},
+        # From the smallest cell size anyone plays at: the locator takes the smallest period that
+        # yields a board, so a board of smaller cells than taught (kmines' 30x16 at 16 px, taught at
+        # 29 px) is found at its own pitch, not as a board of 2x2 or 3x3 blocks of cells at a
+        # multiple of it inside the range.
+        "vision": {"pitch_range": [float(MIN_PITCH), round(pitch * 2.5, 1)]},
     }
 
 
@@ -373,7 +385,38 @@ def _cut(examples: list[tuple[np.ndarray, Board]], fits: list[Fit]) -> dict:
     if not any(key[0] == OUTSIDE for key in cells):
         raise NewSkinError("what is around the board looks like the board's own cells on every screenshot, so "
                            "cells could not be told from the window: take screenshots showing more of the window")
+    for key, pictures in _block_pictures(examples, fits).items():
+        cells.setdefault(key, []).extend(pictures)
     return cells
+
+
+def _block_pictures(examples: list[tuple[np.ndarray, Board]], fits: list[Fit]) -> dict:
+    """Blocks of 2x2 and 3x3 cells, stored as "not a cell" at twice and three times the pitch.
+
+    A skin knows one cell size well; on a board of smaller cells the locator also tries multiples
+    of their pitch, and a block of small covered cells, scaled down, can pass for one big cell: a
+    gnome-mines "classic" skin taught at 46 px read a 16x16 board of 23 px cells as a 5x5 board, and
+    a kmines skin taught at 29 px a 30x16 board of 16 px cells as 6x10, without an error. With these
+    pictures such a lattice is refused, and the board is found at its own pitch."""
+    found: dict[tuple[str, float, float], list[np.ndarray]] = {}
+    for (image, board), fit in zip(examples, fits):
+        lat = fit.lattice
+        for side in BLOCK_SIDES:
+            key = (OUTSIDE, round(side * lat.pitch[0], 2), round(side * lat.pitch[1], 2))
+            kept = found.setdefault(key, [])
+            seen = [to_canonical(p).astype(np.int16) for p in kept]
+            for r in range(lat.rows - side + 1):
+                for c in range(lat.cols - side + 1):
+                    if len(kept) >= MAX_BLOCK_PICTURES:
+                        break
+                    block = Lattice(lat.skin, (lat.origin[0] + c * lat.pitch[0], lat.origin[1] + r * lat.pitch[1]),
+                                    (side * lat.pitch[0], side * lat.pitch[1]), 1, 1).cell_rect(0, 0)
+                    crop = image[block.top : block.bottom, block.left : block.right]
+                    canon = to_canonical(crop).astype(np.int16)
+                    if all(float(np.abs(canon - other).mean()) >= VARIANT_DISTANCE for other in seen):
+                        kept.append(crop.copy())
+                        seen.append(canon)
+    return found
 
 
 def _choose_alignment(name: str, examples: list[tuple[np.ndarray, Board]], fits: list[Fit], pitch: float) -> list[Fit]:
