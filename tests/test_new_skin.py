@@ -184,3 +184,13 @@ def test_a_skin_taught_on_big_cells_finds_boards_of_smaller_cells(tmp_path):
         lattice = locate_board(shot.image(), skins, "sgt-big")
         assert (lattice.rows, lattice.cols) == (shot.board.rows, shot.board.cols), name
         assert read_board(shot.image(), lattice, skins).board.grid == shot.board.grid, name
+
+
+def test_an_existing_skin_is_not_overwritten_without_replace(tmp_path, capsys):
+    templates = _other_skins(tmp_path)
+    before = sorted(p.name for p in (templates / "xdemineur" / "cells").glob("*.png"))
+    assert main(["new-skin", "xdemineur", *_args(TEACH), "--templates", str(templates)]) == 2
+    assert "exists already" in capsys.readouterr().err
+    assert sorted(p.name for p in (templates / "xdemineur" / "cells").glob("*.png")) == before
+    assert main(["new-skin", "xdemineur", *_args(TEACH), "--templates", str(templates), "--replace"]) == 0
+    assert sorted(p.name for p in (templates / "xdemineur" / "cells").glob("*.png")) != before

@@ -25,13 +25,16 @@ def register(subparsers) -> None:
         "format (--board, same order). Cells of every state you want recognised must appear in them, at "
         "each cell size you play at. Writes templates/NAME/cells/*.png and a default profile.json (an "
         "existing profile.json is kept), then re-reads the screenshots to check. "
-        "Exit codes: 0 ok, 2 bad arguments, unreadable files, or a board text that disagrees with its "
-        "screenshot, 4 no grid of the board's size found, 6 the new skin does not read the screenshots back.",
+        "An existing skin of that name is only rebuilt with --replace. "
+        "Exit codes: 0 ok, 2 bad arguments, unreadable files, a board text that disagrees with its "
+        "screenshot, or NAME existing already without --replace, 4 no grid of the board's size found, 6 the new skin does not read the screenshots back.",
     )
     parser.add_argument("name", help="skin name (a folder name: letters, digits, - and _)")
     parser.add_argument("--shot", action="append", required=True, help="screenshot of the client (repeatable)")
     parser.add_argument("--board", action="append", required=True, help="true board of that screenshot")
     parser.add_argument("--templates", help="templates folder (default: the project's templates/)")
+    parser.add_argument("--replace", action="store_true",
+                        help="NAME exists already: rebuild its pictures from these screenshots (give them all)")
     parser.set_defaults(run=run)
 
 
@@ -63,6 +66,12 @@ def run(args: argparse.Namespace) -> int:
             return fail(f"{board_path}: {exc}", EXIT_USAGE)
         examples.append((image, board))
     templates = Path(args.templates) if args.templates else TEMPLATES_DIR
+    existing = list((templates / args.name / "cells").glob("*.png"))
+    if existing and not args.replace:
+        # Its pictures would be replaced by these screenshots' only: a tuned skin would be lost.
+        return fail(f"skin {args.name!r} exists already ({len(existing)} pictures in {templates / args.name}): "
+                    f"choose another name, or add --replace to rebuild it from these screenshots (give all of "
+                    f"them, old and new)", EXIT_USAGE)
     try:
         taught = make_skin(args.name, examples, templates, shot_names=list(args.shot))
     except BoardNotFoundError as exc:
