@@ -36,6 +36,7 @@ from solver.board import Board
 from ..errors import BoardNotFoundError, ScreenError
 from .cut import VARIANT_DISTANCE, LabelledImage, cut_cells, write_cells
 from .lattice import Lattice
+from .pitch import autocorrelation, refine_period
 from .pitch import EDGE_STEP
 from .skins import CANONICAL, CHAR_STATES, OUTSIDE, to_canonical
 
@@ -132,36 +133,16 @@ def _periods(profile: np.ndarray, low: float, high: float, keep: int = 6) -> lis
     that still stands out, each kept unless within half a pixel of a stronger one. (The locator's
     own search keeps the smallest period first and drops any within 1 px of it: on sgt-mines a side
     peak at 18 px, refined to 19.0, made it drop the true 20 px.)"""
+    ac = autocorrelation(profile, low)
+    if ac is None:
+        return []
     n = len(profile)
-    if n < 2 * low:
-        return []
-    x = profile - profile.mean()
-    size = 1 << int(np.ceil(np.log2(2 * n)))
-    spectrum = np.fft.rfft(x, size)
-    ac = np.fft.irfft(spectrum * np.conj(spectrum), size)[:n]
-    if ac[0] <= 0:
-        return []
-    ac = ac / ac[0]
     lo, hi = max(2, int(np.floor(low))), min(n // 2, int(np.ceil(high)))
     peaks = [i for i in range(lo, hi + 1) if 0 < i < n - 1 and ac[i] > 0 and ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1]]
     peaks.sort(key=lambda i: -ac[i])
     found: list[float] = []
     for lag in peaks:
-        period = float(lag)
-        for k in range(2, 12):
-            centre = k * lag
-            if centre + k + 1 >= n:
-                break
-            seg = ac[centre - k : centre + k + 1]
-            m = int(np.argmax(seg))
-            if seg[m] < 0.15:
-                break
-            pos = float(centre - k + m)
-            if 0 < m < len(seg) - 1:  # parabolic interpolation of the peak
-                a, b, c = seg[m - 1], seg[m], seg[m + 1]
-                if a - 2 * b + c < 0:
-                    pos += 0.5 * (a - c) / (a - 2 * b + c)
-            period = pos / k
+        period = refine_period(ac, lag)
         if all(abs(period - f) > 0.5 for f in found):
             found.append(period)
         if len(found) >= keep:

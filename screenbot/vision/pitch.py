@@ -27,16 +27,10 @@ def edge_profiles(gray: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.
 
 def pitch_candidates(profile: np.ndarray, low: float, high: float, keep: int = 3) -> list[float]:
     """Periods in [low, high] at which the profile repeats, best first, refined to sub-pixel."""
+    ac = autocorrelation(profile, low)
+    if ac is None:
+        return []
     n = len(profile)
-    if n < 2 * low:
-        return []
-    x = profile - profile.mean()
-    size = 1 << int(np.ceil(np.log2(2 * n)))
-    spectrum = np.fft.rfft(x, size)
-    ac = np.fft.irfft(spectrum * np.conj(spectrum), size)[:n]
-    if ac[0] <= 0:
-        return []
-    ac = ac / ac[0]
     lo, hi = max(2, int(np.floor(low))), min(n // 2, int(np.ceil(high)))
     if hi <= lo:
         return []
@@ -54,7 +48,7 @@ def pitch_candidates(profile: np.ndarray, low: float, high: float, keep: int = 3
               if not any(j != i and abs(j - i) <= 0.08 * (lo + i) and window[j] > window[i] for j in strong)]
     result: list[float] = []
     for i in strong:
-        refined = _refine_period(ac, lo + i)
+        refined = refine_period(ac, lo + i)
         if all(abs(refined - r) > 1.0 for r in result):
             result.append(refined)
         if len(result) >= keep:
@@ -62,7 +56,22 @@ def pitch_candidates(profile: np.ndarray, low: float, high: float, keep: int = 3
     return result
 
 
-def _refine_period(ac: np.ndarray, lag: int) -> float:
+def autocorrelation(profile: np.ndarray, low: float) -> np.ndarray | None:
+    """The profile's autocorrelation, 1 at lag 0 (None for a profile too short to repeat at ``low``
+    or flat)."""
+    n = len(profile)
+    if n < 2 * low:
+        return None
+    x = profile - profile.mean()
+    size = 1 << int(np.ceil(np.log2(2 * n)))
+    spectrum = np.fft.rfft(x, size)
+    ac = np.fft.irfft(spectrum * np.conj(spectrum), size)[:n]
+    if ac[0] <= 0:
+        return None
+    return ac / ac[0]
+
+
+def refine_period(ac: np.ndarray, lag: int) -> float:
     """Sub-pixel period: locate the autocorrelation peak near a high multiple k*lag and divide by k."""
     best_k, best_pos = 1, float(lag)
     for k in range(2, 12):
