@@ -139,6 +139,31 @@ def _spawn(cmd: list[str], env: dict[str, str], log_path: Path) -> subprocess.Po
         )
 
 
+def _launch(
+    client: str,
+    cmd: list[str],
+    env: dict[str, str],
+    home: Path,
+    timeout: float,
+    title: str,
+    then: Callable[[ClientWindow], None] | None = None,
+) -> ClientWindow:
+    """Start a desktop client in ``home`` and wait for its window (title regex ``title``); ``then``
+    runs once the window is there. On any failure everything started is stopped and ``home`` removed."""
+    log_path = home / "client.log"
+    proc = _spawn(cmd, env, log_path)
+    handle = ClientWindow(client, 0, proc.pid)
+    handle._stoppers += [functools.partial(shutil.rmtree, home, ignore_errors=True), _stop_group(proc)]
+    try:
+        handle.window = _wait_window(client, proc, log_path, timeout, name=title)
+        if then is not None:
+            then(handle)
+    except BaseException:
+        handle.close()
+        raise
+    return handle
+
+
 def _stop_group(proc: subprocess.Popen) -> Callable[[], None]:
     def stop() -> None:
         if proc.poll() is not None:
@@ -279,17 +304,9 @@ def start_gnome_mines(
     (settings / "keyfile").write_text("\n".join(lines) + "\n")
     env = _client_env(home, GSETTINGS_BACKEND="keyfile")
     args = [] if custom is not None else [f"--{level}"]
-    log_path = home / "client.log"
-    proc = _spawn(["dbus-run-session", "--", "gnome-mines", *args], env, log_path)
-    handle = ClientWindow("gnome-mines", 0, proc.pid)
-    handle._stoppers += [functools.partial(shutil.rmtree, home, ignore_errors=True), _stop_group(proc)]
-    try:
-        handle.window = _wait_window("gnome-mines", proc, log_path, timeout, name="^Mines$")
-        if custom is not None:
-            _gnome_mines_play_custom(handle, _custom_percent_to_type(*custom))
-    except BaseException:
-        handle.close()
-        raise
+    # A custom game is set up on the client's start page once its window is there.
+    then = None if custom is None else functools.partial(_gnome_mines_play_custom, percent=_custom_percent_to_type(*custom))
+    handle = _launch("gnome-mines", ["dbus-run-session", "--", "gnome-mines", *args], env, home, timeout, "^Mines$", then)
     log.info("gnome-mines started: window 0x%x at %s", handle.window, handle.geometry())
     return handle
 
@@ -382,16 +399,8 @@ def start_xdemineur(
         raise ClientStartError(f"xdemineur needs at least 12 columns, got {cols}", client="xdemineur")
     home = _temp_home("xdemineur")
     geometry = f"{cols}x{rows}" + (f"+{position[0]}+{position[1]}" if position else "")
-    log_path = home / "client.log"
-    proc = _spawn(["xdemineur", "-geometry", geometry, "-m", str(mines)], _client_env(home), log_path)
-    handle = ClientWindow("xdemineur", 0, proc.pid)
-    handle._stoppers += [functools.partial(shutil.rmtree, home, ignore_errors=True), _stop_group(proc)]
-    try:
-        # The title is Latin-1 "xdémineur": match the ASCII tail only.
-        handle.window = _wait_window("xdemineur", proc, log_path, timeout, name="mineur")
-    except BaseException:
-        handle.close()
-        raise
+    # The title is Latin-1 "xdémineur": match the ASCII tail only.
+    handle = _launch("xdemineur", ["xdemineur", "-geometry", geometry, "-m", str(mines)], _client_env(home), home, timeout, "mineur")
     time.sleep(0.3)  # first expose: the board is drawn just after the window maps
     log.info("xdemineur started: window 0x%x at %s", handle.window, handle.geometry())
     return handle
@@ -424,15 +433,7 @@ def start_sgt_mines(game_id: str, tile: int = 20, timeout: float = 20.0) -> Clie
         raise ClientStartError(f"game id {game_id!r} has unexpected characters", client="sgt-mines")
     home = _temp_home("sgt-mines")
     env = _client_env(home, MINES_TILESIZE=str(int(tile)), HOME=str(home))
-    log_path = home / "client.log"
-    proc = _spawn(["sgt-mines", game_id], env, log_path)
-    handle = ClientWindow("sgt-mines", 0, proc.pid)
-    handle._stoppers += [functools.partial(shutil.rmtree, home, ignore_errors=True), _stop_group(proc)]
-    try:
-        handle.window = _wait_window("sgt-mines", proc, log_path, timeout, name="^Mines$")
-    except BaseException:
-        handle.close()
-        raise
+    handle = _launch("sgt-mines", ["sgt-mines", game_id], env, home, timeout, "^Mines$")
     time.sleep(0.5)  # the window maps before the puzzle is first drawn
     log.info("sgt-mines started: window 0x%x at %s", handle.window, handle.geometry())
     return handle
