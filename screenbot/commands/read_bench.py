@@ -18,6 +18,8 @@ from .common import fail, positive_int
 
 EXIT_USAGE = 2
 SCREEN = (1280, 1024)
+# The repository's labelled screenshots, wherever the command is run from (like the templates).
+FIXTURES_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "screens"
 
 
 def register(subparsers) -> None:
@@ -27,7 +29,8 @@ def register(subparsers) -> None:
         description="Print median times of a cold locate (auto and known skin) and a warm read (lattice "
         "known) of expert-sized boards from the fixture screenshots. Exit codes: 0 ok, 2 bad arguments.",
     )
-    parser.add_argument("--fixtures", default="fixtures/screens", help="labelled screenshots folder")
+    parser.add_argument("--fixtures", default=str(FIXTURES_DIR), help="labelled screenshots folder (default: the "
+                        "repository's fixtures/screens)")
     parser.add_argument("--reads", type=positive_int, default=200, help="warm reads per board (default 200)")
     parser.add_argument("--locates", type=positive_int, default=10, help="cold locates per board (default 10)")
     parser.add_argument("--size", default="16x30", help="board size ROWSxCOLS to time (default 16x30)")
