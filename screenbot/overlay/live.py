@@ -33,6 +33,7 @@ from solver.policy import PolicyConfig, decide
 from ..errors import BoardNotFoundError, UnrecognizedCellError
 from ..geometry import Rect
 from ..play.consistency import unopened_zeros
+from ..play.reading import as_xy, confidence_grid, read_block
 from ..vision.read import INTERIOR
 from .draw import FRAME_STYLE, CellGrid, Hints, OverlayStyle, cell_marks, dirty_boxes, keep_out_rect, render_layer
 
@@ -168,8 +169,8 @@ class HintSession:
         area = self.screen_rect
         frame = self.screen.grab(area.as_region())
         lattice = self.vision.locate(frame)
-        ox, oy = (float(v) for v in _pair(lattice.origin))
-        px, py = (float(v) for v in _pair(lattice.pitch))
+        ox, oy = as_xy(lattice.origin)
+        px, py = as_xy(lattice.pitch)
         board = Rect(int(ox), int(oy), math.ceil(lattice.cols * px), math.ceil(lattice.rows * py))
         if not window.contains_rect(board):
             raise BoardNotFoundError(
@@ -333,20 +334,15 @@ class HintSession:
         if self._read_chars is None or changed.all():
             reading = self.vision.read(frame, lattice)
             chars = [list(row) for row in reading.board.grid]
-            confidence = _confidence(reading, (rows, cols))
+            confidence = confidence_grid(reading, (rows, cols))
         else:
             rs, cs = np.nonzero(changed.reshape(rows, cols))
             r0, r1, c0, c1 = int(rs.min()), int(rs.max()) + 1, int(cs.min()), int(cs.max()) + 1
-            ox, oy = (float(v) for v in _pair(lattice.origin))
-            px, py = (float(v) for v in _pair(lattice.pitch))
-            # The rectangle of changed cells as a lattice of its own: a read costs about its cell count.
-            part = replace(lattice, origin=(ox + c0 * px, oy + r0 * py), rows=r1 - r0, cols=c1 - c0)
-            reading = self.vision.read(frame, part)
-            sub_conf = _confidence(reading, (r1 - r0, c1 - c0))
+            grid, sub_conf = read_block(self.vision, frame, lattice, r0, r1, c0, c1)
             chars = [row[:] for row in self._read_chars]
             confidence = self._read_confidence.copy()
             for r, c in zip(rs.tolist(), cs.tolist()):
-                chars[r][c] = reading.board.grid[r - r0][c - c0]
+                chars[r][c] = grid[r - r0][c - c0]
                 confidence[r, c] = sub_conf[r - r0, c - c0]
         self._pending = (chars, confidence)
         return Board(tuple("".join(row) for row in chars))
@@ -495,17 +491,3 @@ class _Middles:
         if before is None:
             return np.ones(len(middles), dtype=bool)
         return (middles != before).any(axis=1)
-
-
-def _confidence(reading, shape: tuple[int, int]) -> np.ndarray:
-    confidence = getattr(reading, "confidence", None)
-    if isinstance(confidence, np.ndarray) and confidence.shape == shape:
-        return confidence.astype(float)
-    value = getattr(reading, "min_confidence", None)
-    return np.full(shape, 1.0 if value is None else float(value))
-
-
-def _pair(value) -> tuple[float, float]:
-    if isinstance(value, (int, float)):
-        return value, value
-    return value[0], value[1]

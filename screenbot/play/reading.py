@@ -51,25 +51,22 @@ class ChangedCellsReader:
         r0, r1, c0, c1 = box
         if (r1 - r0) * (c1 - c0) > FULL_READ_SHARE * lattice.rows * lattice.cols:
             return self._keep(frame, self._full(frame, lattice))
-        ox, oy = _pair(lattice.origin)
-        px, py = _pair(lattice.pitch)
-        part = replace(lattice, origin=(ox + c0 * px, oy + r0 * py), rows=r1 - r0, cols=c1 - c0)
         try:
-            sub = self.vision.read(frame, part)
+            grid, sub_confidence = read_block(self.vision, frame, lattice, r0, r1, c0, c1)
         except (UnrecognizedCellError, BoardNotFoundError):
             # Read the whole board to raise the error with the board's own coordinates.
             return self._keep(frame, self._full(frame, lattice))
         rows = [list(row) for row in last.board.grid]
         for r in range(r0, r1):
-            rows[r][c0:c1] = sub.board.grid[r - r0]
+            rows[r][c0:c1] = grid[r - r0]
         confidence = last.confidence.copy()
-        confidence[r0:r1, c0:c1] = _confidence(sub, (r1 - r0, c1 - c0))
+        confidence[r0:r1, c0:c1] = sub_confidence
         board = Board(tuple("".join(row) for row in rows), last.board.mines)
         return self._keep(frame, BoardReading(board, float(confidence.min()), lattice, confidence))
 
     def _full(self, frame: np.ndarray, lattice) -> BoardReading:
         reading = self.vision.read(frame, lattice)
-        confidence = _confidence(reading, (lattice.rows, lattice.cols))
+        confidence = confidence_grid(reading, (lattice.rows, lattice.cols))
         return BoardReading(reading.board, float(reading.min_confidence), lattice, confidence)
 
     def _keep(self, frame: np.ndarray, reading: BoardReading) -> BoardReading:
@@ -89,8 +86,8 @@ def _changed_cells(before: np.ndarray, after: np.ndarray, lattice) -> tuple[int,
     diff = cv2.absdiff(before, after).reshape(after.shape[0], -1)
     ys = np.flatnonzero(diff.max(axis=1))
     xs = np.flatnonzero(diff.max(axis=0).reshape(-1, channels).max(axis=1))
-    ox, oy = _pair(lattice.origin)
-    px, py = _pair(lattice.pitch)
+    ox, oy = as_xy(lattice.origin)
+    px, py = as_xy(lattice.pitch)
     c0 = max(0, math.floor((xs[0] - MARGIN - ox) / px))
     c1 = min(lattice.cols, math.floor((xs[-1] + MARGIN - ox) / px) + 1)
     r0 = max(0, math.floor((ys[0] - MARGIN - oy) / py))
@@ -100,14 +97,27 @@ def _changed_cells(before: np.ndarray, after: np.ndarray, lattice) -> tuple[int,
     return r0, r1, c0, c1
 
 
-def _confidence(reading, shape: tuple[int, int]) -> np.ndarray:
+def read_block(vision, frame: np.ndarray, lattice, r0: int, r1: int, c0: int, c1: int):
+    """The cells in rows r0:r1 and columns c0:c1, read as a lattice of their own (a read costs about
+    its cell count): their rows of characters and their (r1-r0, c1-c0) confidence."""
+    ox, oy = as_xy(lattice.origin)
+    px, py = as_xy(lattice.pitch)
+    part = replace(lattice, origin=(ox + c0 * px, oy + r0 * py), rows=r1 - r0, cols=c1 - c0)
+    reading = vision.read(frame, part)
+    return reading.board.grid, confidence_grid(reading, (r1 - r0, c1 - c0))
+
+
+def confidence_grid(reading, shape: tuple[int, int]) -> np.ndarray:
+    """A reading's per-cell confidence, or its minimum everywhere for a reading without one."""
     confidence = getattr(reading, "confidence", None)
     if isinstance(confidence, np.ndarray) and confidence.shape == shape:
         return confidence.astype(float)
-    return np.full(shape, float(reading.min_confidence))
+    value = getattr(reading, "min_confidence", None)
+    return np.full(shape, 1.0 if value is None else float(value))
 
 
-def _pair(value) -> tuple[float, float]:
+def as_xy(value) -> tuple[float, float]:
+    """A lattice's origin or pitch as (x, y) floats (a single number means the same on both axes)."""
     if isinstance(value, (int, float)):
         return float(value), float(value)
     return float(value[0]), float(value[1])
