@@ -254,7 +254,7 @@ class Player:
         """(status, actions, decision) for a board read off the screen. Raises InconsistentBoardError
         when no placement of mines fits the board."""
         mines = self.mine_total_for(board)
-        status = game_status(board, mines=mines, win_requires_all_flags=self.profile.win_requires_all_flags)
+        status = self._status(board)
         if status == PLAYING and mines is None and not self.profile.win_requires_all_flags and only_mines_left(board):
             status = WON
         if status != PLAYING:
@@ -317,9 +317,16 @@ class Player:
             frame_path=path,
         )
 
+    def _status(self, board) -> str:
+        """PLAYING, WON or LOST, by the client's rules (its mine total, whether a win needs all flags)."""
+        return game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags)
+
+    def _board_now(self, located: Located):
+        """A fresh capture of the board read in full (for the checks around restarts and dialogs)."""
+        return self.vision.read(self.screen.grab(located.region.as_region()), located.lattice).board
+
     def _over(self, board) -> bool:
-        status = game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags)
-        return status != PLAYING
+        return self._status(board) != PLAYING
 
     def _frozen_means_won(self, board, problems: list[str]) -> bool:
         """An open on a covered cell changed nothing, for a whole redraw timeout. Clients that show a
@@ -352,10 +359,10 @@ class Player:
                 retry_at = self.clock() + WIN_DIALOG_RETRY
             self.sleep(0.05)
             try:
-                board = self.vision.read(self.screen.grab(located.region.as_region()), located.lattice).board
+                board = self._board_now(located)
             except (UnrecognizedCellError, BoardNotFoundError):
                 continue
-            status = game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags)
+            status = self._status(board)
             return status == WON
         return False
 
@@ -425,10 +432,10 @@ class Player:
         located = self._located or self.locate()
         self.clicker.park(located)
         try:
-            board = self.vision.read(self.screen.grab(located.region.as_region()), located.lattice).board
+            board = self._board_now(located)
         except (BoardNotFoundError, UnrecognizedCellError):
             return  # play_game deals with an unreadable board
-        status = game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags)
+        status = self._status(board)
         if status != PLAYING:
             log.info("the game on screen is already over (%s): starting a new one", status)
             self._start_new_game(status)
@@ -437,7 +444,7 @@ class Player:
         if is_fresh(board):
             return True
         # Clients that open an area by themselves (xdemineur) start with some cells open.
-        status = game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags)
+        status = self._status(board)
         return self.profile.first_click == "preopened" and status == PLAYING and board.count("F") == 0
 
     def _start_new_game(self, last: str) -> None:
@@ -457,8 +464,7 @@ class Player:
                 # only needed when it does not read there, e.g. the window changed size.
                 if attempt > 1 and attempt % 5 == 0:
                     located = self.locate()
-                frame = self.screen.grab(located.region.as_region())
-                board = self.vision.read(frame, located.lattice).board
+                board = self._board_now(located)
                 if self._is_new_game(board):
                     return
             except (BoardNotFoundError, UnrecognizedCellError):
