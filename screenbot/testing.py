@@ -206,6 +206,11 @@ class SimulatedClient:
     late_clicks: bool = False
     # Like gnome-mines when clicks queue up: every n-th click on a covered cell is ignored (0: none).
     drop_every: int = 0
+    # Like gnome-mines' pointer grab: a click that comes before the client has read the previous one
+    # (no ping answered, fewer than two grabs since: the client had no time) goes to the cell pressed
+    # before it; a left click there on a number chords, a right click toggles its flag.
+    grab_misdelivery: bool = False
+    answers_ping: bool = True  # the window speaks _NET_WM_PING
     on_click: Callable[[SimulatedClient, int], None] | None = None
 
     clicks: list[ClickRecord] = field(default_factory=list)
@@ -217,6 +222,10 @@ class SimulatedClient:
     closed: bool = False
     covered: bool = False
     pointer: tuple[float, float] = (0.0, 0.0)
+    pings: int = 0
+    misdelivered: int = 0
+    unread_grabs: int = 0  # grabs left before the last click counts as read (grab_misdelivery)
+    grab_cell: tuple[int, int] | None = None  # the cell holding the pointer grab (grab_misdelivery)
 
     def __post_init__(self) -> None:
         self.pitch = self.renderer.pitch
@@ -260,6 +269,16 @@ class SimulatedClient:
         if self.closed:
             raise WindowGoneError("the simulated window was closed", window=0)
 
+    def supports_ping(self) -> bool:
+        return self.answers_ping
+
+    def ping(self, timeout: float) -> bool:
+        if self.closed:
+            raise WindowGoneError("the simulated window was closed", window=0)
+        self.pings += 1
+        self.unread_grabs = 0
+        return self.answers_ping
+
     def move_window(self, dx: int, dy: int) -> None:
         x, y = self.board_origin
         self.board_origin = (x + dx, y + dy)
@@ -272,6 +291,7 @@ class SimulatedClient:
 
     def grab(self, region: tuple[int, int, int, int] | None = None) -> np.ndarray:
         width, height = self.screen_size
+        self.unread_grabs = max(0, self.unread_grabs - 1)
         for entry in self.queued:
             entry[1] -= 1
         while self.queued and self.queued[0][1] <= 0:
@@ -359,6 +379,13 @@ class SimulatedClient:
         r, c = cell
         if self.drop_every and len(self.clicks) % self.drop_every == 0 and self.game.board()[r, c] == "#":
             return
+        if self.grab_misdelivery:
+            if self.unread_grabs and self.grab_cell is not None and self.grab_cell != cell:
+                self.misdelivered += 1
+                self.unread_grabs = 2
+                self._misdelivered_click(*self.grab_cell, button)
+                return
+            self.grab_cell, self.unread_grabs = cell, 2
         if button == RIGHT:
             self.game.flag(r, c)
         elif button == MIDDLE:
@@ -369,6 +396,12 @@ class SimulatedClient:
             self.game.open(r, c)
         if self.win_dialog_keys and self.game.status == WON:
             self.dialog_open = True
+
+    def _misdelivered_click(self, r: int, c: int, button: str) -> None:
+        if button == RIGHT:
+            self.game.flag(r, c)
+        elif self.game.board()[r, c].isdigit():
+            self._chord(r, c)
 
     def _chord(self, r: int, c: int) -> None:
         board = self.game.board()

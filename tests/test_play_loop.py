@@ -353,6 +353,39 @@ def test_clients_that_drop_clicks(tolerated, tmp_path):
             player.play()
 
 
+@pytest.mark.parametrize("flag_mines", [False, True])
+def test_quick_clicks_wait_only_until_the_client_has_read_them(flag_mines, tmp_path):
+    """gnome-mines sends a click that comes before it has read the previous one to the previous cell.
+    In "ping" mode each open waits for a round trip through the client instead of its cell showing;
+    flags still wait for their cell (a lost right click would take an earlier flag off)."""
+    client = SimulatedClient(16, 30, 99, seed=4, grab_misdelivery=True)
+    profile = dataclasses.replace(GNOME_LIKE, confirm_clicks="ping", drops_clicks=True)
+    results = make_player(client, profile, tmp_path, games=2, flag_mines=flag_mines).play()
+    assert [r.outcome in (WON, LOST) for r in results] == [True, True]
+    assert_clicks_on_board(client)
+    opens = [c for c in client.clicks if c.button == "left" and c.cell is not None]
+    assert client.pings == len(opens)  # every open was pinged, no flag was
+    assert client.misdelivered == 0
+
+
+def test_quick_clicks_without_pings_are_confirmed_by_their_cell(tmp_path):
+    client = SimulatedClient(16, 30, 99, seed=4, grab_misdelivery=True, answers_ping=False)
+    profile = dataclasses.replace(GNOME_LIKE, confirm_clicks="ping", drops_clicks=True)
+    results = make_player(client, profile, tmp_path, games=2).play()
+    assert [r.outcome in (WON, LOST) for r in results] == [True, True]
+    assert client.pings == 0 and client.misdelivered == 0
+
+
+def test_clicks_sent_to_an_earlier_cell_are_chosen_again(tmp_path):
+    """Back to back, gnome-mines sends many clicks to the cell clicked before: with ``drops_clicks``
+    those cells stay covered and are chosen again, and the games still end."""
+    client = SimulatedClient(16, 30, 99, seed=4, grab_misdelivery=True)
+    profile = dataclasses.replace(GNOME_LIKE, confirm_clicks="none", drops_clicks=True)
+    results = make_player(client, profile, tmp_path, games=2).play()
+    assert [r.outcome in (WON, LOST) for r in results] == [True, True]
+    assert client.misdelivered > 0 and client.pings == 0
+
+
 def test_clicks_the_client_ignores_stop_the_game(tmp_path):
     """A profile naming a chord button the client does not have: the chords change nothing, and the
     loop stops instead of clicking the same cells forever."""

@@ -36,7 +36,7 @@ from .consistency import reading_problems
 from .observer import ABORTED, LOST, WON, Action, GameResult, NullObserver, PlayObserver, StepTimings
 from .outcome import PLAYING, game_status, is_fresh, only_mines_left
 from .planner import CHORD, plan_actions
-from .profile import ControlAction, PlayProfile
+from .profile import CONFIRM_PING, ControlAction, PlayProfile
 from .reading import ChangedCellsReader
 from .stability import wait_for_redraw
 from .types import InconsistentReadingError, Located, PlayConfig, PlayError, Screen, Vision, Window, WindowLostError
@@ -101,7 +101,11 @@ class Player:
         self._located: Located | None = None
         # Step after step only the changed part of the board is read again (the same result, faster).
         self._reader = ChangedCellsReader(vision)
-        self.clicker = Clicker(screen=screen, screen_rect=screen_rect, mouse=mouse, profile=profile, scale=scale, clock=clock, sleep=sleep)
+        # "ping" clicks need a window that answers pings; the Clicker confirms by cell without one.
+        ping = window.ping if profile.confirm_clicks == CONFIRM_PING and window is not None and window.supports_ping() else None
+        self.clicker = Clicker(
+            screen=screen, screen_rect=screen_rect, mouse=mouse, profile=profile, scale=scale, ping=ping, clock=clock, sleep=sleep
+        )
 
     @property
     def located(self) -> Located | None:
@@ -194,7 +198,8 @@ class Player:
                 continue
             t_act = self.clock()
             done, waited = self.clicker.act(
-                located, step.actions, step.frame, lambda: bool(self._window_moved(located, relocate=False))
+                located, step.actions, step.frame, lambda: bool(self._window_moved(located, relocate=False)),
+                careful=unanswered > 0,
             )
             act = self.clock() - t_act - waited
             timings = StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, act, redraw + waited, len(done))

@@ -17,12 +17,14 @@ reads all of this from here, so supporting a client is data, not ``if client == 
   still next to a covered cell means the frame was caught mid-redraw.
 - ``confirm_clicks``: ``"board"`` waits until each click shows on the board and the board has settled
   before the next click (xdemineur and Chromium read the pointer position when they get round to a
-  click, so queued clicks land on the wrong cell); ``"cell"`` only until the clicked cell changes
-  (gnome-mines drops clicks, or stops taking any for a while, when they queue up behind a slow one);
-  ``"none"`` sends a batch of clicks back to back.
+  click, so queued clicks land on the wrong cell); ``"cell"`` only until the clicked cell changes;
+  ``"ping"`` only until the client has read the click (a _NET_WM_PING round trip through the client),
+  with flags still confirmed by their cell (gnome-mines: see ``play.clicking``); ``"none"`` sends a
+  batch of clicks back to back.
 - ``drops_clicks``: the client may ignore a click now and then; an opened cell still covered
   afterwards is then chosen again instead of stopping the game as a misreading. Only for clients where
-  a lost click is just lost, never applied to another cell.
+  a lost click is just lost, or lands on a cell the bot itself clicked before (gnome-mines), never on
+  a cell the bot did not choose.
 - ``frozen_board_means_won``: the client shows a win only outside the board and then ignores clicks
   (react-minesweeper); an open on a covered cell that changes nothing is then the sign of a win.
 
@@ -39,8 +41,8 @@ from pathlib import Path
 from ..errors import SkinError
 from ..vision.skins import read_profile
 
-CONFIRM_NONE, CONFIRM_CELL, CONFIRM_BOARD = "none", "cell", "board"
-CONFIRM_MODES = (CONFIRM_NONE, CONFIRM_CELL, CONFIRM_BOARD)
+CONFIRM_NONE, CONFIRM_PING, CONFIRM_CELL, CONFIRM_BOARD = "none", "ping", "cell", "board"
+CONFIRM_MODES = (CONFIRM_NONE, CONFIRM_PING, CONFIRM_CELL, CONFIRM_BOARD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,7 @@ class PlayProfile:
     chord_button: str = "middle"
     frozen_board_means_won: bool = False
     flood: str = "8"  # which neighbours the client opens around a zero by itself: "8", "4" or "none"
-    confirm_clicks: str = "none"  # wait for each click to show before the next: "none", "cell" or "board"
+    confirm_clicks: str = "none"  # what each click waits for before the next: "none", "ping", "cell" or "board"
     drops_clicks: bool = False  # an open may be ignored by the client; it is then chosen again
 
     def mine_total(self, rows: int, cols: int) -> int | None:

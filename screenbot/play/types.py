@@ -48,6 +48,10 @@ class Window(Protocol):
 
     def activate(self) -> None: ...
 
+    def supports_ping(self) -> bool: ...
+
+    def ping(self, timeout: float) -> bool: ...  # True once the client has read all input sent before
+
 
 @dataclass(frozen=True, slots=True)
 class PlayConfig:

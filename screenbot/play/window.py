@@ -3,12 +3,18 @@
 One X connection is kept open for the whole session: a geometry query is then two round trips (a small
 fraction of a millisecond), cheap enough to check before every batch of clicks that the window has not
 moved since the board was located.
+
+``ping`` is a round trip through the client itself (the window manager's ``_NET_WM_PING`` protocol):
+the client answers it once it has read the input events sent before it, which lets the click loop
+send the next click as soon as the client has taken the last one (see ``play.clicking``).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import select
+import time
 
 from ..errors import DisplayError, WindowGoneError
 from ..geometry import Rect
@@ -32,6 +38,9 @@ class WindowTracker:
         self.window_id = window_id
         self._window = self._conn.create_resource_object("window", window_id)
         self._root = self._conn.screen().root
+        self._display_name = name
+        self._ping_conn = None  # opened on first use: it receives the answers, sent to the root window
+        self._pings = 0
 
     def geometry(self) -> Rect:
         """The client area in root coordinates; WindowGoneError once the window is destroyed."""
@@ -66,5 +75,49 @@ class WindowTracker:
         except Exception as exc:
             raise WindowGoneError(f"the game window 0x{self.window_id:x} was closed", window=self.window_id) from exc
 
+    def supports_ping(self) -> bool:
+        """Whether the client lists _NET_WM_PING among its WM_PROTOCOLS (GTK and Chromium do;
+        plain Xlib clients such as xdemineur do not)."""
+        try:
+            protocols = self._window.get_wm_protocols()
+        except Exception:
+            return False
+        return self._conn.intern_atom("_NET_WM_PING") in set(protocols or ())
+
+    def ping(self, timeout: float) -> bool:
+        """Send the client a _NET_WM_PING and wait for its answer; False if none came within
+        ``timeout`` seconds (a busy or hung client). Raises WindowGoneError once the window is closed."""
+        from Xlib import X, display as xdisplay
+        from Xlib.protocol import event
+
+        if self._ping_conn is None:
+            self._ping_conn = xdisplay.Display(self._display_name)
+            # Clients answer by sending the message back to the root window with this mask.
+            self._ping_conn.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
+            self._ping_conn.sync()
+        conn = self._ping_conn
+        protocols, ping = conn.intern_atom("WM_PROTOCOLS"), conn.intern_atom("_NET_WM_PING")
+        self._pings = (self._pings + 1) & 0xFFFFFFFF
+        stamp = self._pings  # the timestamp field: any value the client sends back unchanged
+        window = conn.create_resource_object("window", self.window_id)
+        message = event.ClientMessage(window=window, client_type=protocols, data=(32, [ping, stamp, self.window_id, 0, 0]))
+        try:
+            window.send_event(message, event_mask=0)
+            conn.flush()
+        except Exception as exc:
+            raise WindowGoneError(f"the game window 0x{self.window_id:x} was closed", window=self.window_id) from exc
+        deadline = time.perf_counter() + timeout
+        while True:
+            while conn.pending_events():
+                answer = conn.next_event()
+                if answer.type == X.ClientMessage and answer.client_type == protocols and list(answer.data[1][:2]) == [ping, stamp]:
+                    return True
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return False
+            select.select([conn.fileno()], [], [], left)
+
     def close(self) -> None:
+        if self._ping_conn is not None:
+            self._ping_conn.close()
         self._conn.close()
