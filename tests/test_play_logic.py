@@ -107,7 +107,18 @@ def test_summary_figures():
     assert data["moves_per_second"] == 40.0
     assert data["per_step_ms_median"]["total"] == 6.5
     assert data["per_move_ms_mean"]["total"] == 1.3 and data["actions"] == 15
+    assert data["per_move_ms_median"]["total"] == 1.3
     assert "1 won, 1 lost, 1 aborted" in format_summary(summary)
+
+
+def test_per_move_median_weighs_each_step_by_its_moves():
+    """One step of 1 click at 10 ms and one of 9 clicks at 9 ms (1 ms each): the median move cost 1 ms,
+    although the median step's share is larger."""
+    results = [GameResult(WON, 1.0, 2, 10, 0)]
+    timings = [StepTimings(0, 0, 0, 0.010, 0, 1), StepTimings(0, 0, 0, 0.009, 0, 9)]
+    data = summarize(results, timings).as_dict()
+    assert data["per_move_ms_median"]["act"] == 1.0
+    assert data["per_move_ms_mean"]["act"] == 1.9
 
 
 def test_profile_rejects_unknown_confirm_mode():

@@ -26,6 +26,8 @@ class Summary:
     # Mean milliseconds of the bot's own work per move (per click on a cell): a step's capture, read
     # and solve are shared by all the moves it makes.
     per_move_ms: dict[str, float | None]
+    # The same per move, as the median over all moves (each move carries its step's share).
+    per_move_ms_median: dict[str, float | None]
 
     def as_dict(self) -> dict:
         return {
@@ -40,6 +42,7 @@ class Summary:
             "actions": self.actions,
             "per_step_ms_median": {k: _round(v, 3) for k, v in self.overhead_ms.items()},
             "per_move_ms_mean": {k: _round(v, 3) for k, v in self.per_move_ms.items()},
+            "per_move_ms_median": {k: _round(v, 3) for k, v in self.per_move_ms_median.items()},
         }
 
 
@@ -67,6 +70,10 @@ def summarize(results: Sequence[GameResult], timings: Sequence[StepTimings]) -> 
         for part in ("capture", "read", "solve", "act")
     }
     per_move["total"] = 1000 * sum(t.overhead for t in acting) / moves if moves else None
+    per_move_median = {
+        part: _weighted_median([(1000 * _part(t, part) / t.actions, t.actions) for t in acting if t.actions])
+        for part in ("capture", "read", "solve", "act", "total")
+    }
     return Summary(
         games=len(results),
         wins=sum(r.outcome == WON for r in results),
@@ -79,6 +86,7 @@ def summarize(results: Sequence[GameResult], timings: Sequence[StepTimings]) -> 
         actions=moves,
         overhead_ms=overhead,
         per_move_ms=per_move,
+        per_move_ms_median=per_move_median,
     )
 
 
@@ -97,9 +105,27 @@ def format_summary(summary: Summary) -> str:
         f"solve {fmt(o['solve'])}, act {fmt(o['act'])}, bot total {fmt(o['total'])}; "
         f"client redraw {fmt(o['client_redraw'])}",
         f"per move (mean ms, {summary.actions} moves): capture {fmt(m['capture'])}, read {fmt(m['read'])}, "
-        f"solve {fmt(m['solve'])}, act {fmt(m['act'])}, bot total {fmt(m['total'])}",
+        f"solve {fmt(m['solve'])}, act {fmt(m['act'])}, bot total {fmt(m['total'])} "
+        f"(median {fmt(summary.per_move_ms_median['total'])})",
     ]
     return "\n".join(lines)
+
+
+def _part(timings: StepTimings, part: str) -> float:
+    return timings.overhead if part == "total" else getattr(timings, part)
+
+
+def _weighted_median(pairs: list[tuple[float, int]]) -> float | None:
+    """The median of values each repeated ``weight`` times (the lower middle one for an even count)."""
+    total = sum(weight for _, weight in pairs)
+    if not total:
+        return None
+    seen = 0
+    for value, weight in sorted(pairs):
+        seen += weight
+        if 2 * seen >= total:
+            return value
+    return None  # unreachable: the weights add up to total
 
 
 def _round(value: float | None, digits: int) -> float | None:
