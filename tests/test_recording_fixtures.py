@@ -63,3 +63,19 @@ def test_a_tampered_frame_is_reported(folder, tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"step {step.seq} (game {step.game}): board read differs" in out
     assert main(["replay", str(folder)]) == 0
+
+
+def test_won_expert_board_flags_read_with_a_margin():
+    """gnome-mines flags every mine itself when a game is won: the only flags the bot sees unless it
+    flags itself. On the 900x640 expert window (cells 23 px wide, 22 or 23 px high) they once matched
+    the flag pictures at 0.54-0.60 (the read threshold is 0.6) and a won game ended in "cannot read
+    the board"; pictures cut from such a board (flag-23x22.8-r*) fixed that."""
+    from screenbot.vision.read import read_board
+    from screenbot.play.live import load_skins
+
+    recording = load_recording(Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "gnome-mines-play-expert-won")
+    step = recording.steps[-1]
+    reading = read_board(cv2.imread(str(step.frame_path)), lattice_from_record(step.lattice), load_skins(), threshold=0.0)
+    flags = [reading.confidence[r, c] for r, c, ch in reading.board.cells() if ch == "F"]
+    assert len(flags) == 99
+    assert min(flags) >= 0.65
