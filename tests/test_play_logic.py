@@ -13,7 +13,7 @@ from screenbot.play.observer import LOST, WON, Action, GameResult, StepTimings
 from screenbot.play.outcome import PLAYING, game_status, is_fresh, only_mines_left
 from screenbot.play.planner import plan_actions
 from screenbot.play.profile import load_profile, profile_from_dict
-from screenbot.play.stability import wait_for_redraw
+from screenbot.play.stability import wait_for_paint, wait_for_redraw
 from screenbot.play.summary import format_summary, summarize
 from solver.board import Board, parse_board
 from solver.policy import Move, PolicyConfig, decide
@@ -182,3 +182,39 @@ def test_wait_for_redraw_watches_one_part():
 
     timed_out = wait_for_redraw(iter(stuck).__next__, before, timeout=0.5, settle=0.0, watch=watch, poll=0, clock=tick, sleep=lambda s: None)
     assert timed_out.changed and timed_out.frame[0, 7] == 0
+
+
+def test_wait_for_paint_takes_the_next_paint_or_what_is_on_screen():
+    """After a batch the client has handled: the first paint after now shows every click. If the
+    screen already shows them (the paint came during the clicks), the wait ends after ``timeout``
+    with that picture; either way ``changed`` compares with the frame the clicks were chosen on."""
+    chosen_on = np.zeros((2, 4), np.uint8)
+    partial = chosen_on.copy()
+    partial[0, 0] = 5
+    final = partial.copy()
+    final[1, 3] = 7
+    now = [0.0]
+
+    def grabs(frames):
+        it = iter(frames)
+
+        def grab():
+            now[0] += 0.005
+            return next(it)
+
+        return grab
+
+    # On screen: the first clicks only; the next paint (two grabs later) shows the rest.
+    settled = wait_for_paint(grabs([partial, partial, partial] + [final] * 20), chosen_on, timeout=0.025,
+                             settle=0.004, clock=lambda: now[0], sleep=lambda s: None)
+    assert settled.changed and settled.frame[1, 3] == 7
+    # Everything shown already: no further change, the picture on screen is taken at the timeout.
+    now[0] = 0.0
+    shown = wait_for_paint(grabs([final] * 20), chosen_on, timeout=0.025, settle=0.004,
+                           clock=lambda: now[0], sleep=lambda s: None)
+    assert shown.changed and shown.frame[1, 3] == 7 and shown.waited >= 0.025
+    # Nothing at all changed (every click lost): not changed.
+    now[0] = 0.0
+    lost = wait_for_paint(grabs([chosen_on] * 20), chosen_on, timeout=0.025, settle=0.004,
+                          clock=lambda: now[0], sleep=lambda s: None)
+    assert not lost.changed

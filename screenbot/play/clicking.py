@@ -61,6 +61,9 @@ class Clicker:
         self.profile = profile
         self.scale = scale
         self.ping = ping  # a round trip through the client (the game window's), for "ping" mode
+        # Whether the last batch ended with a click the client answered pings after: it has then
+        # handled every click, and its next paint shows them all (see ``stability.wait_for_paint``).
+        self.handled_all = False
         self.clock = clock
         self.sleep = sleep
 
@@ -89,6 +92,7 @@ class Clicker:
         region = located.region
         done: list[Action] = []
         waited = 0.0
+        self.handled_all = False
         for action in actions:
             if done and window_moved():
                 break
@@ -109,8 +113,10 @@ class Clicker:
                 board_mouse.open(action.row, action.col)
             done.append(action)
             t_wait = self.clock()
+            self.handled_all = False
             if mode == CONFIRM_PING:
-                if not all(self.ping(self.profile.redraw_timeout) for _ in range(PING_ROUNDS)):
+                self.handled_all = all(self.ping(self.profile.redraw_timeout) for _ in range(PING_ROUNDS))
+                if not self.handled_all:
                     log.debug("the client did not answer a ping within %.2f s", self.profile.redraw_timeout)
             elif before is not None:
                 self._wait_shown(watched, before, settle=0.0 if watched is cell else self.profile.settle)

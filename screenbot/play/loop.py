@@ -38,7 +38,7 @@ from .outcome import PLAYING, game_status, is_fresh, only_mines_left
 from .planner import CHORD, plan_actions
 from .profile import CONFIRM_PING, ControlAction, PlayProfile
 from .reading import ChangedCellsReader
-from .stability import wait_for_redraw
+from .stability import wait_for_paint, wait_for_redraw
 from .types import InconsistentReadingError, Located, PlayConfig, PlayError, Screen, Vision, Window, WindowLostError
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,11 @@ LOCATE_MARGIN = 48
 
 # Seconds between two tries at closing a win dialog that keeps the board hidden.
 WIN_DIALOG_RETRY = 0.7
+
+# After a batch the client has handled all of (pinged clicks): how long its next paint may take to
+# show (a 60 Hz frame and a half), and how long the changed picture must then stay the same.
+PAINT_WAIT = 0.025
+PAINT_SETTLE = 0.004
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +174,13 @@ class Player:
         unanswered = 0  # steps in a row whose clicks changed nothing on the screen
         while steps < self.config.max_steps:
             steps += 1
-            settled = self._wait_for_redraw(located, before_frame, watch)
+            if before_frame is not None and watch is None and self.clicker.handled_all:
+                settled = wait_for_paint(
+                    lambda: self.screen.grab(located.region.as_region()), before_frame,
+                    timeout=PAINT_WAIT, settle=PAINT_SETTLE, clock=self.clock, sleep=self.sleep,
+                )
+            else:
+                settled = self._wait_for_redraw(located, before_frame, watch)
             redraw = settled.waited if before_frame is not None else 0.0
             unanswered = unanswered + 1 if before_frame is not None and last_actions and not settled.changed else 0
             if unanswered >= 2:

@@ -86,3 +86,25 @@ def _timed_grab(grab: Callable[[], np.ndarray], clock: Callable[[], float]) -> t
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and np.array_equal(a, b)
+
+
+def wait_for_paint(
+    grab: Callable[[], np.ndarray],
+    before: np.ndarray,
+    *,
+    timeout: float,
+    settle: float,
+    clock: Callable[[], float] = time.perf_counter,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Settled:
+    """For a client known to have handled every click already (it answered a ping sent after them):
+    its next paint shows them all. Wait for the picture to change from the one on screen now and
+    stay so for ``settle``; with no change within ``timeout`` (a display frame and a half), that
+    paint had happened already. ``changed`` compares with ``before`` (the frame the clicks were
+    chosen on): this spares the fixed settling time after the last change of ``wait_for_redraw``.
+    """
+    start = clock()
+    now, _ = _timed_grab(grab, clock)
+    settled = wait_for_redraw(grab, now, timeout=timeout, settle=settle, clock=clock, sleep=sleep)
+    changed = not _same(settled.frame, before)
+    return Settled(settled.frame, changed, clock() - start, settled.grab_seconds)
