@@ -176,8 +176,7 @@ class Player:
             steps += 1
             if before_frame is not None and watch is None and self.clicker.handled_all:
                 settled = wait_for_paint(
-                    lambda: self.screen.grab(located.region.as_region()), before_frame,
-                    timeout=PAINT_WAIT, settle=PAINT_SETTLE, clock=self.clock, sleep=self.sleep,
+                    self._board_grab(located), before_frame, timeout=PAINT_WAIT, settle=PAINT_SETTLE, clock=self.clock, sleep=self.sleep
                 )
             else:
                 settled = self._wait_for_redraw(located, before_frame, watch)
@@ -223,9 +222,12 @@ class Player:
             watch = self._last_cell(located, done) if step.decision is not None and step.decision.guessed else None
         return self._finish(ABORTED, start, steps, actions_done, guesses, reason=f"no result after {steps} steps")
 
+    def _board_grab(self, located: Located) -> Callable[[], np.ndarray]:
+        return lambda: self.screen.grab(located.region.as_region())
+
     def _wait_for_redraw(self, located: Located, before: np.ndarray | None, watch: tuple[slice, slice] | None = None):
         return wait_for_redraw(
-            lambda: self.screen.grab(located.region.as_region()),
+            self._board_grab(located),
             before,
             timeout=self.profile.redraw_timeout,
             settle=self.profile.settle,
