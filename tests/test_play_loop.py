@@ -387,6 +387,20 @@ def test_clicks_sent_to_an_earlier_cell_are_chosen_again(tmp_path):
     assert client.misdelivered > 0 and client.pings == 0
 
 
+def test_after_a_step_that_changed_nothing_clicks_wait_for_their_cells(tmp_path):
+    """A client that stopped taking quick clicks: the step after one whose clicks all changed nothing
+    confirms each click by its cell, without pings (and the game still stops if that changes nothing)."""
+    pings_at_click = []
+    client = SimulatedClient(16, 16, 40, seed=7, on_click=lambda sim, n: pings_at_click.append((sim.clicks[-1].button, sim.pings)))
+    profile = dataclasses.replace(GNOME_LIKE, confirm_clicks="ping", chord_button="left")  # chords change nothing
+    player = make_player(client, profile, tmp_path, games=1, flag_mines=True, chord=True)
+    with pytest.raises(PlayError, match="did not change"):
+        player.play()
+    pings_at_chord = [pings for button, pings in pings_at_click if button == "left"]
+    assert client.pings > 0  # the first round of chords was pinged...
+    assert pings_at_chord[-1] == pings_at_chord[-2]  # ...the careful last round was not
+
+
 def test_clicks_the_client_ignores_stop_the_game(tmp_path):
     """A profile naming a chord button the client does not have: the chords change nothing, and the
     loop stops instead of clicking the same cells forever."""
