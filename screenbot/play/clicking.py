@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -40,6 +40,14 @@ log = logging.getLogger(__name__)
 
 # Round trips through the client after each open in "ping" mode (see the module's notes).
 PING_ROUNDS = 2
+
+
+class Batch(NamedTuple):
+    done: tuple[Action, ...]  # the actions clicked (a cell that changed since it was read is skipped)
+    waited: float  # seconds spent waiting for the client to take or show clicks (its time, not the bot's)
+    # The last click was answered by pings: the client has handled every click of the batch, and its
+    # next paint shows them all (see ``stability.wait_for_paint``).
+    handled_all: bool
 
 
 class Clicker:
@@ -61,9 +69,6 @@ class Clicker:
         self.profile = profile
         self.scale = scale
         self.ping = ping  # a round trip through the client (the game window's), for "ping" mode
-        # Whether the last batch ended with a click the client answered pings after: it has then
-        # handled every click, and its next paint shows them all (see ``stability.wait_for_paint``).
-        self.handled_all = False
         self.clock = clock
         self.sleep = sleep
 
@@ -78,10 +83,9 @@ class Clicker:
 
     def act(
         self, located: Located, actions, frame: np.ndarray, window_moved: Callable[[], bool], careful: bool = False
-    ) -> tuple[tuple[Action, ...], float]:
-        """Click the actions in order; returns those done, and the seconds spent waiting for the client
-        to take or show clicks (the client's time, not the bot's). ``careful``: no click waits less
-        than its cell showing (see the module's notes).
+    ) -> Batch:
+        """Click the actions in order (see ``Batch`` for what is returned). ``careful``: no click waits
+        less than its cell showing (see the module's notes).
 
         Before each click two cheap checks: the window is still where the board was located (a
         window dragged mid-batch stops the batch: ``window_moved``), and the target cell still looks
@@ -92,7 +96,7 @@ class Clicker:
         region = located.region
         done: list[Action] = []
         waited = 0.0
-        self.handled_all = False
+        handled_all = False
         for action in actions:
             if done and window_moved():
                 break
@@ -113,17 +117,17 @@ class Clicker:
                 board_mouse.open(action.row, action.col)
             done.append(action)
             t_wait = self.clock()
-            self.handled_all = False
+            handled_all = False
             if mode == CONFIRM_PING:
-                self.handled_all = all(self.ping(self.profile.redraw_timeout) for _ in range(PING_ROUNDS))
-                if not self.handled_all:
+                handled_all = all(self.ping(self.profile.redraw_timeout) for _ in range(PING_ROUNDS))
+                if not handled_all:
                     log.debug("the client did not answer a ping within %.2f s", self.profile.redraw_timeout)
             elif before is not None:
                 self._wait_shown(watched, before, settle=0.0 if watched is cell else self.profile.settle)
             waited += self.clock() - t_wait
         if self.profile.hover_highlight:
             board_mouse.park()
-        return tuple(done), waited
+        return Batch(tuple(done), waited, handled_all)
 
     def _mode(self, action: Action, careful: bool) -> str:
         """How this click is confirmed: the profile's mode, made at least "cell" for careful clicks,

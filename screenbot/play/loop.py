@@ -170,11 +170,12 @@ class Player:
         previous = None
         last_actions: tuple[Action, ...] = ()
         watch = None  # after a guess: the guessed cell, which must show before the board is read again
+        handled_all = False  # the client has handled every click of the last batch (answered pings)
         steps = actions_done = guesses = 0
         unanswered = 0  # steps in a row whose clicks changed nothing on the screen
         while steps < self.config.max_steps:
             steps += 1
-            if before_frame is not None and watch is None and self.clicker.handled_all:
+            if before_frame is not None and watch is None and handled_all:
                 settled = wait_for_paint(
                     self._board_grab(located), before_frame, timeout=PAINT_WAIT, settle=PAINT_SETTLE, clock=self.clock, sleep=self.sleep
                 )
@@ -207,7 +208,7 @@ class Player:
                 located, before_frame, last_actions, watch = moved, None, (), None
                 continue
             t_act = self.clock()
-            done, waited = self.clicker.act(
+            done, waited, handled_all = self.clicker.act(
                 located, step.actions, step.frame, lambda: bool(self._window_moved(located, relocate=False)),
                 careful=unanswered > 0,
             )
