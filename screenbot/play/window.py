@@ -40,6 +40,7 @@ class WindowTracker:
         self._root = self._conn.screen().root
         self._display_name = name
         self._ping_conn = None  # opened on first use: it receives the answers, sent to the root window
+        self._ping_atoms = (0, 0)  # WM_PROTOCOLS and _NET_WM_PING, once that connection is open
         self._pings = 0
 
     def geometry(self) -> Rect:
@@ -91,12 +92,14 @@ class WindowTracker:
         from Xlib.protocol import event
 
         if self._ping_conn is None:
-            self._ping_conn = xdisplay.Display(self._display_name)
+            conn = xdisplay.Display(self._display_name)
             # Clients answer by sending the message back to the root window with this mask.
-            self._ping_conn.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
-            self._ping_conn.sync()
+            conn.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
+            # Looked up once: python-xlib's intern_atom is a round trip to the X server each time.
+            self._ping_atoms = (conn.intern_atom("WM_PROTOCOLS"), conn.intern_atom("_NET_WM_PING"))
+            self._ping_conn = conn
         conn = self._ping_conn
-        protocols, ping = conn.intern_atom("WM_PROTOCOLS"), conn.intern_atom("_NET_WM_PING")
+        protocols, ping = self._ping_atoms
         self._pings = (self._pings + 1) & 0xFFFFFFFF
         stamp = self._pings  # the timestamp field: any value the client sends back unchanged
         window = conn.create_resource_object("window", self.window_id)
