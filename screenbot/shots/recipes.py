@@ -49,6 +49,16 @@ class Recipe:
     for_templates: bool = False
     seed: int = 0
 
+def _gm_digits(name: str, custom: tuple[int, int, int], window: tuple[int, int], digits: str, high: int,
+               for_templates: bool, seed: int, resize: tuple[int, int] | None = None) -> Recipe:
+    """A gnome-mines recipe for high numbers (``digits``): a custom board nearly full of mines, first
+    click at (1, 1), up to ``high`` games, keeping the board before each losing click (see RECIPES)."""
+    options = {"custom": custom, "window_size": window}
+    if resize is not None:
+        options["resize"] = resize
+    options.update({"first": (1, 1), "high": high, "digits": digits, "keep": "before-loss"})
+    return Recipe(name, "gnome-mines", options, for_templates, seed)
+
 
 RECIPES: tuple[Recipe, ...] = (
     Recipe("gm-small-600", "gnome-mines", {"level": "small", "window_size": (600, 400)}, True, 1),
@@ -88,30 +98,19 @@ RECIPES: tuple[Recipe, ...] = (
     # before the losing click is kept (the locator finds it; the lost board is mostly mines), its
     # numbers computed from the lost board. A custom game's window is taller than a level's (its
     # settings page needs the room), so ``resize`` gives it the level's window again.
-    Recipe("gm-digits-medium-600", "gnome-mines", {"custom": (16, 16, 206), "window_size": (600, 400),
-           "resize": (610, 460), "first": (1, 1), "high": 200, "digits": "78", "keep": "before-loss"}, True, 31),
-    Recipe("gm-digits-big-900", "gnome-mines", {"custom": (30, 16, 400), "window_size": (900, 640),
-           "resize": (910, 696), "first": (1, 1), "high": 200, "digits": "48", "keep": "before-loss"}, True, 32),
-    Recipe("gm-digits-dense-600", "gnome-mines", {"custom": (16, 16, 206), "window_size": (600, 400),
-           "first": (1, 1), "high": 200, "digits": "48", "keep": "before-loss"}, True, 33),
-    Recipe("gm-digits-medium-900", "gnome-mines", {"custom": (16, 16, 206), "window_size": (900, 640),
-           "resize": (910, 696), "first": (1, 1), "high": 200, "digits": "45678", "keep": "before-loss"}, True, 34),
-    Recipe("gm-digits-small-600", "gnome-mines", {"custom": (8, 8, 46), "window_size": (600, 400),
-           "resize": (610, 460), "first": (1, 1), "high": 250, "digits": "35678", "keep": "before-loss"}, True, 35),
-    Recipe("gm-digits-dense-900", "gnome-mines", {"custom": (12, 10, 95), "window_size": (900, 650),
-           "first": (1, 1), "high": 200, "digits": "45678", "keep": "before-loss"}, True, 36),
-    Recipe("gm-digits-small-1000", "gnome-mines", {"custom": (8, 8, 46), "window_size": (1000, 900),
-           "resize": (1010, 956), "first": (1, 1), "high": 250, "digits": "45678", "keep": "before-loss"}, True, 37),
+    _gm_digits("gm-digits-medium-600", (16, 16, 206), (600, 400), "78", 200, True, 31, resize=(610, 460)),
+    _gm_digits("gm-digits-big-900", (30, 16, 400), (900, 640), "48", 200, True, 32, resize=(910, 696)),
+    _gm_digits("gm-digits-dense-600", (16, 16, 206), (600, 400), "48", 200, True, 33),
+    _gm_digits("gm-digits-medium-900", (16, 16, 206), (900, 640), "45678", 200, True, 34, resize=(910, 696)),
+    _gm_digits("gm-digits-small-600", (8, 8, 46), (600, 400), "35678", 250, True, 35, resize=(610, 460)),
+    _gm_digits("gm-digits-dense-900", (12, 10, 95), (900, 650), "45678", 200, True, 36),
+    _gm_digits("gm-digits-small-1000", (8, 8, 46), (1000, 900), "45678", 250, True, 37, resize=(1010, 956)),
     # The same, held back: no template is cut from these, so they check the pictures above on games
     # the templates never saw.
-    Recipe("gm-digits-small-600-b", "gnome-mines", {"custom": (8, 8, 46), "window_size": (600, 400),
-           "resize": (610, 460), "first": (1, 1), "high": 150, "digits": "45678", "keep": "before-loss"}, False, 41),
-    Recipe("gm-digits-medium-900-b", "gnome-mines", {"custom": (16, 16, 206), "window_size": (900, 640),
-           "resize": (910, 696), "first": (1, 1), "high": 150, "digits": "45678", "keep": "before-loss"}, False, 42),
-    Recipe("gm-digits-dense-900-b", "gnome-mines", {"custom": (12, 10, 95), "window_size": (900, 650),
-           "first": (1, 1), "high": 150, "digits": "45678", "keep": "before-loss"}, False, 43),
-    Recipe("gm-digits-small-1000-b", "gnome-mines", {"custom": (8, 8, 46), "window_size": (1000, 900),
-           "resize": (1010, 956), "first": (1, 1), "high": 150, "digits": "45678", "keep": "before-loss"}, False, 44),
+    _gm_digits("gm-digits-small-600-b", (8, 8, 46), (600, 400), "45678", 150, False, 41, resize=(610, 460)),
+    _gm_digits("gm-digits-medium-900-b", (16, 16, 206), (900, 640), "45678", 150, False, 42, resize=(910, 696)),
+    _gm_digits("gm-digits-dense-900-b", (12, 10, 95), (900, 650), "45678", 150, False, 43),
+    _gm_digits("gm-digits-small-1000-b", (8, 8, 46), (1000, 900), "45678", 150, False, 44, resize=(1010, 956)),
     Recipe("xd-high-a", "xdemineur", {"cols": 16, "rows": 12, "mines": 90, "high": 60}, True, 23),
     Recipe("xd-high-b", "xdemineur", {"cols": 12, "rows": 12, "mines": 70, "high": 60}, False, 24),
     Recipe("rm-s1-10x10", "react-minesweeper", {"scale": 1.0, "rows": 10, "cols": 10, "chance": 15}, True, 1),
