@@ -1,3 +1,12 @@
 """screenbot: reads a Minesweeper client from the screen, solves it, and plays or hints."""
 
+import os
+
+# The eyes multiply small matrices (a few hundred cells by a hundred templates). A threaded BLAS
+# spends more on waking its threads than on such products: one thread was 4-5x faster per product
+# here, and it leaves the other cores to the game and the X server. Set before NumPy is first
+# imported; a value the user set wins.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
 __version__ = "0.1.0"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from screenbot.vision.align import sample_lines
-from screenbot.vision.rectangles import extend, largest_rectangle
+from screenbot.vision.structure import cut_sides, find_edges, find_grids
 
 
 def test_sample_lines_spread_over_the_board_with_both_ends():
@@ -20,12 +21,34 @@ def test_sample_lines_spread_over_the_board_with_both_ends():
     assert sample_lines(2, 1) == [0, 1]
 
 
-def test_largest_rectangle_and_extend():
-    good = np.zeros((9, 10), dtype=bool)
-    good[1:8, 2:9] = True  # a 7x7 board
-    good[2, 5] = False  # one poorly matched cell on it
-    block = largest_rectangle(good)
-    assert block == (3, 2, 5, 7)  # below the weak cell: 5x7 beats every other all-good rectangle
-    # Mostly-good rows and columns join the block again: the weak cell does not cut the board.
-    assert extend(good, block) == (1, 2, 7, 7)
-    assert largest_rectangle(np.ones((3, 10), dtype=bool)) == (0, 0, 0, 0)  # fewer than 4 rows
+def _drawn_board(rows: int, cols: int, pitch: int, face: int, at: tuple[int, int], size=(400, 500)) -> np.ndarray:
+    """A plain picture of a board: grey square faces on a light background, ``pitch`` apart."""
+    frame = np.full((*size, 3), 240, dtype=np.uint8)
+    for r in range(rows):
+        for c in range(cols):
+            top, left = at[1] + r * pitch, at[0] + c * pitch
+            frame[top : top + face, left : left + face] = (180, 185, 182)
+    return frame
+
+
+def test_grid_is_found_from_structure_alone():
+    frame = _drawn_board(7, 9, 21, 17, (40, 30))
+    grids = find_grids(frame)
+    assert len(grids) == 1
+    grid = grids[0]
+    assert (grid.rows, grid.cols) == (7, 9)
+    assert grid.pitch == pytest.approx((21, 21), abs=0.01)
+    assert grid.centre == pytest.approx((40 + 8.5, 30 + 8.5), abs=0.01)  # the first face's centre (pixel edges)
+    assert cut_sides(grid, find_edges(frame)) == []
+
+
+def test_a_board_cut_by_a_window_edge_is_reported_cut():
+    frame = _drawn_board(7, 9, 21, 17, (40, 30))
+    frame[:, 40 + 8 * 21 + 6 :] = 240  # the last column cut through its faces: only 6 px of them show
+    grid = find_grids(frame)[0]
+    assert grid.cols == 8
+    assert cut_sides(grid, find_edges(frame)) == ["right"]
+
+
+def test_no_grid_on_a_plain_frame():
+    assert find_grids(np.full((300, 300, 3), 90, dtype=np.uint8)) == []

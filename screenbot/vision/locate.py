@@ -1,55 +1,64 @@
-"""Find the cell lattice of a known skin anywhere on a frame, with no fixed coordinates.
+"""Find the board on a frame: structure first, then the skin, then checks.
 
-The steps, each cheap and vectorised:
+1. structure (``structure``): the cell lattices on the frame, from cell faces and the separators
+   between them, with no skin's pictures involved, so any cell size and any placement is found;
+2. a lattice cut short on some side (by the frame edge, a window edge or a window over it) is refused:
+   the board is not all visible;
+3. skin: each skin's templates are aligned to the pixel on the lattice (``align``) and the skin whose
+   templates the cells match best is the one that drew it; a lattice no skin matches is not a board;
+4. the board's size is checked against the client's standard sizes (``Skin.board_sizes``): a board a
+   row or two short of one is a standard board cut by its window, not a custom one.
 
-1. regions (``regions``): areas painted in the skin's colours, so other windows do not drown it;
-2. pitch (``pitch``): the autocorrelation peaks of the edge profiles within the skin's pitch range
-   (the cell borders repeat every pitch), refined to sub-pixel precision on a multiple of the peak;
-3. phase (``phase``): template matching at every offset of the area scaled to canonical cells gives
-   where cell boxes start, to one scaled pixel;
-4. the largest rectangle of cells that look like cells (``rectangles``), aligned to the pixel
-   (``align``), read again over the whole area at that alignment: the board;
-5. sanity (``checks``): a board that runs into the frame edge (partly off screen) or that has
-   cell-like pieces sticking out of its rectangle (partly covered) is refused rather than guessed.
+Several complete boards on one frame are all returned by ``locate_boards``; ``locate_board`` takes
+the one a caller asks for (inside a window) or refuses, naming them.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import BoardNotFoundError, SkinError
+from ..geometry import Rect
 from .align import refine
-from .checks import LOCATE_CONFIDENCE, cell_confidence, check_whole, grow, inner_corner
+from .cells import cell_images, match_cells
 from .lattice import Lattice
-from .phase import phase_by_matching, phase_precision
-from .pitch import edge_profiles, pitch_candidates
-from .rectangles import MIN_SIDE, extend, largest_rectangle
-from .regions import Region, colour_bins, palette_share, skin_palette, skin_regions
-from .skins import Skin
+from .skins import CANONICAL, OUTSIDE, Skin
+from .structure import Grid, cell_faces, cut_sides, find_edges, find_grids
 
 log = logging.getLogger(__name__)
 
-# Mean confidence at which a found board is taken without trying the other skins. Measured on the
-# 280 labelled screenshots with four skins: the skin that drew a board scores 0.79-1.0 on it (0.9 or
-# more on 247 of 259), every other skin 0.77 at most (gnome-mines' covered cells on browser boards).
+# Mean confidence of a board's cells under the skin that drew it. Measured on the labelled
+# screenshots with four skins: the skin that drew a board scores 0.79-1.0 on it, every other skin
+# 0.77 at most; a grid of something that is not a board (icons, a table) scores far lower.
+SKIN_MATCH = 0.7
+# At this mean confidence the other skins are not tried.
 CERTAIN = 0.9
-GOOD_ENOUGH = 0.8  # a board this well matched at the smallest pitch is not second-guessed at larger ones
+# Pixels (each way) the template alignment searches around the structure's lattice.
+ALIGN_REACH = 2.0
+EDGE_MARGIN = 2  # px: a board closer than this to the frame edge may go on past it
 
 
 @dataclass(frozen=True, slots=True)
-class Candidate:
-    lattice: Lattice
-    mean_confidence: float
+class Found:
+    """A board found on the frame, or a grid refused as one (``refusal`` says why)."""
+
+    grid: Grid
+    lattice: Lattice | None
+    confidence: float
+    refusal: str = ""
+
+    def describe(self) -> str:
+        what = f"{self.lattice.skin} " if self.lattice is not None else ""
+        return f"{what}board {self.grid.describe()}"
 
 
-def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto") -> Lattice:
-    """The board's lattice on ``frame`` (BGR uint8). ``skin`` is a skin name or "auto" (try all).
-
-    Raises BoardNotFoundError when no complete board is visible, SkinError for an unknown skin name.
-    """
+def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto") -> list[Found]:
+    """Every cell grid on ``frame`` (BGR uint8), each with its skin's lattice or the reason it is not
+    a whole, readable board; largest first."""
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise BoardNotFoundError("the frame is not a BGR uint8 image", skin=None if skin == "auto" else skin)
     if skin == "auto":
@@ -58,125 +67,138 @@ def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto") 
         names = [skin]
     else:
         raise SkinError(f"unknown skin; known: {', '.join(skins) or 'none'}", skin=skin)
-    bins = colour_bins(frame)  # shared by every skin tried
-    regions = {name: skin_regions(bins, skins[name]) for name in names}
-    # The skin whose colours fill its area best first: the search stops at a board matched almost
-    # exactly, so on most frames the other skins are never tried.
-    names.sort(key=lambda name: -palette_share(bins, skins[name], regions[name][:1]))
-    found: list[Candidate] = []
-    reasons: dict[str, str] = {}
-    for name in names:
-        try:
-            found.append(_locate_skin(frame, bins, skins[name], regions[name]))
-        except BoardNotFoundError as exc:
-            reasons[name] = exc.reason or str(exc)
-            continue
-        if found[-1].mean_confidence >= CERTAIN:
-            break  # no other skin has come near this on any board seen
-    if not found:
-        why = "; ".join(f"{name}: {reasons[name]}" for name in sorted(reasons))
+    edges = find_edges(frame)
+    return [_judge(frame, edges, grid, [skins[n] for n in names]) for grid in find_grids(frame, edges)]
+
+
+def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto", *, within: Rect | None = None) -> Lattice:
+    """The board's lattice on ``frame``. ``skin`` is a skin name or "auto" (try all). With ``within``
+    (a rectangle of the frame, such as the game's window) the board inside it is taken, else the
+    only complete board on the frame.
+
+    Raises BoardNotFoundError when no complete board is visible (or several, and none was asked
+    for), naming what was seen and where; SkinError for an unknown skin name.
+    """
+    found = locate_boards(frame, skins, skin)
+    if within is not None:
+        found = [f for f in found if within.contains_rect(_rect(f.grid))] or found
+    boards = [f for f in found if f.lattice is not None and not f.refusal]
+    skin_name = None if skin == "auto" else skin
+    if len(boards) == 1:
+        log.debug("located %s", boards[0].describe())
+        return boards[0].lattice
+    if len(boards) > 1:
+        names = "; ".join(f.describe() for f in boards)
         raise BoardNotFoundError(
-            f"no complete Minesweeper board found ({why})", skin=None if skin == "auto" else skin, reason=why
-        )
-    best = max(found, key=lambda c: (c.mean_confidence, c.lattice.rows * c.lattice.cols))
-    log.debug("located %s", best)
-    return best.lattice
+            f"{len(boards)} complete boards on the screen ({names}): close or move all but one, or give the "
+            f"board's lattice", skin=skin_name, reason="several boards")
+    if not found:
+        raise BoardNotFoundError("no Minesweeper board found: nothing on the frame looks like a grid of cells "
+                                 "(at least 4x4)", skin=skin_name, reason="no grid of cells")
+    best = found[0]
+    raise BoardNotFoundError(f"no complete Minesweeper board found: {best.describe()}: {best.refusal}",
+                             skin=skin_name, reason=best.refusal,
+                             cells=best.grid.rows * best.grid.cols if "hidden" in best.refusal else 0)
 
 
-def _locate_skin(frame: np.ndarray, bins: np.ndarray, skin: Skin, regions: list[Region]) -> Candidate:
-    best: Candidate | None = None
-    reason = "no area drawn in this skin's colours"
-    partial: list[BoardNotFoundError] = []
-    for left, top, width, height in regions:
-        window = (slice(top, top + height), slice(left, left + width))
-        try:
-            candidate = _locate_in(frame[window], bins[window], skin, frame, (left, top))
-        except BoardNotFoundError as exc:
-            reason = exc.reason or str(exc)
-            partial.append(exc)
-            continue
-        if best is None or candidate.mean_confidence > best.mean_confidence:
-            best = candidate
-    _raise_partial(partial, best)
-    if best is None:
-        raise BoardNotFoundError(reason, skin=skin.name, reason=reason)
-    return best
+def _rect(grid: Grid) -> Rect:
+    left, top, right, bottom = grid.box()
+    return Rect(int(np.floor(left)), int(np.floor(top)), int(np.ceil(right - left)), int(np.ceil(bottom - top)))
 
 
-def _locate_in(crop: np.ndarray, crop_bins: np.ndarray, skin: Skin, frame: np.ndarray,
-               offset: tuple[int, int]) -> Candidate:
+def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
+    height, width = frame.shape[:2]
+    left, top, right, bottom = grid.box()
+    if left < EDGE_MARGIN or top < EDGE_MARGIN or right > width - EDGE_MARGIN or bottom > height - EDGE_MARGIN:
+        sides = [s for s, out in (("left", left < EDGE_MARGIN), ("top", top < EDGE_MARGIN),
+                                  ("right", right > width - EDGE_MARGIN), ("bottom", bottom > height - EDGE_MARGIN)) if out]
+        return Found(grid, None, 0.0, f"it runs into the {' and '.join(sides)} edge of the picture (partly off screen)")
+    cut = cut_sides(grid, edges)
+    if cut:
+        return Found(grid, None, 0.0, f"its cells go on past its {' and '.join(cut)} side: part of the board is "
+                                      f"hidden (cut by its window or covered by another one)")
+    best: tuple[float, Lattice] | None = None
+    quick = sorted(((_quick_match(frame, grid, s), s) for s in skins), key=lambda q: -q[0])
+    for first_look, skin in quick:
+        if first_look < quick[0][0] - QUICK_MARGIN:
+            break  # far behind the best skin before alignment: alignment does not make up that much
+        lattice = refine(frame, skin, _skin_lattice(grid, skin), (ALIGN_REACH, ALIGN_REACH))
+        score = float(_cell_scores(frame, lattice, skin).mean())
+        if best is None or score > best[0]:
+            best = (score, lattice)
+        if score >= CERTAIN:
+            break
+    if best is None or best[0] < SKIN_MATCH:
+        matched = f" (best {best[1].skin}, {best[0]:.2f})" if best else ""
+        return Found(grid, None, best[0] if best else 0.0,
+                     f"its cells match no known skin{matched}: a client nobody taught (screenbot new-skin), or not a board")
+    score, lattice = best
+    cut_off = _short_of_standard(lattice, {s.name: s for s in skins}[lattice.skin])
+    return Found(grid, lattice, score, cut_off)
+
+
+def _short_of_standard(lattice: Lattice, skin: Skin) -> str:
+    """Why a board a row or two short of one of the client's standard sizes is refused ('' if not):
+    a window too small for its board cuts it, sometimes exactly between two rows of cells."""
+    for size in skin.board_sizes:
+        rows, cols = size
+        if (lattice.rows, lattice.cols) != size and 0 <= rows - lattice.rows <= 2 and 0 <= cols - lattice.cols <= 2:
+            return (f"it has {lattice.rows}x{lattice.cols} cells, just short of {skin.name}'s {rows}x{cols}: its window "
+                    f"probably cuts it (make the window larger; for a custom board of this size give its lattice)")
+    return ""
+
+
+def _skin_lattice(grid: Grid, skin: Skin) -> Lattice:
+    """The grid as pitch boxes placed around the faces the way the skin's templates place them."""
+    fx, fy = face_phase(skin, round(grid.pitch[0]))
+    (cx, cy), (px, py) = grid.centre, grid.pitch
+    return Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols)
+
+
+@functools.lru_cache(maxsize=256)
+def face_phase(skin: Skin, pitch: int) -> tuple[float, float]:
+    """Where in its pitch box the skin draws a covered cell's face (its centre, as a share of the box),
+    from the covered template captured nearest this pitch; the middle when no face is found."""
+    covered = [t for t in skin.templates if t.char == "#"]
+    template = min(covered, key=lambda t: abs(np.log(t.pitch[0] / max(pitch, 1))))
+    image = template.image
+    # Pad with the template's own border pixels so a face touching the box edge stays closed.
+    faces = cell_faces(find_edges(np.pad(image, ((1, 1), (1, 1), (0, 0)), mode="constant")))
+    if not len(faces):
+        return 0.5, 0.5
+    i = int(np.argmax(faces.width * faces.height))
+    height, width = image.shape[:2]
+    return float((faces.cx[i] - 1) / width), float((faces.cy[i] - 1) / height)
+
+
+QUICK_CELLS = 24  # cells sampled to order the skins before the full alignment
+# Skins whose unaligned sample scores this far below the best one's are not aligned at all. On the
+# labelled screenshots alignment raised a skin's sample score by 0.1 at most.
+QUICK_MARGIN = 0.2
+
+
+def _quick_match(frame: np.ndarray, grid: Grid, skin: Skin) -> float:
+    """Mean confidence of a few cells spread over the grid, unaligned: enough to try the right skin first."""
+    lattice = _skin_lattice(grid, skin)
+    rng = np.random.default_rng(0)
+    count = min(QUICK_CELLS, grid.rows * grid.cols)
+    picks = rng.choice(grid.rows * grid.cols, size=count, replace=False)
+    return float(_cell_scores(frame, lattice, skin, picks).mean())
+
+
+def _cell_scores(frame: np.ndarray, lattice: Lattice, skin: Skin, picks: np.ndarray | None = None) -> np.ndarray:
+    """Match confidence of the lattice's cells (all, or the flat indices ``picks``); 0 for a cell that
+    looks most like a board's surroundings."""
     import cv2
 
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.int16)
-    prof_x, prof_y = edge_profiles(gray, skin_palette(skin)[crop_bins])
-    low, high = skin.pitch_range
-    px_list = pitch_candidates(prof_x, low, high)
-    py_list = pitch_candidates(prof_y, low, high)
-    if not px_list or not py_list:
-        raise BoardNotFoundError("no repeating cell pattern", skin=skin.name, reason="no repeating cell pattern")
-    best: Candidate | None = None
-    errors: list[BoardNotFoundError] = []
-    for px in px_list:
-        for py in py_list:
-            if not 0.9 <= px / py <= 1.1:  # cells of every known client are (nearly) square
-                continue
-            try:
-                candidate = _fit(crop, skin, (px, py), frame, offset)
-            except BoardNotFoundError as exc:
-                errors.append(exc)
-                continue
-            if best is None or candidate.mean_confidence > best.mean_confidence:
-                best = candidate
-        if best is not None and best.mean_confidence >= GOOD_ENOUGH:
-            break
-    _raise_partial(errors, best)
-    if best is None:
-        reason = errors[0].reason if errors else "no square cell pattern"
-        raise BoardNotFoundError(reason, skin=skin.name, reason=reason)
-    return best
-
-
-def _raise_partial(errors: list[BoardNotFoundError], best: Candidate | None) -> None:
-    """A partly hidden board seen at one pitch outweighs a smaller "board" found at another pitch
-    (a wrong pitch can make a few cells of a covered board look like a small complete one)."""
-    partial = [e for e in errors if e.cells]
-    if not partial:
-        return
-    worst = max(partial, key=lambda e: e.cells)
-    if best is None or worst.cells > best.lattice.rows * best.lattice.cols:
-        raise worst
-
-
-def _fit(crop: np.ndarray, skin: Skin, pitch: tuple[float, float], frame: np.ndarray,
-         offset: tuple[int, int]) -> Candidate:
-    px, py = pitch
-    ox, oy, good = phase_by_matching(crop, skin, pitch)
-    r0, c0, rows, cols = largest_rectangle(good)
-    if rows < MIN_SIDE or cols < MIN_SIDE:
-        raise BoardNotFoundError("no block of cells that look like this skin's", skin=skin.name,
-                                 reason="no block of cells that look like this skin's")
-    board = Lattice(skin.name, (ox + c0 * px + offset[0], oy + r0 * py + offset[1]), (px, py), rows, cols)
-    # The matching phase is exact to a scaled pixel only: align to the pixel on the block found, then
-    # read the whole area again with that alignment and take the block of cells that match strictly.
-    board = refine(frame, skin, board, phase_precision(pitch))
-    height, width = crop.shape[:2]
-    px, py = board.pitch
-    left = offset[0] + (board.origin[0] - offset[0]) % px
-    top = offset[1] + (board.origin[1] - offset[1]) % py
-    whole = Lattice(skin.name, (left, top), board.pitch,
-                    int((offset[1] + height - top) // py), int((offset[0] + width - left) // px))
-    if whole.rows < MIN_SIDE or whole.cols < MIN_SIDE:
-        raise BoardNotFoundError("pattern too small", skin=skin.name, reason="pattern too small")
-    good = cell_confidence(frame, whole, skin) >= LOCATE_CONFIDENCE
-    r0, c0, rows, cols = extend(good, largest_rectangle(good))
-    if rows < MIN_SIDE or cols < MIN_SIDE:
-        raise BoardNotFoundError("the block of cells fell apart when aligned", skin=skin.name,
-                                 reason="no stable block of cells")
-    board = Lattice(skin.name, (left + c0 * px, top + r0 * py), board.pitch, rows, cols)
-    board = refine(frame, skin, board)
-    grown, confidence = grow(frame, skin, board)
-    r0, c0 = inner_corner(grown, board)
-    check_whole(frame, skin, board, confidence >= LOCATE_CONFIDENCE, (r0, c0))
-    # The board's own cells were read with the ring around them: no need to read them again.
-    return Candidate(board, float(confidence[r0 : r0 + board.rows, c0 : c0 + board.cols].mean()))
-
+    if picks is None:
+        cells = cell_images(frame, lattice)
+    else:
+        crops = []
+        for index in picks:
+            rect = lattice.cell_rect(*divmod(int(index), lattice.cols))
+            crops.append(cv2.resize(frame[rect.top : rect.bottom, rect.left : rect.right], (CANONICAL, CANONICAL),
+                                    interpolation=cv2.INTER_AREA))
+        cells = np.stack(crops)
+    matches = match_cells(cells, skin.bank(lattice.pitch))
+    return np.where(matches.chars == OUTSIDE, 0.0, matches.confidence)

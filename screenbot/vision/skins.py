@@ -73,6 +73,16 @@ class Skin:
     def chars(self) -> frozenset[str]:
         return frozenset(t.char for t in self.templates)
 
+    @property
+    def board_sizes(self) -> list[tuple[int, int]]:
+        """The client's standard board sizes (rows, cols): those its profile knows a mine total for."""
+        sizes = []
+        for key in (self.profile.get("mine_total") or {}):
+            rows, _, cols = str(key).partition("x")
+            if rows.isdigit() and cols.isdigit():
+                sizes.append((int(rows), int(cols)))
+        return sizes
+
     def bank(self, pitch: tuple[float, float]) -> TemplateBank:
         """The templates to compare with at this board pitch (cached per rounded pitch)."""
         return _bank(self, round(pitch[0] * 4) / 4, round(pitch[1] * 4) / 4)

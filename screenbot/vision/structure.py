@@ -1,0 +1,413 @@
+"""Find cell lattices on a frame from the picture's structure alone, before any skin is consulted.
+
+Every Minesweeper skin draws a board as a grid of cell faces: areas of (nearly) one colour, bounded by
+gaps, grid lines or bevels, repeating at one pitch. Numbers, flags and mines sit inside a face and do
+not change its outline. So:
+
+1. faces: the connected areas of pixels with no strong step to any neighbour, whose bounding boxes
+   are squarish and not tiny (``cell_faces``);
+2. links: a face and the next one along its row (same centre line), or down its column, when the two
+   are about the same size and close: a board's faces chain up, text and icons rarely do;
+3. grids: the linked groups, each fitted with a lattice (pitch and centre of cell (0, 0) by least
+   squares over the face centres, so fractional pitches and toolkits that give some cells a pixel more
+   fit as well as any straight lattice can);
+4. the grid's extent (rows, columns) is where its faces are; a board cut by the frame or by another
+   window shows cell pieces beyond that extent, which ``clipped_sides`` reports.
+
+No template is needed here: a skin's pictures are only used afterwards, to align to the pixel and
+read the cells. The lattice found here says where cell centres are; ``Grid.lattice`` turns it into
+pitch boxes with the skin's own face placement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+# A step larger than this (0-255, any channel) between neighbouring pixels ends a face. Smooth
+# gradients (a few levels a pixel) stay inside one face; anti-aliased rounded corners still close it.
+FACE_STEP = 8
+MIN_FACE = 5  # px: the smallest face side kept (12 px cells with 2 px borders leave 8)
+MAX_FACE = 130  # px: faces of the largest cells (120 px pitch)
+FACE_FILL = 0.45  # a face fills at least this share of its bounding box (a digit may take the rest)
+FACE_ASPECT = 1.6  # bounding boxes farther from square than this are not cells
+CENTRE_SLACK = 2.0  # px: faces of one row (column) have centres this close in y (x)
+SIZE_RATIO = 1.8  # linked faces differ in size by at most this (a bevelled covered face vs an open one)
+MIN_CELLS = 4  # a grid has at least this many rows and columns
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Faces:
+    """Candidate cell faces: bounding boxes (left, top, width, height) as int arrays, centres as floats."""
+
+    left: np.ndarray
+    top: np.ndarray
+    width: np.ndarray
+    height: np.ndarray
+
+    @property
+    def cx(self) -> np.ndarray:
+        return self.left + self.width / 2.0
+
+    @property
+    def cy(self) -> np.ndarray:
+        return self.top + self.height / 2.0
+
+    def __len__(self) -> int:
+        return len(self.left)
+
+    def subset(self, index: np.ndarray) -> Faces:
+        return Faces(self.left[index], self.top[index], self.width[index], self.height[index])
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Grid:
+    """A lattice of cells found by structure: cell (r, c)'s face centre is ``centre + (c*px, r*py)``.
+
+    ``occupied`` (rows, cols) says which lattice positions hold a face; ``faces`` are those faces.
+    """
+
+    centre: tuple[float, float]
+    pitch: tuple[float, float]
+    rows: int
+    cols: int
+    occupied: np.ndarray
+    faces: Faces
+
+    @property
+    def fill(self) -> float:
+        return float(self.occupied.mean())
+
+    def box(self) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of the pitch boxes centred on the face centres."""
+        (cx, cy), (px, py) = self.centre, self.pitch
+        return cx - px / 2, cy - py / 2, cx + (self.cols - 0.5) * px, cy + (self.rows - 0.5) * py
+
+    def describe(self) -> str:
+        left, top, _, _ = self.box()
+        return (f"{self.rows}x{self.cols} cells at ({left:.0f}, {top:.0f}), pitch "
+                f"{self.pitch[0]:.2f}x{self.pitch[1]:.2f}")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Edges:
+    """Strong steps between neighbouring pixels: ``dx[y, x]`` between (x, y) and (x+1, y), ``dy[y, x]``
+    between (x, y) and (x, y+1)."""
+
+    dx: np.ndarray  # (H, W-1) bool
+    dy: np.ndarray  # (H-1, W) bool
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.dy.shape[0] + 1, self.dx.shape[1] + 1
+
+    def mask(self) -> np.ndarray:
+        """True at both pixels of every strong step, so areas of two different colours never touch."""
+        edge = np.zeros(self.shape, dtype=bool)
+        edge[:, 1:] |= self.dx
+        edge[:, :-1] |= self.dx
+        edge[1:] |= self.dy
+        edge[:-1] |= self.dy
+        return edge
+
+
+def find_edges(frame: np.ndarray, step: int = FACE_STEP) -> Edges:
+    """Steps larger than ``step`` (0-255) in some channel between 4-neighbours of a BGR or grey frame."""
+    import cv2
+
+    def strong(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        diff = cv2.absdiff(a, b)
+        if diff.ndim == 3:
+            diff = diff.max(axis=2) if diff.shape[2] != 3 else cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2])
+        return diff > step
+
+    return Edges(strong(frame[:, 1:], frame[:, :-1]), strong(frame[1:], frame[:-1]))
+
+
+def cell_faces(edges: Edges) -> Faces:
+    """The squarish one-colour areas between the edges that could be cell faces."""
+    import cv2
+
+    flat = np.ascontiguousarray(~edges.mask(), dtype=np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
+    left, top, width, height, area = (stats[1:, i] for i in range(5))
+    keep = ((width >= MIN_FACE) & (height >= MIN_FACE) & (width <= MAX_FACE) & (height <= MAX_FACE)
+            & (width <= FACE_ASPECT * height) & (height <= FACE_ASPECT * width) & (area >= FACE_FILL * width * height))
+    return Faces(left[keep].astype(np.int32), top[keep].astype(np.int32), width[keep].astype(np.int32),
+                 height[keep].astype(np.int32))
+
+
+def find_grids(frame: np.ndarray, edges: Edges | None = None) -> list[Grid]:
+    """Every grid of at least MIN_CELLS x MIN_CELLS cells on the frame, largest first, each grown or
+    shrunk to the rows and columns that the cell separators (gaps, lines, bevels) bound. ``edges``
+    are the frame's ``find_edges``, when the caller has them already."""
+    edges = find_edges(frame) if edges is None else edges
+    faces = cell_faces(edges)
+    if len(faces) < MIN_CELLS * MIN_CELLS:
+        return []
+    links = _links(faces)
+    seeds = []
+    for members in _groups(len(faces), links):
+        if len(members) < 2 * MIN_CELLS:
+            continue
+        grid = _fit(faces.subset(members), links_within=_within(links, members))
+        if grid is not None:
+            seeds.append(grid)
+    # Largest seed first: a board split into several linked groups (a digit that cuts its cell's face
+    # in two, an open area drawn without separators) is found whole from its largest piece, and the
+    # other pieces then fall inside it.
+    seeds.sort(key=lambda g: -int(g.occupied.sum()))
+    grids: list[Grid] = []
+    for seed in seeds:
+        if any(_inside(seed, grid) for grid in grids):
+            continue
+        grid = settle(seed, edges)
+        if grid is not None and grid.rows >= MIN_CELLS and grid.cols >= MIN_CELLS:
+            grids.append(grid)
+    return grids
+
+
+def _inside(seed: Grid, grid: Grid) -> bool:
+    """Do the seed's cell centres lie inside the grid's box?"""
+    left, top, right, bottom = grid.box()
+    cx, cy = seed.faces.cx, seed.faces.cy
+    return bool(((cx > left) & (cx < right) & (cy > top) & (cy < bottom)).mean() > 0.5)
+
+
+# Cell separators: a share of SEPARATED of the lines checked must show a strong step within
+# ``_reach`` of where the lattice puts the separator, for a row or column to be part of the board.
+SEPARATED = 0.6
+
+
+def _reach(pitch: float) -> int:
+    return max(2, int(round(0.25 * pitch)))
+
+
+def _column_line(edges: Edges, x: float, spans: list[tuple[float, float]]) -> float:
+    """Share of the y ``spans`` in which most pixel rows have a strong x step near column ``x``."""
+    height, width = edges.shape
+    t = _reach(max(b - a for a, b in spans) * 2)
+    lo, hi = int(round(x)) - t, int(round(x)) + t
+    if lo < 0 or hi >= width - 1 or not spans:
+        return 0.0
+    hits = 0
+    for a, b in spans:
+        y0, y1 = max(0, int(round(a))), min(height, int(round(b)))
+        if y1 > y0 and edges.dx[y0:y1, lo : hi + 1].any(axis=1).mean() >= SEPARATED:
+            hits += 1
+    return hits / len(spans)
+
+
+def _row_line(edges: Edges, y: float, spans: list[tuple[float, float]]) -> float:
+    """Share of the x ``spans`` in which most pixel columns have a strong y step near row ``y``."""
+    height, width = edges.shape
+    t = _reach(max(b - a for a, b in spans) * 2)
+    lo, hi = int(round(y)) - t, int(round(y)) + t
+    if lo < 0 or hi >= height - 1 or not spans:
+        return 0.0
+    hits = 0
+    for a, b in spans:
+        x0, x1 = max(0, int(round(a))), min(width, int(round(b)))
+        if x1 > x0 and edges.dy[lo : hi + 1, x0:x1].any(axis=0).mean() >= SEPARATED:
+            hits += 1
+    return hits / len(spans)
+
+
+def _middles(centre: float, pitch: float, first: int, count: int) -> list[tuple[float, float]]:
+    """The middle half of cells first..first+count-1 along one axis."""
+    return [(centre + k * pitch - pitch / 4, centre + k * pitch + pitch / 4) for k in range(first, first + count)]
+
+
+def column_is_cells(edges: Edges, centre: tuple[float, float], pitch: tuple[float, float], rows: int, col: int) -> bool:
+    """Is lattice column ``col`` (rows 0..rows-1) a column of cells: bounded left and right by column
+    separators, and cut by the separators between its rows?"""
+    (cx, cy), (px, py) = centre, pitch
+    rows_mid = _middles(cy, py, 0, rows)
+    sides = min(_column_line(edges, cx + (col - 0.5) * px, rows_mid), _column_line(edges, cx + (col + 0.5) * px, rows_mid))
+    if sides < SEPARATED:
+        return False
+    span = [(cx + col * px - px / 4, cx + col * px + px / 4)]
+    cuts = [_row_line(edges, cy + (r + 0.5) * py, span) for r in range(rows - 1)]
+    return bool(np.mean(cuts) >= SEPARATED) if cuts else True
+
+
+def row_is_cells(edges: Edges, centre: tuple[float, float], pitch: tuple[float, float], cols: int, row: int) -> bool:
+    """The same as ``column_is_cells`` for lattice row ``row`` (columns 0..cols-1)."""
+    (cx, cy), (px, py) = centre, pitch
+    cols_mid = _middles(cx, px, 0, cols)
+    sides = min(_row_line(edges, cy + (row - 0.5) * py, cols_mid), _row_line(edges, cy + (row + 0.5) * py, cols_mid))
+    if sides < SEPARATED:
+        return False
+    span = [(cy + row * py - py / 4, cy + row * py + py / 4)]
+    cuts = [_column_line(edges, cx + (c + 0.5) * px, span) for c in range(cols - 1)]
+    return bool(np.mean(cuts) >= SEPARATED) if cuts else True
+
+
+def settle(seed: Grid, edges: Edges, limit: int = 200) -> Grid | None:
+    """The seed's lattice over the rows and columns its separators bound: outer rows and columns
+    that are not cells are dropped, then neighbouring ones that are cells are added."""
+    (cx, cy), (px, py) = seed.centre, seed.pitch
+    r0, c0, rows, cols = 0, 0, seed.rows, seed.cols
+
+    def centre() -> tuple[float, float]:
+        return cx + c0 * px, cy + r0 * py
+
+    for _ in range(limit):
+        changed = False
+        if rows >= MIN_CELLS and cols >= MIN_CELLS:
+            if not row_is_cells(edges, centre(), (px, py), cols, 0):
+                r0, rows, changed = r0 + 1, rows - 1, True
+            elif not row_is_cells(edges, centre(), (px, py), cols, rows - 1):
+                rows, changed = rows - 1, True
+            elif not column_is_cells(edges, centre(), (px, py), rows, 0):
+                c0, cols, changed = c0 + 1, cols - 1, True
+            elif not column_is_cells(edges, centre(), (px, py), rows, cols - 1):
+                cols, changed = cols - 1, True
+        if not changed:
+            break
+    if rows < MIN_CELLS or cols < MIN_CELLS:
+        return None
+    for _ in range(limit):
+        changed = False
+        if row_is_cells(edges, centre(), (px, py), cols, -1):
+            r0, rows, changed = r0 - 1, rows + 1, True
+        if row_is_cells(edges, centre(), (px, py), cols, rows):
+            rows, changed = rows + 1, True
+        if column_is_cells(edges, centre(), (px, py), rows, -1):
+            c0, cols, changed = c0 - 1, cols + 1, True
+        if column_is_cells(edges, centre(), (px, py), rows, cols):
+            cols, changed = cols + 1, True
+        if not changed:
+            break
+    occupied = np.zeros((rows, cols), dtype=bool)
+    inside = seed.occupied[max(0, r0) : r0 + rows, max(0, c0) : c0 + cols]
+    occupied[max(0, -r0) : max(0, -r0) + inside.shape[0], max(0, -c0) : max(0, -c0) + inside.shape[1]] = inside
+    return Grid(centre(), (px, py), rows, cols, occupied, seed.faces)
+
+
+def _links(faces: Faces) -> np.ndarray:
+    """(k, 3) array of (a, b, axis): face b follows face a along its row (axis 0) or column (axis 1)."""
+    out = []
+    size = np.maximum(faces.width, faces.height).astype(np.float64)
+    for axis, along, across in ((0, faces.cx, faces.cy), (1, faces.cy, faces.cx)):
+        order = np.lexsort((along, _lines(across)))
+        a, b = order[:-1], order[1:]
+        same_line = _lines(across)[a] == _lines(across)[b]
+        gap = along[b] - along[a]
+        big = np.maximum(size[a], size[b])
+        small = np.minimum(size[a], size[b])
+        ok = same_line & (small * SIZE_RATIO >= big) & (gap >= 0.8 * small) & (gap <= 1.9 * big + 3)
+        out.append(np.stack([a[ok], b[ok], np.full(int(ok.sum()), axis)], axis=1))
+    return np.concatenate(out) if out else np.zeros((0, 3), dtype=int)
+
+
+def _lines(values: np.ndarray) -> np.ndarray:
+    """Label values into lines: sorted values closer than CENTRE_SLACK to the previous share a label."""
+    order = np.argsort(values, kind="stable")
+    jumps = np.diff(values[order]) > CENTRE_SLACK
+    labels = np.empty(len(values), dtype=np.int64)
+    labels[order] = np.concatenate([[0], np.cumsum(jumps)])
+    return labels
+
+
+def _groups(count: int, links: np.ndarray) -> list[np.ndarray]:
+    """Connected groups of faces under the links (union-find), as index arrays."""
+    parent = np.arange(count)
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b, _ in links:
+        ra, rb = find(int(a)), find(int(b))
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    roots = np.array([find(i) for i in range(count)])
+    order = np.argsort(roots, kind="stable")
+    cuts = np.flatnonzero(np.diff(roots[order])) + 1
+    return [g for g in np.split(order, cuts) if len(g) > 1]
+
+
+def _within(links: np.ndarray, members: np.ndarray) -> np.ndarray:
+    index = -np.ones(int(links[:, :2].max(initial=0)) + 1 if len(links) else 1, dtype=np.int64)
+    index[members[members < len(index)]] = np.arange(int((members < len(index)).sum()))
+    a, b = links[:, 0], links[:, 1]
+    inside = (index[a] >= 0) & (index[b] >= 0)
+    out = links[inside].copy()
+    out[:, 0], out[:, 1] = index[out[:, 0]], index[out[:, 1]]
+    return out
+
+
+def _fit(faces: Faces, links_within: np.ndarray) -> Grid | None:
+    """The lattice through a linked group of faces, or None when its faces do not sit on one."""
+    cx, cy = faces.cx, faces.cy
+    fits = []
+    keep = np.ones(len(faces), dtype=bool)
+    for axis, along in ((0, cx), (1, cy)):
+        sel = links_within[links_within[:, 2] == axis]
+        if len(sel) == 0:
+            return None
+        gaps = along[sel[:, 1]] - along[sel[:, 0]]
+        # Neighbouring cells are the shortest steps; a step over a missing face is twice as long.
+        shortest = np.percentile(gaps, 10)
+        p = float(np.median(gaps[gaps < 1.5 * shortest]))
+        # Whole-cell indices from the rough pitch (right while the drift over the board stays under
+        # half a cell), then a least-squares line through them, twice: the second time without the
+        # faces that sit off the first line (text, icons, a face split by a digit).
+        ref = float(np.median(along - p * np.round((along - along.min()) / p)))
+        k = np.round((along - ref) / p)
+        on = np.ones(len(faces), dtype=bool)
+        for _ in range(2):
+            if np.ptp(k[on]) == 0:
+                return None
+            slope, intercept = np.polyfit(k[on], along[on], 1)
+            on = np.abs(along - intercept - k * slope) <= max(2.0, 0.2 * slope)
+        fits.append((float(slope), float(intercept), k.astype(int)))
+        keep &= on
+    (px, x0, cols_i), (py, y0, rows_i) = fits
+    if keep.sum() < 2 * MIN_CELLS or px <= 0 or py <= 0 or not 0.8 <= px / py <= 1.25:
+        return None
+    c_lo, c_hi = cols_i[keep].min(), cols_i[keep].max()
+    r_lo, r_hi = rows_i[keep].min(), rows_i[keep].max()
+    rows, cols = int(r_hi - r_lo + 1), int(c_hi - c_lo + 1)
+    occupied = np.zeros((rows, cols), dtype=bool)
+    occupied[rows_i[keep] - r_lo, cols_i[keep] - c_lo] = True
+    return Grid((x0 + c_lo * px, y0 + r_lo * py), (px, py), rows, cols, occupied, faces.subset(np.flatnonzero(keep)))
+
+
+# A third of the separators going on past a side is the rest of a board (the old board check used the
+# same share): a window over half of the last row leaves half of the separators, a stray icon one.
+CUT_SHARE = 1 / 3
+
+
+def cut_sides(grid: Grid, edges: Edges) -> list[str]:
+    """The sides past which the grid's cells go on, cut short (by the frame, a window edge, or a
+    window over them): separators between its rows (columns) that continue beyond its last column
+    (row) for at least a few pixels. A board with such a side is not all visible."""
+    height, width = edges.shape
+    left, top, right, bottom = grid.box()
+    (cx, cy), (px, py) = grid.centre, grid.pitch
+    # Where the next cell's face would start: past the separator around the board's last face.
+    gap_x, gap_y = max(2.0, 0.15 * px), max(2.0, 0.15 * py)
+    row_cuts = [cy + (r + 0.5) * py for r in range(grid.rows - 1)]
+    col_cuts = [cx + (c + 0.5) * px for c in range(grid.cols - 1)]
+    strips = {
+        "left": (max(0.0, left - px / 2), left - gap_x),
+        "right": (right + gap_x, min(width - 1.0, right + px / 2)),
+        "top": (max(0.0, top - py / 2), top - gap_y),
+        "bottom": (bottom + gap_y, min(height - 1.0, bottom + py / 2)),
+    }
+    sides = []
+    for side, (a, b) in strips.items():
+        if b - a < 2:
+            continue  # nothing beyond this side on the frame: ``off_frame`` reports it
+        if side in ("left", "right"):
+            share = np.mean([_row_line(edges, y, [(a, b)]) for y in row_cuts])
+        else:
+            share = np.mean([_column_line(edges, x, [(a, b)]) for x in col_cuts])
+        if share >= CUT_SHARE:
+            sides.append(side)
+    return sides
