@@ -99,3 +99,49 @@ def confidence(best_rms: np.ndarray, second_rms: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         separation = np.where(second_rms > 0, 1.0 - best_rms / second_rms, 0.0)
     return np.minimum(absolute, np.clip(0.5 + separation, 0.0, 1.0))
+
+
+def pattern_states(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np.ndarray:
+    """Per cell, the state whose pattern of light and dark (whatever the colours) is nearest the
+    cell's middle, where ``chars`` (the states read, mostly by colour) is far from it; '' where the
+    pattern agrees with ``chars``.
+
+    A grey copy of a "1" on its green square is nearer in colour to a flat open cell than to the green
+    "1", but its pattern is clearly a "1": such a cell must be refused, not misread. The middle is
+    where digits and icons are and gaps are not, and the hint overlay never draws there.
+    """
+    vectors = soften(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3)).reshape(-1, CANONICAL * CANONICAL * 3)
+    shape = _shape_rms(_middle(vectors), _middle(bank.vectors))
+    per_char = np.minimum.reduceat(shape, bank.starts, axis=1)
+    order = list(bank.char_order)
+    read = per_char[np.arange(len(vectors)), [order.index(c) for c in chars]]
+    nearest = per_char.argmin(axis=1)
+    conflict = read > SHAPE_FACTOR * per_char.min(axis=1) + SHAPE_MARGIN
+    return np.where(conflict, np.array(order)[nearest], "")
+
+
+# A state read is refused when its pattern is this much farther from the cell's than the nearest
+# pattern of any state (RMS of grey levels around their means, 0-255).
+SHAPE_FACTOR = 2.0
+SHAPE_MARGIN = 8.0
+SHAPE_INTERIOR = 0.625  # the share of a cell, centred, whose pattern is compared
+_LUMA = np.array([0.114, 0.587, 0.299], dtype=np.float32)  # BGR weights of the grey level
+
+
+def _middle(vectors: np.ndarray) -> np.ndarray:
+    """The middle SHAPE_INTERIOR share of each canonical picture in ``vectors``, as rows."""
+    k = interior_margin(SHAPE_INTERIOR)
+    pictures = vectors.reshape(len(vectors), CANONICAL, CANONICAL, 3)
+    return np.ascontiguousarray(pictures[:, k : CANONICAL - k, k : CANONICAL - k]).reshape(len(vectors), -1)
+
+
+def _shape_rms(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) RMS between grey levels with each picture's mean taken off: the pattern of
+    light and dark, whatever the colours. Rows are BGR pictures flattened."""
+    def grey(v: np.ndarray) -> np.ndarray:
+        g = v.reshape(len(v), -1, 3) @ _LUMA
+        return g - g.mean(axis=1, keepdims=True)
+
+    ga, gb = grey(a), grey(b)
+    sq = (ga * ga).sum(axis=1)[:, None] + (gb * gb).sum(axis=1)[None, :] - 2.0 * (ga @ gb.T)
+    return np.sqrt(np.maximum(sq, 0.0) / ga.shape[1])

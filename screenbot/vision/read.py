@@ -20,7 +20,7 @@ import numpy as np
 from solver.board import Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
-from .cells import CellMatches, board_inside, cell_images, match_cells
+from .cells import CellMatches, board_inside, cell_images, match_cells, pattern_states
 from .lattice import Lattice
 from .skins import CANONICAL, OUTSIDE, Skin
 
@@ -85,18 +85,23 @@ def read_board(
         matches = _judge_weak_by_interior(matches, cells, bank, threshold)
     if (matches.confidence < threshold).any():
         matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold)
-    # A cell that looks most like the area around a board (something drawn over it) is not read.
+    # A cell that looks most like the area around a board (something drawn over it) is not read, nor
+    # one whose pattern says another state than its colours (judged where the lattice puts it).
+    patterns = pattern_states(cells, bank, matches.chars)
+    refused = (matches.chars == OUTSIDE) | (patterns != "")
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
-                          np.where(matches.chars == OUTSIDE, 0.0, matches.confidence))
+                          np.where(refused, 0.0, matches.confidence))
     confidence = matches.confidence.reshape(lattice.rows, lattice.cols)
     worst = int(np.argmin(confidence))
     min_conf = float(confidence.flat[worst])
     if min_conf < threshold:
         row, col = divmod(worst, lattice.cols)
         path = save_crop(frame, lattice, row, col, crops_dir)
+        why = (f"its colours look like {str(matches.chars[worst])!r} but its pattern like {str(patterns[worst])!r} "
+               f"(are the colours changed?)" if patterns[worst] else
+               f"the {lattice.skin} cell matches no state well enough (second best {str(matches.second_chars[worst])!r})")
         raise UnrecognizedCellError(
-            f"the {lattice.skin} cell matches no state well enough (second best "
-            f"{matches.second_chars[worst]!r})",
+            why,
             row=row,
             col=col,
             score=min_conf,

@@ -102,14 +102,16 @@ class TemplateBank:
 
 @functools.lru_cache(maxsize=64)
 def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
-    # For each state keep the variants captured nearest this pitch (log distance: 20->40 is as far
-    # as 40->80), plus any within 15% of that, so size-specific rendering is compared like with like.
+    # For each state and each look of it (``_looks``: a covered cell lit under the pointer is another
+    # look of "covered"), keep the variants captured nearest this pitch (log distance: 20->40 is as far
+    # as 40->80), plus any within 15% of that: size-specific rendering is compared like with like,
+    # and a look captured at one size only is still known at every other size.
     chosen: list[Template] = []
     for char in sorted(skin.chars):
-        variants = [t for t in skin.templates if t.char == char]
-        dist = [abs(np.log(t.pitch[0] / px)) + abs(np.log(t.pitch[1] / py)) for t in variants]
-        best = min(dist)
-        chosen += [t for t, d in zip(variants, dist) if d <= best + 0.15]
+        for variants in _looks(tuple(t for t in skin.templates if t.char == char)):
+            dist = [abs(np.log(t.pitch[0] / px)) + abs(np.log(t.pitch[1] / py)) for t in variants]
+            best = min(dist)
+            chosen += [t for t, d in zip(variants, dist) if d <= best + 0.15]
     chars = tuple(t.char for t in chosen)
     vectors = soften(np.stack([t.canonical for t in chosen])).reshape(len(chosen), -1)
     order = tuple(sorted(set(chars)))
@@ -117,6 +119,27 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
     # Rows are sorted by char, so each char's rows are contiguous: ``starts`` feeds np.minimum.reduceat.
     starts = np.searchsorted(group, np.arange(len(order)))
     return TemplateBank(chars, vectors, (vectors * vectors).sum(axis=1), order, group, starts)
+
+
+# Two pictures of one state are the same look when the middles of their canonical cells differ by
+# less than this (RMS, 0-255): gaps and borders, which change with the size, are left out.
+LOOK_DISTANCE = 12.0
+
+
+def _looks(templates: tuple[Template, ...]) -> list[list[Template]]:
+    """The templates of one state grouped by look, each template in the group of the first earlier
+    template whose middle it matches."""
+    quarter = CANONICAL // 4
+    groups: list[tuple[np.ndarray, list[Template]]] = []
+    for template in templates:
+        middle = template.canonical[quarter:-quarter, quarter:-quarter].astype(np.float32)
+        for ref, members in groups:
+            if np.sqrt(((middle - ref) ** 2).mean()) < LOOK_DISTANCE:
+                members.append(template)
+                break
+        else:
+            groups.append((middle, [template]))
+    return [members for _, members in groups]
 
 
 # Gaussian weights (sigma ~0.8 canonical px) for ``soften``.
