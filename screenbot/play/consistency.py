@@ -25,13 +25,15 @@ from .observer import Action
 ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
-def unopened_zeros(board: Board, flood: str = "8") -> list[str]:
+def unopened_zeros(board: Board, flood: str = "8", *, flags: bool = True) -> list[str]:
     """Zeros next to a covered or flagged cell, which a client that floods (``flood`` "8" or "4"
-    neighbours) never shows once it has finished drawing. ``flood`` "none" disables the rule."""
+    neighbours) never shows once it has finished drawing. ``flood`` "none" disables the rule.
+    ``flags=False`` lets flags and "?" marks stand next to a zero: the flood goes around them, and a
+    player's wrong flag can sit there (the bot's own flags never do)."""
     if flood == "none" or board.is_over:
         return []
     problems = []
-    blocked = UNKNOWN_CHARS | {FLAG}
+    blocked = UNKNOWN_CHARS | {FLAG} if flags else {"#"}
     for r, c, ch in board.cells():
         if ch != "0":
             continue

@@ -137,12 +137,20 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     return Found(grid, lattice, score, cut_off)
 
 
+# A board this close to one of the client's standard sizes (a share of each side), but smaller, is that
+# standard board cut by its window: GTK clips a board whose window is too small for it, and the cut
+# can fall exactly between two rows of cells, where nothing on the picture shows it.
+NEAR_STANDARD = 0.2
+
+
 def _short_of_standard(lattice: Lattice, skin: Skin) -> str:
-    """Why a board a row or two short of one of the client's standard sizes is refused ('' if not):
-    a window too small for its board cuts it, sometimes exactly between two rows of cells."""
-    for size in skin.board_sizes:
-        rows, cols = size
-        if (lattice.rows, lattice.cols) != size and 0 <= rows - lattice.rows <= 2 and 0 <= cols - lattice.cols <= 2:
+    """Why a board a little short of one of the client's standard sizes is refused ('' if not)."""
+    size = (lattice.rows, lattice.cols)
+    for rows, cols in skin.board_sizes:
+        if size == (rows, cols):
+            return ""
+    for rows, cols in skin.board_sizes:
+        if rows * (1 - NEAR_STANDARD) <= lattice.rows <= rows and cols * (1 - NEAR_STANDARD) <= lattice.cols <= cols:
             return (f"it has {lattice.rows}x{lattice.cols} cells, just short of {skin.name}'s {rows}x{cols}: its window "
                     f"probably cuts it (make the window larger; for a custom board of this size give its lattice)")
     return ""

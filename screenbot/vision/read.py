@@ -27,7 +27,10 @@ from .skins import CANONICAL, OUTSIDE, Skin
 log = logging.getLogger(__name__)
 
 READ_CONFIDENCE = 0.6
-SHIFT_REACH = 2  # pixels a weak cell's box may move on its second look
+# How far a weak cell's box may move on its second look: a share of the pitch, at least 2 px. A
+# straight lattice through GTK's cells (some a pixel wider than others) is up to ~0.15 pitch off.
+SHIFT_REACH = 0.15
+MIN_SHIFT = 2
 # The share of a cell's pitch, centred, that decides a cell the whole-cell comparison could not: the
 # part the live hint overlay never draws on (``screenbot.overlay``).
 INTERIOR = 0.625
@@ -115,7 +118,7 @@ def read_board(
 
 def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Lattice, bank,
                          threshold: float) -> CellMatches:
-    """Weak cells get a second look with their box moved by up to SHIFT_REACH pixels each way.
+    """Weak cells get a second look with their box moved by up to SHIFT_REACH pitch each way.
 
     A straight lattice cannot follow a toolkit that gives some cells a pixel more than others
     (gnome-mines under GTK: 30 px cells, then 29 px ones), so cells far along the board can sit a
@@ -125,7 +128,9 @@ def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Latti
 
     weak = np.flatnonzero(matches.confidence < threshold)
     height, width = frame.shape[:2]
-    shifts = [(dx, dy) for dy in range(-SHIFT_REACH, SHIFT_REACH + 1) for dx in range(-SHIFT_REACH, SHIFT_REACH + 1)]
+    reach_x = max(MIN_SHIFT, round(SHIFT_REACH * lattice.pitch[0]))
+    reach_y = max(MIN_SHIFT, round(SHIFT_REACH * lattice.pitch[1]))
+    shifts = [(dx, dy) for dy in range(-reach_y, reach_y + 1) for dx in range(-reach_x, reach_x + 1)]
     fields = {name: getattr(matches, name).copy()
               for name in ("chars", "best_rms", "second_rms", "second_chars", "confidence")}
     for index in weak:

@@ -181,15 +181,18 @@ SEPARATED = 0.6
 
 
 def _reach(pitch: float) -> int:
-    return max(2, int(round(0.25 * pitch)))
+    """How far (px) from where the lattice puts a separator a step still counts as that separator: a
+    straight lattice through GTK's cells (some a pixel wider than others) is off by up to ~0.2 pitch
+    at the ends of a long row, and the separator sits anywhere between two faces."""
+    return max(2, int(round(0.35 * pitch)))
 
 
 def _column_line(edges: Edges, x: float, spans: list[tuple[float, float]]) -> float:
     """Share of the y ``spans`` in which most pixel rows have a strong x step near column ``x``."""
     height, width = edges.shape
     t = _reach(max(b - a for a, b in spans) * 2)
-    lo, hi = int(round(x)) - t, int(round(x)) + t
-    if lo < 0 or hi >= width - 1 or not spans:
+    lo, hi = max(0, int(round(x)) - t), min(width - 2, int(round(x)) + t)
+    if hi < lo or not spans:
         return 0.0
     hits = 0
     for a, b in spans:
@@ -203,8 +206,8 @@ def _row_line(edges: Edges, y: float, spans: list[tuple[float, float]]) -> float
     """Share of the x ``spans`` in which most pixel columns have a strong y step near row ``y``."""
     height, width = edges.shape
     t = _reach(max(b - a for a, b in spans) * 2)
-    lo, hi = int(round(y)) - t, int(round(y)) + t
-    if lo < 0 or hi >= height - 1 or not spans:
+    lo, hi = max(0, int(round(y)) - t), min(height - 2, int(round(y)) + t)
+    if hi < lo or not spans:
         return 0.0
     hits = 0
     for a, b in spans:
@@ -352,8 +355,10 @@ def _fit(faces: Faces, links_within: np.ndarray) -> Grid | None:
             return None
         gaps = along[sel[:, 1]] - along[sel[:, 0]]
         # Neighbouring cells are the shortest steps; a step over a missing face is twice as long.
+        # The mean, not the median: GTK mixes cells of two widths, and indices counted with the
+        # commoner width drift by a whole cell along a long row.
         shortest = np.percentile(gaps, 10)
-        p = float(np.median(gaps[gaps < 1.5 * shortest]))
+        p = float(np.mean(gaps[gaps < 1.5 * shortest]))
         # Whole-cell indices from the rough pitch (right while the drift over the board stays under
         # half a cell), then a least-squares line through them, twice: the second time without the
         # faces that sit off the first line (text, icons, a face split by a digit).
@@ -390,15 +395,24 @@ def cut_sides(grid: Grid, edges: Edges) -> list[str]:
     height, width = edges.shape
     left, top, right, bottom = grid.box()
     (cx, cy), (px, py) = grid.centre, grid.pitch
-    # Where the next cell's face would start: past the separator around the board's last face.
+    # Where the next cell's face would start: past the separator around the board's last face, and
+    # past the last faces themselves (a straight lattice can be a few pixels off at the ends).
     gap_x, gap_y = max(2.0, 0.15 * px), max(2.0, 0.15 * py)
+    faces = grid.faces
+    inside = (faces.cx > left) & (faces.cx < right) & (faces.cy > top) & (faces.cy < bottom)
+    if inside.any():
+        f = faces.subset(np.flatnonzero(inside))
+        first_x, first_y = float(f.left.min()), float(f.top.min())
+        last_x, last_y = float((f.left + f.width).max()), float((f.top + f.height).max())
+    else:
+        first_x, first_y, last_x, last_y = left, top, right, bottom
     row_cuts = [cy + (r + 0.5) * py for r in range(grid.rows - 1)]
     col_cuts = [cx + (c + 0.5) * px for c in range(grid.cols - 1)]
     strips = {
-        "left": (max(0.0, left - px / 2), left - gap_x),
-        "right": (right + gap_x, min(width - 1.0, right + px / 2)),
-        "top": (max(0.0, top - py / 2), top - gap_y),
-        "bottom": (bottom + gap_y, min(height - 1.0, bottom + py / 2)),
+        "left": (max(0.0, left - px / 2), min(left - gap_x, first_x - 1)),
+        "right": (max(right + gap_x, last_x + 1), min(width - 1.0, right + px / 2)),
+        "top": (max(0.0, top - py / 2), min(top - gap_y, first_y - 1)),
+        "bottom": (max(bottom + gap_y, last_y + 1), min(height - 1.0, bottom + py / 2)),
     }
     sides = []
     for side, (a, b) in strips.items():
