@@ -30,3 +30,17 @@ def positive_int(text: str) -> int:
 def fail(message: str, code: int) -> int:
     print(f"screenbot: {message}", file=sys.stderr)
     return code
+
+
+def add_lattice_argument(parser: argparse.ArgumentParser, pixels: str, skin_option: str) -> None:
+    """``--lattice``: the board placed by hand (``screenbot.given_lattice``); ``pixels`` says whose
+    pixels the numbers are in ("image", "screen"), ``skin_option`` which option names the skin."""
+    from ..given_lattice import EXAMPLE, parse_lattice
+
+    parser.add_argument(
+        "--lattice", type=parse_lattice, metavar="LEFT,TOP,PITCH,ROWSxCOLS",
+        help=f"do not search for the board, use this one (e.g. {EXAMPLE}): LEFT,TOP the top-left corner of "
+        f"cell (0,0)'s pitch box in {pixels} pixels, PITCH the distance between the starts of neighbouring "
+        "cells (one number, or PXxPY; fractions allowed), ROWSxCOLS the board size. The skin is the one "
+        f"named with {skin_option}, else the one that reads these cells best",
+    )

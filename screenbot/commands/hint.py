@@ -6,6 +6,8 @@ and mines, and the recommended move, until the game window closes (or Ctrl-C).
 
 Offline: ``screenbot hint --image IN.png --out OUT.png`` draws the same hints on a screenshot.
 
+Both take ``--lattice LEFT,TOP,PITCH,ROWSxCOLS`` for a board the locator misses (``screenbot.given_lattice``).
+
 Exit codes: 0 ok (live: the game window closed or Ctrl-C), 2 bad arguments or unreadable image,
 3 no usable display, 4 no game window or no board found, 5 a cell could not be recognized,
 6 the board read is impossible (no mine placement fits its numbers).
@@ -18,7 +20,7 @@ import json
 import logging
 from pathlib import Path
 
-from .common import cell_argument, fail
+from .common import add_lattice_argument, cell_argument, fail
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +39,10 @@ def register(subparsers) -> None:
         description="Live: keep a click-through overlay above the game window showing each covered cell's "
         "mine probability (colour, and the percentage on large cells), certain safe cells and mines, and "
         "the recommended move; it follows the window and ends when the window closes. Offline (--image): "
-        "draw the same hints on a screenshot. Exit codes: 0 ok, 2 bad arguments or unreadable image, "
-        "3 no usable display, 4 no game window or board found, 5 unrecognized cell, 6 impossible board.",
+        "draw the same hints on a screenshot. With --lattice the board is not searched for: it is read where "
+        "the option says (in screen pixels live, image pixels with --image). Exit codes: 0 ok, 2 bad "
+        "arguments, unreadable image or a --lattice not fully on the screen or image, 3 no usable display, "
+        "4 no game window or board found, 5 unrecognized cell, 6 impossible board.",
     )
     parser.add_argument("--client", default="auto", metavar="NAME|auto", help="live: the skin of the game to follow (default auto: any known skin on the screen)")
     parser.add_argument("--skin", default="auto", metavar="NAME|auto", help="offline: the skin to read the screenshot with (default: auto)")
@@ -50,6 +54,7 @@ def register(subparsers) -> None:
     parser.add_argument("--out", type=Path, metavar="OUT.png", help="offline: where to write the picture")
     parser.add_argument("--style", choices=("fill", "frame"), default="fill", help="offline drawing style: fill (tinted cells, the default) or frame (the live overlay's look)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
+    add_lattice_argument(parser, "screen pixels (live) or image", "--client (live) or --skin (--image)")
     parser.set_defaults(run=run)
 
 
@@ -78,6 +83,7 @@ def _run_offline(args: argparse.Namespace) -> int:
 
     from ..capture import load_image
     from ..errors import BoardNotFoundError, ImageReadError, SkinError, UnrecognizedCellError
+    from ..given_lattice import LatticeOffFrameError, choose_skin
     from ..overlay.draw import FILL_STYLE, FRAME_STYLE, CellGrid, Hints, draw_hints
     from ..play.live import SkinVision, load_skins
 
@@ -90,11 +96,17 @@ def _run_offline(args: argparse.Namespace) -> int:
     if not args.out.parent.is_dir():
         return fail(f"{args.out.parent}: no such folder for the output", EXIT_USAGE)
     try:
-        vision = SkinVision(load_skins(), args.skin)
-        lattice = vision.locate(frame)
-        reading = vision.read(frame, lattice)
+        if args.lattice is not None:
+            reading = choose_skin(frame, args.lattice, load_skins(), args.skin)
+            lattice = reading.lattice
+        else:
+            vision = SkinVision(load_skins(), args.skin)
+            lattice = vision.locate(frame)
+            reading = vision.read(frame, lattice)
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
+    except LatticeOffFrameError as exc:
+        return fail(f"{args.image}: {exc}", EXIT_USAGE)
     except BoardNotFoundError as exc:
         return fail(f"{args.image}: {exc}", EXIT_NOT_FOUND)
     except UnrecognizedCellError as exc:
@@ -163,7 +175,8 @@ def _run_live(args: argparse.Namespace) -> int:
     from ..errors import BoardNotFoundError, DisplayError, SkinError, UnrecognizedCellError, WindowGoneError
     from ..geometry import Rect
     from ..overlay.live import HintConfig, HintSession
-    from ..play.live import SkinVision, find_game, load_skins
+    from ..given_lattice import LatticeOffFrameError
+    from ..play.live import find_game, game_vision, load_skins
     from ..recording import Recorder, RecordingError
 
     try:
@@ -181,7 +194,7 @@ def _run_live(args: argparse.Namespace) -> int:
     overlay = recorder = session = None
     ended = "stopped"
     try:
-        found = find_game(screen, skins, args.client)
+        found = find_game(screen, skins, args.client, lattice=args.lattice)
         if found.window is None:
             return fail("found a board but no window around it to follow", EXIT_NOT_FOUND)
         from ..overlay.x11 import X11Overlay
@@ -190,7 +203,7 @@ def _run_live(args: argparse.Namespace) -> int:
         session = HintSession(
             screen=screen,
             screen_rect=Rect(0, 0, *screen.size),
-            vision=SkinVision(skins, found.skin),
+            vision=game_vision(skins, found),
             overlay=overlay,
             profile=_profile(found.skin),
             config=HintConfig(mines=args.mines, first_click=args.first_click),
@@ -209,7 +222,7 @@ def _run_live(args: argparse.Namespace) -> int:
             ended = "the game window closed"
         except KeyboardInterrupt:
             ended = "interrupted"
-    except (RecordingError, SkinError) as exc:
+    except (RecordingError, SkinError, LatticeOffFrameError) as exc:
         return fail(str(exc), EXIT_USAGE)
     except BoardNotFoundError as exc:
         return fail(f"no Minesweeper board found: {exc}", EXIT_NOT_FOUND)

@@ -8,7 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from .common import cell_argument, fail, positive_int
+from .common import add_lattice_argument, cell_argument, fail, positive_int
 
 log = logging.getLogger(__name__)
 
@@ -22,14 +22,18 @@ def register(subparsers) -> None:
         description="Find a Minesweeper window on the screen and play it with real clicks: capture the "
         "board, read it, solve it, click, wait for the redraw; detect the end of each game, close the "
         "client's dialogs and start the next one. Move the pointer into a screen corner to stop "
-        "(pyautogui's fail-safe), or press Ctrl-C. Exit codes: 0 all games played to a win or a loss, "
-        "1 stopped early (unsafe reading, window closed or covered, fail-safe), 2 bad arguments, "
-        "3 no usable X display (or a Wayland session), 4 no board on the screen, 130 interrupted.",
+        "(pyautogui's fail-safe), or press Ctrl-C. With --lattice the board is not searched for: it is "
+        "played where the option says, for the whole session (if its window moves, the session stops). "
+        "Exit codes: 0 all games played to a win or a loss, 1 stopped early (unsafe reading, window "
+        "closed, moved off the --lattice or covered, fail-safe), 2 bad arguments (or a --lattice not fully "
+        "on the screen), 3 no usable X display (or a Wayland session), 4 no board on the screen (or none "
+        "reads at the --lattice), 130 interrupted.",
     )
     add_play_arguments(parser)
     parser.add_argument("--client", default="auto", metavar="NAME|auto", help="skin of the client to look for (default auto: any known skin)")
     parser.add_argument("--dry-run", action="store_true", help="read the board and print the moves, click nothing")
     parser.add_argument("--record", type=Path, metavar="DIR", help="record every changed frame, board read, analysis and action into DIR (see 'screenbot replay')")
+    add_lattice_argument(parser, "screen", "--client")
     parser.set_defaults(run=run)
 
 
@@ -60,7 +64,8 @@ def config_from_args(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     from ..desktop.display import require_x_display
-    from ..errors import BoardNotFoundError, DisplayError, SkinError
+    from ..errors import BoardNotFoundError, DisplayError, SkinError, UnrecognizedCellError
+    from ..given_lattice import LatticeOffFrameError
 
     try:
         require_x_display(
@@ -78,9 +83,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         with MssScreen() as screen:
             try:
-                found = find_game(screen, skins, args.client)
-            except BoardNotFoundError as exc:
-                return fail(f"no Minesweeper board found on the screen: {exc}", EXIT_NO_BOARD)
+                found = find_game(screen, skins, args.client, lattice=args.lattice)
+            except LatticeOffFrameError as exc:
+                return fail(str(exc), EXIT_USAGE)
+            except (BoardNotFoundError, UnrecognizedCellError) as exc:  # the latter: only with --lattice
+                where = "at the --lattice position" if args.lattice is not None else "on the screen"
+                return fail(f"no Minesweeper board found {where}: {exc}", EXIT_NO_BOARD)
             except (DisplayError, SkinError) as exc:
                 return fail(str(exc), EXIT_USAGE if isinstance(exc, SkinError) else EXIT_NO_DISPLAY)
             recorder = _recorder(args, found)
@@ -102,7 +110,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     from ..geometry import Rect
     from ..mouse import PyAutoGuiMouse
     from ..play import Player, PlayError
-    from ..play.live import SkinVision, measure_scale, profile_for
+    from ..play.live import game_vision, measure_scale, profile_for
     from ..play.summary import format_summary, summarize
     from ..play.window import WindowTracker
     from ..overlay.x11 import overlays_hidden
@@ -125,7 +133,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
         screen=screen,
         screen_rect=Rect(0, 0, *size),
         mouse=mouse,
-        vision=SkinVision(skins, found.skin),
+        vision=game_vision(skins, found),
         profile=profile,
         config=config,
         window=window,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .common import fail
+from .common import add_lattice_argument, fail
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -19,11 +19,13 @@ def register(subparsers) -> None:
         help="print the board shown on a screenshot",
         description="Locate the Minesweeper board on a screenshot (PNG/JPEG, anywhere on the picture, any "
         "cell size) and print it in the board text format ('#' covered, 'F' flag, '?' question mark, "
-        "'0'-'8' numbers, '*' mine, 'X' exploded mine, 'W' wrong flag). Exit codes: 0 ok, 2 bad arguments "
-        "or unreadable file, 4 no board found, 5 a cell could not be recognized.",
+        "'0'-'8' numbers, '*' mine, 'X' exploded mine, 'W' wrong flag). With --lattice the board is not "
+        "searched for: it is read where the option says. Exit codes: 0 ok, 2 bad arguments, unreadable "
+        "file or a --lattice not fully on the picture, 4 no board found, 5 a cell could not be recognized.",
     )
     parser.add_argument("image", help="screenshot file")
     parser.add_argument("--skin", default="auto", help="client skin name, or auto (default) to try them all")
+    add_lattice_argument(parser, "image", "--skin")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object: skin, rows, cols, origin, pitch, board, min_confidence")
     parser.add_argument("--templates", help="templates folder (default: the project's templates/)")
@@ -34,24 +36,36 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..capture import load_image
     from ..errors import BoardNotFoundError, ImageReadError, SkinError, UnrecognizedCellError
+    from ..given_lattice import LatticeOffFrameError, choose_skin
     from ..vision import load_skins, locate_board, read_board
 
     try:
         frame = load_image(args.image)
     except ImageReadError as exc:
         return fail(str(exc), EXIT_USAGE)
+    lattice = None
     try:
         skins = load_skins(args.templates)
         if args.skin != "auto" and args.skin not in skins:
             return fail(f"unknown skin {args.skin!r}; known: {', '.join(sorted(skins))}, auto", EXIT_USAGE)
-        lattice = locate_board(frame, skins, skin=args.skin)
-        reading = read_board(frame, lattice, skins, crops_dir=args.crops)
+        if args.lattice is not None:
+            # The skin is chosen by reading the lattice; an unrecognized cell's error names its skin.
+            reading = choose_skin(frame, args.lattice, skins, args.skin, crops_dir=args.crops)
+            lattice = reading.lattice
+        else:
+            lattice = locate_board(frame, skins, skin=args.skin)
+            reading = read_board(frame, lattice, skins, crops_dir=args.crops)
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
+    except LatticeOffFrameError as exc:
+        return fail(f"{args.image}: {exc}", EXIT_USAGE)
     except BoardNotFoundError as exc:
         return fail(f"{args.image}: {exc}", EXIT_NO_BOARD)
     except UnrecognizedCellError as exc:
-        return fail(f"{args.image}: {exc}{_missing_states_hint(skins[lattice.skin])}", EXIT_UNRECOGNIZED)
+        skin = lattice.skin if lattice is not None else None if args.skin == "auto" else args.skin
+        hint = _missing_states_hint(skins[skin]) if skin is not None else ""
+        where = " at the --lattice position" if args.lattice is not None else ""
+        return fail(f"{args.image}{where}: {exc}{hint}", EXIT_UNRECOGNIZED)
     text = "\n".join(reading.board.grid)
     if args.json:
         print(json.dumps({

@@ -100,7 +100,7 @@ class _Located:
 
 class HintSession:
     """``overlay`` follows the game window: ``target_state()``, ``follow()``, ``show(bgr, mask, rect)``,
-    ``hide()`` (``screenbot.overlay.x11.X11Overlay``). ``vision`` has ``locate(frame)`` and
+    ``hide()`` (``screenbot.overlay.x11.X11Overlay``). ``vision`` has ``locate(frame, origin)`` and
     ``read(frame, lattice)``; ``profile`` (optional) gives ``mine_total(rows, cols)`` and
     ``first_click_cell(rows, cols)``; ``observer`` (optional) gets ``on_step`` like the play loop's."""
 
@@ -168,7 +168,7 @@ class HintSession:
         # complete board from one cut by the frame's edge.
         area = self.screen_rect
         frame = self.screen.grab(area.as_region())
-        lattice = self.vision.locate(frame)
+        lattice = self.vision.locate(frame, (area.left, area.top))
         ox, oy = as_xy(lattice.origin)
         px, py = as_xy(lattice.pitch)
         board = Rect(int(ox), int(oy), math.ceil(lattice.cols * px), math.ceil(lattice.rows * py))

@@ -34,7 +34,9 @@ class SkinVision:
         self.skins = skins
         self.skin = skin
 
-    def locate(self, frame: np.ndarray):
+    def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0)):
+        """The board found on ``frame``, in its pixels (``origin``, the frame's place on the screen,
+        does not matter to a search)."""
         return self._locate(frame, self.skins, skin=self.skin)
 
     def read(self, frame: np.ndarray, lattice):
@@ -52,19 +54,38 @@ class FoundGame:
     skin: str
     window: int | None  # X window id of the client holding the board, when one was found
     board: Rect  # where the board was seen, in screen pixels
+    lattice: object | None = None  # the lattice given with --lattice (screen pixels, skin chosen)
 
 
-def find_game(screen, skins, skin: str = "auto") -> FoundGame:
-    """Locate a board on the whole screen, then the top-level window that holds it."""
+def find_game(screen, skins, skin: str = "auto", lattice=None) -> FoundGame:
+    """Locate a board on the whole screen, then the top-level window that holds it.
+
+    ``lattice``, a ``screenbot.given_lattice.GivenLattice`` in screen pixels, replaces the search: only
+    the skin is chosen (``skin``, or the one that reads it best). LatticeOffFrameError when it is not
+    fully on the screen."""
+    from ..given_lattice import choose_skin
     from ..overlay.x11 import overlays_hidden
 
     with overlays_hidden():  # a hint overlay over the game would hide the whole-cell look locating needs
         frame = screen.grab()
-    lattice = SkinVision(skins, skin).locate(frame)
-    ox, oy = lattice.origin
-    px, py = lattice.pitch if isinstance(lattice.pitch, (tuple, list)) else (lattice.pitch, lattice.pitch)
-    board = Rect(int(ox), int(oy), int(px * lattice.cols), int(py * lattice.rows))
-    return FoundGame(lattice.skin, _window_holding(board), board)
+    if lattice is None:
+        found = SkinVision(skins, skin).locate(frame)
+    else:
+        found = choose_skin(frame, lattice, skins, skin, what="screen").lattice
+    ox, oy = found.origin
+    px, py = found.pitch if isinstance(found.pitch, (tuple, list)) else (found.pitch, found.pitch)
+    board = Rect(int(ox), int(oy), int(px * found.cols), int(py * found.rows))
+    return FoundGame(found.skin, _window_holding(board), board, found if lattice is not None else None)
+
+
+def game_vision(skins, found: FoundGame):
+    """The vision to play or hint ``found`` with: the skin's locator, or the lattice given by hand."""
+    vision = SkinVision(skins, found.skin)
+    if found.lattice is None:
+        return vision
+    from ..given_lattice import GivenLatticeVision
+
+    return GivenLatticeVision(vision, found.lattice)
 
 
 def _window_holding(board: Rect) -> int | None:

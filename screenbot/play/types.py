@@ -38,7 +38,10 @@ class Screen(Protocol):
 class Vision(Protocol):
     """The board-reading functions, bound to the skins in use."""
 
-    def locate(self, frame: np.ndarray): ...  # -> lattice with .origin, .pitch, .rows, .cols, .skin
+    # -> lattice with .origin, .pitch, .rows, .cols, .skin, in ``frame``'s pixels. ``origin``: where the
+    # frame's top-left pixel is on the screen (a locator that searches ignores it; a lattice given by
+    # hand, ``screenbot.given_lattice``, is in screen pixels and needs it).
+    def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0)): ...
 
     def read(self, frame: np.ndarray, lattice): ...  # -> reading with .board, .min_confidence
 

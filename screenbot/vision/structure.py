@@ -424,4 +424,39 @@ def cut_sides(grid: Grid, edges: Edges) -> list[str]:
             share = np.mean([_column_line(edges, x, [(a, b)]) for x in col_cuts])
         if share >= CUT_SHARE:
             sides.append(side)
+    flat = ~edges.mask()
+    for side in ("left", "right", "top", "bottom"):
+        if side not in sides and _faces_cut_flat(grid, flat, side):
+            sides.append(side)
     return sides
+
+
+# A face's outer edge fills this much more of its bounding box than its inner edge: it was cut there.
+CUT_EDGE = 0.15
+
+
+def _faces_cut_flat(grid: Grid, flat: np.ndarray, side: str) -> bool:
+    """Were the faces of the outermost row (column) on ``side`` cut straight, where their other side
+    is rounded? A window edge that falls exactly between two rows shows nothing else: the board just
+    ends a pixel early, with square corners where the client draws round ones."""
+    (cx, cy), (px, py) = grid.centre, grid.pitch
+    f = grid.faces
+    if side in ("top", "bottom"):
+        line = 0 if side == "top" else grid.rows - 1
+        on = np.abs(f.cy - (cy + line * py)) < py / 2
+    else:
+        line = 0 if side == "left" else grid.cols - 1
+        on = np.abs(f.cx - (cx + line * px)) < px / 2
+    index = np.flatnonzero(on)
+    if len(index) < max(2, (grid.cols if side in ("top", "bottom") else grid.rows) // 2):
+        return False
+    gains = []
+    for i in index:
+        x0, y0, w, h = int(f.left[i]), int(f.top[i]), int(f.width[i]), int(f.height[i])
+        box = flat[y0 : y0 + h, x0 : x0 + w]
+        if side in ("top", "bottom"):
+            outer, inner = (box[0], box[-1]) if side == "top" else (box[-1], box[0])
+        else:
+            outer, inner = (box[:, 0], box[:, -1]) if side == "left" else (box[:, -1], box[:, 0])
+        gains.append(outer.mean() - inner.mean())
+    return bool(np.median(gains) > CUT_EDGE)
