@@ -90,6 +90,11 @@ class BoardNotFoundError(ScreenError):
         self.cells = cells  # size of the partial board seen, when one was (partly covered / off screen)
 
 
+class ImplausibleBoardError(ScreenError):
+    """Every cell was recognised, but the board as a whole is not one a game could show (a blank area,
+    a zero next to a covered cell, numbers no mine placement satisfies): something was misread."""
+
+
 class UnrecognizedCellError(ScreenError):
     """A cell matches no template well enough; its crop was saved to ``crop_path`` for inspection."""
 

@@ -9,7 +9,7 @@ Offline: ``screenbot hint --image IN.png --out OUT.png`` draws the same hints on
 Both take ``--lattice LEFT,TOP,PITCH,ROWSxCOLS`` for a board the locator misses (``screenbot.given_lattice``).
 
 Exit codes: 0 ok (live: the game window closed or Ctrl-C), 2 bad arguments or unreadable image,
-3 no usable display, 4 no game window or no board found, 5 a cell could not be recognized,
+3 no usable display, 4 no game window or no board found, 5 a cell could not be recognized (or the board read is implausible),
 6 the board read is impossible (no mine placement fits its numbers).
 """
 
@@ -42,7 +42,7 @@ def register(subparsers) -> None:
         "draw the same hints on a screenshot. With --lattice the board is not searched for: it is read where "
         "the option says (in screen pixels live, image pixels with --image). Exit codes: 0 ok, 2 bad "
         "arguments, unreadable image or a --lattice not fully on the screen or image, 3 no usable display, "
-        "4 no game window or board found, 5 unrecognized cell, 6 impossible board.",
+        "4 no game window or board found, 5 unrecognized cell or a board no game could show, 6 impossible board.",
     )
     parser.add_argument("--client", default="auto", metavar="NAME|auto", help="live: the skin of the game to follow (default auto: any known skin on the screen)")
     parser.add_argument("--skin", default="auto", metavar="NAME|auto", help="offline: the skin to read the screenshot with (default: auto)")
@@ -82,10 +82,11 @@ def _run_offline(args: argparse.Namespace) -> int:
     from solver.policy import PolicyConfig, decide
 
     from ..capture import load_image
-    from ..errors import BoardNotFoundError, ImageReadError, SkinError, UnrecognizedCellError
+    from ..errors import BoardNotFoundError, ImageReadError, ImplausibleBoardError, SkinError, UnrecognizedCellError
     from ..given_lattice import LatticeOffFrameError, choose_skin
     from ..overlay.draw import FILL_STYLE, FRAME_STYLE, CellGrid, Hints, draw_hints
     from ..play.live import SkinVision, load_skins
+    from ..vision.plausible import check_plausible
 
     try:
         frame = load_image(args.image)
@@ -96,20 +97,22 @@ def _run_offline(args: argparse.Namespace) -> int:
     if not args.out.parent.is_dir():
         return fail(f"{args.out.parent}: no such folder for the output", EXIT_USAGE)
     try:
+        skins = load_skins()
         if args.lattice is not None:
-            reading = choose_skin(frame, args.lattice, load_skins(), args.skin)
+            reading = choose_skin(frame, args.lattice, skins, args.skin)
             lattice = reading.lattice
         else:
-            vision = SkinVision(load_skins(), args.skin)
+            vision = SkinVision(skins, args.skin)
             lattice = vision.locate(frame)
             reading = vision.read(frame, lattice)
+        check_plausible(reading.board, skins[lattice.skin])
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
     except LatticeOffFrameError as exc:
         return fail(f"{args.image}: {exc}", EXIT_USAGE)
     except BoardNotFoundError as exc:
         return fail(f"{args.image}: {exc}", EXIT_NOT_FOUND)
-    except UnrecognizedCellError as exc:
+    except (UnrecognizedCellError, ImplausibleBoardError) as exc:
         return fail(f"{args.image}: {exc}", EXIT_UNRECOGNIZED)
     board = reading.board
     profile = _profile(lattice.skin)

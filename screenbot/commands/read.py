@@ -21,7 +21,8 @@ def register(subparsers) -> None:
         "cell size) and print it in the board text format ('#' covered, 'F' flag, '?' question mark, "
         "'0'-'8' numbers, '*' mine, 'X' exploded mine, 'W' wrong flag). With --lattice the board is not "
         "searched for: it is read where the option says. Exit codes: 0 ok, 2 bad arguments, unreadable "
-        "file or a --lattice not fully on the picture, 4 no board found, 5 a cell could not be recognized.",
+        "file or a --lattice not fully on the picture, 4 no board found, 5 the board could not be read (a cell not recognized, or a board no game could show: "
+        "refused rather than guessed).",
     )
     parser.add_argument("image", help="screenshot file")
     parser.add_argument("--skin", default="auto", help="client skin name, or auto (default) to try them all")
@@ -35,9 +36,10 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..capture import load_image
-    from ..errors import BoardNotFoundError, ImageReadError, SkinError, UnrecognizedCellError
+    from ..errors import BoardNotFoundError, ImageReadError, ImplausibleBoardError, SkinError, UnrecognizedCellError
     from ..given_lattice import LatticeOffFrameError, choose_skin
     from ..vision import load_skins, locate_board, read_board
+    from ..vision.plausible import check_plausible
 
     try:
         frame = load_image(args.image)
@@ -55,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             lattice = locate_board(frame, skins, skin=args.skin)
             reading = read_board(frame, lattice, skins, crops_dir=args.crops)
+        check_plausible(reading.board, skins[lattice.skin])
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
     except LatticeOffFrameError as exc:
@@ -66,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
         hint = _missing_states_hint(skins[skin]) if skin is not None else ""
         where = " at the --lattice position" if args.lattice is not None else ""
         return fail(f"{args.image}{where}: {exc}{hint}", EXIT_UNRECOGNIZED)
+    except ImplausibleBoardError as exc:
+        return fail(f"{args.image}: {exc}", EXIT_UNRECOGNIZED)
     text = "\n".join(reading.board.grid)
     if args.json:
         print(json.dumps({

@@ -17,6 +17,7 @@ from __future__ import annotations
 from solver.board import Board
 from solver.errors import InconsistentBoardError
 
+from ..errors import ImplausibleBoardError
 from ..play.consistency import unopened_zeros
 
 
@@ -36,3 +37,10 @@ def implausible(board: Board, flood: str = "8") -> str:
     except InconsistentBoardError as exc:
         return f"no placement of mines fits the numbers read ({exc})"
     return ""
+
+
+def check_plausible(board: Board, skin) -> None:
+    """Raise ImplausibleBoardError naming why ``board``, read with ``skin``, cannot be right."""
+    why = implausible(board, (skin.profile.get("play") or {}).get("flood", "8"))
+    if why:
+        raise ImplausibleBoardError(f"the {board.rows}x{board.cols} {skin.name} board read cannot be right: {why}")

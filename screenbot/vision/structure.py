@@ -39,12 +39,14 @@ MIN_CELLS = 4  # a grid has at least this many rows and columns
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Faces:
-    """Candidate cell faces: bounding boxes (left, top, width, height) as int arrays, centres as floats."""
+    """Candidate cell faces: bounding boxes (left, top, width, height) as int arrays, centres as floats.
+    ``square`` marks the squarish ones; the others are pieces of faces (a digit can cut one in two)."""
 
     left: np.ndarray
     top: np.ndarray
     width: np.ndarray
     height: np.ndarray
+    square: np.ndarray
 
     @property
     def cx(self) -> np.ndarray:
@@ -58,14 +60,15 @@ class Faces:
         return len(self.left)
 
     def subset(self, index: np.ndarray) -> Faces:
-        return Faces(self.left[index], self.top[index], self.width[index], self.height[index])
+        return Faces(self.left[index], self.top[index], self.width[index], self.height[index], self.square[index])
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Grid:
     """A lattice of cells found by structure: cell (r, c)'s face centre is ``centre + (c*px, r*py)``.
 
-    ``occupied`` (rows, cols) says which lattice positions hold a face; ``faces`` are those faces.
+    ``occupied`` (rows, cols) says which lattice positions hold a face of the linked group the grid
+    grew from; ``faces`` are those faces; ``pieces`` all faces and pieces of faces on the frame.
     """
 
     centre: tuple[float, float]
@@ -74,6 +77,7 @@ class Grid:
     cols: int
     occupied: np.ndarray
     faces: Faces
+    pieces: Faces | None = None
 
     @property
     def fill(self) -> float:
@@ -126,16 +130,17 @@ def find_edges(frame: np.ndarray, step: int = FACE_STEP) -> Edges:
 
 
 def cell_faces(edges: Edges) -> Faces:
-    """The squarish one-colour areas between the edges that could be cell faces."""
+    """The one-colour areas between the edges that could be cell faces or pieces of them."""
     import cv2
 
     flat = np.ascontiguousarray(~edges.mask(), dtype=np.uint8)
     _, _, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
     left, top, width, height, area = (stats[1:, i] for i in range(5))
-    keep = ((width >= MIN_FACE) & (height >= MIN_FACE) & (width <= MAX_FACE) & (height <= MAX_FACE)
-            & (width <= FACE_ASPECT * height) & (height <= FACE_ASPECT * width) & (area >= FACE_FILL * width * height))
+    keep = ((np.maximum(width, height) >= MIN_FACE) & (width <= MAX_FACE) & (height <= MAX_FACE)
+            & (area >= FACE_FILL * width * height))
+    square = (width >= MIN_FACE) & (height >= MIN_FACE) & (width <= FACE_ASPECT * height) & (height <= FACE_ASPECT * width)
     return Faces(left[keep].astype(np.int32), top[keep].astype(np.int32), width[keep].astype(np.int32),
-                 height[keep].astype(np.int32))
+                 height[keep].astype(np.int32), square[keep])
 
 
 def find_grids(frame: np.ndarray, edges: Edges | None = None) -> list[Grid]:
@@ -143,7 +148,8 @@ def find_grids(frame: np.ndarray, edges: Edges | None = None) -> list[Grid]:
     shrunk to the rows and columns that the cell separators (gaps, lines, bevels) bound. ``edges``
     are the frame's ``find_edges``, when the caller has them already."""
     edges = find_edges(frame) if edges is None else edges
-    faces = cell_faces(edges)
+    pieces = cell_faces(edges)
+    faces = pieces.subset(np.flatnonzero(pieces.square))
     if len(faces) < MIN_CELLS * MIN_CELLS:
         return []
     links = _links(faces)
@@ -162,7 +168,7 @@ def find_grids(frame: np.ndarray, edges: Edges | None = None) -> list[Grid]:
     for seed in seeds:
         if any(_inside(seed, grid) for grid in grids):
             continue
-        grid = settle(seed, edges)
+        grid = settle(seed, edges, pieces)
         if grid is not None and grid.rows >= MIN_CELLS and grid.cols >= MIN_CELLS:
             grids.append(grid)
     return grids
@@ -247,25 +253,40 @@ def row_is_cells(edges: Edges, centre: tuple[float, float], pitch: tuple[float, 
     return bool(np.mean(cuts) >= SEPARATED) if cuts else True
 
 
-def settle(seed: Grid, edges: Edges, limit: int = 200) -> Grid | None:
-    """The seed's lattice over the rows and columns its separators bound: outer rows and columns
-    that are not cells are dropped, then neighbouring ones that are cells are added."""
+# Share of a row's (column's) cells that must hold a face of the grid's size for it to join a grid:
+# separators alone are not enough, since a busy picture (a photo, noise) has steps everywhere.
+FACE_SHARE = 0.25
+
+
+def settle(seed: Grid, edges: Edges, faces: Faces, limit: int = 200) -> Grid | None:
+    """The seed's lattice over the rows and columns its separators bound and its faces fill: outer rows
+    and columns that are not cells are dropped, then neighbouring ones that are cells are added.
+    ``faces`` are all the faces on the frame (a digit that splits a face leaves the group, not the board)."""
     (cx, cy), (px, py) = seed.centre, seed.pitch
     r0, c0, rows, cols = 0, 0, seed.rows, seed.cols
+    cells = _face_cells(faces, seed)
 
     def centre() -> tuple[float, float]:
         return cx + c0 * px, cy + r0 * py
 
+    def row_ok(row: int) -> bool:
+        filled = sum((r0 + row, c0 + c) in cells for c in range(cols))
+        return filled >= FACE_SHARE * cols and row_is_cells(edges, centre(), (px, py), cols, row)
+
+    def column_ok(col: int) -> bool:
+        filled = sum((r0 + r, c0 + col) in cells for r in range(rows))
+        return filled >= FACE_SHARE * rows and column_is_cells(edges, centre(), (px, py), rows, col)
+
     for _ in range(limit):
         changed = False
         if rows >= MIN_CELLS and cols >= MIN_CELLS:
-            if not row_is_cells(edges, centre(), (px, py), cols, 0):
+            if not row_ok(0):
                 r0, rows, changed = r0 + 1, rows - 1, True
-            elif not row_is_cells(edges, centre(), (px, py), cols, rows - 1):
+            elif not row_ok(rows - 1):
                 rows, changed = rows - 1, True
-            elif not column_is_cells(edges, centre(), (px, py), rows, 0):
+            elif not column_ok(0):
                 c0, cols, changed = c0 + 1, cols - 1, True
-            elif not column_is_cells(edges, centre(), (px, py), rows, cols - 1):
+            elif not column_ok(cols - 1):
                 cols, changed = cols - 1, True
         if not changed:
             break
@@ -273,20 +294,33 @@ def settle(seed: Grid, edges: Edges, limit: int = 200) -> Grid | None:
         return None
     for _ in range(limit):
         changed = False
-        if row_is_cells(edges, centre(), (px, py), cols, -1):
+        if row_ok(-1):
             r0, rows, changed = r0 - 1, rows + 1, True
-        if row_is_cells(edges, centre(), (px, py), cols, rows):
+        if row_ok(rows):
             rows, changed = rows + 1, True
-        if column_is_cells(edges, centre(), (px, py), rows, -1):
+        if column_ok(-1):
             c0, cols, changed = c0 - 1, cols + 1, True
-        if column_is_cells(edges, centre(), (px, py), rows, cols):
+        if column_ok(cols):
             cols, changed = cols + 1, True
         if not changed:
             break
     occupied = np.zeros((rows, cols), dtype=bool)
     inside = seed.occupied[max(0, r0) : r0 + rows, max(0, c0) : c0 + cols]
     occupied[max(0, -r0) : max(0, -r0) + inside.shape[0], max(0, -c0) : max(0, -c0) + inside.shape[1]] = inside
-    return Grid(centre(), (px, py), rows, cols, occupied, seed.faces)
+    return Grid(centre(), (px, py), rows, cols, occupied, seed.faces, faces)
+
+
+def _face_cells(faces: Faces, grid: Grid) -> set[tuple[int, int]]:
+    """The lattice positions (row, col, from the grid's first cell) holding a face of a cell's size, or
+    a large piece of one (a digit can cut a face in two), inside their pitch box."""
+    (cx, cy), (px, py) = grid.centre, grid.pitch
+    col = np.round((faces.cx - cx) / px)
+    row = np.round((faces.cy - cy) / py)
+    inside = ((faces.left >= cx + (col - 0.5) * px - 2) & (faces.left + faces.width <= cx + (col + 0.5) * px + 2)
+              & (faces.top >= cy + (row - 0.5) * py - 2) & (faces.top + faces.height <= cy + (row + 0.5) * py + 2))
+    big = np.maximum(faces.width / px, faces.height / py) >= 0.5
+    on = inside & big
+    return set(zip(row[on].astype(int).tolist(), col[on].astype(int).tolist()))
 
 
 def _links(faces: Faces) -> np.ndarray:
@@ -422,13 +456,36 @@ def cut_sides(grid: Grid, edges: Edges) -> list[str]:
             share = np.mean([_row_line(edges, y, [(a, b)]) for y in row_cuts])
         else:
             share = np.mean([_column_line(edges, x, [(a, b)]) for x in col_cuts])
-        if share >= CUT_SHARE:
+        if share >= CUT_SHARE and _pieces_beyond(grid, side, (a, b)) >= CUT_SHARE:
             sides.append(side)
     flat = ~edges.mask()
     for side in ("left", "right", "top", "bottom"):
         if side not in sides and _faces_cut_flat(grid, flat, side):
             sides.append(side)
     return sides
+
+
+def _pieces_beyond(grid: Grid, side: str, strip: tuple[float, float]) -> float:
+    """Share of the grid's rows (for left/right) or columns (top/bottom) that have a piece of a face in
+    ``strip`` beyond ``side``, lined up with them: the rest of cut cells, not the steps of a busy
+    background (which has separators everywhere but no faces)."""
+    pieces = grid.pieces
+    if pieces is None or not len(pieces):
+        return 0.0
+    (cx, cy), (px, py) = grid.centre, grid.pitch
+    a, b = strip
+    if side in ("left", "right"):
+        within = (pieces.left + pieces.width >= a) & (pieces.left <= b)
+        line = np.round((pieces.cy - cy) / py)
+        aligned = (np.abs(pieces.cy - cy - line * py) < 0.25 * py) & (pieces.height >= 0.4 * py) & (pieces.height <= py)
+        count = grid.rows
+    else:
+        within = (pieces.top + pieces.height >= a) & (pieces.top <= b)
+        line = np.round((pieces.cx - cx) / px)
+        aligned = (np.abs(pieces.cx - cx - line * px) < 0.25 * px) & (pieces.width >= 0.4 * px) & (pieces.width <= px)
+        count = grid.cols
+    lines = line[within & aligned]
+    return len({int(k) for k in lines if 0 <= k < count}) / count
 
 
 # A face's outer edge fills this much more of its bounding box than its inner edge: it was cut there.
