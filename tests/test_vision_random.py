@@ -1,0 +1,177 @@
+"""The eyes on cases drawn at random on every run, from the labelled screenshots: each board is cut out
+with a little of its own client around it and put somewhere on a new picture (plain colours, the
+colour of its own cells, noise, another client's board beside it), sometimes scaled or turned grey.
+
+Every reading must be exactly the true board, or a refusal; an exit-0 misread fails. The seed is
+printed (and in every failure message): replay with SCREENBOT_RANDOM_SEED=<seed> pytest ...
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from screenbot.errors import BoardNotFoundError, ScreenError
+from screenbot.geometry import Rect
+from screenbot.vision import load_skins, locate_board, read_board
+from screenbot.vision.locate import locate_boards
+from screenbot.vision.plausible import check_plausible, implausible
+from solver.board import parse_board
+
+from .test_vision import SHOTS
+
+SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
+print(f"\ntests/test_vision_random.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED})")
+
+
+@pytest.fixture(scope="module")
+def skins():
+    return load_skins()
+
+
+def _truth(shot) -> list[str]:
+    return [row.replace(".", "0") for row in shot.board.grid]
+
+
+def _board_with_surroundings(shot, rng: random.Random) -> tuple[np.ndarray, tuple[int, int]]:
+    """The board with 0.3 to 1.5 cells of its client around it, and where the board starts in it."""
+    frame = shot.image()
+    rect = shot.lattice.board_rect()
+    margin = int(max(shot.lattice.pitch) * rng.uniform(0.3, 1.5))
+    left, top = max(0, rect.left - margin), max(0, rect.top - margin)
+    crop = frame[top : rect.bottom + margin, left : rect.right + margin]
+    return np.ascontiguousarray(crop), (rect.left - left, rect.top - top)
+
+
+def _canvas(rng: random.Random, size: tuple[int, int], kind: str, crop: np.ndarray) -> np.ndarray:
+    height, width = size
+    if kind == "plain":
+        return np.full((height, width, 3), [rng.randrange(256) for _ in range(3)], dtype=np.uint8)
+    if kind == "cell colour":  # the surroundings have the colour of the board's own middle cell
+        colour = crop[crop.shape[0] // 2, crop.shape[1] // 2]
+        return np.full((height, width, 3), colour, dtype=np.uint8)
+    return np.random.default_rng(rng.randrange(10**9)).integers(0, 256, (height, width, 3), dtype=np.uint8)
+
+
+def _place(rng: random.Random, crop: np.ndarray, kind: str) -> tuple[np.ndarray, tuple[int, int]]:
+    height, width = crop.shape[:2]
+    canvas = _canvas(rng, (height + rng.randint(10, 400), width + rng.randint(10, 500)), kind, crop)
+    y, x = rng.randint(0, canvas.shape[0] - height), rng.randint(0, canvas.shape[1] - width)
+    canvas[y : y + height, x : x + width] = crop
+    return canvas, (x, y)
+
+
+def _read(frame, skins):
+    lattice = locate_board(frame, skins)
+    reading = read_board(frame, lattice, skins)
+    check_plausible(reading.board, skins[lattice.skin])
+    return lattice, reading
+
+
+def test_boards_placed_anywhere_read_exactly(skins):
+    """Unscaled boards anywhere on plain surroundings, including the colour of their own cells: all right."""
+    rng = random.Random(SEED)
+    failures = []
+    for i in range(30):
+        shot = rng.choice(SHOTS)
+        crop, _ = _board_with_surroundings(shot, rng)
+        kind = rng.choice(["plain", "cell colour"])
+        frame, at = _place(rng, crop, kind)
+        case = f"seed {SEED} case {i}: {shot.name} on {kind} surroundings at {at}"
+        try:
+            _, reading = _read(frame, skins)
+        except ScreenError as exc:
+            failures.append(f"{case}: refused ({exc})")
+            continue
+        if list(reading.board.grid) != _truth(shot):
+            failures.append(f"{case}: MISREAD")
+    assert not failures, "\n".join(failures)
+
+
+def test_transformed_boards_read_right_or_refused(skins):
+    """Scaled (pitch 12-120 px), grey, on noise: a reading is exactly right or refused, never wrong."""
+    import cv2
+
+    rng = random.Random(SEED + 1)
+    counts = {"right": 0, "refused": 0}
+    wrong = []
+    for i in range(40):
+        shot = rng.choice(SHOTS)
+        crop, _ = _board_with_surroundings(shot, rng)
+        pitch = max(shot.lattice.pitch)
+        scale = rng.uniform(max(0.5, 12 / pitch), min(3.0, 120 / pitch))
+        crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+        grey = rng.random() < 0.3
+        if grey:
+            crop = cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        kind = rng.choice(["plain", "cell colour", "noise"])
+        frame, at = _place(rng, crop, kind)
+        try:
+            lattice, reading = _read(frame, skins)
+        except ScreenError:
+            counts["refused"] += 1
+            continue
+        if list(reading.board.grid) == _truth(shot):
+            counts["right"] += 1
+        else:
+            wrong.append(f"seed {SEED} case {i}: {shot.name} x{scale:.2f} grey={grey} on {kind} at {at} "
+                         f"read as a {lattice.rows}x{lattice.cols} board that is not the true one")
+    print(f"transformed boards, seed {SEED}: {counts}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_two_boards_are_named_or_the_one_asked_for_is_taken(skins):
+    rng = random.Random(SEED + 2)
+    first, second = rng.sample(SHOTS, 2)
+    a, _ = _board_with_surroundings(first, rng)
+    b, _ = _board_with_surroundings(second, rng)
+    gap = rng.randint(20, 200)
+    frame = np.full((max(a.shape[0], b.shape[0]) + 40, a.shape[1] + b.shape[1] + gap + 40, 3), 40, dtype=np.uint8)
+    frame[20 : 20 + a.shape[0], 20 : 20 + a.shape[1]] = a
+    bx = 20 + a.shape[1] + gap
+    frame[20 : 20 + b.shape[0], bx : bx + b.shape[1]] = b
+    found = [f for f in locate_boards(frame, skins) if f.lattice is not None and not f.refusal]
+    assert len(found) == 2, f"seed {SEED}: {[f.describe() for f in locate_boards(frame, skins)]}"
+    with pytest.raises(BoardNotFoundError, match="2 complete boards"):
+        locate_board(frame, skins)
+    lattice = locate_board(frame, skins, within=Rect(bx, 0, b.shape[1], frame.shape[0]))
+    assert (lattice.rows, lattice.cols) == (second.board.rows, second.board.cols), f"seed {SEED}"
+
+
+def test_grey_copy_is_refused_by_name():
+    """Every number of a gnome-mines board in grey read as an open cell, with exit 0, before."""
+    import cv2
+
+    shot = next(s for s in SHOTS if s.name == "gm-big-900-move2")
+    grey = cv2.cvtColor(cv2.cvtColor(shot.image(), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"grey-{os.getpid()}.png")
+    cv2.imwrite(path, grey)
+    try:
+        done = subprocess.run([sys.executable, "-m", "screenbot", "read", path], capture_output=True, text=True, timeout=120)
+    finally:
+        os.unlink(path)
+    assert done.returncode == 5, done.stdout
+    assert "pattern" in done.stderr
+
+
+@pytest.mark.parametrize("text, why", [
+    ("000\n000\n000", "blank area"),
+    ("##1\n#10\n000", "opens around a zero"),  # (1,2) is a 0 next to a covered cell: misread
+    ("1##\n1#1\n12#", "no placement"),
+])
+def test_implausible_boards_are_named(text, why):
+    assert why in implausible(parse_board(text))
+
+
+@pytest.mark.parametrize("text", [
+    "##1\n#21\n#10",  # a game in progress
+    "F10\n110\n000",  # a flag next to a zero: players flag wrongly, and the flood goes around flags
+    "*21\n2*1\n110",  # a lost board showing its mines
+])
+def test_plausible_boards_pass(text):
+    assert implausible(parse_board(text)) == ""
