@@ -22,6 +22,7 @@ from solver.game import LOST, PLAYING, WON, Game
 
 from .errors import BoardNotFoundError, UnrecognizedCellError, WindowGoneError
 from .geometry import Rect
+from .vision.lattice import Lattice
 from .mouse import LEFT, MIDDLE, RIGHT, RecordingMouse
 
 __all__ = [
@@ -104,19 +105,10 @@ class TemplateRenderer:
 
 
 @dataclass(frozen=True, slots=True)
-class FlatLattice:
-    skin: str
-    origin: tuple[float, float]
-    pitch: tuple[float, float]
-    rows: int
-    cols: int
-
-
-@dataclass(frozen=True, slots=True)
 class FlatReading:
     board: Board
     min_confidence: float = 1.0
-    lattice: FlatLattice | None = None
+    lattice: Lattice | None = None
 
 
 class FlatVision:
@@ -130,7 +122,7 @@ class FlatVision:
         self.skin = skin
         self._by_colour = {colour: ch for ch, colour in FLAT_COLOURS.items()}
 
-    def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0)) -> FlatLattice:
+    def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0)) -> Lattice:
         covered = np.all(frame == FLAT_COLOURS["#"], axis=2)
         for ch, colour in FLAT_COLOURS.items():
             if ch != "#":
@@ -141,9 +133,9 @@ class FlatVision:
         left, top = int(xs.min()), int(ys.min())
         cols = (int(xs.max()) - left) // self.pitch + 1
         rows = (int(ys.max()) - top) // self.pitch + 1
-        return FlatLattice(self.skin, (left, top), (self.pitch, self.pitch), rows, cols)
+        return Lattice(self.skin, (left, top), (self.pitch, self.pitch), rows, cols)
 
-    def read(self, frame: np.ndarray, lattice: FlatLattice) -> FlatReading:
+    def read(self, frame: np.ndarray, lattice: Lattice) -> FlatReading:
         ox, oy = lattice.origin
         px, py = lattice.pitch
         height, width = frame.shape[:2]
@@ -446,4 +438,4 @@ class SimulatedClient:
         return [c for c in self.clicks if c.cell is None and not c.on_control]
 
 
-__all__ += ["ClickRecord", "FlatLattice", "FlatReading", "LOST", "WON"]
+__all__ += ["ClickRecord", "FlatReading", "LOST", "WON"]

@@ -15,7 +15,8 @@ from screenbot.overlay.fake import FakeOverlay, OverlaidScreen
 from screenbot.overlay.live import DRAWN, HIDDEN, UNCHANGED, HintConfig, HintSession
 from screenbot.recording import Recorder, load_recording
 from screenbot.recording.replay import replay, solver_moves
-from screenbot.testing import FlatLattice, FlatRenderer, FlatVision, SimulatedClient
+from screenbot.vision.lattice import Lattice
+from screenbot.testing import FlatRenderer, FlatVision, SimulatedClient
 from solver.policy import PolicyConfig, decide
 
 PITCH = 24
@@ -146,7 +147,7 @@ def test_hint_recording_replays_with_zero_differences(tmp_path):
     # The recorded frames include the overlay drawn by the previous step: replay reads through it.
 
     def read(frame, lattice):
-        return FlatVision(PITCH).read(frame, FlatLattice(lattice["skin"], tuple(lattice["origin"]), tuple(lattice["pitch"]), lattice["rows"], lattice["cols"])).board
+        return FlatVision(PITCH).read(frame, Lattice(lattice["skin"], tuple(lattice["origin"]), tuple(lattice["pitch"]), lattice["rows"], lattice["cols"])).board
 
     report = replay(recording, read, solver_moves)
     assert report.ok, report.differences

@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 
 from screenbot.play.reading import ChangedCellsReader
-from screenbot.testing import FlatLattice, FlatRenderer, FlatVision
+from screenbot.vision.lattice import Lattice
+from screenbot.testing import FlatRenderer, FlatVision
 from screenbot.vision import Lattice, load_skins, read_board
 from solver.game import Game
 
@@ -30,7 +31,7 @@ class CountingVision:
 
 def test_changed_cells_reads_equal_full_reads_through_simulated_games():
     renderer, vision = FlatRenderer(12), FlatVision(12)
-    lattice = FlatLattice("flat", (5, 7), (12, 12), 16, 30)
+    lattice = Lattice("flat", (5, 7), (12, 12), 16, 30)
     for seed in range(3):
         game = Game.new(16, 30, 99, rules="opening", seed=seed)
         counting = CountingVision(vision.read)

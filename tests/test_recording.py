@@ -13,7 +13,8 @@ import pytest
 from screenbot.play.observer import Action, GameResult, StepTimings
 from screenbot.recording import FORMAT_VERSION, Recorder, RecordingError, load_recording
 from screenbot.recording.replay import policy_from_record, replay, solver_moves
-from screenbot.testing import FlatLattice, FlatRenderer, FlatVision
+from screenbot.vision.lattice import Lattice
+from screenbot.testing import FlatRenderer, FlatVision
 from solver.board import Board, parse_board
 from solver.game import Game
 from solver.policy import PolicyConfig, decide
@@ -33,7 +34,7 @@ def record_game(directory, *, seed=3, policy=PolicyConfig(full_analysis=True)) -
     """Play one simulated 9x9 game, recording each step as the play loop would; returns the step count."""
     game = Game.new(9, 9, 10, rules="opening", seed=seed)
     vision = FlatVision(PITCH)
-    lattice = FlatLattice("flat", (4, 4), (PITCH, PITCH), 9, 9)
+    lattice = Lattice("flat", (4, 4), (PITCH, PITCH), 9, 9)
     with Recorder(directory, command="play", skin="flat", client="simulated", policy=policy, mines=10) as recorder:
         while True:
             frame = render(game.board())
@@ -57,7 +58,7 @@ def record_game(directory, *, seed=3, policy=PolicyConfig(full_analysis=True)) -
 
 
 def flat_reader(frame, lattice_record):
-    lattice = FlatLattice(
+    lattice = Lattice(
         lattice_record["skin"], tuple(lattice_record["origin"]), tuple(lattice_record["pitch"]),
         lattice_record["rows"], lattice_record["cols"],
     )
@@ -81,7 +82,7 @@ def test_per_board_policy_and_total_are_recorded_per_step(tmp_path):
     """The loop chooses the first click and the mine total by board size: each step carries its own."""
     vision = FlatVision(PITCH)
     board = Board(("###", "###"))
-    lattice = FlatLattice("flat", (4, 4), (PITCH, PITCH), 2, 3)
+    lattice = Lattice("flat", (4, 4), (PITCH, PITCH), 2, 3)
     reading = vision.read(render(board), lattice)
     with Recorder(
         tmp_path / "q",
@@ -261,7 +262,7 @@ def test_a_frame_that_cannot_be_written_stops_the_recording(tmp_path):
     """Frames are written on a background thread; a failed write is still reported, at the latest when
     the recording is closed."""
     game = Game.new(9, 9, 10, rules="opening", seed=3)
-    lattice = FlatLattice("flat", (4, 4), (PITCH, PITCH), 9, 9)
+    lattice = Lattice("flat", (4, 4), (PITCH, PITCH), 9, 9)
     recorder = Recorder(tmp_path / "r", command="play", mines=10)
     shutil.rmtree(tmp_path / "r" / "frames")
     (tmp_path / "r" / "frames").write_text("not a folder")  # every frame write now fails

@@ -69,13 +69,20 @@ def test_won_expert_board_flags_read_with_a_margin():
     """gnome-mines flags every mine itself when a game is won: the only flags the bot sees unless it
     flags itself. On the 900x640 expert window (cells 23 px wide, 22 or 23 px high) they once matched
     the flag pictures at 0.54-0.60 (the read threshold is 0.6) and a won game ended in "cannot read
-    the board"; pictures cut from such a board (flag-23x22.8-r*) fixed that."""
+    the board". The board is located on the frame as the bot locates it today (a box per row that
+    follows GTK's 22 and 23 px rows; the recording's straight lattice came from an older locator) and
+    every flag must read with a margin, at the first look (no second looks: threshold 0)."""
+    from screenbot.vision import locate_board
     from screenbot.vision.read import read_board
     from screenbot.play.live import load_skins
 
     recording = load_recording(Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "gnome-mines-play-expert-won")
     step = recording.steps[-1]
-    reading = read_board(cv2.imread(str(step.frame_path)), lattice_from_record(step.lattice), load_skins(), threshold=0.0)
+    # The recording keeps the board's region with 2 px around it; the locator wants to see the
+    # board's surroundings to know it is whole: give it the window's background around the region.
+    frame = cv2.copyMakeBorder(cv2.imread(str(step.frame_path)), 30, 30, 30, 30, cv2.BORDER_CONSTANT, value=(246, 245, 244))
+    skins = load_skins()
+    reading = read_board(frame, locate_board(frame, skins), skins, threshold=0.0)
     flags = [reading.confidence[r, c] for r, c, ch in reading.board.cells() if ch == "F"]
     assert len(flags) == 99
     assert min(flags) >= 0.65

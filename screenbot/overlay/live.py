@@ -185,7 +185,7 @@ class HintSession:
         right = area.left + math.ceil(ox + lattice.cols * px) + margin_x
         bottom = area.top + math.ceil(oy + lattice.rows * py) + margin_y
         region = Rect(left, top, right - left, bottom - top).clipped(area)
-        local = replace(lattice, origin=(area.left + ox - region.left, area.top + oy - region.top))
+        local = lattice.translated(self.screen_rect.left - region.left, self.screen_rect.top - region.top)
         self._located = _Located(window, region, local, self._mine_total(lattice.rows, lattice.cols))
         keep_out = min(0.95, self.config.protect + 2.0 / min(px, py))
         self.style = replace(self.config.style, keep_out=max(self.config.style.keep_out, keep_out))

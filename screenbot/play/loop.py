@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, ContextManager
 
 import numpy as np
@@ -438,7 +438,7 @@ class Player:
         # A couple of pixels around the cells: the lattice's own rounding of fractional origins
         # (device scale 1.25 gives 37.5 px cells) must stay inside the captured region.
         region = geometry.rect.expanded(2).clipped(self.screen_rect)
-        local = replace(lattice, origin=(geometry.origin[0] - region.left, geometry.origin[1] - region.top))
+        local = lattice.translated(area.left - region.left, area.top - region.top)
         self._located = Located(geometry, region, local, window)
         log.info("board %dx%d at %s (pitch %s)", geometry.rows, geometry.cols, region, geometry.pitch)
         return self._located

@@ -8,7 +8,7 @@ the time: a step usually changes a few cells, and a full read of an expert board
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -100,10 +100,7 @@ def _changed_cells(before: np.ndarray, after: np.ndarray, lattice) -> tuple[int,
 def read_block(vision, frame: np.ndarray, lattice, r0: int, r1: int, c0: int, c1: int):
     """The cells in rows r0:r1 and columns c0:c1, read as a lattice of their own (a read costs about
     its cell count): their rows of characters and their (r1-r0, c1-c0) confidence."""
-    ox, oy = as_xy(lattice.origin)
-    px, py = as_xy(lattice.pitch)
-    part = replace(lattice, origin=(ox + c0 * px, oy + r0 * py), rows=r1 - r0, cols=c1 - c0)
-    reading = vision.read(frame, part)
+    reading = vision.read(frame, lattice.block(r0, c0, r1 - r0, c1 - c0))
     return reading.board.grid, confidence_grid(reading, (r1 - r0, c1 - c0))
 
 

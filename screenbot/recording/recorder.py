@@ -48,9 +48,10 @@ def _jsonable(value: Any) -> Any:
 
 
 def lattice_record(lattice: Any) -> dict[str, Any]:
-    """The lattice's fields (skin, origin, pitch, rows, cols, ...) as JSON values."""
+    """The lattice's fields (skin, origin, pitch, rows, cols, and xs / ys when set) as JSON values."""
     if dataclasses.is_dataclass(lattice):
-        return _jsonable(lattice)
+        # Optional fields left unset (a straight lattice's per-cell edges) are left out.
+        return {name: value for name, value in _jsonable(lattice).items() if value is not None}
     return {name: _jsonable(getattr(lattice, name)) for name in ("skin", "origin", "pitch", "rows", "cols")}
 
 

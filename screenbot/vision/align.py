@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .cells import cell_images
+from .cells import cell_images, squared_distances
 from .lattice import Lattice
 from .skins import CANONICAL, Skin, TemplateBank, soften
 
@@ -54,9 +54,11 @@ def refine(frame: np.ndarray, skin: Skin, board: Lattice, uncertainty: tuple[flo
     # Pitch: a drift of up to 3 px over the whole board (toolkits hand out whole pixels unevenly, so
     # the autocorrelation's pitch can be a little off the board's average). Keep the board's centre.
     # Half pixels only once aligned: a wide pass is followed by a narrow one on the final block.
-    drifts = (-3, -2, -1, 1, 2, 3) if wide else (-0.5, 0.5)
-    best = _best(frame, best, along_x, [_stretched(best, drift / best.cols, 0) for drift in drifts])
-    best = _best(frame, best, along_y, [_stretched(best, 0, drift / best.rows) for drift in drifts])
+    # A lattice that follows every cell's own width (``Lattice.xs``) has no single pitch to stretch.
+    if best.straight:
+        drifts = (-3, -2, -1, 1, 2, 3) if wide else (-0.5, 0.5)
+        best = _best(frame, best, along_x, [_stretched(best, drift / best.cols, 0) for drift in drifts])
+        best = _best(frame, best, along_y, [_stretched(best, 0, drift / best.rows) for drift in drifts])
     return best
 
 
@@ -96,16 +98,12 @@ def _stretched(board: Lattice, dpx: float, dpy: float) -> Lattice:
 
 
 def _row_cells(frame: np.ndarray, board: Lattice, rows: list[int]) -> np.ndarray:
-    px, py = board.pitch
-    ox, oy = board.origin
-    strips = [cell_images(frame, Lattice(board.skin, (ox, oy + r * py), (px, py), 1, board.cols)) for r in rows]
+    strips = [cell_images(frame, board.block(r, 0, 1, board.cols)) for r in rows]
     return np.concatenate(strips).reshape(-1, CANONICAL, CANONICAL, 3)
 
 
 def _column_cells(frame: np.ndarray, board: Lattice, cols: list[int]) -> np.ndarray:
-    px, py = board.pitch
-    ox, oy = board.origin
-    strips = [cell_images(frame, Lattice(board.skin, (ox + c * px, oy), (px, py), board.rows, 1)) for c in cols]
+    strips = [cell_images(frame, board.block(0, c, board.rows, 1)) for c in cols]
     return np.concatenate(strips).reshape(-1, CANONICAL, CANONICAL, 3)
 
 
@@ -121,5 +119,4 @@ def _mean_nearest_rms(cells: np.ndarray, bank: TemplateBank) -> float:
     """Mean over cells of the RMS difference to the nearest template (what ``match_cells`` calls
     ``best_rms``, without the per-state bookkeeping a nudge does not need)."""
     vectors = soften(cells).reshape(len(cells), -1)
-    sq = (vectors * vectors).sum(axis=1)[:, None] + bank.norms[None, :] - 2.0 * (vectors @ bank.vectors.T)
-    return float(np.sqrt(np.maximum(sq.min(axis=1), 0.0) / vectors.shape[1]).mean())
+    return float(np.sqrt(squared_distances(vectors, bank.vectors).min(axis=1) / vectors.shape[1]).mean())

@@ -27,6 +27,8 @@ class CellMatches:
     second_chars: np.ndarray  # (N,)
     confidence: np.ndarray  # (N,)
 
+    FIELDS = ("chars", "best_rms", "second_rms", "second_chars", "confidence")
+
 
 def board_inside(frame: np.ndarray, lattice: Lattice) -> bool:
     rect = lattice.board_rect()
@@ -36,17 +38,26 @@ def board_inside(frame: np.ndarray, lattice: Lattice) -> bool:
 def cell_images(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     """(rows, cols, CANONICAL, CANONICAL, 3) uint8: every cell's pitch box scaled to the canonical size.
 
-    The board region is resized once with area averaging, which is what makes the comparison
-    scale-normalised: a 19 px and an 83 px cell both become CANONICAL x CANONICAL averages.
+    The board region is resized with area averaging, which is what makes the comparison
+    scale-normalised: a 19 px and an 83 px cell both become CANONICAL x CANONICAL averages. A lattice
+    whose cells have several widths (``Lattice.xs``) is resized a column, then a row, at a time, each
+    to its own box.
     """
-    import cv2
-
     rect = lattice.board_rect()
     region = frame[rect.top : rect.bottom, rect.left : rect.right]
-    size = (lattice.cols * CANONICAL, lattice.rows * CANONICAL)
-    interpolation = cv2.INTER_AREA if rect.width >= size[0] else cv2.INTER_LINEAR
-    scaled = cv2.resize(region, size, interpolation=interpolation)
+    xs = [round(x) - rect.left for x in lattice.col_edges()]
+    ys = [round(y) - rect.top for y in lattice.row_edges()]
+    columns = np.hstack([_resized(region[:, a:b], (CANONICAL, region.shape[0])) for a, b in zip(xs, xs[1:])])
+    scaled = np.vstack([_resized(columns[a:b], (lattice.cols * CANONICAL, CANONICAL)) for a, b in zip(ys, ys[1:])])
     return scaled.reshape(lattice.rows, CANONICAL, lattice.cols, CANONICAL, 3).transpose(0, 2, 1, 3, 4)
+
+
+def _resized(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` resized to ``size`` (width, height): area averages when shrinking."""
+    import cv2
+
+    shrink = image.shape[1] >= size[0] and image.shape[0] >= size[1]
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
 
 
 def interior_margin(interior: float) -> int:
@@ -61,19 +72,16 @@ def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0) ->
     out on every side) with the same middle of the templates.
     """
     k = interior_margin(interior)
-    templates, norms = bank.vectors, bank.norms
+    templates = bank.vectors
     cells = soften(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
     if k:
         side = CANONICAL - 2 * k
         cells = cells[:, k:-k, k:-k]
         templates = bank.vectors.reshape(-1, CANONICAL, CANONICAL, 3)[:, k:-k, k:-k].reshape(len(bank.vectors), -1)
-        norms = (templates * templates).sum(axis=1)
     else:
         side = CANONICAL
     vectors = np.ascontiguousarray(cells, dtype=np.float32).reshape(-1, side * side * 3)
-    # Squared distances by expansion: |a|^2 + |b|^2 - 2 a.b, one matrix product for all pairs.
-    sq = (vectors * vectors).sum(axis=1)[:, None] + norms[None, :] - 2.0 * (vectors @ templates.T)
-    rms_all = np.sqrt(np.maximum(sq, 0.0) / vectors.shape[1])
+    rms_all = np.sqrt(squared_distances(vectors, templates) / vectors.shape[1])
     per_char = np.minimum.reduceat(rms_all, bank.starts, axis=1)  # (N, chars)
     order = np.argsort(per_char, axis=1)
     rows = np.arange(per_char.shape[0])
@@ -87,6 +95,17 @@ def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0) ->
         second_rms = np.full_like(best_rms, np.inf)
     char_order = np.array(bank.char_order)
     return CellMatches(char_order[best], best_rms, second_rms, char_order[second], confidence(best_rms, second_rms))
+
+
+def squared_distances(vectors: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """(cells, templates) squared distances between rows, by expansion: |a|^2 + |b|^2 - 2 a.b, one
+    matrix product for all pairs. Both sides are taken relative to the templates' mean first: in
+    float32 the expansion of two ~200-level pictures cancels to within a few units, which is a large
+    error on a near-perfect match and made a cell's score depend on how many cells were read with it."""
+    centre = templates.mean(axis=0, dtype=np.float64).astype(np.float32)
+    a, b = vectors - centre, templates - centre
+    sq = (a * a).sum(axis=1)[:, None] + (b * b).sum(axis=1)[None, :] - 2.0 * (a @ b.T)
+    return np.maximum(sq, 0.0)
 
 
 def confidence(best_rms: np.ndarray, second_rms: np.ndarray) -> np.ndarray:
@@ -103,8 +122,8 @@ def confidence(best_rms: np.ndarray, second_rms: np.ndarray) -> np.ndarray:
 
 def pattern_states(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np.ndarray:
     """Per cell, the state whose pattern of light and dark (whatever the colours) is nearest the
-    cell's middle, where ``chars`` (the states read, mostly by colour) is far from it; '' where the
-    pattern agrees with ``chars``.
+    cell's middle, where the state read (``chars``, chosen mostly by colour) is far from it; '' where
+    the pattern agrees. ``cells`` are the canonical cells where the lattice puts them.
 
     A grey copy of a "1" on its green square is nearer in colour to a flat open cell than to the green
     "1", but its pattern is clearly a "1": such a cell must be refused, not misread. The middle is
@@ -115,9 +134,8 @@ def pattern_states(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> 
     per_char = np.minimum.reduceat(shape, bank.starts, axis=1)
     order = list(bank.char_order)
     read = per_char[np.arange(len(vectors)), [order.index(c) for c in chars]]
-    nearest = per_char.argmin(axis=1)
     conflict = read > SHAPE_FACTOR * per_char.min(axis=1) + SHAPE_MARGIN
-    return np.where(conflict, np.array(order)[nearest], "")
+    return np.where(conflict, np.array(order)[per_char.argmin(axis=1)], "")
 
 
 # A state read is refused when its pattern is this much farther from the cell's than the nearest

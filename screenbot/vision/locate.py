@@ -158,11 +158,23 @@ def _short_of_standard(lattice: Lattice, skin: Skin) -> str:
     return ""
 
 
+# A board whose cells stray further than this (px) from a straight lattice gets a box per cell width.
+STRAY = 0.75
+
+
 def _skin_lattice(grid: Grid, skin: Skin) -> Lattice:
-    """The grid as pitch boxes placed around the faces the way the skin's templates place them."""
+    """The grid as pitch boxes placed around the faces the way the skin's templates place them; boxes
+    that follow each column's and row's own faces when the toolkit gave some cells a pixel more."""
     fx, fy = face_phase(skin, round(grid.pitch[0]))
     (cx, cy), (px, py) = grid.centre, grid.pitch
-    return Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols)
+    straight = Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols)
+    col_x, row_y = grid.centres()
+    stray = max(np.abs(col_x - cx - px * np.arange(grid.cols)).max(), np.abs(row_y - cy - py * np.arange(grid.rows)).max())
+    if stray <= STRAY or grid.rows < 2 or grid.cols < 2:
+        return straight
+    xs = np.append(col_x - fx * px, col_x[-1] - fx * px + (col_x[-1] - col_x[-2]))
+    ys = np.append(row_y - fy * py, row_y[-1] - fy * py + (row_y[-1] - row_y[-2]))
+    return Lattice.from_edges(skin.name, tuple(float(x) for x in xs), tuple(float(y) for y in ys))
 
 
 @functools.lru_cache(maxsize=256)

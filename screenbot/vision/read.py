@@ -89,7 +89,7 @@ def read_board(
     if (matches.confidence < threshold).any():
         matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold)
     # A cell that looks most like the area around a board (something drawn over it) is not read, nor
-    # one whose pattern says another state than its colours (judged where the lattice puts it).
+    # one whose pattern, where the lattice puts it, says another state than the one read.
     patterns = pattern_states(cells, bank, matches.chars)
     refused = (matches.chars == OUTSIDE) | (patterns != "")
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
@@ -131,8 +131,7 @@ def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Latti
     reach_x = max(MIN_SHIFT, round(SHIFT_REACH * lattice.pitch[0]))
     reach_y = max(MIN_SHIFT, round(SHIFT_REACH * lattice.pitch[1]))
     shifts = [(dx, dy) for dy in range(-reach_y, reach_y + 1) for dx in range(-reach_x, reach_x + 1)]
-    fields = {name: getattr(matches, name).copy()
-              for name in ("chars", "best_rms", "second_rms", "second_chars", "confidence")}
+    fields = {name: getattr(matches, name).copy() for name in CellMatches.FIELDS}
     for index in weak:
         row, col = divmod(int(index), lattice.cols)
         rect = lattice.cell_rect(row, col)
@@ -163,7 +162,7 @@ def _judge_weak_by_interior(matches: CellMatches, cells: np.ndarray, bank, thres
     weak = np.flatnonzero(matches.confidence < threshold)
     inner = match_cells(cells.reshape(-1, *cells.shape[-3:])[weak], bank, interior=INTERIOR)
     fields = {}
-    for name in ("chars", "best_rms", "second_rms", "second_chars", "confidence"):
+    for name in CellMatches.FIELDS:
         merged = getattr(matches, name).copy()
         merged[weak] = getattr(inner, name)
         fields[name] = merged

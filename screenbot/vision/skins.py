@@ -94,7 +94,6 @@ class TemplateBank:
 
     chars: tuple[str, ...]  # char of each row of ``vectors``
     vectors: np.ndarray  # (T, D) float32
-    norms: np.ndarray  # (T,) float32, squared norms
     char_order: tuple[str, ...]  # distinct chars; ``group`` maps each row to its index here
     group: np.ndarray  # (T,) int
     starts: np.ndarray  # (len(char_order),) first row of each char
@@ -118,7 +117,7 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
     group = np.array([order.index(c) for c in chars])
     # Rows are sorted by char, so each char's rows are contiguous: ``starts`` feeds np.minimum.reduceat.
     starts = np.searchsorted(group, np.arange(len(order)))
-    return TemplateBank(chars, vectors, (vectors * vectors).sum(axis=1), order, group, starts)
+    return TemplateBank(chars, vectors, order, group, starts)
 
 
 # Two pictures of one state are the same look when the middles of their canonical cells differ by
@@ -158,12 +157,15 @@ def soften(cells: np.ndarray) -> np.ndarray:
     arr = np.asarray(cells, dtype=np.float32)
     shape = arr.shape
     h, w = shape[-3], shape[-2]
-    flat = arr.reshape(-1, h, w, 3)
-    # Reflect-pad every cell, stack them into one tall image, filter once, cut the cells back out.
-    padded = np.pad(flat, ((0, 0), (2, 2), (2, 2), (0, 0)), mode="reflect")
-    tall = padded.reshape(-1, w + 4, 3)
-    blurred = cv2.sepFilter2D(tall, -1, _SOFT_KERNEL, _SOFT_KERNEL, borderType=cv2.BORDER_REFLECT)
-    out = blurred.reshape(-1, h + 4, w + 4, 3)[:, 2:-2, 2:-2]
+    one = np.ones(1, dtype=np.float32)
+    # Along x on the cells stacked one above the other (each pixel row is its own cell's), then along
+    # y on the cells side by side (each pixel column is its own cell's): every cell is filtered on
+    # its own, its edges reflected, with two filter calls for the whole stack.
+    tall = arr.reshape(-1, w, 3)
+    tall = cv2.sepFilter2D(tall, -1, _SOFT_KERNEL, one, borderType=cv2.BORDER_REFLECT_101)
+    wide = np.ascontiguousarray(tall.reshape(-1, h, w, 3).transpose(1, 0, 2, 3)).reshape(h, -1, 3)
+    wide = cv2.sepFilter2D(wide, -1, one, _SOFT_KERNEL, borderType=cv2.BORDER_REFLECT_101)
+    out = wide.reshape(h, -1, w, 3).transpose(1, 0, 2, 3)
     return np.ascontiguousarray(out).reshape(shape)
 
 

@@ -88,6 +88,24 @@ class Grid:
         (cx, cy), (px, py) = self.centre, self.pitch
         return cx - px / 2, cy - py / 2, cx + (self.cols - 0.5) * px, cy + (self.rows - 0.5) * py
 
+    def centres(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each column's and row's face centre (x of columns, y of rows): the median of its faces',
+        interpolated between the nearest columns (rows) with faces where it has none."""
+        (cx, cy), (px, py) = self.centre, self.pitch
+        out = []
+        for count, along, start, pitch in ((self.cols, self.faces.cx, cx, px), (self.rows, self.faces.cy, cy, py)):
+            k = np.round((along - start) / pitch).astype(int)
+            straight = start + pitch * np.arange(count)
+            known = [(i, float(np.median(along[k == i]))) for i in range(count) if (k == i).any()]
+            if len(known) < 2:
+                out.append(straight)
+                continue
+            index, value = (np.array(v) for v in zip(*known))
+            # Between known lines: interpolated; beyond them: the nearest known one's offset kept.
+            offset = np.interp(np.arange(count), index, value - straight[index])
+            out.append(straight + offset)
+        return out[0], out[1]
+
     def describe(self) -> str:
         left, top, _, _ = self.box()
         return (f"{self.rows}x{self.cols} cells at ({left:.0f}, {top:.0f}), pitch "
@@ -164,6 +182,7 @@ def find_grids(frame: np.ndarray, edges: Edges | None = None) -> list[Grid]:
     # in two, an open area drawn without separators) is found whole from its largest piece, and the
     # other pieces then fall inside it.
     seeds.sort(key=lambda g: -int(g.occupied.sum()))
+    seeds = _merged(seeds)
     grids: list[Grid] = []
     for seed in seeds:
         if any(_inside(seed, grid) for grid in grids):
@@ -172,6 +191,55 @@ def find_grids(frame: np.ndarray, edges: Edges | None = None) -> list[Grid]:
         if grid is not None and grid.rows >= MIN_CELLS and grid.cols >= MIN_CELLS:
             grids.append(grid)
     return grids
+
+
+# Two linked groups on one lattice (same pitch within this share, cells lined up within MERGE_ALIGN of a
+# pitch), at most MERGE_GAP cells apart, are one board: rows of open cells whose separators a blurred
+# (scaled) picture has washed out, or a row of digits that cut every face, split a board in two.
+MERGE_PITCH = 0.02
+MERGE_ALIGN = 0.2
+MERGE_GAP = 2
+
+
+def _merged(seeds: list[Grid]) -> list[Grid]:
+    """The seeds with every pair that lies on one lattice, close together, joined (largest first)."""
+    out: list[Grid] = []
+    for seed in seeds:
+        for i, grid in enumerate(out):
+            joined = _join(grid, seed)
+            if joined is not None:
+                out[i] = joined
+                break
+        else:
+            out.append(seed)
+    return out
+
+
+def _join(a: Grid, b: Grid) -> Grid | None:
+    """``a`` and ``b`` as one grid on ``a``'s lattice, or None when they are not parts of one board."""
+    (ax, ay), (px, py) = a.centre, a.pitch
+    if abs(b.pitch[0] - px) > MERGE_PITCH * px or abs(b.pitch[1] - py) > MERGE_PITCH * py:
+        return None
+    dc, dr = (b.centre[0] - ax) / px, (b.centre[1] - ay) / py
+    if abs(dc - round(dc)) > MERGE_ALIGN or abs(dr - round(dr)) > MERGE_ALIGN:
+        return None
+    dc, dr = int(round(dc)), int(round(dr))
+    gap_rows = max(dr - a.rows, -dr - b.rows, 0)
+    gap_cols = max(dc - a.cols, -dc - b.cols, 0)
+    share_rows = min(a.rows, dr + b.rows) - max(0, dr)
+    share_cols = min(a.cols, dc + b.cols) - max(0, dc)
+    beside = gap_cols <= MERGE_GAP and share_rows >= min(a.rows, b.rows) / 2
+    above = gap_rows <= MERGE_GAP and share_cols >= min(a.cols, b.cols) / 2
+    if not (beside or above):
+        return None
+    r0, c0 = min(0, dr), min(0, dc)
+    rows, cols = max(a.rows, dr + b.rows) - r0, max(a.cols, dc + b.cols) - c0
+    occupied = np.zeros((rows, cols), dtype=bool)
+    occupied[-r0 : -r0 + a.rows, -c0 : -c0 + a.cols] |= a.occupied
+    occupied[dr - r0 : dr - r0 + b.rows, dc - c0 : dc - c0 + b.cols] |= b.occupied
+    faces = Faces(*(np.concatenate([getattr(a.faces, f), getattr(b.faces, f)])
+                    for f in ("left", "top", "width", "height", "square")))
+    return Grid((ax + c0 * px, ay + r0 * py), a.pitch, rows, cols, occupied, faces)
 
 
 def _inside(seed: Grid, grid: Grid) -> bool:
