@@ -1,0 +1,128 @@
+"""The board reader on real screenshots drawn at random on every run, with their truth from the game.
+
+Each run draws a fresh seed (printed, and in every assertion message): window sizes, levels, device
+scales, how far each game is played, flags, where the pointer rests (see ``tests/random_cases.py``),
+so the reader is judged on cases nobody tuned it for. Replay a run's draws with
+``SCREENBOT_RANDOM_SEED=<seed>`` (the clients deal other mines on a replay, the same kinds of cases).
+
+Every case is read by ``python3 -m screenbot read PNG --json`` as a user would. Allowed outcomes:
+exit 0 with exactly the true board, or a refusal (exit 4 or 5 with a message on stderr). A board the
+reader must refuse (not wholly on the screen) must not be read with exit 0. A wrong board with exit
+0 fails the test and names the cells that differ; refusals are printed (run with ``-s`` to see the
+table on a pass too).
+
+Environment: SCREENBOT_RANDOM_SEED (replay), SCREENBOT_RANDOM_CASES (gnome-mines cases, default 10),
+SCREENBOT_RANDOM_REACT_CASES (default 3), SCREENBOT_RANDOM_DISPLAY (an Xvfb display number to use
+instead of a free one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from solver.board import parse_board
+from . import random_cases
+
+ROOT = Path(__file__).resolve().parents[1]
+READ_EXIT_REFUSED = (4, 5)  # no complete board found / a cell not recognised (README "Reading the board")
+
+
+def _count(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
+def _seed() -> int:
+    given = os.environ.get("SCREENBOT_RANDOM_SEED")
+    return int(given) if given else random.SystemRandom().randrange(10**9)
+
+
+@dataclass
+class Verdict:
+    name: str
+    outcome: str  # "right", "refused", "wrong"
+    detail: str
+
+
+def judge(json_path: Path) -> Verdict:
+    """Read one case with the command line reader and compare it with its truth."""
+    meta = json.loads(json_path.read_text())
+    png = json_path.with_suffix(".png").resolve()  # the reader runs in the repository root
+    try:
+        done = subprocess.run([sys.executable, "-m", "screenbot", "read", str(png), "--json"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=180)
+    except subprocess.TimeoutExpired:
+        return Verdict(meta["name"], "wrong", "the reader did not finish in 180 s")
+    message = done.stderr.strip()
+    if done.returncode != 0:
+        if done.returncode in READ_EXIT_REFUSED and message and "Traceback" not in message:
+            return Verdict(meta["name"], "refused", f"exit {done.returncode}: {message.splitlines()[-1][:300]}")
+        return Verdict(meta["name"], "wrong", f"exit {done.returncode} is no refusal: {message[-600:] or 'no message'}")
+    if meta["expect"] == "refuse":
+        read = json.loads(done.stdout)
+        return Verdict(meta["name"], "wrong", f"read a {read['rows']}x{read['cols']} board with exit 0, but "
+                                              f"{meta['why']}")
+    truth = parse_board(json_path.with_suffix(".txt").read_text())
+    read = json.loads(done.stdout)
+    rows = read["board"].split("\n")
+    if (len(rows), len(rows[0]) if rows else 0) != (truth.rows, truth.cols):
+        return Verdict(meta["name"], "wrong", f"read {len(rows)}x{len(rows[0]) if rows else 0} cells, "
+                                              f"the board is {truth.rows}x{truth.cols}")
+    diffs = [f"({r}, {c}) is {ch!r}, read {rows[r][c]!r}" for r, c, ch in truth.cells() if rows[r][c] != ch]
+    if diffs:
+        more = f" and {len(diffs) - 12} more" if len(diffs) > 12 else ""
+        return Verdict(meta["name"], "wrong", f"{len(diffs)} of {truth.rows * truth.cols} cells differ: "
+                                              + "; ".join(diffs[:12]) + more)
+    return Verdict(meta["name"], "right", f"{truth.rows}x{truth.cols} read exactly")
+
+
+def _describe(json_path: Path) -> str:
+    meta = json.loads(json_path.read_text())
+    if meta["client"] == "gnome-mines":
+        size = f"{meta['level']} in a {meta['window'][2]}x{meta['window'][3]} window"
+    else:
+        size = f"{meta['rows']}x{meta['cols']} at scale {meta['scale']}"
+    pointer = meta["pointer"]
+    where = f"pointer on {tuple(pointer['cell'])}" if pointer.get("cell") else f"pointer {pointer['where']}"
+    return f"{size}, {meta['state']}, {where}, expect {meta['expect']}"
+
+
+@pytest.mark.parametrize("client, env, default", [
+    ("gnome-mines", "SCREENBOT_RANDOM_CASES", 10),
+    ("react", "SCREENBOT_RANDOM_REACT_CASES", 3),
+])
+def test_reader_on_random_real_screenshots(client, env, default, tmp_path):
+    count = _count(env, default)
+    if count <= 0:
+        pytest.skip(f"{env}=0")
+    missing = random_cases.missing_tools(client)
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)} (CI installs them: .ci/run)")
+    seed = _seed()
+    replay = f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})"
+    print(f"\n{count} random {client} cases, {replay}; cases in {tmp_path}")
+    display = os.environ.get("SCREENBOT_RANDOM_DISPLAY")
+    try:
+        paths = random_cases.generate(tmp_path, count, seed, client, int(display.lstrip(":")) if display else None,
+                                      report=lambda line: print(line, flush=True))
+    except RuntimeError as exc:
+        pytest.fail(f"{client} cases, {replay}: the generator failed: {exc}")
+
+    verdicts = []
+    for path in paths:
+        verdict = judge(path)
+        verdicts.append(verdict)
+        print(f"  {verdict.name} [{_describe(path)}]: {verdict.outcome.upper()} - {verdict.detail}", flush=True)
+    counts = {kind: sum(v.outcome == kind for v in verdicts) for kind in ("right", "refused", "wrong")}
+    summary = (f"{client}: {len(verdicts)} random cases, {counts['right']} right, {counts['refused']} refused, "
+               f"{counts['wrong']} wrong; {replay}")
+    print(summary)
+    wrong = [v for v in verdicts if v.outcome == "wrong"]
+    assert not wrong, summary + f"; cases in {tmp_path}\n" + "\n".join(f"  {v.name}: {v.detail}" for v in wrong)
