@@ -1,4 +1,9 @@
-"""The last pixel of the lattice: nudge its origin and pitch to where the templates fit best.
+"""The last pixel of the lattice: nudge its origin to where the skin's templates fit best.
+
+The structure (``structure``) gives the pitch, from the least squares over every face centre, and
+where the faces are; a skin's templates only say how its pitch boxes sit around its faces, to a pixel
+or two. So only the origin moves here: stretching the pitch to the templates' liking was worse than
+the faces' own pitch on boards where nearly every cell has the same picture.
 
 Each nudge is judged by how far the cells are from their nearest template, on a sample of cells
 so that a cold locate can afford a few dozen nudges: nudges along x are judged on a few whole rows of
@@ -23,42 +28,27 @@ MIN_LINES = 3  # never fewer rows/columns than this (the first, the last and one
 MAX_CLIMB = 4  # rounds of the joint look at the eight neighbouring origins
 
 
-def refine(frame: np.ndarray, skin: Skin, board: Lattice, uncertainty: tuple[float, float] | None = None) -> Lattice:
-    """Nudge the origin (one axis at a time, then both), then the pitch (up to 3 px across the board),
-    to the best template fit. ``uncertainty`` (x, y frame pixels): how far a lattice fresh from the phase
-    search may be off; None for a lattice aligned once already (a pixel each way, a finer pitch)."""
+def refine(frame: np.ndarray, skin: Skin, board: Lattice, reach: tuple[float, float] = (1.0, 1.0)) -> Lattice:
+    """Nudge the origin (one axis at a time, up to ``reach`` frame pixels, then both at once) to the
+    best template fit."""
     rows = sample_lines(board.rows, board.cols)
-    cols = sample_lines(board.cols, board.rows)
     bank = skin.bank(board.pitch)
+    cols = sample_lines(board.cols, board.rows)
     # Remembered per lattice: each pass starts from the lattice the one before ended on.
     along_x = functools.cache(functools.partial(_row_error, frame, bank, rows))
     along_y = functools.cache(functools.partial(_column_error, frame, bank, cols))
-
-    wide = uncertainty is not None
-    best = board
-    if wide:
-        # The joint look below adds a pixel each way.
-        reach_x = int(np.ceil(uncertainty[0]))
-        reach_y = int(np.ceil(uncertainty[1]))
-        best = _best(frame, best, along_x, [_moved(best, d, 0) for d in range(-reach_x, reach_x + 1) if d])
-        best = _best(frame, best, along_y, [_moved(best, 0, d) for d in range(-reach_y, reach_y + 1) if d])
+    reach_x, reach_y = int(np.ceil(reach[0])), int(np.ceil(reach[1]))
+    best = _best(frame, board, along_x, [board.translated(d, 0) for d in range(-reach_x, reach_x + 1) if d])
+    best = _best(frame, best, along_y, [best.translated(0, d) for d in range(-reach_y, reach_y + 1) if d])
     # Then the eight neighbours at once, until none is better: with both axes a pixel or more off,
     # the best x for the wrong y can be the wrong x (and the other way round), a valley that moves
     # along one axis at a time cannot leave. The rows sample judges these: each row of cells is cut
     # at its own y, so it sees both axes.
     for _ in range(MAX_CLIMB):
-        moved = _best(frame, best, along_x, [_moved(best, dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy])
+        moved = _best(frame, best, along_x, [best.translated(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy])
         if moved is best:
             break
         best = moved
-    # Pitch: a drift of up to 3 px over the whole board (toolkits hand out whole pixels unevenly, so
-    # the autocorrelation's pitch can be a little off the board's average). Keep the board's centre.
-    # Half pixels only once aligned: a wide pass is followed by a narrow one on the final block.
-    # A lattice that follows every cell's own width (``Lattice.xs``) has no single pitch to stretch.
-    if best.straight:
-        drifts = (-3, -2, -1, 1, 2, 3) if wide else (-0.5, 0.5)
-        best = _best(frame, best, along_x, [_stretched(best, drift / best.cols, 0) for drift in drifts])
-        best = _best(frame, best, along_y, [_stretched(best, 0, drift / best.rows) for drift in drifts])
     return best
 
 
@@ -83,18 +73,6 @@ def _best(frame: np.ndarray, start: Lattice, error: Callable[[Lattice], float],
         if err < best_err - 1e-6:
             best, best_err = lattice, err
     return best
-
-
-def _moved(board: Lattice, dx: float, dy: float) -> Lattice:
-    return board.translated(dx, dy)
-
-
-def _stretched(board: Lattice, dpx: float, dpy: float) -> Lattice:
-    """The pitch changed by (dpx, dpy), the board's centre kept."""
-    px, py = board.pitch
-    ox, oy = board.origin
-    return Lattice(board.skin, (ox - dpx * board.cols / 2, oy - dpy * board.rows / 2), (px + dpx, py + dpy),
-                   board.rows, board.cols)
 
 
 def _row_cells(frame: np.ndarray, board: Lattice, rows: list[int]) -> np.ndarray:
