@@ -45,7 +45,8 @@ def add_play_arguments(parser: argparse.ArgumentParser, *, games: int = 1) -> No
     parser.add_argument("--mines", type=positive_int, help="the mine total, when the client's profile does not know it")
     parser.add_argument("--first", type=cell_argument, metavar="ROW,COL", help="first click on an untouched board (default from the client's rules)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    parser.add_argument("--failure-dir", type=Path, default=Path("."), help="where to save the frame that stopped a game (default .)")
+    parser.add_argument("--failure-dir", type=Path, default=Path("."),
+                        help="where to save the frame that stopped a game, or the screen when no board is found (default .)")
 
 
 def config_from_args(args: argparse.Namespace):
@@ -88,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
                 return fail(str(exc), EXIT_USAGE)
             except (BoardNotFoundError, UnrecognizedCellError) as exc:  # the latter: only with --lattice
                 where = "at the --lattice position" if args.lattice is not None else "on the screen"
-                return fail(f"no Minesweeper board found {where}: {exc}", EXIT_NO_BOARD)
+                saved = _save_screen(screen, args.failure_dir)
+                return fail(f"no Minesweeper board found {where}: {exc}{saved}", EXIT_NO_BOARD)
             except (DisplayError, SkinError) as exc:
                 return fail(str(exc), EXIT_USAGE if isinstance(exc, SkinError) else EXIT_NO_DISPLAY)
             recorder = _recorder(args, found)
@@ -101,6 +103,22 @@ def run(args: argparse.Namespace) -> int:
                     recorder.close()
     except DisplayError as exc:
         return fail(str(exc), EXIT_NO_DISPLAY)
+
+
+def _save_screen(screen, folder: Path) -> str:
+    """Save what the screen shows, for the user to see what was (not) found: " (screen saved to P)"."""
+    import time
+
+    import cv2
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"screenbot-no-board-{time.strftime('%Y%m%d-%H%M%S')}.png"
+        if cv2.imwrite(str(path), screen.grab()):
+            return f" (screen saved to {path})"
+    except Exception as exc:  # saving is a courtesy: the reason the board was not found still goes out
+        log.warning("could not save the screen: %s", exc)
+    return ""
 
 
 def play_found(screen, skins, found, config, as_json: bool, observer=None, after=None) -> int:
