@@ -166,7 +166,7 @@ class GivenLatticeVision:
         self.lattice = lattice
         self.skin = lattice.skin
 
-    def locate(self, frame, origin: tuple[int, int] = (0, 0)):
+    def locate(self, frame, origin: tuple[int, int] = (0, 0), within=None):
         local = self.lattice.translated(-origin[0], -origin[1])
         height, width = frame.shape[:2]
         rect = local.board_rect()

@@ -122,7 +122,7 @@ class FlatVision:
         self.skin = skin
         self._by_colour = {colour: ch for ch, colour in FLAT_COLOURS.items()}
 
-    def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0)) -> Lattice:
+    def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0), within: Rect | None = None) -> Lattice:
         covered = np.all(frame == FLAT_COLOURS["#"], axis=2)
         for ch, colour in FLAT_COLOURS.items():
             if ch != "#":

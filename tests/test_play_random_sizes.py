@@ -57,3 +57,41 @@ def test_board_cut_by_its_default_window_is_refused_quickly(tmp_path):
     assert "16x30" in done.stderr and "cuts" in done.stderr, done.stderr
     assert "screen saved to" in done.stderr
     print(f"refused in {seconds:.1f} s")  # a figure, not asserted (shared machines); a hang fails the timeout
+
+
+def test_two_boards_on_the_screen_the_topmost_window_is_played(tmp_path):
+    """Two gnome-mines windows side by side: ``read`` names both boards; ``play`` plays the board of
+    the window stacked on top, and the other board stays untouched."""
+    import numpy as np
+
+    from screenbot.capture import MssScreen
+    from screenbot.vision import load_skins
+    from screenbot.vision.locate import locate_boards
+
+    def screen() -> np.ndarray:
+        with MssScreen() as grabber:
+            return grabber.grab()
+
+    with VirtualDisplay():
+        with start_client("gnome-mines", level="small", window_size=(520, 440)) as below, \
+                start_client("gnome-mines", level="medium", window_size=(640, 540)) as above:
+            subprocess.run(["xdotool", "windowmove", str(below.window), "0", "0"], check=True)
+            subprocess.run(["xdotool", "windowmove", str(above.window), "620", "300"], check=True)
+            subprocess.run(["xdotool", "windowactivate", "--sync", str(above.window)], check=True)
+            time.sleep(0.5)
+            before = screen()
+            boards = [f for f in locate_boards(before, load_skins()) if f.lattice is not None and not f.refusal]
+            assert sorted((f.lattice.rows, f.lattice.cols) for f in boards) == [(8, 8), (16, 16)]
+            done = subprocess.run([sys.executable, "-m", "screenbot", "play", "--games", "1", "--failure-dir", str(tmp_path)],
+                                  cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=120)
+            after = screen()
+            small, medium = (next(f.lattice.board_rect() for f in boards if f.lattice.rows == n) for n in (8, 16))
+    assert done.returncode == 0, done.stderr[-2000:]
+
+    def changed(rect) -> float:
+        a = before[rect.top : rect.bottom, rect.left : rect.right].astype(int)
+        b = after[rect.top : rect.bottom, rect.left : rect.right]
+        return float((np.abs(a - b).max(axis=2) > 30).mean())
+
+    assert changed(medium) > 0.05  # the game was played there
+    assert changed(small) == 0.0  # and not a pixel changed on the other board

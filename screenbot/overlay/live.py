@@ -168,7 +168,7 @@ class HintSession:
         # complete board from one cut by the frame's edge.
         area = self.screen_rect
         frame = self.screen.grab(area.as_region())
-        lattice = self.vision.locate(frame, (area.left, area.top))
+        lattice = self.vision.locate(frame, (area.left, area.top), within=window)
         ox, oy = as_xy(lattice.origin)
         px, py = as_xy(lattice.pitch)
         board = Rect(int(ox), int(oy), math.ceil(lattice.cols * px), math.ceil(lattice.rows * py))

@@ -34,10 +34,12 @@ class SkinVision:
         self.skins = skins
         self.skin = skin
 
-    def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0)):
-        """The board found on ``frame``, in its pixels (``origin``, the frame's place on the screen,
-        does not matter to a search)."""
-        return self._locate(frame, self.skins, skin=self.skin)
+    def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0), within: Rect | None = None):
+        """The board found on ``frame``, in its pixels; ``origin`` is the frame's place on the screen,
+        ``within`` the game window on the screen, when known: its board is the one taken when other
+        Minesweeper boards are on the frame too."""
+        inside = within.translated(-origin[0], -origin[1]) if within is not None else None
+        return self._locate(frame, self.skins, skin=self.skin, within=inside)
 
     def read(self, frame: np.ndarray, lattice):
         return self._read(frame, lattice, self.skins)
@@ -69,7 +71,12 @@ def find_game(screen, skins, skin: str = "auto", lattice=None) -> FoundGame:
     with overlays_hidden():  # a hint overlay over the game would hide the whole-cell look locating needs
         frame = screen.grab()
     if lattice is None:
-        found = SkinVision(skins, skin).locate(frame)
+        try:
+            found = SkinVision(skins, skin).locate(frame)
+        except BoardNotFoundError as exc:
+            if exc.reason != "several boards":
+                raise
+            found = _topmost_board(frame, skins, skin, getattr(screen, "origin", (0, 0)))
     else:
         found = choose_skin(frame, lattice, skins, skin, what="screen").lattice
     ox, oy = found.origin
@@ -86,6 +93,33 @@ def game_vision(skins, found: FoundGame):
     from ..given_lattice import GivenLatticeVision
 
     return GivenLatticeVision(vision, found.lattice)
+
+
+def _topmost_board(frame: np.ndarray, skins, skin: str, origin: tuple[int, int]):
+    """Of several complete boards on the screen, the one in the window stacked highest (the one the
+    user looked at last); BoardNotFoundError naming them when no window tells them apart."""
+    from ..desktop.windows import find_windows, window_geometry
+    from ..vision.locate import locate_boards
+
+    boards = [f.lattice for f in locate_boards(frame, skins, skin) if f.lattice is not None and not f.refusal]
+    stacked = []  # bottom to top, as the X server stacks them
+    for wid in find_windows():
+        try:
+            stacked.append(window_geometry(wid))
+        except Exception:  # the window closed meanwhile
+            continue
+
+    def height(lattice) -> int:
+        rect = lattice.board_rect().translated(origin[0], origin[1])
+        return max((i for i, window in enumerate(stacked) if window.contains_rect(rect)), default=-1)
+
+    ranks = sorted(((height(b), b) for b in boards), key=lambda rb: rb[0])
+    if len(ranks) < 2 or ranks[-1][0] < 0 or ranks[-1][0] == ranks[-2][0]:
+        names = "; ".join(f"{b.rows}x{b.cols} {b.skin} at {b.board_rect()}" for b in boards)
+        raise BoardNotFoundError(f"{len(boards)} complete boards and no window stacked above the others ({names})",
+                                 reason="several boards")
+    log.info("%d boards on the screen: playing the one in the topmost window", len(boards))
+    return ranks[-1][1]
 
 
 def _window_holding(board: Rect) -> int | None:

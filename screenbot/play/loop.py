@@ -431,7 +431,7 @@ class Player:
         area = window.expanded(LOCATE_MARGIN).clipped(self.screen_rect) if window is not None else self.screen_rect
         with self.overlays_hidden():
             frame = self.screen.grab(area.as_region())
-        lattice = self.vision.locate(frame, (area.left, area.top))
+        lattice = self.vision.locate(frame, (area.left, area.top), within=window)
         geometry = BoardGeometry.from_lattice(lattice, (area.left, area.top))
         if window is not None and not window.contains_rect(geometry.rect):
             raise BoardNotFoundError(f"the board found at {geometry.rect} is not inside the game window {window}")

@@ -41,7 +41,7 @@ class Vision(Protocol):
     # -> lattice with .origin, .pitch, .rows, .cols, .skin, in ``frame``'s pixels. ``origin``: where the
     # frame's top-left pixel is on the screen (a locator that searches ignores it; a lattice given by
     # hand, ``screenbot.given_lattice``, is in screen pixels and needs it).
-    def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0)): ...
+    def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0), within: Rect | None = None): ...
 
     def read(self, frame: np.ndarray, lattice): ...  # -> reading with .board, .min_confidence
 
