@@ -268,3 +268,15 @@ def test_read_bench_command_times_the_named_shot(capsys):
     out = capsys.readouterr().out
     assert "load average" in out and shot.name in out and out.rstrip().endswith("ok")
     assert main(["read-bench", "--shots", "no-such-shot", "--reads", "1", "--locates", "1"]) == 2
+
+
+UNSUPPORTED = load_shots(FIXTURES.parent / "screens-unsupported")
+
+
+@pytest.mark.parametrize("shot", UNSUPPORTED, ids=[s.name for s in UNSUPPORTED])
+def test_shots_the_old_locator_got_wrong_are_found_and_read(shot, skins):
+    """Screenshots kept because the reader got them wrong when they were taken (GTK's mixed cell
+    widths, lost boards full of mines, a lit cell under the pointer): located and read exactly now."""
+    lattice = locate_board(shot.image(), skins)
+    assert (lattice.rows, lattice.cols) == (shot.board.rows, shot.board.cols)
+    assert read_board(shot.image(), lattice, skins).board.grid == shot.board.grid
