@@ -47,6 +47,11 @@ def cell_images(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     region = frame[rect.top : rect.bottom, rect.left : rect.right]
     xs = [round(x) - rect.left for x in lattice.col_edges()]
     ys = [round(y) - rect.top for y in lattice.row_edges()]
+    if len(set(np.diff(xs))) == 1 and len(set(np.diff(ys))) == 1:
+        # Boxes all of one size: one area resize of the region is exactly the box-by-box one, since
+        # every box maps onto whole canonical pixels.
+        scaled = _resized(region, (lattice.cols * CANONICAL, lattice.rows * CANONICAL))
+        return scaled.reshape(lattice.rows, CANONICAL, lattice.cols, CANONICAL, 3).transpose(0, 2, 1, 3, 4)
     columns = np.hstack([_resized(region[:, a:b], (CANONICAL, region.shape[0])) for a, b in zip(xs, xs[1:])])
     scaled = np.vstack([_resized(columns[a:b], (lattice.cols * CANONICAL, CANONICAL)) for a, b in zip(ys, ys[1:])])
     return scaled.reshape(lattice.rows, CANONICAL, lattice.cols, CANONICAL, 3).transpose(0, 2, 1, 3, 4)
@@ -65,15 +70,17 @@ def interior_margin(interior: float) -> int:
     return max(0, min(CANONICAL // 2 - 1, round(CANONICAL * (1.0 - interior) / 2.0)))
 
 
-def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0) -> CellMatches:
+def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0, *, softened: bool = False) -> CellMatches:
     """Nearest template per cell. ``cells`` is (..., CANONICAL, CANONICAL, 3); results are flattened.
 
     ``interior`` < 1 compares only the middle of each cell (``interior_margin`` canonical pixels left
-    out on every side) with the same middle of the templates.
+    out on every side) with the same middle of the templates. ``softened``: the cells went through
+    ``soften`` already (a caller that needs them twice blurs them once).
     """
     k = interior_margin(interior)
     templates = bank.vectors
-    cells = soften(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
+    cells = np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3)
+    cells = cells.astype(np.float32, copy=False) if softened else soften(cells)
     if k:
         side = CANONICAL - 2 * k
         cells = cells[:, k:-k, k:-k]
@@ -120,16 +127,16 @@ def confidence(best_rms: np.ndarray, second_rms: np.ndarray) -> np.ndarray:
     return np.minimum(absolute, np.clip(0.5 + separation, 0.0, 1.0))
 
 
-def pattern_states(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np.ndarray:
+def pattern_states(softened: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np.ndarray:
     """Per cell, the state whose pattern of light and dark (whatever the colours) is nearest the
     cell's middle, where the state read (``chars``, chosen mostly by colour) is far from it; '' where
-    the pattern agrees. ``cells`` are the canonical cells where the lattice puts them.
+    the pattern agrees. ``softened`` are the canonical cells where the lattice puts them, softened.
 
     A grey copy of a "1" on its green square is nearer in colour to a flat open cell than to the green
     "1", but its pattern is clearly a "1": such a cell must be refused, not misread. The middle is
     where digits and icons are and gaps are not, and the hint overlay never draws there.
     """
-    vectors = soften(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3)).reshape(-1, CANONICAL * CANONICAL * 3)
+    vectors = np.asarray(softened, dtype=np.float32).reshape(-1, CANONICAL * CANONICAL * 3)
     shape = _shape_rms(_middle(vectors), _middle(bank.vectors))
     per_char = np.minimum.reduceat(shape, bank.starts, axis=1)
     order = list(bank.char_order)

@@ -22,7 +22,7 @@ from solver.board import Board
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
 from .cells import CellMatches, board_inside, cell_images, match_cells, pattern_states
 from .lattice import Lattice
-from .skins import CANONICAL, OUTSIDE, Skin
+from .skins import CANONICAL, OUTSIDE, Skin, soften
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,8 @@ def read_board(
         )
     cells = cell_images(frame, lattice)
     bank = skin.bank(lattice.pitch)
-    matches = match_cells(cells, bank)
+    softened = soften(cells)
+    matches = match_cells(softened, bank, softened=True)
     # The middle-only look first: it is one vectorised pass, and under the live hint overlay every
     # covered cell is weak as a whole (the shifted look, a loop per cell, took ~1 s per frame there).
     if (matches.confidence < threshold).any():
@@ -90,7 +91,7 @@ def read_board(
         matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold)
     # A cell that looks most like the area around a board (something drawn over it) is not read, nor
     # one whose pattern, where the lattice puts it, says another state than the one read.
-    patterns = pattern_states(cells, bank, matches.chars)
+    patterns = pattern_states(softened, bank, matches.chars)
     refused = (matches.chars == OUTSIDE) | (patterns != "")
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
                           np.where(refused, 0.0, matches.confidence))
