@@ -47,11 +47,6 @@ def cell_images(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     region = frame[rect.top : rect.bottom, rect.left : rect.right]
     xs = [round(x) - rect.left for x in lattice.col_edges()]
     ys = [round(y) - rect.top for y in lattice.row_edges()]
-    if len(set(np.diff(xs))) == 1 and len(set(np.diff(ys))) == 1:
-        # Boxes all of one size: one area resize of the region is exactly the box-by-box one, since
-        # every box maps onto whole canonical pixels.
-        scaled = _resized(region, (lattice.cols * CANONICAL, lattice.rows * CANONICAL))
-        return scaled.reshape(lattice.rows, CANONICAL, lattice.cols, CANONICAL, 3).transpose(0, 2, 1, 3, 4)
     columns = np.hstack([_resized(region[:, a:b], (CANONICAL, region.shape[0])) for a, b in zip(xs, xs[1:])])
     scaled = np.vstack([_resized(columns[a:b], (lattice.cols * CANONICAL, CANONICAL)) for a, b in zip(ys, ys[1:])])
     return scaled.reshape(lattice.rows, CANONICAL, lattice.cols, CANONICAL, 3).transpose(0, 2, 1, 3, 4)
