@@ -1,7 +1,7 @@
 """Real screenshots drawn at random, each with its true board, to judge the board reader on cases
 nobody tuned for.
 
-    python3 -m tests.random_cases --out DIR [--n N] [--seed S] [--client gnome-mines|react] [--display N]
+    python3 -m tests.random_cases --out DIR [--n N] [--seed S] [--client gnome-mines|react]
 
 Every case is drawn from ``random.Random(seed)`` (without ``--seed`` a fresh seed is drawn from the
 system and printed): the client, its window size or device scale, how far the game is played, the
@@ -32,7 +32,7 @@ Truth never comes from the recognizer (``screenbot.vision`` locates nothing here
 
 A game that does not pass these checks, or is won by a random click, is thrown away and drawn again.
 Needs Xvfb, openbox and the client (gnome-mines; chromium and npm for the browser client): see
-README "Playing real clients". The display is a new Xvfb (a free display number, or ``--display``).
+README "Playing real clients". The display is a new Xvfb on a free display number.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ import logging
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -95,63 +94,6 @@ class Case:
             (folder / f"{name}.txt").write_text(format_board(self.board))
         (folder / f"{name}.json").write_text(json.dumps(self.meta, indent=1) + "\n")
         return png
-
-
-# --- the display ------------------------------------------------------------------------------------
-
-
-class NumberedDisplay:
-    """Xvfb on a given display number plus openbox (``VirtualDisplay`` lets Xvfb choose a free number;
-    this is for machines where the numbers one may use are fixed). Sets DISPLAY while running."""
-
-    def __init__(self, number: int) -> None:
-        self.name = f":{number}"
-        self._procs: list[subprocess.Popen] = []
-        self._saved: str | None = None
-
-    def __enter__(self) -> NumberedDisplay:
-        from screenbot.desktop.display import display_reachable
-        from screenbot.errors import DisplayError
-
-        xvfb = subprocess.Popen(["Xvfb", self.name, "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24", "-nolisten", "tcp",
-                                 "-noreset"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self._procs.append(xvfb)
-        deadline = time.monotonic() + 15
-        while not display_reachable(self.name):
-            if xvfb.poll() is not None or time.monotonic() > deadline:
-                self.__exit__()
-                raise DisplayError(f"Xvfb did not start on {self.name} (in use?)", display=self.name)
-            time.sleep(0.05)
-        self._saved = os.environ.get("DISPLAY")
-        os.environ["DISPLAY"] = self.name
-        self._procs.append(subprocess.Popen(["openbox", "--sm-disable"], stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL))
-        time.sleep(1.0)  # openbox takes the window manager selection asynchronously
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        for proc in reversed(self._procs):
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(timeout=5)
-        self._procs.clear()
-        if self._saved is None:
-            os.environ.pop("DISPLAY", None)
-        else:
-            os.environ["DISPLAY"] = self._saved
-
-
-def virtual_display(number: int | None = None):
-    """A new virtual display: Xvfb on ``number``, or on a free number when None."""
-    if number is not None:
-        return NumberedDisplay(number)
-    from screenbot.desktop import VirtualDisplay
-
-    return VirtualDisplay(size=SCREEN)
 
 
 def missing_tools(client: str) -> list[str]:
@@ -840,8 +782,8 @@ REACT_VIEWPORT_JS = """
 # --- the generator -----------------------------------------------------------------------------------
 
 
-def generate(out: Path, n: int, seed: int, client: str = "gnome-mines", display: int | None = None,
-             report=print, discarded: Path | None = None) -> list[Path]:
+def generate(out: Path, n: int, seed: int, client: str = "gnome-mines", report=print,
+             discarded: Path | None = None) -> list[Path]:
     """Make ``n`` cases of ``client`` into ``out`` (a new virtual display is started and stopped);
     returns the JSON paths. Raises RuntimeError when a case cannot be made in ATTEMPTS draws. The
     frames of discarded draws go to ``discarded`` when given (to see why a check failed)."""
@@ -850,9 +792,11 @@ def generate(out: Path, n: int, seed: int, client: str = "gnome-mines", display:
     from screenbot.capture import MssScreen
     from screenbot.errors import ScreenError
 
+    from screenbot.desktop import VirtualDisplay
+
     master = random.Random(seed)
     written: list[Path] = []
-    with _xauthority(), virtual_display(display):
+    with _xauthority(), VirtualDisplay(size=SCREEN):
         with MssScreen() as screen:
             if screen.size != SCREEN:
                 raise RuntimeError(f"the display is {screen.size}, not {SCREEN}")
@@ -939,8 +883,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=10, help="number of cases (default 10)")
     parser.add_argument("--seed", type=int, help="seed of the draws (default: a fresh one, printed)")
     parser.add_argument("--client", choices=CLIENTS, default="gnome-mines")
-    parser.add_argument("--display", type=lambda s: int(s.lstrip(":")),
-                        help="X display number for the Xvfb this starts (default: a free one)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log why draws are discarded")
     parser.add_argument("--discarded", type=Path, help="folder for the frames of discarded draws (why a check failed)")
     args = parser.parse_args(argv)
@@ -953,8 +895,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"random {args.client} cases, seed {seed} (replay: --seed {seed})", flush=True)
     started = time.monotonic()
     try:
-        paths = generate(args.out, args.n, seed, args.client, args.display,
-                         report=lambda line: print(line, flush=True), discarded=args.discarded)
+        paths = generate(args.out, args.n, seed, args.client, report=lambda line: print(line, flush=True),
+                         discarded=args.discarded)
     except RuntimeError as exc:
         print(f"random_cases: {exc}", file=sys.stderr)
         return 1

@@ -9,7 +9,6 @@ import cv2
 import numpy as np
 
 from screenbot.play.reading import ChangedCellsReader
-from screenbot.vision.lattice import Lattice
 from screenbot.testing import FlatRenderer, FlatVision
 from screenbot.vision import Lattice, load_skins, read_board
 from solver.game import Game

@@ -12,8 +12,7 @@ reader must refuse (not wholly on the screen) must not be read with exit 0. A wr
 table on a pass too).
 
 Environment: SCREENBOT_RANDOM_SEED (replay), SCREENBOT_RANDOM_CASES (gnome-mines cases, default 10),
-SCREENBOT_RANDOM_REACT_CASES (default 3), SCREENBOT_RANDOM_DISPLAY (an Xvfb display number to use
-instead of a free one).
+SCREENBOT_RANDOM_REACT_CASES (default 3).
 """
 
 from __future__ import annotations
@@ -108,10 +107,8 @@ def test_reader_on_random_real_screenshots(client, env, default, tmp_path):
     seed = _seed()
     replay = f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})"
     print(f"\n{count} random {client} cases, {replay}; cases in {tmp_path}")
-    display = os.environ.get("SCREENBOT_RANDOM_DISPLAY")
     try:
-        paths = random_cases.generate(tmp_path, count, seed, client, int(display.lstrip(":")) if display else None,
-                                      report=lambda line: print(line, flush=True))
+        paths = random_cases.generate(tmp_path, count, seed, client, report=lambda line: print(line, flush=True))
     except RuntimeError as exc:
         pytest.fail(f"{client} cases, {replay}: the generator failed: {exc}")
 

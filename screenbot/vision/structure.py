@@ -261,32 +261,21 @@ def _reach(pitch: float) -> int:
     return max(2, int(round(0.35 * pitch)))
 
 
-def _column_line(edges: Edges, x: float, spans: list[tuple[float, float]]) -> float:
-    """Share of the y ``spans`` in which most pixel rows have a strong x step near column ``x``."""
-    height, width = edges.shape
-    t = _reach(max(b - a for a, b in spans) * 2)
-    lo, hi = max(0, int(round(x)) - t), min(width - 2, int(round(x)) + t)
-    if hi < lo or not spans:
+def _separator(steps: np.ndarray, at: float, spans: list[tuple[float, float]], pitch: float) -> float:
+    """Share of ``spans`` (ranges along the separator) in most of whose pixel lines ``steps`` has a
+    step within ``_reach(pitch)`` of ``at``. ``steps`` is oriented with the separator running down
+    axis 0: ``Edges.dx`` for the separators between columns, ``Edges.dy.T`` between rows."""
+    if not spans:
+        return 0.0
+    length, across = steps.shape
+    t = _reach(pitch)
+    lo, hi = max(0, int(round(at)) - t), min(across - 1, int(round(at)) + t)
+    if hi < lo:
         return 0.0
     hits = 0
     for a, b in spans:
-        y0, y1 = max(0, int(round(a))), min(height, int(round(b)))
-        if y1 > y0 and edges.dx[y0:y1, lo : hi + 1].any(axis=1).mean() >= SEPARATED:
-            hits += 1
-    return hits / len(spans)
-
-
-def _row_line(edges: Edges, y: float, spans: list[tuple[float, float]]) -> float:
-    """Share of the x ``spans`` in which most pixel columns have a strong y step near row ``y``."""
-    height, width = edges.shape
-    t = _reach(max(b - a for a, b in spans) * 2)
-    lo, hi = max(0, int(round(y)) - t), min(height - 2, int(round(y)) + t)
-    if hi < lo or not spans:
-        return 0.0
-    hits = 0
-    for a, b in spans:
-        x0, x1 = max(0, int(round(a))), min(width, int(round(b)))
-        if x1 > x0 and edges.dy[lo : hi + 1, x0:x1].any(axis=0).mean() >= SEPARATED:
+        start, stop = max(0, int(round(a))), min(length, int(round(b)))
+        if stop > start and steps[start:stop, lo : hi + 1].any(axis=1).mean() >= SEPARATED:
             hits += 1
     return hits / len(spans)
 
@@ -296,29 +285,31 @@ def _middles(centre: float, pitch: float, first: int, count: int) -> list[tuple[
     return [(centre + k * pitch - pitch / 4, centre + k * pitch + pitch / 4) for k in range(first, first + count)]
 
 
+def _line_is_cells(across: np.ndarray, along: np.ndarray, centre: tuple[float, float], pitch: tuple[float, float],
+                   count: int, index: int) -> bool:
+    """Is line ``index`` of the lattice (``count`` cells long) a line of cells: bounded on both sides
+    by separators (``across``, oriented as ``_separator`` wants), and cut by the separators between
+    its cells (``along``)? ``centre`` and ``pitch`` are (across, along) pairs for this orientation."""
+    (c_across, c_along), (p_across, p_along) = centre, pitch
+    middles = _middles(c_along, p_along, 0, count)
+    sides = min(_separator(across, c_across + (index - 0.5) * p_across, middles, p_across),
+                _separator(across, c_across + (index + 0.5) * p_across, middles, p_across))
+    if sides < SEPARATED:
+        return False
+    span = [(c_across + index * p_across - p_across / 4, c_across + index * p_across + p_across / 4)]
+    cuts = [_separator(along, c_along + (k + 0.5) * p_along, span, p_along) for k in range(count - 1)]
+    return bool(np.mean(cuts) >= SEPARATED) if cuts else True
+
+
 def column_is_cells(edges: Edges, centre: tuple[float, float], pitch: tuple[float, float], rows: int, col: int) -> bool:
     """Is lattice column ``col`` (rows 0..rows-1) a column of cells: bounded left and right by column
     separators, and cut by the separators between its rows?"""
-    (cx, cy), (px, py) = centre, pitch
-    rows_mid = _middles(cy, py, 0, rows)
-    sides = min(_column_line(edges, cx + (col - 0.5) * px, rows_mid), _column_line(edges, cx + (col + 0.5) * px, rows_mid))
-    if sides < SEPARATED:
-        return False
-    span = [(cx + col * px - px / 4, cx + col * px + px / 4)]
-    cuts = [_row_line(edges, cy + (r + 0.5) * py, span) for r in range(rows - 1)]
-    return bool(np.mean(cuts) >= SEPARATED) if cuts else True
+    return _line_is_cells(edges.dx, edges.dy.T, centre, pitch, rows, col)
 
 
 def row_is_cells(edges: Edges, centre: tuple[float, float], pitch: tuple[float, float], cols: int, row: int) -> bool:
     """The same as ``column_is_cells`` for lattice row ``row`` (columns 0..cols-1)."""
-    (cx, cy), (px, py) = centre, pitch
-    cols_mid = _middles(cx, px, 0, cols)
-    sides = min(_row_line(edges, cy + (row - 0.5) * py, cols_mid), _row_line(edges, cy + (row + 0.5) * py, cols_mid))
-    if sides < SEPARATED:
-        return False
-    span = [(cy + row * py - py / 4, cy + row * py + py / 4)]
-    cuts = [_column_line(edges, cx + (c + 0.5) * px, span) for c in range(cols - 1)]
-    return bool(np.mean(cuts) >= SEPARATED) if cuts else True
+    return _line_is_cells(edges.dy.T, edges.dx, centre[::-1], pitch[::-1], cols, row)
 
 
 # Share of a row's (column's) cells that must hold a face of the grid's size for it to join a grid:
@@ -521,9 +512,9 @@ def cut_sides(grid: Grid, edges: Edges) -> list[str]:
         if b - a < 2:
             continue  # nothing beyond this side on the frame: ``off_frame`` reports it
         if side in ("left", "right"):
-            share = np.mean([_row_line(edges, y, [(a, b)]) for y in row_cuts])
+            share = np.mean([_separator(edges.dy.T, y, [(a, b)], py) for y in row_cuts])
         else:
-            share = np.mean([_column_line(edges, x, [(a, b)]) for x in col_cuts])
+            share = np.mean([_separator(edges.dx, x, [(a, b)], px) for x in col_cuts])
         if share >= CUT_SHARE and _pieces_beyond(grid, side, (a, b)) >= CUT_SHARE:
             sides.append(side)
     flat = ~edges.mask()
