@@ -7,7 +7,7 @@
 3. skin: each skin's templates are aligned to the pixel on the lattice (``align``) and the skin whose
    templates the cells match best is the one that drew it; a lattice no skin matches is not a board;
 4. the board's size is checked against the client's standard sizes (``Skin.board_sizes``): a board a
-   row or two short of one is a standard board cut by its window, not a custom one.
+   little smaller than one (``NEAR_STANDARD``) is a standard board cut by its window.
 
 Several complete boards on one frame are all returned by ``locate_boards``; ``locate_board`` takes
 the one a caller asks for (inside a window) or refuses, naming them.
@@ -97,8 +97,7 @@ def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto", 
                                  "(at least 4x4)", skin=skin_name, reason="no grid of cells")
     best = found[0]
     raise BoardNotFoundError(f"no complete Minesweeper board found: {best.describe()}: {best.refusal}",
-                             skin=skin_name, reason=best.refusal,
-                             cells=best.grid.rows * best.grid.cols if "hidden" in best.refusal else 0)
+                             skin=skin_name, reason=best.refusal)
 
 
 def _rect(grid: Grid) -> Rect:
@@ -133,8 +132,7 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         return Found(grid, None, best[0] if best else 0.0,
                      f"its cells match no known skin{matched}: a client nobody taught (screenbot new-skin), or not a board")
     score, lattice = best
-    cut_off = _short_of_standard(lattice, {s.name: s for s in skins}[lattice.skin])
-    return Found(grid, lattice, score, cut_off)
+    return Found(grid, lattice, score, _short_of_standard(lattice, next(s for s in skins if s.name == lattice.skin)))
 
 
 # A board this close to one of the client's standard sizes (a share of each side), but smaller, is that
