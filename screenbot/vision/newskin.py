@@ -300,7 +300,7 @@ def mislabelled(image: np.ndarray, lattice: Lattice, board: Board) -> list[tuple
     return found
 
 
-def default_profile(name: str, pitch: float) -> dict:
+def default_profile(name: str) -> dict:
     """A profile for a client nobody described yet: safe guesses, to be edited by hand."""
     return {
         "client": name,
@@ -310,11 +310,6 @@ def default_profile(name: str, pitch: float) -> dict:
         "hover_highlight": False,
         "loss_shown": "unknown (edit me)",
         "win_shown": "unknown (edit me)",
-        # From the smallest cell size anyone plays at: the locator takes the smallest period that
-        # yields a board, so a board of smaller cells than taught (kmines' 30x16 at 16 px, taught at
-        # 29 px) is found at its own pitch, not as a board of 2x2 or 3x3 blocks of cells at a
-        # multiple of it inside the range.
-        "vision": {"pitch_range": [float(MIN_PITCH), round(pitch * 2.5, 1)]},
     }
 
 
@@ -354,7 +349,7 @@ def make_skin(name: str, examples: list[tuple[np.ndarray, Board]], templates_dir
     write_cells(cells, folder)
     profile_path = folder / "profile.json"
     if not profile_path.exists():
-        profile_path.write_text(json.dumps(default_profile(name, pitch), indent=1) + "\n")
+        profile_path.write_text(json.dumps(default_profile(name), indent=1) + "\n")
     states = "".join(ch for ch in ALL_STATES if any(key[0] == ch for key in cells))
     pitches = tuple(sorted({(round(f.lattice.pitch[0], 2), round(f.lattice.pitch[1], 2)) for f in fits}))
     return Taught(tuple(fits), states, pitches)
@@ -428,7 +423,7 @@ def _choose_alignment(name: str, examples: list[tuple[np.ndarray, Board]], fits:
         trial = shifted(shift)
         with tempfile.TemporaryDirectory(prefix="screenbot-new-skin-") as tmp:
             write_cells(_cut(examples, trial), Path(tmp) / name)
-            (Path(tmp) / name / "profile.json").write_text(json.dumps(default_profile(name, pitch)))
+            (Path(tmp) / name / "profile.json").write_text(json.dumps(default_profile(name)))
             skins = load_skins(tmp)
             score = 0
             for (image, board), fit in zip(examples, trial):

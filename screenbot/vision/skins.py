@@ -2,7 +2,7 @@
 
 Folder layout (what ``screenbot templates`` and ``screenbot new-skin`` write):
 
-    templates/<skin>/profile.json          client rules (shared with the play loop) + "vision" settings
+    templates/<skin>/profile.json          client rules (shared with the play loop)
     templates/<skin>/cells/<state>-<pitch>-<n>.png   one cell's pitch box as captured, e.g. "3-23-0.png"
 
 ``<state>`` is a cell state name (``STATE_CHARS`` maps it to the board character), ``<pitch>`` the cell
@@ -66,7 +66,6 @@ class Skin:
 
     name: str
     templates: tuple[Template, ...]
-    pitch_range: tuple[float, float]
     profile: dict = field(default_factory=dict)
 
     @property
@@ -206,10 +205,7 @@ def load_skin(folder: Path) -> Skin:
         raise SkinError(f"no cell templates in {folder / 'cells'}", skin=name)
     if "#" not in {t.char for t in templates}:
         raise SkinError("no template for the covered cell", skin=name)
-    vision = profile.get("vision", {})
-    pitches = [t.pitch[0] for t in templates] + [t.pitch[1] for t in templates]
-    low, high = vision.get("pitch_range", [min(pitches) * 0.75, max(pitches) * 2.5])
-    return Skin(name, tuple(templates), (float(low), float(high)), profile)
+    return Skin(name, tuple(templates), profile)
 
 
 def load_skins(templates_dir: str | Path | None = None) -> dict[str, Skin]:
