@@ -52,3 +52,17 @@ def test_a_board_cut_by_a_window_edge_is_reported_cut():
 
 def test_no_grid_on_a_plain_frame():
     assert find_grids(np.full((300, 300, 3), 90, dtype=np.uint8)) == []
+
+
+def test_a_board_ending_on_a_window_edge_that_runs_on_is_reported_cut():
+    """A scrolled page or a window edge can cut a board exactly between two columns: then only the
+    long straight edge right at the board's side shows it (a board's own frame stops with the board)."""
+    frame = _drawn_board(7, 9, 21, 17, (40, 80))
+    edge = 40 + 8 * 21 - 2  # between the 8th and 9th columns, in the gap after the 8th column's faces
+    frame[:, edge:] = 240
+    frame[:, edge : edge + 2] = 90  # the window's border, from the top of the picture to the bottom
+    grid = find_grids(frame)[0]
+    assert grid.cols == 8
+    assert cut_sides(grid, find_edges(frame)) == ["right"]
+    frame[:, edge : edge + 2] = 240  # no window border: the board just ends there, as a whole one does
+    assert cut_sides(find_grids(frame)[0], find_edges(frame)) == []

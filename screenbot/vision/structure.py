@@ -519,9 +519,36 @@ def cut_sides(grid: Grid, edges: Edges) -> list[str]:
             sides.append(side)
     flat = ~edges.mask()
     for side in ("left", "right", "top", "bottom"):
-        if side not in sides and _faces_cut_flat(grid, flat, side):
+        if side not in sides and (_faces_cut_flat(grid, flat, side) or _on_a_long_edge(grid, edges, side)):
             sides.append(side)
     return sides
+
+
+# A straight line this close (px) to the board's outer box, running on for two cells past both ends of
+# the side, is the edge of a window or a scrolled page that cuts the board, exactly between two
+# columns (rows) of cells, where nothing else on the picture shows it. A board's own frame stops
+# about where the board does.
+EDGE_NEAR = 3
+EDGE_RUN = 2.0
+EDGE_SHARE = 0.95
+
+
+def _on_a_long_edge(grid: Grid, edges: Edges, side: str) -> bool:
+    """Does a long straight line run along ``side`` of the grid, right at its outer box?"""
+    height, width = edges.shape
+    left, top, right, bottom = grid.box()
+    (px, py) = grid.pitch
+    if side in ("left", "right"):
+        steps, at, lo, hi, run = edges.dx, left if side == "left" else right, top, bottom, EDGE_RUN * py
+        limit = height
+    else:
+        steps, at, lo, hi, run = edges.dy.T, top if side == "top" else bottom, left, right, EDGE_RUN * px
+        limit = width
+    start, stop = int(lo - run), int(hi + run)
+    if start < 0 or stop > limit:
+        return False  # not enough picture past the ends to tell a long line from the board's frame
+    near = steps[start:stop, max(0, int(round(at)) - EDGE_NEAR) : int(round(at)) + EDGE_NEAR + 1]
+    return bool(near.size and near.mean(axis=0).max() >= EDGE_SHARE)
 
 
 def _pieces_beyond(grid: Grid, side: str, strip: tuple[float, float]) -> float:
