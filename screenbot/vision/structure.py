@@ -67,21 +67,23 @@ class Faces:
 class Grid:
     """A lattice of cells found by structure: cell (r, c)'s face centre is ``centre + (c*px, r*py)``.
 
-    ``occupied`` (rows, cols) says which lattice positions hold a face of the linked group the grid
-    grew from; ``faces`` are those faces; ``pieces`` all faces and pieces of faces on the frame.
+    ``faces`` are the faces of the linked group(s) the grid grew from; ``pieces`` all faces and pieces
+    of faces on the frame.
     """
 
     centre: tuple[float, float]
     pitch: tuple[float, float]
     rows: int
     cols: int
-    occupied: np.ndarray
     faces: Faces
     pieces: Faces | None = None
 
-    @property
-    def fill(self) -> float:
-        return float(self.occupied.mean())
+    def faced_cells(self) -> int:
+        """How many lattice positions hold one of the grid's faces."""
+        (cx, cy), (px, py) = self.centre, self.pitch
+        cols = np.round((self.faces.cx - cx) / px).astype(int)
+        rows = np.round((self.faces.cy - cy) / py).astype(int)
+        return len(set(zip(rows.tolist(), cols.tolist())))
 
     def box(self) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) of the pitch boxes centred on the face centres."""
@@ -140,8 +142,11 @@ def find_edges(frame: np.ndarray, step: int = FACE_STEP) -> Edges:
 
     def strong(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         diff = cv2.absdiff(a, b)
-        if diff.ndim == 3:
-            diff = diff.max(axis=2) if diff.shape[2] != 3 else cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2])
+        if diff.ndim == 3:  # the largest channel's step (cv2.max is far faster than NumPy's max over axis 2)
+            first, *others = cv2.split(diff)
+            for other in others:
+                first = cv2.max(first, other)
+            diff = first
         return diff > step
 
     return Edges(strong(frame[:, 1:], frame[:, :-1]), strong(frame[1:], frame[:-1]))
@@ -181,7 +186,7 @@ def find_grids(frame: np.ndarray, edges: Edges | None = None) -> list[Grid]:
     # Largest seed first: a board split into several linked groups (a digit that cuts its cell's face
     # in two, an open area drawn without separators) is found whole from its largest piece, and the
     # other pieces then fall inside it.
-    seeds.sort(key=lambda g: -int(g.occupied.sum()))
+    seeds.sort(key=lambda g: -g.faced_cells())
     seeds = _merged(seeds)
     grids: list[Grid] = []
     for seed in seeds:
@@ -234,12 +239,9 @@ def _join(a: Grid, b: Grid) -> Grid | None:
         return None
     r0, c0 = min(0, dr), min(0, dc)
     rows, cols = max(a.rows, dr + b.rows) - r0, max(a.cols, dc + b.cols) - c0
-    occupied = np.zeros((rows, cols), dtype=bool)
-    occupied[-r0 : -r0 + a.rows, -c0 : -c0 + a.cols] |= a.occupied
-    occupied[dr - r0 : dr - r0 + b.rows, dc - c0 : dc - c0 + b.cols] |= b.occupied
     faces = Faces(*(np.concatenate([getattr(a.faces, f), getattr(b.faces, f)])
                     for f in ("left", "top", "width", "height", "square")))
-    return Grid((ax + c0 * px, ay + r0 * py), a.pitch, rows, cols, occupied, faces)
+    return Grid((ax + c0 * px, ay + r0 * py), a.pitch, rows, cols, faces)
 
 
 def _inside(seed: Grid, grid: Grid) -> bool:
@@ -280,9 +282,9 @@ def _separator(steps: np.ndarray, at: float, spans: list[tuple[float, float]], p
     return hits / len(spans)
 
 
-def _middles(centre: float, pitch: float, first: int, count: int) -> list[tuple[float, float]]:
-    """The middle half of cells first..first+count-1 along one axis."""
-    return [(centre + k * pitch - pitch / 4, centre + k * pitch + pitch / 4) for k in range(first, first + count)]
+def _middles(centre: float, pitch: float, count: int) -> list[tuple[float, float]]:
+    """The middle half of cells 0..count-1 along one axis."""
+    return [(centre + k * pitch - pitch / 4, centre + k * pitch + pitch / 4) for k in range(count)]
 
 
 def _line_is_cells(across: np.ndarray, along: np.ndarray, centre: tuple[float, float], pitch: tuple[float, float],
@@ -291,7 +293,7 @@ def _line_is_cells(across: np.ndarray, along: np.ndarray, centre: tuple[float, f
     by separators (``across``, oriented as ``_separator`` wants), and cut by the separators between
     its cells (``along``)? ``centre`` and ``pitch`` are (across, along) pairs for this orientation."""
     (c_across, c_along), (p_across, p_along) = centre, pitch
-    middles = _middles(c_along, p_along, 0, count)
+    middles = _middles(c_along, p_along, count)
     sides = min(_separator(across, c_across + (index - 0.5) * p_across, middles, p_across),
                 _separator(across, c_across + (index + 0.5) * p_across, middles, p_across))
     if sides < SEPARATED:
@@ -363,10 +365,7 @@ def settle(seed: Grid, edges: Edges, faces: Faces, limit: int = 200) -> Grid | N
             cols, changed = cols + 1, True
         if not changed:
             break
-    occupied = np.zeros((rows, cols), dtype=bool)
-    inside = seed.occupied[max(0, r0) : r0 + rows, max(0, c0) : c0 + cols]
-    occupied[max(0, -r0) : max(0, -r0) + inside.shape[0], max(0, -c0) : max(0, -c0) + inside.shape[1]] = inside
-    return Grid(centre(), (px, py), rows, cols, occupied, seed.faces, faces)
+    return Grid(centre(), (px, py), rows, cols, seed.faces, faces)
 
 
 def _face_cells(faces: Faces, grid: Grid) -> set[tuple[int, int]]:
@@ -471,9 +470,7 @@ def _fit(faces: Faces, links_within: np.ndarray) -> Grid | None:
     c_lo, c_hi = cols_i[keep].min(), cols_i[keep].max()
     r_lo, r_hi = rows_i[keep].min(), rows_i[keep].max()
     rows, cols = int(r_hi - r_lo + 1), int(c_hi - c_lo + 1)
-    occupied = np.zeros((rows, cols), dtype=bool)
-    occupied[rows_i[keep] - r_lo, cols_i[keep] - c_lo] = True
-    return Grid((x0 + c_lo * px, y0 + r_lo * py), (px, py), rows, cols, occupied, faces.subset(np.flatnonzero(keep)))
+    return Grid((x0 + c_lo * px, y0 + r_lo * py), (px, py), rows, cols, faces.subset(np.flatnonzero(keep)))
 
 
 # A third of the separators going on past a side is the rest of a board (the old board check used the
