@@ -6,6 +6,7 @@ matrix, one matrix product against all templates. No Python loop over cells.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -132,7 +133,8 @@ def pattern_states(softened: np.ndarray, bank: TemplateBank, chars: np.ndarray) 
     where digits and icons are and gaps are not, and the hint overlay never draws there.
     """
     vectors = np.asarray(softened, dtype=np.float32).reshape(-1, CANONICAL * CANONICAL * 3)
-    shape = _shape_rms(_middle(vectors), _middle(bank.vectors))
+    patterns = _patterns(_middle(vectors))
+    shape = np.sqrt(squared_distances(patterns, _template_patterns(bank)) / patterns.shape[1])
     per_char = np.minimum.reduceat(shape, bank.starts, axis=1)
     order = list(bank.char_order)
     read = per_char[np.arange(len(vectors)), [order.index(c) for c in chars]]
@@ -155,13 +157,13 @@ def _middle(vectors: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(pictures[:, k : CANONICAL - k, k : CANONICAL - k]).reshape(len(vectors), -1)
 
 
-def _shape_rms(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(len(a), len(b)) RMS between grey levels with each picture's mean taken off: the pattern of
-    light and dark, whatever the colours. Rows are BGR pictures flattened."""
-    def grey(v: np.ndarray) -> np.ndarray:
-        g = v.reshape(len(v), -1, 3) @ _LUMA
-        return g - g.mean(axis=1, keepdims=True)
+def _patterns(vectors: np.ndarray) -> np.ndarray:
+    """The pattern of light and dark of each BGR picture (a row of ``vectors``), whatever the colours:
+    its grey levels with their mean taken off."""
+    grey = vectors.reshape(len(vectors), -1, 3) @ _LUMA
+    return grey - grey.mean(axis=1, keepdims=True)
 
-    ga, gb = grey(a), grey(b)
-    sq = (ga * ga).sum(axis=1)[:, None] + (gb * gb).sum(axis=1)[None, :] - 2.0 * (ga @ gb.T)
-    return np.sqrt(np.maximum(sq, 0.0) / ga.shape[1])
+
+@functools.lru_cache(maxsize=64)
+def _template_patterns(bank: TemplateBank) -> np.ndarray:
+    return _patterns(_middle(bank.vectors))
