@@ -9,4 +9,10 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+# OpenCV's decoder refuses pictures above our pixel limit (its default is a billion, which takes
+# minutes and gigabytes); screenbot.inputs checks PNG and JPEG headers against the same figure.
+from .inputs import IMAGE_PIXEL_LIMIT  # noqa: E402
+
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(IMAGE_PIXEL_LIMIT))
+
 __version__ = "0.1.0"

@@ -17,11 +17,8 @@ from typing import Sequence
 from solver.errors import MinesweeperError
 
 from . import __version__
+from .exit_codes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, for_error
 
-# Exit codes shared by all commands.
-EXIT_OK = 0
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
 
 COMMAND_MODULES = (
     "screenbot.commands.solve",
@@ -46,11 +43,21 @@ def build_parser() -> argparse.ArgumentParser:
         "probabilities and plays or shows hints.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
+    _add_log_options(parser, default=0)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
+    for command in subparsers.choices.values():
+        # Also after the command (`screenbot play -v`). SUPPRESS: a command's parser sets these only
+        # when they are given there, so it never undoes a -v given before the command.
+        _add_log_options(command, default=argparse.SUPPRESS)
     return parser
+
+
+def _add_log_options(parser: argparse.ArgumentParser, default) -> None:
+    parser.add_argument("-v", "--verbose", action="count", default=default, help="more log output (-vv for debug)")
+    quiet_default = argparse.SUPPRESS if default is argparse.SUPPRESS else False
+    parser.add_argument("-q", "--quiet", action="store_true", default=quiet_default, help="only errors in the log output")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -60,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on bad arguments and 0 on --help
         return int(exc.code or 0)
     logging.basicConfig(
-        level=logging.WARNING - 10 * min(args.verbose, 2),
+        level=logging.ERROR if args.quiet else logging.WARNING - 10 * min(args.verbose, 2),
         format="%(levelname)s %(name)s: %(message)s",
     )
     if not getattr(args, "run", None):
@@ -70,12 +77,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except KeyboardInterrupt:
         print("screenbot: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. piped into `head`); nothing more can be written.
         sys.stderr.close()
         return EXIT_OK
     except MinesweeperError as exc:
-        # Commands map the errors they expect to their own exit codes; this is the safety net.
+        # An error a command did not handle itself: its exit code comes from the one table.
         print(f"screenbot: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
+        return for_error(exc)

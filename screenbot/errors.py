@@ -54,6 +54,14 @@ class WindowGoneError(ScreenError):
         self.window = window
 
 
+# --- input files and arguments ------------------------------------------------------------------
+
+
+class InputError(ScreenError):
+    """An input file or argument the command cannot use: missing, a folder, too big, undecodable, or
+    outside the board. The message names the file or option."""
+
+
 # --- capture ---------------------------------------------------------------------------------------
 
 
@@ -61,7 +69,7 @@ class CaptureError(ScreenError):
     """A screen grab failed or asked for a region outside the screen."""
 
 
-class ImageReadError(ScreenError):
+class ImageReadError(InputError):
     """An image file is missing or not a readable picture."""
 
     def __init__(self, message: str, /, *, path: str | Path) -> None:

@@ -53,7 +53,9 @@ class Decision:
 def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
     deadline = time.perf_counter() + config.time_limit
     system = build_constraints(board)
-    if not system.constraints and system.unknown.bit_count() == board.rows * board.cols:
+    untouched = not system.constraints and system.unknown.bit_count() == board.rows * board.cols
+    # An untouched board that is all mines has nothing to open: the general path below says so.
+    if untouched and (board.mines is None or board.mines < board.rows * board.cols):
         row, col = config.first_click or (0, 0)
         # A first click meant for a bigger board moves to the nearest cell of this one.
         row, col = min(row, board.rows - 1), min(col, board.cols - 1)

@@ -12,9 +12,11 @@ from solver.game import LEVELS, RULES
 from solver.guess import STRATEGIES, GuessConfig
 from solver.policy import PolicyConfig
 
-from .common import cell_argument, fail, positive_int
+from ..exit_codes import EXIT_USAGE
+from .common import MAX_SIDE, bounded_int, cell_argument, fail, worker_count
 
-EXIT_USAGE = 2
+# Ten million expert games is about a CPU-week: more is a typo.
+MAX_GAMES = 10_000_000
 
 
 def register(subparsers) -> None:
@@ -22,19 +24,19 @@ def register(subparsers) -> None:
         "bench",
         help="measure the solver's win rate and speed on simulated games",
         description="Play seeded simulated games with the shipped policy and report the win rate with a "
-        "95%% confidence interval (Wilson), games per second per core, decision time p50/p99 and guesses "
+        "95% confidence interval (Wilson), games per second per core, decision time p50/p99 and guesses "
         "per game. Rules: safe = first click never a mine; opening = first click and its neighbours "
         "mine-free; none = mines placed before the first click.",
     )
     parser.add_argument("--level", choices=[*LEVELS, "custom"], default="expert", help="board size (default expert 16x30/99)")
-    parser.add_argument("--rows", type=positive_int, help="rows, with --level custom")
-    parser.add_argument("--cols", type=positive_int, help="columns, with --level custom")
+    parser.add_argument("--rows", type=bounded_int(1, MAX_SIDE), help="rows, with --level custom")
+    parser.add_argument("--cols", type=bounded_int(1, MAX_SIDE), help="columns, with --level custom")
     parser.add_argument("--mines", type=int, help="mines, with --level custom")
     parser.add_argument("--rules", choices=RULES, default="safe", help="first-click rule (default safe)")
     parser.add_argument("--first", type=cell_argument, default=(0, 0), metavar="ROW,COL", help="first click, 0-based (default 0,0)")
-    parser.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
+    parser.add_argument("--games", type=bounded_int(1, MAX_GAMES), default=1000, help="games to play (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the run; game k uses seed*1000003+k (default 1)")
-    parser.add_argument("--workers", type=positive_int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--workers", type=worker_count, default=1, help="worker processes, at most one per core (default 1)")
     parser.add_argument(
         "--guess",
         choices=STRATEGIES,

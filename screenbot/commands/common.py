@@ -27,6 +27,46 @@ def positive_int(text: str) -> int:
     return value
 
 
+# The largest board side any command takes (rows or columns): a 256x256 board is 65,536 cells, far
+# beyond any client; bigger ones only make the solver and the eyes run for minutes.
+MAX_SIDE = 256
+
+
+def bounded_int(low: int, high: int, why: str = ""):
+    """An argparse type: a whole number from ``low`` to ``high``; ``why`` explains the upper bound."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if not low <= value <= high:
+            because = f" ({why})" if why else ""
+            raise argparse.ArgumentTypeError(f"expected a number from {low} to {high:,}{because}, got {value:,}")
+        return value
+
+    return parse
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a duration in seconds, above zero and at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds such as 30 or 2.5, got {text!r}") from None
+    if not 0 < value <= 86_400:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"expected seconds above 0 and at most 86400 (a day), got {text!r}")
+    return value
+
+
+def worker_count(text: str) -> int:
+    """An argparse type: worker processes, at most one per core of this machine."""
+    import os
+
+    cores = os.cpu_count() or 1
+    return bounded_int(1, cores, f"this machine has {cores} cores")(text)
+
+
 def fail(message: str, code: int) -> int:
     print(f"screenbot: {message}", file=sys.stderr)
     return code

@@ -13,8 +13,9 @@ import logging
 import sys
 from pathlib import Path
 
+from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_USAGE
 from .common import fail
-from .play import EXIT_ABORTED, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_USAGE, add_play_arguments, config_from_args
+from .play import add_play_arguments, config_from_args
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,13 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..desktop import ensure_display, start_client
-    from ..errors import BoardNotFoundError, ClientStartError, DisplayError, MissingPackagesError, WaylandSessionError
+    from ..errors import (
+        BoardNotFoundError,
+        ClientStartError,
+        DisplayError,
+        MissingPackagesError,
+        WaylandSessionError,
+    )
 
     args.dry_run = False
     if args.mines is None and "mines" in DEMO_CLIENTS[args.client]:
@@ -59,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         except MissingPackagesError as exc:
             return fail(str(exc), EXIT_NO_DISPLAY)
         except ClientStartError as exc:
-            return fail(str(exc), EXIT_ABORTED)
+            return fail(str(exc), EXIT_FAILED)
         try:
             return _play(client, args)
         except BoardNotFoundError as exc:

@@ -20,16 +20,17 @@ import json
 import logging
 from pathlib import Path
 
-from .common import add_lattice_argument, cell_argument, fail
+from ..exit_codes import (
+    EXIT_IMPOSSIBLE,
+    EXIT_NO_BOARD,
+    EXIT_NO_DISPLAY,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_USAGE,
+)
+from .common import add_lattice_argument, cell_argument, fail, seconds
 
 log = logging.getLogger(__name__)
-
-EXIT_OK = 0
-EXIT_USAGE = 2
-EXIT_DISPLAY = 3
-EXIT_NOT_FOUND = 4
-EXIT_UNRECOGNIZED = 5
-EXIT_IMPOSSIBLE = 6
 
 
 def register(subparsers) -> None:
@@ -49,7 +50,7 @@ def register(subparsers) -> None:
     parser.add_argument("--mines", type=int, help="the game's mine total (default: from the skin's profile for the board size, else unknown)")
     parser.add_argument("--first-click", type=cell_argument, metavar="ROW,COL", help="the move to recommend on an untouched board")
     parser.add_argument("--record", type=Path, metavar="DIR", help="record every changed frame, board, analysis and hint into DIR (live only)")
-    parser.add_argument("--seconds", type=float, help="stop after this many seconds (live; default: until the game window closes)")
+    parser.add_argument("--seconds", type=seconds, help="stop after this many seconds (live; default: until the game window closes)")
     parser.add_argument("--image", type=Path, metavar="IN.png", help="offline: a screenshot to draw the hints on")
     parser.add_argument("--out", type=Path, metavar="OUT.png", help="offline: where to write the picture")
     parser.add_argument("--style", choices=("fill", "frame"), default="fill", help="offline drawing style: fill (tinted cells, the default) or frame (the live overlay's look)")
@@ -67,8 +68,6 @@ def run(args: argparse.Namespace) -> int:
         if args.record is not None or args.seconds is not None:
             return fail("--record and --seconds are for the live overlay, not with --image", EXIT_USAGE)
         return _run_offline(args)
-    if args.seconds is not None and args.seconds <= 0:
-        return fail("--seconds must be above zero", EXIT_USAGE)
     return _run_live(args)
 
 
@@ -82,7 +81,13 @@ def _run_offline(args: argparse.Namespace) -> int:
     from solver.policy import PolicyConfig, decide
 
     from ..capture import load_image
-    from ..errors import BoardNotFoundError, ImageReadError, ImplausibleBoardError, SkinError, UnrecognizedCellError
+    from ..errors import (
+        BoardNotFoundError,
+        ImageReadError,
+        ImplausibleBoardError,
+        SkinError,
+        UnrecognizedCellError,
+    )
     from ..given_lattice import LatticeOffFrameError, choose_skin
     from ..overlay.draw import FILL_STYLE, FRAME_STYLE, CellGrid, Hints, draw_hints
     from ..play.live import SkinVision, load_skins
@@ -111,9 +116,9 @@ def _run_offline(args: argparse.Namespace) -> int:
     except LatticeOffFrameError as exc:
         return fail(f"{args.image}: {exc}", EXIT_USAGE)
     except BoardNotFoundError as exc:
-        return fail(f"{args.image}: {exc}", EXIT_NOT_FOUND)
+        return fail(f"{args.image}: {exc}", EXIT_NO_BOARD)
     except (UnrecognizedCellError, ImplausibleBoardError) as exc:
-        return fail(f"{args.image}: {exc}", EXIT_UNRECOGNIZED)
+        return fail(f"{args.image}: {exc}", EXIT_UNREADABLE)
     board = reading.board
     profile = _profile(lattice.skin)
     mines = args.mines
@@ -122,7 +127,7 @@ def _run_offline(args: argparse.Namespace) -> int:
     if board.mines is None and mines is not None:
         board = board.with_mines(mines)
     if board.is_over:
-        return fail(f"{args.image}: the game on this screenshot is over; there is nothing to hint", EXIT_NOT_FOUND)
+        return fail(f"{args.image}: the game on this screenshot is over; there is nothing to hint", EXIT_NO_BOARD)
     first = args.first_click
     if first is None and profile is not None:
         first = profile.first_click_cell(board.rows, board.cols)
@@ -175,17 +180,23 @@ def _run_live(args: argparse.Namespace) -> int:
 
     from ..capture import MssScreen
     from ..desktop.display import require_x_display
-    from ..errors import BoardNotFoundError, DisplayError, SkinError, UnrecognizedCellError, WindowGoneError
+    from ..errors import (
+        BoardNotFoundError,
+        DisplayError,
+        SkinError,
+        UnrecognizedCellError,
+        WindowGoneError,
+    )
     from ..geometry import Rect
-    from ..overlay.live import HintConfig, HintSession
     from ..given_lattice import LatticeOffFrameError
+    from ..overlay.live import HintConfig, HintSession
     from ..play.live import find_game, game_vision, load_skins
     from ..recording import Recorder, RecordingError
 
     try:
         require_x_display("run this on the desktop where the game is shown")
     except DisplayError as exc:
-        return fail(str(exc), EXIT_DISPLAY)
+        return fail(str(exc), EXIT_NO_DISPLAY)
     try:
         skins = load_skins()
     except SkinError as exc:
@@ -193,13 +204,13 @@ def _run_live(args: argparse.Namespace) -> int:
     try:
         screen = MssScreen()
     except DisplayError as exc:
-        return fail(str(exc), EXIT_DISPLAY)
+        return fail(str(exc), EXIT_NO_DISPLAY)
     overlay = recorder = session = None
     ended = "stopped"
     try:
         found = find_game(screen, skins, args.client, lattice=args.lattice)
         if found.window is None:
-            return fail("found a board but no window around it to follow", EXIT_NOT_FOUND)
+            return fail("found a board but no window around it to follow", EXIT_NO_BOARD)
         from ..overlay.x11 import X11Overlay
 
         overlay = X11Overlay(found.window)
@@ -228,11 +239,11 @@ def _run_live(args: argparse.Namespace) -> int:
     except (RecordingError, SkinError, LatticeOffFrameError) as exc:
         return fail(str(exc), EXIT_USAGE)
     except BoardNotFoundError as exc:
-        return fail(f"no Minesweeper board found: {exc}", EXIT_NOT_FOUND)
+        return fail(f"no Minesweeper board found: {exc}", EXIT_NO_BOARD)
     except UnrecognizedCellError as exc:
-        return fail(str(exc), EXIT_UNRECOGNIZED)
+        return fail(str(exc), EXIT_UNREADABLE)
     except DisplayError as exc:
-        return fail(str(exc), EXIT_DISPLAY)
+        return fail(str(exc), EXIT_NO_DISPLAY)
     finally:
         if overlay is not None:
             overlay.close()

@@ -26,14 +26,11 @@ import sys
 import time
 import zlib
 
-from .common import fail, positive_int
+from ..exit_codes import EXIT_FAILED, EXIT_NO_DISPLAY, EXIT_OK, EXIT_USAGE
+from .common import bounded_int, fail
 
 log = logging.getLogger(__name__)
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_DISPLAY = 3
 
 QUIET_SECONDS = 0.5  # after a click, the screen must stay unchanged this long before the next one
 CLICK_TIMEOUT = 4.0
@@ -52,9 +49,9 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--level", choices=("small", "medium", "big"), default="medium", help="gnome-mines level (default medium, 16x16)")
     parser.add_argument("--window", default="600x400", metavar="WxH", help="gnome-mines window size (default 600x400: 23 px cells)")
-    parser.add_argument("--clicks", type=positive_int, default=40, help="own clicks to measure (default 40)")
+    parser.add_argument("--clicks", type=bounded_int(1, 10_000), default=40, help="own clicks to measure (default 40)")
     parser.add_argument("--beside-play", action="store_true", help="let `screenbot play` change the board instead of own clicks")
-    parser.add_argument("--games", type=positive_int, default=2, help="with --beside-play: games for play to play (default 2)")
+    parser.add_argument("--games", type=bounded_int(1, 1_000), default=2, help="with --beside-play: games for play to play (default 2)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -77,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 time.sleep(0.5)  # first paint
                 result = _measure(args, game, display.name)
     except (DisplayError, ClientStartError) as exc:
-        return fail(str(exc), EXIT_DISPLAY)
+        return fail(str(exc), EXIT_NO_DISPLAY)
     except _Unmeasured as exc:
         return fail(str(exc), EXIT_FAILED)
     if args.json:

@@ -10,11 +10,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_USAGE
 from .common import fail
-
-EXIT_USAGE = 2
-EXIT_NO_BOARD = 4
-EXIT_CHECK_FAILED = 6
 
 
 def register(subparsers) -> None:
@@ -93,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         failed = _check(args.name, examples, list(args.shot), taught, templates)
     except SkinError as exc:
-        return fail(str(exc), EXIT_CHECK_FAILED)
+        return fail(str(exc), EXIT_FAILED)
     if failed:
-        return fail(f"the new skin does not read {failed} check(s) back; see above", EXIT_CHECK_FAILED)
+        return fail(f"the new skin does not read {failed} check(s) back; see above", EXIT_FAILED)
     return 0
 
 

@@ -8,11 +8,17 @@ import logging
 import sys
 from pathlib import Path
 
-from .common import add_lattice_argument, cell_argument, fail, positive_int
+from ..exit_codes import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_NO_BOARD,
+    EXIT_NO_DISPLAY,
+    EXIT_OK,
+    EXIT_USAGE,
+)
+from .common import add_lattice_argument, bounded_int, cell_argument, fail, positive_int
 
 log = logging.getLogger(__name__)
-
-EXIT_OK, EXIT_ABORTED, EXIT_USAGE, EXIT_NO_DISPLAY, EXIT_NO_BOARD, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
 
 
 def register(subparsers) -> None:
@@ -39,7 +45,7 @@ def register(subparsers) -> None:
 
 def add_play_arguments(parser: argparse.ArgumentParser, *, games: int = 1) -> None:
     """Options shared by ``play`` and ``demo``."""
-    parser.add_argument("--games", type=positive_int, default=games, help=f"games to play (default {games})")
+    parser.add_argument("--games", type=bounded_int(1, 100_000), default=games, help=f"games to play (default {games})")
     parser.add_argument("--flag-mines", action="store_true", help="also flag certain mines (always on for clients that need it to win)")
     parser.add_argument("--chord", action="store_true", help="open around satisfied numbers with one chord click (with --flag-mines)")
     parser.add_argument("--mines", type=positive_int, help="the mine total, when the client's profile does not know it")
@@ -65,7 +71,12 @@ def config_from_args(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     from ..desktop.display import require_x_display
-    from ..errors import BoardNotFoundError, DisplayError, SkinError, UnrecognizedCellError
+    from ..errors import (
+        BoardNotFoundError,
+        DisplayError,
+        SkinError,
+        UnrecognizedCellError,
+    )
     from ..given_lattice import LatticeOffFrameError
 
     try:
@@ -127,11 +138,11 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     from ..errors import ScreenError, SkinError, WindowGoneError
     from ..geometry import Rect
     from ..mouse import PyAutoGuiMouse
+    from ..overlay.x11 import overlays_hidden
     from ..play import Player, PlayError
     from ..play.live import game_vision, measure_scale, profile_for
     from ..play.summary import format_summary, summarize
     from ..play.window import WindowTracker
-    from ..overlay.x11 import overlays_hidden
 
     try:
         profile = profile_for(found.skin)
@@ -168,13 +179,13 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     except KeyboardInterrupt:
         code, stopped = EXIT_INTERRUPTED, "interrupted (Ctrl-C)"
     except WindowGoneError as exc:
-        code, stopped = EXIT_ABORTED, f"the game window was closed: {exc}"
+        code, stopped = EXIT_FAILED, f"the game window was closed: {exc}"
     except (PlayError, ScreenError) as exc:
-        code, stopped = EXIT_ABORTED, str(exc)
+        code, stopped = EXIT_FAILED, str(exc)
     except Exception as exc:  # pyautogui.FailSafeException, without importing pyautogui at top level
         if type(exc).__name__ != "FailSafeException":
             raise
-        code, stopped = EXIT_ABORTED, "stopped by the fail-safe: the pointer was moved into a screen corner"
+        code, stopped = EXIT_FAILED, "stopped by the fail-safe: the pointer was moved into a screen corner"
     finally:
         if window is not None:
             window.close()
@@ -196,7 +207,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     if stopped:
         print(f"screenbot: stopped: {stopped}", file=sys.stderr)
     if code == EXIT_OK and summary.aborted:
-        code = EXIT_ABORTED
+        code = EXIT_FAILED
     return code
 
 

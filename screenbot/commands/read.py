@@ -5,12 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..exit_codes import EXIT_NO_BOARD, EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE
 from .common import add_lattice_argument, fail
-
-EXIT_OK = 0
-EXIT_USAGE = 2
-EXIT_NO_BOARD = 4
-EXIT_UNRECOGNIZED = 5
 
 
 def register(subparsers) -> None:
@@ -36,7 +32,13 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..capture import load_image
-    from ..errors import BoardNotFoundError, ImageReadError, ImplausibleBoardError, SkinError, UnrecognizedCellError
+    from ..errors import (
+        BoardNotFoundError,
+        ImageReadError,
+        ImplausibleBoardError,
+        SkinError,
+        UnrecognizedCellError,
+    )
     from ..given_lattice import LatticeOffFrameError, choose_skin
     from ..vision import load_skins, locate_board, read_board
     from ..vision.plausible import check_plausible
@@ -68,9 +70,9 @@ def run(args: argparse.Namespace) -> int:
         skin = lattice.skin if lattice is not None else None if args.skin == "auto" else args.skin
         hint = _missing_states_hint(skins[skin]) if skin is not None else ""
         where = " at the --lattice position" if args.lattice is not None else ""
-        return fail(f"{args.image}{where}: {exc}{hint}", EXIT_UNRECOGNIZED)
+        return fail(f"{args.image}{where}: {exc}{hint}", EXIT_UNREADABLE)
     except ImplausibleBoardError as exc:
-        return fail(f"{args.image}: {exc}", EXIT_UNRECOGNIZED)
+        return fail(f"{args.image}: {exc}", EXIT_UNREADABLE)
     text = "\n".join(reading.board.grid)
     if args.json:
         print(json.dumps({

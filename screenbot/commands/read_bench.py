@@ -14,9 +14,9 @@ import statistics
 import time
 from pathlib import Path
 
-from .common import fail, positive_int
+from ..exit_codes import EXIT_USAGE
+from .common import bounded_int, fail
 
-EXIT_USAGE = 2
 SCREEN = (1280, 1024)
 # The repository's labelled screenshots, wherever the command is run from (like the templates).
 FIXTURES_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "screens"
@@ -31,8 +31,8 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--fixtures", default=str(FIXTURES_DIR), help="labelled screenshots folder (default: the "
                         "repository's fixtures/screens)")
-    parser.add_argument("--reads", type=positive_int, default=200, help="warm reads per board (default 200)")
-    parser.add_argument("--locates", type=positive_int, default=10, help="cold locates per board (default 10)")
+    parser.add_argument("--reads", type=bounded_int(1, 100_000), default=200, help="warm reads per board (default 200)")
+    parser.add_argument("--locates", type=bounded_int(1, 10_000), default=10, help="cold locates per board (default 10)")
     parser.add_argument("--size", default="16x30", help="board size ROWSxCOLS to time (default 16x30)")
     parser.add_argument("--shots", default="", help="comma-separated shot names to time instead (default: the "
                         "first shot of that size of each client), so that runs on a growing fixture set compare")

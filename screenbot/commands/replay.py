@@ -10,11 +10,8 @@ import argparse
 import json
 from pathlib import Path
 
+from ..exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from .common import fail
-
-EXIT_OK = 0
-EXIT_DIFFERENT = 1
-EXIT_USAGE = 2
 
 
 def register(subparsers) -> None:
@@ -63,4 +60,4 @@ def run(args: argparse.Namespace) -> int:
             print(line)
         verdict = "no differences" if report.ok else f"{len(report.differences)} differences"
         print(f"replay {args.directory}: {report.steps} steps, {report.frames} frames: {verdict}")
-    return EXIT_OK if report.ok else EXIT_DIFFERENT
+    return EXIT_OK if report.ok else EXIT_FAILED

@@ -11,12 +11,10 @@ import argparse
 import logging
 from pathlib import Path
 
+from ..exit_codes import EXIT_FAILED, EXIT_USAGE
 from .common import fail
 
 log = logging.getLogger(__name__)
-
-EXIT_USAGE = 2
-EXIT_FAILED = 1
 
 
 def register(subparsers) -> None:

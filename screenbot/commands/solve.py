@@ -10,10 +10,8 @@ from solver.board import Board, parse_board
 from solver.errors import BoardFormatError, InconsistentBoardError
 from solver.policy import PolicyConfig, decide
 
-from .common import fail
-
-EXIT_USAGE = 2
-EXIT_IMPOSSIBLE = 3
+from ..exit_codes import EXIT_IMPOSSIBLE, EXIT_USAGE
+from .common import MAX_SIDE, fail
 
 
 def register(subparsers) -> None:
@@ -22,7 +20,7 @@ def register(subparsers) -> None:
         help="print mine probabilities and the chosen move for a board file",
         description="Read a board in the text format ('#' covered, 'F' flag, '0'-'8' numbers, optional "
         "first line 'mines: N') and print the exact mine probability of every covered cell and the move "
-        "the bot would make. Exit codes: 0 ok, 2 malformed input or bad arguments, 3 impossible board.",
+        "the bot would make. Exit codes: 0 ok (also when there is no move left: the answer says so), 2 malformed, unreadable or too big input or bad arguments, 6 impossible board.",
     )
     parser.add_argument("file", help="board file, or - for standard input")
     parser.add_argument("--mines", type=int, help="total mines (overrides the file's 'mines:' line)")
@@ -32,14 +30,17 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..errors import InputError
+    from ..inputs import read_text
+
     try:
-        text = sys.stdin.read() if args.file == "-" else _read(args.file)
-    except OSError as exc:
-        return fail(f"cannot read {args.file}: {exc.strerror or exc}", EXIT_USAGE)
-    try:
-        board = parse_board(text)
+        board = parse_board(read_text(args.file, what="board text"))
+    except InputError as exc:
+        return fail(str(exc), EXIT_USAGE)
     except BoardFormatError as exc:
         return fail(f"{args.file}: {exc}", EXIT_USAGE)
+    if board.rows > MAX_SIDE or board.cols > MAX_SIDE:
+        return fail(f"{args.file}: a {board.rows}x{board.cols} board; at most {MAX_SIDE}x{MAX_SIDE} is taken", EXIT_USAGE)
     if args.mines is not None:
         if args.mines < 0:
             return fail("--mines must not be negative", EXIT_USAGE)
@@ -54,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     except InconsistentBoardError as exc:
         return fail(f"impossible board: {exc}", EXIT_IMPOSSIBLE)
     analysis = decision.analysis
-    move = decision.moves[0]
+    # No move: nothing is covered (the game is over) or every covered cell is a certain mine.
+    move = decision.moves[0] if decision.moves else None
     if args.json:
         print(
             json.dumps(
@@ -65,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
                     "probabilities": [list(row) for row in analysis.probabilities],
                     "safe": sorted([r, c] for r, c in analysis.safe),
                     "mines_known": sorted([r, c] for r, c in analysis.mines),
-                    "move": {"action": move.action, "row": move.row, "col": move.col, "probability": move.probability},
+                    "move": None
+                    if move is None
+                    else {"action": move.action, "row": move.row, "col": move.col, "probability": move.probability},
                     "exact": analysis.exact,
                     "density": analysis.density,
                 }
@@ -73,16 +77,19 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print(render(board, analysis.probabilities))
-        verb = "open" if move.action == "open" else "flag"
-        certainty = "certainly safe" if move.probability == 0 else f"{100 * move.probability:.1f}% mine"
-        print(f"move: {verb} row {move.row}, col {move.col} ({certainty})")
+        print(_describe(move, analysis))
         print(f"safe: {len(analysis.safe)} cells, certain mines: {len(analysis.mines)}" + ("" if analysis.exact else " (approximate)"))
     return 0
 
 
-def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+def _describe(move, analysis) -> str:
+    if move is None:
+        if analysis.mines:
+            return "move: none (every covered cell is a certain mine: flag them)"
+        return "move: none (no covered cell left)"
+    verb = "open" if move.action == "open" else "flag"
+    certainty = "certainly safe" if move.probability == 0 else f"{100 * move.probability:.1f}% mine"
+    return f"move: {verb} row {move.row}, col {move.col} ({certainty})"
 
 
 def render(board: Board, probabilities) -> str:

@@ -13,12 +13,11 @@ import json
 import logging
 from pathlib import Path
 
+from ..exit_codes import EXIT_FAILED, EXIT_USAGE
 from .common import fail
 
 log = logging.getLogger(__name__)
 
-EXIT_USAGE = 2
-EXIT_FAILED = 1
 CLIENTS = ("gnome-mines", "xdemineur", "react-minesweeper")
 CELL_CHARS = "#F?012345678*XW"
 

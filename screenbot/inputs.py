@@ -1,0 +1,98 @@
+"""Reading the files users hand to commands: sized, decoded and checked before any work.
+
+Every reader raises ``InputError`` (exit 2) with a message that names the file and says what is wrong
+with it: missing, a folder, too big, not text, not a picture. Limits are generous for real inputs and
+keep a wrong file (a disk image, /dev/zero, a 10000x10000 picture) from eating the machine.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from pathlib import Path
+
+from .errors import InputError
+
+TEXT_LIMIT = 4 << 20  # bytes; a 1000x1000 board text is 1 MB
+IMAGE_FILE_LIMIT = 256 << 20  # bytes
+# Pixels in one picture: three 4K screens side by side are 25 M. cv2 is given the same cap
+# (screenbot/__init__.py), so formats whose header is not read here are refused by the decoder.
+IMAGE_PIXEL_LIMIT = 40_000_000
+
+
+def read_text(path: str | Path, *, what: str = "file", limit: int = TEXT_LIMIT) -> str:
+    """The text of ``path`` (``-`` = standard input), decoded as UTF-8 with an optional byte-order
+    mark, at most ``limit`` bytes."""
+    name = str(path)
+    if name == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+        name = "standard input"
+    else:
+        _check_file(Path(path), what, limit)
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(limit + 1)  # files that lie about their size (/dev/zero) stop here
+        except OSError as exc:
+            raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InputError(f"{name}: larger than {_size(limit)}: not a {what}")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name}: not a {what}: byte {exc.start} is not UTF-8 text (a binary file?)") from None
+
+
+def check_image_file(path: str | Path) -> Path:
+    """``path`` as a Path once it is a readable file of sane size whose header (PNG, JPEG) does not
+    announce more than IMAGE_PIXEL_LIMIT pixels."""
+    p = Path(path)
+    _check_file(p, "picture", IMAGE_FILE_LIMIT)
+    try:
+        with open(p, "rb") as handle:
+            head = handle.read(64 << 10)
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read: {exc.strerror or exc}") from None
+    size = image_size(head)
+    if size is not None and size[0] * size[1] > IMAGE_PIXEL_LIMIT:
+        raise InputError(
+            f"{p}: a {size[0]}x{size[1]} picture is larger than the {IMAGE_PIXEL_LIMIT // 1_000_000} million "
+            "pixels this reads; crop it to the game window"
+        )
+    return p
+
+
+def image_size(head: bytes) -> tuple[int, int] | None:
+    """(width, height) from the first bytes of a PNG or JPEG file, None for other or truncated data."""
+    if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) >= 24:
+        width, height = struct.unpack(">II", head[16:24])
+        return width, height
+    if head[:2] == b"\xff\xd8":
+        at = 2
+        while at + 9 <= len(head):
+            if head[at] != 0xFF:
+                return None
+            marker = head[at + 1]
+            length = struct.unpack(">H", head[at + 2 : at + 4])[0]
+            # SOF0-SOF15 carry the size; C4 (huffman), C8 (reserved) and CC (arithmetic) do not.
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                height, width = struct.unpack(">HH", head[at + 5 : at + 9])
+                return width, height
+            at += 2 + length
+    return None
+
+
+def _check_file(path: Path, what: str, limit: int) -> None:
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder, not a {what}")
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if path.is_file() and size > limit:
+        raise InputError(f"{path}: {_size(size)} is larger than {_size(limit)}: not a {what}")
+
+
+def _size(count: int) -> str:
+    return f"{count / (1 << 20):.0f} MiB" if count >= 1 << 20 else f"{count} bytes"
