@@ -25,7 +25,8 @@ def read_text(path: str | Path, *, what: str = "file", limit: int = TEXT_LIMIT) 
     mark, at most ``limit`` bytes."""
     name = str(path)
     if name == "-":
-        data = sys.stdin.buffer.read(limit + 1)
+        stream = getattr(sys.stdin, "buffer", None)  # a text-only stdin (a test's StringIO) has none
+        data = stream.read(limit + 1) if stream is not None else sys.stdin.read(limit + 1).encode("utf-8")
         name = "standard input"
     else:
         _check_file(Path(path), what, limit)

@@ -1,7 +1,9 @@
 """``screenbot replay DIR``: re-run recognition and the solver on a recording; report every difference.
 
 Exit codes: 0 the re-run agrees with the recording on every step, 1 at least one difference (each is
-printed), 2 bad arguments or not a readable recording (or a skin the recording names is missing).
+printed; a log cut before its end record, steps removed or reordered, a missing frame and a board the
+solver finds impossible are differences too), 2 bad arguments or not a readable recording (a malformed
+log line, or a skin the recording names is missing).
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ def register(subparsers) -> None:
         help="re-read and re-solve a recording (from play/hint --record) and report differences",
         description="Read every recorded frame again with the recorded board position, compare the board "
         "with the one recorded, run the solver on it with the recorded settings and compare the moves. "
-        "Exit codes: 0 no difference, 1 differences found (listed), 2 bad arguments or unreadable recording.",
+        "A recording that is not whole (its log cut before the end record, steps removed or reordered, "
+        "frames missing) is reported as such. Exit codes: 0 no difference, 1 differences found (listed; "
+        "also a recording that is not whole, or a recorded board the solver finds impossible), 2 bad "
+        "arguments or a malformed recording (the message names the file and line).",
     )
     parser.add_argument("directory", type=Path, metavar="DIR", help="a recording folder (with log.jsonl and frames/)")
     parser.add_argument("--json", action="store_true", help="print one JSON object: steps, frames, differences")
@@ -51,7 +56,13 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         for diff in report.differences:
-            what = {"board": "board read differs", "moves": "moves differ", "read": "frame no longer readable"}[diff.field]
+            what = {
+                "board": "board read differs",
+                "moves": "moves differ",
+                "read": "frame no longer readable",
+                "frame": "frame missing",
+                "log": "recording not whole",
+            }[diff.field]
             line = f"step {diff.seq} (game {diff.game}): {what}"
             if diff.field == "moves":
                 line += f": recorded {diff.recorded}, now {diff.replayed}"

@@ -7,14 +7,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ScreenError
+from solver.board import parse_board
+from solver.errors import BoardFormatError
+
+from ..errors import InputError
+from ..inputs import read_text
 
 FORMAT_VERSION = 1
 LOG_NAME = "log.jsonl"
 FRAMES_DIR = "frames"
+LOG_LIMIT = 512 << 20  # bytes; an hour of play logs about 20 MB
 
 
-class RecordingError(ScreenError):
+class RecordingError(InputError):
     """A recording folder is missing, incomplete or not in the expected format."""
 
     def __init__(self, message: str, /, *, path: str | Path, line: int | None = None) -> None:
@@ -48,7 +53,24 @@ class Recording:
     header: dict[str, Any]
     steps: tuple[Step, ...]
     games: tuple[dict[str, Any], ...]
-    complete: bool  # the session wrote its ``end`` record
+    end: dict[str, Any] | None  # the ``end`` record, None when the session never wrote it
+
+    @property
+    def complete(self) -> bool:
+        return self.end is not None
+
+    def faults(self) -> list[str]:
+        """What says this log is not the whole session as written: cut before its ``end`` record,
+        steps missing or added (the ``end`` record counts them), steps out of order."""
+        found = []
+        if self.end is None:
+            found.append(f"the log is cut: it ends after {len(self.steps)} steps without its 'end' record")
+        elif self.end.get("steps") != len(self.steps):
+            found.append(f"the 'end' record counts {self.end.get('steps')} steps but the log has {len(self.steps)}: steps were removed or added")
+        seqs = [step.seq for step in self.steps]
+        if any(b <= a for a, b in zip(seqs, seqs[1:])):
+            found.append("step numbers do not increase: the log was edited or its lines reordered")
+        return found
 
     @property
     def policy(self) -> dict[str, Any]:
@@ -69,59 +91,81 @@ def load_recording(directory: str | Path) -> Recording:
     header: dict[str, Any] | None = None
     steps: list[Step] = []
     games: list[dict[str, Any]] = []
-    complete = False
-    with log_path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RecordingError(f"not JSON ({exc.msg})", path=log_path, line=number) from None
-            if not isinstance(record, dict) or "type" not in record:
-                raise RecordingError("a record without a 'type'", path=log_path, line=number)
-            kind = record["type"]
-            if header is None:
-                if kind != "start":
-                    raise RecordingError("the first record must be 'start'", path=log_path, line=number)
-                if record.get("version") != FORMAT_VERSION:
-                    raise RecordingError(
-                        f"format version {record.get('version')!r}, this program reads {FORMAT_VERSION}",
-                        path=log_path,
-                        line=number,
-                    )
-                header = record
-            elif kind == "step":
-                steps.append(_step(record, folder, log_path, number, header))
-            elif kind == "game_end":
-                games.append(record)
-            elif kind == "end":
-                complete = True
-            # Unknown record types are skipped: newer writers may add some.
+    end: dict[str, Any] | None = None
+    text = read_text(log_path, what="recording log", limit=LOG_LIMIT)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordingError(f"not JSON ({exc.msg})", path=log_path, line=number) from None
+        if not isinstance(record, dict) or "type" not in record:
+            raise RecordingError("a record without a 'type'", path=log_path, line=number)
+        kind = record["type"]
+        if header is None:
+            if kind != "start":
+                raise RecordingError("the first record must be 'start'", path=log_path, line=number)
+            if record.get("version") != FORMAT_VERSION:
+                raise RecordingError(
+                    f"format version {record.get('version')!r}, this program reads {FORMAT_VERSION}",
+                    path=log_path,
+                    line=number,
+                )
+            header = record
+        elif kind == "step":
+            steps.append(_step(record, folder, log_path, number, header))
+        elif kind == "game_end":
+            games.append(record)
+        elif kind == "end":
+            end = record
+        # Unknown record types are skipped: newer writers may add some.
     if header is None:
         raise RecordingError("the log is empty", path=log_path)
-    return Recording(folder, header, tuple(steps), tuple(games), complete)
+    return Recording(folder, header, tuple(steps), tuple(games), end)
 
 
 def _step(record: dict[str, Any], folder: Path, log_path: Path, number: int, header: dict[str, Any]) -> Step:
     missing = [name for name in _STEP_FIELDS if name not in record]
     if missing:
         raise RecordingError(f"step record lacks {', '.join(missing)}", path=log_path, line=number)
-    frame = folder / str(record["frame"])
+    if not isinstance(record["frame"], str):
+        raise RecordingError(f"step field 'frame' should be text, not {record['frame']!r:.40}", path=log_path, line=number)
+    frame = folder / record["frame"]
     # A frame path may not leave the recording folder.
     if ".." in Path(str(record["frame"])).parts or Path(str(record["frame"])).is_absolute():
         raise RecordingError(f"frame path {record['frame']!r} points outside the recording", path=log_path, line=number)
+    def field(name: str, kinds: tuple[type, ...], default: Any = None) -> Any:
+        value = record.get(name, default)
+        # bool is an int to Python, never a count or a position here.
+        if value is not default and (not isinstance(value, kinds) or isinstance(value, bool)):
+            wanted = " or ".join(_KIND_NAMES[k] for k in kinds)
+            raise RecordingError(f"step field {name!r} should be {wanted}, not {value!r:.40}", path=log_path, line=number)
+        return value
+
+    board = field("board", (str,))
+    try:
+        parse_board(board)
+    except BoardFormatError as exc:
+        raise RecordingError(f"the step's board is malformed: {exc}", path=log_path, line=number) from None
+    moves = field("moves", (list,))
+    policy = field("policy", (dict,)) or header.get("policy") or {}
+    if not isinstance(policy, dict):
+        raise RecordingError(f"the policy settings should be an object, not {policy!r:.40}", path=log_path, line=number)
     return Step(
-        seq=int(record["seq"]),
-        game=int(record.get("game", 1)),
-        time=float(record.get("time", 0.0)),
+        seq=field("seq", (int,)),
+        game=field("game", (int,), 1),
+        time=float(field("time", (int, float), 0.0)),
         frame_path=frame,
-        lattice=dict(record["lattice"]),
-        board=str(record["board"]),
-        min_confidence=record.get("min_confidence"),
-        analysis=record.get("analysis"),
-        moves=None if record.get("moves") is None else tuple(record["moves"]),
-        actions=tuple(record.get("actions") or ()),
-        timings=dict(record.get("timings") or {}),
-        policy=dict(record.get("policy") or header.get("policy") or {}),
+        lattice=field("lattice", (dict,)),
+        board=board,
+        min_confidence=field("min_confidence", (int, float)),
+        analysis=field("analysis", (dict,)),
+        moves=None if moves is None else tuple(moves),
+        actions=tuple(field("actions", (list,)) or ()),
+        timings=dict(field("timings", (dict,)) or {}),
+        policy=dict(policy),
     )
+
+
+_KIND_NAMES = {int: "a whole number", float: "a number", str: "text", dict: "an object", list: "a list"}

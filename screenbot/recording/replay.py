@@ -59,12 +59,21 @@ class ReplayReport:
 
 
 def replay(recording: Recording, read: BoardReader, choose: MoveChooser) -> ReplayReport:
+    """Every step re-read and re-solved; a log that is not whole (cut, steps removed or reordered) and
+    frames that are missing are differences too, so such a recording never passes as identical."""
+    last = recording.steps[-1] if recording.steps else None
+    differences = [
+        Difference(last.seq if last else 0, last.game if last else 0, "log", "", "", fault) for fault in recording.faults()
+    ]
     frames: dict[str, np.ndarray] = {}
-    differences: list[Difference] = []
     for step in recording.steps:
         key = str(step.frame_path)
         if key not in frames:
-            frames[key] = _load_frame(step, recording)
+            frame = _load_frame(step)
+            if frame is None:
+                differences.append(Difference(step.seq, step.game, "frame", "", "", f"{step.frame_path.name} is missing or unreadable"))
+                continue
+            frames[key] = frame
         differences.extend(_replay_step(step, frames[key], read, choose))
     return ReplayReport(len(recording.steps), len(frames), tuple(differences))
 
@@ -103,6 +112,11 @@ def _replay_step(step: Step, frame: np.ndarray, read: BoardReader, choose: MoveC
     return found
 
 
+# Settings older versions recorded that no longer exist and never changed a recorded move (a wall-clock
+# cap that did not bite): dropped without a warning. Any other unknown setting is warned about.
+RETIRED = {"GuessConfig": {"time_limit"}}
+
+
 def policy_from_record(record: dict[str, Any]):
     """Rebuild the recorded ``PolicyConfig``.
 
@@ -118,7 +132,7 @@ def _settings(kind, record: dict[str, Any]):
     import dataclasses
 
     known = {f.name for f in dataclasses.fields(kind)}
-    unknown = sorted(set(record) - known)
+    unknown = sorted(set(record) - known - RETIRED.get(kind.__name__, set()))
     if unknown:
         log.warning("recorded %s settings unknown to this version, ignored: %s", kind.__name__, ", ".join(unknown))
     default = kind()
@@ -152,7 +166,42 @@ def lattice_from_record(record: dict[str, Any]):
     if unknown:
         raise RecordingError(f"unknown lattice fields {', '.join(unknown)}", path="log.jsonl")
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in record.items()}
-    return Lattice(**values)
+    problem = _lattice_problem(values)
+    if problem:
+        raise RecordingError(f"a step's lattice is malformed: {problem}", path="log.jsonl")
+    try:
+        return Lattice(**values)
+    except (TypeError, ValueError) as exc:
+        raise RecordingError(f"a step's lattice is malformed: {exc}", path="log.jsonl") from None
+
+
+def _lattice_problem(values: dict[str, Any]) -> str:
+    """What is wrong with a recorded lattice's values, or "" (it would otherwise fail deep in the eyes)."""
+    import math
+
+    from ..given_lattice import MIN_PITCH
+
+    def numbers(value: Any, count: int | None) -> bool:
+        return (
+            isinstance(value, tuple)
+            and (count is None or len(value) == count)
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
+        )
+
+    if not isinstance(values.get("skin"), str):
+        return "'skin' should be a skin name"
+    for name in ("rows", "cols"):
+        value = values.get(name)
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 256:
+            return f"{name!r} should be a whole number from 1 to 256, not {value!r:.40}"
+    if not numbers(values.get("origin"), 2):
+        return "'origin' should be two numbers"
+    if not numbers(values.get("pitch"), 2) or min(values["pitch"]) < MIN_PITCH:
+        return f"'pitch' should be two numbers of at least {MIN_PITCH:g} px"
+    for name in ("xs", "ys"):
+        if values.get(name) is not None and not numbers(values[name], None):
+            return f"{name!r} should be a list of numbers"
+    return ""
 
 
 def vision_reader(skins=None) -> BoardReader:
@@ -169,13 +218,14 @@ def vision_reader(skins=None) -> BoardReader:
     return read
 
 
-def _load_frame(step: Step, recording: Recording) -> np.ndarray:
-    import cv2
+def _load_frame(step: Step) -> np.ndarray | None:
+    from ..capture import load_image
+    from ..errors import InputError
 
-    frame = cv2.imread(str(step.frame_path), cv2.IMREAD_COLOR)
-    if frame is None:
-        raise RecordingError(f"frame {step.frame_path.name} of step {step.seq} is missing or unreadable", path=recording.directory)
-    return frame
+    try:
+        return load_image(step.frame_path)
+    except InputError:
+        return None
 
 
 def _grid_text(board: Board) -> str:
