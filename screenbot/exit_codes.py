@@ -34,7 +34,6 @@ def for_error(exc: BaseException) -> int:
     from .errors import (
         BoardNotFoundError,
         DisplayError,
-        ImageReadError,
         ImplausibleBoardError,
         InputError,
         SkinError,
@@ -42,7 +41,7 @@ def for_error(exc: BaseException) -> int:
     )
 
     for kinds, code in (
-        ((BoardFormatError, ImageReadError, InputError, SkinError), EXIT_USAGE),
+        ((BoardFormatError, InputError, SkinError), EXIT_USAGE),
         ((DisplayError,), EXIT_NO_DISPLAY),
         ((BoardNotFoundError,), EXIT_NO_BOARD),
         ((UnrecognizedCellError, ImplausibleBoardError), EXIT_UNREADABLE),

@@ -83,8 +83,8 @@ def _run_offline(args: argparse.Namespace) -> int:
     from ..capture import load_image
     from ..errors import (
         BoardNotFoundError,
-        ImageReadError,
         ImplausibleBoardError,
+        InputError,
         SkinError,
         UnrecognizedCellError,
     )
@@ -95,7 +95,7 @@ def _run_offline(args: argparse.Namespace) -> int:
 
     try:
         frame = load_image(args.image)
-    except ImageReadError as exc:
+    except InputError as exc:
         return fail(str(exc), EXIT_USAGE)
     if args.out.suffix.lower() != ".png":
         return fail(f"{args.out}: the output must be a .png file", EXIT_USAGE)
@@ -129,6 +129,10 @@ def _run_offline(args: argparse.Namespace) -> int:
     if board.is_over:
         return fail(f"{args.image}: the game on this screenshot is over; there is nothing to hint", EXIT_NO_BOARD)
     first = args.first_click
+    if first is not None and not (first[0] < board.rows and first[1] < board.cols):
+        return fail(f"--first-click {first[0]},{first[1]} is off the {board.rows}x{board.cols} board", EXIT_USAGE)
+    if mines is not None and mines >= board.rows * board.cols:
+        return fail(f"--mines {mines} does not fit the {board.rows}x{board.cols} board", EXIT_USAGE)
     if first is None and profile is not None:
         first = profile.first_click_cell(board.rows, board.cols)
     try:
@@ -183,6 +187,7 @@ def _run_live(args: argparse.Namespace) -> int:
     from ..errors import (
         BoardNotFoundError,
         DisplayError,
+        InputError,
         SkinError,
         UnrecognizedCellError,
         WindowGoneError,
@@ -190,17 +195,22 @@ def _run_live(args: argparse.Namespace) -> int:
     from ..geometry import Rect
     from ..given_lattice import LatticeOffFrameError
     from ..overlay.live import HintConfig, HintSession
-    from ..play.live import find_game, game_vision, load_skins
+    from ..play.live import check_client, find_game, game_vision, load_skins
     from ..recording import Recorder, RecordingError
+    from ..recording.recorder import check_record_dir
 
+    # Everything the arguments can be checked against without the screen, before the screen.
+    try:
+        skins = load_skins()
+        check_client(skins, args.client, to_play=False)
+        if args.record is not None:
+            check_record_dir(args.record)
+    except (SkinError, RecordingError) as exc:
+        return fail(str(exc), EXIT_USAGE)
     try:
         require_x_display("run this on the desktop where the game is shown")
     except DisplayError as exc:
         return fail(str(exc), EXIT_NO_DISPLAY)
-    try:
-        skins = load_skins()
-    except SkinError as exc:
-        return fail(str(exc), EXIT_USAGE)
     try:
         screen = MssScreen()
     except DisplayError as exc:
@@ -236,7 +246,7 @@ def _run_live(args: argparse.Namespace) -> int:
             ended = "the game window closed"
         except KeyboardInterrupt:
             ended = "interrupted"
-    except (RecordingError, SkinError, LatticeOffFrameError) as exc:
+    except (RecordingError, SkinError, LatticeOffFrameError, InputError) as exc:
         return fail(str(exc), EXIT_USAGE)
     except BoardNotFoundError as exc:
         return fail(f"no Minesweeper board found: {exc}", EXIT_NO_BOARD)

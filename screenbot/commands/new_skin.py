@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from solver.errors import BoardFormatError
 
     from ..capture import load_image
-    from ..errors import BoardNotFoundError, ImageReadError, SkinError
+    from ..errors import BoardNotFoundError, InputError, SkinError
     from ..vision.newskin import NewSkinError, make_skin, state_names
     from ..vision.skins import TEMPLATES_DIR
 
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             image = load_image(shot)
             board = parse_board(Path(board_path).read_text())
-        except ImageReadError as exc:
+        except InputError as exc:
             return fail(str(exc), EXIT_USAGE)
         except OSError as exc:
             return fail(f"cannot read {board_path}: {exc.strerror or exc}", EXIT_USAGE)

@@ -78,7 +78,18 @@ def run(args: argparse.Namespace) -> int:
         UnrecognizedCellError,
     )
     from ..given_lattice import LatticeOffFrameError
+    from ..play.live import check_client, find_game, load_skins
+    from ..recording import RecordingError
+    from ..recording.recorder import check_record_dir
 
+    # Everything the arguments can be checked against without the screen, before the screen.
+    try:
+        skins = load_skins()
+        check_client(skins, args.client, to_play=not args.dry_run)
+        if args.record is not None:
+            check_record_dir(args.record)
+    except (SkinError, RecordingError) as exc:
+        return fail(str(exc), EXIT_USAGE)
     try:
         require_x_display(
             "start the game on an X11 desktop, or run 'screenbot demo' to start a virtual one with a client"
@@ -86,12 +97,7 @@ def run(args: argparse.Namespace) -> int:
     except DisplayError as exc:
         return fail(str(exc), EXIT_NO_DISPLAY)
     from ..capture import MssScreen
-    from ..play.live import find_game, load_skins
 
-    try:
-        skins = load_skins()
-    except SkinError as exc:
-        return fail(str(exc), EXIT_USAGE)
     try:
         with MssScreen() as screen:
             try:
@@ -140,12 +146,14 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     from ..mouse import PyAutoGuiMouse
     from ..overlay.x11 import overlays_hidden
     from ..play import Player, PlayError
-    from ..play.live import game_vision, measure_scale, profile_for
+    from ..play.live import check_playable, game_vision, measure_scale, profile_for
     from ..play.summary import format_summary, summarize
     from ..play.window import WindowTracker
 
     try:
         profile = profile_for(found.skin)
+        if not config.dry_run:
+            check_playable(profile)
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
     # pyautogui connects to the display on import: only now, with DISPLAY known to work.

@@ -34,8 +34,8 @@ def run(args: argparse.Namespace) -> int:
     from ..capture import load_image
     from ..errors import (
         BoardNotFoundError,
-        ImageReadError,
         ImplausibleBoardError,
+        InputError,
         SkinError,
         UnrecognizedCellError,
     )
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         frame = load_image(args.image)
-    except ImageReadError as exc:
+    except InputError as exc:
         return fail(str(exc), EXIT_USAGE)
     lattice = None
     try:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from solver.board import Board, parse_board
 from solver.errors import BoardFormatError, InconsistentBoardError

@@ -30,7 +30,7 @@ from solver.board import FLAG, UNKNOWN_CHARS, Board
 from solver.errors import InconsistentBoardError
 from solver.policy import PolicyConfig, decide
 
-from ..errors import BoardNotFoundError, UnrecognizedCellError
+from ..errors import BoardNotFoundError, InputError, UnrecognizedCellError
 from ..geometry import Rect
 from ..play.consistency import unopened_zeros
 from ..play.reading import as_xy, confidence_grid, read_block
@@ -186,6 +186,9 @@ class HintSession:
         bottom = area.top + math.ceil(oy + lattice.rows * py) + margin_y
         region = Rect(left, top, right - left, bottom - top).clipped(area)
         local = lattice.translated(self.screen_rect.left - region.left, self.screen_rect.top - region.top)
+        first = self.config.first_click
+        if first is not None and not (first[0] < lattice.rows and first[1] < lattice.cols):
+            raise InputError(f"--first-click {first[0]},{first[1]} is off the {lattice.rows}x{lattice.cols} board")
         self._located = _Located(window, region, local, self._mine_total(lattice.rows, lattice.cols))
         keep_out = min(0.95, self.config.protect + 2.0 / min(px, py))
         self.style = replace(self.config.style, keep_out=max(self.config.style.keep_out, keep_out))

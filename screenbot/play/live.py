@@ -152,6 +152,30 @@ def profile_for(skin: str) -> PlayProfile:
     return load_profile(skin, templates_dir())
 
 
+def check_client(skins, name: str, *, to_play: bool) -> None:
+    """Refuse a ``--client``/``--skin`` name before any screen work: unknown, or (``to_play``) a skin
+    whose profile has no "play" section, so the bot would not know how to start or end its games."""
+    from ..errors import SkinError
+
+    if name == "auto":
+        return
+    if name not in skins:
+        raise SkinError(f"no such skin (known: {', '.join(sorted(skins))}, or auto)", skin=name)
+    if to_play:
+        check_playable(profile_for(name))
+
+
+def check_playable(profile: PlayProfile) -> None:
+    from ..errors import SkinError
+
+    if profile.restart.is_empty:
+        raise SkinError(
+            'its profile has no "play" section (how the client starts a new game): it can be read and '
+            "hinted, not played",
+            skin=profile.skin,
+        )
+
+
 def require_board(found: FoundGame | None) -> FoundGame:
     if found is None:
         raise BoardNotFoundError("no Minesweeper board is visible on the screen")

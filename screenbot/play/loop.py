@@ -439,9 +439,18 @@ class Player:
         # (device scale 1.25 gives 37.5 px cells) must stay inside the captured region.
         region = geometry.rect.expanded(2).clipped(self.screen_rect)
         local = lattice.translated(area.left - region.left, area.top - region.top)
+        self._check_options(geometry.rows, geometry.cols)
         self._located = Located(geometry, region, local, window)
         log.info("board %dx%d at %s (pitch %s)", geometry.rows, geometry.cols, region, geometry.pitch)
         return self._located
+
+    def _check_options(self, rows: int, cols: int) -> None:
+        """Options that can only be checked against the board, checked before the first click on it."""
+        first, mines = self.config.first_click, self.config.mines
+        if first is not None and not (first[0] < rows and first[1] < cols):
+            raise PlayError(f"--first {first[0]},{first[1]} is off the {rows}x{cols} board")
+        if mines is not None and mines >= rows * cols:
+            raise PlayError(f"--mines {mines} does not fit the {rows}x{cols} board (at most {rows * cols - 1})")
 
     # --- acting -------------------------------------------------------------------------------
 

@@ -77,6 +77,22 @@ def moves_record(decision: Any) -> list[dict[str, Any]] | None:
     ]
 
 
+def check_record_dir(directory: str | Path) -> Path:
+    """``directory`` if a new recording can go there (checked before any screen work): not a file,
+    not an existing recording, and in a place that can be written."""
+    import os
+
+    folder = Path(directory)
+    if (folder / LOG_NAME).exists():
+        raise RecordingError("already holds a recording; choose a new folder", path=folder)
+    if folder.exists() and not folder.is_dir():
+        raise RecordingError("exists and is not a folder", path=folder)
+    existing = next((p for p in (folder, *folder.absolute().parents) if p.exists()), None)
+    if existing is None or not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise RecordingError(f"cannot write here ({existing} is not a writable folder)", path=folder)
+    return folder
+
+
 class Recorder:
     """Records a session into ``directory`` (created; it must not already hold a recording).
 
@@ -98,11 +114,7 @@ class Recorder:
         screen_region: Sequence[int] | None = None,
         clock=time.time,
     ) -> None:
-        self.directory = Path(directory)
-        if (self.directory / LOG_NAME).exists():
-            raise RecordingError("already holds a recording; choose a new folder", path=self.directory)
-        if self.directory.exists() and not self.directory.is_dir():
-            raise RecordingError("exists and is not a folder", path=self.directory)
+        self.directory = check_record_dir(directory)
         try:
             (self.directory / FRAMES_DIR).mkdir(parents=True, exist_ok=True)
             self._log = (self.directory / LOG_NAME).open("w", encoding="utf-8")
