@@ -16,7 +16,7 @@ from screenbot.cli import main
         (["hint", "--out", "x.png"], "--image and --out go together"),
         (["hint", "--image", "x.png", "--out", "y.png", "--record", "d"], "for the live overlay"),
         (["hint", "--mines", "-3"], "--mines must not be negative"),
-        (["hint", "--seconds", "0"], "--seconds must be above zero"),
+        (["hint", "--seconds", "0"], "expected seconds above 0"),
     ],
     ids=["image-alone", "out-alone", "record-offline", "negative-mines", "zero-seconds"],
 )

@@ -65,7 +65,7 @@ class Recording:
         found = []
         if self.end is None:
             found.append(f"the log is cut: it ends after {len(self.steps)} steps without its 'end' record")
-        elif self.end.get("steps") != len(self.steps):
+        elif "steps" in self.end and self.end["steps"] != len(self.steps):
             found.append(f"the 'end' record counts {self.end.get('steps')} steps but the log has {len(self.steps)}: steps were removed or added")
         seqs = [step.seq for step in self.steps]
         if any(b <= a for a, b in zip(seqs, seqs[1:])):
