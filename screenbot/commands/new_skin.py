@@ -8,7 +8,11 @@ skin and with ``auto``) gives back exactly the true boards.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import shutil
+import tempfile
 from pathlib import Path
+from typing import Iterator
 
 from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_USAGE
 from .common import fail
@@ -24,7 +28,7 @@ def register(subparsers) -> None:
         "existing profile.json is kept), then re-reads the screenshots to check. "
         "An existing skin of that name is only rebuilt with --replace. "
         "Exit codes: 0 ok, 2 bad arguments, unreadable files, a board text that disagrees with its "
-        "screenshot, or NAME existing already without --replace, 4 no grid of the board's size found, 6 the new skin does not read the screenshots back.",
+        "screenshot, or NAME existing already without --replace, 4 no grid of the board's size found, 1 the new skin does not read the screenshots back (nothing is written then).",
     )
     parser.add_argument("name", help="skin name (a folder name: letters, digits, - and _)")
     parser.add_argument("--shot", action="append", required=True, help="screenshot of the client (repeatable)")
@@ -43,42 +47,61 @@ def run(args: argparse.Namespace) -> int:
 
     from ..capture import load_image
     from ..errors import BoardNotFoundError, InputError, SkinError
+    from ..inputs import read_text
     from ..vision.newskin import NewSkinError, make_skin, state_names
     from ..vision.skins import TEMPLATES_DIR
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", args.name):
         return fail(f"skin name {args.name!r} must be letters, digits, - and _", EXIT_USAGE)
+    if args.name == "auto":
+        return fail("'auto' is reserved (it means: any known skin); choose another name", EXIT_USAGE)
     if len(args.shot) != len(args.board):
         return fail(f"{len(args.shot)} --shot but {len(args.board)} --board: give one board per screenshot", EXIT_USAGE)
-    examples = []
-    for shot, board_path in zip(args.shot, args.board):
-        try:
-            image = load_image(shot)
-            board = parse_board(Path(board_path).read_text())
-        except InputError as exc:
-            return fail(str(exc), EXIT_USAGE)
-        except OSError as exc:
-            return fail(f"cannot read {board_path}: {exc.strerror or exc}", EXIT_USAGE)
-        except BoardFormatError as exc:
-            return fail(f"{board_path}: {exc}", EXIT_USAGE)
-        examples.append((image, board))
     templates = Path(args.templates) if args.templates else TEMPLATES_DIR
+    if templates.exists() and not templates.is_dir():
+        return fail(f"--templates {templates}: is not a folder", EXIT_USAGE)
     existing = list((templates / args.name / "cells").glob("*.png"))
     if existing and not args.replace:
         # Its pictures would be replaced by these screenshots' only: a tuned skin would be lost.
         return fail(f"skin {args.name!r} exists already ({len(existing)} pictures in {templates / args.name}): "
                     f"choose another name, or add --replace to rebuild it from these screenshots (give all of "
                     f"them, old and new)", EXIT_USAGE)
+    examples = []
+    for shot, board_path in zip(args.shot, args.board):
+        try:
+            image = load_image(shot)
+            board = parse_board(read_text(board_path, what="board text"))
+        except InputError as exc:
+            return fail(str(exc), EXIT_USAGE)
+        except BoardFormatError as exc:
+            return fail(f"{board_path}: {exc}", EXIT_USAGE)
+        mismatch = _size_mismatch(image, board)
+        if mismatch:
+            return fail(f"{shot} with {board_path}: {mismatch}", EXIT_USAGE)
+        examples.append((image, board))
+    # Built in a staging folder beside the others and moved in only once it reads its screenshots
+    # back: a failed run leaves no skin behind for `auto` to pick up.
     try:
-        taught = make_skin(args.name, examples, templates, shot_names=list(args.shot))
-    except BoardNotFoundError as exc:
-        return fail(str(exc), EXIT_NO_BOARD)
-    except NewSkinError as exc:
-        return fail(str(exc), EXIT_USAGE)
-    for shot, fit in zip(args.shot, taught.fits):
-        lat = fit.lattice
-        print(f"{shot}: {lat.rows}x{lat.cols} cells, pitch {lat.pitch[0]:.2f}x{lat.pitch[1]:.2f} px, "
-              f"top-left cell at ({lat.origin[0]:.1f}, {lat.origin[1]:.1f})")
+        with staging(templates, args.name) as stage:
+            try:
+                taught = make_skin(args.name, examples, stage, shot_names=list(args.shot))
+            except BoardNotFoundError as exc:
+                return fail(str(exc), EXIT_NO_BOARD)
+            except NewSkinError as exc:
+                return fail(str(exc), EXIT_USAGE)
+            for shot, fit in zip(args.shot, taught.fits):
+                lat = fit.lattice
+                print(f"{shot}: {lat.rows}x{lat.cols} cells, pitch {lat.pitch[0]:.2f}x{lat.pitch[1]:.2f} px, "
+                      f"top-left cell at ({lat.origin[0]:.1f}, {lat.origin[1]:.1f})")
+            try:
+                failed = _check(args.name, examples, list(args.shot), taught, stage)
+            except SkinError as exc:
+                return fail(str(exc), EXIT_FAILED)
+            if failed:
+                return fail(f"the new skin does not read {failed} check(s) back; see above; nothing was written", EXIT_FAILED)
+            publish(stage, templates, args.name)
+    except OSError as exc:
+        return fail(f"cannot write the skin into {templates}: {exc.strerror or exc}", EXIT_USAGE)
     print(f"wrote {templates / args.name}")
     print(f"states learnt: {state_names(taught.states)}")
     if taught.missing:
@@ -87,13 +110,49 @@ def run(args: argparse.Namespace) -> int:
     sizes = ", ".join(f"{px:g}x{py:g}" for px, py in taught.pitches)
     print(f"cell sizes learnt: {sizes} px (other sizes are compared with these pictures scaled; teach each "
           f"size you play at if it reads badly)")
-    try:
-        failed = _check(args.name, examples, list(args.shot), taught, templates)
-    except SkinError as exc:
-        return fail(str(exc), EXIT_FAILED)
-    if failed:
-        return fail(f"the new skin does not read {failed} check(s) back; see above", EXIT_FAILED)
     return 0
+
+
+def _size_mismatch(image, board) -> str:
+    """Why the board text cannot be this screenshot's board ("" when it may be): the screenshot's
+    cell grids, found by their structure, are all of another size. Saves the minutes a search for a
+    grid of the text's size would take before failing."""
+    from ..vision.structure import find_grids
+
+    sizes = sorted({(g.rows, g.cols) for g in find_grids(image)}, key=lambda rc: -rc[0] * rc[1])
+    # Cells at the picture's edge may be missed (a screenshot cropped close to the board): a grid up to
+    # two rows and columns smaller may still be this board.
+    if not sizes or any(r <= board.rows <= r + 2 and c <= board.cols <= c + 2 for r, c in sizes):
+        return ""
+    shown = ", ".join(f"{r}x{c}" for r, c in sizes[:3])
+    return (f"the board text is {board.rows}x{board.cols} but the screenshot shows a grid of {shown} cells: "
+            "check that the text is this screenshot's board, every row and column of it")
+
+
+@contextlib.contextmanager
+def staging(templates: Path, name: str) -> Iterator[Path]:
+    """A templates folder to build skin ``name`` in: the existing skins linked in, ``name`` copied
+    (its profile.json is kept, and --replace rebuilds its pictures there). Removed on the way out."""
+    templates.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".new-skin-", dir=templates))
+    try:
+        for folder in templates.iterdir():
+            if folder.name != name and (folder / "profile.json").is_file():
+                (stage / folder.name).symlink_to(folder.resolve(), target_is_directory=True)
+        if (templates / name).is_dir():
+            shutil.copytree(templates / name, stage / name)
+        yield stage
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def publish(stage: Path, templates: Path, name: str) -> None:
+    """Move the built skin into place; an old skin of that name is swapped out only after."""
+    target = templates / name
+    old = stage / ".old"
+    if target.exists():
+        target.rename(old)  # same file system: both are in templates/
+    (stage / name).rename(target)
 
 
 def _check(name: str, examples, shots: list[str], taught, templates: Path) -> int:
