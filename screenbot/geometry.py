@@ -41,6 +41,9 @@ class Rect:
             and other.bottom <= self.bottom
         )
 
+    def intersects(self, other: Rect) -> bool:
+        return self.left < other.right and other.left < self.right and self.top < other.bottom and other.top < self.bottom
+
     def translated(self, dx: int, dy: int) -> Rect:
         return Rect(self.left + dx, self.top + dy, self.width, self.height)
 

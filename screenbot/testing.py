@@ -213,6 +213,8 @@ class SimulatedClient:
     queued: list = field(default_factory=list)  # [button, grabs to wait] of clicks not handled yet
     closed: bool = False
     covered: bool = False
+    minimised: bool = False
+    other_windows: list = field(default_factory=list)  # (title, Rect) of other programs' windows above
     pointer: tuple[float, float] = (0.0, 0.0)
     pings: int = 0
     misdelivered: int = 0
@@ -264,6 +266,12 @@ class SimulatedClient:
     def supports_ping(self) -> bool:
         return self.answers_ping
 
+    def is_viewable(self) -> bool:
+        return not self.minimised
+
+    def windows_over(self, rect: Rect) -> list[str]:
+        return [title for title, over in self.other_windows if over.intersects(rect)]
+
     def ping(self, timeout: float) -> bool:
         if self.closed:
             raise WindowGoneError("the simulated window was closed", window=0)
@@ -306,7 +314,7 @@ class SimulatedClient:
     def _render(self) -> np.ndarray:
         # The loop grabs far more often than anything changes: keep the last picture and repaint only
         # the cells whose state changed since (a full repaint per click made the tests slow).
-        layout = (self.board_origin, self.closed, self.covered, self.dialog_open)
+        layout = (self.board_origin, self.closed, self.covered or self.minimised, self.dialog_open)
         grid = self.game.board().grid
         if self._cache is None or self._cache[0] != layout:
             width, height = self.screen_size
@@ -330,7 +338,7 @@ class SimulatedClient:
             if self.dialog_open:
                 rect = self.board_rect
                 frame[rect.top + rect.height // 4 : rect.bottom, rect.left : rect.right] = (230, 230, 230)
-            if self.covered:
+            if self.covered or self.minimised:
                 # Another window over the middle of the board.
                 rect = self.board_rect
                 frame[rect.top + 10 : rect.bottom - 10, rect.left + 10 : rect.right - 10] = (90, 160, 30)

@@ -190,6 +190,31 @@ def test_covered_board_stops_with_the_frame_saved(tmp_path):
     assert len(client.clicks) == 2
 
 
+def test_minimised_window_stops_and_says_so(tmp_path):
+    def minimise(client, n):
+        if n == 2:
+            client.minimised = True
+
+    client = SimulatedClient(16, 16, 40, seed=4, on_click=minimise)
+    with pytest.raises(WindowLostError, match="minimised"):
+        make_player(client, GNOME_LIKE, tmp_path, games=1).play()
+    assert len(client.clicks) == 2
+
+
+def test_board_covered_by_another_program_stops_without_taking_it_back(tmp_path):
+    """A client that pauses when it loses the focus is normally given it back; not when a window of
+    another program lies over the board: the user put it there."""
+    def cover(client, n):
+        if n == 2:
+            client.covered = True
+            client.other_windows.append(("an editor", client.board_rect.translated(40, 40)))
+
+    client = SimulatedClient(16, 16, 40, seed=4, on_click=cover)
+    with pytest.raises(WindowLostError, match="covered by another window \\('an editor'\\)"):
+        make_player(client, dataclasses.replace(GNOME_LIKE, pauses_on_focus_loss=True), tmp_path, games=1).play()
+    assert len(client.clicks) == 2
+
+
 class LyingVision(FlatVision):
     """Misreads the board from the ``after``-th reading on: a revealed number changes value."""
 

@@ -106,6 +106,40 @@ def find_windows(
         conn.close()
 
 
+def windows_over(window_id: int, rect: Rect, *, display: str | None = None) -> list[str]:
+    """Titles of the visible windows of other programs stacked above ``window_id`` that overlap
+    ``rect`` (root coordinates). The game's own dialogs (same process) are not counted: the play loop
+    deals with those."""
+    from Xlib import X
+
+    conn = _connect(display)
+    try:
+        ours = conn.create_resource_object("window", window_id)
+        own_pid = _window_pid(conn, ours)
+        above, seen = [], False
+        root = conn.screen().root
+        for window in _client_windows(conn, root):  # bottom to top, as the X server stacks them
+            if window.id == window_id:
+                seen = True
+                continue
+            if not seen:
+                continue
+            try:
+                if window.get_attributes().map_state != X.IsViewable:
+                    continue
+                geom = window.get_geometry()
+                origin = window.translate_coords(root, 0, 0)
+            except Exception:  # closed meanwhile
+                continue
+            if own_pid is not None and _window_pid(conn, window) == own_pid:
+                continue
+            if Rect(-origin.x, -origin.y, geom.width, geom.height).intersects(rect):
+                above.append(_window_name(conn, window) or f"0x{window.id:x}")
+        return above
+    finally:
+        conn.close()
+
+
 def wait_for_window(
     name: str | None = None,
     pid: int | None = None,

@@ -300,6 +300,8 @@ class Player:
                 )
             except (UnrecognizedCellError, BoardNotFoundError) as exc:
                 unreadable, problems = exc, [str(exc)]
+                if attempt == 0:
+                    self._check_board_shown(located)
                 if attempt == 0 and self._could_have_won(previous) and self._dismiss_win_dialog(located):
                     # The usual reason a board stops reading right after a move: the win dialog.
                     return _Step(None, frame, WON, (), None, 0.0, 0.0)
@@ -385,11 +387,27 @@ class Player:
             return status == WON
         return False
 
+    def _check_board_shown(self, located: Located) -> None:
+        """Stop at once (WindowLostError) when the board cannot be read because its window was minimised
+        or another program's window lies over it: two X queries, before any wait or retry."""
+        if self.window is None:
+            return
+        if not self.window.is_viewable():
+            raise WindowLostError("the game window was minimised or hidden: stopped (restore it and start again)")
+        over = self.window.windows_over(located.geometry.rect)
+        if over:
+            # Never take the board back from a window the user put over it: stop instead.
+            raise WindowLostError(
+                f"the board is covered by another window ({', '.join(repr(t) for t in over[:3])}): stopped, "
+                "so that no click lands on it"
+            )
+
     def _recover_lost_board(self, located: Located, frame, exc: Exception):
         """The board region no longer reads as a board: moved window, dialog, or closed window.
         Returns the board located anew only if it also reads cleanly there."""
         if self.window is not None:
             self.window.geometry()  # raises WindowGoneError when it was closed
+            self._check_board_shown(located)
             if self.profile.pauses_on_focus_loss:
                 # Another window took the focus and the client hid its board behind "Paused".
                 self.window.activate()
@@ -506,6 +524,8 @@ class Player:
             return
         if action.keys:
             if self.window is not None and action.focus:
+                # Raising the game for its keys must not take it back from a window put over it.
+                self._check_board_shown(located)
                 self.window.activate()
             self.mouse.press(*action.keys)
         if action.click is not None:

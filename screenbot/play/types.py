@@ -55,6 +55,10 @@ class Window(Protocol):
 
     def ping(self, timeout: float) -> bool: ...  # True once the client has read all input sent before
 
+    def is_viewable(self) -> bool: ...  # False once minimised (or unmapped)
+
+    def windows_over(self, rect: Rect) -> list[str]: ...  # other programs' windows stacked over rect
+
 
 @dataclass(frozen=True, slots=True)
 class PlayConfig:

@@ -35,6 +35,9 @@ class WindowTracker:
             self._conn = xdisplay.Display(name)
         except Exception as exc:  # Xlib raises several unrelated types for a bad display
             raise DisplayError(f"cannot connect to X display {name}: {exc}", display=name) from exc
+        # Requests on a window that was just minimised or closed fail asynchronously (BadMatch,
+        # BadWindow); Xlib would print them. The checks that follow such requests say what happened.
+        self._conn.set_error_handler(lambda error, request: log.debug("X error on the game window: %s", error))
         self.window_id = window_id
         self._window = self._conn.create_resource_object("window", window_id)
         self._root = self._conn.screen().root
@@ -51,6 +54,16 @@ class WindowTracker:
         except Exception as exc:  # BadWindow / BadDrawable
             raise WindowGoneError(f"the game window 0x{self.window_id:x} was closed", window=self.window_id) from exc
         return Rect(-origin.x, -origin.y, geom.width, geom.height)
+
+    def windows_over(self, rect: Rect) -> list[str]:
+        """Titles of other programs' windows stacked above the game window over ``rect``."""
+        from ..desktop.windows import windows_over
+
+        try:
+            return windows_over(self.window_id, rect, display=self._display_name)
+        except Exception as exc:  # a window closed while the tree was walked: not covered by it
+            log.debug("could not list the windows over the game: %s", exc)
+            return []
 
     def is_viewable(self) -> bool:
         from Xlib import X

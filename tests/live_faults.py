@@ -1,0 +1,203 @@
+"""Live faults caused while ``screenbot play`` plays real gnome-mines, watched from outside the bot.
+
+``run_fault(name, tmp_path)`` starts a virtual display and gnome-mines, runs ``screenbot play`` in a
+child process with ``--record`` (its log tells when the bot has made its first moves), causes the fault,
+and returns what happened: the exit code, the message, how long the bot took to end after the fault,
+and every pointer button press seen while polling the pointer every few milliseconds, with whether it
+was on the board located before the fault (or on the board where it was after it: a moved window).
+
+Used by ``tests/test_live_faults.py``; run ``python -m tests.live_faults NAME`` to watch one fault.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from screenbot.desktop import VirtualDisplay, start_client
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# What each fault does to the game, caused after the bot's first recorded steps.
+FAULTS = ("moved", "resized", "covered", "minimised", "closed", "dialog", "second-window", "finished-before")
+
+
+@dataclass
+class FaultRun:
+    fault: str
+    code: int | None  # None: the bot did not end before the time limit (it was then killed)
+    stderr: str
+    stdout: str
+    after_fault: float  # seconds from the fault to the bot's exit
+    presses: list[dict] = field(default_factory=list)  # pointer button presses seen
+    boards: list[tuple[int, int, int, int]] = field(default_factory=list)  # where the board was (x, y, w, h)
+
+    @property
+    def off_board(self) -> list[dict]:
+        return [p for p in self.presses if not any(_inside(p["x"], p["y"], b) for b in self.boards)]
+
+
+def _inside(x: int, y: int, box: tuple[int, int, int, int]) -> bool:
+    left, top, width, height = box
+    return left <= x < left + width and top <= y < top + height
+
+
+class PointerWatch:
+    """Polls the pointer (position and buttons) through its own X connection; notes every press."""
+
+    def __init__(self, period: float = 0.004) -> None:
+        from Xlib import X, display
+
+        self._display = display.Display()
+        self._root = self._display.screen().root
+        self._mask = X.Button1Mask | X.Button2Mask | X.Button3Mask
+        self.period = period
+        self.presses: list[dict] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> "PointerWatch":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join(2)
+        self._display.close()
+
+    def _run(self) -> None:
+        was_down = False
+        while not self._stop.is_set():
+            reply = self._root.query_pointer()
+            down = bool(reply.mask & self._mask)
+            if down and not was_down:
+                self.presses.append({"x": reply.root_x, "y": reply.root_y, "t": time.monotonic()})
+            was_down = down
+            time.sleep(self.period)
+
+
+def window_box(window: int) -> tuple[int, int, int, int]:
+    out = subprocess.run(["xdotool", "getwindowgeometry", "--shell", str(window)], capture_output=True, text=True, check=True).stdout
+    values = dict(line.split("=", 1) for line in out.split())
+    return int(values["X"]), int(values["Y"]), int(values["WIDTH"]), int(values["HEIGHT"])
+
+
+def _steps(log: Path) -> int:
+    try:
+        return sum(1 for line in log.read_text().splitlines() if '"type":"step"' in line)
+    except OSError:
+        return 0
+
+
+def _wait(predicate, timeout: float, period: float = 0.05) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(period)
+    return False
+
+
+def _xdotool(*args: str) -> None:
+    subprocess.run(["xdotool", *args], check=True, capture_output=True)
+
+
+def _covering_window() -> subprocess.Popen:
+    """A plain window of another program, for covering the board (xmessage from x11-utils)."""
+    return subprocess.Popen(["xmessage", "-geometry", "900x700+0+0", "a window over the game"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0) -> FaultRun:
+    if fault not in FAULTS:
+        raise ValueError(f"unknown fault {fault!r}; known: {', '.join(FAULTS)}")
+    record = workdir / "record"
+    others: list[subprocess.Popen] = []
+    with VirtualDisplay(), start_client("gnome-mines", level="medium", window_size=(640, 560)) as client:
+        if fault == "finished-before":
+            _lose_a_game(client.window)
+        boards = [window_box(client.window)]
+        with PointerWatch() as watch:
+            child = subprocess.Popen(
+                [sys.executable, "-m", "screenbot", "play", "--games", str(games), "--record", str(record),
+                 "--failure-dir", str(workdir), *os.environ.get("FAULT_PLAY_ARGS", "").split()],
+                cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            )
+            try:
+                if fault != "finished-before":
+                    _wait(lambda: _steps(record / "log.jsonl") >= 2 or child.poll() is not None, 30)
+                caused = time.monotonic()
+                others += _cause(fault, client.window, boards)
+                try:
+                    stdout, stderr = child.communicate(timeout=limit)
+                    code = child.returncode
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    stdout, stderr = child.communicate()
+                    code = None
+                ended = time.monotonic()
+            finally:
+                if child.poll() is None:
+                    child.kill()
+                for other in others:
+                    other.kill()
+        return FaultRun(fault, code, stderr, stdout, ended - caused, watch.presses, boards)
+
+
+def _cause(fault: str, window: int, boards: list) -> list[subprocess.Popen]:
+    """Do the fault; add the window's new place to ``boards`` when it moves. Returns processes to end."""
+    if fault == "moved":
+        _xdotool("windowmove", str(window), "300", "200")
+        time.sleep(0.3)
+        boards.append(window_box(window))
+    elif fault == "resized":
+        _xdotool("windowsize", str(window), "800", "700")
+        time.sleep(0.3)
+        boards.append(window_box(window))
+    elif fault == "covered":
+        return [_covering_window()]
+    elif fault == "minimised":
+        _xdotool("windowminimize", str(window))
+    elif fault == "closed":
+        _xdotool("windowclose", str(window))
+    elif fault == "dialog":
+        # gnome-mines asks before throwing a game in progress away: Ctrl+N opens that dialog.
+        _xdotool("windowactivate", "--sync", str(window))
+        _xdotool("key", "--window", str(window), "ctrl+n")
+    elif fault == "second-window":
+        second = subprocess.Popen(["gnome-mines", "--small"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  env=dict(os.environ, NO_AT_BRIDGE="1", PATH=os.environ.get("PATH", "") + ":/usr/games"))
+        time.sleep(1.5)
+        return [second]
+    return []
+
+
+def _lose_a_game(window: int) -> None:
+    """Click cells at random until gnome-mines shows a lost game, before the bot starts."""
+    import random
+
+    left, top, width, height = window_box(window)
+    rng = random.Random(7)
+    for _ in range(60):
+        x, y = left + rng.randint(width // 5, 4 * width // 5), top + rng.randint(height // 4, 4 * height // 5)
+        _xdotool("mousemove", str(x), str(y), "click", "1")
+        time.sleep(0.15)
+    _xdotool("mousemove", "640", "1000")  # off the window, and not in a corner (pyautogui's fail-safe)
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    for name in sys.argv[1:] or FAULTS:
+        with tempfile.TemporaryDirectory() as folder:
+            run = run_fault(name, Path(folder))
+            last = run.stderr.strip().splitlines()[-1:] or [""]
+            print(json.dumps({"fault": name, "code": run.code, "after_fault_s": round(run.after_fault, 1),
+                              "presses": len(run.presses), "off_board": run.off_board, "stderr": last[0][:300],
+                              "stdout": run.stdout.strip()[:200]}), flush=True)
