@@ -269,8 +269,8 @@ class SimulatedClient:
     def is_viewable(self) -> bool:
         return not self.minimised
 
-    def windows_over(self, rect: Rect) -> list[str]:
-        return [title for title, over in self.other_windows if over.intersects(rect)]
+    def windows_over(self, rect: Rect, own: bool = False) -> list[str]:
+        return [] if own else [title for title, over in self.other_windows if over.intersects(rect)]
 
     def ping(self, timeout: float) -> bool:
         if self.closed:

@@ -88,6 +88,23 @@ def window_box(window: int) -> tuple[int, int, int, int]:
     return int(values["X"]), int(values["Y"]), int(values["WIDTH"]), int(values["HEIGHT"])
 
 
+def board_box(window: int) -> tuple[int, int, int, int]:
+    """Where the board is on the screen now (x, y, w, h), found by the product's own locator inside
+    the game window; the whole window when no board reads there (a dialog over it)."""
+    from screenbot.capture import MssScreen
+    from screenbot.errors import ScreenError
+    from screenbot.geometry import Rect
+    from screenbot.vision import load_skins, locate_board
+
+    inside = Rect(*window_box(window))
+    try:
+        with MssScreen() as screen:
+            lattice = locate_board(screen.grab(), load_skins(), "gnome-mines", within=inside)
+    except ScreenError:
+        return inside.as_region()
+    return lattice.board_rect().as_region()
+
+
 def _steps(log: Path) -> int:
     try:
         return sum(1 for line in log.read_text().splitlines() if '"type":"step"' in line)
@@ -122,7 +139,11 @@ def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0)
     with VirtualDisplay(), start_client("gnome-mines", level="medium", window_size=(640, 560)) as client:
         if fault == "finished-before":
             _lose_a_game(client.window)
-        boards = [window_box(client.window)]
+        if fault == "second-window":
+            # Room on the left for the second game: the window manager places it there, beside.
+            _xdotool("windowmove", "--sync", str(client.window), "630", "0")
+            time.sleep(0.3)
+        boards = [board_box(client.window)]
         with PointerWatch() as watch:
             child = subprocess.Popen(
                 [sys.executable, "-m", "screenbot", "play", "--games", str(games), "--record", str(record),
@@ -155,11 +176,11 @@ def _cause(fault: str, window: int, boards: list) -> list[subprocess.Popen]:
     if fault == "moved":
         _xdotool("windowmove", str(window), "300", "200")
         time.sleep(0.3)
-        boards.append(window_box(window))
+        boards.append(board_box(window))
     elif fault == "resized":
         _xdotool("windowsize", str(window), "800", "700")
-        time.sleep(0.3)
-        boards.append(window_box(window))
+        time.sleep(0.5)
+        boards.append(board_box(window))
     elif fault == "covered":
         return [_covering_window()]
     elif fault == "minimised":
@@ -169,11 +190,12 @@ def _cause(fault: str, window: int, boards: list) -> list[subprocess.Popen]:
     elif fault == "dialog":
         # gnome-mines asks before throwing a game in progress away: Ctrl+N opens that dialog.
         _xdotool("windowactivate", "--sync", str(window))
-        _xdotool("key", "--window", str(window), "ctrl+n")
+        _xdotool("key", "ctrl+n")
     elif fault == "second-window":
         second = subprocess.Popen(["gnome-mines", "--small"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                   env=dict(os.environ, NO_AT_BRIDGE="1", PATH=os.environ.get("PATH", "") + ":/usr/games"))
         time.sleep(1.5)
+        boards.append(board_box(window))  # unchanged: the bot must stay on the window it follows
         return [second]
     return []
 

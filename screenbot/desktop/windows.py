@@ -106,10 +106,9 @@ def find_windows(
         conn.close()
 
 
-def windows_over(window_id: int, rect: Rect, *, display: str | None = None) -> list[str]:
+def windows_over(window_id: int, rect: Rect, *, own: bool = False, display: str | None = None) -> list[str]:
     """Titles of the visible windows of other programs stacked above ``window_id`` that overlap
-    ``rect`` (root coordinates). The game's own dialogs (same process) are not counted: the play loop
-    deals with those."""
+    ``rect`` (root coordinates); with ``own``, those of the same program instead (its dialogs)."""
     from Xlib import X
 
     conn = _connect(display)
@@ -131,7 +130,7 @@ def windows_over(window_id: int, rect: Rect, *, display: str | None = None) -> l
                 origin = window.translate_coords(root, 0, 0)
             except Exception:  # closed meanwhile
                 continue
-            if own_pid is not None and _window_pid(conn, window) == own_pid:
+            if (own_pid is not None and _window_pid(conn, window) == own_pid) != own:
                 continue
             if Rect(-origin.x, -origin.y, geom.width, geom.height).intersects(rect):
                 above.append(_window_name(conn, window) or f"0x{window.id:x}")

@@ -50,6 +50,9 @@ LOCATE_MARGIN = 48
 # Seconds between two tries at closing a win dialog that keeps the board hidden.
 WIN_DIALOG_RETRY = 0.7
 
+# Seconds a board may take to read again after its window moved or was resized (it redraws).
+RELOCATE_PATIENCE = 3.0
+
 # After a batch the client has handled all of (pinged clicks): how long its next paint may take to
 # show (a 60 Hz frame and a half), and how long the changed picture must then stay the same.
 PAINT_WAIT = 0.025
@@ -302,9 +305,17 @@ class Player:
                 unreadable, problems = exc, [str(exc)]
                 if attempt == 0:
                     self._check_board_shown(located)
-                if attempt == 0 and self._could_have_won(previous) and self._dismiss_win_dialog(located):
-                    # The usual reason a board stops reading right after a move: the win dialog.
-                    return _Step(None, frame, WON, (), None, 0.0, 0.0)
+                    dialogs = self._own_windows_over(located)
+                    if self._could_have_won(previous) and self._dismiss_win_dialog(located):
+                        # The usual reason a board stops reading right after a move: the win dialog.
+                        return _Step(None, frame, WON, (), None, 0.0, 0.0)
+                    if dialogs:
+                        # Not the win dialog (a question the user brought up, such as "new game?"):
+                        # the user is at the game; stop rather than answer it.
+                        raise WindowLostError(
+                            f"a window of the game itself ({dialogs[0]!r}: a dialog?) came over the board and the "
+                            "game is not won: stopped"
+                        )
             if reading is not None and problems and self._over(reading.board):
                 # A finished game ignores the rest of a batch (xdemineur is won by its last flag even
                 # if opens follow in the same batch): what the bot did last no longer has to show.
@@ -334,7 +345,8 @@ class Player:
             return self._recover_lost_board(located, frame, unreadable)
         path = self._save_frame(frame, "inconsistent")
         raise InconsistentReadingError(
-            f"the board read from the screen cannot be right ({'; '.join(problems[:3])}); nothing was clicked on it",
+            f"the board read from the screen cannot be right{self._dialog_note(located)} ({'; '.join(problems[:3])}); "
+            "nothing was clicked on it",
             frame_path=path,
         )
 
@@ -393,6 +405,9 @@ class Player:
         if self.window is None:
             return
         if not self.window.is_viewable():
+            # A window being closed is unmapped first: tell the two apart.
+            self.sleep(0.3)
+            self.window.geometry()  # WindowGoneError when it was closed
             raise WindowLostError("the game window was minimised or hidden: stopped (restore it and start again)")
         over = self.window.windows_over(located.geometry.rect)
         if over:
@@ -401,6 +416,14 @@ class Player:
                 f"the board is covered by another window ({', '.join(repr(t) for t in over[:3])}): stopped, "
                 "so that no click lands on it"
             )
+
+    def _own_windows_over(self, located: Located) -> list[str]:
+        return self.window.windows_over(located.geometry.rect, own=True) if self.window is not None else []
+
+    def _dialog_note(self, located: Located) -> str:
+        """": a window of the game itself (TITLE) is over it" when one lies over the board."""
+        own = self._own_windows_over(located)
+        return f": a window of the game itself ({own[0]!r}: a dialog?) is over it" if own else ""
 
     def _recover_lost_board(self, located: Located, frame, exc: Exception):
         """The board region no longer reads as a board: moved window, dialog, or closed window.
@@ -424,7 +447,7 @@ class Player:
                     f"covers the board (locating it again: {again})",
                     frame_path=path,
                 ) from exc
-            raise WindowLostError(f"the board is no longer visible (covered or gone): {again}", frame_path=path) from exc
+            raise WindowLostError(f"the board is no longer visible{self._dialog_note(located)}: {again}", frame_path=path) from exc
 
     def _window_moved(self, located: Located, relocate: bool = True):
         """None while the window is where the board was located; otherwise the board located anew
@@ -435,7 +458,20 @@ class Player:
         if now == located.window:
             return None
         log.info("the game window moved from %s to %s", located.window, now)
-        return self.locate() if relocate else True
+        return self._relocate() if relocate else True
+
+    def _relocate(self) -> Located:
+        """Locate the board after its window moved or changed size. A resized client redraws its
+        board for a moment (gnome-mines scales every cell): try again until it reads as a board, for
+        up to RELOCATE_PATIENCE seconds."""
+        deadline = self.clock() + RELOCATE_PATIENCE
+        while True:
+            try:
+                return self.locate()
+            except BoardNotFoundError:
+                if self.clock() >= deadline:
+                    raise
+            self.sleep(0.1)
 
     # --- locating -----------------------------------------------------------------------------
 

@@ -57,7 +57,7 @@ class Window(Protocol):
 
     def is_viewable(self) -> bool: ...  # False once minimised (or unmapped)
 
-    def windows_over(self, rect: Rect) -> list[str]: ...  # other programs' windows stacked over rect
+    def windows_over(self, rect: Rect, own: bool = False) -> list[str]: ...  # other programs' (own: the game's) windows over rect
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,12 +55,13 @@ class WindowTracker:
             raise WindowGoneError(f"the game window 0x{self.window_id:x} was closed", window=self.window_id) from exc
         return Rect(-origin.x, -origin.y, geom.width, geom.height)
 
-    def windows_over(self, rect: Rect) -> list[str]:
-        """Titles of other programs' windows stacked above the game window over ``rect``."""
+    def windows_over(self, rect: Rect, own: bool = False) -> list[str]:
+        """Titles of other programs' windows stacked above the game window over ``rect`` (with
+        ``own``: of the game's own windows, its dialogs)."""
         from ..desktop.windows import windows_over
 
         try:
-            return windows_over(self.window_id, rect, display=self._display_name)
+            return windows_over(self.window_id, rect, own=own, display=self._display_name)
         except Exception as exc:  # a window closed while the tree was walked: not covered by it
             log.debug("could not list the windows over the game: %s", exc)
             return []

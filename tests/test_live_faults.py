@@ -1,0 +1,46 @@
+"""Live faults on real gnome-mines under Xvfb while ``screenbot play`` plays it (tests/live_faults.py):
+each fault has one outcome, the one README "Live faults" and ``play --help`` describe, reached within
+a few seconds, and no pointer button is ever pressed off the board.
+
+The fault is caused once the bot's recording shows its first moves; the pointer is polled from
+outside the bot every few milliseconds.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .live_faults import FAULTS, run_fault
+
+# fault -> (exit code, words the message must hold (stderr), most seconds from the fault to the end: a
+# bound on a stall, far above the half second these take, not a speed figure)
+# "Played on" outcomes end when the three games are over: their bound is the games' time.
+EXPECTED = {
+    "moved": (0, "", 60),  # the board is followed to its new place
+    "resized": (0, "", 60),  # located again at its new size
+    "covered": (1, "covered by another window", 15),
+    "minimised": (1, "minimised", 15),
+    "closed": (1, "window was closed", 15),
+    "dialog": (1, "a window of the game itself", 15),  # its own dialog over the board: stop, naming it
+    "second-window": (0, "", 60),  # beside the first: the window it follows is played on
+    "finished-before": (0, "", 60),  # a new game is started first
+}
+
+
+def test_every_fault_is_listed():
+    assert set(EXPECTED) == set(FAULTS)
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_live_fault(fault, tmp_path):
+    code, words, seconds = EXPECTED[fault]
+    run = run_fault(fault, tmp_path)
+    detail = f"{fault}: exit {run.code}, {run.after_fault:.1f} s after the fault\nstderr: {run.stderr[-800:]}\nstdout: {run.stdout[-400:]}"
+    print(detail)
+    assert run.code == code, detail
+    assert words in run.stderr, detail
+    assert "Traceback" not in run.stderr and "Xlib" not in run.stderr, detail
+    assert run.after_fault <= seconds, detail
+    assert not run.off_board, f"{detail}\npresses off the board: {run.off_board} (boards {run.boards})"
+    if code == 0:
+        assert "aborted" not in run.stdout or ", 0 aborted" in run.stdout, detail
