@@ -280,7 +280,7 @@ def start_gnome_mines(
     a folder name under /usr/share/gnome-mines/themes, "bgcolors" by default, also "classic" and
     "default"); None keeps the client's default.
     """
-    ensure_debian_packages(("gnome-mines", "dbus", "dbus-x11"))
+    ensure_debian_packages(("gnome-mines", "dbus", "dbus-x11"), why="the gnome-mines client")
     if custom is None and level not in GNOME_MINES_LEVELS:
         raise ClientStartError(f"unknown level {level!r}; use small, medium or big", client="gnome-mines")
     home = _temp_home("gnome-mines")
@@ -394,7 +394,7 @@ def start_xdemineur(
 
     The game opens a random zero region by itself at launch. ``position`` places the window's top-left.
     """
-    ensure_debian_packages(("xdemineur",))
+    ensure_debian_packages(("xdemineur",), why="the xdemineur client")
     if cols < 12:
         raise ClientStartError(f"xdemineur needs at least 12 columns, got {cols}", client="xdemineur")
     home = _temp_home("xdemineur")
@@ -428,7 +428,7 @@ def start_sgt_mines(game_id: str, tile: int = 20, timeout: float = 20.0) -> Clie
     (see ``sgt_mines_game_id``; e.g. "16x16n40" for a random game) with ``tile`` px cells.
 
     The cell size is the game's MINES_TILESIZE setting; the window is sized to fit the board."""
-    ensure_debian_packages(("sgt-puzzles",))
+    ensure_debian_packages(("sgt-puzzles",), why="the sgt-mines client")
     if not re.fullmatch(r"[0-9a-zA-Z:#,.-]+", game_id):
         raise ClientStartError(f"game id {game_id!r} has unexpected characters", client="sgt-mines")
     home = _temp_home("sgt-mines")
@@ -450,9 +450,9 @@ def react_minesweeper_dist(cache_dir: Path | None = None) -> Path:
     if (dist / "index.html").is_file():
         return dist
     if not shutil.which("npm"):
-        from .install import missing_packages_error
-
-        raise missing_packages_error(("npm",), "the browser client is fetched with npm")
+        # Only when npm is not on PATH: a Node.js from elsewhere brings its own npm, and Debian's npm
+        # package conflicts with it.
+        ensure_debian_packages(("npm",), why="the browser client is fetched with npm")
     work = Path(tempfile.mkdtemp(prefix="screenbot-npm-", dir=cache if cache.is_dir() else None))
     try:
         done = subprocess.run(
@@ -508,7 +508,7 @@ def start_react_minesweeper(
     listens for the DevTools protocol on a free 127.0.0.1 port (``handle.devtools_port``), which
     ``screenbot.desktop.devtools`` uses to read the page's own game state.
     """
-    ensure_debian_packages(("chromium",))
+    ensure_debian_packages(("chromium",), why="the browser client runs in Chromium")
     dist = react_minesweeper_dist(cache_dir)
     server, port = _serve(dist)
     home = _temp_home("chromium")
