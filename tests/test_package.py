@@ -15,7 +15,8 @@ import pytest
 
 from screenbot.cli import main
 from screenbot.commands import read_bench
-from screenbot.vision.skins import TEMPLATES_DIR, TEMPLATES_ENV, load_skins, skin_folder, skin_folders, user_skins_folder
+from screenbot.skin_folders import TEMPLATES_DIR, TEMPLATES_ENV, skin_folder, skin_folders, user_skins_folder
+from screenbot.vision.skins import load_skins
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOT = ROOT / "fixtures" / "screens" / "gm-medium-600-marked"

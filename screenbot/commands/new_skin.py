@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from ..capture import load_image
     from ..errors import BoardNotFoundError, ImageReadError, SkinError
     from ..vision.newskin import NewSkinError, make_skin, state_names
-    from ..vision.skins import user_skins_folder
+    from ..skin_folders import user_skins_folder
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", args.name):
         return fail(f"skin name {args.name!r} must be letters, digits, - and _", EXIT_USAGE)

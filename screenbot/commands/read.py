@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from ..given_lattice import LatticeOffFrameError, choose_skin
     from ..vision import load_skins, locate_board, read_board
     from ..vision.plausible import check_plausible
-    from ..vision.skins import skin_folders
+    from ..skin_folders import skin_folders
 
     try:
         frame = load_image(args.image)

@@ -145,7 +145,7 @@ def measure_scale(screen, mouse) -> ScreenScale:
 
 
 def profile_for(skin: str) -> PlayProfile:
-    from ..vision.skins import skin_folder
+    from ..skin_folders import skin_folder
 
     return load_profile(skin, skin_folder(skin).parent)
 

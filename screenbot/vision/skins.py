@@ -2,7 +2,7 @@
 
 The shipped skins are package data (``screenbot/templates/``, read through ``importlib.resources`` so a
 wheel install finds them too); a user's own skins folder, named by ``--templates DIR`` or the
-``SCREENBOT_TEMPLATES`` environment variable, is read beside them (``skin_folders``).
+``SCREENBOT_TEMPLATES`` environment variable, is read beside them (``screenbot.skin_folders``).
 
 Folder layout (what ``screenbot templates`` and ``screenbot new-skin`` write):
 
@@ -19,10 +19,8 @@ client whose gaps and fonts do not scale linearly (gnome-mines) still matches at
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import json
 import logging
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,17 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import SkinError
+from ..skin_folders import TEMPLATES_DIR, skin_folders  # noqa: F401 - TEMPLATES_DIR: where callers look for the shipped skins
 
 log = logging.getLogger(__name__)
-
-# The environment variable naming a user's own skins folder (what ``--templates DIR`` names too).
-TEMPLATES_ENV = "SCREENBOT_TEMPLATES"
-
-
-# The skins shipped inside the package (``screenbot/templates/``). Skins are globbed and read with cv2,
-# so they need real files: every form we install (wheel, editable, checkout) has them. A zipped package
-# would give a path that does not exist, which ``load_skins`` reports by name.
-TEMPLATES_DIR = Path(str(importlib.resources.files("screenbot") / "templates"))
 
 # Side of the square every cell is scaled to before comparing: big enough to keep digits apart,
 # small enough that a 30x16 board is one ~480x768 matrix product.
@@ -219,33 +209,6 @@ def load_skin(folder: Path) -> Skin:
     if "#" not in {t.char for t in templates}:
         raise SkinError("no template for the covered cell", skin=name)
     return Skin(name, tuple(templates), profile)
-
-
-def skin_folders(user: str | Path | None = None, environ: dict[str, str] | None = None) -> list[Path]:
-    """The folders skins are loaded from, in order: the shipped skins, the folder named by
-    ``SCREENBOT_TEMPLATES``, then ``user`` (``--templates DIR``). A skin in a later folder replaces
-    the shipped one of the same name, so a user can re-teach a client without touching the package."""
-    env = os.environ if environ is None else environ
-    folders = [TEMPLATES_DIR]
-    for extra in (env.get(TEMPLATES_ENV), user):
-        if extra and Path(extra) not in folders:
-            folders.append(Path(extra))
-    return folders
-
-
-def user_skins_folder(user: str | Path | None = None, environ: dict[str, str] | None = None) -> Path:
-    """Where new skins are written: ``user`` (``--templates DIR``), else ``SCREENBOT_TEMPLATES``, else
-    the shipped folder (what a developer working in a checkout wants)."""
-    env = os.environ if environ is None else environ
-    return Path(user or env.get(TEMPLATES_ENV) or TEMPLATES_DIR)
-
-
-def skin_folder(name: str) -> Path:
-    """The folder the skin ``name`` is loaded from (the last of ``skin_folders`` holding it)."""
-    for root in reversed(skin_folders()):
-        if (root / name / "profile.json").is_file():
-            return root / name
-    raise SkinError(f"no skin {name!r} in {', '.join(map(str, skin_folders()))}", skin=name)
 
 
 def load_skins(folders: str | Path | list[Path] | None = None) -> dict[str, Skin]:
