@@ -8,7 +8,7 @@ import pytest
 from screenbot.desktop import display, install
 from screenbot.desktop.display import VirtualDisplay
 from screenbot.desktop.install import LOCK_TIMEOUT, ensure_debian_packages, plan_install
-from screenbot.errors import MissingPackagesError
+from screenbot.errors import DisplayError, MissingPackagesError
 
 WAIT = ("-o", f"DPkg::Lock::Timeout={LOCK_TIMEOUT}")
 
@@ -139,3 +139,12 @@ def test_the_virtual_display_not_as_root_names_the_command_before_starting_anyth
     assert started == [] and apt.ran == []
     assert caught.value.packages == ("xvfb",)
     assert "install them with: sudo apt-get" in str(caught.value)
+
+
+def test_packages_installed_yet_programs_not_on_path_are_named(monkeypatch):
+    apt = FakeApt(installed={"xvfb", "openbox"})
+    monkeypatch.setattr(display.shutil, "which", lambda name: None)
+    monkeypatch.setattr(install, "DebianApt", lambda: apt)
+    with pytest.raises(DisplayError, match="Xvfb and openbox not found on PATH"):
+        VirtualDisplay()._ensure_programs()
+    assert apt.ran == []

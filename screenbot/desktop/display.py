@@ -169,16 +169,17 @@ class VirtualDisplay:
         """Install Xvfb (and openbox) when missing and we are root, before anything is started, so a
         fresh machine gets its display from ``screenbot demo``; otherwise MissingPackagesError names
         the apt-get line."""
-        from .install import ensure_debian_packages, missing_packages_error
+        from .install import ensure_debian_packages
 
         needed = {"Xvfb": "xvfb", **({"openbox": "openbox"} if self.window_manager else {})}
         missing = tuple(package for program, package in needed.items() if not shutil.which(program))
         if not missing:
             return
         ensure_debian_packages(missing, why="the virtual display needs Xvfb and openbox")
-        still = tuple(package for program, package in needed.items() if not shutil.which(program))
-        if still:  # dpkg says installed, yet the program is not on PATH
-            raise missing_packages_error(still, "installed, yet not found on PATH")
+        absent = [program for program in needed if not shutil.which(program)]
+        if absent:  # dpkg has the packages, yet PATH does not lead to their programs
+            raise DisplayError(f"{' and '.join(absent)} not found on PATH ({os.environ.get('PATH', '')}) although "
+                               f"their Debian packages are installed")
 
     def _read_display_number(self, read_fd: int) -> int:
         deadline = time.monotonic() + self.start_timeout
