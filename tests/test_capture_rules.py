@@ -47,6 +47,7 @@ def test_an_eight_is_not_the_exploded_mine(state):
         assert outcome == ("lost" if state == "exploded" else None), path.name
 
 
+@pytest.mark.e2e
 def test_custom_small_board_gets_the_mines_asked_for():
     """A custom 8x8 board with 46 mines (the page alone would give it one): the first click opens only
     the mine-free 3x3 block around it (and seldom a cell or two more), not the whole board."""

@@ -49,6 +49,7 @@ def test_installed_package_needs_nothing():
     assert ensure_debian_packages(["dpkg"]) == ()
 
 
+@pytest.mark.e2e
 @needs_xvfb
 def test_virtual_display_sets_and_restores_display(monkeypatch):
     monkeypatch.setenv("DISPLAY", ":12345")
@@ -76,6 +77,7 @@ def _board_visible(rect):
     return frame.std() > 10
 
 
+@pytest.mark.e2e
 def test_xdemineur_starts_and_closes(display):
     game = start_xdemineur(cols=16, rows=16, mines=40)
     try:
@@ -87,6 +89,7 @@ def test_xdemineur_starts_and_closes(display):
     assert not window_exists(game.window)
 
 
+@pytest.mark.e2e
 def test_gnome_mines_window_follows_requested_size(display):
     game = start_gnome_mines(level="small", window_size=(700, 500))
     try:
@@ -98,6 +101,7 @@ def test_gnome_mines_window_follows_requested_size(display):
     assert not window_exists(game.window)
 
 
+@pytest.mark.e2e
 def test_react_minesweeper_page_state_through_devtools(display):
     from screenbot.desktop.devtools import (
         REACT_MINESWEEPER_STATE_JS,

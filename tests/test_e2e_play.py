@@ -19,6 +19,9 @@ import pytest
 
 from screenbot.desktop import VirtualDisplay, start_client
 
+# Real Xvfb and clients: a quick run deselects them with -m "not e2e".
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from screenbot.cli import main
 from screenbot.shots.store import load_shots
@@ -120,12 +121,14 @@ def test_a_state_never_taught_stops_reading_and_is_named(tmp_path, capsys):
     assert "has no picture of" in err and "5, 6, 7, 8" in err
 
 
+@pytest.mark.e2e
 def test_new_skin_end_to_end_on_the_live_client(tmp_path, capsys):
     """The walkthrough on the real client under Xvfb: two full-screen screenshots (mss) of one
     sgt-mines game with their true boards, ``screenbot new-skin``, then ``screenbot read`` (auto) on
     every screenshot of another game on another board size: fresh, opened, mid-game, lost. Truth: the
     games are dealt known mine layouts and every click is played by the game's rules
-    (``screenbot.shots.sgt_mines``)."""
+    (``screenbot.shots.sgt_mines``). The skin is taught under the shipped skin's name: read with
+    ``--templates`` it replaces the shipped one, so the client is new to the reader."""
     import json
 
     from screenbot.capture import MssScreen
@@ -153,7 +156,7 @@ def test_new_skin_end_to_end_on_the_live_client(tmp_path, capsys):
         finally:
             game.client.close()
     templates = _other_skins(tmp_path)
-    args = ["new-skin", "sgt-live"]
+    args = ["new-skin", "sgt-mines"]
     for shot in teach:
         path = save(shot)
         args += ["--shot", str(path), "--board", str(path.with_suffix(".txt"))]
@@ -163,7 +166,7 @@ def test_new_skin_end_to_end_on_the_live_client(tmp_path, capsys):
     for shot in others:
         assert main(["read", str(save(shot)), "--json", "--templates", str(templates)]) == 0, shot.name
         reading = json.loads(capsys.readouterr().out)
-        assert reading["skin"] == "sgt-live" and reading["board"].split("\n") == list(shot.board.grid), shot.name
+        assert reading["skin"] == "sgt-mines" and reading["board"].split("\n") == list(shot.board.grid), shot.name
 
 
 def test_a_skin_taught_on_big_cells_finds_boards_of_smaller_cells(tmp_path):

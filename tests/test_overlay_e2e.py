@@ -14,6 +14,9 @@ import time
 
 import pytest
 
+# Real Xvfb and clients: a quick run deselects them with -m "not e2e".
+pytestmark = pytest.mark.e2e
+
 
 @pytest.fixture(scope="module")
 def desktop():

@@ -22,6 +22,9 @@ from screenbot.desktop import VirtualDisplay, start_client
 
 from .test_e2e_play import ROOT, check, play_in_child
 
+# Real Xvfb and clients: a quick run deselects them with -m "not e2e".
+pytestmark = pytest.mark.e2e
+
 SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
 RNG = random.Random(SEED)
 # The smallest window (width, height) that shows each level's whole board (gnome-mines 40.1 under

@@ -7,16 +7,15 @@ margins, the board at other places on the screen) in the fast suite.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from screenbot.play.live import SkinVision, load_skins, profile_for
 from screenbot.play import PlayConfig, Player
 from screenbot.play.observer import LOST, WON
 from screenbot.testing import SimulatedClient, TemplateRenderer
+from screenbot.vision.skins import TEMPLATES_DIR
 from solver.board import neighbours
 from solver.game import Game
 
-TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+TEMPLATES = TEMPLATES_DIR
 
 
 def _drawable_seed(rows, cols, mines, first, digits, games) -> int:

@@ -30,6 +30,9 @@ import pytest
 from solver.board import parse_board
 from . import random_cases
 
+# Real Xvfb and clients: a quick run deselects them with -m "not e2e".
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[1]
 READ_EXIT_REFUSED = (4, 5)  # no complete board found / a cell not recognised (README "Reading the board")
 

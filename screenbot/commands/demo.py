@@ -13,18 +13,16 @@ import logging
 import sys
 from pathlib import Path
 
+from ..desktop.launch import demo_clients
 from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_USAGE
 from .common import fail
 from .play import add_play_arguments, config_from_args
 
 log = logging.getLogger(__name__)
 
-# Each demo client: how to start it, and the window size that gives readable cells.
-DEMO_CLIENTS = {
-    "gnome-mines": {"level": "big", "window_size": (900, 640)},
-    "xdemineur": {"cols": 30, "rows": 16, "mines": 99},
-    "react-minesweeper": {},
-}
+# Each demo client and the start_client options it is started with (board size, a window size that
+# gives readable cells): the "demo" entry of the launch section of its profile.
+DEMO_CLIENTS = demo_clients()
 
 
 def register(subparsers) -> None:

@@ -24,7 +24,7 @@ def register(subparsers) -> None:
         help="make a skin for a new client from screenshots and their true boards",
         description="Give one or more screenshots of a client (--shot) each with its true board in the text "
         "format (--board, same order). Cells of every state you want recognised must appear in them, at "
-        "each cell size you play at. Writes templates/NAME/cells/*.png and a default profile.json (an "
+        "each cell size you play at. Writes NAME/cells/*.png and a default profile.json into the skins folder (an "
         "existing profile.json is kept), then re-reads the screenshots to check. "
         "An existing skin of that name is only rebuilt with --replace. "
         "Exit codes: 0 ok, 2 bad arguments, unreadable files, a board text that disagrees with its "
@@ -33,7 +33,9 @@ def register(subparsers) -> None:
     parser.add_argument("name", help="skin name (a folder name: letters, digits, - and _)")
     parser.add_argument("--shot", action="append", required=True, help="screenshot of the client (repeatable)")
     parser.add_argument("--board", action="append", required=True, help="true board of that screenshot")
-    parser.add_argument("--templates", help="templates folder (default: the project's templates/)")
+    parser.add_argument("--templates", metavar="DIR", help="skins folder to write to (default: the "
+                        "SCREENBOT_TEMPLATES environment variable, else the skins shipped in the package); "
+                        "'read --templates DIR' and SCREENBOT_TEMPLATES=DIR then use it")
     parser.add_argument("--replace", action="store_true",
                         help="NAME exists already: rebuild its pictures from these screenshots (give them all)")
     parser.set_defaults(run=run)
@@ -48,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
     from ..capture import load_image
     from ..errors import BoardNotFoundError, InputError, SkinError
     from ..inputs import read_text
+    from ..skin_folders import user_skins_folder
     from ..vision.newskin import NewSkinError, make_skin, state_names
-    from ..vision.skins import TEMPLATES_DIR
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", args.name):
         return fail(f"skin name {args.name!r} must be letters, digits, - and _", EXIT_USAGE)
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         return fail("'auto' is reserved (it means: any known skin); choose another name", EXIT_USAGE)
     if len(args.shot) != len(args.board):
         return fail(f"{len(args.shot)} --shot but {len(args.board)} --board: give one board per screenshot", EXIT_USAGE)
-    templates = Path(args.templates) if args.templates else TEMPLATES_DIR
+    templates = user_skins_folder(args.templates)
     if templates.exists() and not templates.is_dir():
         return fail(f"--templates {templates}: is not a folder", EXIT_USAGE)
     existing = list((templates / args.name / "cells").glob("*.png"))

@@ -25,7 +25,8 @@ def register(subparsers) -> None:
     add_lattice_argument(parser, "image", "--skin")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object: skin, rows, cols, origin, pitch, board, min_confidence")
-    parser.add_argument("--templates", help="templates folder (default: the project's templates/)")
+    parser.add_argument("--templates", metavar="DIR", help="a folder of your own skins, read beside the shipped "
+                        "ones and replacing any of the same name (also: the SCREENBOT_TEMPLATES environment variable)")
     parser.add_argument("--crops", help="folder for the crop of an unrecognized cell (default: a temp folder)")
     parser.set_defaults(run=run)
 
@@ -42,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from ..given_lattice import LatticeOffFrameError, choose_skin
     from ..vision import load_skins, locate_board, read_board
     from ..vision.plausible import check_plausible
+    from ..skin_folders import skin_folders
 
     try:
         frame = load_image(args.image)
@@ -49,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc), EXIT_USAGE)
     lattice = None
     try:
-        skins = load_skins(args.templates)
+        skins = load_skins(skin_folders(args.templates))
         if args.skin != "auto" and args.skin not in skins:
             return fail(f"unknown skin {args.skin!r}; known: {', '.join(sorted(skins))}, auto", EXIT_USAGE)
         if args.lattice is not None:

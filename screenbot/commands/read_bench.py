@@ -18,8 +18,9 @@ from ..exit_codes import EXIT_USAGE
 from .common import bounded_int, fail
 
 SCREEN = (1280, 1024)
-# The repository's labelled screenshots, wherever the command is run from (like the templates).
-FIXTURES_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "screens"
+# The labelled screenshots of a source checkout (next to the package folder). They are test data, not
+# in the wheel: an installed screenbot has no default and asks for --fixtures.
+CHECKOUT_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "screens"
 
 
 def register(subparsers) -> None:
@@ -29,8 +30,8 @@ def register(subparsers) -> None:
         description="Print median times of a cold locate (auto and known skin) and a warm read (lattice "
         "known) of expert-sized boards from the fixture screenshots. Exit codes: 0 ok, 2 bad arguments.",
     )
-    parser.add_argument("--fixtures", default=str(FIXTURES_DIR), help="labelled screenshots folder (default: the "
-                        "repository's fixtures/screens)")
+    parser.add_argument("--fixtures", metavar="DIR", help="labelled screenshots folder (default: fixtures/screens "
+                        "of the source checkout screenbot runs from)")
     parser.add_argument("--reads", type=bounded_int(1, 100_000), default=200, help="warm reads per board (default 200)")
     parser.add_argument("--locates", type=bounded_int(1, 10_000), default=10, help="cold locates per board (default 10)")
     parser.add_argument("--size", default="16x30", help="board size ROWSxCOLS to time (default 16x30)")
@@ -56,7 +57,11 @@ def run(args: argparse.Namespace) -> int:
     from ..shots.store import load_shots
     from ..vision import load_skins, locate_board, read_board
 
-    folder = Path(args.fixtures)
+    if args.fixtures is None and not CHECKOUT_FIXTURES.is_dir():
+        return fail("no labelled screenshots: read-bench times the fixtures of a source checkout "
+                    "(fixtures/screens), and this screenbot is installed without them; run it from a clone "
+                    "or give --fixtures DIR", EXIT_USAGE)
+    folder = Path(args.fixtures) if args.fixtures is not None else CHECKOUT_FIXTURES
     if not folder.is_dir():
         return fail(f"{folder} is not a folder", EXIT_USAGE)
     try:

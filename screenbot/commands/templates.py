@@ -31,7 +31,7 @@ def register(subparsers) -> None:
         "write templates/<skin>/cells/*.png. Exit codes: 0 ok, 1 a client failed, 2 bad arguments.",
     )
     parser.add_argument("--client", action="append", choices=CLIENTS, help="only this client (repeatable)")
-    parser.add_argument("--out", default=None, help="templates folder (default: the project's templates/)")
+    parser.add_argument("--out", default=None, help="skins folder (default: the skins shipped in the package, screenbot/templates/)")
     parser.add_argument("--from", dest="source", help="cut from labelled screenshots in this folder instead")
     parser.add_argument("--keep-shots", help="also save the captured labelled screenshots in this folder")
     parser.add_argument("--add-missing", metavar="CHARS",

@@ -37,12 +37,12 @@ from ..errors import ClientStartError
 from ..geometry import Rect
 from . import windows
 from .install import ensure_debian_packages
+from .launch import launch_for
 
 log = logging.getLogger(__name__)
 
 GAMES_DIR = "/usr/games"  # Debian installs the games here, off root's default PATH.
 GNOME_MINES_LEVELS = {"small": (8, 8, 10), "medium": (16, 16, 40), "big": (30, 16, 99)}
-REACT_MINESWEEPER_PACKAGE = "react-minesweeper@1.0.2"
 
 
 @dataclass(eq=False)
@@ -280,7 +280,8 @@ def start_gnome_mines(
     a folder name under /usr/share/gnome-mines/themes, "bgcolors" by default, also "classic" and
     "default"); None keeps the client's default.
     """
-    ensure_debian_packages(("gnome-mines", "dbus", "dbus-x11"))
+    launch = launch_for("gnome-mines")
+    ensure_debian_packages(launch.packages, why="the gnome-mines client")
     if custom is None and level not in GNOME_MINES_LEVELS:
         raise ClientStartError(f"unknown level {level!r}; use small, medium or big", client="gnome-mines")
     home = _temp_home("gnome-mines")
@@ -306,7 +307,7 @@ def start_gnome_mines(
     args = [] if custom is not None else [f"--{level}"]
     # A custom game is set up on the client's start page once its window is there.
     then = None if custom is None else functools.partial(_gnome_mines_play_custom, percent=_custom_percent_to_type(*custom))
-    handle = _launch("gnome-mines", ["dbus-run-session", "--", "gnome-mines", *args], env, home, timeout, "^Mines$", then)
+    handle = _launch("gnome-mines", [*launch.command, *args], env, home, timeout, launch.window_title, then)
     log.info("gnome-mines started: window 0x%x at %s", handle.window, handle.geometry())
     return handle
 
@@ -394,13 +395,15 @@ def start_xdemineur(
 
     The game opens a random zero region by itself at launch. ``position`` places the window's top-left.
     """
-    ensure_debian_packages(("xdemineur",))
+    launch = launch_for("xdemineur")
+    ensure_debian_packages(launch.packages, why="the xdemineur client")
     if cols < 12:
         raise ClientStartError(f"xdemineur needs at least 12 columns, got {cols}", client="xdemineur")
     home = _temp_home("xdemineur")
     geometry = f"{cols}x{rows}" + (f"+{position[0]}+{position[1]}" if position else "")
-    # The title is Latin-1 "xdémineur": match the ASCII tail only.
-    handle = _launch("xdemineur", ["xdemineur", "-geometry", geometry, "-m", str(mines)], _client_env(home), home, timeout, "mineur")
+    # The title is Latin-1 "xdémineur": the profile's title matches the ASCII tail only.
+    handle = _launch("xdemineur", [*launch.command, "-geometry", geometry, "-m", str(mines)], _client_env(home), home,
+                     timeout, launch.window_title)
     time.sleep(0.3)  # first expose: the board is drawn just after the window maps
     log.info("xdemineur started: window 0x%x at %s", handle.window, handle.geometry())
     return handle
@@ -428,12 +431,13 @@ def start_sgt_mines(game_id: str, tile: int = 20, timeout: float = 20.0) -> Clie
     (see ``sgt_mines_game_id``; e.g. "16x16n40" for a random game) with ``tile`` px cells.
 
     The cell size is the game's MINES_TILESIZE setting; the window is sized to fit the board."""
-    ensure_debian_packages(("sgt-puzzles",))
+    launch = launch_for("sgt-mines")
+    ensure_debian_packages(launch.packages, why="the sgt-mines client")
     if not re.fullmatch(r"[0-9a-zA-Z:#,.-]+", game_id):
         raise ClientStartError(f"game id {game_id!r} has unexpected characters", client="sgt-mines")
     home = _temp_home("sgt-mines")
     env = _client_env(home, MINES_TILESIZE=str(int(tile)), HOME=str(home))
-    handle = _launch("sgt-mines", ["sgt-mines", game_id], env, home, timeout, "^Mines$")
+    handle = _launch("sgt-mines", [*launch.command, game_id], env, home, timeout, launch.window_title)
     time.sleep(0.5)  # the window maps before the puzzle is first drawn
     log.info("sgt-mines started: window 0x%x at %s", handle.window, handle.geometry())
     return handle
@@ -443,20 +447,22 @@ def start_sgt_mines(game_id: str, tile: int = 20, timeout: float = 20.0) -> Clie
 
 
 def react_minesweeper_dist(cache_dir: Path | None = None) -> Path:
-    """The demo's static files (``package/demo/dist``), fetched once with ``npm pack`` into a cache."""
+    """The demo's static files (``package/demo/dist``) of the npm package named by the profile's
+    ``launch.page``, fetched once with ``npm pack`` into a cache."""
+    page = str(launch_for("react-minesweeper").extra["page"])
     cache = cache_dir or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "screenbot"
-    target = cache / REACT_MINESWEEPER_PACKAGE.replace("@", "-")
+    target = cache / page.replace("@", "-")
     dist = target / "package" / "demo" / "dist"
     if (dist / "index.html").is_file():
         return dist
     if not shutil.which("npm"):
-        from .install import missing_packages_error
-
-        raise missing_packages_error(("npm",), "the browser client is fetched with npm")
+        # Only when npm is not on PATH: a Node.js from elsewhere brings its own npm, and Debian's npm
+        # package conflicts with it.
+        ensure_debian_packages(("npm",), why="the browser client is fetched with npm")
     work = Path(tempfile.mkdtemp(prefix="screenbot-npm-", dir=cache if cache.is_dir() else None))
     try:
         done = subprocess.run(
-            ["npm", "pack", REACT_MINESWEEPER_PACKAGE, "--silent"], cwd=work, capture_output=True, text=True,
+            ["npm", "pack", page, "--silent"], cwd=work, capture_output=True, text=True,
             timeout=300,
         )
         tarballs = list(work.glob("*.tgz"))
@@ -486,8 +492,9 @@ def _serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, int]:
     return server, int(server.server_address[1])
 
 
-def _chromium_binary() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
+def _chromium_binary(program: str) -> str:
+    # The profile names Debian's; other distributions call it otherwise.
+    for name in (program, "chromium-browser", "google-chrome"):
         if shutil.which(name):
             return name
     from .install import missing_packages_error
@@ -508,26 +515,19 @@ def start_react_minesweeper(
     listens for the DevTools protocol on a free 127.0.0.1 port (``handle.devtools_port``), which
     ``screenbot.desktop.devtools`` uses to read the page's own game state.
     """
-    ensure_debian_packages(("chromium",))
+    launch = launch_for("react-minesweeper")
+    ensure_debian_packages(launch.packages, why="the browser client runs in Chromium")
     dist = react_minesweeper_dist(cache_dir)
     server, port = _serve(dist)
     home = _temp_home("chromium")
     url = f"http://127.0.0.1:{port}/index.html"
+    # The profile's command has --no-sandbox: root in a container cannot use the sandbox. It also makes
+    # Chromium show an info bar that pushes the page down, which is why nothing may assume where the
+    # board is.
     cmd = [
-        _chromium_binary(),
-        # Root in a container cannot use the sandbox; this also makes Chromium show an info bar that
-        # pushes the page down, which is why nothing may assume where the board is.
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-features=Translate,MediaRouter",
-        "--password-store=basic",
+        _chromium_binary(launch.command[0]),
+        *launch.command[1:],
         f"--user-data-dir={home / 'profile'}",
-        "--window-position=0,0",
         f"--window-size={int(window_size[0])},{int(window_size[1])}",
     ]
     if scale != 1.0:
@@ -548,7 +548,7 @@ def start_react_minesweeper(
         _stop_group(proc),
     ]
     try:
-        handle.window = _wait_window("react-minesweeper", proc, log_path, timeout, name="react-minesweeper")
+        handle.window = _wait_window("react-minesweeper", proc, log_path, timeout, name=launch.window_title)
         time.sleep(1.0)  # the title appears before the page has painted the board
     except BaseException:
         handle.close()

@@ -126,10 +126,7 @@ class VirtualDisplay:
     def start(self) -> None:
         if self._xvfb is not None:
             raise DisplayError("the virtual display is already running", display=self.name)
-        if not shutil.which("Xvfb"):
-            from .install import missing_packages_error
-
-            raise missing_packages_error(("xvfb",), "the virtual display needs Xvfb")
+        self._ensure_programs()
         read_fd, write_fd = os.pipe()
         width, height = self.size
         cmd = [
@@ -168,6 +165,22 @@ class VirtualDisplay:
             self._start_window_manager()
         log.info("virtual display %s started (Xvfb pid %s)", self.name, self._xvfb.pid)
 
+    def _ensure_programs(self) -> None:
+        """Install Xvfb (and openbox) when missing and we are root, before anything is started, so a
+        fresh machine gets its display from ``screenbot demo``; otherwise MissingPackagesError names
+        the apt-get line."""
+        from .install import ensure_debian_packages
+
+        needed = {"Xvfb": "xvfb", **({"openbox": "openbox"} if self.window_manager else {})}
+        missing = tuple(package for program, package in needed.items() if not shutil.which(program))
+        if not missing:
+            return
+        ensure_debian_packages(missing, why="the virtual display needs Xvfb and openbox")
+        absent = [program for program in needed if not shutil.which(program)]
+        if absent:  # dpkg has the packages, yet PATH does not lead to their programs
+            raise DisplayError(f"{' and '.join(absent)} not found on PATH ({os.environ.get('PATH', '')}) although "
+                               f"their Debian packages are installed")
+
     def _read_display_number(self, read_fd: int) -> int:
         deadline = time.monotonic() + self.start_timeout
         data = b""
@@ -201,11 +214,6 @@ class VirtualDisplay:
             time.sleep(0.05)
 
     def _start_window_manager(self) -> None:
-        if not shutil.which("openbox"):
-            from .install import missing_packages_error
-
-            self.stop()
-            raise missing_packages_error(("openbox",), "the virtual display needs a window manager")
         env = dict(os.environ, DISPLAY=self.name or "")
         self._wm = subprocess.Popen(
             ["openbox", "--sm-disable"],

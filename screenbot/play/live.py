@@ -19,11 +19,6 @@ from .profile import PlayProfile, load_profile
 log = logging.getLogger(__name__)
 
 
-def templates_dir() -> Path:
-    """``templates/`` next to the packages (a source checkout or an editable install)."""
-    return Path(__file__).resolve().parents[2] / "templates"
-
-
 class SkinVision:
     """The vision functions bound to the loaded skins and the skin being played."""
 
@@ -46,9 +41,10 @@ class SkinVision:
 
 
 def load_skins(directory: Path | None = None):
+    """The skins in ``directory``, or by default the shipped ones and the user's (``skin_folders``)."""
     from ..vision import load_skins as vision_load_skins
 
-    return vision_load_skins(directory or templates_dir())
+    return vision_load_skins(directory)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +145,9 @@ def measure_scale(screen, mouse) -> ScreenScale:
 
 
 def profile_for(skin: str) -> PlayProfile:
-    return load_profile(skin, templates_dir())
+    from ..skin_folders import skin_folder
+
+    return load_profile(skin, skin_folder(skin).parent)
 
 
 def check_client(skins, name: str, *, to_play: bool) -> None:

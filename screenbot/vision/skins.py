@@ -1,4 +1,8 @@
-"""Skins: one folder per client under ``templates/`` with reference cell images and a profile.
+"""Skins: one folder per client with reference cell images and a profile.
+
+The shipped skins are package data (``screenbot/templates/``, read through ``importlib.resources`` so a
+wheel install finds them too); a user's own skins folder, named by ``--templates DIR`` or the
+``SCREENBOT_TEMPLATES`` environment variable, is read beside them (``screenbot.skin_folders``).
 
 Folder layout (what ``screenbot templates`` and ``screenbot new-skin`` write):
 
@@ -24,10 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import SkinError
+from ..skin_folders import TEMPLATES_DIR, skin_folders  # noqa: F401 - TEMPLATES_DIR: where callers look for the shipped skins
 
 log = logging.getLogger(__name__)
-
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 
 # Side of the square every cell is scaled to before comparing: big enough to keep digits apart,
 # small enough that a 30x16 board is one ~480x768 matrix product.
@@ -208,16 +211,18 @@ def load_skin(folder: Path) -> Skin:
     return Skin(name, tuple(templates), profile)
 
 
-def load_skins(templates_dir: str | Path | None = None) -> dict[str, Skin]:
-    """All skins under ``templates_dir`` (default: the repository's ``templates/``), by name."""
-    root = Path(templates_dir) if templates_dir is not None else TEMPLATES_DIR
-    if not root.is_dir():
-        raise SkinError(f"templates folder {root} does not exist", skin="*")
+def load_skins(folders: str | Path | list[Path] | None = None) -> dict[str, Skin]:
+    """All skins by name: from ``skin_folders()`` by default, or from the given folder(s) only (a
+    later folder's skin replacing an earlier one's of the same name)."""
+    roots = skin_folders() if folders is None else [folders] if isinstance(folders, (str, Path)) else folders
     skins = {}
-    for folder in sorted(p for p in root.iterdir() if (p / "profile.json").is_file()):
-        skins[folder.name] = load_skin(folder)
+    for root in map(Path, roots):
+        if not root.is_dir():
+            raise SkinError(f"templates folder {root} does not exist", skin="*")
+        for folder in sorted(p for p in root.iterdir() if (p / "profile.json").is_file()):
+            skins[folder.name] = load_skin(folder)
     if not skins:
-        raise SkinError(f"no skin folders (with profile.json) in {root}", skin="*")
+        raise SkinError(f"no skin folders (with profile.json) in {', '.join(map(str, roots))}", skin="*")
     return skins
 
 

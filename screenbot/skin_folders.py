@@ -1,0 +1,51 @@
+"""Where skins are read from: the ones shipped in the package and a user's own folder beside them.
+
+The shipped skins are package data (``screenbot/templates/``, found through ``importlib.resources`` so a
+wheel install has them too); a user's own skins folder, named by ``--templates DIR`` or the
+``SCREENBOT_TEMPLATES`` environment variable, is read beside them. Kept apart from ``screenbot.vision``
+(and free of numpy/cv2) because the command line asks it for the demo clients at start-up.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import os
+from pathlib import Path
+
+from .errors import SkinError
+
+# The environment variable naming a user's own skins folder (what ``--templates DIR`` names too).
+TEMPLATES_ENV = "SCREENBOT_TEMPLATES"
+
+
+# The skins shipped inside the package (``screenbot/templates/``). Skins are globbed and read with cv2,
+# so they need real files: every form we install (wheel, editable, checkout) has them. A zipped package
+# would give a path that does not exist, which ``load_skins`` reports by name.
+TEMPLATES_DIR = Path(str(importlib.resources.files("screenbot") / "templates"))
+
+
+def skin_folders(user: str | Path | None = None, environ: dict[str, str] | None = None) -> list[Path]:
+    """The folders skins are loaded from, in order: the shipped skins, the folder named by
+    ``SCREENBOT_TEMPLATES``, then ``user`` (``--templates DIR``). A skin in a later folder replaces
+    the shipped one of the same name, so a user can re-teach a client without touching the package."""
+    env = os.environ if environ is None else environ
+    folders = [TEMPLATES_DIR]
+    for extra in (env.get(TEMPLATES_ENV), user):
+        if extra and Path(extra) not in folders:
+            folders.append(Path(extra))
+    return folders
+
+
+def user_skins_folder(user: str | Path | None = None, environ: dict[str, str] | None = None) -> Path:
+    """Where new skins are written: ``user`` (``--templates DIR``), else ``SCREENBOT_TEMPLATES``, else
+    the shipped folder (what a developer working in a checkout wants)."""
+    env = os.environ if environ is None else environ
+    return Path(user or env.get(TEMPLATES_ENV) or TEMPLATES_DIR)
+
+
+def skin_folder(name: str) -> Path:
+    """The folder the skin ``name`` is loaded from (the last of ``skin_folders`` holding it)."""
+    for root in reversed(skin_folders()):
+        if (root / name / "profile.json").is_file():
+            return root / name
+    raise SkinError(f"no skin {name!r} in {', '.join(map(str, skin_folders()))}", skin=name)

@@ -1,0 +1,77 @@
+"""How clients are started is data: the ``launch`` section of each shipped profile, used by
+``start_client`` and ``screenbot demo``. No client is started here (the e2e tests do that)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from screenbot.desktop import clients, launch
+from screenbot.desktop.launch import demo_clients, launch_for
+from screenbot.errors import ClientStartError
+from screenbot.skin_folders import TEMPLATES_DIR
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = sorted(p.parent.name for p in TEMPLATES_DIR.glob("*/profile.json"))
+
+
+@pytest.mark.parametrize("client", SHIPPED)
+def test_every_shipped_client_says_how_it_starts(client):
+    found = launch_for(client)
+    assert found.packages and found.command and re.compile(found.window_title)
+    # start_client has a starter for it, and CI installs its packages.
+    with pytest.raises(TypeError):  # the starter exists: it is only called with a bad option
+        clients.start_client(client, no_such_option=1)
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert all(re.search(rf"\b{re.escape(package)}\b", ci) for package in found.packages), found.packages
+
+
+def test_the_demo_offers_the_clients_whose_profile_has_demo_options():
+    assert demo_clients() == {
+        "gnome-mines": {"level": "big", "window_size": [900, 640]},
+        "react-minesweeper": {},
+        "xdemineur": {"cols": 30, "rows": 16, "mines": 99},
+    }
+    from screenbot.commands.demo import DEMO_CLIENTS
+
+    assert DEMO_CLIENTS == demo_clients()
+
+
+def test_a_starter_takes_packages_command_and_title_from_the_profile(monkeypatch, tmp_path):
+    asked = {}
+    monkeypatch.setattr(clients, "ensure_debian_packages", lambda names, why="": asked.setdefault("packages", names))
+
+    class Window:
+        window = 0x123
+
+        def geometry(self):
+            return "somewhere"
+
+    def fake_launch(client, cmd, env, home, timeout, title, then=None):
+        asked.update(cmd=cmd, title=title)
+        return Window()
+
+    monkeypatch.setattr(clients, "_launch", fake_launch)
+    monkeypatch.setattr(clients.time, "sleep", lambda seconds: None)
+    profile = launch_for("xdemineur")
+    clients.start_xdemineur(cols=16, rows=16, mines=40)
+    assert asked["packages"] == profile.packages
+    assert asked["cmd"][: len(profile.command)] == list(profile.command)
+    assert asked["cmd"][len(profile.command) :] == ["-geometry", "16x16", "-m", "40"]
+    assert asked["title"] == profile.window_title
+
+
+def test_a_profile_without_a_launch_section_is_named(monkeypatch, tmp_path):
+    (tmp_path / "mine-x").mkdir()
+    (tmp_path / "mine-x" / "profile.json").write_text(json.dumps({"client": "mine-x"}))
+    monkeypatch.setattr(launch, "TEMPLATES_DIR", tmp_path)
+    with pytest.raises(ClientStartError, match="has no launch section: screenbot cannot start it"):
+        launch_for("mine-x")
+    (tmp_path / "mine-x" / "profile.json").write_text(json.dumps({"launch": {"command": ["x"]}}))
+    with pytest.raises(ClientStartError, match="launch needs packages, command and window_title"):
+        launch_for("mine-x")
+    (tmp_path / "mine-x" / "profile.json").write_text(json.dumps({"client": "mine-x"}))
+    assert demo_clients() == {}  # a skin taught by a user is read, not started
