@@ -12,6 +12,8 @@ import pytest
 
 from .live_faults import FAULTS, run_fault
 
+pytestmark = pytest.mark.e2e
+
 # fault -> (exit code, words the message must hold (stderr), most seconds from the fault to the end: a
 # bound on a stall, far above the half second these take, not a speed figure)
 # "Played on" outcomes end when the three games are over: their bound is the games' time.

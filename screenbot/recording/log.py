@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,17 +55,21 @@ class Recording:
     steps: tuple[Step, ...]
     games: tuple[dict[str, Any], ...]
     end: dict[str, Any] | None  # the ``end`` record, None when the session never wrote it
+    digest: str = ""  # sha256 of the log's lines before its ``end`` record, as read
 
     @property
     def complete(self) -> bool:
         return self.end is not None
 
     def faults(self) -> list[str]:
-        """What says this log is not the whole session as written: cut before its ``end`` record,
-        steps missing or added (the ``end`` record counts them), steps out of order."""
+        """What says this log is not the whole session as written: cut before its ``end`` record, any
+        line changed, removed or added (the ``end`` record holds a digest of the lines before it, and
+        counts the steps), steps out of order."""
         found = []
         if self.end is None:
             found.append(f"the log is cut: it ends after {len(self.steps)} steps without its 'end' record")
+        elif "digest" in self.end and self.end["digest"] != self.digest:
+            found.append("the log was edited: its lines do not match the digest its 'end' record holds")
         elif "steps" in self.end and self.end["steps"] != len(self.steps):
             found.append(f"the 'end' record counts {self.end.get('steps')} steps but the log has {len(self.steps)}: steps were removed or added")
         seqs = [step.seq for step in self.steps]
@@ -93,7 +98,10 @@ def load_recording(directory: str | Path) -> Recording:
     games: list[dict[str, Any]] = []
     end: dict[str, Any] | None = None
     text = read_text(log_path, what="recording log", limit=LOG_LIMIT)
+    digest, digest_before_end = hashlib.sha256(), ""
     for number, line in enumerate(text.splitlines(), start=1):
+        before = digest.hexdigest()
+        digest.update((line + "\n").encode("utf-8"))
         if not line.strip():
             continue
         try:
@@ -113,16 +121,20 @@ def load_recording(directory: str | Path) -> Recording:
                     line=number,
                 )
             header = record
+        elif kind == "start":
+            raise RecordingError("a second 'start' record: two sessions in one log, or an edited log", path=log_path, line=number)
+        elif end is not None:
+            raise RecordingError("a record after the 'end' record: an edited log", path=log_path, line=number)
         elif kind == "step":
             steps.append(_step(record, folder, log_path, number, header))
         elif kind == "game_end":
             games.append(record)
         elif kind == "end":
-            end = record
+            end, digest_before_end = record, before
         # Unknown record types are skipped: newer writers may add some.
     if header is None:
         raise RecordingError("the log is empty", path=log_path)
-    return Recording(folder, header, tuple(steps), tuple(games), end)
+    return Recording(folder, header, tuple(steps), tuple(games), end, digest_before_end)
 
 
 def _step(record: dict[str, Any], folder: Path, log_path: Path, number: int, header: dict[str, Any]) -> Step:
@@ -149,6 +161,13 @@ def _step(record: dict[str, Any], folder: Path, log_path: Path, number: int, hea
     except BoardFormatError as exc:
         raise RecordingError(f"the step's board is malformed: {exc}", path=log_path, line=number) from None
     moves = field("moves", (list,))
+    for move in moves or ():
+        if not (
+            isinstance(move, dict)
+            and move.get("action") in ("open", "flag")
+            and all(isinstance(move.get(k), int) and not isinstance(move.get(k), bool) for k in ("row", "col"))
+        ):
+            raise RecordingError(f"a recorded move should be an open or flag of a row and col, not {move!r:.60}", path=log_path, line=number)
     policy = field("policy", (dict,)) or header.get("policy") or {}
     if not isinstance(policy, dict):
         raise RecordingError(f"the policy settings should be an object, not {policy!r:.40}", path=log_path, line=number)

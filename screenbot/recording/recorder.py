@@ -10,6 +10,7 @@ or at ``close``.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import logging
 import time
@@ -121,6 +122,7 @@ class Recorder:
         except OSError as exc:
             raise RecordingError(f"cannot write here: {exc.strerror or exc}", path=self.directory) from exc
         self._clock = clock
+        self._digest = hashlib.sha256()
         self._start = clock()
         self._mines = mines if callable(mines) else (lambda board, total=mines: total)
         self._policy = policy if callable(policy) else (lambda board, config=policy: config)
@@ -201,7 +203,9 @@ class Recorder:
             self._finish_writes(keep=0)
         finally:
             self._writer.shutdown(wait=True)
-            self._write({"type": "end", "time": self._clock(), "steps": self._seq, "frames": self._frames})
+            # The digest of every line before it: a replay tells an edited log from the one written.
+            self._write({"type": "end", "time": self._clock(), "steps": self._seq, "frames": self._frames,
+                         "digest": self._digest.hexdigest()})
             self._log.close()
 
     def __enter__(self) -> Recorder:
@@ -232,7 +236,9 @@ class Recorder:
 
     def _write(self, record: dict[str, Any]) -> None:
         # One line per record, flushed: a crashed session still leaves a readable log up to the crash.
-        self._log.write(json.dumps(record, separators=(",", ":")) + "\n")
+        line = json.dumps(record, separators=(",", ":")) + "\n"
+        self._digest.update(line.encode("utf-8"))
+        self._log.write(line)
         self._log.flush()
 
 

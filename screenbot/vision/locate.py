@@ -67,6 +67,8 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
         names = [skin]
     else:
         raise SkinError(f"unknown skin; known: {', '.join(skins) or 'none'}", skin=skin)
+    if min(frame.shape[:2]) < 20:
+        return []  # no board fits (find_edges needs two pixels each way; a board needs many more)
     edges = find_edges(frame)
     return [_judge(frame, edges, grid, [skins[n] for n in names]) for grid in find_grids(frame, edges)]
 

@@ -170,6 +170,8 @@ def find_grids(frame: np.ndarray, edges: Edges | None = None) -> list[Grid]:
     """Every grid of at least MIN_CELLS x MIN_CELLS cells on the frame, largest first, each grown or
     shrunk to the rows and columns that the cell separators (gaps, lines, bevels) bound. ``edges``
     are the frame's ``find_edges``, when the caller has them already."""
+    if min(frame.shape[:2]) < MIN_CELLS * 5:  # a board of MIN_CELLS faces of 5 px cannot fit
+        return []
     edges = find_edges(frame) if edges is None else edges
     pieces = cell_faces(edges)
     faces = pieces.subset(np.flatnonzero(pieces.square))
