@@ -30,10 +30,15 @@ def register(subparsers) -> None:
         "client's dialogs and start the next one. Move the pointer into a screen corner to stop "
         "(pyautogui's fail-safe), or press Ctrl-C. With --lattice the board is not searched for: it is "
         "played where the option says, for the whole session (if its window moves, the session stops). "
-        "Exit codes: 0 all games played to a win or a loss, 1 stopped early (unsafe reading, window "
-        "closed, moved off the --lattice or covered, fail-safe), 2 bad arguments (or a --lattice not fully "
-        "on the screen), 3 no usable X display (or a Wayland session), 4 no board on the screen (or none "
-        "reads at the --lattice), 130 interrupted.",
+        "Live faults: a moved or resized window is followed (the board is located again); another "
+        "program's window over the board, a minimised or closed window, or a dialog of the game itself "
+        "over the board (other than its win dialog) stop play at once with the reason (exit 1); a game "
+        "already finished when play starts is restarted first. "
+        "Exit codes: 0 all games played to a win or a loss, 1 stopped early (unsafe reading, a live fault "
+        "above, moved off the --lattice, fail-safe), 2 bad arguments (an unknown --client or one that "
+        "cannot be played, a --record folder holding a recording, --first/--mines that do not fit the "
+        "board, a --lattice not fully on the screen), 3 no usable X display (or a Wayland session), 4 no "
+        "board on the screen (or none reads at the --lattice), 130 interrupted.",
     )
     add_play_arguments(parser)
     parser.add_argument("--client", default="auto", metavar="NAME|auto", help="skin of the client to look for (default auto: any known skin)")
