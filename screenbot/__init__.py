@@ -14,5 +14,8 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 from .inputs import IMAGE_PIXEL_LIMIT  # noqa: E402
 
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(IMAGE_PIXEL_LIMIT))
+# OpenCV's own log would print "[ERROR] ... IHDR chunk shall be first" beside our message naming the
+# file and what is wrong with it: one clear message is enough.
+os.environ.setdefault("OPENCV_LOG_LEVEL", "OFF")
 
 __version__ = "0.1.0"

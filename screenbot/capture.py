@@ -46,6 +46,28 @@ def load_image(path: str | Path) -> np.ndarray:
     return frame
 
 
+def save_picture(path: str | Path, frame: np.ndarray) -> None:
+    """Write ``frame`` as a PNG at ``path`` atomically: into a temporary file beside it, renamed into
+    place only once complete (an interrupted write never leaves half a picture). OSError on failure."""
+    import os
+    import tempfile
+
+    import cv2
+
+    target = Path(path)
+    ok, encoded = cv2.imencode(".png", frame)
+    if not ok:
+        raise OSError(f"{target}: could not encode the picture")
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(encoded.tobytes())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 def _check_region(region: Region, size: tuple[int, int]) -> None:
     left, top, width, height = region
     if width <= 0 or height <= 0:

@@ -64,7 +64,7 @@ def check_image_file(path: str | Path) -> Path:
 
 def image_size(head: bytes) -> tuple[int, int] | None:
     """(width, height) from the first bytes of a PNG or JPEG file, None for other or truncated data."""
-    if head[:8] == b"\x89PNG\r\n\x1a\n" and len(head) >= 24:
+    if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR" and len(head) >= 24:
         width, height = struct.unpack(">II", head[16:24])
         return width, height
     if head[:2] == b"\xff\xd8":

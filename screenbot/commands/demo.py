@@ -76,9 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(client, args: argparse.Namespace) -> int:
-    import cv2
-
-    from ..capture import MssScreen
+    from ..capture import MssScreen, save_picture
     from ..errors import SkinError
     from ..play.live import FoundGame, load_skins
     from .play import play_found
@@ -96,7 +94,7 @@ def _play(client, args: argparse.Namespace) -> int:
             located = player.located
             region = located.region.expanded(4) if located else window
             try:
-                cv2.imwrite(str(args.out), screen.grab(region.clipped(window).as_region()))
+                save_picture(args.out, screen.grab(region.clipped(window).as_region()))
                 print(f"screenbot demo: last board saved to {args.out}", file=sys.stderr)
             except Exception as exc:  # the window may be gone; the summary still matters more
                 log.warning("could not save the last board: %s", exc)

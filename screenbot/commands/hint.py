@@ -75,12 +75,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_offline(args: argparse.Namespace) -> int:
-    import cv2
-
     from solver.errors import InconsistentBoardError
     from solver.policy import PolicyConfig, decide
 
-    from ..capture import load_image
+    from ..capture import load_image, save_picture
     from ..errors import (
         BoardNotFoundError,
         ImplausibleBoardError,
@@ -142,8 +140,10 @@ def _run_offline(args: argparse.Namespace) -> int:
     hints = Hints.from_decision(decision)
     style = FILL_STYLE if args.style == "fill" else FRAME_STYLE
     picture = draw_hints(frame, CellGrid.from_lattice(lattice), hints, style)
-    if not cv2.imwrite(str(args.out), picture):
-        return fail(f"{args.out}: could not write the picture", EXIT_USAGE)
+    try:
+        save_picture(args.out, picture)
+    except OSError as exc:
+        return fail(f"{args.out}: could not write the picture: {exc.strerror or exc}", EXIT_USAGE)
     move = decision.moves[0] if decision.moves else None
     summary = {
         "image": str(args.image),
