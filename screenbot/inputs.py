@@ -53,6 +53,9 @@ def check_image_file(path: str | Path) -> Path:
             head = handle.read(64 << 10)
     except OSError as exc:
         raise InputError(f"{p}: cannot read: {exc.strerror or exc}") from None
+    if _cut_short(p, head):
+        # Decoding would print the image library's own errors before failing.
+        raise InputError(f"{p}: the picture file is cut short (its last bytes are missing)")
     size = image_size(head)
     if size is not None and size[0] * size[1] > IMAGE_PIXEL_LIMIT:
         raise InputError(
@@ -80,6 +83,17 @@ def image_size(head: bytes) -> tuple[int, int] | None:
                 return width, height
             at += 2 + length
     return None
+
+
+def _cut_short(path: Path, head: bytes) -> bool:
+    """A PNG that does not end with its IEND chunk, or a JPEG with no end marker near its end."""
+    png, jpeg = head[:8] == b"\x89PNG\r\n\x1a\n", head[:2] == b"\xff\xd8"
+    if not (png or jpeg):
+        return False
+    with open(path, "rb") as handle:
+        handle.seek(max(0, path.stat().st_size - 1024))
+        tail = handle.read()
+    return not tail.endswith(b"IEND\xaeB`\x82") if png else b"\xff\xd9" not in tail
 
 
 def _check_file(path: Path, what: str, limit: int) -> None:
