@@ -34,7 +34,7 @@ def register(subparsers) -> None:
         "Debian packages are installed when running as root; otherwise the exact command is printed. "
         "Prints the same summary as 'screenbot play' and saves a PNG of the last board.",
     )
-    parser.add_argument("--client", choices=sorted(DEMO_CLIENTS), default="gnome-mines", help="client to start (default gnome-mines, expert 30x16/99)")
+    parser.add_argument("--client", choices=sorted(DEMO_CLIENTS), default="gnome-mines", help="client to start (default gnome-mines, expert 16x30/99)")
     add_play_arguments(parser, games=3)
     parser.add_argument("--out", type=Path, default=Path("screenbot-demo-last-board.png"), help="PNG of the last board (default screenbot-demo-last-board.png)")
     parser.set_defaults(run=run)
