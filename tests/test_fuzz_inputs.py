@@ -94,7 +94,39 @@ HEADER = st.one_of(
 
 
 @st.composite
+def played_boards(draw) -> str:
+    """A board a real game shows: random size and mines, a few random opens and flags, maybe lost;
+    sometimes one cell changed afterwards (which may make it impossible)."""
+    from solver.board import format_board
+    from solver.game import Game
+
+    rows, cols = draw(st.integers(1, 12)), draw(st.integers(1, 12))
+    mines = draw(st.integers(0, rows * cols - 1))
+    game = Game.new(rows, cols, mines, seed=draw(st.integers(0, 10**6)))
+    for _ in range(draw(st.integers(0, 6))):
+        r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
+        if draw(st.integers(0, 3)) == 0:
+            game.flag(r, c)
+        elif game.status == "playing":
+            game.open(r, c)
+    board = game.board()
+    if draw(st.booleans()):
+        board = board.with_mines(None)
+    text = format_board(board)
+    if draw(st.integers(0, 4)) == 0:
+        lines = text.splitlines()
+        at = draw(st.integers(0, len(lines) - 1))
+        if lines[at] and not lines[at].startswith("mines"):
+            col = draw(st.integers(0, len(lines[at]) - 1))
+            lines[at] = lines[at][:col] + draw(st.sampled_from(list("#F0123?"))) + lines[at][col + 1 :]
+        text = "\n".join(lines) + "\n"
+    return text
+
+
+@st.composite
 def board_texts(draw) -> bytes:
+    if draw(st.integers(0, 2)) == 0:
+        return draw(played_boards()).encode("utf-8")
     if draw(st.integers(0, 9)) == 0:
         return draw(st.binary(max_size=300))  # not text at all
     rows = draw(st.integers(1, 10))
@@ -230,7 +262,12 @@ def damaged_recordings(draw) -> tuple[list[str], list[str]]:
             cut = draw(st.integers(0, len(line)))
             lines[at] = line[:cut] + draw(st.text(max_size=5)) + line[cut + 1 :]
         else:
-            record = json.loads(lines[at])
+            try:
+                record = json.loads(lines[at])
+            except json.JSONDecodeError:
+                continue  # garbled by an earlier damage already
+            if not isinstance(record, dict):
+                continue
             key = draw(st.sampled_from(sorted(record) + ["lattice.origin", "lattice.pitch", "lattice.rows"]))
             if key.startswith("lattice.") and isinstance(record.get("lattice"), dict):
                 record["lattice"][key.split(".")[1]] = draw(JSON_VALUES)
