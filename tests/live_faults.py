@@ -126,9 +126,16 @@ def _xdotool(*args: str) -> None:
 
 
 def _covering_window() -> subprocess.Popen:
-    """A plain window of another program, for covering the board (xmessage from x11-utils)."""
-    return subprocess.Popen(["xmessage", "-geometry", "900x700+0+0", "a window over the game"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """A plain window of another program over the board (xmessage from x11-utils), once it shows."""
+    cover = subprocess.Popen(["xmessage", "-name", "screenbot-cover", "-geometry", "900x700+0+0", "a window over the game"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--classname", "screenbot-cover"],
+                   capture_output=True, timeout=20)
+    return cover
+
+
+# Faults that must stop the bot: it is given games enough to be still playing when they come.
+STOPPING = ("covered", "minimised", "closed", "dialog")
 
 
 def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0) -> FaultRun:
@@ -146,7 +153,7 @@ def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0)
         boards = [board_box(client.window)]
         with PointerWatch() as watch:
             child = subprocess.Popen(
-                [sys.executable, "-m", "screenbot", "play", "--games", str(games), "--record", str(record),
+                [sys.executable, "-m", "screenbot", "play", "--games", str(50 if fault in STOPPING else games), "--record", str(record),
                  "--failure-dir", str(workdir), *os.environ.get("FAULT_PLAY_ARGS", "").split()],
                 cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             )

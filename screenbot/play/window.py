@@ -22,6 +22,10 @@ from ..geometry import Rect
 log = logging.getLogger(__name__)
 
 
+def _quiet_x_error(error, request) -> None:
+    log.debug("X error on the game window: %s", error)
+
+
 class WindowTracker:
     """A top-level X window by id (as found by ``screenbot.desktop.windows.find_windows``)."""
 
@@ -37,7 +41,7 @@ class WindowTracker:
             raise DisplayError(f"cannot connect to X display {name}: {exc}", display=name) from exc
         # Requests on a window that was just minimised or closed fail asynchronously (BadMatch,
         # BadWindow); Xlib would print them. The checks that follow such requests say what happened.
-        self._conn.set_error_handler(lambda error, request: log.debug("X error on the game window: %s", error))
+        self._conn.set_error_handler(_quiet_x_error)
         self.window_id = window_id
         self._window = self._conn.create_resource_object("window", window_id)
         self._root = self._conn.screen().root
@@ -107,6 +111,7 @@ class WindowTracker:
 
         if self._ping_conn is None:
             conn = xdisplay.Display(self._display_name)
+            conn.set_error_handler(_quiet_x_error)  # a ping sent to a window closing meanwhile
             # Clients answer by sending the message back to the root window with this mask.
             conn.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
             # Looked up once: python-xlib's intern_atom is a round trip to the X server each time.
