@@ -8,11 +8,14 @@ nothing changes. It is exact but incomplete: whatever it cannot settle goes to e
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .board import MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board
+from .board import CELL_CHARS, MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board
 from .errors import InconsistentBoardError
-from .grid import bits, neighbour_masks, neighbour_table
+from .grid import bits, neighbour_masks
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,33 +63,53 @@ class ConstraintSystem:
         return tuple(divmod(i, self.cols) for i in bits(mask))
 
 
+# (Any other character, e.g. a '.' in a Board built by hand, reads as "not this kind".)
+_UNKNOWN_BITS = str.maketrans({ch: "1" if ch in UNKNOWN_CHARS else "0" for ch in CELL_CHARS})
+_MINE_BITS = str.maketrans({ch: "1" if ch in MINE_LIKE_CHARS else "0" for ch in CELL_CHARS})
+_NUMBER_BITS = str.maketrans({ch: "1" if ch in NUMBERS else "0" for ch in CELL_CHARS})
+_NONZERO_BITS = str.maketrans({ch: "1" if ch in NUMBERS and ch != "0" else "0" for ch in CELL_CHARS})
+
+
+def _mask_of(flat: str, table) -> int:
+    """Bitmask of the cells whose character ``table`` maps to '1' (bit i = cell i)."""
+    text = flat.translate(table)
+    if text.strip("01"):
+        text = "".join(ch if ch == "1" else "0" for ch in text)
+    return int(text[::-1], 2)
+
+
 def build_constraints(board: Board) -> ConstraintSystem:
+    # Bitmask work: the covered and flagged cells are read in one pass each (str.translate), and only
+    # the numbers that can say something are visited: those next to a covered cell, and non-zero ones
+    # next to a flag (they may contradict it). This runs on every decision.
     rows, cols = board.rows, board.cols
     flat = "".join(board.grid)
-    table = neighbour_table(rows, cols)
-    unknown = 0
-    shown_mines = 0
-    for i, ch in enumerate(flat):
-        if ch in UNKNOWN_CHARS:
-            unknown |= 1 << i
-        elif ch in MINE_LIKE_CHARS:
-            shown_mines |= 1 << i
+    around = neighbour_masks(rows, cols)
+    unknown = _mask_of(flat, _UNKNOWN_BITS)
+    shown_mines = _mask_of(flat, _MINE_BITS)
+    numbers = _mask_of(flat, _NUMBER_BITS)
+    nonzero = _mask_of(flat, _NONZERO_BITS)
+    near_unknown = _dilate(unknown, rows, cols)
+    near_mines = _dilate(shown_mines, rows, cols)
+    lonely = nonzero & ~near_unknown & ~near_mines  # a number with nothing around that could be a mine
+    if lonely:
+        i = (lonely & -lonely).bit_length() - 1
+        raise InconsistentBoardError(
+            f"the {flat[i]} at {divmod(i, cols)} sees no flags and no covered cells", cells=(divmod(i, cols),)
+        )
+    visit = (numbers & near_unknown) | (nonzero & near_mines)
     constraints = []
-    for i, ch in enumerate(flat):
-        if ch not in NUMBERS or ch == "0" and not _has_unknown(flat, table[i]):
-            continue
-        mask = 0
-        shown = 0
-        for j in table[i]:
-            nch = flat[j]
-            if nch in UNKNOWN_CHARS:
-                mask |= 1 << j
-            elif nch in MINE_LIKE_CHARS:
-                shown += 1
-        left = int(ch) - shown
+    while visit:
+        low = visit & -visit
+        i = low.bit_length() - 1
+        visit ^= low
+        near = around[i]
+        mask = near & unknown
+        shown = (near & shown_mines).bit_count()
+        left = ord(flat[i]) - 48 - shown
         if left < 0 or left > mask.bit_count():
             raise InconsistentBoardError(
-                f"the {ch} at {divmod(i, cols)} sees {shown} flags and {mask.bit_count()} covered cells",
+                f"the {flat[i]} at {divmod(i, cols)} sees {shown} flags and {mask.bit_count()} covered cells",
                 cells=(divmod(i, cols),),
             )
         if mask:
@@ -94,8 +117,22 @@ def build_constraints(board: Board) -> ConstraintSystem:
     return ConstraintSystem(rows, cols, unknown, shown_mines, tuple(constraints))
 
 
-def _has_unknown(flat: str, nbrs: tuple[int, ...]) -> bool:
-    return any(flat[j] in UNKNOWN_CHARS for j in nbrs)
+@lru_cache(maxsize=64)
+def _column_masks(rows: int, cols: int) -> tuple[int, int]:
+    """Cells not in the first column, cells not in the last column."""
+    row_first = sum(1 << (r * cols) for r in range(rows))
+    first = row_first
+    last = row_first << (cols - 1)
+    full = (1 << (rows * cols)) - 1
+    return full & ~first, full & ~last
+
+
+def _dilate(mask: int, rows: int, cols: int) -> int:
+    """``mask`` and every neighbour of its cells."""
+    not_first, not_last = _column_masks(rows, cols)
+    full = (1 << (rows * cols)) - 1
+    row = mask | ((mask << 1) & not_first) | ((mask >> 1) & not_last)
+    return (row | (row << cols) | (row >> cols)) & full
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,81 +142,120 @@ class Deduction:
     constraints: tuple[Constraint, ...]  # what is left, reduced by the cells settled
 
 
-def deduce(system: ConstraintSystem, constraints: tuple[Constraint, ...] | None = None) -> Deduction:
-    """Apply the single-number and pairwise rules until they settle nothing more."""
+def deduce(
+    system: ConstraintSystem,
+    constraints: tuple[Constraint, ...] | None = None,
+    deadline: float = math.inf,
+    *,
+    safe: int = 0,
+    mines: int = 0,
+    settled: tuple[Constraint, ...] = (),
+) -> Deduction:
+    """Apply the single-number and pairwise rules until they settle nothing more.
+
+    ``safe``/``mines`` are cells already known; ``settled`` are constraints already checked pairwise
+    against each other (a previous deduction's result): only pairs with a new or changed constraint
+    are looked at, so a lookahead's re-solve after one reveal costs little. Past ``deadline`` it stops
+    early: what it found is still certain, the rest is left to the enumeration.
+    """
     work = list(system.constraints if constraints is None else constraints)
-    safe = 0
-    mines = 0
+    checked = {(c.cells, c.mines) for c in settled}
+    touched = -1  # cells settled since the last pass (-1: all, for the first pass)
     while True:
-        work, safe, mines, settled = _reduce(system, work, safe, mines)
-        if settled:
+        before = safe | mines
+        work, safe, mines = _reduce(system, work, safe, mines, touched)
+        touched = (safe | mines) & ~before
+        if touched:
             continue
-        safe_found, mines_found = _pairwise(work)
+        if time.perf_counter() > deadline:
+            break
+        safe_found, mines_found = _pairwise(work, checked, deadline)
+        checked = {(c.cells, c.mines) for c in work}
         if not (safe_found or mines_found):
-            return Deduction(safe, mines, tuple(work))
+            break
         if safe_found & mines_found:
             raise InconsistentBoardError("the numbers contradict each other", cells=system.cells(safe_found & mines_found))
+        touched = (safe_found | mines_found) & ~(safe | mines)
         safe |= safe_found
         mines |= mines_found
+    return Deduction(safe & system.unknown, mines, tuple(work))
 
 
-def _reduce(system, work, safe, mines):
-    """Remove settled cells from every constraint, then apply the single-number rule."""
+def _reduce(system, work, safe, mines, touched):
+    """Remove settled cells from the constraints that hold any of ``touched`` (the others are reduced
+    already), then apply the single-number rule."""
     out = []
     seen = set()
-    settled = False
     for con in work:
         mask, left = con.cells, con.mines
-        if mask & mines:
-            left -= (mask & mines).bit_count()
-            mask &= ~mines
-        mask &= ~safe
-        size = mask.bit_count()
-        if left < 0 or left > size:
-            raise InconsistentBoardError(
-                "a number cannot be satisfied", cells=(system.cell(con.source),) + system.cells(con.cells)
-            )
-        if not mask:
-            continue
-        if left == 0:
-            safe |= mask
-            settled = True
-        elif left == size:
-            mines |= mask
-            settled = True
-        elif (mask, left) not in seen:
+        if mask & touched:
+            if mask & mines:
+                left -= (mask & mines).bit_count()
+                mask &= ~mines
+            mask &= ~safe
+            size = mask.bit_count()
+            if left < 0 or left > size:
+                raise InconsistentBoardError(
+                    "a number cannot be satisfied", cells=(system.cell(con.source),) + system.cells(con.cells)
+                )
+            if not mask:
+                continue
+            if left == 0:
+                safe |= mask
+                continue
+            if left == size:
+                mines |= mask
+                continue
+        if (mask, left) not in seen:
             seen.add((mask, left))
             out.append(con if mask == con.cells else Constraint(mask, left, con.source))
-    return out, safe, mines, settled
+    return out, safe, mines
 
 
-def _pairwise(work: list[Constraint]) -> tuple[int, int]:
-    """For each overlapping pair, bound the mines in the overlap and settle the private parts."""
+def _pairwise(work: list[Constraint], checked: set[tuple[int, int]], deadline: float = math.inf) -> tuple[int, int]:
+    """For each overlapping pair (at least one of them not in ``checked``), bound the mines in the
+    overlap and settle the private parts. Stops early (with what it found) past ``deadline``."""
+    fresh = [k for k, con in enumerate(work) if (con.cells, con.mines) not in checked]
+    if not fresh:
+        return 0, 0
     by_cell: dict[int, list[int]] = {}
     for k, con in enumerate(work):
-        for i in bits(con.cells):
-            by_cell.setdefault(i, []).append(k)
+        mask = con.cells
+        while mask:
+            low = mask & -mask
+            by_cell.setdefault(low.bit_length() - 1, []).append(k)
+            mask ^= low
     safe = mines = 0
     done = set()
-    for members in by_cell.values():
-        for x in range(len(members)):
-            for y in range(x + 1, len(members)):
-                pair = (members[x], members[y])
-                if pair in done:
+    for count, x in enumerate(fresh):
+        if not count & 255 and count and time.perf_counter() > deadline:
+            break
+        a = work[x]
+        partners = set()
+        mask = a.cells
+        while mask:
+            low = mask & -mask
+            partners.update(by_cell[low.bit_length() - 1])
+            mask ^= low
+        for y in partners:
+            if y == x:
+                continue
+            pair = (x, y) if x < y else (y, x)
+            if pair in done:
+                continue
+            done.add(pair)
+            b = work[y]
+            both = a.cells & b.cells
+            only_a = a.cells & ~both
+            only_b = b.cells & ~both
+            na, nb, nboth = only_a.bit_count(), only_b.bit_count(), both.bit_count()
+            low_m = max(0, a.mines - na, b.mines - nb)
+            high_m = min(nboth, a.mines, b.mines)
+            for only, n, left in ((only_a, na, a.mines), (only_b, nb, b.mines)):
+                if not only:
                     continue
-                done.add(pair)
-                a, b = work[pair[0]], work[pair[1]]
-                both = a.cells & b.cells
-                only_a = a.cells & ~both
-                only_b = b.cells & ~both
-                na, nb, nboth = only_a.bit_count(), only_b.bit_count(), both.bit_count()
-                low = max(0, a.mines - na, b.mines - nb)
-                high = min(nboth, a.mines, b.mines)
-                for only, n, left in ((only_a, na, a.mines), (only_b, nb, b.mines)):
-                    if not only:
-                        continue
-                    if left - low == 0:
-                        safe |= only
-                    elif left - high == n:
-                        mines |= only
+                if left - low_m == 0:
+                    safe |= only
+                elif left - high_m == n:
+                    mines |= only
     return safe, mines

@@ -27,7 +27,7 @@ NODE_BUDGET = 20_000  # for listing the solutions of each component
 
 def list_placements(model: Model, limit: int = PLACEMENT_LIMIT) -> list[int] | None:
     """Every placement of the mines left, as bitmasks over covered cells, or None if over ``limit``."""
-    if model.mines_left is None or not model.exact or model.weight > limit:
+    if model.mines_left is None or not model.exact or model.weight > limit + 0.5:
         return None
     per_component: list[list[tuple[int, int]]] = []  # (mines, cell mask) choices per component
     for found in model.solutions:

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from .board import Board
 from .endgame import PLACEMENT_LIMIT, best_endgame_move, list_placements
+from .constraints import deduce
+from .enumeration import OutOfTime
 from .errors import InconsistentBoardError
 from .grid import bits, neighbour_masks, neighbour_table
 from .probability import Model, solve_system
@@ -39,45 +41,65 @@ class GuessConfig:
     endgame_limit: int = PLACEMENT_LIMIT
 
 
-def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig(), deadline: float = math.inf) -> int:
+@dataclass(frozen=True, slots=True)
+class Guess:
+    index: int  # the cell to open
+    complete: bool  # False when the time limit cut the search short (the choice is approximate)
+
+
+def choose_guess(
+    board: Board, model: Model, config: GuessConfig = GuessConfig(), deadline: float = math.inf, cache: dict | None = None
+) -> Guess:
     """The cell to open. Past ``deadline`` (a ``time.perf_counter()`` value) the endgame search gives
-    up and the lookahead stops at the candidates it has scored."""
+    up and the lookahead stops at the candidates it has scored. ``cache``: component solutions shared
+    with the solve that made ``model`` (see ``probability.solve_system``)."""
     best = model.safest()
     safest_cells = bits(sum(mask for p, mask in model.classes if p == best))
     if config.strategy == "lowest":
-        return safest_cells[0]
+        return Guess(safest_cells[0], True)
     key = _tie_break(model)
     if config.strategy == "lowest-corner" or best == 0 or best == 1:
-        return min(safest_cells, key=key)
+        return Guess(min(safest_cells, key=key), True)
+    complete = True
     if config.endgame:
         placements = list_placements(model, config.endgame_limit)
         if placements:
             found = best_endgame_move(model, placements, deadline)
             if found is not None:
-                return found[0]
+                return Guess(found[0], True)
+            complete = time.perf_counter() <= deadline  # given up for time, not for its work budget
     limit = float(best) * (1 + config.tolerance) + 0.005
     near = [(p, i) for p, mask in model.classes if p <= limit for i in bits(mask)]
     candidates = [i for _, i in sorted(near, key=lambda pi: (pi[0], key(pi[1])))]
     candidates = _spread(candidates, model)[: config.max_candidates]
     if len(candidates) == 1:
-        return candidates[0]
+        return Guess(candidates[0], complete)
     budget = [config.node_budget]
+    cache = {} if cache is None else cache
     scored = []
     for rank, i in enumerate(candidates):
-        if scored and (budget[0] <= 0 or time.perf_counter() > deadline):
+        if scored and budget[0] <= 0:
+            break
+        try:
+            score = survival_two_moves(board, model, i, budget, deadline, cache)
+        except OutOfTime:
+            complete = False
             break
         # Equal scores go to the earlier candidate: safer, then the better tie-break.
-        scored.append((survival_two_moves(board, model, i, budget), -rank, i))
-    return max(scored)[-1]
+        scored.append((score, -rank, i))
+    if not scored:  # out of time before the first candidate was scored: the safest, best placed
+        return Guess(candidates[0], False)
+    return Guess(max(scored)[-1], complete)
 
 
 def _tie_break(model: Model):
     system = model.system
     table = neighbour_table(system.rows, system.cols)
+    around = neighbour_masks(system.rows, system.cols)
     unknown = system.unknown
 
     def key(i: int) -> tuple[int, int, int]:
-        return (len(table[i]), sum(1 for j in table[i] if unknown >> j & 1), i)
+        return (len(table[i]), (around[i] & unknown).bit_count(), i)
 
     return key
 
@@ -87,12 +109,13 @@ def _spread(candidates: list[int], model: Model) -> list[int]:
     their position (corner, edge, inside), so evaluating several of the same kind is wasted work."""
     floating = model.floating
     table = neighbour_table(model.system.rows, model.system.cols)
+    around = neighbour_masks(model.system.rows, model.system.cols)
     unknown = model.system.unknown
     seen: set[tuple[int, int]] = set()
     out = []
     for i in candidates:
         if floating >> i & 1:
-            shape = (len(table[i]), sum(1 for j in table[i] if unknown >> j & 1))
+            shape = (len(table[i]), (around[i] & unknown).bit_count())
             if shape in seen:
                 continue
             seen.add(shape)
@@ -100,29 +123,45 @@ def _spread(candidates: list[int], model: Model) -> list[int]:
     return out
 
 
-def survival_two_moves(board: Board, model: Model, index: int, budget: list[int]) -> float:
-    """P(cell is safe) * E[safety of the following move | the number it shows]."""
+def survival_two_moves(
+    board: Board, model: Model, index: int, budget: list[int], deadline: float = math.inf, cache: dict | None = None
+) -> float:
+    """P(cell is safe) * E[safety of the following move | the number it shows].
+
+    Each value is solved from the model's own deduction (only pairs touching the new number are
+    looked at again) and with the shared component cache (only the component the number touches is
+    enumerated again). Raises ``OutOfTime`` past ``deadline``."""
     system = model.system
     around = neighbour_masks(system.rows, system.cols)[index]
     shown = (around & system.shown_mines).bit_count()
     covered = (around & system.unknown).bit_count()
-    total_weight = 0
-    score = 0.0
+    old = model.deduction
+    bit = 1 << index
+    outcomes = []  # (log weight of the board after the reveal, safety of the next move)
     for value in range(shown, shown + covered + 1):
+        if time.perf_counter() > deadline:
+            raise OutOfTime
         try:
-            after = solve_system(system.reveal(index, value), board.mines, model.density, max(budget[0], 1))
+            revealed = system.reveal(index, value)
+            fresh = tuple(c for c in revealed.constraints if c.source == index)
+            deduction = deduce(
+                revealed, old.constraints + fresh, deadline, safe=old.safe | bit, mines=old.mines, settled=old.constraints
+            )
+            after = solve_system(
+                revealed, board.mines, model.density, max(budget[0], 1), deduction, deadline, cache, strict=True
+            )
         except InconsistentBoardError:
             continue
         budget[0] -= after.nodes + 1
-        weight = after.weight
-        if not weight:
+        if after.log_weight == -math.inf:
             continue
-        total_weight += weight
         # When every covered cell left is a mine the game is won: the next move is certainly survived.
         won = not after.system.unknown & ~after.mines
-        next_safety = 1.0 if won else 1.0 - float(after.safest())
-        score += float(weight) * next_safety
-    if not total_weight:
+        outcomes.append((after.log_weight, 1.0 if won else 1.0 - after.safest()))
+    if not outcomes:
         return 0.0
-    return (1.0 - float(model.probabilities[index])) * score / float(total_weight)
-
+    # Weights as ratios to the largest: the counts themselves pass float range on big boards.
+    top = max(w for w, _ in outcomes)
+    total = sum(math.exp(w - top) for w, _ in outcomes)
+    score = sum(math.exp(w - top) * safety for w, safety in outcomes)
+    return (1.0 - model.probabilities[index]) * score / total
