@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 import math
+import time
 
 from .board import Board
 from .constraints import ConstraintSystem, Deduction, build_constraints, deduce
@@ -180,6 +181,7 @@ def solve_system(
         solutions.append(found)
         frontier |= found.component.cells
     floating = system.unknown & ~(frontier | deduction.safe | deduction.mines)
+    tilted = False  # the total's coupling approximated for time
     if mines_total is not None:
         mines_left = mines_total - system.flags - deduction.mines.bit_count()
         if mines_left < 0:
@@ -187,13 +189,19 @@ def solve_system(
                 f"the total of {mines_total} mines is fewer than the mines shown or proven",
                 cells=system.cells(deduction.mines),
             )
-        combined = combine_with_total(solutions, floating.bit_count(), mines_left)
+        try:
+            combined = combine_with_total(solutions, floating.bit_count(), mines_left, deadline)
+        except OutOfTime:
+            if strict:
+                raise
+            combined = combine_tilted(solutions, floating.bit_count(), mines_left)
+            tilted = True
         if combined is None and not all(s.exact for s in solutions):
             # The approximations' windows of mine counts miss the total: widen them to every count.
             solutions = [
                 s if s.exact else approximate(s.component, deadline, full_range=True) for s in solutions
             ]
-            combined = combine_with_total(solutions, floating.bit_count(), mines_left)
+            combined = combine_with_total(solutions, floating.bit_count(), mines_left)  # no clock: must answer
         if combined is None:
             low = sum(min(s.counts) for s in solutions)
             high = sum(max(s.counts) for s in solutions) + floating.bit_count()
@@ -219,7 +227,7 @@ def solve_system(
         tuple((p, mask) for p, mask in classes if mask),
         log_weight,
         nodes,
-        all(s.exact for s in solutions),
+        all(s.exact for s in solutions) and not tilted,
         mines_left,
         used_density,
     )
@@ -347,7 +355,7 @@ def _convolve_support(a: int, b: int) -> int:
 
 
 def combine_with_total(
-    solutions: list[ComponentSolutions], floating: int, mines_left: int
+    solutions: list[ComponentSolutions], floating: int, mines_left: int, deadline: float = math.inf
 ) -> tuple[list[list[float]], float, float] | None:
     """Probability per group of each component, of a floating cell, and the log of the number of
     placements; None when no choice of mines per component leaves a feasible count for the floating
@@ -359,17 +367,16 @@ def combine_with_total(
     mines then weighs sum_a A_i[a] * B_{i+1}[a + m]. Linear in the number of components (the pairwise
     products of all the others were quadratic, and slow on big boards). Vectors are kept only over the
     counts that are both reachable and completable, so the scaling never lets a feasible count vanish
-    behind an impossible one.
+    behind an impossible one. Quadratic in the spread of mine counts over all components, which on a
+    board of thousands of cells can take a good part of a second: past ``deadline`` it raises
+    ``OutOfTime`` (see ``combine_tilted``).
     """
     polys = [_Poly(s) for s in solutions]
     n = len(polys)
     top = mines_left
-    width = top + 1
-    mask_all = (1 << width) - 1
-    end_support = 0
-    for t in range(width):
-        if mines_left - t <= floating:
-            end_support |= 1 << t
+    mask_all = (1 << (top + 1)) - 1
+    # Frontier totals t the floating cells can complete: mines_left - floating <= t <= mines_left.
+    end_support = mask_all & ~((1 << max(0, mines_left - floating)) - 1)
     # Exact supports first: which mine counts before component i are reachable / completable.
     reach = [1]
     for poly in polys:
@@ -384,52 +391,64 @@ def combine_with_total(
     if not complete[0] & 1:
         return None
     live = [reach[i] & complete[i] for i in range(n + 1)]
-    # Forward, kept only on live counts.
-    fwd: list[tuple[list[float], float]] = [([1.0] + [0.0] * top, 0.0)]
+    # Vectors are windows over [lo[i], hi[i]], the live counts' range (narrow on big boards where
+    # mines_left is in the thousands but each prefix of components spans a few hundred counts).
+    lo = [(x & -x).bit_length() - 1 for x in live]
+    hi = [x.bit_length() - 1 for x in live]
+    counts_at = [bits(x) for x in live]  # (bit tests on these long ints cost their length: list them once)
+    fwd: list[tuple[list[float], float]] = [([1.0], 0.0)]
     for i, poly in enumerate(polys):
+        if time.perf_counter() > deadline:
+            raise OutOfTime
         values, scale = fwd[-1]
-        out = [0.0] * width
-        for a in bits(live[i]):
-            x = values[a]
+        base = lo[i + 1]
+        size = hi[i + 1] - base + 1
+        out = [0.0] * size
+        terms = [(k + poly.low - base, c) for k, c in enumerate(poly.values) if c]
+        for a in counts_at[i]:
+            x = values[a - lo[i]]
             if x:
-                for k, c in enumerate(poly.values):
-                    t = a + poly.low + k
-                    if t > top:
-                        break
-                    if c:
-                        out[t] += x * c
-        keep = live[i + 1]
-        out = [v if keep >> t & 1 else 0.0 for t, v in enumerate(out)]
-        fwd.append(_rescale(out, scale + poly.log_scale))
-    # Backward, only where it is needed (live counts before component i).
+                for j, c in terms:
+                    j += a
+                    if 0 <= j < size:
+                        out[j] += x * c
+        kept = [0.0] * size
+        for t in counts_at[i + 1]:
+            kept[t - base] = out[t - base]
+        fwd.append(_rescale(kept, scale + poly.log_scale))
     lgf = math.lgamma(floating + 1)
-    end_logs = [
-        lgf - math.lgamma(mines_left - t + 1) - math.lgamma(floating - mines_left + t + 1) if live[n] >> t & 1 else _NEG_INF
-        for t in range(width)
-    ]
+    end_logs = [_NEG_INF] * (hi[n] - lo[n] + 1)
+    for t in counts_at[n]:
+        end_logs[t - lo[n]] = lgf - math.lgamma(mines_left - t + 1) - math.lgamma(floating - mines_left + t + 1)
     back: list[tuple[list[float], float]] = [([], 0.0)] * (n + 1)
     back[n] = _scaled(end_logs)
     for i in range(n - 1, -1, -1):
+        if time.perf_counter() > deadline:
+            raise OutOfTime
         poly = polys[i]
         nxt, nscale = back[i + 1]
-        vals = [0.0] * width
-        for u in bits(live[i]):
+        nlo, nhi = lo[i + 1], hi[i + 1]
+        vals = [0.0] * (hi[i] - lo[i] + 1)
+        terms = [(k + poly.low - nlo, c) for k, c in enumerate(poly.values) if c]
+        span = nhi - nlo
+        for u in counts_at[i]:
             acc = 0.0
-            for k, c in enumerate(poly.values):
-                t = u + poly.low + k
-                if t > top:
-                    break
-                if c:
-                    acc += c * nxt[t]
-            vals[u] = acc
+            for j, c in terms:
+                j += u
+                if 0 <= j <= span:
+                    acc += c * nxt[j]
+            vals[u - lo[i]] = acc
         back[i] = _rescale(vals, nscale + poly.log_scale)
     total_raw, total_scale = back[0][0][0], back[0][1]
     log_total = math.log(total_raw) + total_scale if total_raw > 0 else _NEG_INF
     group_probs = []
     for i, poly in enumerate(polys):
+        if time.perf_counter() > deadline:
+            raise OutOfTime
         a_vals, a_scale = fwd[i]
         b_vals, b_scale = back[i + 1]
-        before = bits(live[i])
+        before = [(a, a_vals[a - lo[i]]) for a in counts_at[i]]
+        blo, bhi = lo[i + 1], hi[i + 1]
         weights = [0.0] * len(poly.values)
         feasible = []
         for k, c in enumerate(poly.values):
@@ -438,16 +457,16 @@ def combine_with_total(
                 continue  # m mines here cannot be part of a board that meets the total
             feasible.append(m)
             rest = 0.0
-            for a in before:
-                if a + m <= top:
-                    rest += a_vals[a] * b_vals[a + m]
+            for a, x in before:
+                if blo <= a + m <= bhi:
+                    rest += x * b_vals[a + m - blo]
             weights[k] = c * rest
         factor = math.exp(a_scale + b_scale + poly.log_scale - log_total) if log_total > _NEG_INF else 0.0
         never, always = poly.certain(feasible)
         group_probs.append(_group_probabilities(poly, poly.expected(weights), factor, never, always))
     floating_prob = 0.0
     if floating:
-        lefts = {mines_left - t for t in bits(live[n])}
+        lefts = {mines_left - t for t in counts_at[n]}
         if lefts == {0}:
             floating_prob = 0.0
         elif lefts == {floating}:
@@ -455,9 +474,40 @@ def combine_with_total(
         else:
             a_vals, a_scale = fwd[n]
             e_vals, e_scale = back[n]
-            expected = sum(a_vals[t] * e_vals[t] * (mines_left - t) / floating for t in bits(live[n]))
+            expected = sum(
+                a_vals[t - lo[n]] * e_vals[t - lo[n]] * (mines_left - t) / floating for t in counts_at[n]
+            )
             floating_prob = _clamp_uncertain(expected * math.exp(a_scale + e_scale - log_total))
     return group_probs, floating_prob, log_total
+
+
+def combine_tilted(
+    solutions: list[ComponentSolutions], floating: int, mines_left: int
+) -> tuple[list[list[float]], float, float]:
+    """An approximation of ``combine_with_total`` in linear time, for a live decision out of time on a
+    huge board: the total's coupling C(floating, mines_left - t) is replaced by independent mines with
+    the one chance p that makes the expected number of mines equal mines_left (for thousands of cells
+    the two agree closely). Cells certain within their own component stay certain."""
+    polys = [_Poly(s) for s in solutions]
+    # Per component: (mine count, log of its count) for the counts that occur.
+    terms = [
+        [(poly.low + k, poly.log_scale + math.log(c)) for k, c in enumerate(poly.values) if c] for poly in polys
+    ]
+    low_t, high_t = -30.0, 30.0
+    for _ in range(40):  # bisection on the log-odds of p: the expected total grows with p
+        middle = (low_t + high_t) / 2
+        expected = floating / (1.0 + math.exp(-middle))
+        for options in terms:
+            top = max(lc + m * middle for m, lc in options)
+            weights = [(m, math.exp(lc + m * middle - top)) for m, lc in options]
+            expected += sum(m * w for m, w in weights) / sum(w for _, w in weights)
+        if expected > mines_left:
+            high_t = middle
+        else:
+            low_t = middle
+    p = 1.0 / (1.0 + math.exp(-(low_t + high_t) / 2))
+    group_probs, _, log_weight = combine_with_density(solutions, p, polys)
+    return group_probs, _clamp_uncertain(p) if floating else 0.0, log_weight
 
 
 def combine_with_density(
