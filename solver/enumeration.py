@@ -14,6 +14,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from math import comb
+from typing import NamedTuple
 
 from .constraints import Constraint
 from .grid import bits
@@ -23,8 +24,7 @@ from .grid import bits
 DEFAULT_NODE_BUDGET = 200_000
 
 
-@dataclass(frozen=True, slots=True)
-class CellGroup:
+class CellGroup(NamedTuple):
     cells: int  # bitmask
     size: int
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .board import Board
 from .endgame import PLACEMENT_LIMIT, best_endgame_move, list_placements
-from .constraints import deduce
+from .constraints import Constraint, deduce
 from .enumeration import OutOfTime
 from .errors import InconsistentBoardError
 from .grid import bits, neighbour_masks, neighbour_table
@@ -47,12 +47,9 @@ class Guess:
     complete: bool  # False when the time limit cut the search short (the choice is approximate)
 
 
-def choose_guess(
-    board: Board, model: Model, config: GuessConfig = GuessConfig(), deadline: float = math.inf, cache: dict | None = None
-) -> Guess:
+def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig(), deadline: float = math.inf) -> Guess:
     """The cell to open. Past ``deadline`` (a ``time.perf_counter()`` value) the endgame search gives
-    up and the lookahead stops at the candidates it has scored. ``cache``: component solutions shared
-    with the solve that made ``model`` (see ``probability.solve_system``)."""
+    up and the lookahead stops at the candidates it has scored."""
     best = model.safest()
     safest_cells = bits(sum(mask for p, mask in model.classes if p == best))
     if config.strategy == "lowest":
@@ -75,13 +72,16 @@ def choose_guess(
     if len(candidates) == 1:
         return Guess(candidates[0], complete)
     budget = [config.node_budget]
-    cache = {} if cache is None else cache
     scored = []
     for rank, i in enumerate(candidates):
         if scored and budget[0] <= 0:
             break
+        # A score is at most P(safe), and the candidates come safest first: once P(safe) cannot beat
+        # the best score (ties go to the earlier candidate), no later candidate can either.
+        if scored and 1.0 - model.probabilities[i] <= max(scored)[0]:
+            break
         try:
-            score = survival_two_moves(board, model, i, budget, deadline, cache)
+            score = survival_two_moves(board, model, i, budget, deadline)
         except OutOfTime:
             complete = False
             break
@@ -123,14 +123,12 @@ def _spread(candidates: list[int], model: Model) -> list[int]:
     return out
 
 
-def survival_two_moves(
-    board: Board, model: Model, index: int, budget: list[int], deadline: float = math.inf, cache: dict | None = None
-) -> float:
+def survival_two_moves(board: Board, model: Model, index: int, budget: list[int], deadline: float = math.inf) -> float:
     """P(cell is safe) * E[safety of the following move | the number it shows].
 
     Each value is solved from the model's own deduction (only pairs touching the new number are
-    looked at again) and with the shared component cache (only the component the number touches is
-    enumerated again). Raises ``OutOfTime`` past ``deadline``."""
+    looked at again); the components the number does not touch come from the solver's memo of
+    solved components (``probability.solve_system``). Raises ``OutOfTime`` past ``deadline``."""
     system = model.system
     around = neighbour_masks(system.rows, system.cols)[index]
     shown = (around & system.shown_mines).bit_count()
@@ -143,12 +141,30 @@ def survival_two_moves(
             raise OutOfTime
         try:
             revealed = system.reveal(index, value)
-            fresh = tuple(c for c in revealed.constraints if c.source == index)
+            # The new number, reduced by what the model's deduction already settled; then only the
+            # constraints holding the opened cell or the new number's cells need reducing again.
+            fresh = []
+            for con in revealed.constraints:
+                if con.source == index:
+                    cells = con.cells & ~(old.safe | old.mines)
+                    left = con.mines - (con.cells & old.mines).bit_count()
+                    if not cells:
+                        if left:
+                            raise InconsistentBoardError("the number cannot be shown")
+                        continue
+                    fresh.append(Constraint(cells, left, index))
+            touched = bit | sum(con.cells for con in fresh)
             deduction = deduce(
-                revealed, old.constraints + fresh, deadline, safe=old.safe | bit, mines=old.mines, settled=old.constraints
+                revealed,
+                old.constraints + tuple(fresh),
+                deadline,
+                safe=old.safe | bit,
+                mines=old.mines,
+                settled=old.constraints,
+                touched=touched,
             )
             after = solve_system(
-                revealed, board.mines, model.density, max(budget[0], 1), deduction, deadline, cache, strict=True
+                revealed, board.mines, model.density, max(budget[0], 1), deduction, deadline, strict=True
             )
         except InconsistentBoardError:
             continue

@@ -75,9 +75,8 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
     deduction = deduce(system, deadline=solve_by)
     model = None
     safe, mines = deduction.safe, deduction.mines
-    cache: dict = {}  # component solutions, shared with the lookahead's re-solves
     if config.full_analysis or not safe:
-        model = solve_system(system, board.mines, config.density, config.node_budget, deduction, solve_by, cache)
+        model = solve_system(system, board.mines, config.density, config.node_budget, deduction, solve_by)
         safe, mines = model.safe, model.mines
     cols = board.cols
     moves = [Move(OPEN, *divmod(i, cols), 0.0) for i in bits(safe)]
@@ -88,7 +87,7 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
     # When every covered cell is a certain mine there is nothing left to open: the board is solved
     # (a client that wants all mines flagged gets them through flag_mines).
     if not safe and system.unknown & ~mines:
-        guess = choose_guess(board, model, config.guess, guess_by, cache)
+        guess = choose_guess(board, model, config.guess, guess_by)
         moves.append(Move(OPEN, *divmod(guess.index, cols), float(model.probabilities[guess.index])))
         guessed = True
         approximate = approximate or not guess.complete

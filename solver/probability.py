@@ -21,6 +21,7 @@ floating cells have probability p. ``density`` gives p; without it p is estimate
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 import math
@@ -136,6 +137,16 @@ def solve(
 COMPONENT_FLOOR = 500
 
 
+# Exact solutions of components seen lately, by their constraints (``component_key``), with the search
+# nodes they took. A move changes one component: the others come from here on the next decision and
+# in the lookahead's re-solves. A hit is charged the nodes the search took and counts only if the
+# search would have finished within the allowance, so every result, budget included, is exactly what
+# enumerating again would give: decisions do not depend on what was played before (nor on how games
+# are split across worker processes).
+_SOLVED: OrderedDict[frozenset[tuple[int, int]], tuple[ComponentSolutions, int]] = OrderedDict()
+_SOLVED_SIZE = 512
+
+
 def solve_system(
     system: ConstraintSystem,
     mines_total: int | None,
@@ -143,12 +154,9 @@ def solve_system(
     node_budget: int = DEFAULT_NODE_BUDGET,
     deduction: Deduction | None = None,
     deadline: float = math.inf,
-    cache: dict | None = None,
     strict: bool = False,
 ) -> Model:
-    """``cache`` (a dict kept by the caller across calls on related boards) maps a component's
-    constraints to its solutions, so a lookahead re-enumerates only the components a move touched.
-    Past ``deadline`` a component is approximated; with ``strict``, ``OutOfTime`` is raised instead
+    """Past ``deadline`` a component is approximated; with ``strict``, ``OutOfTime`` is raised instead
     (a lookahead would rather drop a candidate than score it on an approximation)."""
     deduction = deduction or deduce(system, deadline=deadline)
     parts = sorted(partition(deduction.constraints), key=lambda part: (len(part), min(c.source for c in part)))
@@ -156,11 +164,16 @@ def solve_system(
     solutions = []
     frontier = 0
     for part in parts:
-        key = component_key(part) if cache is not None else None
-        found = cache.get(key) if key is not None else None
-        if found is None:
-            component = build_component(part)
-            allowance = max(budget[0], min(COMPONENT_FLOOR, node_budget))
+        allowance = max(budget[0], min(COMPONENT_FLOOR, node_budget))
+        key = component_key(part)
+        known = _SOLVED.get(key)
+        if known is not None and known[1] <= allowance:
+            _SOLVED.move_to_end(key)
+            found, used = known
+        else:
+            # Sorted, so the component (its group order, hence the nodes its search takes) depends
+            # on the key alone.
+            component = build_component(sorted(part))
             left = [allowance]
             try:
                 found = enumerate_component(component, left, deadline=deadline)
@@ -170,14 +183,17 @@ def solve_system(
                 found = approximate(component, deadline)
             except BudgetExceeded:
                 found = approximate(component, deadline)
-            budget[0] -= allowance - max(left[0], 0)
+            used = allowance - max(left[0], 0)
             if not found.counts:
                 raise InconsistentBoardError(
                     "no placement of mines fits these numbers",
                     cells=tuple(system.cell(i) for i in found.component.sources),
                 )
-            if key is not None:
-                cache[key] = found
+            if found.exact:
+                _SOLVED[key] = (found, used)
+                if len(_SOLVED) > _SOLVED_SIZE:
+                    _SOLVED.popitem(last=False)
+        budget[0] -= used
         solutions.append(found)
         frontier |= found.component.cells
     floating = system.unknown & ~(frontier | deduction.safe | deduction.mines)
