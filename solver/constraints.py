@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from .board import CELL_CHARS, MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board
+from .board import MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board
 from .errors import InconsistentBoardError
 from .grid import bits, neighbour_masks
 
@@ -66,19 +66,20 @@ class ConstraintSystem:
         return tuple(divmod(i, self.cols) for i in bits(mask))
 
 
-# (Any other character, e.g. a '.' in a Board built by hand, reads as "not this kind".)
-_UNKNOWN_BITS = str.maketrans({ch: "1" if ch in UNKNOWN_CHARS else "0" for ch in CELL_CHARS})
-_MINE_BITS = str.maketrans({ch: "1" if ch in MINE_LIKE_CHARS else "0" for ch in CELL_CHARS})
-_NUMBER_BITS = str.maketrans({ch: "1" if ch in NUMBERS else "0" for ch in CELL_CHARS})
-_NONZERO_BITS = str.maketrans({ch: "1" if ch in NUMBERS and ch != "0" else "0" for ch in CELL_CHARS})
+# Over all of ASCII: any other character (e.g. a '.' in a Board built by hand) reads as "not this kind".
+def _table(kind) -> dict[int, str]:
+    return {code: "1" if chr(code) in kind else "0" for code in range(128)}
+
+
+_UNKNOWN_BITS = _table(UNKNOWN_CHARS)
+_MINE_BITS = _table(MINE_LIKE_CHARS)
+_NUMBER_BITS = _table(NUMBERS)
+_NONZERO_BITS = _table(NUMBERS[1:])
 
 
 def _mask_of(flat: str, table) -> int:
     """Bitmask of the cells whose character ``table`` maps to '1' (bit i = cell i)."""
-    text = flat.translate(table)
-    if text.strip("01"):
-        text = "".join(ch if ch == "1" else "0" for ch in text)
-    return int(text[::-1], 2)
+    return int(flat.translate(table)[::-1], 2)
 
 
 # The last board built, to build the next one from it: a move changes a few rows, and only the numbers
@@ -111,16 +112,18 @@ def build_constraints(board: Board) -> ConstraintSystem:
     by_source: dict[int, Constraint] = {}
     last = _last_built
     if last is not None and last[0] == rows and last[1] == cols:
-        changed = 0
-        row_bits = (1 << cols) - 1
+        redo_rows = set()
         for r, (old, new) in enumerate(zip(last[2], board.grid)):
             if old != new:
-                changed |= row_bits << (r * cols)
-        redo = visit & _dilate(changed, rows, cols)
-        for i, con in last[3].items():
-            if visit >> i & 1 and not redo >> i & 1:
-                by_source[i] = con
-        visit = redo
+                redo_rows.update((r - 1, r, r + 1))
+        row_bits = (1 << cols) - 1
+        redo = 0
+        for r in redo_rows:
+            if 0 <= r < rows:
+                redo |= row_bits << (r * cols)
+        # A number whose row and the rows beside it are unchanged has the same constraint as before.
+        by_source = {i: con for i, con in last[3].items() if i // cols not in redo_rows}
+        visit &= redo
     while visit:
         low = visit & -visit
         i = low.bit_length() - 1
@@ -164,6 +167,7 @@ class Deduction:
     safe: int  # bitmask of cells proven safe
     mines: int  # bitmask of cells proven mines
     constraints: tuple[Constraint, ...]  # what is left, reduced by the cells settled
+    complete: bool = True  # False when the deadline stopped it before the rules had settled all they can
 
 
 def deduce(
@@ -186,6 +190,7 @@ def deduce(
     """
     work = list(system.constraints if constraints is None else constraints)
     checked = {(c.cells, c.mines) for c in settled}
+    complete = True
     # touched: cells settled since the last pass (-1: all)
     while True:
         before = safe | mines
@@ -193,9 +198,10 @@ def deduce(
         touched = (safe | mines) & ~before
         if touched:
             continue
-        if time.perf_counter() > deadline:
+        if not complete or time.perf_counter() > deadline:
+            complete = False
             break
-        safe_found, mines_found = _pairwise(work, checked, deadline)
+        safe_found, mines_found, complete = _pairwise(work, checked, deadline)
         checked = {(c.cells, c.mines) for c in work}
         if not (safe_found or mines_found):
             break
@@ -204,7 +210,67 @@ def deduce(
         touched = (safe_found | mines_found) & ~(safe | mines)
         safe |= safe_found
         mines |= mines_found
-    return Deduction(safe & system.unknown, mines, tuple(work))
+    # Flags may have been passed in as known mines (``deduce_next``): only covered cells are returned.
+    return Deduction(safe & system.unknown, mines & system.unknown, tuple(work), complete)
+
+
+# The last complete deduction and its system, for ``deduce_next``.
+_last_deduced: tuple[ConstraintSystem, Deduction] | None = None
+
+
+def deduce_next(system: ConstraintSystem, deadline: float = math.inf) -> Deduction:
+    """``deduce(system)``, started from the last board's deduction when this board continues it (the
+    same numbers, some covered cells opened or flagged since): only what changed is looked at again.
+    Gives the same cells and the same remaining constraints as a fresh ``deduce`` (their order and
+    the number each is credited to may differ; nothing downstream depends on those)."""
+    global _last_deduced
+    start = _continue(_last_deduced, system)
+    if start is None:
+        result = deduce(system, deadline=deadline)
+    else:
+        prev, fresh, opened, flagged = start
+        touched = opened | flagged
+        for con in fresh:
+            touched |= con.cells
+        result = deduce(
+            system,
+            prev.constraints + fresh,
+            deadline,
+            safe=prev.safe | opened,
+            mines=prev.mines | flagged,
+            settled=prev.constraints,
+            touched=touched,
+        )
+    _last_deduced = (system, result) if result.complete else None
+    return result
+
+
+def _continue(last, system: ConstraintSystem):
+    """(previous deduction, constraints of the numbers shown since, cells opened, cells flagged) when
+    ``system`` continues the last deduced one, else None."""
+    if last is None:
+        return None
+    old, prev = last
+    if (old.rows, old.cols) != (system.rows, system.cols) or system.unknown & ~old.unknown:
+        return None
+    if old.shown_mines & ~system.shown_mines:
+        return None
+    flagged = system.shown_mines & ~old.shown_mines
+    opened = old.unknown & ~system.unknown & ~flagged
+    now = {con.source: con for con in system.constraints}
+    for con in old.constraints:  # every number seen before must still say the same
+        cells = con.cells & system.unknown
+        mines = con.mines - (con.cells & flagged).bit_count()
+        current = now.pop(con.source, None)
+        if cells:
+            if current is None or current.cells != cells or current.mines != mines:
+                return None
+        elif mines or current is not None:
+            return None
+    fresh = tuple(now.values())
+    if any(not old.unknown >> con.source & 1 for con in fresh):
+        return None  # a number that had no covered neighbour before cannot have one now
+    return prev, fresh, opened, flagged
 
 
 def _reduce(system, work, safe, mines, touched):
@@ -238,12 +304,14 @@ def _reduce(system, work, safe, mines, touched):
     return out, safe, mines
 
 
-def _pairwise(work: list[Constraint], checked: set[tuple[int, int]], deadline: float = math.inf) -> tuple[int, int]:
+def _pairwise(
+    work: list[Constraint], checked: set[tuple[int, int]], deadline: float = math.inf
+) -> tuple[int, int, bool]:
     """For each overlapping pair (at least one of them not in ``checked``), bound the mines in the
-    overlap and settle the private parts. Stops early (with what it found) past ``deadline``."""
+    overlap and settle the private parts. Stops early past ``deadline``, with what it found and False."""
     fresh = [k for k, con in enumerate(work) if (con.cells, con.mines) not in checked]
     if not fresh:
-        return 0, 0
+        return 0, 0, True
     reach = 0
     for k in fresh:
         reach |= work[k].cells
@@ -260,7 +328,7 @@ def _pairwise(work: list[Constraint], checked: set[tuple[int, int]], deadline: f
     done = set()
     for count, x in enumerate(fresh):
         if not count & 255 and count and time.perf_counter() > deadline:
-            break
+            return safe, mines, False
         a = work[x]
         partners = set()
         mask = a.cells
@@ -289,4 +357,4 @@ def _pairwise(work: list[Constraint], checked: set[tuple[int, int]], deadline: f
                     safe |= only
                 elif left - high_m == n:
                     mines |= only
-    return safe, mines
+    return safe, mines, True

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 
 from .board import Board
-from .constraints import build_constraints, deduce
+from .constraints import build_constraints, deduce_next
 from .enumeration import DEFAULT_NODE_BUDGET
 from .grid import bits
 from .probability import Analysis, solve, solve_system, to_analysis
@@ -72,7 +72,7 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
         probability = (board.mines or 0) / (board.rows * board.cols) if board.mines is not None else 0.0
         analysis = to_analysis(solve(board, density=config.density, system=system)) if config.full_analysis else None
         return Decision((Move(OPEN, row, col, probability),), analysis, guessed=True)
-    deduction = deduce(system, deadline=solve_by)
+    deduction = deduce_next(system, deadline=solve_by)
     model = None
     safe, mines = deduction.safe, deduction.mines
     if config.full_analysis or not safe:

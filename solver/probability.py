@@ -159,7 +159,9 @@ def solve_system(
     """Past ``deadline`` a component is approximated; with ``strict``, ``OutOfTime`` is raised instead
     (a lookahead would rather drop a candidate than score it on an approximation)."""
     deduction = deduction or deduce(system, deadline=deadline)
-    parts = sorted(partition(deduction.constraints), key=lambda part: (len(part), min(c.source for c in part)))
+    # Smallest first (they share the budget); ties by their cells, not by which number each constraint
+    # is credited to, so the order is the same however the deduction was reached.
+    parts = sorted(partition(deduction.constraints), key=lambda part: (len(part), min(c.cells for c in part)))
     budget = [node_budget]
     solutions = []
     frontier = 0

@@ -11,7 +11,7 @@ import random
 import solver.constraints as constraints
 import solver.probability as probability
 from solver.board import Board
-from solver.constraints import build_constraints
+from solver.constraints import build_constraints, deduce, deduce_next
 from solver.game import PLAYING, Game
 from solver.policy import PolicyConfig, decide
 from solver.probability import solve
@@ -22,15 +22,15 @@ print(f"\ntests/test_incremental.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED=
 
 def _fresh(fn, *args):
     """``fn(*args)`` with nothing remembered from earlier calls."""
-    saved_last, saved_solved = constraints._last_built, probability._SOLVED.copy()
-    constraints._last_built = None
+    saved = constraints._last_built, constraints._last_deduced, probability._SOLVED.copy()
+    constraints._last_built = constraints._last_deduced = None
     probability._SOLVED.clear()
     try:
         return fn(*args)
     finally:
-        constraints._last_built = saved_last
+        constraints._last_built, constraints._last_deduced = saved[:2]
         probability._SOLVED.clear()
-        probability._SOLVED.update(saved_solved)
+        probability._SOLVED.update(saved[2])
 
 
 def _positions(rng: random.Random, games: int) -> list[Board]:
@@ -72,3 +72,22 @@ def test_remembered_components_give_the_fresh_answer_and_budget():
             warm = solve(board, node_budget=budget)
             cold = _fresh(lambda: solve(board, node_budget=budget))
             assert warm.classes == cold.classes and warm.nodes == cold.nodes and warm.exact == cold.exact, f"seed {SEED}"
+
+
+def test_deduction_continued_from_the_last_board_equals_a_fresh_one():
+    rng = random.Random(SEED + 2)
+    boards = _positions(rng, 12)
+    rng.shuffle(boards[: len(boards) // 4])  # unrelated boards in a row must start afresh
+    for board in boards:
+        system = build_constraints(board)
+        went_on = deduce_next(system)
+        fresh = _fresh(deduce, system)
+        assert (went_on.safe, went_on.mines) == (fresh.safe, fresh.mines), f"seed {SEED}"
+        assert {(c.cells, c.mines) for c in went_on.constraints} == {(c.cells, c.mines) for c in fresh.constraints}, f"seed {SEED}"
+
+
+def test_decisions_do_not_depend_on_what_was_decided_before():
+    rng = random.Random(SEED + 3)
+    boards = _positions(rng, 6)
+    for board in boards[::2]:
+        assert decide(board, PolicyConfig(time_limit=None)) == _fresh(decide, board, PolicyConfig(time_limit=None)), f"seed {SEED}"
