@@ -125,8 +125,14 @@ class _Search:
         for p in group:
             union |= p
             common &= p
+        varying = union & ~common
+        fixed = common | self.shown
+        neighbours = self.neighbours
         for cell in self.cells:
             if not union >> cell & 1:
+                near = neighbours[cell]
+                if not near & varying and near & fixed:
+                    continue  # the same number under every placement (and not a zero): tells nothing
                 parts = self.split(cell, group)
                 if len(parts) > 1:  # a safe cell that tells placements apart: open it for free
                     result = sum(len(part) * self.win(part) for part in parts.values()) / len(group)

@@ -55,6 +55,9 @@ class ComponentSolutions:
     # Approximations only: each group's mine density per mine count, in place of ``group_mines``
     # (which would be as big as the component times its range of counts).
     tilt: Tilt | None = None
+    # The combination's view of these counts (``probability._Poly``), made once: remembered components
+    # are combined again and again by the lookahead.
+    combined_view: object = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .board import Board
 from .endgame import PLACEMENT_LIMIT, best_endgame_move, list_placements
-from .constraints import Constraint, deduce
+from .constraints import Constraint, ConstraintSystem, deduce
 from .enumeration import OutOfTime
 from .errors import InconsistentBoardError
 from .grid import bits, neighbour_masks, neighbour_table
@@ -132,36 +132,34 @@ def survival_two_moves(board: Board, model: Model, index: int, budget: list[int]
     system = model.system
     around = neighbour_masks(system.rows, system.cols)[index]
     shown = (around & system.shown_mines).bit_count()
-    covered = (around & system.unknown).bit_count()
     old = model.deduction
     bit = 1 << index
+    unknown = system.unknown & ~bit
+    # The new number sees these cells; those the model's deduction settled are taken off already, so
+    # that only the constraints holding the opened cell or the new number's cells need reducing again.
+    seen = around & unknown
+    open_cells = seen & ~(old.safe | old.mines)
+    known_mines = (seen & old.mines).bit_count()
     outcomes = []  # (log weight of the board after the reveal, safety of the next move)
-    for value in range(shown, shown + covered + 1):
+    for value in range(shown, shown + seen.bit_count() + 1):
         if time.perf_counter() > deadline:
             raise OutOfTime
+        left = value - shown - known_mines
+        if left < 0 or left > open_cells.bit_count():
+            continue  # this number cannot show here
+        fresh = (Constraint(open_cells, left, index),) if open_cells else ()
+        # The system after the reveal carries the model's reduced constraints plus the new number:
+        # equivalent to the board's own numbers given what the deduction settled.
+        revealed = ConstraintSystem(system.rows, system.cols, unknown, system.shown_mines, old.constraints + fresh)
         try:
-            revealed = system.reveal(index, value)
-            # The new number, reduced by what the model's deduction already settled; then only the
-            # constraints holding the opened cell or the new number's cells need reducing again.
-            fresh = []
-            for con in revealed.constraints:
-                if con.source == index:
-                    cells = con.cells & ~(old.safe | old.mines)
-                    left = con.mines - (con.cells & old.mines).bit_count()
-                    if not cells:
-                        if left:
-                            raise InconsistentBoardError("the number cannot be shown")
-                        continue
-                    fresh.append(Constraint(cells, left, index))
-            touched = bit | sum(con.cells for con in fresh)
             deduction = deduce(
                 revealed,
-                old.constraints + tuple(fresh),
+                None,
                 deadline,
                 safe=old.safe | bit,
                 mines=old.mines,
                 settled=old.constraints,
-                touched=touched,
+                touched=bit | open_cells,
             )
             after = solve_system(
                 revealed, board.mines, model.density, max(budget[0], 1), deduction, deadline, strict=True

@@ -344,6 +344,13 @@ class _Poly:
         return never, always
 
 
+def _poly(found: ComponentSolutions) -> _Poly:
+    view = found.combined_view
+    if view is None:
+        view = found.combined_view = _Poly(found)
+    return view
+
+
 def _group_probabilities(poly: _Poly, sums: list[float], factor: float, never, always) -> list[float]:
     probs = []
     for g, size in enumerate(poly.sizes):
@@ -389,7 +396,7 @@ def combine_with_total(
     board of thousands of cells can take a good part of a second: past ``deadline`` it raises
     ``OutOfTime`` (see ``combine_tilted``).
     """
-    polys = [_Poly(s) for s in solutions]
+    polys = [_poly(s) for s in solutions]
     n = len(polys)
     top = mines_left
     mask_all = (1 << (top + 1)) - 1
@@ -506,7 +513,7 @@ def combine_tilted(
     huge board: the total's coupling C(floating, mines_left - t) is replaced by independent mines with
     the one chance p that makes the expected number of mines equal mines_left (for thousands of cells
     the two agree closely). Cells certain within their own component stay certain."""
-    polys = [_Poly(s) for s in solutions]
+    polys = [_poly(s) for s in solutions]
     # Per component: (mine count, log of its count) for the counts that occur.
     terms = [
         [(poly.low + k, poly.log_scale + math.log(c)) for k, c in enumerate(poly.values) if c] for poly in polys
@@ -537,7 +544,7 @@ def combine_with_density(
     group_probs = []
     log_weight = 0.0
     lp, lq = math.log(p), math.log1p(-p)
-    for found, poly in zip(solutions, polys or [_Poly(s) for s in solutions]):
+    for found, poly in zip(solutions, polys or [_poly(s) for s in solutions]):
         size = sum(poly.sizes)
         logs = [
             poly.log_scale + math.log(c) + (poly.low + k) * lp + (size - poly.low - k) * lq if c else _NEG_INF
@@ -556,7 +563,7 @@ def estimate_density(system: ConstraintSystem, deduction: Deduction, solutions, 
     if covered == 0:
         return 0.15
     p = 0.15
-    polys = [_Poly(s) for s in solutions]
+    polys = [_poly(s) for s in solutions]
     for _ in range(20):
         group_probs, _, _ = combine_with_density(solutions, p, polys)
         expected = system.flags + deduction.mines.bit_count() + p * floating.bit_count()
