@@ -12,6 +12,7 @@ import math
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from .board import MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board
@@ -82,6 +83,8 @@ def _mask_of(flat: str, table) -> int:
     return int(flat.translate(table)[::-1], 2)
 
 
+_SOURCE = itemgetter(2)  # a Constraint's source
+
 # The last board built, to build the next one from it: a move changes a few rows, and only the numbers
 # next to a changed row need looking at again (the others' constraints are taken over unchanged). The
 # result is always exactly what building from scratch gives; this only saves the work.
@@ -140,7 +143,7 @@ def build_constraints(board: Board) -> ConstraintSystem:
         if mask:
             by_source[i] = Constraint(mask, left, i)
     _last_built = (rows, cols, board.grid, by_source)
-    constraints = tuple(by_source[i] for i in sorted(by_source))
+    constraints = tuple(sorted(by_source.values(), key=_SOURCE))
     return ConstraintSystem(rows, cols, unknown, shown_mines, constraints)
 
 
@@ -259,9 +262,11 @@ def _continue(last, system: ConstraintSystem):
     opened = old.unknown & ~system.unknown & ~flagged
     now = {con.source: con for con in system.constraints}
     for con in old.constraints:  # every number seen before must still say the same
+        current = now.pop(con.source, None)
+        if current is con and not con.cells & ~system.unknown:
+            continue  # the very constraint (build_constraints kept it), its cells all still covered
         cells = con.cells & system.unknown
         mines = con.mines - (con.cells & flagged).bit_count()
-        current = now.pop(con.source, None)
         if cells:
             if current is None or current.cells != cells or current.mines != mines:
                 return None
