@@ -92,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"safe: {len(analysis.safe)} cells, certain mines: {len(analysis.mines)}")
         if decision.approximate:
             print(
-                "approximate: the board is too big to enumerate exactly within the budget; the certain cells "
-                "are certain, the other probabilities are estimates"
+                "approximate: the board is too big to solve exactly within the work budget or time limit; "
+                "cells called certain are certain, the other figures are estimates"
             )
     return 0
 
