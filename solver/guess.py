@@ -6,10 +6,11 @@ Strategies (``GuessConfig.strategy``), kept side by side so the benchmark can co
 - ``lowest-corner``: the lowest probability; ties go to the cell with the fewest neighbours and then
   the fewest covered neighbours (corners and edges are likelier to show a zero and open an area).
 - ``lookahead`` (default): a one-step lookahead over the near-safest candidates. For each candidate and each
-  number it could show, the board is solved again; the candidate's score is the chance to survive it
-  *and* the next move: P(safe) * sum over values v of P(v | safe) * (1 if the new board has a certain
-  safe cell else the safety of its best guess). Candidates are the cells within ``tolerance`` of the best
-  probability, at most ``max_candidates`` of them, best tie-break first.
+  number it could show, the board after it is weighed (``lookahead.survival_two_moves``: one enumeration
+  for all the numbers); the candidate's score is the chance to survive it *and* the next move:
+  P(safe) * sum over values v of P(v | safe) * (1 if the new board has a certain safe cell else the
+  safety of its best guess). Candidates are the cells within ``tolerance`` of the best probability, at
+  most ``max_candidates`` of them, best tie-break first.
 """
 
 from __future__ import annotations
@@ -20,11 +21,10 @@ from dataclasses import dataclass
 
 from .board import Board
 from .endgame import PLACEMENT_LIMIT, best_endgame_move, list_placements
-from .constraints import Constraint, ConstraintSystem, deduce
-from .enumeration import OutOfTime
-from .errors import InconsistentBoardError
+from .enumeration import BudgetExceeded, OutOfTime
 from .grid import bits, neighbour_masks, neighbour_table
-from .probability import Model, solve_system
+from .lookahead import survival_two_moves
+from .probability import Model
 
 STRATEGIES = ("lookahead", "lowest-corner", "lowest")
 
@@ -81,10 +81,12 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
         if scored and 1.0 - model.probabilities[i] <= max(scored)[0]:
             break
         try:
-            score = survival_two_moves(board, model, i, budget, deadline)
+            score = survival_two_moves(model, i, budget, deadline)
         except OutOfTime:
             complete = False
             break
+        except BudgetExceeded:
+            break  # the work budget is spent: settle for the candidates scored (deterministic)
         # Equal scores go to the earlier candidate: safer, then the better tie-break.
         scored.append((score, -rank, i))
     if not scored:  # out of time before the first candidate was scored: the safest, best placed
@@ -121,61 +123,3 @@ def _spread(candidates: list[int], model: Model) -> list[int]:
             seen.add(shape)
         out.append(i)
     return out
-
-
-def survival_two_moves(board: Board, model: Model, index: int, budget: list[int], deadline: float = math.inf) -> float:
-    """P(cell is safe) * E[safety of the following move | the number it shows].
-
-    Each value is solved from the model's own deduction (only pairs touching the new number are
-    looked at again); the components the number does not touch come from the solver's memo of
-    solved components (``probability.solve_system``). Raises ``OutOfTime`` past ``deadline``."""
-    system = model.system
-    around = neighbour_masks(system.rows, system.cols)[index]
-    shown = (around & system.shown_mines).bit_count()
-    old = model.deduction
-    bit = 1 << index
-    unknown = system.unknown & ~bit
-    # The new number sees these cells; those the model's deduction settled are taken off already, so
-    # that only the constraints holding the opened cell or the new number's cells need reducing again.
-    seen = around & unknown
-    open_cells = seen & ~(old.safe | old.mines)
-    known_mines = (seen & old.mines).bit_count()
-    outcomes = []  # (log weight of the board after the reveal, safety of the next move)
-    for value in range(shown, shown + seen.bit_count() + 1):
-        if time.perf_counter() > deadline:
-            raise OutOfTime
-        left = value - shown - known_mines
-        if left < 0 or left > open_cells.bit_count():
-            continue  # this number cannot show here
-        fresh = (Constraint(open_cells, left, index),) if open_cells else ()
-        # The system after the reveal carries the model's reduced constraints plus the new number:
-        # equivalent to the board's own numbers given what the deduction settled.
-        revealed = ConstraintSystem(system.rows, system.cols, unknown, system.shown_mines, old.constraints + fresh)
-        try:
-            deduction = deduce(
-                revealed,
-                None,
-                deadline,
-                safe=old.safe | bit,
-                mines=old.mines,
-                settled=old.constraints,
-                touched=bit | open_cells,
-            )
-            after = solve_system(
-                revealed, board.mines, model.density, max(budget[0], 1), deduction, deadline, strict=True
-            )
-        except InconsistentBoardError:
-            continue
-        budget[0] -= after.nodes + 1
-        if after.log_weight == -math.inf:
-            continue
-        # When every covered cell left is a mine the game is won: the next move is certainly survived.
-        won = not after.system.unknown & ~after.mines
-        outcomes.append((after.log_weight, 1.0 if won else 1.0 - after.safest()))
-    if not outcomes:
-        return 0.0
-    # Weights as ratios to the largest: the counts themselves pass float range on big boards.
-    top = max(w for w, _ in outcomes)
-    total = sum(math.exp(w - top) for w, _ in outcomes)
-    score = sum(math.exp(w - top) * safety for w, safety in outcomes)
-    return (1.0 - model.probabilities[index]) * score / total
