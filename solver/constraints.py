@@ -192,7 +192,7 @@ def deduce(
     early: what it found is still certain, the rest is left to the enumeration.
     """
     work = list(system.constraints if constraints is None else constraints)
-    checked = {(c.cells, c.mines) for c in settled}
+    checked = set(settled)  # (named tuples hash by value: a set of them is built at C speed)
     complete = True
     # touched: cells settled since the last pass (-1: all)
     while True:
@@ -205,7 +205,7 @@ def deduce(
             complete = False
             break
         safe_found, mines_found, complete = _pairwise(work, checked, deadline)
-        checked = {(c.cells, c.mines) for c in work}
+        checked = set(work)
         if not (safe_found or mines_found):
             break
         if safe_found & mines_found:
@@ -310,11 +310,11 @@ def _reduce(system, work, safe, mines, touched):
 
 
 def _pairwise(
-    work: list[Constraint], checked: set[tuple[int, int]], deadline: float = math.inf
+    work: list[Constraint], checked: set[Constraint], deadline: float = math.inf
 ) -> tuple[int, int, bool]:
     """For each overlapping pair (at least one of them not in ``checked``), bound the mines in the
     overlap and settle the private parts. Stops early past ``deadline``, with what it found and False."""
-    fresh = [k for k, con in enumerate(work) if (con.cells, con.mines) not in checked]
+    fresh = [k for k, con in enumerate(work) if con not in checked]
     if not fresh:
         return 0, 0, True
     reach = 0
