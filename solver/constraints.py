@@ -8,16 +8,23 @@ nothing changes. It is exact but incomplete: whatever it cannot settle goes to e
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import itemgetter
+from typing import NamedTuple
 
 from .board import MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board
 from .errors import InconsistentBoardError
-from .grid import bits, neighbour_masks, neighbour_table
+from .grid import bits, neighbour_masks
 
 
-@dataclass(frozen=True, slots=True)
-class Constraint:
-    """Exactly ``mines`` of the cells in bitmask ``cells`` are mines. ``source`` is the number's index."""
+class Constraint(NamedTuple):
+    """Exactly ``mines`` of the cells in bitmask ``cells`` are mines. ``source`` is the number's index.
+
+    A named tuple, not a frozen dataclass: thousands are made per decision and a frozen dataclass
+    takes several times longer to build."""
 
     cells: int
     mines: int
@@ -60,42 +67,102 @@ class ConstraintSystem:
         return tuple(divmod(i, self.cols) for i in bits(mask))
 
 
+# Over all of ASCII: any other character (e.g. a '.' in a Board built by hand) reads as "not this kind".
+def _table(kind) -> dict[int, str]:
+    return {code: "1" if chr(code) in kind else "0" for code in range(128)}
+
+
+_UNKNOWN_BITS = _table(UNKNOWN_CHARS)
+_MINE_BITS = _table(MINE_LIKE_CHARS)
+_NUMBER_BITS = _table(NUMBERS)
+_NONZERO_BITS = _table(NUMBERS[1:])
+
+
+def _mask_of(flat: str, table) -> int:
+    """Bitmask of the cells whose character ``table`` maps to '1' (bit i = cell i)."""
+    return int(flat.translate(table)[::-1], 2)
+
+
+_SOURCE = itemgetter(2)  # a Constraint's source
+
+# The last board built, to build the next one from it: a move changes a few rows, and only the numbers
+# next to a changed row need looking at again (the others' constraints are taken over unchanged). The
+# result is always exactly what building from scratch gives; this only saves the work.
+_last_built: tuple[int, int, tuple[str, ...], dict[int, Constraint]] | None = None
+
+
 def build_constraints(board: Board) -> ConstraintSystem:
+    # Bitmask work: the covered and flagged cells are read in one pass each (str.translate), and only
+    # the numbers that can say something are visited: those next to a covered cell, and non-zero ones
+    # next to a flag (they may contradict it). This runs on every decision.
+    global _last_built
     rows, cols = board.rows, board.cols
     flat = "".join(board.grid)
-    table = neighbour_table(rows, cols)
-    unknown = 0
-    shown_mines = 0
-    for i, ch in enumerate(flat):
-        if ch in UNKNOWN_CHARS:
-            unknown |= 1 << i
-        elif ch in MINE_LIKE_CHARS:
-            shown_mines |= 1 << i
-    constraints = []
-    for i, ch in enumerate(flat):
-        if ch not in NUMBERS or ch == "0" and not _has_unknown(flat, table[i]):
-            continue
-        mask = 0
-        shown = 0
-        for j in table[i]:
-            nch = flat[j]
-            if nch in UNKNOWN_CHARS:
-                mask |= 1 << j
-            elif nch in MINE_LIKE_CHARS:
-                shown += 1
-        left = int(ch) - shown
+    around = neighbour_masks(rows, cols)
+    unknown = _mask_of(flat, _UNKNOWN_BITS)
+    shown_mines = _mask_of(flat, _MINE_BITS)
+    numbers = _mask_of(flat, _NUMBER_BITS)
+    nonzero = _mask_of(flat, _NONZERO_BITS)
+    near_unknown = _dilate(unknown, rows, cols)
+    near_mines = _dilate(shown_mines, rows, cols)
+    lonely = nonzero & ~near_unknown & ~near_mines  # a number with nothing around that could be a mine
+    if lonely:
+        i = (lonely & -lonely).bit_length() - 1
+        raise InconsistentBoardError(
+            f"the {flat[i]} at {divmod(i, cols)} sees no flags and no covered cells", cells=(divmod(i, cols),)
+        )
+    visit = (numbers & near_unknown) | (nonzero & near_mines)
+    by_source: dict[int, Constraint] = {}
+    last = _last_built
+    if last is not None and last[0] == rows and last[1] == cols:
+        redo_rows = set()
+        for r, (old, new) in enumerate(zip(last[2], board.grid)):
+            if old != new:
+                redo_rows.update((r - 1, r, r + 1))
+        row_bits = (1 << cols) - 1
+        redo = 0
+        for r in redo_rows:
+            if 0 <= r < rows:
+                redo |= row_bits << (r * cols)
+        # A number whose row and the rows beside it are unchanged has the same constraint as before.
+        by_source = {i: con for i, con in last[3].items() if i // cols not in redo_rows}
+        visit &= redo
+    while visit:
+        low = visit & -visit
+        i = low.bit_length() - 1
+        visit ^= low
+        near = around[i]
+        mask = near & unknown
+        shown = (near & shown_mines).bit_count() if shown_mines else 0
+        left = ord(flat[i]) - 48 - shown
         if left < 0 or left > mask.bit_count():
             raise InconsistentBoardError(
-                f"the {ch} at {divmod(i, cols)} sees {shown} flags and {mask.bit_count()} covered cells",
+                f"the {flat[i]} at {divmod(i, cols)} sees {shown} flags and {mask.bit_count()} covered cells",
                 cells=(divmod(i, cols),),
             )
         if mask:
-            constraints.append(Constraint(mask, left, i))
-    return ConstraintSystem(rows, cols, unknown, shown_mines, tuple(constraints))
+            by_source[i] = Constraint(mask, left, i)
+    _last_built = (rows, cols, board.grid, by_source)
+    constraints = tuple(sorted(by_source.values(), key=_SOURCE))
+    return ConstraintSystem(rows, cols, unknown, shown_mines, constraints)
 
 
-def _has_unknown(flat: str, nbrs: tuple[int, ...]) -> bool:
-    return any(flat[j] in UNKNOWN_CHARS for j in nbrs)
+@lru_cache(maxsize=64)
+def _column_masks(rows: int, cols: int) -> tuple[int, int]:
+    """Cells not in the first column, cells not in the last column."""
+    row_first = sum(1 << (r * cols) for r in range(rows))
+    first = row_first
+    last = row_first << (cols - 1)
+    full = (1 << (rows * cols)) - 1
+    return full & ~first, full & ~last
+
+
+def _dilate(mask: int, rows: int, cols: int) -> int:
+    """``mask`` and every neighbour of its cells."""
+    not_first, not_last = _column_masks(rows, cols)
+    full = (1 << (rows * cols)) - 1
+    row = mask | ((mask << 1) & not_first) | ((mask >> 1) & not_last)
+    return (row | (row << cols) | (row >> cols)) & full
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,83 +170,196 @@ class Deduction:
     safe: int  # bitmask of cells proven safe
     mines: int  # bitmask of cells proven mines
     constraints: tuple[Constraint, ...]  # what is left, reduced by the cells settled
+    complete: bool = True  # False when the deadline stopped it before the rules had settled all they can
 
 
-def deduce(system: ConstraintSystem, constraints: tuple[Constraint, ...] | None = None) -> Deduction:
-    """Apply the single-number and pairwise rules until they settle nothing more."""
+def deduce(
+    system: ConstraintSystem,
+    constraints: tuple[Constraint, ...] | None = None,
+    deadline: float = math.inf,
+    *,
+    safe: int = 0,
+    mines: int = 0,
+    settled: tuple[Constraint, ...] = (),
+    touched: int = -1,
+) -> Deduction:
+    """Apply the single-number and pairwise rules until they settle nothing more.
+
+    ``safe``/``mines`` are cells already known; ``settled`` are constraints already checked pairwise
+    against each other (a previous deduction's result): only pairs with a new or changed constraint
+    are looked at, so a lookahead's re-solve after one reveal costs little. ``touched``: the cells
+    whose state changed since the constraints were last reduced (default: all of them). Past ``deadline`` it stops
+    early: what it found is still certain, the rest is left to the enumeration.
+    """
     work = list(system.constraints if constraints is None else constraints)
-    safe = 0
-    mines = 0
+    checked = set(settled)  # (named tuples hash by value: a set of them is built at C speed)
+    complete = True
+    # touched: cells settled since the last pass (-1: all)
     while True:
-        work, safe, mines, settled = _reduce(system, work, safe, mines)
-        if settled:
+        before = safe | mines
+        work, safe, mines = _reduce(system, work, safe, mines, touched)
+        touched = (safe | mines) & ~before
+        if touched:
             continue
-        safe_found, mines_found = _pairwise(work)
+        if not complete or time.perf_counter() > deadline:
+            complete = False
+            break
+        safe_found, mines_found, complete = _pairwise(work, checked, deadline)
+        checked = set(work)
         if not (safe_found or mines_found):
-            return Deduction(safe, mines, tuple(work))
+            break
         if safe_found & mines_found:
             raise InconsistentBoardError("the numbers contradict each other", cells=system.cells(safe_found & mines_found))
+        touched = (safe_found | mines_found) & ~(safe | mines)
         safe |= safe_found
         mines |= mines_found
+    # Flags may have been passed in as known mines (``deduce_next``): only covered cells are returned.
+    return Deduction(safe & system.unknown, mines & system.unknown, tuple(work), complete)
 
 
-def _reduce(system, work, safe, mines):
-    """Remove settled cells from every constraint, then apply the single-number rule."""
+# The last complete deduction and its system, for ``deduce_next``.
+_last_deduced: tuple[ConstraintSystem, Deduction] | None = None
+
+
+def deduce_next(system: ConstraintSystem, deadline: float = math.inf) -> Deduction:
+    """``deduce(system)``, started from the last board's deduction when this board continues it (the
+    same numbers, some covered cells opened or flagged since): only what changed is looked at again.
+    Gives the same cells and the same remaining constraints as a fresh ``deduce`` (their order and
+    the number each is credited to may differ; nothing downstream depends on those)."""
+    global _last_deduced
+    start = _continue(_last_deduced, system)
+    if start is None:
+        result = deduce(system, deadline=deadline)
+    else:
+        prev, fresh, opened, flagged = start
+        touched = opened | flagged
+        for con in fresh:
+            touched |= con.cells
+        result = deduce(
+            system,
+            prev.constraints + fresh,
+            deadline,
+            safe=prev.safe | opened,
+            mines=prev.mines | flagged,
+            settled=prev.constraints,
+            touched=touched,
+        )
+    _last_deduced = (system, result) if result.complete else None
+    return result
+
+
+def _continue(last, system: ConstraintSystem):
+    """(previous deduction, constraints of the numbers shown since, cells opened, cells flagged) when
+    ``system`` continues the last deduced one, else None."""
+    if last is None:
+        return None
+    old, prev = last
+    if (old.rows, old.cols) != (system.rows, system.cols) or system.unknown & ~old.unknown:
+        return None
+    if old.shown_mines & ~system.shown_mines:
+        return None
+    flagged = system.shown_mines & ~old.shown_mines
+    opened = old.unknown & ~system.unknown & ~flagged
+    now = {con.source: con for con in system.constraints}
+    for con in old.constraints:  # every number seen before must still say the same
+        current = now.pop(con.source, None)
+        if current is con and not con.cells & ~system.unknown:
+            continue  # the very constraint (build_constraints kept it), its cells all still covered
+        cells = con.cells & system.unknown
+        mines = con.mines - (con.cells & flagged).bit_count()
+        if cells:
+            if current is None or current.cells != cells or current.mines != mines:
+                return None
+        elif mines or current is not None:
+            return None
+    fresh = tuple(now.values())
+    if any(not old.unknown >> con.source & 1 for con in fresh):
+        return None  # a number that had no covered neighbour before cannot have one now
+    return prev, fresh, opened, flagged
+
+
+def _reduce(system, work, safe, mines, touched):
+    """Remove settled cells from the constraints that hold any of ``touched`` (the others are reduced
+    already), then apply the single-number rule."""
     out = []
     seen = set()
-    settled = False
     for con in work:
         mask, left = con.cells, con.mines
-        if mask & mines:
-            left -= (mask & mines).bit_count()
-            mask &= ~mines
-        mask &= ~safe
-        size = mask.bit_count()
-        if left < 0 or left > size:
-            raise InconsistentBoardError(
-                "a number cannot be satisfied", cells=(system.cell(con.source),) + system.cells(con.cells)
-            )
-        if not mask:
-            continue
-        if left == 0:
-            safe |= mask
-            settled = True
-        elif left == size:
-            mines |= mask
-            settled = True
-        elif (mask, left) not in seen:
+        if mask & touched:
+            if mask & mines:
+                left -= (mask & mines).bit_count()
+                mask &= ~mines
+            mask &= ~safe
+            size = mask.bit_count()
+            if left < 0 or left > size:
+                raise InconsistentBoardError(
+                    "a number cannot be satisfied", cells=(system.cell(con.source),) + system.cells(con.cells)
+                )
+            if not mask:
+                continue
+            if left == 0:
+                safe |= mask
+                continue
+            if left == size:
+                mines |= mask
+                continue
+        if (mask, left) not in seen:
             seen.add((mask, left))
             out.append(con if mask == con.cells else Constraint(mask, left, con.source))
-    return out, safe, mines, settled
+    return out, safe, mines
 
 
-def _pairwise(work: list[Constraint]) -> tuple[int, int]:
-    """For each overlapping pair, bound the mines in the overlap and settle the private parts."""
+def _pairwise(
+    work: list[Constraint], checked: set[Constraint], deadline: float = math.inf
+) -> tuple[int, int, bool]:
+    """For each overlapping pair (at least one of them not in ``checked``), bound the mines in the
+    overlap and settle the private parts. Stops early past ``deadline``, with what it found and False."""
+    fresh = [k for k, con in enumerate(work) if con not in checked]
+    if not fresh:
+        return 0, 0, True
+    reach = 0
+    for k in fresh:
+        reach |= work[k].cells
     by_cell: dict[int, list[int]] = {}
     for k, con in enumerate(work):
-        for i in bits(con.cells):
-            by_cell.setdefault(i, []).append(k)
+        if not con.cells & reach:
+            continue  # shares no cell with a fresh constraint: no pair to look at
+        mask = con.cells
+        while mask:
+            low = mask & -mask
+            by_cell.setdefault(low.bit_length() - 1, []).append(k)
+            mask ^= low
     safe = mines = 0
     done = set()
-    for members in by_cell.values():
-        for x in range(len(members)):
-            for y in range(x + 1, len(members)):
-                pair = (members[x], members[y])
-                if pair in done:
+    for count, x in enumerate(fresh):
+        if not count & 255 and count and time.perf_counter() > deadline:
+            return safe, mines, False
+        a = work[x]
+        partners = set()
+        mask = a.cells
+        while mask:
+            low = mask & -mask
+            partners.update(by_cell[low.bit_length() - 1])
+            mask ^= low
+        for y in partners:
+            if y == x:
+                continue
+            pair = (x, y) if x < y else (y, x)
+            if pair in done:
+                continue
+            done.add(pair)
+            b = work[y]
+            both = a.cells & b.cells
+            only_a = a.cells & ~both
+            only_b = b.cells & ~both
+            na, nb, nboth = only_a.bit_count(), only_b.bit_count(), both.bit_count()
+            low_m = max(0, a.mines - na, b.mines - nb)
+            high_m = min(nboth, a.mines, b.mines)
+            for only, n, left in ((only_a, na, a.mines), (only_b, nb, b.mines)):
+                if not only:
                     continue
-                done.add(pair)
-                a, b = work[pair[0]], work[pair[1]]
-                both = a.cells & b.cells
-                only_a = a.cells & ~both
-                only_b = b.cells & ~both
-                na, nb, nboth = only_a.bit_count(), only_b.bit_count(), both.bit_count()
-                low = max(0, a.mines - na, b.mines - nb)
-                high = min(nboth, a.mines, b.mines)
-                for only, n, left in ((only_a, na, a.mines), (only_b, nb, b.mines)):
-                    if not only:
-                        continue
-                    if left - low == 0:
-                        safe |= only
-                    elif left - high == n:
-                        mines |= only
-    return safe, mines
+                if left - low_m == 0:
+                    safe |= only
+                elif left - high_m == n:
+                    mines |= only
+    return safe, mines, True

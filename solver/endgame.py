@@ -27,7 +27,7 @@ NODE_BUDGET = 20_000  # for listing the solutions of each component
 
 def list_placements(model: Model, limit: int = PLACEMENT_LIMIT) -> list[int] | None:
     """Every placement of the mines left, as bitmasks over covered cells, or None if over ``limit``."""
-    if model.mines_left is None or not model.exact or model.weight > limit:
+    if model.mines_left is None or not model.exact or model.weight > limit + 0.5:
         return None
     per_component: list[list[tuple[int, int]]] = []  # (mines, cell mask) choices per component
     for found in model.solutions:
@@ -108,9 +108,17 @@ class _Search:
         self.work -= len(group)
         if self.work < 0 or time.perf_counter() > self.deadline:
             raise BudgetExceeded
+        near = self.neighbours[cell]
+        shown = self.shown
         for p in group:
             if not p & bit:
-                out.setdefault(self.reveal(cell, p), []).append(p)
+                # The number itself when it is not a zero (most cells): no call for the common case.
+                value = (near & (p | shown)).bit_count() or self.reveal(cell, p)
+                part = out.get(value)
+                if part is None:
+                    out[value] = [p]
+                else:
+                    part.append(p)
         return out
 
     def win(self, group: list[int]) -> float:
@@ -125,8 +133,14 @@ class _Search:
         for p in group:
             union |= p
             common &= p
+        varying = union & ~common
+        fixed = common | self.shown
+        neighbours = self.neighbours
         for cell in self.cells:
             if not union >> cell & 1:
+                near = neighbours[cell]
+                if not near & varying and near & fixed:
+                    continue  # the same number under every placement (and not a zero): tells nothing
                 parts = self.split(cell, group)
                 if len(parts) > 1:  # a safe cell that tells placements apart: open it for free
                     result = sum(len(part) * self.win(part) for part in parts.values()) / len(group)

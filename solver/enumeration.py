@@ -8,10 +8,13 @@ Counts are exact Python integers, kept per number of mines in the component.
 
 from __future__ import annotations
 
+import heapq
 import math
+import sys
 import time
 from dataclasses import dataclass, field
 from math import comb
+from typing import NamedTuple
 
 from .constraints import Constraint
 from .grid import bits
@@ -21,8 +24,7 @@ from .grid import bits
 DEFAULT_NODE_BUDGET = 200_000
 
 
-@dataclass(frozen=True, slots=True)
-class CellGroup:
+class CellGroup(NamedTuple):
     cells: int  # bitmask
     size: int
 
@@ -50,12 +52,79 @@ class ComponentSolutions:
     counts: dict[int, int] = field(default_factory=dict)
     group_mines: dict[int, list[int]] = field(default_factory=dict)
     exact: bool = True
+    # Approximations only: each group's mine density per mine count, in place of ``group_mines``
+    # (which would be as big as the component times its range of counts).
+    tilt: Tilt | None = None
+    # The combination's view of these counts (``probability._Poly``), made once: remembered components
+    # are combined again and again by the lookahead.
+    combined_view: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tilt:
+    """An approximation's densities given m mines in the component: ``base + (m - mean) * slope`` per
+    group (this sums to m exactly), except at the counts in ``exceptions`` where that leaves (0, 1)
+    and the exact tilt was computed instead."""
+
+    base: tuple[float, ...]
+    slope: tuple[float, ...]
+    mean: float
+    exceptions: dict[int, list[float]]
+
+    def densities(self, m: int) -> list[float]:
+        given = self.exceptions.get(m)
+        if given is not None:
+            return given
+        step = m - self.mean
+        return [p + step * k for p, k in zip(self.base, self.slope)]
 
 
 def split_components(constraints: tuple[Constraint, ...]) -> list[Component]:
     """Group equivalent cells, then split the groups into independent components."""
-    signature: dict[int, int] = {}
+    return [build_component(part) for part in partition(constraints)]
+
+
+def partition(constraints: tuple[Constraint, ...]) -> list[list[Constraint]]:
+    """The constraints, split into independent sets (no covered cell shared between two sets).
+
+    Cheap (one pass of union-find); callers that keep earlier results can look a set up by
+    ``component_key`` before paying for ``build_component`` and its enumeration.
+    """
+    parent = list(range(len(constraints)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    owner: dict[int, int] = {}  # cell -> a constraint holding it
     for k, con in enumerate(constraints):
+        mask = con.cells
+        while mask:
+            low = mask & -mask
+            cell = low.bit_length() - 1
+            other = owner.setdefault(cell, k)
+            if other != k:
+                a, b = find(other), find(k)
+                if a != b:
+                    parent[a] = b
+            mask ^= low
+    by_root: dict[int, list[Constraint]] = {}
+    for k, con in enumerate(constraints):
+        by_root.setdefault(find(k), []).append(con)
+    return list(by_root.values())
+
+
+def component_key(part: list[Constraint]) -> frozenset[tuple[int, int]]:
+    """What a component's solutions depend on: its constraints as (cells, mines), in any order."""
+    return frozenset((con.cells, con.mines) for con in part)
+
+
+def build_component(part: list[Constraint]) -> Component:
+    """The cell groups of one independent set of constraints, in search order."""
+    signature: dict[int, int] = {}
+    for k, con in enumerate(part):
         mask = con.cells
         while mask:
             low = mask & -mask
@@ -65,60 +134,59 @@ def split_components(constraints: tuple[Constraint, ...]) -> list[Component]:
     groups_by_sig: dict[int, int] = {}
     for cell, sig in signature.items():
         groups_by_sig[sig] = groups_by_sig.get(sig, 0) | (1 << cell)
-
-    # Union-find over constraints: two constraints sharing a group belong to one component.
-    parent = list(range(len(constraints)))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for sig in groups_by_sig:
-        first = (sig & -sig).bit_length() - 1
-        rest = sig & (sig - 1)
-        while rest:
-            low = rest & -rest
-            parent[find(low.bit_length() - 1)] = find(first)
-            rest ^= low
-
-    by_root: dict[int, list[tuple[int, int]]] = {}
-    for sig, cells in groups_by_sig.items():
-        root = find((sig & -sig).bit_length() - 1)
-        by_root.setdefault(root, []).append((sig, cells))
-
-    components = []
-    for members in by_root.values():
-        members = _search_order(members)
-        groups = tuple(CellGroup(cells, cells.bit_count()) for _, cells in members)
-        cons_ids = sorted({k for sig, _ in members for k in bits(sig)})
-        cons = tuple(
-            (tuple(g for g, (sig, _) in enumerate(members) if sig >> k & 1), constraints[k].mines)
-            for k in cons_ids
-        )
-        components.append(Component(groups, cons, tuple(constraints[k].source for k in cons_ids)))
-    return components
+    members = _search_order(list(groups_by_sig.items()), len(part))
+    groups = tuple(CellGroup(cells, cells.bit_count()) for _, cells in members)
+    member_lists: list[list[int]] = [[] for _ in part]
+    for g, (sig, _) in enumerate(members):
+        for k in bits(sig):
+            member_lists[k].append(g)
+    cons = tuple((tuple(m), con.mines) for m, con in zip(member_lists, part))
+    return Component(groups, cons, tuple(con.source for con in part))
 
 
-def _search_order(members: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _search_order(members: list[tuple[int, int]], nconstraints: int) -> list[tuple[int, int]]:
     """Order groups so that each next one shares the most constraints with those already placed.
 
-    Constraints then close early and the search prunes near the top of the tree.
+    Constraints then close early and the search prunes near the top of the tree. A heap with lazy
+    updates keeps this at O(n log n) in groups (a plain scan for the best is quadratic, which
+    dominated on boards of a few thousand cells).
     """
-    remaining = sorted(members, key=lambda m: -m[0].bit_count())
-    ordered = [remaining.pop(0)]
-    touched = ordered[0][0]
-    while remaining:
-        best = max(range(len(remaining)), key=lambda i: ((remaining[i][0] & touched).bit_count(), remaining[i][0].bit_count()))
-        chosen = remaining.pop(best)
-        ordered.append(chosen)
-        touched |= chosen[0]
+    n = len(members)
+    if n <= 2:
+        return sorted(members, key=lambda m: -m[0].bit_count())
+    by_constraint: list[list[int]] = [[] for _ in range(nconstraints)]
+    for g, (sig, _) in enumerate(members):
+        for k in bits(sig):
+            by_constraint[k].append(g)
+    score = [0] * n
+    pops = [sig.bit_count() for sig, _ in members]
+    heap = [(0, -pops[g], g) for g in range(n)]
+    heapq.heapify(heap)
+    placed = [False] * n
+    touched = 0
+    ordered = []
+    while heap:
+        neg, _, g = heapq.heappop(heap)
+        if placed[g] or -neg != score[g]:
+            continue
+        placed[g] = True
+        ordered.append(members[g])
+        fresh = members[g][0] & ~touched
+        touched |= fresh
+        for k in bits(fresh):
+            for h in by_constraint[k]:
+                if not placed[h]:
+                    score[h] += 1
+                    heapq.heappush(heap, (-score[h], -pops[h], h))
     return ordered
 
 
 class BudgetExceeded(Exception):
-    pass
+    """The work budget ran out (deterministic)."""
+
+
+class OutOfTime(BudgetExceeded):
+    """The clock passed the deadline (live play only)."""
 
 
 def enumerate_component(
@@ -163,8 +231,10 @@ def enumerate_component(
                     sums[i] += weight * chosen[i]
             return
         nodes -= 1
-        if nodes < 0 or not nodes & 1023 and time.perf_counter() > deadline:
+        if nodes < 0:
             raise BudgetExceeded
+        if not nodes & 1023 and time.perf_counter() > deadline:
+            raise OutOfTime
         size = sizes[g]
         low, high = 0, size
         for k in touching[g]:
@@ -190,32 +260,123 @@ def enumerate_component(
         for k in cons:
             capacity[k] += size
 
-    search(0, 1, 0)
-    budget[0] = nodes
+    # One level of recursion per group: a frontier of a few thousand cells needs more than Python's
+    # default limit (Python-to-Python calls do not grow the C stack from 3.11 on).
+    old_limit = sys.getrecursionlimit()
+    if ngroups + 100 > old_limit:
+        sys.setrecursionlimit(ngroups + 100)
+    try:
+        search(0, 1, 0)
+    finally:
+        budget[0] = nodes  # also when the budget ran out, so callers can count what was spent
+        sys.setrecursionlimit(old_limit)
     return result
 
 
-def approximate(component: Component) -> ComponentSolutions:
-    """Fallback for a component too large to enumerate within the budget.
+# The approximation's counts are integers like an enumeration's, scaled so the mine-count curve keeps
+# about 18 significant digits at its peak; every count stays at least 1 so no feasible total is lost.
+_APPROX_SCALE = float(1 << 60)
+_MAX_LOG_ODDS = 40.0
+# Densities of an approximation stay strictly inside (0, 1): it never makes a cell certain.
+_TINY = math.nextafter(0.0, 1.0)
+_NEAR_ONE = math.nextafter(1.0, 0.0)
 
-    Each group gets the mean density its constraints ask for, and the component is treated as holding
-    the rounded expected number of mines. Not exact: the analysis reports ``exact=False``.
+
+def approximate(component: Component, deadline: float = math.inf, full_range: bool = False) -> ComponentSolutions:
+    """Fallback for a component too large to enumerate within its budget (flagged ``exact=False``).
+
+    Each cell of group g is taken as a mine independently with chance x_g, the maximum-entropy choice
+    that meets every constraint on average (iterative scaling: each constraint in turn multiplies the
+    odds of its groups by the factor that makes its expected count right). The component's mine count
+    is then taken as normal around its mean, over mean +- 6 sd (``full_range``: over every count from 0
+    to the component's size, used when that window does not fit the board's mine total); for each
+    count m the densities are tilted so that they add up to m. No count gets zero weight and no
+    density is 0 or 1, so an approximation can neither call a valid
+    board impossible nor claim a cell is safe. Deterministic: sweeps stop on convergence, or at
+    ``deadline``, never on a clock in benchmark runs (there the deadline is infinite).
     """
     sizes = [g.size for g in component.groups]
-    density = [0.0] * len(sizes)
-    seen = [0] * len(sizes)
+    ngroups = len(sizes)
+    cells = sum(sizes)
+    log_odds = [0.0] * ngroups
     for members, mines in component.constraints:
-        cells = sum(sizes[g] for g in members)
+        capacity = sum(sizes[g] for g in members)
+        start = math.log(max(mines, 0.5) / max(capacity - mines, 0.5))
         for g in members:
-            density[g] += mines / cells
-            seen[g] += 1
-    expected = [density[g] / seen[g] * sizes[g] for g in range(len(sizes))]
-    total = round(sum(expected))
-    # Scale to integers so the result has the same shape as an exact enumeration.
-    scale = 1 << 32
-    return ComponentSolutions(
-        component,
-        counts={total: scale},
-        group_mines={total: [round(e * scale) for e in expected]},
-        exact=False,
-    )
+            log_odds[g] = start
+    exp = math.exp
+    for sweep in range(40):
+        worst = 0.0
+        for members, mines in component.constraints:
+            # A few Newton steps on this constraint's common shift (sweeps repeat it anyway).
+            for step in range(3):
+                total = slope = 0.0
+                for g in members:
+                    p = 1.0 / (1.0 + exp(-log_odds[g]))
+                    total += sizes[g] * p
+                    slope += sizes[g] * p * (1.0 - p)
+                error = total - mines
+                if step == 0 and abs(error) > worst:
+                    worst = abs(error)
+                if abs(error) < 1e-7 or slope <= 1e-300:
+                    break
+                shift = max(-4.0, min(4.0, -error / slope))
+                for g in members:
+                    t = log_odds[g] + shift
+                    log_odds[g] = t if -_MAX_LOG_ODDS < t < _MAX_LOG_ODDS else math.copysign(_MAX_LOG_ODDS, t)
+        if worst < 1e-4 or time.perf_counter() > deadline:
+            break
+    x = [1.0 / (1.0 + exp(-t)) for t in log_odds]
+    mean = sum(s * p for s, p in zip(sizes, x))
+    variance = sum(s * p * (1 - p) for s, p in zip(sizes, x))
+    sd = max(0.5, math.sqrt(variance))
+    if full_range:
+        low, high = 0, cells
+    else:
+        low, high = max(0, math.floor(mean - 6 * sd)), min(cells, math.ceil(mean + 6 * sd))
+    counts: dict[int, int] = {}
+    exceptions: dict[int, list[float]] = {}
+    everyone = tuple(range(ngroups))
+    slopes = [p * (1 - p) / variance if variance > 0 else 0.0 for p in x]
+    # Densities tilted so they add up to m: to first order x_g + (m - mean) x_g (1 - x_g) / var, which
+    # sums to m exactly; the exact tilt (Newton) only at counts where that leaves (0, 1). The first
+    # order form stays inside for |m - mean| below these bounds:
+    up = min((min((1 - p) / k, p / k) for p, k in zip(x, slopes) if k > 0), default=math.inf)
+    shift = 0.0
+    for m in range(low, high + 1):
+        counts[m] = max(1, round(_APPROX_SCALE * math.exp(-((m - mean) ** 2) / (2 * sd * sd))))
+        if abs(m - mean) * (1 + 1e-9) >= up:
+            shift, _ = _fit(everyone, sizes, log_odds, m, shift)
+            exceptions[m] = [
+                min(_NEAR_ONE, max(_TINY, 1.0 / (1.0 + exp(-(t + shift))) if t + shift > -700 else 0.0))
+                for t in log_odds
+            ]
+    tilt = Tilt(tuple(x), tuple(slopes), mean, exceptions)
+    return ComponentSolutions(component, counts, {}, exact=False, tilt=tilt)
+
+
+def _fit(members, sizes: list[int], log_odds: list[float], target: float, shift: float = 0.0) -> tuple[float, float]:
+    """The common shift of the log-odds of ``members`` that makes their expected mines ``target``
+    (Newton on a monotone function, clamped steps), and how far off the unshifted sum was."""
+    low_t = min(log_odds[g] for g in members)
+    high_t = max(log_odds[g] for g in members)
+    capacity = sum(sizes[g] for g in members)
+    goal = min(max(target, 1e-9), capacity - 1e-9)
+    miss = 0.0
+    for step in range(30):
+        total = slope = 0.0
+        for g in members:
+            t = log_odds[g] + shift
+            p = 1.0 / (1.0 + math.exp(-t)) if t > -700 else 0.0
+            total += sizes[g] * p
+            slope += sizes[g] * p * (1.0 - p)
+        if step == 0:
+            miss = total - target
+        error = total - goal
+        if abs(error) < 1e-9:
+            break
+        move = -error / slope if slope > 1e-300 else (-1.0 if error > 0 else 1.0) * 8
+        shift += max(-8.0, min(8.0, move))
+        if shift < -2 * _MAX_LOG_ODDS - high_t or shift > 2 * _MAX_LOG_ODDS - low_t:
+            break
+    return shift, miss

@@ -7,14 +7,15 @@ full probability analysis and a guess (``guess.choose_guess``).
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
 from .board import Board
-from .constraints import build_constraints, deduce
+from .constraints import build_constraints, deduce_next
 from .enumeration import DEFAULT_NODE_BUDGET
 from .grid import bits
-from .probability import Analysis, solve, to_analysis
+from .probability import Analysis, solve, solve_system, to_analysis
 from .guess import GuessConfig, choose_guess
 
 OPEN, FLAG = "open", "flag"
@@ -36,10 +37,13 @@ class PolicyConfig:
     node_budget: int = DEFAULT_NODE_BUDGET
     full_analysis: bool = False  # always compute the Analysis, even when the cheap pass finds moves
     guess: GuessConfig = GuessConfig()
-    # Wall-clock cap on one decision. The node budgets keep benchmark runs deterministic; this only
-    # bites on a slow or busy machine: past it the enumeration is approximated (reported as not
-    # exact) and guessing settles for what it has, so live play never waits a second.
-    time_limit: float = 0.6
+    # Wall-clock limit on one decision, for live play: every stage checks it (the cheap pass, each
+    # component's enumeration, the lookahead's re-solves, the endgame search), the enumeration gives
+    # way to the approximation at 45% of it and guessing settles for the candidates it has scored at
+    # 75%, so the answer comes within the limit and says it is approximate (``Decision.approximate``).
+    # None: no clock at all, only the work budgets decide, so a benchmark gives the same results for
+    # the same seed however loaded the machine is.
+    time_limit: float | None = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +52,18 @@ class Decision:
     # The full analysis, or None when the cheap pass found the moves and full_analysis was off.
     analysis: Analysis | None
     guessed: bool  # True when the move is a guess (probability above zero)
+    # True when the answer is not the full policy's: a component was approximated (over its work
+    # budget or out of time) or the guess search was cut short by the time limit.
+    approximate: bool = False
 
 
 def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
-    deadline = time.perf_counter() + config.time_limit
+    start = time.perf_counter()
+    if config.time_limit is None:
+        solve_by = guess_by = math.inf
+    else:
+        solve_by = start + 0.45 * config.time_limit
+        guess_by = start + 0.75 * config.time_limit
     system = build_constraints(board)
     untouched = not system.constraints and system.unknown.bit_count() == board.rows * board.cols
     # An untouched board that is all mines has nothing to open: the general path below says so.
@@ -62,28 +74,23 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
         probability = (board.mines or 0) / (board.rows * board.cols) if board.mines is not None else 0.0
         analysis = to_analysis(solve(board, density=config.density, system=system)) if config.full_analysis else None
         return Decision((Move(OPEN, row, col, probability),), analysis, guessed=True)
-    deduction = deduce(system)
+    deduction = deduce_next(system, deadline=solve_by)
     model = None
     safe, mines = deduction.safe, deduction.mines
     if config.full_analysis or not safe:
-        model = solve(
-            board,
-            density=config.density,
-            node_budget=config.node_budget,
-            system=system,
-            deduction=deduction,
-            deadline=deadline,
-        )
+        model = solve_system(system, board.mines, config.density, config.node_budget, deduction, solve_by)
         safe, mines = model.safe, model.mines
     cols = board.cols
     moves = [Move(OPEN, *divmod(i, cols), 0.0) for i in bits(safe)]
     if config.flag_mines:
         moves += [Move(FLAG, *divmod(i, cols), 1.0) for i in bits(mines)]
     guessed = False
+    approximate = model is not None and not model.exact
     # When every covered cell is a certain mine there is nothing left to open: the board is solved
     # (a client that wants all mines flagged gets them through flag_mines).
     if not safe and system.unknown & ~mines:
-        index = choose_guess(board, model, config.guess, deadline)
-        moves.append(Move(OPEN, *divmod(index, cols), float(model.probabilities[index])))
+        guess = choose_guess(board, model, config.guess, guess_by)
+        moves.append(Move(OPEN, *divmod(guess.index, cols), float(model.probabilities[guess.index])))
         guessed = True
-    return Decision(tuple(moves), to_analysis(model) if model is not None else None, guessed)
+        approximate = approximate or not guess.complete
+    return Decision(tuple(moves), to_analysis(model) if model is not None else None, guessed, approximate)

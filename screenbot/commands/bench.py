@@ -24,8 +24,9 @@ def register(subparsers) -> None:
         "bench",
         help="measure the solver's win rate and speed on simulated games",
         description="Play seeded simulated games with the shipped policy and report the win rate with a "
-        "95% confidence interval (Wilson), games per second per core, decision time p50/p99 and guesses "
-        "per game. Rules: safe = first click never a mine; opening = first click and its neighbours "
+        "95% confidence interval (Wilson), CPU time per game, games per second per core, decision CPU time "
+        "p50/p99 and guesses per game. The policy runs on work budgets only (no clock), so a seed gives the "
+        "same games on any machine and under any load. Rules: safe = first click never a mine; opening = first click and its neighbours "
         "mine-free; none = mines placed before the first click.",
     )
     parser.add_argument("--level", choices=[*LEVELS, "custom"], default="expert", help="board size (default expert 16x30/99)")
@@ -61,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"a {rows}x{cols} board cannot hold {mines} mines", EXIT_USAGE)
     if not (args.first[0] < rows and args.first[1] < cols):
         return fail(f"first click {args.first} is off the {rows}x{cols} board", EXIT_USAGE)
-    policy = PolicyConfig(guess=GuessConfig(strategy=args.guess))
+    # No clock in the policy: work budgets alone bound it, so a seed gives the same games under any load.
+    policy = PolicyConfig(guess=GuessConfig(strategy=args.guess), time_limit=None)
     config = BenchConfig(rows, cols, mines, args.rules, args.first, args.games, args.seed, policy)
     show_progress = sys.stderr.isatty()
     result, wall = run_benchmark(config, args.workers, _progress_bar if show_progress else None)
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             f"{rows}x{cols}/{mines} rules={args.rules} first={args.first[0]},{args.first[1]} "
             f"guess={args.guess} games={result.games} seed={args.seed}\n"
             f"win rate {100 * result.win_rate:.2f}% (95% CI {100 * low:.2f}-{100 * high:.2f}%)\n"
-            f"{report['games_per_second']:.1f} games/s per core, {report['wall_games_per_second']:.1f} games/s "
+            f"{report['cpu_ms_per_game']:.1f} ms CPU per game, {report['games_per_second']:.1f} games/s per core, {report['wall_games_per_second']:.1f} games/s "
             f"wall with {args.workers} worker(s)\n"
             f"decision p50 {report['decision_ms_p50']:.2f} ms, p99 {report['decision_ms_p99']:.2f} ms, "
             f"max {report['decision_ms_max']:.1f} ms; {report['guesses_per_game']:.2f} guesses per game; "
@@ -93,8 +95,9 @@ def summary(result: BenchResult, wall: float, workers: int) -> dict:
         "wins": result.wins,
         "win_rate": result.win_rate,
         "ci95": [low, high],
-        # Per core: games divided by the time spent playing them, whatever the number of workers.
+        # Per core: games divided by the CPU time spent playing them, whatever the number of workers.
         "games_per_second": result.games / result.seconds if result.seconds else 0.0,
+        "cpu_ms_per_game": 1000 * result.seconds / result.games if result.games else 0.0,
         "wall_games_per_second": result.games / wall if wall else 0.0,
         "workers": workers,
         "decision_ms_p50": result.percentile_ms(0.50),

@@ -19,11 +19,20 @@ def register(subparsers) -> None:
         help="print mine probabilities and the chosen move for a board file",
         description="Read a board in the text format ('#' covered, 'F' flag, '0'-'8' numbers, optional "
         "first line 'mines: N') and print the exact mine probability of every covered cell and the move "
-        "the bot would make. Exit codes: 0 ok (also when there is no move left: the answer says so), 2 malformed, unreadable or too big input or bad arguments, 6 impossible board.",
+        "the bot would make. A board too big to enumerate within the work budget (or the --time-limit) gets an "
+        "approximate answer, marked as such. Exit codes: 0 ok (also when there is no move left: the answer "
+        "says so), 2 malformed, unreadable or too big input or bad arguments, 6 impossible board.",
     )
     parser.add_argument("file", help="board file, or - for standard input")
     parser.add_argument("--mines", type=int, help="total mines (overrides the file's 'mines:' line)")
     parser.add_argument("--density", type=float, help="per-cell mine chance when the total is unknown (default: estimated)")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="SECONDS",
+        help="answer within this wall-clock time, approximately if need be, as live play does (default: "
+        "no clock, work budgets only, so the answer is the same on any machine)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -49,8 +58,10 @@ def run(args: argparse.Namespace) -> int:
             return fail(f"--mines {args.mines}: {exc}", EXIT_USAGE)
     if args.density is not None and not 0 < args.density < 1:
         return fail("--density must be between 0 and 1", EXIT_USAGE)
+    if args.time_limit is not None and not args.time_limit > 0:
+        return fail("--time-limit must be a positive number of seconds", EXIT_USAGE)
     try:
-        decision = decide(board, PolicyConfig(density=args.density, full_analysis=True))
+        decision = decide(board, PolicyConfig(density=args.density, full_analysis=True, time_limit=args.time_limit))
     except InconsistentBoardError as exc:
         return fail(f"impossible board: {exc}", EXIT_IMPOSSIBLE)
     analysis = decision.analysis
@@ -70,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
                     if move is None
                     else {"action": move.action, "row": move.row, "col": move.col, "probability": move.probability},
                     "exact": analysis.exact,
+                    # True when any part of the answer is approximate: an approximated component
+                    # (then "exact" is false too) or a guess search cut short by --time-limit.
+                    "approximate": decision.approximate,
                     "density": analysis.density,
                 }
             )
@@ -77,7 +91,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(render(board, analysis.probabilities))
         print(_describe(move, analysis))
-        print(f"safe: {len(analysis.safe)} cells, certain mines: {len(analysis.mines)}" + ("" if analysis.exact else " (approximate)"))
+        print(f"safe: {len(analysis.safe)} cells, certain mines: {len(analysis.mines)}")
+        if decision.approximate:
+            print(
+                "approximate: the board is too big to solve exactly within the work budget or time limit; "
+                "cells called certain are certain, the other figures are estimates"
+            )
     return 0
 
 

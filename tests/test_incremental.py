@@ -1,0 +1,93 @@
+"""What the solver keeps between calls (the last board's constraints, solved components) only saves
+work: every answer is exactly the one a fresh process gives. Games are drawn with a random seed on
+every run, printed: replay with SCREENBOT_RANDOM_SEED=<seed> pytest tests/test_incremental.py
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import solver.constraints as constraints
+import solver.probability as probability
+from solver.board import Board
+from solver.constraints import build_constraints, deduce, deduce_next
+from solver.game import PLAYING, Game
+from solver.policy import PolicyConfig, decide
+from solver.probability import solve
+
+SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
+print(f"\ntests/test_incremental.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED})")
+
+
+def _fresh(fn, *args):
+    """``fn(*args)`` with nothing remembered from earlier calls."""
+    saved = constraints._last_built, constraints._last_deduced, probability._SOLVED.copy()
+    constraints._last_built = constraints._last_deduced = None
+    probability._SOLVED.clear()
+    try:
+        return fn(*args)
+    finally:
+        constraints._last_built, constraints._last_deduced = saved[:2]
+        probability._SOLVED.clear()
+        probability._SOLVED.update(saved[2])
+
+
+def _positions(rng: random.Random, games: int) -> list[Board]:
+    """Boards met while playing random games with the shipped policy, with flags now and then."""
+    boards = []
+    for _ in range(games):
+        rows, cols = rng.randint(5, 16), rng.randint(5, 30)
+        game = Game(rows, cols, rng.randint(1, rows * cols // 5), rules=rng.choice(["safe", "opening"]), seed=rng.randrange(2**32))
+        game.open(rng.randrange(rows), rng.randrange(cols))
+        while game.status == PLAYING:
+            board = game.board()
+            boards.append(board)
+            decision = decide(board, PolicyConfig(time_limit=None, flag_mines=rng.random() < 0.5))
+            for move in decision.moves:
+                if game.status != PLAYING:
+                    break
+                if move.action == "flag":
+                    game.flag(move.row, move.col)
+                else:
+                    game.open(move.row, move.col)
+    return boards
+
+
+def test_constraints_built_from_the_last_board_equal_a_fresh_build():
+    rng = random.Random(SEED)
+    boards = _positions(rng, 12)
+    rng.shuffle(boards[: len(boards) // 3])  # also unrelated boards one after the other
+    for board in boards:
+        assert build_constraints(board) == _fresh(build_constraints, board), f"seed {SEED}"
+
+
+def test_remembered_components_give_the_fresh_answer_and_budget():
+    rng = random.Random(SEED + 1)
+    boards = _positions(rng, 8)[:60]
+    for board in boards:
+        solve(board)  # remembered with the full budget
+    for board in boards:
+        for budget in (3, 40, 200_000):  # too few nodes for some components, which must then be approximated
+            warm = solve(board, node_budget=budget)
+            cold = _fresh(lambda: solve(board, node_budget=budget))
+            assert warm.classes == cold.classes and warm.nodes == cold.nodes and warm.exact == cold.exact, f"seed {SEED}"
+
+
+def test_deduction_continued_from_the_last_board_equals_a_fresh_one():
+    rng = random.Random(SEED + 2)
+    boards = _positions(rng, 12)
+    rng.shuffle(boards[: len(boards) // 4])  # unrelated boards in a row must start afresh
+    for board in boards:
+        system = build_constraints(board)
+        went_on = deduce_next(system)
+        fresh = _fresh(deduce, system)
+        assert (went_on.safe, went_on.mines) == (fresh.safe, fresh.mines), f"seed {SEED}"
+        assert {(c.cells, c.mines) for c in went_on.constraints} == {(c.cells, c.mines) for c in fresh.constraints}, f"seed {SEED}"
+
+
+def test_decisions_do_not_depend_on_what_was_decided_before():
+    rng = random.Random(SEED + 3)
+    boards = _positions(rng, 6)
+    for board in boards[::2]:
+        assert decide(board, PolicyConfig(time_limit=None)) == _fresh(decide, board, PolicyConfig(time_limit=None)), f"seed {SEED}"
