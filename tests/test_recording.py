@@ -271,3 +271,24 @@ def test_a_frame_that_cannot_be_written_stops_the_recording(tmp_path):
         recorder.on_step(frame, FlatVision(PITCH).read(frame, lattice), None, (), StepTimings())
         recorder.close()
     assert json.loads((tmp_path / "r" / "log.jsonl").read_text().splitlines()[-1])["type"] == "end"
+
+
+@pytest.mark.parametrize("field, value", [("board", None), ("lattice", "abc"), ("seq", None), ("moves", [{"row": 1}])])
+def test_a_malformed_step_is_named_with_its_line(tmp_path, capsys, field, value):
+    """Found by the fuzz suite: such steps reached the solver or the eyes and raised tracebacks."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from screenbot.cli import main
+
+    folder = tmp_path / "rec"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "gnome-mines-play-small", folder)
+    lines = (folder / "log.jsonl").read_text().splitlines()
+    step = json.loads(lines[1])
+    step[field] = value
+    lines[1] = json.dumps(step)
+    (folder / "log.jsonl").write_text("\n".join(lines) + "\n")
+    assert main(["replay", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "log.jsonl, line 2" in err and field in err

@@ -149,7 +149,10 @@ def _step(record: dict[str, Any], folder: Path, log_path: Path, number: int, hea
         raise RecordingError(f"frame path {record['frame']!r} points outside the recording", path=log_path, line=number)
     def field(name: str, kinds: tuple[type, ...], default: Any = None) -> Any:
         value = record.get(name, default)
-        # bool is an int to Python, never a count or a position here.
+        # bool is an int to Python, never a count or a position here. The fields every step must
+        # have may not be null either.
+        if name in _STEP_FIELDS and value is None:
+            raise RecordingError(f"step field {name!r} is null", path=log_path, line=number)
         if value is not default and (not isinstance(value, kinds) or isinstance(value, bool)):
             wanted = " or ".join(_KIND_NAMES[k] for k in kinds)
             raise RecordingError(f"step field {name!r} should be {wanted}, not {value!r:.40}", path=log_path, line=number)
@@ -167,7 +170,7 @@ def _step(record: dict[str, Any], folder: Path, log_path: Path, number: int, hea
             and move.get("action") in ("open", "flag")
             and all(isinstance(move.get(k), int) and not isinstance(move.get(k), bool) for k in ("row", "col"))
         ):
-            raise RecordingError(f"a recorded move should be an open or flag of a row and col, not {move!r:.60}", path=log_path, line=number)
+            raise RecordingError(f"a recorded move (step field 'moves') should be an open or flag of a row and col, not {move!r:.60}", path=log_path, line=number)
     policy = field("policy", (dict,)) or header.get("policy") or {}
     if not isinstance(policy, dict):
         raise RecordingError(f"the policy settings should be an object, not {policy!r:.40}", path=log_path, line=number)
