@@ -513,7 +513,7 @@ def start_react_minesweeper(
 
     ``scale`` is Chromium's device scale factor (1, 1.25, 1.5, 2 ...). With ``devtools`` Chromium also
     listens for the DevTools protocol on a free 127.0.0.1 port (``handle.devtools_port``), which
-    ``screenbot.desktop.devtools`` uses to read the page's own game state.
+    the lab's DevTools reader (``lab/shots/devtools.py``) uses to read the page's own game state.
     """
     launch = launch_for("react-minesweeper")
     ensure_debian_packages(launch.packages, why="the browser client runs in Chromium")

@@ -18,10 +18,10 @@ from typing import Callable
 
 from solver.board import parse_board
 
-from ..capture import MssScreen
-from ..desktop.clients import GNOME_MINES_LEVELS, start_gnome_mines, start_react_minesweeper, start_xdemineur
-from ..errors import ScreenError
-from ..desktop.devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage, page_websocket_url, react_minesweeper_board_text
+from screenbot.capture import MssScreen
+from screenbot.desktop.clients import GNOME_MINES_LEVELS, start_gnome_mines, start_react_minesweeper, start_xdemineur
+from screenbot.errors import ScreenError
+from .devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage, page_websocket_url, react_minesweeper_board_text
 from .labels import Looks, TruthCheckError
 from .sessions import (
     LabelledShot,
@@ -398,8 +398,8 @@ def _solver_driver(session: Session, mines: int | None, won_when: str):
     from solver.errors import InconsistentBoardError
     from solver.policy import PolicyConfig, decide
 
-    from ..errors import ScreenError
-    from ..vision import load_skins, read_board
+    from screenbot.errors import ScreenError
+    from screenbot.vision import load_skins, read_board
 
     skins = load_skins()
 
