@@ -56,11 +56,6 @@ class Mouse(Protocol):
     def click(self, x: float, y: float, button: str = LEFT) -> None: ...
 
 
-class Keyboard(Protocol):
-    def press(self, *keys: str) -> None:
-        """Press the keys together (a chord such as ``ctrl``+``r``) and release them."""
-
-
 @dataclass(frozen=True, slots=True)
 class ScreenScale:
     """Screenshot pixels per click point, and the virtual desktop's top-left corner in pixels."""

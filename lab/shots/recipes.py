@@ -14,7 +14,6 @@ import time
 
 import numpy as np
 from dataclasses import dataclass, field
-from typing import Callable
 
 from solver.board import parse_board
 
@@ -637,6 +636,3 @@ def _react_game(recipe, client, page, screen, rng, rows, cols, chance) -> list[L
             raise TruthCheckError(f"{recipe.name}: opening a mine did not lose")
         shoot("lost", "lost")
     return shots
-
-
-RUNNERS: dict[str, Callable] = {"gnome-mines": _gnome_mines, "xdemineur": _xdemineur, "react-minesweeper": _react}

@@ -172,9 +172,3 @@ def check_playable(profile: PlayProfile) -> None:
             "hinted, not played",
             skin=profile.skin,
         )
-
-
-def require_board(found: FoundGame | None) -> FoundGame:
-    if found is None:
-        raise BoardNotFoundError("no Minesweeper board is visible on the screen")
-    return found
