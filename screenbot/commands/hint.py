@@ -20,14 +20,7 @@ import json
 import logging
 from pathlib import Path
 
-from ..exit_codes import (
-    EXIT_IMPOSSIBLE,
-    EXIT_NO_BOARD,
-    EXIT_NO_DISPLAY,
-    EXIT_OK,
-    EXIT_UNREADABLE,
-    EXIT_USAGE,
-)
+from ..exit_codes import EXIT_IMPOSSIBLE, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE
 from .common import add_lattice_argument, cell_argument, fail, seconds
 from .screenshot import read_screenshot
 

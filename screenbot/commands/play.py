@@ -8,14 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from ..exit_codes import (
-    EXIT_FAILED,
-    EXIT_INTERRUPTED,
-    EXIT_NO_BOARD,
-    EXIT_NO_DISPLAY,
-    EXIT_OK,
-    EXIT_USAGE,
-)
+from ..exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_USAGE
 from .common import add_lattice_argument, bounded_int, cell_argument, fail, positive_int
 
 log = logging.getLogger(__name__)
