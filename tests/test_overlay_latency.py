@@ -8,7 +8,8 @@ import pytest
 
 from lab.cli import main
 from lab.latency import CellProbe, change_events, figures, settle_latency
-from screenbot.overlay.draw import FRAME_STYLE, CellGrid, Hints, render_layer
+from screenbot.overlay.draw import render_layer
+from screenbot.overlay.marks import FRAME_STYLE, CellGrid, Hints
 
 MS = 0.001
 

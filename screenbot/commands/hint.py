@@ -74,7 +74,8 @@ def _run_offline(args: argparse.Namespace) -> int:
 
     from ..capture import load_image, save_picture
     from ..errors import InputError, SkinError
-    from ..overlay.draw import FILL_STYLE, FRAME_STYLE, CellGrid, Hints, draw_hints
+    from ..overlay.draw import draw_hints
+    from ..overlay.marks import FILL_STYLE, FRAME_STYLE, CellGrid, Hints
     from ..play.live import load_skins
 
     try:

@@ -35,7 +35,8 @@ from ..geometry import Rect
 from ..play.consistency import unopened_zeros
 from ..play.reading import as_xy, confidence_grid, read_block
 from ..vision.read import INTERIOR
-from .draw import FRAME_STYLE, CellGrid, Hints, OverlayStyle, cell_marks, dirty_boxes, keep_out_rect, render_layer
+from .draw import cell_marks, dirty_boxes, render_layer
+from .marks import FRAME_STYLE, CellGrid, Hints, OverlayStyle, keep_out_rect
 
 log = logging.getLogger(__name__)
 

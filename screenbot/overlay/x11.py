@@ -15,7 +15,7 @@ Why this design (no compositor is assumed, as under Xvfb or a plain window manag
 
 Capture: the overlay is part of the screen pixels (no compositor, nothing to exclude it from). It is made
 harmless instead: it never draws on the middle ``keep_out`` share of any cell, which is where our
-recognizer decides a cell (see ``screenbot.overlay.draw.OverlayStyle``), so the bot (ours or ``play`` in
+recognizer decides a cell (see ``screenbot.overlay.marks.OverlayStyle``), so the bot (ours or ``play`` in
 another process) reads the same board with the overlay up as without it. Hiding the overlay during each
 capture would also work but makes it flicker and costs a repaint of the game for every frame.
 
