@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from solver.board import parse_board
 
 from screenbot.capture import MssScreen
-from screenbot.desktop.clients import GNOME_MINES_LEVELS, start_gnome_mines, start_react_minesweeper, start_xdemineur
+from screenbot.desktop.browser import start_react_minesweeper
+from screenbot.desktop.clients import GNOME_MINES_LEVELS, start_gnome_mines, start_xdemineur
 from screenbot.errors import ScreenError
 from .devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage, page_websocket_url, react_minesweeper_board_text
 from .labels import Looks, TruthCheckError

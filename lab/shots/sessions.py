@@ -23,7 +23,7 @@ import numpy as np
 from solver.board import Board
 
 from screenbot.capture import MssScreen
-from screenbot.desktop.clients import ClientWindow
+from screenbot.desktop.processes import ClientWindow
 from .devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage
 from screenbot.errors import ScreenError
 from screenbot.vision.lattice import Lattice

@@ -27,7 +27,8 @@ import numpy as np
 from solver.board import Board, parse_board
 
 from screenbot.capture import MssScreen
-from screenbot.desktop.clients import ClientWindow, sgt_mines_game_id, start_sgt_mines
+from screenbot.desktop.clients import sgt_mines_game_id, start_sgt_mines
+from screenbot.desktop.processes import ClientWindow
 from screenbot.errors import ScreenError
 from screenbot.vision.lattice import Lattice
 from .sessions import LabelledShot, click_at, move_pointer
