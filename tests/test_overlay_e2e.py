@@ -81,7 +81,8 @@ def test_live_overlay_on_gnome_mines(game):
     from screenbot.geometry import Rect
     from screenbot.overlay.marks import MOVE_RGB, CellGrid
     from screenbot.overlay.live import DRAWN, UNCHANGED, HintConfig, HintSession
-    from screenbot.overlay.x11 import X11Overlay, overlays_hidden
+    from screenbot.overlay.hiding import overlays_hidden
+    from screenbot.overlay.x11 import X11Overlay
     from screenbot.play.live import SkinVision, load_skins, profile_for
     from screenbot.play.window import WindowTracker
     from solver.policy import PolicyConfig, decide

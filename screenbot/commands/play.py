@@ -142,7 +142,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     from ..errors import ScreenError, SkinError, WindowGoneError
     from ..geometry import Rect
     from ..mouse import PyAutoGuiMouse
-    from ..overlay.x11 import overlays_hidden
+    from ..overlay.hiding import overlays_hidden
     from ..play import Player, PlayError
     from ..play.live import check_playable, game_vision, measure_scale, profile_for
     from ..play.summary import format_summary, summarize
