@@ -1,15 +1,14 @@
 """The screen IO edge: ``Screen.grab(region=None)`` returns a BGR uint8 NumPy frame.
 
 ``MssScreen`` grabs the real screen with mss (one instance reused: creating it costs far more than a
-small grab). ``ReplayScreen`` replays PNG files, for tests and offline runs. ``region`` is
-``(left, top, width, height)`` in screen pixels; None means the whole screen.
+small grab). ``region`` is ``(left, top, width, height)`` in screen pixels; None means the whole screen.
 """
 
 from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Iterable, Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -126,47 +125,6 @@ class MssScreen:
         self._sct.close()
 
     def __enter__(self) -> MssScreen:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-
-class ReplayScreen:
-    """A fake screen replaying frames (PNG paths or arrays) in order; the last one repeats.
-
-    ``grab`` crops ``region`` from the current frame, so code written against the real screen runs
-    unchanged on recordings. ``advance()`` moves to the next frame; ``grabs`` counts calls.
-    """
-
-    def __init__(self, frames: Sequence[str | Path | np.ndarray] | Iterable[str | Path | np.ndarray]) -> None:
-        self._frames = [load_image(f) if not isinstance(f, np.ndarray) else f for f in frames]
-        if not self._frames:
-            raise CaptureError("ReplayScreen needs at least one frame")
-        self._index = 0
-        self.grabs = 0
-
-    @property
-    def size(self) -> tuple[int, int]:
-        frame = self._frames[self._index]
-        return frame.shape[1], frame.shape[0]
-
-    def advance(self) -> None:
-        self._index = min(self._index + 1, len(self._frames) - 1)
-
-    def grab(self, region: Region | None = None) -> np.ndarray:
-        self.grabs += 1
-        frame = self._frames[self._index]
-        if region is None:
-            return frame.copy()
-        _check_region(region, self.size)
-        left, top, width, height = region
-        return frame[top : top + height, left : left + width].copy()
-
-    def close(self) -> None:
-        return None
-
-    def __enter__(self) -> ReplayScreen:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

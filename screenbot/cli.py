@@ -29,23 +29,22 @@ COMMAND_MODULES = (
     "screenbot.commands.replay",
     "screenbot.commands.read",
     "screenbot.commands.new_skin",
-    "screenbot.commands.templates",
-    "screenbot.commands.shots",
     "screenbot.commands.read_bench",
-    "screenbot.commands.hint_bench",
+)
+DESCRIPTION = (
+    "A Minesweeper bot that reads the game from the screen, computes exact mine probabilities and plays "
+    "or shows hints."
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="screenbot",
-        description="A Minesweeper bot that reads the game from the screen, computes exact mine "
-        "probabilities and plays or shows hints.",
-    )
+def build_parser(
+    commands: Sequence[str] = COMMAND_MODULES, prog: str = "screenbot", description: str = DESCRIPTION
+) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _add_log_options(parser, default=0)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in commands:
         importlib.import_module(name).register(subparsers)
     for command in subparsers.choices.values():
         # Also after the command (`screenbot play -v`). SUPPRESS: a command's parser sets these only
@@ -60,8 +59,14 @@ def _add_log_options(parser: argparse.ArgumentParser, default) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", default=quiet_default, help="only errors in the log output")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+def main(
+    argv: Sequence[str] | None = None,
+    commands: Sequence[str] = COMMAND_MODULES,
+    prog: str = "screenbot",
+    description: str = DESCRIPTION,
+) -> int:
+    """Run one command; the lab's tools in a checkout (``python3 -m lab``) come in with their own list."""
+    parser = build_parser(commands, prog, description)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on bad arguments and 0 on --help
@@ -76,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except KeyboardInterrupt:
-        print("screenbot: interrupted", file=sys.stderr)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. piped into `head`); nothing more can be written.
@@ -84,5 +89,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except MinesweeperError as exc:
         # An error a command did not handle itself: its exit code comes from the one table.
-        print(f"screenbot: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         return for_error(exc)

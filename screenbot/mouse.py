@@ -56,11 +56,6 @@ class Mouse(Protocol):
     def click(self, x: float, y: float, button: str = LEFT) -> None: ...
 
 
-class Keyboard(Protocol):
-    def press(self, *keys: str) -> None:
-        """Press the keys together (a chord such as ``ctrl``+``r``) and release them."""
-
-
 @dataclass(frozen=True, slots=True)
 class ScreenScale:
     """Screenshot pixels per click point, and the virtual desktop's top-left corner in pixels."""
@@ -148,23 +143,15 @@ class Click:
     y: float
 
 
+@dataclass(eq=False)
 class BoardMouse:
     """Clicks cells of one located board. The only code that turns a cell into a click point."""
 
-    def __init__(
-        self,
-        mouse: Mouse,
-        board: BoardGeometry,
-        scale: ScreenScale = ScreenScale(),
-        screen: Rect | None = None,
-        *,
-        chord_button: str = MIDDLE,
-    ) -> None:
-        self.mouse = mouse
-        self.board = board
-        self.scale = scale
-        self.screen = screen
-        self.chord_button = chord_button
+    mouse: Mouse
+    board: BoardGeometry
+    scale: ScreenScale = ScreenScale()
+    screen: Rect | None = None
+    chord_button: str = field(default=MIDDLE, kw_only=True)
 
     def open(self, row: int, col: int) -> Click:
         return self._click(row, col, LEFT)

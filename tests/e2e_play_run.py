@@ -92,7 +92,7 @@ class PageTruth:
     """For the browser client: the page's own verdict (React state, via DevTools) at each game end."""
 
     def __init__(self, port: int) -> None:
-        from screenbot.desktop.devtools import DevToolsPage, page_websocket_url
+        from lab.shots.devtools import DevToolsPage, page_websocket_url
 
         self.page = DevToolsPage(page_websocket_url(port, "index.html"))
         self.verdicts: list[str] = []
@@ -101,7 +101,7 @@ class PageTruth:
         return None
 
     def on_game_end(self, result):
-        from screenbot.desktop.devtools import REACT_MINESWEEPER_STATE_JS
+        from lab.shots.devtools import REACT_MINESWEEPER_STATE_JS
 
         state = self.page.evaluate(REACT_MINESWEEPER_STATE_JS) or {}
         self.verdicts.append("won" if state.get("won") else "lost" if state.get("lost") else "playing")

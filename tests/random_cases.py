@@ -19,9 +19,9 @@ seed makes the same kinds of cases on other mine layouts. Each case is written a
 Truth never comes from the recognizer (``screenbot.vision`` locates nothing here):
 
 - gnome-mines: the lattice is measured on the fresh all-covered board from the window's own pixels
-  (``screenbot.shots.sessions.gnome_mines_lattice``). Every game that is not fresh is played on to a
+  (``lab.shots.sessions.gnome_mines_lattice``). Every game that is not fresh is played on to a
   loss, where gnome-mines shows every mine; the numbers are computed from the mines
-  (``screenbot.shots.labels.label_final``), and an earlier board is labelled from the lost one (an
+  (``lab.shots.labels.label_final``), and an earlier board is labelled from the lost one (an
   opened cell must be the same picture as at the end: ``label_earlier``). A cell is covered when it
   is the same picture as that very cell on the fresh board; the one cell lit under the pointer is
   labelled from the shot taken just before the pointer moved onto it (everything else must be
@@ -140,7 +140,7 @@ def _stable_grab(screen, region=None, timeout: float = 3.0) -> np.ndarray:
 
 def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
     """The capture sessions' strict "same picture" (for two pictures of one cell)."""
-    from screenbot.shots.labels import same
+    from lab.shots.labels import same
 
     return same(a, b)
 
@@ -227,10 +227,10 @@ def draw_gnome_mines(rng: random.Random) -> dict:
 
 
 class _GnomeMinesGame:
-    """One gnome-mines client with the session machinery of ``screenbot.shots`` around it."""
+    """One gnome-mines client with the session machinery of ``lab.shots`` around it."""
 
     def __init__(self, client, screen, rows: int, cols: int, mines: int) -> None:
-        from screenbot.shots.sessions import Session
+        from lab.shots.sessions import Session
 
         self.client, self.screen = client, screen
         self.rows, self.cols, self.mines = rows, cols, mines
@@ -389,8 +389,8 @@ def _pointer_spot(rng: random.Random, where: str, lattice, cells: list[tuple[int
 def make_gnome_mines_case(plan: dict, rng: random.Random, screen) -> Case:
     """Start gnome-mines as ``plan`` says, bring the game to the planned state and take the shot."""
     from screenbot.desktop import start_gnome_mines
-    from screenbot.shots.labels import Looks, TruthCheckError, label_earlier, label_final
-    from screenbot.shots.sessions import gnome_mines_lattice
+    from lab.shots.labels import Looks, TruthCheckError, label_earlier, label_final
+    from lab.shots.sessions import gnome_mines_lattice
 
     rows, cols, mines = GM_LEVELS[plan["level"]]
     want = tuple(plan["window"])
@@ -510,7 +510,7 @@ def _inset(pitch) -> float:
 def _clipped_case(game: _GnomeMinesGame, rng, plan, meta, across, down) -> Case:
     """The window is too small for the board and GTK clips it: the reader must refuse the picture.
     Unless the plan is a fresh board, one visible square is clicked first (an opening to look at)."""
-    from screenbot.shots.sessions import click_at, move_pointer
+    from lab.shots.sessions import click_at, move_pointer
 
     centres = [(x + n // 2, y + m // 2) for x, n in across for y, m in down]
     window = game.client.geometry()
@@ -547,7 +547,7 @@ def _pointer_shot(game: _GnomeMinesGame, rng, where: str, away: np.ndarray):
     """The shot with the pointer ``where`` the plan says ("cell", "corner", "off-board"), and what
     the JSON says of it. ``away`` shows the same board with the pointer off it (the one labelled):
     every cell but the one under the pointer (gnome-mines lights it) must look exactly as there."""
-    from screenbot.shots.sessions import move_pointer
+    from lab.shots.sessions import move_pointer
 
     lattice = game.session.lattice
     cells = [(r, c) for r in range(game.rows) for c in range(game.cols)]
@@ -573,7 +573,7 @@ def _pointer_shot(game: _GnomeMinesGame, rng, where: str, away: np.ndarray):
 def _push_off_screen(game: _GnomeMinesGame, rng, meta: dict, side: str, cells: float):
     """Move the window so that ``cells`` pitches of the board are off the screen's ``side`` edge; the
     truth becomes "refuse". The lattice moves with the window."""
-    from screenbot.shots.sessions import move_pointer
+    from lab.shots.sessions import move_pointer
 
     client, lattice = game.client, game.session.lattice
     window, board = client.geometry(), lattice.board_rect()
@@ -643,14 +643,14 @@ def _react_size(plan: dict, page) -> tuple[int, int]:
 
 def make_react_case(plan: dict, rng: random.Random, screen) -> Case:
     from screenbot.desktop import start_react_minesweeper
-    from screenbot.desktop.devtools import (
+    from lab.shots.devtools import (
         REACT_MINESWEEPER_STATE_JS,
         DevToolsPage,
         page_websocket_url,
         react_minesweeper_board_text,
     )
-    from screenbot.shots.recipes import _click_until, _react_setup
-    from screenbot.shots.sessions import click_at, move_pointer
+    from lab.shots.recipes import _click_until, _react_setup
+    from lab.shots.sessions import click_at, move_pointer
 
     with start_react_minesweeper(scale=plan["scale"], devtools=True) as client:
         with DevToolsPage(page_websocket_url(client.devtools_port, client.url)) as page:
@@ -749,7 +749,7 @@ def _react_lattice(screen, page, rows: int, cols: int, attempts: int = 4):
     screenshot), tried again when the screen and the page's screenshot differ for a moment (a frame
     grabbed while the page was still painting)."""
     from screenbot.errors import ScreenError
-    from screenbot.shots.sessions import react_lattice
+    from lab.shots.sessions import react_lattice
 
     for attempt in range(attempts):
         try:

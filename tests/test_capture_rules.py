@@ -9,9 +9,9 @@ import time
 import numpy as np
 import pytest
 
+from lab.shots.recipes import GNOME_MINES_RED_LIMIT
+from lab.shots.sessions import Session, _desktop_outcome
 from screenbot.desktop.clients import _custom_percent_to_type
-from screenbot.shots.recipes import GNOME_MINES_RED_LIMIT
-from screenbot.shots.sessions import Session, _desktop_outcome
 from screenbot.vision.lattice import Lattice
 from screenbot.vision.skins import TEMPLATES_DIR
 
@@ -55,8 +55,8 @@ def test_custom_small_board_gets_the_mines_asked_for():
         pytest.skip("Xvfb is not installed (CI installs it)")
     from screenbot.capture import MssScreen
     from screenbot.desktop import VirtualDisplay, start_gnome_mines
-    from screenbot.shots.labels import canonical_cells, same
-    from screenbot.shots.sessions import click_at, gnome_mines_lattice, move_pointer
+    from lab.shots.labels import canonical_cells, same
+    from lab.shots.sessions import click_at, gnome_mines_lattice, move_pointer
 
     with VirtualDisplay(), MssScreen() as screen:
         with start_gnome_mines(custom=(8, 8, 46), window_size=(600, 400)) as game:

@@ -103,7 +103,7 @@ def test_gnome_mines_window_follows_requested_size(display):
 
 @pytest.mark.e2e
 def test_react_minesweeper_page_state_through_devtools(display):
-    from screenbot.desktop.devtools import (
+    from lab.shots.devtools import (
         REACT_MINESWEEPER_STATE_JS,
         DevToolsPage,
         page_websocket_url,

@@ -54,7 +54,7 @@ def test_a_starter_takes_packages_command_and_title_from_the_profile(monkeypatch
         asked.update(cmd=cmd, title=title)
         return Window()
 
-    monkeypatch.setattr(clients, "_launch", fake_launch)
+    monkeypatch.setattr(clients, "launch_client", fake_launch)
     monkeypatch.setattr(clients.time, "sleep", lambda seconds: None)
     profile = launch_for("xdemineur")
     clients.start_xdemineur(cols=16, rows=16, mines=40)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from screenbot.cli import main
-from screenbot.shots.store import load_shots
+from screenbot.labelled_shots import load_shots
 from screenbot.vision import load_skins, locate_board, read_board
 from screenbot.vision.skins import TEMPLATES_DIR
 
@@ -127,13 +127,13 @@ def test_new_skin_end_to_end_on_the_live_client(tmp_path, capsys):
     sgt-mines game with their true boards, ``screenbot new-skin``, then ``screenbot read`` (auto) on
     every screenshot of another game on another board size: fresh, opened, mid-game, lost. Truth: the
     games are dealt known mine layouts and every click is played by the game's rules
-    (``screenbot.shots.sgt_mines``). The skin is taught under the shipped skin's name: read with
+    (``lab.shots.sgt_mines``). The skin is taught under the shipped skin's name: read with
     ``--templates`` it replaces the shipped one, so the client is new to the reader."""
     import json
 
     from screenbot.capture import MssScreen
     from screenbot.desktop import VirtualDisplay
-    from screenbot.shots import sgt_mines
+    from lab.shots import sgt_mines
 
     def save(shot):
         path = tmp_path / f"{shot.name}.png"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from screenbot.overlay.draw import (
+from screenbot.overlay.draw import compose, draw_hints, render_layer
+from screenbot.overlay.marks import (
     FILL_STYLE,
     FRAME_STYLE,
     MINE_RGB,
@@ -14,11 +15,8 @@ from screenbot.overlay.draw import (
     CellGrid,
     Hints,
     OverlayStyle,
-    compose,
-    draw_hints,
     percent_label,
     probability_rgb,
-    render_layer,
 )
 from screenbot.overlay.x11 import _pack_bitmap
 from solver.board import parse_board

@@ -51,7 +51,7 @@ def _wait(predicate, timeout=5.0, step=0.02):
 
 def _cell_point(session, row, col):
     """Screen coordinates of a cell's centre."""
-    from screenbot.overlay.draw import CellGrid
+    from screenbot.overlay.marks import CellGrid
 
     grid = CellGrid.from_lattice(session.located.lattice)
     cx, cy = grid.center(row, col)
@@ -79,9 +79,10 @@ def test_live_overlay_on_gnome_mines(game):
     from screenbot.capture import MssScreen
     from screenbot.errors import UnrecognizedCellError, WindowGoneError
     from screenbot.geometry import Rect
-    from screenbot.overlay.draw import MOVE_RGB, CellGrid
+    from screenbot.overlay.marks import MOVE_RGB, CellGrid
     from screenbot.overlay.live import DRAWN, UNCHANGED, HintConfig, HintSession
-    from screenbot.overlay.x11 import X11Overlay, overlays_hidden
+    from screenbot.overlay.hiding import overlays_hidden
+    from screenbot.overlay.x11 import X11Overlay
     from screenbot.play.live import SkinVision, load_skins, profile_for
     from screenbot.play.window import WindowTracker
     from solver.policy import PolicyConfig, decide

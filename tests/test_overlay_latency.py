@@ -1,14 +1,15 @@
-"""The overlay latency measure (``screenbot.overlay.latency``) on synthetic traces and drawn frames, and
-the ``hint-bench`` command's argument checks (the measurement itself needs Xvfb: ``screenbot hint-bench``)."""
+"""The overlay latency measure (``lab.latency``) on synthetic traces and drawn frames, and
+the ``hint-bench`` command's argument checks (the measurement itself needs Xvfb: ``python3 -m lab hint-bench``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from screenbot.cli import main
-from screenbot.overlay.draw import FRAME_STYLE, CellGrid, Hints, render_layer
-from screenbot.overlay.latency import CellProbe, change_events, figures, settle_latency
+from lab.cli import main
+from lab.latency import CellProbe, change_events, figures, settle_latency
+from screenbot.overlay.draw import render_layer
+from screenbot.overlay.marks import FRAME_STYLE, CellGrid, Hints
 
 MS = 0.001
 

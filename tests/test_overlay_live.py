@@ -10,7 +10,8 @@ import pytest
 
 from screenbot.errors import UnrecognizedCellError, WindowGoneError
 from screenbot.geometry import Rect
-from screenbot.overlay.draw import FRAME_STYLE, CellGrid, OverlayStyle, render_layer
+from screenbot.overlay.draw import render_layer
+from screenbot.overlay.marks import FRAME_STYLE, CellGrid, OverlayStyle
 from screenbot.overlay.fake import FakeOverlay, OverlaidScreen
 from screenbot.overlay.live import DRAWN, HIDDEN, UNCHANGED, HintConfig, HintSession
 from screenbot.recording import Recorder, load_recording

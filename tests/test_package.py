@@ -98,6 +98,15 @@ def _run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.Complete
     return done
 
 
+def test_the_lab_commands_run_from_the_checkout_and_are_not_screenbot_commands(capsys):
+    from lab.cli import main as lab_main
+
+    assert main(["shots", "--list"]) == 2
+    capsys.readouterr()
+    assert lab_main(["shots", "--list"]) == 0
+    assert "gm-small-600" in capsys.readouterr().out
+
+
 def _build_isolation_flags() -> list[str]:
     # The build needs setuptools>=64 (pyproject's build-system) and bdist_wheel (the wheel package, or
     # setuptools>=70.1 which has it): when they are installed already, a download is spared; otherwise
@@ -131,7 +140,8 @@ def test_a_wheel_built_from_the_checkout_reads_a_fixture_from_a_venv_outside_it(
     names = zipfile.ZipFile(wheel).namelist()
     assert "screenbot/templates/gnome-mines/profile.json" in names
     assert sum(n.startswith("screenbot/templates/") and n.endswith(".png") for n in names) > 100
-    assert not [n for n in names if n.startswith(("fixtures/", "tests/", "templates/"))]
+    # The lab's capture and bench tools run from a checkout only.
+    assert not [n for n in names if n.startswith(("fixtures/", "tests/", "templates/", "lab/"))]
 
     # The venv sees the machine's numpy/opencv (no download) but gets screenbot from the wheel only.
     # No pip of its own: the machine's pip, run by the venv's python, installs into the venv.

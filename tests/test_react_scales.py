@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from screenbot.shots.store import load_shots
+from screenbot.labelled_shots import load_shots
 from screenbot.vision import load_skins, read_board
 from screenbot.vision.skins import CHAR_STATES, TEMPLATES_DIR
 

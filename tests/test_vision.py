@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from screenbot.errors import BoardNotFoundError, UnrecognizedCellError
-from screenbot.shots.store import load_shots
+from screenbot.labelled_shots import load_shots
 from screenbot.vision import Lattice, frames_agree, load_skins, locate_board, read_board
 from screenbot.vision.cut import LabelledImage, cut_cells
 from screenbot.vision.skins import TEMPLATES_DIR, to_canonical
@@ -61,7 +61,7 @@ def test_held_back_fixture_with_its_own_skin(shot, skins):
 
 def test_held_back_half_is_not_in_the_templates():
     """The committed templates are exactly what cutting the template shots gives, so no held-back
-    shot contributed a picture (and anyone can regenerate them with `screenbot templates --from`)."""
+    shot contributed a picture (and anyone can regenerate them with `python3 -m lab templates --from`)."""
     assert len(HELD_BACK) >= len(SHOTS) * 0.4
     for client in CLIENTS:
         images = [LabelledImage(s.image(), s.lattice, s.board) for s in SHOTS if s.client == client and s.for_templates]

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from screenbot.vision.align import sample_lines
-from screenbot.vision.structure import cut_sides, find_edges, find_grids
+from screenbot.vision.clipped import cut_sides
+from screenbot.vision.structure import find_edges, find_grids
 
 
 def test_sample_lines_spread_over_the_board_with_both_ends():

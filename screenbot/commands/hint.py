@@ -20,15 +20,9 @@ import json
 import logging
 from pathlib import Path
 
-from ..exit_codes import (
-    EXIT_IMPOSSIBLE,
-    EXIT_NO_BOARD,
-    EXIT_NO_DISPLAY,
-    EXIT_OK,
-    EXIT_UNREADABLE,
-    EXIT_USAGE,
-)
+from ..exit_codes import EXIT_IMPOSSIBLE, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE
 from .common import add_lattice_argument, cell_argument, fail, seconds
+from .screenshot import read_screenshot
 
 log = logging.getLogger(__name__)
 
@@ -79,17 +73,10 @@ def _run_offline(args: argparse.Namespace) -> int:
     from solver.policy import PolicyConfig, decide
 
     from ..capture import load_image, save_picture
-    from ..errors import (
-        BoardNotFoundError,
-        ImplausibleBoardError,
-        InputError,
-        SkinError,
-        UnrecognizedCellError,
-    )
-    from ..given_lattice import LatticeOffFrameError, choose_skin
-    from ..overlay.draw import FILL_STYLE, FRAME_STYLE, CellGrid, Hints, draw_hints
-    from ..play.live import SkinVision, load_skins
-    from ..vision.plausible import check_plausible
+    from ..errors import InputError, SkinError
+    from ..overlay.draw import draw_hints
+    from ..overlay.marks import FILL_STYLE, FRAME_STYLE, CellGrid, Hints
+    from ..play.live import load_skins
 
     try:
         frame = load_image(args.image)
@@ -101,22 +88,12 @@ def _run_offline(args: argparse.Namespace) -> int:
         return fail(f"{args.out.parent}: no such folder for the output", EXIT_USAGE)
     try:
         skins = load_skins()
-        if args.lattice is not None:
-            reading = choose_skin(frame, args.lattice, skins, args.skin)
-            lattice = reading.lattice
-        else:
-            vision = SkinVision(skins, args.skin)
-            lattice = vision.locate(frame)
-            reading = vision.read(frame, lattice)
-        check_plausible(reading.board, skins[lattice.skin])
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
-    except LatticeOffFrameError as exc:
-        return fail(f"{args.image}: {exc}", EXIT_USAGE)
-    except BoardNotFoundError as exc:
-        return fail(f"{args.image}: {exc}", EXIT_NO_BOARD)
-    except (UnrecognizedCellError, ImplausibleBoardError) as exc:
-        return fail(f"{args.image}: {exc}", EXIT_UNREADABLE)
+    reading = read_screenshot(args.image, frame, skins, args.skin, args.lattice)
+    if isinstance(reading, int):
+        return reading
+    lattice = reading.lattice
     board = reading.board
     profile = _profile(lattice.skin)
     mines = args.mines

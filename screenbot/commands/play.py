@@ -8,14 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from ..exit_codes import (
-    EXIT_FAILED,
-    EXIT_INTERRUPTED,
-    EXIT_NO_BOARD,
-    EXIT_NO_DISPLAY,
-    EXIT_OK,
-    EXIT_USAGE,
-)
+from ..exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_USAGE
 from .common import add_lattice_argument, bounded_int, cell_argument, fail, positive_int
 
 log = logging.getLogger(__name__)
@@ -149,7 +142,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     from ..errors import ScreenError, SkinError, WindowGoneError
     from ..geometry import Rect
     from ..mouse import PyAutoGuiMouse
-    from ..overlay.x11 import overlays_hidden
+    from ..overlay.hiding import overlays_hidden
     from ..play import Player, PlayError
     from ..play.live import check_playable, game_vision, measure_scale, profile_for
     from ..play.summary import format_summary, summarize

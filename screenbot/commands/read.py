@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..exit_codes import EXIT_NO_BOARD, EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE
+from ..exit_codes import EXIT_OK, EXIT_USAGE
 from .common import add_lattice_argument, fail
+from .screenshot import read_screenshot
 
 
 def register(subparsers) -> None:
@@ -33,48 +34,25 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..capture import load_image
-    from ..errors import (
-        BoardNotFoundError,
-        ImplausibleBoardError,
-        InputError,
-        SkinError,
-        UnrecognizedCellError,
-    )
-    from ..given_lattice import LatticeOffFrameError, choose_skin
-    from ..vision import load_skins, locate_board, read_board
-    from ..vision.plausible import check_plausible
+    from ..errors import InputError, SkinError
     from ..skin_folders import skin_folders
+    from ..vision import load_skins
 
     try:
         frame = load_image(args.image)
     except InputError as exc:
         return fail(str(exc), EXIT_USAGE)
-    lattice = None
     try:
         skins = load_skins(skin_folders(args.templates))
-        if args.skin != "auto" and args.skin not in skins:
-            return fail(f"unknown skin {args.skin!r}; known: {', '.join(sorted(skins))}, auto", EXIT_USAGE)
-        if args.lattice is not None:
-            # The skin is chosen by reading the lattice; an unrecognized cell's error names its skin.
-            reading = choose_skin(frame, args.lattice, skins, args.skin, crops_dir=args.crops)
-            lattice = reading.lattice
-        else:
-            lattice = locate_board(frame, skins, skin=args.skin)
-            reading = read_board(frame, lattice, skins, crops_dir=args.crops)
-        check_plausible(reading.board, skins[lattice.skin])
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
-    except LatticeOffFrameError as exc:
-        return fail(f"{args.image}: {exc}", EXIT_USAGE)
-    except BoardNotFoundError as exc:
-        return fail(f"{args.image}: {exc}", EXIT_NO_BOARD)
-    except UnrecognizedCellError as exc:
-        skin = lattice.skin if lattice is not None else None if args.skin == "auto" else args.skin
-        hint = _missing_states_hint(skins[skin]) if skin is not None else ""
-        where = " at the --lattice position" if args.lattice is not None else ""
-        return fail(f"{args.image}{where}: {exc}{hint}", EXIT_UNREADABLE)
-    except ImplausibleBoardError as exc:
-        return fail(f"{args.image}: {exc}", EXIT_UNREADABLE)
+    if args.skin != "auto" and args.skin not in skins:
+        return fail(f"unknown skin {args.skin!r}; known: {', '.join(sorted(skins))}, auto", EXIT_USAGE)
+    reading = read_screenshot(args.image, frame, skins, args.skin, args.lattice, crops_dir=args.crops,
+                              explain_unrecognized=True)
+    if isinstance(reading, int):
+        return reading
+    lattice = reading.lattice
     text = "\n".join(reading.board.grid)
     if args.json:
         print(json.dumps({
@@ -89,15 +67,3 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(text)
     return EXIT_OK
-
-
-def _missing_states_hint(skin) -> str:
-    """A skin made with ``new-skin`` knows only the states its screenshots showed: say which it lacks,
-    since a cell showing one of them can only be "unrecognized"."""
-    from ..vision.newskin import ALL_STATES, state_names
-
-    missing = "".join(ch for ch in ALL_STATES if ch not in skin.chars)
-    if not missing:
-        return ""
-    return (f"; skin {skin.name!r} has no picture of {state_names(missing)}: if the cell shows one of these, "
-            f"add a screenshot showing it (screenbot new-skin)")

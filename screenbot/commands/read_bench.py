@@ -54,7 +54,7 @@ def _screen_frame(image):
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..shots.store import load_shots
+    from ..labelled_shots import load_shots
     from ..vision import load_skins, locate_board, read_board
 
     if args.fixtures is None and not CHECKOUT_FIXTURES.is_dir():

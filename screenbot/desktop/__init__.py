@@ -5,9 +5,11 @@
 Everything here talks to X11 (Xvfb locally); a Wayland session is detected and refused by name.
 """
 
-from .clients import ClientWindow, start_client, start_gnome_mines, start_react_minesweeper, start_xdemineur
+from .browser import start_react_minesweeper
+from .clients import start_client, start_gnome_mines, start_xdemineur
 from .display import VirtualDisplay, check_not_wayland, ensure_display
 from .install import ensure_debian_packages
+from .processes import ClientWindow
 from .windows import find_windows, window_exists, window_geometry
 
 __all__ = [

@@ -9,90 +9,30 @@
             game.close()
 
 Four clients are supported: ``start_gnome_mines``, ``start_xdemineur``, ``start_react_minesweeper``
-(the npm demo page in Chromium) and ``start_sgt_mines`` (Simon Tatham's "mines", taught to the reader
+(the npm demo page in Chromium, in ``browser``) and ``start_sgt_mines`` (Simon Tatham's "mines", taught to the reader
 with ``screenbot new-skin``). ``start_client(name, **options)`` dispatches by skin name. Each returns
-a ``ClientWindow``; ``close()`` stops every process the start function launched (and nothing else).
+a ``ClientWindow`` (``processes``); ``close()`` stops every process the start function launched (and nothing else).
 Clients write settings under XDG dirs: each start gets its own temporary folder, removed on close.
 """
 
 from __future__ import annotations
 
 import functools
-import http.server
 import logging
-import os
 import re
-import shutil
-import signal
-import socket
-import subprocess
-import tempfile
-import threading
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 from ..errors import ClientStartError
 from ..geometry import Rect
-from . import windows
+from .browser import start_react_minesweeper
 from .install import ensure_debian_packages
 from .launch import launch_for
+from .processes import ClientWindow, client_env, launch_client, temp_home
 
 log = logging.getLogger(__name__)
 
-GAMES_DIR = "/usr/games"  # Debian installs the games here, off root's default PATH.
 GNOME_MINES_LEVELS = {"small": (8, 8, 10), "medium": (16, 16, 40), "big": (30, 16, 99)}
-
-
-@dataclass(eq=False)
-class ClientWindow:
-    """A running client: its X window, main pid and how to stop it.
-
-    ``window`` is the X window id of the client area (what capture and clicks are relative to).
-    ``geometry()`` asks X each time, because the user or the window manager may move the window.
-    ``url`` and ``devtools_port`` are set for the browser client only.
-    """
-
-    client: str
-    window: int
-    pid: int
-    url: str | None = None
-    devtools_port: int | None = None
-    _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
-
-    def geometry(self) -> Rect:
-        return windows.window_geometry(self.window)
-
-    def exists(self) -> bool:
-        return windows.window_exists(self.window)
-
-    def close(self) -> None:
-        """Stop the client's processes (and the page server of the browser client); idempotent.
-
-        Returns once the window is gone: the X server destroys it only after the dead client's
-        connection is torn down, which a busy machine can delay past the process's exit."""
-        while self._stoppers:
-            stopper = self._stoppers.pop()
-            try:
-                stopper()
-            except Exception:  # closing must go on even if one part is already gone
-                log.exception("while closing %s", self.client)
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            try:
-                if not self.exists():
-                    return
-            except Exception:  # the display itself may be gone already
-                return
-            time.sleep(0.05)
-        log.warning("the %s window %#x is still there after its processes were stopped", self.client, self.window)
-
-    def __enter__(self) -> ClientWindow:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
 
 def start_client(name: str, **options: object) -> ClientWindow:
@@ -106,121 +46,6 @@ def start_client(name: str, **options: object) -> ClientWindow:
     if name not in starters:
         raise ClientStartError(f"unknown client; known: {', '.join(starters)}", client=name)
     return starters[name](**options)  # type: ignore[operator]
-
-
-# --- shared plumbing -----------------------------------------------------------------------------------------
-
-
-def _temp_home(prefix: str) -> Path:
-    return Path(tempfile.mkdtemp(prefix=f"screenbot-{prefix}-"))
-
-
-def _client_env(home: Path, **extra: str) -> dict[str, str]:
-    """Environment that keeps the client's settings, scores and caches inside ``home``."""
-    env = dict(os.environ)
-    env.update(
-        XDG_CONFIG_HOME=str(home / "config"),
-        XDG_DATA_HOME=str(home / "data"),
-        XDG_CACHE_HOME=str(home / "cache"),
-        NO_AT_BRIDGE="1",  # no accessibility bus: it only slows GTK start-up and logs warnings
-    )
-    if GAMES_DIR not in env.get("PATH", "").split(os.pathsep):
-        env["PATH"] = env.get("PATH", "") + os.pathsep + GAMES_DIR
-    env.update(extra)
-    return env
-
-
-def _spawn(cmd: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
-    # A new session makes the client and everything it forks (dbus-daemon, Chromium's zygotes) one
-    # process group, which close() can stop without touching anyone else's processes.
-    with open(log_path, "wb") as out:
-        return subprocess.Popen(
-            cmd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-
-def _launch(
-    client: str,
-    cmd: list[str],
-    env: dict[str, str],
-    home: Path,
-    timeout: float,
-    title: str,
-    then: Callable[[ClientWindow], None] | None = None,
-) -> ClientWindow:
-    """Start a desktop client in ``home`` and wait for its window (title regex ``title``); ``then``
-    runs once the window is there. On any failure everything started is stopped and ``home`` removed."""
-    log_path = home / "client.log"
-    proc = _spawn(cmd, env, log_path)
-    handle = ClientWindow(client, 0, proc.pid)
-    handle._stoppers += [functools.partial(shutil.rmtree, home, ignore_errors=True), _stop_group(proc)]
-    try:
-        handle.window = _wait_window(client, proc, log_path, timeout, name=title)
-        if then is not None:
-            then(handle)
-    except BaseException:
-        handle.close()
-        raise
-    return handle
-
-
-def _stop_group(proc: subprocess.Popen) -> Callable[[], None]:
-    def stop() -> None:
-        if proc.poll() is not None:
-            # The leader is gone, but children may linger in its group.
-            _signal_group(proc.pid, signal.SIGKILL)
-            return
-        _signal_group(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            _signal_group(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=5)
-        _signal_group(proc.pid, signal.SIGKILL)
-
-    return stop
-
-
-def _signal_group(pgid: int, sig: int) -> None:
-    try:
-        os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _read_log(path: Path) -> str:
-    try:
-        return path.read_text(errors="replace")
-    except OSError:
-        return ""
-
-
-def _wait_window(
-    client: str, proc: subprocess.Popen, log_path: Path, timeout: float, **query: object
-) -> int:
-    deadline = time.monotonic() + timeout
-    while True:
-        if proc.poll() is not None:
-            raise ClientStartError(f"exited with code {proc.returncode} before showing a window",
-                                   client=client, log=_read_log(log_path))
-        ids = windows.find_windows(**query)  # type: ignore[arg-type]
-        for wid in ids:
-            try:
-                rect = windows.window_geometry(wid)
-            except Exception:
-                continue
-            if rect.width >= 100 and rect.height >= 100:
-                return wid
-        if time.monotonic() > deadline:
-            raise ClientStartError(f"no window appeared within {timeout:.0f} s", client=client,
-                                   log=_read_log(log_path))
-        time.sleep(0.1)
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _xtest_key(keysym_name: str) -> None:
@@ -284,7 +109,7 @@ def start_gnome_mines(
     ensure_debian_packages(launch.packages, why="the gnome-mines client")
     if custom is None and level not in GNOME_MINES_LEVELS:
         raise ClientStartError(f"unknown level {level!r}; use small, medium or big", client="gnome-mines")
-    home = _temp_home("gnome-mines")
+    home = temp_home("gnome-mines")
     settings = home / "config" / "glib-2.0" / "settings"
     settings.mkdir(parents=True)
     lines = [
@@ -303,11 +128,11 @@ def start_gnome_mines(
         lines += [f"xsize={int(cols)}", f"ysize={int(rows)}", f"nmines={int(mines)}", "mode=3"]
     # The keyfile backend reads settings from a file we write: no dconf service, nothing outside `home`.
     (settings / "keyfile").write_text("\n".join(lines) + "\n")
-    env = _client_env(home, GSETTINGS_BACKEND="keyfile")
+    env = client_env(home, GSETTINGS_BACKEND="keyfile")
     args = [] if custom is not None else [f"--{level}"]
     # A custom game is set up on the client's start page once its window is there.
     then = None if custom is None else functools.partial(_gnome_mines_play_custom, percent=_custom_percent_to_type(*custom))
-    handle = _launch("gnome-mines", [*launch.command, *args], env, home, timeout, launch.window_title, then)
+    handle = launch_client("gnome-mines", [*launch.command, *args], env, home, timeout, launch.window_title, then)
     log.info("gnome-mines started: window 0x%x at %s", handle.window, handle.geometry())
     return handle
 
@@ -399,10 +224,10 @@ def start_xdemineur(
     ensure_debian_packages(launch.packages, why="the xdemineur client")
     if cols < 12:
         raise ClientStartError(f"xdemineur needs at least 12 columns, got {cols}", client="xdemineur")
-    home = _temp_home("xdemineur")
+    home = temp_home("xdemineur")
     geometry = f"{cols}x{rows}" + (f"+{position[0]}+{position[1]}" if position else "")
     # The title is Latin-1 "xdémineur": the profile's title matches the ASCII tail only.
-    handle = _launch("xdemineur", [*launch.command, "-geometry", geometry, "-m", str(mines)], _client_env(home), home,
+    handle = launch_client("xdemineur", [*launch.command, "-geometry", geometry, "-m", str(mines)], client_env(home), home,
                      timeout, launch.window_title)
     time.sleep(0.3)  # first expose: the board is drawn just after the window maps
     log.info("xdemineur started: window 0x%x at %s", handle.window, handle.geometry())
@@ -435,123 +260,11 @@ def start_sgt_mines(game_id: str, tile: int = 20, timeout: float = 20.0) -> Clie
     ensure_debian_packages(launch.packages, why="the sgt-mines client")
     if not re.fullmatch(r"[0-9a-zA-Z:#,.-]+", game_id):
         raise ClientStartError(f"game id {game_id!r} has unexpected characters", client="sgt-mines")
-    home = _temp_home("sgt-mines")
-    env = _client_env(home, MINES_TILESIZE=str(int(tile)), HOME=str(home))
-    handle = _launch("sgt-mines", [*launch.command, game_id], env, home, timeout, launch.window_title)
+    home = temp_home("sgt-mines")
+    env = client_env(home, MINES_TILESIZE=str(int(tile)), HOME=str(home))
+    handle = launch_client("sgt-mines", [*launch.command, game_id], env, home, timeout, launch.window_title)
     time.sleep(0.5)  # the window maps before the puzzle is first drawn
     log.info("sgt-mines started: window 0x%x at %s", handle.window, handle.geometry())
     return handle
 
 
-# --- react-minesweeper in Chromium -------------------------------------------------------------------
-
-
-def react_minesweeper_dist(cache_dir: Path | None = None) -> Path:
-    """The demo's static files (``package/demo/dist``) of the npm package named by the profile's
-    ``launch.page``, fetched once with ``npm pack`` into a cache."""
-    page = str(launch_for("react-minesweeper").extra["page"])
-    cache = cache_dir or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "screenbot"
-    target = cache / page.replace("@", "-")
-    dist = target / "package" / "demo" / "dist"
-    if (dist / "index.html").is_file():
-        return dist
-    if not shutil.which("npm"):
-        # Only when npm is not on PATH: a Node.js from elsewhere brings its own npm, and Debian's npm
-        # package conflicts with it.
-        ensure_debian_packages(("npm",), why="the browser client is fetched with npm")
-    work = Path(tempfile.mkdtemp(prefix="screenbot-npm-", dir=cache if cache.is_dir() else None))
-    try:
-        done = subprocess.run(
-            ["npm", "pack", page, "--silent"], cwd=work, capture_output=True, text=True,
-            timeout=300,
-        )
-        tarballs = list(work.glob("*.tgz"))
-        if done.returncode != 0 or not tarballs:
-            raise ClientStartError(f"npm pack failed: {done.stderr.strip()[-500:]}", client="react-minesweeper")
-        import tarfile
-
-        target.mkdir(parents=True, exist_ok=True)
-        with tarfile.open(tarballs[0]) as tar:
-            tar.extractall(target, filter="data")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    if not (dist / "index.html").is_file():
-        raise ClientStartError("the npm package has no demo/dist/index.html", client="react-minesweeper")
-    return dist
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
-        log.debug("page server: " + format, *args)
-
-
-def _serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, int]:
-    handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, name="react-minesweeper-server", daemon=True).start()
-    return server, int(server.server_address[1])
-
-
-def _chromium_binary(program: str) -> str:
-    # The profile names Debian's; other distributions call it otherwise.
-    for name in (program, "chromium-browser", "google-chrome"):
-        if shutil.which(name):
-            return name
-    from .install import missing_packages_error
-
-    raise missing_packages_error(("chromium",), "the browser client runs in Chromium")
-
-
-def start_react_minesweeper(
-    scale: float = 1.0,
-    window_size: tuple[int, int] = (1280, 1024),
-    devtools: bool = False,
-    cache_dir: Path | None = None,
-    timeout: float = 60.0,
-) -> ClientWindow:
-    """Serve the react-minesweeper demo on 127.0.0.1 and open it in a new Chromium profile.
-
-    ``scale`` is Chromium's device scale factor (1, 1.25, 1.5, 2 ...). With ``devtools`` Chromium also
-    listens for the DevTools protocol on a free 127.0.0.1 port (``handle.devtools_port``), which
-    ``screenbot.desktop.devtools`` uses to read the page's own game state.
-    """
-    launch = launch_for("react-minesweeper")
-    ensure_debian_packages(launch.packages, why="the browser client runs in Chromium")
-    dist = react_minesweeper_dist(cache_dir)
-    server, port = _serve(dist)
-    home = _temp_home("chromium")
-    url = f"http://127.0.0.1:{port}/index.html"
-    # The profile's command has --no-sandbox: root in a container cannot use the sandbox. It also makes
-    # Chromium show an info bar that pushes the page down, which is why nothing may assume where the
-    # board is.
-    cmd = [
-        _chromium_binary(launch.command[0]),
-        *launch.command[1:],
-        f"--user-data-dir={home / 'profile'}",
-        f"--window-size={int(window_size[0])},{int(window_size[1])}",
-    ]
-    if scale != 1.0:
-        cmd.append(f"--force-device-scale-factor={scale}")
-    devtools_port = None
-    if devtools:
-        devtools_port = _free_port()
-        cmd += [f"--remote-debugging-port={devtools_port}", "--remote-debugging-address=127.0.0.1",
-                "--remote-allow-origins=*"]
-    cmd.append(url)
-    log_path = home / "client.log"
-    proc = _spawn(cmd, _client_env(home), log_path)
-    handle = ClientWindow("react-minesweeper", 0, proc.pid, url=url, devtools_port=devtools_port)
-    handle._stoppers += [
-        functools.partial(shutil.rmtree, home, ignore_errors=True),
-        server.server_close,
-        server.shutdown,
-        _stop_group(proc),
-    ]
-    try:
-        handle.window = _wait_window("react-minesweeper", proc, log_path, timeout, name=launch.window_title)
-        time.sleep(1.0)  # the title appears before the page has painted the board
-    except BaseException:
-        handle.close()
-        raise
-    log.info("react-minesweeper started: window 0x%x at %s (%s)", handle.window, handle.geometry(), url)
-    return handle

@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import time
 
 from ..errors import DisplayError, WindowGoneError
 from ..geometry import Rect
@@ -137,32 +136,6 @@ def windows_over(window_id: int, rect: Rect, *, own: bool = False, display: str 
         return above
     finally:
         conn.close()
-
-
-def wait_for_window(
-    name: str | None = None,
-    pid: int | None = None,
-    *,
-    timeout: float = 20.0,
-    display: str | None = None,
-    min_size: tuple[int, int] = (50, 50),
-) -> int:
-    """Poll until a matching visible window of at least ``min_size`` exists; return its id.
-
-    Raises TimeoutError when none appears in time (callers turn it into their own named error).
-    """
-    deadline = time.monotonic() + timeout
-    while True:
-        for wid in find_windows(name, pid, display=display):
-            try:
-                rect = window_geometry(wid, display=display)
-            except WindowGoneError:
-                continue
-            if rect.width >= min_size[0] and rect.height >= min_size[1]:
-                return wid
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"no window matching name={name!r} pid={pid} appeared in {timeout:.0f} s")
-        time.sleep(0.1)
 
 
 def window_geometry(window_id: int, *, display: str | None = None) -> Rect:

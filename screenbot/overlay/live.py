@@ -4,7 +4,7 @@ Each tick (every few milliseconds) grabs the board region. The same picture as l
 there. Otherwise: follow the game window (the overlay moves with it; a closed window ends the session),
 read again only the cells whose middle changed, and when the board differs from the last one solve it
 (or reuse a recent analysis of the same board) and redraw only the cells whose mark changed. That keeps
-a change of the game to the overlay showing it at about one display frame (``screenbot hint-bench``).
+a change of the game to the overlay showing it at about one display frame (``python3 -m lab hint-bench`` in a checkout).
 Reading happens with the overlay up: the ``FRAME`` style never draws over the part of a cell the
 recognizer looks at, so our own marks are not read as cells (the same holds for ``screenbot play``
 running next to us). Only a fresh locate (start, resized window) hides the overlay first, because
@@ -35,7 +35,8 @@ from ..geometry import Rect
 from ..play.consistency import unopened_zeros
 from ..play.reading import as_xy, confidence_grid, read_block
 from ..vision.read import INTERIOR
-from .draw import FRAME_STYLE, CellGrid, Hints, OverlayStyle, cell_marks, dirty_boxes, keep_out_rect, render_layer
+from .draw import cell_marks, dirty_boxes, render_layer
+from .marks import FRAME_STYLE, CellGrid, Hints, OverlayStyle, keep_out_rect
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ Why this design (no compositor is assumed, as under Xvfb or a plain window manag
 
 Capture: the overlay is part of the screen pixels (no compositor, nothing to exclude it from). It is made
 harmless instead: it never draws on the middle ``keep_out`` share of any cell, which is where our
-recognizer decides a cell (see ``screenbot.overlay.draw.OverlayStyle``), so the bot (ours or ``play`` in
+recognizer decides a cell (see ``screenbot.overlay.marks.OverlayStyle``), so the bot (ours or ``play`` in
 another process) reads the same board with the overlay up as without it. Hiding the overlay during each
 capture would also work but makes it flicker and costs a repaint of the game for every frame.
 
@@ -26,23 +26,21 @@ mouse events; neither is implemented here (see the README's platform section).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import select
 import time
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 
 from ..errors import DisplayError, WindowGoneError
 from ..geometry import Rect
+from .hiding import WM_CLASS
 
 log = logging.getLogger(__name__)
 
 OVERLAY_NAME = "screenbot hint overlay"
-_WM_CLASS = ("screenbot-overlay", "Screenbot")  # how other processes find overlay windows
 # X requests are limited to 256 KiB without BIG-REQUESTS; images go in strips below that.
 _MAX_REQUEST_BYTES = 200_000
 
@@ -61,49 +59,6 @@ def _bgrx_bytes(bgr: np.ndarray) -> bytes:
     out = np.zeros((height, width, 4), np.uint8)
     out[:, :, :3] = bgr
     return out.tobytes()
-
-
-@contextlib.contextmanager
-def overlays_hidden(*, display: str | None = None, settle: float = 0.15) -> Iterator[int]:
-    """Take every screenbot overlay on the display (this process's or another's) off the screen for
-    the ``with`` block; yields how many there were.
-
-    Reading cells works through the overlay, but locating a board looks at whole cells, so ``play``
-    hides a running ``hint`` overlay while it locates (rare: at the start, after a window move).
-    ``settle`` is the time given to the games to repaint what the overlays covered.
-    """
-    from Xlib import X, display as xdisplay, error as xerror
-
-    name = display or os.environ.get("DISPLAY")
-    try:
-        conn = xdisplay.Display(name) if name else None
-    except Exception:  # no X here: there is no overlay to hide either
-        conn = None
-    if conn is None:
-        yield 0
-        return
-    hidden = []
-    try:
-        for child in conn.screen().root.query_tree().children:
-            try:
-                if child.get_wm_class() == _WM_CLASS and child.get_attributes().map_state == X.IsViewable:
-                    child.unmap()
-                    hidden.append(child)
-            except (xerror.BadWindow, xerror.BadDrawable):
-                continue
-        conn.sync()
-        if hidden:
-            time.sleep(settle)
-        yield len(hidden)
-    finally:
-        for child in hidden:
-            try:
-                child.map()
-                child.configure(stack_mode=X.Above)
-            except (xerror.BadWindow, xerror.BadDrawable):
-                continue
-        conn.sync()
-        conn.close()
 
 
 def _pack_bitmap(mask: np.ndarray, scanline_pad: int, *, lsb_first: bool) -> bytes:
@@ -363,7 +318,7 @@ class X11Overlay:
             event_mask=0,
         )
         self._window.set_wm_name(OVERLAY_NAME)
-        self._window.set_wm_class(*_WM_CLASS)
+        self._window.set_wm_class(*WM_CLASS)
         # An empty input region: every click falls through to the game below.
         self._window.shape_rectangles(shape.SO.Set, shape.SK.Input, X.Unsorted, 0, 0, [])
         self._pixmap = self._window.create_pixmap(rect.width, rect.height, depth)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -50,27 +51,16 @@ class Batch(NamedTuple):
     handled_all: bool
 
 
+@dataclass(kw_only=True, eq=False)
 class Clicker:
-    def __init__(
-        self,
-        *,
-        screen: Screen,
-        screen_rect: Rect,
-        mouse: Mouse,
-        profile: PlayProfile,
-        scale: ScreenScale,
-        ping: Callable[[float], bool] | None = None,
-        clock: Callable[[], float] = time.perf_counter,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        self.screen = screen
-        self.screen_rect = screen_rect
-        self.mouse = mouse
-        self.profile = profile
-        self.scale = scale
-        self.ping = ping  # a round trip through the client (the game window's), for "ping" mode
-        self.clock = clock
-        self.sleep = sleep
+    screen: Screen
+    screen_rect: Rect
+    mouse: Mouse
+    profile: PlayProfile
+    scale: ScreenScale
+    ping: Callable[[float], bool] | None = None  # a round trip through the client (the game window's), for "ping" mode
+    clock: Callable[[], float] = time.perf_counter
+    sleep: Callable[[float], None] = time.sleep
 
     def board_mouse(self, located: Located) -> BoardMouse:
         return BoardMouse(self.mouse, located.geometry, self.scale, self.screen_rect, chord_button=self.profile.chord_button)

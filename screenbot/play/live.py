@@ -62,7 +62,7 @@ def find_game(screen, skins, skin: str = "auto", lattice=None) -> FoundGame:
     the skin is chosen (``skin``, or the one that reads it best). LatticeOffFrameError when it is not
     fully on the screen."""
     from ..given_lattice import choose_skin
-    from ..overlay.x11 import overlays_hidden
+    from ..overlay.hiding import overlays_hidden
 
     with overlays_hidden():  # a hint overlay over the game would hide the whole-cell look locating needs
         frame = screen.grab()
@@ -172,9 +172,3 @@ def check_playable(profile: PlayProfile) -> None:
             "hinted, not played",
             skin=profile.skin,
         )
-
-
-def require_board(found: FoundGame | None) -> FoundGame:
-    if found is None:
-        raise BoardNotFoundError("no Minesweeper board is visible on the screen")
-    return found

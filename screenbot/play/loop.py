@@ -101,7 +101,7 @@ class Player:
         self.clock = clock
         self.sleep = sleep
         # Locating looks at whole cells: a hint overlay over the game (another process) is taken off
-        # the screen meanwhile (screenbot.overlay.x11.overlays_hidden); reading works through it.
+        # the screen meanwhile (screenbot.overlay.hiding.overlays_hidden); reading works through it.
         self.overlays_hidden = overlays_hidden
         self.results: list[GameResult] = []
         self.timings: list[StepTimings] = []

@@ -1,6 +1,6 @@
 """Cut reference cell images out of labelled screenshots into a skin's ``cells/`` folder.
 
-Used by ``screenbot templates`` (captures from the real clients) and ``screenbot new-skin`` (a new
+Used by the lab's ``templates`` command (captures from the real clients) and ``screenbot new-skin`` (a new
 client's screenshots plus their true boards). Identical pictures are stored once; distinct pictures of
 the same state (a hover-lit covered cell, a size-specific rendering) become separate variants.
 """
@@ -16,7 +16,7 @@ import numpy as np
 from solver.board import Board
 
 from .lattice import Lattice
-from .skins import CHAR_STATES, OUTSIDE, template_name, to_canonical
+from .skins import OUTSIDE, template_name, to_canonical
 
 log = logging.getLogger(__name__)
 
@@ -121,29 +121,5 @@ def write_cells(cells: dict[tuple[str, float, float], list[np.ndarray]], skin_di
     for (ch, px, py), pictures in sorted(cells.items()):
         for i, picture in enumerate(pictures):
             cv2.imwrite(str(folder / template_name(ch, (px, py), i)), picture)
-            written += 1
-    return written
-
-
-def add_missing_cells(cells: dict[tuple[str, float, float], list[np.ndarray]], skin_dir: Path, chars: str) -> int:
-    """Add the pictures of the states ``chars`` at the cell sizes ``skin_dir/cells`` already has but
-    lacks that state at, named ``<state>-<pitch>-r<n>.png`` (kept by ``write_cells``); returns how many.
-
-    For rules-checked screenshots the locator cannot read yet: they may complete a size, but not
-    start a new one or replace a picture cut from the readable fixtures."""
-    import cv2
-
-    folder = skin_dir / "cells"
-    names = [p.stem for p in folder.glob("*.png")]
-    have = {(n.split("-")[0], n.split("-")[1]) for n in names}
-    written = 0
-    for (ch, px, py), pictures in sorted(cells.items()):
-        if ch not in chars:
-            continue
-        size = template_name(ch, (px, py), 0).split("-")[1]
-        if (CHAR_STATES[ch], size) in have or not any(s == size for _, s in have):
-            continue
-        for i, picture in enumerate(pictures):
-            cv2.imwrite(str(folder / template_name(ch, (px, py), f"r{i}")), picture)
             written += 1
     return written

@@ -27,7 +27,8 @@ from .align import refine
 from .cells import cell_images, match_cells
 from .lattice import Lattice
 from .skins import CANONICAL, OUTSIDE, Skin
-from .structure import Grid, cell_faces, cut_sides, find_edges, find_grids
+from .clipped import cut_sides
+from .structure import Grid, cell_faces, find_edges, find_grids
 
 log = logging.getLogger(__name__)
 

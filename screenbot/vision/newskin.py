@@ -1,19 +1,10 @@
 """Teach the reader a client nobody tuned for: from screenshots plus their true boards, make a skin.
 
-Finding the lattice needs no templates here, because the true board is known:
-
-1. the pitch is where the image's edge profiles repeat (autocorrelation), and at most width/cols;
-2. a comb of cols+1 lines at that pitch slid along each axis finds where the cell borders are densest;
-3. around that, the origin is moved pixel by pixel (and by whole cells) to where cells with the same
-   true state look most alike: a box that is off by a few pixels takes in parts of its neighbours,
-   which differ from cell to cell, so the right alignment is the one with the least spread;
-4. the board's edges are then snapped to whole pixels the same way (its left/top pixel and its width/
-   height in pixels, which fix the pitch to 1/cols of a pixel). The autocorrelation's pitch is a few
-   hundredths of a pixel off (19.96 for 20 px cells); templates cut at that pitch take in a sliver
-   of the next cell at the far end of the board, and the reader then doubts cells it should be sure of.
-5. where a line shared by neighbouring cells leaves two alignments equally good (a box starting on
-   the line or ending on it), the one whose boxes start with the cell's own drawing is taken, as in
-   the hand-made skins, unless only the other lets the locator read the screenshots back.
+Finding the lattice needs no templates, because the true board is known: ``fit`` finds the pitch,
+the comb of cell borders, the alignment with the least spread and the board's whole-pixel edges.
+Then, where a line shared by neighbouring cells leaves two alignments equally good (a box starting on
+the line or ending on it), the one whose boxes start with the cell's own drawing is taken, as in the
+hand-made skins, unless only the other lets the locator read the screenshots back.
 
 Before anything is written, every cell is compared with the average picture of each true state: a
 cell that looks like another state's cells rather than its own is most likely a typing slip in the
@@ -33,39 +24,22 @@ import numpy as np
 
 from solver.board import Board
 
-from ..errors import BoardNotFoundError, ScreenError
+from ..errors import ScreenError
 from .cut import VARIANT_DISTANCE, LabelledImage, cut_cells, write_cells
+from .fit import Fit, canonical_cells, fit_lattice, mislabelled, room_around
 from .lattice import Lattice
-from .pitch import autocorrelation, refine_period
-from .pitch import EDGE_STEP
 from .skins import CANONICAL, CHAR_STATES, OUTSIDE, to_canonical
 
 log = logging.getLogger(__name__)
 
-MIN_PITCH = 8
-MAX_PITCH_PAIRS = 16  # (x, y) pitch pairs tried, strongest first
-EXACT_SPREAD = 1.0  # a grid this tight (cells of one state alike to the pixel) is not second-guessed
-TIE_RATIO, TIE_SLACK = 1.05, 0.05
 BLOCK_SIDES = (2, 3)  # blocks of cells kept as "not a cell" pictures (see _block_pictures)
 MAX_BLOCK_PICTURES = 6  # distinct block pictures per block size  # a shifted grid this close to the best one fits as well
 # Every state a board can show, in the order they are listed to the user.
 ALL_STATES = "#012345678F?*XW"
-# A cell is taken for a typing slip when it is this much closer (mean squared distance ratio) to the
-# average picture of another state than to its own state's.
-MISLABEL_RATIO = 0.5
 
 
 class NewSkinError(ScreenError):
     """The screenshots and boards given to ``new-skin`` cannot make a skin (the message says why)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Fit:
-    lattice: Lattice
-    spread: float  # mean squared distance of cells to their state's mean picture (lower is better)
-    # Whole-pixel shifts of the lattice (dx, dy) that fit as well: where a 1 px grid line between
-    # cells belongs to neither cell, boxes that start on it and boxes that end on it are equally good.
-    ties: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,224 +54,6 @@ class Taught:
     @property
     def missing(self) -> str:
         return "".join(ch for ch in ALL_STATES if ch not in self.states)
-
-
-def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
-    """The lattice of ``board`` (its true text) on ``image``. Raises BoardNotFoundError if none fits."""
-    import cv2
-
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.int16)
-    height, width = gray.shape
-    prof_x = (np.abs(np.diff(gray, axis=1)) > EDGE_STEP).sum(axis=0).astype(np.float64)
-    prof_y = (np.abs(np.diff(gray, axis=0)) > EDGE_STEP).sum(axis=1).astype(np.float64)
-    labels = _label_ids(board)
-    best: Fit | None = None
-    max_px, max_py = (width - 1) / board.cols, (height - 1) / board.rows
-    own_x, own_y = _periods(prof_x, MIN_PITCH, max_px), _periods(prof_y, MIN_PITCH, max_py)
-    # Cells are square or nearly so on every client seen, and on a whole screen the window's
-    # toolbars and backgrounds can hide the cells' period along one axis among the top few: each
-    # axis also tries the other's periods, square pairs first.
-    px_list = own_x + [p for p in own_y if p <= max_px and all(abs(p - q) > 0.5 for q in own_x)]
-    py_list = own_y + [p for p in own_x if p <= max_py and all(abs(p - q) > 0.5 for q in own_y)]
-    # Strongest periods first on both axes; a whole screen has window frames, menus and text whose
-    # rhythm can outrank the cells', so several are tried, but a grid where every cell is exactly
-    # like the other cells of its state ends the search.
-    pairs = sorted(((i, j) for i in range(len(px_list)) for j in range(len(py_list))),
-                   key=lambda ij: (abs(px_list[ij[0]] / py_list[ij[1]] - 1) > 0.05, max(ij), sum(ij)))
-    for i, j in pairs[:MAX_PITCH_PAIRS]:
-        px, py = px_list[i], py_list[j]
-        if not 0.5 <= px / py <= 2.0:
-            continue
-        x0 = _comb_start(prof_x, px, board.cols)
-        y0 = _comb_start(prof_y, py, board.rows)
-        if x0 is None or y0 is None:
-            continue
-        fit = _align(image, labels, skin, (x0, y0), (px, py), board)
-        if fit is not None and (best is None or fit.spread < best.spread):
-            best = fit
-            if best.spread < EXACT_SPREAD:
-                break
-    if best is None:
-        raise BoardNotFoundError(
-            f"no {board.rows}x{board.cols} grid of cells found on the image (pitches tried: "
-            f"x {', '.join(f'{p:.1f}' for p in px_list) or 'none'}; y {', '.join(f'{p:.1f}' for p in py_list) or 'none'})",
-            skin=skin,
-            reason="no grid matching the board size",
-        )
-    return _snap(image, labels, best)
-
-
-def _periods(profile: np.ndarray, low: float, high: float, keep: int = 6) -> list[float]:
-    """Periods in [low, high] at which an edge profile repeats, strongest first, to a tenth of a pixel
-    or better: every local maximum of its autocorrelation, each refined on the highest multiple
-    that still stands out, each kept unless within half a pixel of a stronger one. (The locator's
-    own search keeps the smallest period first and drops any within 1 px of it: on sgt-mines a side
-    peak at 18 px, refined to 19.0, made it drop the true 20 px.)"""
-    ac = autocorrelation(profile, low)
-    if ac is None:
-        return []
-    n = len(profile)
-    lo, hi = max(2, int(np.floor(low))), min(n // 2, int(np.ceil(high)))
-    peaks = [i for i in range(lo, hi + 1) if 0 < i < n - 1 and ac[i] > 0 and ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1]]
-    peaks.sort(key=lambda i: -ac[i])
-    found: list[float] = []
-    for lag in peaks:
-        period = refine_period(ac, lag)
-        if all(abs(period - f) > 0.5 for f in found):
-            found.append(period)
-        if len(found) >= keep:
-            break
-    return found
-
-
-def _label_ids(board: Board) -> np.ndarray:
-    chars = sorted({ch for _, _, ch in board.cells()})
-    return np.array([[chars.index(ch) for ch in row] for row in board.grid])
-
-
-def _comb_start(profile: np.ndarray, pitch: float, count: int) -> float | None:
-    """Start of the run of count+1 lines, ``pitch`` apart, that covers the most edges."""
-    span = count * pitch
-    starts = np.arange(0, len(profile) - span)
-    if len(starts) == 0:
-        return None
-    # Each line takes the strongest edge within a pixel of it, so a rounding slip does not hide it.
-    padded = np.maximum(profile, np.maximum(np.roll(profile, 1), np.roll(profile, -1)))
-    lines = np.round(starts[:, None] + np.arange(count + 1)[None, :] * pitch).astype(int)
-    lines = np.clip(lines, 0, len(profile) - 1)
-    score = padded[lines].sum(axis=1)
-    # Profile index i is the step between pixels i and i+1, so the first cell starts at i+1.
-    return float(starts[int(np.argmax(score))] + 1)
-
-
-def _canonical_cells(image: np.ndarray, lattice: Lattice) -> np.ndarray | None:
-    """(cells, pixels) float32: every cell of ``lattice`` at the canonical size, as the reader cuts
-    them (the board region resized once); None when the lattice runs off the image."""
-    import cv2
-
-    rect = lattice.board_rect()
-    if rect.left < 0 or rect.top < 0 or rect.right > image.shape[1] or rect.bottom > image.shape[0]:
-        return None
-    if rect.width < lattice.cols or rect.height < lattice.rows:
-        return None
-    region = image[rect.top : rect.bottom, rect.left : rect.right]
-    scaled = cv2.resize(region, (lattice.cols * CANONICAL, lattice.rows * CANONICAL), interpolation=cv2.INTER_AREA)
-    cells = scaled.reshape(lattice.rows, CANONICAL, lattice.cols, CANONICAL, 3).transpose(0, 2, 1, 3, 4)
-    return cells.reshape(lattice.rows * lattice.cols, -1).astype(np.float32)
-
-
-def _spread(image: np.ndarray, lattice: Lattice, labels: np.ndarray) -> float | None:
-    flat = _canonical_cells(image, lattice)
-    if flat is None:
-        return None
-    ids = labels.ravel()
-    total = 0.0
-    for label in np.unique(ids):
-        group = flat[ids == label]
-        total += float(((group - group.mean(axis=0)) ** 2).sum())
-    # Cells of different states must also differ: guard against a lattice over a flat area.
-    means = np.stack([flat[ids == label].mean(axis=0) for label in np.unique(ids)])
-    between = float(((means - flat.mean(axis=0)) ** 2).sum()) if len(means) > 1 else 1.0
-    if len(means) > 1 and between < 1e-3:
-        return None
-    return total / flat.size
-
-
-def _align(image: np.ndarray, labels: np.ndarray, skin: str, start: tuple[float, float],
-           pitch: tuple[float, float], board: Board) -> Fit | None:
-    px, py = pitch
-    ox, oy = start
-    best: tuple[float, float, float] | None = None
-
-    def score(x: float, y: float) -> float | None:
-        return _spread(image, Lattice(skin, (x, y), pitch, board.rows, board.cols), labels)
-
-    # Whole-cell shifts first (the comb may sit one cell off), then pixel shifts within a cell.
-    for _ in range(2):
-        for axis in (0, 1):
-            span = px if axis == 0 else py
-            offsets = list(np.arange(-span, span + 0.5, 1.0)) + [-2 * span, 2 * span]
-            for d in offsets:
-                x, y = (ox + d, oy) if axis == 0 else (ox, oy + d)
-                s = score(x, y)
-                if s is not None and (best is None or s < best[2]):
-                    best = (x, y, s)
-            if best is not None:
-                ox, oy = best[0], best[1]
-    if best is None:
-        return None
-    return Fit(Lattice(skin, (best[0], best[1]), pitch, board.rows, board.cols), best[2])
-
-
-def _snap(image: np.ndarray, labels: np.ndarray, fit: Fit) -> Fit:
-    """The board's edges on whole pixels: its first pixel and its length in pixels along each axis,
-    each moved by up to 2 and 3 px from the aligned lattice's, kept where cells of the same state
-    look most alike. The reader cuts a board exactly so (its rectangle rounded to whole pixels,
-    resized to canonical cells), so this is the lattice whose cells it will compare."""
-    lat = fit.lattice
-    rect = lat.board_rect()
-    left, top, width, height = rect.left, rect.top, rect.width, rect.height
-    best = fit.spread
-
-    def spread(l: int, t: int, w: int, h: int) -> float | None:
-        return _spread(image, Lattice(lat.skin, (float(l), float(t)), (w / lat.cols, h / lat.rows), lat.rows, lat.cols), labels)
-
-    snapped = spread(left, top, width, height)
-    if snapped is not None:
-        best = snapped
-    for _ in range(2):
-        moved = False
-        for axis in (0, 1):
-            trials = [(dl, dw) for dl in range(-2, 3) for dw in range(-3, 4) if dl or dw]
-            for dl, dw in trials:
-                cand = (left + dl, top, width + dw, height) if axis == 0 else (left, top + dl, width, height + dw)
-                s = spread(*cand)
-                if s is not None and s < best - 1e-9:
-                    best, (left, top, width, height), moved = s, cand, True
-        if not moved:
-            break
-    pitch = (width / lat.cols, height / lat.rows)
-    ties = []
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            other = spread(left + dx, top + dy, width, height) if dx or dy else None
-            if other is not None and other <= best * TIE_RATIO + TIE_SLACK:
-                ties.append((dx, dy))
-    return Fit(Lattice(lat.skin, (float(left), float(top)), pitch, lat.rows, lat.cols), best, tuple(ties))
-
-
-def _room_around(image: np.ndarray, lattice: Lattice) -> bool:
-    """Is there a cell's width of picture beyond the board on at least one side?"""
-    rect = lattice.board_rect()
-    px, py = lattice.pitch
-    height, width = image.shape[:2]
-    return rect.left >= px or rect.top >= py or width - rect.right >= px or height - rect.bottom >= py
-
-
-def mislabelled(image: np.ndarray, lattice: Lattice, board: Board) -> list[tuple[int, int, str, str]]:
-    """Cells whose picture is much closer to the average of another state's cells than to the average
-    of the other cells given their own state: (row, col, given state, state it looks like)."""
-    flat = _canonical_cells(image, lattice)
-    if flat is None:
-        return []
-    chars = np.array([ch for _, _, ch in board.cells()])
-    found = []
-    states = sorted(set(chars.tolist()))
-    sums = {s: flat[chars == s].sum(axis=0) for s in states}
-    counts = {s: int((chars == s).sum()) for s in states}
-    for i, ch in enumerate(chars):
-        if counts[ch] < 2:
-            continue  # a state shown once has nothing to be compared with
-        own = (sums[ch] - flat[i]) / (counts[ch] - 1)  # its state's other cells
-        d_own = float(((flat[i] - own) ** 2).mean())
-        for other in states:
-            if other == ch:
-                continue
-            d = float(((flat[i] - sums[other] / counts[other]) ** 2).mean())
-            if d < MISLABEL_RATIO * d_own and d_own > 100.0:
-                found.append((i // board.cols, i % board.cols, str(ch), other))
-                break
-    return found
 
 
 def default_profile(name: str) -> dict:
@@ -322,7 +78,7 @@ def make_skin(name: str, examples: list[tuple[np.ndarray, Board]], templates_dir
     screenshot shows anything around the board (the reader needs that to tell cells from window)."""
     names = shot_names or [f"screenshot {i + 1}" for i in range(len(examples))]
     fits = [fit_lattice(image, board, name) for image, board in examples]
-    if not any(_room_around(image, fit.lattice) for (image, _), fit in zip(examples, fits)):
+    if not any(room_around(image, fit.lattice) for (image, _), fit in zip(examples, fits)):
         # The locator compares candidate cells with what surrounds a board, and cannot work without it.
         raise NewSkinError("no screenshot shows what is around the board (a cell's width or more of the window "
                            "on some side): take screenshots of the whole window, not of the board alone")
@@ -442,7 +198,7 @@ def _choose_alignment(name: str, examples: list[tuple[np.ndarray, Board]], fits:
 
 def _starts_with_the_cell(image: np.ndarray, lattice: Lattice, board: Board) -> float:
     """How much more the boxes' first row and column differ between states than their last ones."""
-    flat = _canonical_cells(image, lattice)
+    flat = canonical_cells(image, lattice)
     if flat is None:
         return float("-inf")
     chars = np.array([ch for _, _, ch in board.cells()])

@@ -47,12 +47,6 @@ class Reading:
     min_confidence: float
     lattice: Lattice
 
-    def weakest(self, count: int = 3) -> list[tuple[int, int, float]]:
-        """The ``count`` least confident cells as (row, col, confidence)."""
-        flat = np.argsort(self.confidence, axis=None)[:count]
-        cols = self.lattice.cols
-        return [(int(i) // cols, int(i) % cols, float(self.confidence.flat[i])) for i in flat]
-
 
 def read_board(
     frame: np.ndarray,

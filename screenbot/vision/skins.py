@@ -4,7 +4,7 @@ The shipped skins are package data (``screenbot/templates/``, read through ``imp
 wheel install finds them too); a user's own skins folder, named by ``--templates DIR`` or the
 ``SCREENBOT_TEMPLATES`` environment variable, is read beside them (``screenbot.skin_folders``).
 
-Folder layout (what ``screenbot templates`` and ``screenbot new-skin`` write):
+Folder layout (what the lab's ``templates`` command and ``screenbot new-skin`` write):
 
     templates/<skin>/profile.json          client rules (shared with the play loop)
     templates/<skin>/cells/<state>-<pitch>-<n>.png   one cell's pitch box as captured, e.g. "3-23-0.png"

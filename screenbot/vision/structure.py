@@ -12,7 +12,7 @@ not change its outline. So:
    squares over the face centres, so fractional pitches and toolkits that give some cells a pixel more
    fit as well as any straight lattice can);
 4. the grid's extent (rows, columns) is where its faces are; a board cut by the frame or by another
-   window shows cell pieces beyond that extent, which ``clipped_sides`` reports.
+   window shows cell pieces beyond that extent, which ``clipped.cut_sides`` reports.
 
 No template is needed here: a skin's pictures are only used afterwards, to align to the pixel and
 read the cells. The lattice found here says where cell centres are; ``Grid.lattice`` turns it into
@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from .separators import column_is_cells, row_is_cells
 
 # A step larger than this (0-255, any channel) between neighbouring pixels ends a face. Smooth
 # gradients (a few levels a pixel) stay inside one face; anti-aliased rounded corners still close it.
@@ -253,69 +255,6 @@ def _inside(seed: Grid, grid: Grid) -> bool:
     return bool(((cx > left) & (cx < right) & (cy > top) & (cy < bottom)).mean() > 0.5)
 
 
-# Cell separators: a share of SEPARATED of the lines checked must show a strong step within
-# ``_reach`` of where the lattice puts the separator, for a row or column to be part of the board.
-SEPARATED = 0.6
-
-
-def _reach(pitch: float) -> int:
-    """How far (px) from where the lattice puts a separator a step still counts as that separator: a
-    straight lattice through GTK's cells (some a pixel wider than others) is off by up to ~0.2 pitch
-    at the ends of a long row, and the separator sits anywhere between two faces."""
-    return max(2, int(round(0.35 * pitch)))
-
-
-def _separator(steps: np.ndarray, at: float, spans: list[tuple[float, float]], pitch: float) -> float:
-    """Share of ``spans`` (ranges along the separator) in most of whose pixel lines ``steps`` has a
-    step within ``_reach(pitch)`` of ``at``. ``steps`` is oriented with the separator running down
-    axis 0: ``Edges.dx`` for the separators between columns, ``Edges.dy.T`` between rows."""
-    if not spans:
-        return 0.0
-    length, across = steps.shape
-    t = _reach(pitch)
-    lo, hi = max(0, int(round(at)) - t), min(across - 1, int(round(at)) + t)
-    if hi < lo:
-        return 0.0
-    hits = 0
-    for a, b in spans:
-        start, stop = max(0, int(round(a))), min(length, int(round(b)))
-        if stop > start and steps[start:stop, lo : hi + 1].any(axis=1).mean() >= SEPARATED:
-            hits += 1
-    return hits / len(spans)
-
-
-def _middles(centre: float, pitch: float, count: int) -> list[tuple[float, float]]:
-    """The middle half of cells 0..count-1 along one axis."""
-    return [(centre + k * pitch - pitch / 4, centre + k * pitch + pitch / 4) for k in range(count)]
-
-
-def _line_is_cells(across: np.ndarray, along: np.ndarray, centre: tuple[float, float], pitch: tuple[float, float],
-                   count: int, index: int) -> bool:
-    """Is line ``index`` of the lattice (``count`` cells long) a line of cells: bounded on both sides
-    by separators (``across``, oriented as ``_separator`` wants), and cut by the separators between
-    its cells (``along``)? ``centre`` and ``pitch`` are (across, along) pairs for this orientation."""
-    (c_across, c_along), (p_across, p_along) = centre, pitch
-    middles = _middles(c_along, p_along, count)
-    sides = min(_separator(across, c_across + (index - 0.5) * p_across, middles, p_across),
-                _separator(across, c_across + (index + 0.5) * p_across, middles, p_across))
-    if sides < SEPARATED:
-        return False
-    span = [(c_across + index * p_across - p_across / 4, c_across + index * p_across + p_across / 4)]
-    cuts = [_separator(along, c_along + (k + 0.5) * p_along, span, p_along) for k in range(count - 1)]
-    return bool(np.mean(cuts) >= SEPARATED) if cuts else True
-
-
-def column_is_cells(edges: Edges, centre: tuple[float, float], pitch: tuple[float, float], rows: int, col: int) -> bool:
-    """Is lattice column ``col`` (rows 0..rows-1) a column of cells: bounded left and right by column
-    separators, and cut by the separators between its rows?"""
-    return _line_is_cells(edges.dx, edges.dy.T, centre, pitch, rows, col)
-
-
-def row_is_cells(edges: Edges, centre: tuple[float, float], pitch: tuple[float, float], cols: int, row: int) -> bool:
-    """The same as ``column_is_cells`` for lattice row ``row`` (columns 0..cols-1)."""
-    return _line_is_cells(edges.dy.T, edges.dx, centre[::-1], pitch[::-1], cols, row)
-
-
 # Share of a row's (column's) cells that must hold a face of the grid's size for it to join a grid:
 # separators alone are not enough, since a busy picture (a photo, noise) has steps everywhere.
 FACE_SHARE = 0.25
@@ -473,132 +412,3 @@ def _fit(faces: Faces, links_within: np.ndarray) -> Grid | None:
     r_lo, r_hi = rows_i[keep].min(), rows_i[keep].max()
     rows, cols = int(r_hi - r_lo + 1), int(c_hi - c_lo + 1)
     return Grid((x0 + c_lo * px, y0 + r_lo * py), (px, py), rows, cols, faces.subset(np.flatnonzero(keep)))
-
-
-# A third of the separators going on past a side is the rest of a board (the old board check used the
-# same share): a window over half of the last row leaves half of the separators, a stray icon one.
-CUT_SHARE = 1 / 3
-
-
-def cut_sides(grid: Grid, edges: Edges) -> list[str]:
-    """The sides past which the grid's cells go on, cut short (by the frame, a window edge, or a
-    window over them): separators between its rows (columns) that continue beyond its last column
-    (row) for at least a few pixels. A board with such a side is not all visible."""
-    height, width = edges.shape
-    left, top, right, bottom = grid.box()
-    (cx, cy), (px, py) = grid.centre, grid.pitch
-    # Where the next cell's face would start: past the separator around the board's last face, and
-    # past the last faces themselves (a straight lattice can be a few pixels off at the ends).
-    gap_x, gap_y = max(2.0, 0.15 * px), max(2.0, 0.15 * py)
-    faces = grid.faces
-    inside = (faces.cx > left) & (faces.cx < right) & (faces.cy > top) & (faces.cy < bottom)
-    if inside.any():
-        f = faces.subset(np.flatnonzero(inside))
-        first_x, first_y = float(f.left.min()), float(f.top.min())
-        last_x, last_y = float((f.left + f.width).max()), float((f.top + f.height).max())
-    else:
-        first_x, first_y, last_x, last_y = left, top, right, bottom
-    row_cuts = [cy + (r + 0.5) * py for r in range(grid.rows - 1)]
-    col_cuts = [cx + (c + 0.5) * px for c in range(grid.cols - 1)]
-    strips = {
-        "left": (max(0.0, left - px / 2), min(left - gap_x, first_x - 1)),
-        "right": (max(right + gap_x, last_x + 1), min(width - 1.0, right + px / 2)),
-        "top": (max(0.0, top - py / 2), min(top - gap_y, first_y - 1)),
-        "bottom": (max(bottom + gap_y, last_y + 1), min(height - 1.0, bottom + py / 2)),
-    }
-    sides = []
-    for side, (a, b) in strips.items():
-        if b - a < 2:
-            continue  # nothing beyond this side on the frame: ``off_frame`` reports it
-        if side in ("left", "right"):
-            share = np.mean([_separator(edges.dy.T, y, [(a, b)], py) for y in row_cuts])
-        else:
-            share = np.mean([_separator(edges.dx, x, [(a, b)], px) for x in col_cuts])
-        if share >= CUT_SHARE and _pieces_beyond(grid, side, (a, b)) >= CUT_SHARE:
-            sides.append(side)
-    flat = ~edges.mask()
-    for side in ("left", "right", "top", "bottom"):
-        if side not in sides and (_faces_cut_flat(grid, flat, side) or _on_a_long_edge(grid, edges, side)):
-            sides.append(side)
-    return sides
-
-
-# A straight line this close (px) to the board's outer box, running on for two cells past both ends of
-# the side, is the edge of a window or a scrolled page that cuts the board, exactly between two
-# columns (rows) of cells, where nothing else on the picture shows it. A board's own frame stops
-# about where the board does.
-EDGE_NEAR = 3
-EDGE_RUN = 2.0
-EDGE_SHARE = 0.95
-
-
-def _on_a_long_edge(grid: Grid, edges: Edges, side: str) -> bool:
-    """Does a long straight line run along ``side`` of the grid, right at its outer box?"""
-    height, width = edges.shape
-    left, top, right, bottom = grid.box()
-    (px, py) = grid.pitch
-    if side in ("left", "right"):
-        steps, at, lo, hi, run = edges.dx, left if side == "left" else right, top, bottom, EDGE_RUN * py
-        limit = height
-    else:
-        steps, at, lo, hi, run = edges.dy.T, top if side == "top" else bottom, left, right, EDGE_RUN * px
-        limit = width
-    start, stop = int(lo - run), int(hi + run)
-    if start < 0 or stop > limit:
-        return False  # not enough picture past the ends to tell a long line from the board's frame
-    near = steps[start:stop, max(0, int(round(at)) - EDGE_NEAR) : int(round(at)) + EDGE_NEAR + 1]
-    return bool(near.size and near.mean(axis=0).max() >= EDGE_SHARE)
-
-
-def _pieces_beyond(grid: Grid, side: str, strip: tuple[float, float]) -> float:
-    """Share of the grid's rows (for left/right) or columns (top/bottom) that have a piece of a face in
-    ``strip`` beyond ``side``, lined up with them: the rest of cut cells, not the steps of a busy
-    background (which has separators everywhere but no faces)."""
-    pieces = grid.pieces
-    if pieces is None or not len(pieces):
-        return 0.0
-    (cx, cy), (px, py) = grid.centre, grid.pitch
-    a, b = strip
-    if side in ("left", "right"):
-        within = (pieces.left + pieces.width >= a) & (pieces.left <= b)
-        line = np.round((pieces.cy - cy) / py)
-        aligned = (np.abs(pieces.cy - cy - line * py) < 0.25 * py) & (pieces.height >= 0.4 * py) & (pieces.height <= py)
-        count = grid.rows
-    else:
-        within = (pieces.top + pieces.height >= a) & (pieces.top <= b)
-        line = np.round((pieces.cx - cx) / px)
-        aligned = (np.abs(pieces.cx - cx - line * px) < 0.25 * px) & (pieces.width >= 0.4 * px) & (pieces.width <= px)
-        count = grid.cols
-    lines = line[within & aligned]
-    return len({int(k) for k in lines if 0 <= k < count}) / count
-
-
-# A face's outer edge fills this much more of its bounding box than its inner edge: it was cut there.
-CUT_EDGE = 0.15
-
-
-def _faces_cut_flat(grid: Grid, flat: np.ndarray, side: str) -> bool:
-    """Were the faces of the outermost row (column) on ``side`` cut straight, where their other side
-    is rounded? A window edge that falls exactly between two rows shows nothing else: the board just
-    ends a pixel early, with square corners where the client draws round ones."""
-    (cx, cy), (px, py) = grid.centre, grid.pitch
-    f = grid.faces
-    if side in ("top", "bottom"):
-        line = 0 if side == "top" else grid.rows - 1
-        on = np.abs(f.cy - (cy + line * py)) < py / 2
-    else:
-        line = 0 if side == "left" else grid.cols - 1
-        on = np.abs(f.cx - (cx + line * px)) < px / 2
-    index = np.flatnonzero(on)
-    if len(index) < max(2, (grid.cols if side in ("top", "bottom") else grid.rows) // 2):
-        return False
-    gains = []
-    for i in index:
-        x0, y0, w, h = int(f.left[i]), int(f.top[i]), int(f.width[i]), int(f.height[i])
-        box = flat[y0 : y0 + h, x0 : x0 + w]
-        if side in ("top", "bottom"):
-            outer, inner = (box[0], box[-1]) if side == "top" else (box[-1], box[0])
-        else:
-            outer, inner = (box[:, 0], box[:, -1]) if side == "left" else (box[:, -1], box[:, 0])
-        gains.append(outer.mean() - inner.mean())
-    return bool(np.median(gains) > CUT_EDGE)

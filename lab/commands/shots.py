@@ -1,8 +1,8 @@
-"""``screenbot shots``: capture labelled screenshots of the real clients (the fixture set).
+"""``python3 -m lab shots``: capture labelled screenshots of the real clients (the fixture set).
 
 Starts a virtual display, runs the named capture recipes (all by default) on the real clients, and
 writes ``<name>.png`` / ``.txt`` (true board) / ``.json`` (lattice, truth source) per screenshot.
-Truth never comes from the recognizer: see ``screenbot/shots/labels.py`` and the DevTools reader.
+Truth never comes from the recognizer: see ``lab/shots/labels.py`` and the DevTools reader.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import argparse
 import logging
 from pathlib import Path
 
-from ..exit_codes import EXIT_FAILED, EXIT_USAGE
-from .common import fail
+from screenbot.exit_codes import EXIT_FAILED, EXIT_USAGE
+from screenbot.commands.common import fail
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"unknown recipe(s) {', '.join(unknown)}; see --list", EXIT_USAGE)
     chosen = [known[name] for name in args.recipe] if args.recipe else list(RECIPES)
 
-    from ..capture import MssScreen
-    from ..desktop.display import VirtualDisplay
+    from screenbot.capture import MssScreen
+    from screenbot.desktop.display import VirtualDisplay
     from ..shots.recipes import run_recipe
     from ..shots.store import save_shot
 

@@ -29,7 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .draw import MINE_RGB, MOVE_RGB, SAFE_RGB, probability_rgb
+from screenbot.overlay.marks import MINE_RGB, MOVE_RGB, SAFE_RGB, probability_rgb
 
 # A cell picture must stay this long to count as settled: gnome-mines and Chromium show a clicked cell
 # "pressed" for about one display frame before its result, and that look is not the change.

@@ -14,14 +14,14 @@ import time
 
 import numpy as np
 from dataclasses import dataclass, field
-from typing import Callable
 
 from solver.board import parse_board
 
-from ..capture import MssScreen
-from ..desktop.clients import GNOME_MINES_LEVELS, start_gnome_mines, start_react_minesweeper, start_xdemineur
-from ..errors import ScreenError
-from ..desktop.devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage, page_websocket_url, react_minesweeper_board_text
+from screenbot.capture import MssScreen
+from screenbot.desktop.browser import start_react_minesweeper
+from screenbot.desktop.clients import GNOME_MINES_LEVELS, start_gnome_mines, start_xdemineur
+from screenbot.errors import ScreenError
+from .devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage, page_websocket_url, react_minesweeper_board_text
 from .labels import Looks, TruthCheckError
 from .sessions import (
     LabelledShot,
@@ -398,8 +398,8 @@ def _solver_driver(session: Session, mines: int | None, won_when: str):
     from solver.errors import InconsistentBoardError
     from solver.policy import PolicyConfig, decide
 
-    from ..errors import ScreenError
-    from ..vision import load_skins, read_board
+    from screenbot.errors import ScreenError
+    from screenbot.vision import load_skins, read_board
 
     skins = load_skins()
 
@@ -637,6 +637,3 @@ def _react_game(recipe, client, page, screen, rng, rows, cols, chance) -> list[L
             raise TruthCheckError(f"{recipe.name}: opening a mine did not lose")
         shoot("lost", "lost")
     return shots
-
-
-RUNNERS: dict[str, Callable] = {"gnome-mines": _gnome_mines, "xdemineur": _xdemineur, "react-minesweeper": _react}

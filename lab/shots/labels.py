@@ -21,8 +21,8 @@ import logging
 
 from solver.board import Board, neighbours
 
-from ..errors import ScreenError
-from ..vision.lattice import Lattice
+from screenbot.errors import ScreenError
+from screenbot.vision.lattice import Lattice
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Labelled screenshots on disk: ``<name>.png`` + ``<name>.txt`` (true board) + ``<name>.json`` (meta).
+"""Writes labelled screenshots in the format ``screenbot.labelled_shots`` reads.
 
 The PNG is the client's window plus a margin, at most 160 px around the board (or the full screen
 for ``full`` shots), so fixtures stay small; the JSON holds the true lattice in the PNG's own pixels, the client, the tags, how the truth was
@@ -8,14 +8,10 @@ obtained, and whether templates may be cut from it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
+from solver.board import format_board
 
-from solver.board import Board, format_board, parse_board
-
-from ..vision.lattice import Lattice
 from .sessions import LabelledShot
 
 MARGIN = 24
@@ -26,23 +22,6 @@ TRUTH_SOURCES = {
     "react-minesweeper": "page state: React component state read through the DevTools protocol",
     "sgt-mines": "rules: the mine layout is dealt through the game id, every click simulated by the game's rules",
 }
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class StoredShot:
-    name: str
-    client: str
-    image_path: Path
-    board: Board
-    lattice: Lattice  # in the PNG's pixels
-    tags: tuple[str, ...]
-    for_templates: bool
-    full_frame: bool
-
-    def image(self) -> np.ndarray:
-        from ..capture import load_image
-
-        return load_image(self.image_path)
 
 
 def save_shot(shot: LabelledShot, folder: Path, *, for_templates: bool, full_frame: bool = False) -> Path:
@@ -76,24 +55,3 @@ def save_shot(shot: LabelledShot, folder: Path, *, for_templates: bool, full_fra
     }
     (folder / f"{shot.name}.json").write_text(json.dumps(meta, indent=1) + "\n")
     return path
-
-
-def load_shots(folder: Path) -> list[StoredShot]:
-    shots = []
-    for meta_path in sorted(folder.glob("*.json")):
-        meta = json.loads(meta_path.read_text())
-        lat = meta["lattice"]
-        lattice = Lattice(lat["skin"], tuple(lat["origin"]), tuple(lat["pitch"]), lat["rows"], lat["cols"])
-        shots.append(
-            StoredShot(
-                name=meta_path.stem,
-                client=meta["client"],
-                image_path=meta_path.with_suffix(".png"),
-                board=parse_board(meta_path.with_suffix(".txt").read_text()),
-                lattice=lattice,
-                tags=tuple(meta.get("tags", ())),
-                for_templates=bool(meta.get("for_templates")),
-                full_frame=bool(meta.get("full_frame")),
-            )
-        )
-    return shots

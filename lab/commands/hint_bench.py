@@ -1,10 +1,10 @@
-"""``screenbot hint-bench``: how long the live overlay takes to show a change of the game, on a real client.
+"""``python3 -m lab hint-bench``: how long the live overlay takes to show a change of the game, on a real client.
 
 It starts a virtual display, gnome-mines and ``screenbot hint`` in its own process, then
 watches the board region with mss captures as fast as it can (a millisecond or two apart) while the game
 changes: by its own pyautogui clicks on cells the solver says are safe (or the least risky guess), or,
 with ``--beside-play``, by ``screenbot play`` playing the game in a third process. From the screen alone
-(``screenbot.overlay.latency``) it prints, median and 90th percentile:
+(``lab.latency``) it prints, median and 90th percentile:
 
 - *mark cleared*: from the frame where a cell's new picture (opened, a mine shown) is on screen for
   good, to the frame from which the overlay no longer marks that cell, per change (one click);
@@ -26,15 +26,15 @@ import sys
 import time
 import zlib
 
-from ..exit_codes import EXIT_FAILED, EXIT_NO_DISPLAY, EXIT_OK, EXIT_USAGE
-from .common import bounded_int, fail
+from screenbot.exit_codes import EXIT_FAILED, EXIT_NO_DISPLAY, EXIT_OK, EXIT_USAGE
+from screenbot.commands.common import bounded_int, fail
 
 log = logging.getLogger(__name__)
 
 
 QUIET_SECONDS = 0.5  # after a click, the screen must stay unchanged this long before the next one
 CLICK_TIMEOUT = 4.0
-CLIENT = "gnome-mines"  # restarts with Ctrl+R and draws grey cells (see overlay.latency)
+CLIENT = "gnome-mines"  # restarts with Ctrl+R and draws grey cells (see lab.latency)
 SAMPLE_GAP = 0.001  # between two captures of the observer: leave the machine's cores to the others
 
 
@@ -63,12 +63,12 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--window must look like 600x400, not {args.window!r}", EXIT_USAGE)
     if width < 200 or height < 200:
         return fail(f"--window {args.window} is too small for a board", EXIT_USAGE)
-    from ..desktop.display import VirtualDisplay
-    from ..errors import ClientStartError, DisplayError
+    from screenbot.desktop.display import VirtualDisplay
+    from screenbot.errors import ClientStartError, DisplayError
 
     try:
         with VirtualDisplay() as display:
-            from ..desktop.clients import start_gnome_mines
+            from screenbot.desktop.clients import start_gnome_mines
 
             with start_gnome_mines(level=args.level, window_size=(width, height)) as game:
                 time.sleep(0.5)  # first paint
@@ -130,12 +130,12 @@ def _measure(args, game, display: str) -> dict:
     from solver.errors import InconsistentBoardError
     from solver.policy import PolicyConfig, decide
 
-    from ..capture import MssScreen
-    from ..errors import BoardNotFoundError, UnrecognizedCellError
-    from ..geometry import Rect
-    from ..overlay.latency import CellProbe, change_events, figures, settle_latency
-    from ..play.live import SkinVision, load_skins, profile_for
-    from ..play.window import WindowTracker
+    from screenbot.capture import MssScreen
+    from screenbot.errors import BoardNotFoundError, UnrecognizedCellError
+    from screenbot.geometry import Rect
+    from ..latency import CellProbe, change_events, figures, settle_latency
+    from screenbot.play.live import SkinVision, load_skins, profile_for
+    from screenbot.play.window import WindowTracker
 
     pyautogui.PAUSE = 0.0
     pyautogui.moveTo(5, 5)  # gnome-mines lights the cell under the pointer
@@ -246,7 +246,7 @@ def _next_cell(vision, lattice, frame, mines, first, decide, PolicyConfig):
     """A cell to open: a certain safe one, else the solver's move; None when the game cannot go on."""
     from solver.errors import InconsistentBoardError
 
-    from ..errors import BoardNotFoundError, UnrecognizedCellError
+    from screenbot.errors import BoardNotFoundError, UnrecognizedCellError
 
     try:
         board = vision.read(frame, lattice).board

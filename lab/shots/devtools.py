@@ -17,7 +17,7 @@ import time
 import urllib.request
 from urllib.parse import urlparse
 
-from ..errors import ScreenError
+from screenbot.errors import ScreenError
 
 
 class DevToolsError(ScreenError):

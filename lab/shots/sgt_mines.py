@@ -8,7 +8,7 @@ Ctrl+S, shows every mine and crosses the wrong flags) and writes the board that 
 is measured on the fresh board: every covered tile starts with a two-pixel white bevel on its top and
 left edges, so the runs of white columns and rows give the tiles' starts.
 
-    python3 -m screenbot.shots.sgt_mines fixtures/screens     # the committed sgt-mines fixtures
+    python3 -m lab.shots.sgt_mines fixtures/screens     # the committed sgt-mines fixtures
                                                               # (sm-small-lost was then moved to
                                                               # fixtures/screens-unsupported)
 """
@@ -26,10 +26,11 @@ import numpy as np
 
 from solver.board import Board, parse_board
 
-from ..capture import MssScreen
-from ..desktop.clients import ClientWindow, sgt_mines_game_id, start_sgt_mines
-from ..errors import ScreenError
-from ..vision.lattice import Lattice
+from screenbot.capture import MssScreen
+from screenbot.desktop.clients import sgt_mines_game_id, start_sgt_mines
+from screenbot.desktop.processes import ClientWindow
+from screenbot.errors import ScreenError
+from screenbot.vision.lattice import Lattice
 from .sessions import LabelledShot, click_at, move_pointer
 
 log = logging.getLogger(__name__)
@@ -260,7 +261,7 @@ FIXTURE_GAMES = (
 
 def capture(out: Path, games=FIXTURE_GAMES) -> list[Path]:
     """Play the fixture games on a new virtual display and save their shots in ``out``."""
-    from ..desktop import VirtualDisplay
+    from screenbot.desktop import VirtualDisplay
     from .store import save_shot
 
     saved = []

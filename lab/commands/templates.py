@@ -1,7 +1,7 @@
-"""``screenbot templates``: (re)generate the reference cell images of the known clients.
+"""``python3 -m lab templates``: (re)generate the reference cell images of the known clients.
 
 By default it starts a virtual display, plays the template recipes on each real client (see
-``screenbot shots --list``), labels every screenshot by the game's rules or the page's state, and
+``python3 -m lab shots --list``), labels every screenshot by the game's rules or the page's state, and
 cuts each cell state at each captured size into ``templates/<skin>/cells/``. ``--from DIR`` cuts from
 already saved labelled screenshots instead (those marked for templates). profile.json files are kept.
 """
@@ -13,8 +13,8 @@ import json
 import logging
 from pathlib import Path
 
-from ..exit_codes import EXIT_FAILED, EXIT_USAGE
-from .common import fail
+from screenbot.exit_codes import EXIT_FAILED, EXIT_USAGE
+from screenbot.commands.common import fail
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +43,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..vision.cut import LabelledImage, add_missing_cells, cut_cells, write_cells
-    from ..vision.skins import TEMPLATES_DIR
+    from screenbot.vision.cut import LabelledImage, cut_cells, write_cells
+    from screenbot.vision.skins import TEMPLATES_DIR
 
     out = Path(args.out) if args.out else TEMPLATES_DIR
     if args.add_missing is not None and not args.source:
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     examples: dict[str, list[LabelledImage]] = {c: [] for c in clients}
     failures = 0
     if args.source:
-        from ..shots.store import load_shots
+        from screenbot.labelled_shots import load_shots
 
         source = Path(args.source)
         if not source.is_dir():
@@ -83,11 +83,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _capture(clients, examples, keep: Path | None) -> int:
-    from ..capture import MssScreen
-    from ..desktop.display import VirtualDisplay
+    from screenbot.capture import MssScreen
+    from screenbot.desktop.display import VirtualDisplay
     from ..shots.recipes import RECIPES, run_recipe
     from ..shots.store import save_shot
-    from ..vision.cut import LabelledImage
+    from screenbot.vision.cut import LabelledImage
 
     failures = 0
     with VirtualDisplay(), MssScreen() as screen:
@@ -107,3 +107,29 @@ def _capture(clients, examples, keep: Path | None) -> int:
                     save_shot(shot, keep, for_templates=True)
             print(f"{recipe.name}: {len(shots)} labelled screenshots")
     return failures
+
+
+def add_missing_cells(cells: dict[tuple[str, float, float], list], skin_dir: Path, chars: str) -> int:
+    """Add the pictures of the states ``chars`` at the cell sizes ``skin_dir/cells`` already has but
+    lacks that state at, named ``<state>-<pitch>-r<n>.png`` (kept by ``write_cells``); returns how many.
+
+    For rules-checked screenshots the locator cannot read yet: they may complete a size, but not
+    start a new one or replace a picture cut from the readable fixtures."""
+    import cv2
+
+    from screenbot.vision.skins import CHAR_STATES, template_name
+
+    folder = skin_dir / "cells"
+    names = [p.stem for p in folder.glob("*.png")]
+    have = {(n.split("-")[0], n.split("-")[1]) for n in names}
+    written = 0
+    for (ch, px, py), pictures in sorted(cells.items()):
+        if ch not in chars:
+            continue
+        size = template_name(ch, (px, py), 0).split("-")[1]
+        if (CHAR_STATES[ch], size) in have or not any(s == size for _, s in have):
+            continue
+        for i, picture in enumerate(pictures):
+            cv2.imwrite(str(folder / template_name(ch, (px, py), f"r{i}")), picture)
+            written += 1
+    return written

@@ -22,11 +22,11 @@ import numpy as np
 
 from solver.board import Board
 
-from ..capture import MssScreen
-from ..desktop.clients import ClientWindow
-from ..desktop.devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage
-from ..errors import ScreenError
-from ..vision.lattice import Lattice
+from screenbot.capture import MssScreen
+from screenbot.desktop.processes import ClientWindow
+from .devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage
+from screenbot.errors import ScreenError
+from screenbot.vision.lattice import Lattice
 from .labels import Looks, TruthCheckError, canonical_cells, label_earlier, label_final
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,22 @@
+"""``python3 -m lab <command>``: the lab's commands through screenbot's own entry point (logging
+options, exit codes, error messages alike)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from screenbot import cli
+
+COMMAND_MODULES = (
+    "lab.commands.templates",
+    "lab.commands.shots",
+    "lab.commands.hint_bench",
+)
+DESCRIPTION = (
+    "The fixture lab of a screenbot checkout: capture labelled screenshots of the real clients, regenerate "
+    "the skins' cell pictures, time the live overlay."
+)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return cli.main(argv, commands=COMMAND_MODULES, prog="python3 -m lab", description=DESCRIPTION)

@@ -1,0 +1,1 @@
+"""One module per lab command; see ``lab.cli``."""

@@ -1,0 +1,60 @@
+"""Reading the board on one screenshot, for the commands that take a picture (``read``, ``hint --image``):
+locate it (or take the ``--lattice`` given), read it, refuse a board no game could show, and turn
+each way that can fail into its message and exit code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..exit_codes import EXIT_NO_BOARD, EXIT_UNREADABLE, EXIT_USAGE
+from .common import fail
+
+
+def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_dir=None,
+                    explain_unrecognized: bool = False):
+    """The ``Reading`` of the board on ``frame`` (loaded from ``image``), or the exit code once the
+    reason it could not be read is printed. ``given`` is the ``--lattice`` (a ``GivenLattice``) or
+    None to search; ``explain_unrecognized`` adds which states a taught skin has no picture of."""
+    from ..errors import BoardNotFoundError, ImplausibleBoardError, SkinError, UnrecognizedCellError
+    from ..given_lattice import LatticeOffFrameError, choose_skin
+    from ..vision import locate_board, read_board
+    from ..vision.plausible import check_plausible
+
+    lattice = None
+    try:
+        if given is not None:
+            # The skin is chosen by reading the lattice; an unrecognized cell's error names its skin.
+            reading = choose_skin(frame, given, skins, skin, crops_dir=crops_dir)
+            lattice = reading.lattice
+        else:
+            lattice = locate_board(frame, skins, skin=skin)
+            reading = read_board(frame, lattice, skins, crops_dir=crops_dir)
+        check_plausible(reading.board, skins[lattice.skin])
+    except SkinError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    except LatticeOffFrameError as exc:
+        return fail(f"{image}: {exc}", EXIT_USAGE)
+    except BoardNotFoundError as exc:
+        return fail(f"{image}: {exc}", EXIT_NO_BOARD)
+    except UnrecognizedCellError as exc:
+        if not explain_unrecognized:
+            return fail(f"{image}: {exc}", EXIT_UNREADABLE)
+        chosen = lattice.skin if lattice is not None else None if skin == "auto" else skin
+        hint = _missing_states_hint(skins[chosen]) if chosen is not None else ""
+        where = " at the --lattice position" if given is not None else ""
+        return fail(f"{image}{where}: {exc}{hint}", EXIT_UNREADABLE)
+    except ImplausibleBoardError as exc:
+        return fail(f"{image}: {exc}", EXIT_UNREADABLE)
+    return reading
+
+
+def _missing_states_hint(skin) -> str:
+    """A skin made with ``new-skin`` knows only the states its screenshots showed: say which it lacks,
+    since a cell showing one of them can only be "unrecognized"."""
+    from ..vision.newskin import ALL_STATES, state_names
+
+    missing = "".join(ch for ch in ALL_STATES if ch not in skin.chars)
+    if not missing:
+        return ""
+    return (f"; skin {skin.name!r} has no picture of {state_names(missing)}: if the cell shows one of these, "
+            f"add a screenshot showing it (screenbot new-skin)")

@@ -1,0 +1,132 @@
+"""react-minesweeper (the npm package's demo page) in Chromium: fetch and serve the page, start the
+browser on it in its own profile, and hand back its window like every other client."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import logging
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from ..errors import ClientStartError
+from .install import ensure_debian_packages
+from .launch import launch_for
+from .processes import ClientWindow, client_env, free_port, spawn, stop_group, temp_home, wait_window
+
+log = logging.getLogger(__name__)
+
+def react_minesweeper_dist(cache_dir: Path | None = None) -> Path:
+    """The demo's static files (``package/demo/dist``) of the npm package named by the profile's
+    ``launch.page``, fetched once with ``npm pack`` into a cache."""
+    page = str(launch_for("react-minesweeper").extra["page"])
+    cache = cache_dir or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "screenbot"
+    target = cache / page.replace("@", "-")
+    dist = target / "package" / "demo" / "dist"
+    if (dist / "index.html").is_file():
+        return dist
+    if not shutil.which("npm"):
+        # Only when npm is not on PATH: a Node.js from elsewhere brings its own npm, and Debian's npm
+        # package conflicts with it.
+        ensure_debian_packages(("npm",), why="the browser client is fetched with npm")
+    work = Path(tempfile.mkdtemp(prefix="screenbot-npm-", dir=cache if cache.is_dir() else None))
+    try:
+        done = subprocess.run(
+            ["npm", "pack", page, "--silent"], cwd=work, capture_output=True, text=True,
+            timeout=300,
+        )
+        tarballs = list(work.glob("*.tgz"))
+        if done.returncode != 0 or not tarballs:
+            raise ClientStartError(f"npm pack failed: {done.stderr.strip()[-500:]}", client="react-minesweeper")
+        import tarfile
+
+        target.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(tarballs[0]) as tar:
+            tar.extractall(target, filter="data")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if not (dist / "index.html").is_file():
+        raise ClientStartError("the npm package has no demo/dist/index.html", client="react-minesweeper")
+    return dist
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+        log.debug("page server: " + format, *args)
+
+
+def _serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, int]:
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, name="react-minesweeper-server", daemon=True).start()
+    return server, int(server.server_address[1])
+
+
+def _chromium_binary(program: str) -> str:
+    # The profile names Debian's; other distributions call it otherwise.
+    for name in (program, "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return name
+    from .install import missing_packages_error
+
+    raise missing_packages_error(("chromium",), "the browser client runs in Chromium")
+
+
+def start_react_minesweeper(
+    scale: float = 1.0,
+    window_size: tuple[int, int] = (1280, 1024),
+    devtools: bool = False,
+    cache_dir: Path | None = None,
+    timeout: float = 60.0,
+) -> ClientWindow:
+    """Serve the react-minesweeper demo on 127.0.0.1 and open it in a new Chromium profile.
+
+    ``scale`` is Chromium's device scale factor (1, 1.25, 1.5, 2 ...). With ``devtools`` Chromium also
+    listens for the DevTools protocol on a free 127.0.0.1 port (``handle.devtools_port``), which
+    the lab's DevTools reader (``lab/shots/devtools.py``) uses to read the page's own game state.
+    """
+    launch = launch_for("react-minesweeper")
+    ensure_debian_packages(launch.packages, why="the browser client runs in Chromium")
+    dist = react_minesweeper_dist(cache_dir)
+    server, port = _serve(dist)
+    home = temp_home("chromium")
+    url = f"http://127.0.0.1:{port}/index.html"
+    # The profile's command has --no-sandbox: root in a container cannot use the sandbox. It also makes
+    # Chromium show an info bar that pushes the page down, which is why nothing may assume where the
+    # board is.
+    cmd = [
+        _chromium_binary(launch.command[0]),
+        *launch.command[1:],
+        f"--user-data-dir={home / 'profile'}",
+        f"--window-size={int(window_size[0])},{int(window_size[1])}",
+    ]
+    if scale != 1.0:
+        cmd.append(f"--force-device-scale-factor={scale}")
+    devtools_port = None
+    if devtools:
+        devtools_port = free_port()
+        cmd += [f"--remote-debugging-port={devtools_port}", "--remote-debugging-address=127.0.0.1",
+                "--remote-allow-origins=*"]
+    cmd.append(url)
+    log_path = home / "client.log"
+    proc = spawn(cmd, client_env(home), log_path)
+    handle = ClientWindow("react-minesweeper", 0, proc.pid, url=url, devtools_port=devtools_port)
+    handle._stoppers += [
+        functools.partial(shutil.rmtree, home, ignore_errors=True),
+        server.server_close,
+        server.shutdown,
+        stop_group(proc),
+    ]
+    try:
+        handle.window = wait_window("react-minesweeper", proc, log_path, timeout, name=launch.window_title)
+        time.sleep(1.0)  # the title appears before the page has painted the board
+    except BaseException:
+        handle.close()
+        raise
+    log.info("react-minesweeper started: window 0x%x at %s (%s)", handle.window, handle.geometry(), url)
+    return handle

@@ -1,0 +1,132 @@
+"""Renderers of a simulated board: flat colours per state (read back by ``FlatVision``, a fake of the
+vision module) or a skin's own template pictures (read by the real vision code)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.board import Board
+
+from ..errors import BoardNotFoundError, UnrecognizedCellError
+from ..geometry import Rect
+from ..vision.lattice import Lattice
+
+BACKGROUND = (40, 40, 40)
+WINDOW_FACE = (200, 200, 200)
+
+
+# One BGR colour per cell character; chosen far apart so a reader cannot confuse them.
+FLAT_COLOURS: dict[str, tuple[int, int, int]] = {
+    "#": (120, 120, 120),
+    "F": (0, 0, 255),
+    "*": (0, 0, 0),
+    "X": (0, 0, 128),
+    "W": (255, 0, 255),
+    "?": (0, 255, 255),
+    **{str(n): (255 - 20 * n, 60 + 20 * n, 255 * (n % 2)) for n in range(9)},
+}
+
+
+class FlatRenderer:
+    """Paints each cell as a flat square of its state's colour with a 1-pixel dark gap."""
+
+    def __init__(self, pitch: int = 16) -> None:
+        self.pitch = pitch
+
+    def cell(self, ch: str) -> np.ndarray:
+        tile = np.zeros((self.pitch, self.pitch, 3), np.uint8)
+        tile[:-1, :-1] = FLAT_COLOURS[ch]
+        return tile
+
+
+class TemplateRenderer:
+    """Pastes a skin's template images (``images``: cell character -> BGR tile of one pitch box)."""
+
+    def __init__(self, images: dict[str, np.ndarray]) -> None:
+        shapes = {img.shape[:2] for img in images.values()}
+        if len(shapes) != 1:
+            raise ValueError(f"template tiles differ in size: {sorted(shapes)}")
+        height, width = next(iter(shapes))
+        if height != width:
+            raise ValueError(f"template tiles are {width}x{height}: the simulated client needs square cells")
+        self.images = images
+        self.pitch = height
+
+    @classmethod
+    def from_skin(cls, folder, pitch: int | None = None) -> TemplateRenderer:
+        """Tiles from ``templates/<skin>/cells/<state>-<pitch>-<n>.png``, all captured at one pitch
+        (the given one, else the pitch with templates for the most states)."""
+        import cv2
+        from pathlib import Path
+
+        from ..vision.skins import STATE_CHARS, _TEMPLATE_NAME
+
+        by_pitch: dict[str, dict[str, np.ndarray]] = {}
+        for path in sorted(Path(folder, "cells").glob("*.png")):
+            match = _TEMPLATE_NAME.match(path.stem)
+            if not match or match["py"] or match["state"] not in STATE_CHARS:
+                continue
+            tiles = by_pitch.setdefault(match["px"], {})
+            tiles.setdefault(STATE_CHARS[match["state"]], cv2.imread(str(path), cv2.IMREAD_COLOR))
+        if pitch is not None:
+            key = next((k for k in by_pitch if float(k) == pitch), None)
+        else:
+            key = max(by_pitch, key=lambda k: (len(by_pitch[k]), float(k)), default=None)
+        if key is None:
+            raise ValueError(f"no square templates{f' at pitch {pitch}' if pitch else ''} in {folder}")
+        return cls(by_pitch[key])
+
+    def cell(self, ch: str) -> np.ndarray:
+        return self.images[ch]
+
+
+@dataclass(frozen=True, slots=True)
+class FlatReading:
+    board: Board
+    min_confidence: float = 1.0
+    lattice: Lattice | None = None
+
+
+class FlatVision:
+    """A fake of the vision module for frames painted by ``FlatRenderer``.
+
+    ``locate`` finds the bounding box of cell-coloured pixels; ``read`` samples each cell's centre and
+    raises UnrecognizedCellError for a colour that is no cell state (a dialog, another window)."""
+
+    def __init__(self, pitch: int = 16, skin: str = "flat") -> None:
+        self.pitch = pitch
+        self.skin = skin
+        self._by_colour = {colour: ch for ch, colour in FLAT_COLOURS.items()}
+
+    def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0), within: Rect | None = None) -> Lattice:
+        covered = np.all(frame == FLAT_COLOURS["#"], axis=2)
+        for ch, colour in FLAT_COLOURS.items():
+            if ch != "#":
+                covered |= np.all(frame == colour, axis=2)
+        ys, xs = np.nonzero(covered)
+        if len(xs) == 0:
+            raise BoardNotFoundError("no board on the frame", skin=self.skin)
+        left, top = int(xs.min()), int(ys.min())
+        cols = (int(xs.max()) - left) // self.pitch + 1
+        rows = (int(ys.max()) - top) // self.pitch + 1
+        return Lattice(self.skin, (left, top), (self.pitch, self.pitch), rows, cols)
+
+    def read(self, frame: np.ndarray, lattice: Lattice) -> FlatReading:
+        ox, oy = lattice.origin
+        px, py = lattice.pitch
+        height, width = frame.shape[:2]
+        rows = []
+        for r in range(lattice.rows):
+            row = []
+            for c in range(lattice.cols):
+                x, y = int(ox + c * px + px // 2), int(oy + r * py + py // 2)
+                if not (0 <= x < width and 0 <= y < height):
+                    raise BoardNotFoundError("the board runs off the frame", skin=self.skin)
+                ch = self._by_colour.get(tuple(int(v) for v in frame[y, x]))
+                if ch is None:
+                    raise UnrecognizedCellError("no cell state has this colour", row=r, col=c, score=0.0)
+                row.append(ch)
+            rows.append("".join(row))
+        return FlatReading(Board(tuple(rows)), 1.0, lattice)
