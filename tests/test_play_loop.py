@@ -435,3 +435,13 @@ def test_clicks_the_client_ignores_stop_the_game(tmp_path):
     with pytest.raises(PlayError, match="did not change"):
         player.play()
     assert player.results[-1].outcome == ABORTED
+
+
+@pytest.mark.parametrize("option", [{"first_click": (20, 3)}, {"mines": 256}], ids=["first-off-board", "mines-too-many"])
+def test_options_that_do_not_fit_the_board_stop_before_any_click(tmp_path, option):
+    from screenbot.errors import InputError
+
+    client = SimulatedClient(16, 16, 40, seed=3)
+    with pytest.raises(InputError, match="16x16 board"):
+        make_player(client, GNOME_LIKE, tmp_path, games=1, **option).play()
+    assert client.clicks == []

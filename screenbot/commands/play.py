@@ -139,7 +139,7 @@ def _save_screen(screen, folder: Path) -> str:
 def play_found(screen, skins, found, config, as_json: bool, observer=None, after=None) -> int:
     """Play on a found game and print the summary; shared with ``demo``. ``after(player)`` runs once
     the games are over (or stopped), while the screen is still open."""
-    from ..errors import ScreenError, SkinError, WindowGoneError
+    from ..errors import InputError, ScreenError, SkinError, WindowGoneError
     from ..geometry import Rect
     from ..mouse import PyAutoGuiMouse
     from ..overlay.hiding import overlays_hidden
@@ -186,6 +186,8 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
         code, stopped = EXIT_INTERRUPTED, "interrupted (Ctrl-C)"
     except WindowGoneError as exc:
         code, stopped = EXIT_FAILED, f"the game window was closed: {exc}"
+    except InputError as exc:  # an option that does not fit the board found, before any click on it
+        code, stopped = EXIT_USAGE, str(exc)
     except (PlayError, ScreenError) as exc:
         code, stopped = EXIT_FAILED, str(exc)
     except Exception as exc:  # pyautogui.FailSafeException, without importing pyautogui at top level

@@ -28,7 +28,7 @@ from solver.board import Board
 from solver.errors import InconsistentBoardError
 from solver.policy import PolicyConfig, decide
 
-from ..errors import BoardNotFoundError, ScreenError, UnrecognizedCellError
+from ..errors import BoardNotFoundError, InputError, ScreenError, UnrecognizedCellError
 from ..geometry import Rect
 from ..mouse import BoardGeometry, Mouse, ScreenScale
 from .clicking import Clicker
@@ -502,9 +502,9 @@ class Player:
         """Options that can only be checked against the board, checked before the first click on it."""
         first, mines = self.config.first_click, self.config.mines
         if first is not None and not (first[0] < rows and first[1] < cols):
-            raise PlayError(f"--first {first[0]},{first[1]} is off the {rows}x{cols} board")
+            raise InputError(f"--first {first[0]},{first[1]} is off the {rows}x{cols} board")
         if mines is not None and mines >= rows * cols:
-            raise PlayError(f"--mines {mines} does not fit the {rows}x{cols} board (at most {rows * cols - 1})")
+            raise InputError(f"--mines {mines} does not fit the {rows}x{cols} board (at most {rows * cols - 1})")
 
     # --- acting -------------------------------------------------------------------------------
 
