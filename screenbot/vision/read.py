@@ -27,6 +27,9 @@ from .skins import CANONICAL, OUTSIDE, Skin, soften
 log = logging.getLogger(__name__)
 
 READ_CONFIDENCE = 0.6
+# Pairs of states whose pictures differ only by a small mark: a weak cell between them is not given the
+# shifted second look (see _judge_weak_by_shift).
+LOOKALIKE = {frozenset("F?")}
 # How far a weak cell's box may move on its second look: a share of the pitch, at least 2 px. A
 # straight lattice through GTK's cells (some a pixel wider than others) is up to ~0.15 pitch off.
 SHIFT_REACH = 0.15
@@ -121,7 +124,11 @@ def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Latti
     """
     import cv2
 
-    weak = np.flatnonzero(matches.confidence < threshold)
+    # States that differ only by a small mark (gnome-mines draws "?" as its flag with a small "?"
+    # beside it): moving the box can slide the mark out of the comparison and make a "?" a confident
+    # flag. Such cells keep their look at the lattice's place; if that is weak, the board is refused.
+    lookalike = np.array([frozenset((a, b)) in LOOKALIKE for a, b in zip(matches.chars, matches.second_chars)])
+    weak = np.flatnonzero((matches.confidence < threshold) & ~lookalike)
     height, width = frame.shape[:2]
     reach_x = max(MIN_SHIFT, round(SHIFT_REACH * lattice.pitch[0]))
     reach_y = max(MIN_SHIFT, round(SHIFT_REACH * lattice.pitch[1]))
