@@ -28,8 +28,11 @@ log = logging.getLogger(__name__)
 
 READ_CONFIDENCE = 0.6
 # Pairs of states whose pictures differ only by a small mark: a weak cell between them is not given the
-# shifted second look (see _judge_weak_by_shift).
+# second looks (see _keep_lookalikes).
 LOOKALIKE = {frozenset("F?")}
+# The least first-look confidence such a cell needs to be judged again by the second looks: gnome-mines
+# flags at 29-30 px cells score 0.57-0.60 there; "?" cells the second looks took for flags 0.50-0.53.
+LOOKALIKE_FLOOR = 0.55
 # How far a weak cell's box may move on its second look: a share of the pitch, at least 2 px. A
 # straight lattice through GTK's cells (some a pixel wider than others) is up to ~0.15 pitch off.
 SHIFT_REACH = 0.15
@@ -82,10 +85,12 @@ def read_board(
     matches = match_cells(softened, bank, softened=True)
     # The middle-only look first: it is one vectorised pass, and under the live hint overlay every
     # covered cell is weak as a whole (the shifted look, a loop per cell, took ~1 s per frame there).
+    first_look = matches
     if (matches.confidence < threshold).any():
         matches = _judge_weak_by_interior(matches, cells, bank, threshold)
     if (matches.confidence < threshold).any():
         matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold)
+    matches = _keep_lookalikes(first_look, matches)
     # A cell that looks most like the area around a board (something drawn over it) is not read, nor
     # one whose pattern, where the lattice puts it, says another state than the one read.
     patterns = pattern_states(softened, bank, matches.chars)
@@ -114,6 +119,18 @@ def read_board(
     return Reading(board, confidence, min_conf, lattice)
 
 
+def _keep_lookalikes(first: CellMatches, judged: CellMatches) -> CellMatches:
+    """States that differ only by a small mark (gnome-mines draws "?" as its flag with a small "?"
+    beside it): the second looks (the middle only, a moved box) can leave the mark out and make a "?"
+    a confident flag. A cell whose first look is torn between such states and weak keeps that first
+    look, so the board is refused rather than misread."""
+    torn = np.array([frozenset((a, b)) in LOOKALIKE for a, b in zip(first.chars, first.second_chars)])
+    keep = torn & (first.confidence < LOOKALIKE_FLOOR)
+    if not keep.any():
+        return judged
+    return CellMatches(**{name: np.where(keep, getattr(first, name), getattr(judged, name)) for name in CellMatches.FIELDS})
+
+
 def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Lattice, bank,
                          threshold: float) -> CellMatches:
     """Weak cells get a second look with their box moved by up to SHIFT_REACH pitch each way.
@@ -124,11 +141,7 @@ def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Latti
     """
     import cv2
 
-    # States that differ only by a small mark (gnome-mines draws "?" as its flag with a small "?"
-    # beside it): moving the box can slide the mark out of the comparison and make a "?" a confident
-    # flag. Such cells keep their look at the lattice's place; if that is weak, the board is refused.
-    lookalike = np.array([frozenset((a, b)) in LOOKALIKE for a, b in zip(matches.chars, matches.second_chars)])
-    weak = np.flatnonzero((matches.confidence < threshold) & ~lookalike)
+    weak = np.flatnonzero(matches.confidence < threshold)
     height, width = frame.shape[:2]
     reach_x = max(MIN_SHIFT, round(SHIFT_REACH * lattice.pitch[0]))
     reach_y = max(MIN_SHIFT, round(SHIFT_REACH * lattice.pitch[1]))
