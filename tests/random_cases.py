@@ -216,7 +216,7 @@ def draw_gnome_mines(rng: random.Random) -> dict:
         # Flags on random covered cells: after a loss the right ones show as flags, the others as
         # wrong flags. A "?" only on mid-game shots (it is taken off before the game goes on).
         "flags": (rng.choice([0, 0, 1, 2, 3, 5]) if state != "fresh" else 0),
-        "question": state == "mid" and rng.random() < 0.3,
+        "question": state == "mid" and rng.random() < 0.6,
         "pointer": rng.choices(["cell", "corner", "off-board"], weights=[2, 1, 1])[0],
         # A few boards are pushed partly off the screen by moving the window: the reader must refuse them.
         "offscreen": rng.random() < 0.08,

@@ -306,15 +306,18 @@ class Player:
                 if attempt == 0:
                     self._check_board_shown(located)
                     dialogs = self._own_windows_over(located)
-                    if self._could_have_won(previous) and self._dismiss_win_dialog(located):
-                        # The usual reason a board stops reading right after a move: the win dialog.
-                        return _Step(None, frame, WON, (), None, 0.0, 0.0)
+                    seen = "the game was not won"
+                    if self._could_have_won(previous):
+                        seen = self._dismiss_win_dialog(located)
+                        if not seen:
+                            # The usual reason a board stops reading right after a move: the win dialog.
+                            return _Step(None, frame, WON, (), None, 0.0, 0.0)
                     if dialogs:
                         # Not the win dialog (a question the user brought up, such as "new game?"):
                         # the user is at the game; stop rather than answer it.
                         raise WindowLostError(
-                            f"a window of the game itself ({dialogs[0]!r}: a dialog?) came over the board and the "
-                            "game is not won: stopped"
+                            f"a window of the game itself ({dialogs[0]!r}: a dialog?) came over the board and "
+                            f"{seen}: stopped"
                         )
             if reading is not None and problems and self._over(reading.board):
                 # A finished game ignores the rest of a batch (xdemineur is won by its last flag even
@@ -379,13 +382,15 @@ class Player:
             return False
         return self.mine_total_for(previous) is not None
 
-    def _dismiss_win_dialog(self, located: Located) -> bool:
+    def _dismiss_win_dialog(self, located: Located) -> str:
         """Run the profile's after-win action (e.g. close "Congratulations") and check the board
         behind it really shows a won game. The dialog may take a moment to appear and take the
-        keyboard, so the action is repeated while the board stays hidden."""
+        keyboard, so the action is repeated while the board stays hidden. Returns "" when the board
+        shows a won game, else what was seen instead."""
         log.info("the board cannot be read right after a move: closing a win dialog, if there is one")
         deadline = self.clock() + self.profile.restart_timeout
         retry_at = self.clock()
+        seen = "the board stayed hidden"
         while self.clock() < deadline:
             if self.clock() >= retry_at:
                 self._control(located, self.profile.after_win)
@@ -393,11 +398,14 @@ class Player:
             self.sleep(0.05)
             try:
                 board = self._board_now(located)
-            except (UnrecognizedCellError, BoardNotFoundError):
+            except (UnrecognizedCellError, BoardNotFoundError) as exc:
+                seen = f"the board behind it could not be read ({exc})"
                 continue
             status = self._status(board)
-            return status == WON
-        return False
+            if status == WON:
+                return ""
+            return "the board behind it shows a lost game" if status == LOST else "the game behind it is not over"
+        return seen
 
     def _check_board_shown(self, located: Located) -> None:
         """Stop at once (WindowLostError) when the board cannot be read because its window was minimised

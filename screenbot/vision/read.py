@@ -9,6 +9,7 @@ and its crop is saved as a PNG so a person can see what the client drew.
 
 from __future__ import annotations
 
+import functools
 import logging
 import tempfile
 import time
@@ -20,19 +21,16 @@ import numpy as np
 from solver.board import Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
-from .cells import CellMatches, board_inside, cell_images, match_cells, pattern_states
+from .cells import RMS_SCALE, CellMatches, board_inside, cell_images, match_cells, pattern_states
 from .lattice import Lattice
 from .skins import CANONICAL, OUTSIDE, Skin, soften
 
 log = logging.getLogger(__name__)
 
 READ_CONFIDENCE = 0.6
-# Pairs of states whose pictures differ only by a small mark: a weak cell between them is not given the
-# second looks (see _keep_lookalikes).
+# Pairs of states whose pictures differ only by a small mark: a weak cell between them is decided by
+# that mark (see _judge_lookalikes).
 LOOKALIKE = {frozenset("F?")}
-# The least first-look confidence such a cell needs to be judged again by the second looks: gnome-mines
-# flags at 29-30 px cells score 0.57-0.60 there; "?" cells the second looks took for flags 0.50-0.53.
-LOOKALIKE_FLOOR = 0.55
 # How far a weak cell's box may move on its second look: a share of the pitch, at least 2 px. A
 # straight lattice through GTK's cells (some a pixel wider than others) is up to ~0.15 pitch off.
 SHIFT_REACH = 0.15
@@ -90,7 +88,7 @@ def read_board(
         matches = _judge_weak_by_interior(matches, cells, bank, threshold)
     if (matches.confidence < threshold).any():
         matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold)
-    matches = _keep_lookalikes(first_look, matches)
+    matches = _judge_lookalikes(first_look, matches, frame, lattice, skin, threshold)
     # A cell that looks most like the area around a board (something drawn over it) is not read, nor
     # one whose pattern, where the lattice puts it, says another state than the one read.
     patterns = pattern_states(softened, bank, matches.chars)
@@ -119,16 +117,144 @@ def read_board(
     return Reading(board, confidence, min_conf, lattice)
 
 
-def _keep_lookalikes(first: CellMatches, judged: CellMatches) -> CellMatches:
-    """States that differ only by a small mark (gnome-mines draws "?" as its flag with a small "?"
-    beside it): the second looks (the middle only, a moved box) can leave the mark out and make a "?"
-    a confident flag. A cell whose first look is torn between such states and weak keeps that first
-    look, so the board is refused rather than misread."""
-    torn = np.array([frozenset((a, b)) in LOOKALIKE for a, b in zip(first.chars, first.second_chars)])
-    keep = torn & (first.confidence < LOOKALIKE_FLOOR)
-    if not keep.any():
+def _judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray, lattice: Lattice, skin: Skin,
+                      threshold: float) -> CellMatches:
+    """Cells read as one of two states that differ only by a small mark (gnome-mines draws "?" as its
+    flag with a small "?" beside the flag's tip) are checked for that mark in their own pixels.
+
+    At the canonical size the mark is a few blurred pixels: the second looks (the middle only, a moved
+    box) can leave it out and read a "?" as a confident flag, a flag can score as torn as a "?", and
+    at a size no capture has, even the first look can take a "?" for a confident flag. Here the ink
+    (pixels far from the cell's face colour) found where the pair's pictures differ is set against
+    the ink each picture has there (``_mark_share``). A weak cell is decided by it, or refused when
+    it lies between; a confident read that the mark contradicts is refused."""
+    pairs = [frozenset((a, b)) for a, b in zip(first.chars, first.second_chars)]
+    candidates = np.flatnonzero([pair in LOOKALIKE for pair in pairs])
+    if not len(candidates):
         return judged
-    return CellMatches(**{name: np.where(keep, getattr(first, name), getattr(judged, name)) for name in CellMatches.FIELDS})
+    fields = {name: getattr(judged, name).copy() for name in CellMatches.FIELDS}
+    for index in candidates:
+        row, col = divmod(int(index), lattice.cols)
+        weak = first.confidence[index] < threshold
+        plain, marked = _plain_and_marked(skin, tuple(sorted(pairs[index])))
+        # A confident read is only questioned with a capture at least the cell's size: the mark of a
+        # smaller one, enlarged, is not where the client draws it.
+        share = _mark_share(frame, lattice.cell_rect(row, col), skin, (plain, marked), any_size=weak)
+        if not weak:
+            read = fields["chars"][index]
+            if share is not None and (share > MARK_PLAIN) != (read == marked):
+                fields["confidence"][index] = 0.0
+            continue
+        if share is None or MARK_PLAIN < share < MARK_SEEN:
+            fields["confidence"][index] = 0.0
+            continue
+        read, other = (marked, plain) if share >= MARK_SEEN else (plain, marked)
+        fields["chars"][index], fields["second_chars"][index] = read, other
+        # The first look's closeness to the pair still bounds the confidence: a cell far from both
+        # (something drawn over it) stays refused.
+        fields["confidence"][index] = float(np.clip(1.0 - first.best_rms[index] / RMS_SCALE, 0.0, 1.0))
+    return CellMatches(**fields)
+
+
+# A cell shows the mark of the marked state of a pair from this share of its ink on (0: as the plain
+# picture, 1: as the marked one); it is plain only up to MARK_PLAIN (a plain cell has no extra ink:
+# flags stay within 0.06 of none at every size tried). A weak cell between the two is refused; so is
+# a confident plain read past MARK_PLAIN, or a confident marked one up to it. A mark drawn at a size
+# no capture has can land partly outside the place looked at, hence the wide band.
+MARK_PLAIN, MARK_SEEN = 0.1, 0.5
+# How far past the pictures' difference the mark is looked for: a share of the cell's side (the mark
+# does not scale exactly with the cell).
+MARK_GROW = 0.04
+# A pair of pictures whose marks differ by less ink (grey levels summed) at the cell's size cannot tell
+# them apart: about four pixels of strong ink.
+MARK_LEAST_INK = 400.0
+# Grey levels (0-255) below which the two pictures count as the same there.
+MARK_LEAST_CONTRAST = 12
+# Differences from a cell's face colour (0-255, any channel) up to this are not ink (texture, noise).
+INK_NOISE = 10
+
+
+def _mark_share(frame: np.ndarray, rect, skin: Skin, pair: tuple[str, str], *, any_size: bool) -> float | None:
+    """Where the cell lies between the pictures of ``pair`` (0: as pair[0], 1: as pair[1]), judged by
+    the ink around the place where they differ, or None when no capture of the skin tells the pair
+    apart at this size."""
+    reference = _mark_reference(skin, pair, rect.width, rect.height, any_size)
+    if reference is None:
+        return None
+    region, ink_first, ink_second = reference
+    cell = frame[rect.top : rect.top + rect.height, rect.left : rect.left + rect.width]
+    return (_ink(cell, region) - ink_first) / (ink_second - ink_first)
+
+
+@functools.lru_cache(maxsize=256)
+def _mark_reference(skin: Skin, pair: tuple[str, str], width: int, height: int, any_size: bool):
+    """(region looked at, ink of pair[0] there, ink of pair[1] there) for cells of this size, or None.
+
+    The mark does not sit exactly where scaled pictures put it, nor does a capture at a near size draw
+    it as the client does at this one (gnome-mines' "?" at 23 px is a faint spot inside the flag, at
+    22 px a dark one beside it): hence ink counted around it, and the smallest capture at least the
+    cell's size that shows the mark clearly (shrinking keeps a mark, enlarging blurs it); smaller
+    captures too when ``any_size``."""
+    import cv2
+
+    for pictures in _lookalike_pictures(skin, pair, (width, height), any_size=any_size):
+        first, second = (cv2.resize(p, (width, height), interpolation=cv2.INTER_AREA).astype(np.float32) for p in pictures)
+        second = _aligned(second, first)
+        gap = np.abs(first - second).max(axis=2)
+        differ = gap > max(MARK_LEAST_CONTRAST, gap.max() / 2)
+        if gap.max() < 2 * MARK_LEAST_CONTRAST or differ.mean() > 0.25:
+            continue  # no mark at this size, or two captures that differ all over
+        ys, xs = np.nonzero(differ)
+        grow_x, grow_y = round(MARK_GROW * width), round(MARK_GROW * height)
+        region = np.zeros((height, width), bool)
+        region[max(0, ys.min() - grow_y) : ys.max() + 1 + grow_y, max(0, xs.min() - grow_x) : xs.max() + 1 + grow_x] = True
+        ink_first, ink_second = _ink(first, region), _ink(second, region)
+        if abs(ink_second - ink_first) >= MARK_LEAST_INK:
+            return region, ink_first, ink_second
+    return None
+
+
+@functools.lru_cache(maxsize=16)
+def _plain_and_marked(skin: Skin, pair: tuple[str, str]) -> tuple[str, str]:
+    """The pair ordered as (plain state, state with the mark): the marked one has more ink in the
+    skin's largest capture of both."""
+    first, second = _lookalike_pictures(skin, pair, (0, 0), any_size=True)[-1]
+    everywhere = np.ones(first.shape[:2], bool)
+    return pair if _ink(first, everywhere) <= _ink(second, everywhere) else pair[::-1]
+
+
+def _aligned(picture: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """``picture`` moved by up to MIN_SHIFT px to lie best on ``like`` (two captures of one skin are
+    not always cut at the same place), its edges repeated."""
+    import cv2
+
+    padded = cv2.copyMakeBorder(picture, MIN_SHIFT, MIN_SHIFT, MIN_SHIFT, MIN_SHIFT, cv2.BORDER_REPLICATE)
+    fit = cv2.matchTemplate(padded, like, cv2.TM_SQDIFF)
+    dy, dx = np.unravel_index(int(np.argmin(fit)), fit.shape)
+    return padded[dy : dy + like.shape[0], dx : dx + like.shape[1]]
+
+
+def _ink(picture: np.ndarray, region: np.ndarray) -> float:
+    """The ink in ``region``: how far its pixels are from the picture's face colour (its median),
+    summed past a little noise. A sum, not a count of dark pixels: shrinking a picture by area
+    averages keeps the sum, while a small mark's dark pixels blend away."""
+    face = np.median(picture.reshape(-1, picture.shape[-1]), axis=0)
+    far = np.abs(picture.astype(np.float32) - face).max(axis=2) - INK_NOISE
+    return float(np.clip(far, 0.0, None)[region].sum())
+
+
+def _lookalike_pictures(skin: Skin, pair: tuple[str, str], size: tuple[int, int], *,
+                        any_size: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(picture of pair[0], picture of pair[1]) from each capture that holds both: those at least as
+    large as ``size``, smallest first, then (``any_size``) the smaller ones, largest first."""
+    by_size: dict[tuple[float, float], dict[str, np.ndarray]] = {}
+    for template in skin.templates:
+        if template.char in pair:
+            by_size.setdefault(template.pitch, {}).setdefault(template.char, template.image)
+    sizes = sorted((s for s, found in by_size.items() if len(found) == 2), key=min)
+    large = [s for s in sizes if min(s) >= min(size) - 0.5]
+    small = [s for s in sizes if s not in large][::-1] if any_size else []
+    return [(by_size[s][pair[0]], by_size[s][pair[1]]) for s in large + small]
 
 
 def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Lattice, bank,
