@@ -142,7 +142,7 @@ def _judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray
         share = _mark_share(frame, lattice.cell_rect(row, col), skin, (plain, marked), any_size=weak)
         if not weak:
             read = fields["chars"][index]
-            if share is not None and (share > MARK_PLAIN) != (read == marked):
+            if share is not None and (share > MARK_PLAIN if read == plain else share < MARK_SEEN):
                 fields["confidence"][index] = 0.0
             continue
         if share is None or MARK_PLAIN < share < MARK_SEEN:
@@ -156,12 +156,13 @@ def _judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray
     return CellMatches(**fields)
 
 
-# A cell shows the mark of the marked state of a pair from this share of its ink on (0: as the plain
-# picture, 1: as the marked one); it is plain only up to MARK_PLAIN (a plain cell has no extra ink:
-# flags stay within 0.06 of none at every size tried). A weak cell between the two is refused; so is
-# a confident plain read past MARK_PLAIN, or a confident marked one up to it. A mark drawn at a size
-# no capture has can land partly outside the place looked at, hence the wide band.
-MARK_PLAIN, MARK_SEEN = 0.1, 0.5
+# Where a cell lies between a pair's plain picture (0) and its marked one (1): a plain cell has no
+# ink there beyond the plain picture's (real flags stay within 0.06 of 0 at every size tried), while a
+# mark drawn at a size no capture has can land partly outside the place looked at (real "?" marks at
+# 22-25 px cells score 0.2-0.4, at 26 px and up 0.5-1.1). Up to MARK_PLAIN a cell is plain, from
+# MARK_SEEN on it is marked; a weak cell between is refused, and so is a confident read that its
+# share contradicts.
+MARK_PLAIN, MARK_SEEN = 0.1, 0.2
 # How far past the pictures' difference the mark is looked for: a share of the cell's side (the mark
 # does not scale exactly with the cell).
 MARK_GROW = 0.04
@@ -245,16 +246,22 @@ def _ink(picture: np.ndarray, region: np.ndarray) -> float:
 
 def _lookalike_pictures(skin: Skin, pair: tuple[str, str], size: tuple[int, int], *,
                         any_size: bool) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(picture of pair[0], picture of pair[1]) from each capture that holds both: those at least as
-    large as ``size``, smallest first, then (``any_size``) the smaller ones, largest first."""
-    by_size: dict[tuple[float, float], dict[str, np.ndarray]] = {}
+    """(picture of pair[0], picture of pair[1]) from each capture that holds both at the same pixel
+    size (two boxes a pixel apart scale differently, and the whole outline would then differ): those
+    at least as large as ``size``, smallest first, then (``any_size``) the smaller ones, largest first."""
+    by_size: dict[tuple[float, float], dict[str, list[np.ndarray]]] = {}
     for template in skin.templates:
         if template.char in pair:
-            by_size.setdefault(template.pitch, {}).setdefault(template.char, template.image)
-    sizes = sorted((s for s, found in by_size.items() if len(found) == 2), key=min)
+            by_size.setdefault(template.pitch, {}).setdefault(template.char, []).append(template.image)
+    found = {}
+    for pitch, pictures in by_size.items():
+        same = [(a, b) for a in pictures.get(pair[0], []) for b in pictures.get(pair[1], []) if a.shape == b.shape]
+        if same:
+            found[pitch] = same[0]
+    sizes = sorted(found, key=min)
     large = [s for s in sizes if min(s) >= min(size) - 0.5]
     small = [s for s in sizes if s not in large][::-1] if any_size else []
-    return [(by_size[s][pair[0]], by_size[s][pair[1]]) for s in large + small]
+    return [found[s] for s in large + small]
 
 
 def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Lattice, bank,
