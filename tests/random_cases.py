@@ -32,7 +32,7 @@ Truth never comes from the recognizer (``screenbot.vision`` locates nothing here
 
 A game that does not pass these checks, or is won by a random click, is thrown away and drawn again.
 Needs Xvfb, openbox and the client (gnome-mines; chromium and npm for the browser client): see
-README "Playing real clients". The display is a new Xvfb on a free display number.
+README "Quick start". The display is a new Xvfb on a free display number.
 """
 
 from __future__ import annotations
@@ -890,7 +890,7 @@ def main(argv: list[str] | None = None) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     missing = missing_tools(args.client)
     if missing:
-        print(f"random_cases: missing {', '.join(missing)} (see README 'Playing real clients')", file=sys.stderr)
+        print(f"random_cases: missing {', '.join(missing)} (see README 'Quick start')", file=sys.stderr)
         return 3
     print(f"random {args.client} cases, seed {seed} (replay: --seed {seed})", flush=True)
     started = time.monotonic()

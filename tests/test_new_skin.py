@@ -19,7 +19,7 @@ from screenbot.vision.skins import TEMPLATES_DIR
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
 SGT = [s for s in load_shots(FIXTURES) if s.client == "sgt-mines"]
-# In the order the README's walkthrough gives them (the first picture of each state seen is kept).
+# In the order the walkthrough in docs/clients.md gives them (the first picture of each state seen is kept).
 TEACH = sorted((s for s in SGT if s.for_templates), key=lambda s: "lost" in s.name)
 
 

@@ -34,7 +34,7 @@ from . import random_cases
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[1]
-READ_EXIT_REFUSED = (4, 5)  # no complete board found / a cell not recognised (README "Reading the board")
+READ_EXIT_REFUSED = (4, 5)  # no complete board found / a cell not recognised (README "Exit codes")
 
 
 def _count(name: str, default: int) -> int:

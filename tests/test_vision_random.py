@@ -96,7 +96,7 @@ def test_boards_placed_anywhere_read_exactly(skins):
 def test_transformed_boards_read_right_or_refused(skins):
     """Grey copies, noise or the board's own colours around it: a reading is exactly right or refused,
     never wrong. (Screenshots resampled to another size are not drawn here: a flag and gnome-mines'
-    flag with a small "?" then blur together, see the README's "still weak"; the reader is judged at
+    flag with a small "?" then blur together, see docs/reading.md, "Known limits"; the reader is judged at
     other sizes on real renderings, ``tests/test_random_real.py``.)"""
     import cv2
 

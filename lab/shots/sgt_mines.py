@@ -278,7 +278,7 @@ def capture(out: Path, games=FIXTURE_GAMES) -> list[Path]:
             finally:
                 game.client.close()
             for shot in shots:
-                # The skin is taught from the mid-game and lost boards only (the README's walkthrough).
+                # The skin is taught from the mid-game and lost boards only (the walkthrough in docs/clients.md).
                 taught = for_templates and shot.name.endswith(("-mid", "-lost"))
                 saved.append(save_shot(shot, out, for_templates=taught))
                 log.info("saved %s", saved[-1])

@@ -21,7 +21,7 @@ capture would also work but makes it flicker and costs a repaint of the game for
 
 Platforms: this module needs X11 with the SHAPE extension (any Xorg or Xvfb). Windows would use a
 layered (WS_EX_LAYERED | WS_EX_TRANSPARENT) topmost window, and macOS a borderless NSWindow that ignores
-mouse events; neither is implemented here (see the README's platform section).
+mouse events; neither is implemented here (see docs/hint-and-replay.md, "Platform support").
 """
 
 from __future__ import annotations
