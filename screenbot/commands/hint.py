@@ -176,13 +176,18 @@ def _run_live(args: argparse.Namespace) -> int:
     from ..recording import Recorder, RecordingError
     from ..recording.recorder import check_record_dir
 
+    from ..desktop.window_system import NONE, window_system
+
     # Everything the arguments can be checked against without the screen, before the screen.
     try:
         skins = load_skins()
         check_client(skins, args.client, to_play=False)
         if args.record is not None:
             check_record_dir(args.record)
-    except (SkinError, RecordingError) as exc:
+        if window_system() == NONE:
+            raise InputError("the live overlay is an X11 window, and SCREENBOT_WINDOW_SYSTEM=none turns X11 off "
+                             "(hints on a screenshot need no window system: --image)")
+    except (SkinError, RecordingError, InputError) as exc:
         return fail(str(exc), EXIT_USAGE)
     try:
         require_x_display("run this on the desktop where the game is shown")

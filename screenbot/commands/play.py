@@ -37,6 +37,11 @@ def register(subparsers) -> None:
     parser.add_argument("--client", default="auto", metavar="NAME|auto", help="skin of the client to look for (default auto: any known skin)")
     parser.add_argument("--dry-run", action="store_true", help="read the board and print the moves, click nothing")
     parser.add_argument("--record", type=Path, metavar="DIR", help="record every changed frame, board read, analysis and action into DIR (see 'screenbot replay')")
+    parser.add_argument("--window-system", choices=("auto", "x11", "none"), default=None,
+                        help="x11: find and follow the game's window (moves, closing, windows over it, pings); none: "
+                        "screenshots and mouse input only, the portable fallback (a moved board is located again "
+                        "when it stops reading; several boards are refused). Default auto (x11 on an X display), "
+                        "or the SCREENBOT_WINDOW_SYSTEM environment variable")
     add_lattice_argument(parser, "screen", "--client")
     parser.set_defaults(run=run)
 
@@ -68,10 +73,12 @@ def config_from_args(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..desktop import window_system
     from ..desktop.display import require_x_display
     from ..errors import (
         BoardNotFoundError,
         DisplayError,
+        InputError,
         SkinError,
         UnrecognizedCellError,
     )
@@ -82,11 +89,12 @@ def run(args: argparse.Namespace) -> int:
 
     # Everything the arguments can be checked against without the screen, before the screen.
     try:
+        window_system.choose(args.window_system)
         skins = load_skins()
         check_client(skins, args.client, to_play=not args.dry_run)
         if args.record is not None:
             check_record_dir(args.record)
-    except (SkinError, RecordingError) as exc:
+    except (SkinError, RecordingError, InputError) as exc:
         return fail(str(exc), EXIT_USAGE)
     try:
         require_x_display(
@@ -142,10 +150,10 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     from ..errors import InputError, ScreenError, SkinError, WindowGoneError
     from ..geometry import Rect
     from ..mouse import PyAutoGuiMouse
-    from ..overlay.hiding import overlays_hidden
     from ..play import Player, PlayError
-    from ..play.live import check_playable, game_vision, measure_scale, profile_for
+    from ..play.live import check_playable, game_vision, hide_overlays, measure_scale, profile_for
     from ..play.summary import format_summary, summarize
+    from ..desktop.window_system import uses_x11
     from ..play.window import WindowTracker
 
     try:
@@ -163,7 +171,9 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     scale = measure_scale(screen, mouse)
     window = WindowTracker(found.window) if found.window is not None else None
     if window is None:
-        log.warning("no window found around the board: window moves and closing will not be tracked")
+        log.warning("no window %s around the board: a moved board is located again when it stops reading; "
+                    "a window over it or closed is seen only as a board that no longer reads",
+                    "found" if uses_x11() else "looked for (window system: none)")
     player = Player(
         screen=screen,
         screen_rect=Rect(0, 0, *size),
@@ -174,7 +184,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
         window=window,
         scale=scale,
         observer=observer,
-        overlays_hidden=overlays_hidden,
+        overlays_hidden=hide_overlays(),
     )
     if observer is not None and hasattr(observer, "bind_settings"):
         # A recorder stores, per step, the solver settings each decision was made with (for replay).

@@ -5,6 +5,7 @@ Import order matters (see ``screenbot.mouse``): the screen and DISPLAY first, py
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,16 +62,17 @@ def find_game(screen, skins, skin: str = "auto", lattice=None) -> FoundGame:
     ``lattice``, a ``screenbot.given_lattice.GivenLattice`` in screen pixels, replaces the search: only
     the skin is chosen (``skin``, or the one that reads it best). LatticeOffFrameError when it is not
     fully on the screen."""
+    from ..desktop.window_system import uses_x11
     from ..given_lattice import choose_skin
-    from ..overlay.hiding import overlays_hidden
 
-    with overlays_hidden():  # a hint overlay over the game would hide the whole-cell look locating needs
+    x11 = uses_x11()
+    with hide_overlays()():  # a hint overlay over the game would hide the whole-cell look locating needs
         frame = screen.grab()
     if lattice is None:
         try:
             found = SkinVision(skins, skin).locate(frame)
         except BoardNotFoundError as exc:
-            if exc.reason != "several boards":
+            if exc.reason != "several boards" or not x11:
                 raise
             found = _topmost_board(frame, skins, skin, getattr(screen, "origin", (0, 0)))
     else:
@@ -78,7 +80,20 @@ def find_game(screen, skins, skin: str = "auto", lattice=None) -> FoundGame:
     ox, oy = found.origin
     px, py = found.pitch if isinstance(found.pitch, (tuple, list)) else (found.pitch, found.pitch)
     board = Rect(int(ox), int(oy), int(px * found.cols), int(py * found.rows))
-    return FoundGame(found.skin, _window_holding(board), board, found if lattice is not None else None)
+    window = _window_holding(board) if x11 else None
+    return FoundGame(found.skin, window, board, found if lattice is not None else None)
+
+
+def hide_overlays():
+    """The context manager that takes hint overlays off the screen while a board is located: X11's,
+    or one that does nothing without a window system (there are no overlays then)."""
+    from ..desktop.window_system import uses_x11
+
+    if uses_x11():
+        from ..overlay.hiding import overlays_hidden
+
+        return overlays_hidden
+    return contextlib.nullcontext
 
 
 def game_vision(skins, found: FoundGame):
