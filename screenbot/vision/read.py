@@ -218,8 +218,11 @@ def _mark_reference(skin: Skin, pair: tuple[str, str], width: int, height: int, 
 @functools.lru_cache(maxsize=16)
 def _plain_and_marked(skin: Skin, pair: tuple[str, str]) -> tuple[str, str]:
     """The pair ordered as (plain state, state with the mark): the marked one has more ink in the
-    skin's largest capture of both."""
-    first, second = _lookalike_pictures(skin, pair, (0, 0), any_size=True)[-1]
+    skin's largest capture of both (as given when no capture has both: no cell is then decided)."""
+    captures = _lookalike_pictures(skin, pair, (0, 0), any_size=True)
+    if not captures:
+        return pair
+    first, second = captures[-1]
     everywhere = np.ones(first.shape[:2], bool)
     return pair if _ink(first, everywhere) <= _ink(second, everywhere) else pair[::-1]
 
