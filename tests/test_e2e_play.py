@@ -85,6 +85,18 @@ def test_react_minesweeper_in_chromium(scale, tmp_path):
     assert report["page_verdicts"] == report["outcomes"]
 
 
+@pytest.mark.parametrize("game_id", ["16x16n40", "30x16n99"])
+def test_sgt_mines(game_id, tmp_path):
+    """Simon Tatham's mines, its skin taught from screenshots with new-skin and its "play" section
+    written by hand: restart with "n", clicks confirmed by their cells. It deals boards that need no
+    guess, so every game should be won; a loss is still a valid outcome for the audit."""
+    games = 4
+    with VirtualDisplay():
+        with start_client("sgt-mines", game_id=game_id) as client:
+            report = play_in_child(client, "sgt-mines", games, tmp_path)
+    check(report, games)
+
+
 def test_demo_starts_everything_itself(tmp_path):
     """The README's main command on a machine without a display: Xvfb, openbox, gnome-mines, 2 games."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
