@@ -126,11 +126,16 @@ def _xdotool(*args: str) -> None:
 
 
 def _covering_window() -> subprocess.Popen:
-    """A plain window of another program over the board (xmessage from x11-utils), once it shows."""
+    """A plain window of another program over the board (xmessage from x11-utils), once it shows on
+    top. The window manager may map a new window below the one being clicked (focus-stealing
+    prevention, seen under load): it is then raised as a user bringing it forward would."""
     cover = subprocess.Popen(["xmessage", "-name", "screenbot-cover", "-geometry", "900x700+0+0", "a window over the game"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--classname", "screenbot-cover"],
-                   capture_output=True, timeout=20)
+    found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--classname", "screenbot-cover"],
+                           capture_output=True, text=True, timeout=20)
+    for window in found.stdout.split():
+        _xdotool("windowactivate", "--sync", window)
+        _xdotool("windowraise", window)
     return cover
 
 
