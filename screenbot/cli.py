@@ -66,11 +66,14 @@ def main(
     description: str = DESCRIPTION,
 ) -> int:
     """Run one command; the lab's tools in a checkout (``python3 -m lab``) come in with their own list."""
-    parser = build_parser(commands, prog, description)
     try:
+        parser = build_parser(commands, prog, description)
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on bad arguments and 0 on --help
         return int(exc.code or 0)
+    except KeyboardInterrupt:  # while the command modules load
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     logging.basicConfig(
         level=logging.ERROR if args.quiet else logging.WARNING - 10 * min(args.verbose, 2),
         format="%(levelname)s %(name)s: %(message)s",
