@@ -14,11 +14,9 @@ fraction of the work; which cells are certain is still decided on exact integer 
 from __future__ import annotations
 
 import math
-import sys
-import time
 
 from .constraints import Constraint
-from .enumeration import BudgetExceeded, Component, ComponentSolutions, OutOfTime, build_component
+from .enumeration import Component, ComponentSolutions, build_component, enumerate_by_count
 from .grid import neighbour_masks
 from .probability import Model, combine_with_density, combine_with_total
 
@@ -95,74 +93,5 @@ def _enumerate_tracked(
     if not parts:
         return {0: ComponentSolutions(Component((), (), ()))}
     component = build_component(parts)
-    groups = component.groups
-    ngroups = len(groups)
-    sizes = [g.size for g in groups]
-    real = component.constraints[:-1] if tracked else component.constraints
-    tracked_groups = set(component.constraints[-1][0]) if tracked else set()
-    need = [mines for _, mines in real]
-    capacity = [sum(sizes[g] for g in members) for members, _ in real]
-    touching: list[list[int]] = [[] for _ in range(ngroups)]
-    for k, (members, _) in enumerate(real):
-        for g in members:
-            touching[g].append(k)
-    in_tracked = [g in tracked_groups for g in range(ngroups)]
-    combs = [[math.comb(size, k) for k in range(size + 1)] for size in sizes]
-    results: dict[int, ComponentSolutions] = {}
-    chosen = [0] * ngroups
-    nodes = budget[0]
-
-    def search(g: int, weight: int, total: int, count: int) -> None:
-        nonlocal nodes
-        if g == ngroups:
-            found = results.get(count)
-            if found is None:
-                found = results[count] = ComponentSolutions(component)
-            found.counts[total] = found.counts.get(total, 0) + weight
-            sums = found.group_mines.get(total)
-            if sums is None:
-                sums = found.group_mines[total] = [0] * ngroups
-            for i in range(ngroups):
-                if chosen[i]:
-                    sums[i] += weight * chosen[i]
-            return
-        nodes -= 1
-        if nodes < 0:
-            raise BudgetExceeded
-        if not nodes & 1023 and time.perf_counter() > deadline:
-            raise OutOfTime
-        size = sizes[g]
-        low, high = 0, size
-        cons = touching[g]
-        for k in cons:
-            rest = need[k] - (capacity[k] - size)
-            if rest > low:
-                low = rest
-            if need[k] < high:
-                high = need[k]
-        if low > high:
-            return
-        for k in cons:
-            capacity[k] -= size
-        step = 1 if in_tracked[g] else 0
-        row = combs[g]
-        for mines in range(low, high + 1):
-            for k in cons:
-                need[k] -= mines
-            chosen[g] = mines
-            search(g + 1, weight * row[mines], total + mines, count + step * mines)
-            for k in cons:
-                need[k] += mines
-        chosen[g] = 0
-        for k in cons:
-            capacity[k] += size
-
-    old_limit = sys.getrecursionlimit()
-    if ngroups + 100 > old_limit:
-        sys.setrecursionlimit(ngroups + 100)
-    try:
-        search(0, 1, 0, 0)
-    finally:
-        budget[0] = nodes
-        sys.setrecursionlimit(old_limit)
-    return results
+    # The virtual constraint is the last one: build_component keeps the constraints' order.
+    return enumerate_by_count(component, budget, len(parts) - 1 if tracked else None, deadline)
