@@ -46,3 +46,14 @@ def test_help_works_without_display(monkeypatch, capsys):
     assert "--dry-run" in capsys.readouterr().out
     assert main(["demo", "--help"]) == 0
     assert "Xvfb" in capsys.readouterr().out
+
+
+def test_a_skin_without_a_play_section_is_refused_for_play_before_the_screen():
+    """A skin taught for reading only (no "play" section: no way to start a game) cannot be played."""
+    from screenbot.errors import SkinError
+    from screenbot.play.live import check_playable
+    from screenbot.play.profile import profile_from_dict
+
+    with pytest.raises(SkinError, match="not played"):
+        check_playable(profile_from_dict("reader-only", {"client": "reader-only", "mine_total": 10}))
+    check_playable(profile_from_dict("playable", {"play": {"restart": {"keys": ["n"]}}}))
