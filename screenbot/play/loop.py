@@ -72,7 +72,7 @@ class Player:
         sleep: Callable[[float], None] = time.sleep,
         overlays_hidden: Callable[[], ContextManager[object]] = contextlib.nullcontext,
     ) -> None:
-        self.screen = screen
+        self._screen = screen
         self.screen_rect = screen_rect
         self.mouse = mouse
         self.vision = vision
@@ -107,6 +107,16 @@ class Player:
             screen=screen, vision=vision, profile=profile, config=config, rules=self.rules, tracker=self.tracker,
             controls=self.controls, clicker=self.clicker, wait_for_redraw=self._wait_for_redraw, clock=clock, sleep=sleep,
         )
+
+    @property
+    def screen(self) -> Screen:
+        return self._screen
+
+    @screen.setter
+    def screen(self, screen: Screen) -> None:
+        # A screen swapped after construction (tests count or check the grabs) is the one every
+        # collaborator that captures uses; the clicker keeps its own (``player.clicker.screen``).
+        self._screen = self.tracker.screen = self.controls.screen = self.safe_reader.screen = screen
 
     @property
     def located(self) -> Located | None:
