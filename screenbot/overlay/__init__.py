@@ -2,8 +2,9 @@
 
 ``marks`` says what is marked (colour scale, cell grid, hints, styles), ``draw`` renders it for a
 located board on a ``canvas`` (pure: NumPy and OpenCV); ``x11`` shows them live in a
-click-through window above the game on X11 (``hiding`` takes every such window off the screen
-while ``play`` locates a board); ``live`` is the session that keeps them up to date;
-``vision`` binds the board reader and client profiles for the commands; ``fake`` is a test double of
-the window.
+click-through window above the game on X11 (``x11_pictures`` sends its pictures, ``x11_events`` tells
+it when to look again; ``hiding`` takes every such window off the screen while ``play`` locates a
+board); ``live`` is the session that keeps them up to date (``cell_reading`` re-reads the cells that
+changed, ``layer`` redraws the marks that changed); ``fake`` is a test double of the window. The
+commands bind the board reader and client profiles (``screenbot.play.live``).
 """

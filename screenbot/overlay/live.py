@@ -26,23 +26,22 @@ from typing import Any, Callable
 
 import numpy as np
 
-from solver.board import FLAG, UNKNOWN_CHARS, Board
+from solver.board import UNKNOWN_CHARS, Board
 from solver.errors import InconsistentBoardError
 from solver.policy import PolicyConfig, decide
 
 from ..errors import BoardNotFoundError, InputError, UnrecognizedCellError
 from ..geometry import Rect
 from ..play.consistency import unopened_zeros
-from ..play.reading import as_xy, confidence_grid, read_block
+from ..play.reading import as_xy
 from ..vision.read import INTERIOR
-from .draw import cell_marks, dirty_boxes, render_layer
-from .marks import FRAME_STYLE, CellGrid, Hints, OverlayStyle, keep_out_rect
+from .cell_reading import LiveCellReader
+from .layer import OverlayPainter
+from .marks import FRAME_STYLE, Hints, OverlayStyle
 
 log = logging.getLogger(__name__)
 
 DRAWN, UNCHANGED, HIDDEN, UNREADABLE = "drawn", "unchanged", "hidden", "unreadable"
-ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
-AROUND = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,15 +139,9 @@ class HintSession:
         # Which neighbours the client opens around a zero ("8", "4", "none": from its play profile).
         self._flood = getattr(profile, "flood", "none") if profile is not None else "none"
         # What each cell was read as, and the middle pixels it was read from (see ``tick``).
-        self._middles: _Middles | None = None
-        self._read_middles: np.ndarray | None = None
-        self._read_chars: list[list[str]] | None = None
-        self._read_confidence: np.ndarray | None = None
-        self._pending: tuple[list[list[str]], np.ndarray] | None = None
+        self._cells = LiveCellReader()
         self._decisions: OrderedDict[Board, Any] = OrderedDict()  # the last few boards' solver results
-        # The overlay picture as last shown and the mark of each cell in it (redraws touch changed cells).
-        self._layer: tuple[np.ndarray, np.ndarray] | None = None
-        self._marks: tuple[tuple[object, ...], ...] | None = None
+        self._painter = OverlayPainter()
 
     @property
     def located(self) -> _Located | None:
@@ -195,9 +188,8 @@ class HintSession:
         self.style = replace(self.config.style, keep_out=max(self.config.style.keep_out, keep_out))
         self._last_frame = None
         self._last_board = None
-        self._middles = _Middles(local, self.style, (region.height, region.width))
-        self._read_middles = self._read_chars = self._read_confidence = None
-        self._layer = self._marks = None
+        self._cells.start(local, self.style, (region.height, region.width))
+        self._painter.forget()
         log.info("board %dx%d located at %s (pitch %.1f x %.1f)", lattice.rows, lattice.cols, region, px, py)
         return self._located
 
@@ -239,12 +231,12 @@ class HintSession:
         t_read = self.clock()
         # Only cells whose middle (never drawn on by any overlay) changed are read again: identical
         # pixels read identically, and our own marks changing around a cell change nothing in it.
-        middles = self._middles.of(frame)
-        changed = self._middles.changed(middles, self._read_middles)
+        middles = self._cells.middles(frame)
+        changed = self._cells.changed(middles)
         if self._last_board is not None and not changed.any():
             return TickResult(UNCHANGED, self._last_board)
         try:
-            board = self._read(frame, located, changed)
+            board = self._cells.read(self.vision, frame, located.lattice, changed)
         except (UnrecognizedCellError, BoardNotFoundError) as exc:
             return self._unreadable(str(exc))
         t_solve = self.clock()
@@ -255,22 +247,22 @@ class HintSession:
         # picture would mark its neighbours safe. Such cells keep what they were read as before and are
         # looked at again at the next tick; the rest of the change is shown now (a bot clicking every
         # 20 ms beside us always has some cell half drawn).
-        held = self._hold_half_drawn(changed) if not board.is_over else []
+        held = self._cells.hold_half_drawn(changed, self._flood) if not board.is_over else []
         pending = len(held)
         if pending:
-            board = Board(tuple("".join(row) for row in self._pending[0]), board.mines)
+            board = Board(tuple("".join(row) for row in self._cells.pending[0]), board.mines)
             self._last_frame = None  # the held cells are read again even if the picture stays
         if unopened_zeros(board, self._flood) or (pending and not changed.any()):
             return self._unreadable(f"half-drawn frame: {pending} cells pressed")
-        reading = _Reading(board, located.lattice, float(self._pending[1].min()))
+        reading = _Reading(board, located.lattice, float(self._cells.pending[1].min()))
         if self._shown and board == self._last_board and not held:
-            self._accept(middles, changed)
+            self._cells.accept(middles, changed)
             self._misreads = 0
             return TickResult(UNCHANGED, board)
         if board.is_over or board.count(UNKNOWN_CHARS) == 0:
             # Game over: nothing left to advise; the board stays fully visible.
             self._hide()
-            self._accept(middles, changed)
+            self._cells.accept(middles, changed)
             self._last_board = board
             self._notify(frame, reading, None, timings)
             return TickResult(HIDDEN, board)
@@ -284,11 +276,11 @@ class HintSession:
         hints = Hints.from_decision(decision).without(held)
         t_draw = self.clock()
         timings["solve"] = t_draw - t_solve
-        self._draw(hints, located)
+        self._painter.draw(self.overlay, hints, located, self.style, self._shown)
         end = self.clock()
         timings["draw"] = end - t_draw
         seconds = end - start
-        self._accept(middles, changed)
+        self._cells.accept(middles, changed)
         self._shown = True
         self._misreads = 0
         self._last_board = board
@@ -331,61 +323,6 @@ class HintSession:
             return self.config.mines
         return self.profile.mine_total(rows, cols) if self.profile is not None else None
 
-    def _read(self, frame: np.ndarray, located: _Located, changed: np.ndarray) -> Board:
-        """The board on ``frame``: the ``changed`` cells read anew, the others as they were read before."""
-        lattice = located.lattice
-        rows, cols = lattice.rows, lattice.cols
-        if self._read_chars is None or changed.all():
-            reading = self.vision.read(frame, lattice)
-            chars = [list(row) for row in reading.board.grid]
-            confidence = confidence_grid(reading, (rows, cols))
-        else:
-            rs, cs = np.nonzero(changed.reshape(rows, cols))
-            r0, r1, c0, c1 = int(rs.min()), int(rs.max()) + 1, int(cs.min()), int(cs.max()) + 1
-            grid, sub_conf = read_block(self.vision, frame, lattice, r0, r1, c0, c1)
-            chars = [row[:] for row in self._read_chars]
-            confidence = self._read_confidence.copy()
-            for r, c in zip(rs.tolist(), cs.tolist()):
-                chars[r][c] = grid[r - r0][c - c0]
-                confidence[r, c] = sub_conf[r - r0, c - c0]
-        self._pending = (chars, confidence)
-        return Board(tuple("".join(row) for row in chars))
-
-    def _hold_half_drawn(self, changed: np.ndarray) -> list[tuple[int, int]]:
-        """Put back the previous reading of changed cells that read as a 0 next to an unopened cell
-        (``changed`` and the pending reading are updated); returns the cells held."""
-        if self._flood == "none" or self._read_chars is None or self._pending is None:
-            return []
-        chars = self._pending[0]
-        rows, cols = len(chars), len(chars[0])
-        grid = changed.reshape(rows, cols)  # a view: clearing a cell here clears it in ``changed``
-        blocked = UNKNOWN_CHARS | {FLAG}
-        steps = ORTHOGONAL if self._flood == "4" else AROUND
-        held: list[tuple[int, int]] = []
-        while True:
-            bad = [
-                (r, c)
-                for r, c in zip(*np.nonzero(grid))
-                if chars[r][c] == "0"
-                and any(0 <= r + dr < rows and 0 <= c + dc < cols and chars[r + dr][c + dc] in blocked for dr, dc in steps)
-            ]
-            if not bad:
-                return held
-            for r, c in bad:
-                chars[r][c] = self._read_chars[r][c]
-                grid[r, c] = False
-            held += [(int(r), int(c)) for r, c in bad]
-
-    def _accept(self, middles: np.ndarray, changed: np.ndarray) -> None:
-        """The last read stands (it was used): its cells are the reference for the next change test."""
-        if self._pending is not None:
-            self._read_chars, self._read_confidence = self._pending
-            self._pending = None
-        if self._read_middles is None:
-            self._read_middles = middles.copy()
-        else:
-            self._read_middles[changed] = middles[changed]
-
     def _decide(self, board: Board):
         decision = self._decisions.get(board)
         if decision is None:
@@ -397,37 +334,6 @@ class HintSession:
             self._decisions.move_to_end(board)
         return decision
 
-    def _draw(self, hints: Hints, located: _Located) -> None:
-        """Show ``hints``: only the cells whose mark changed are drawn again and sent to the X server."""
-        region = located.region
-        size = (region.height, region.width)
-        grid = CellGrid.from_lattice(located.lattice)
-        marks = cell_marks(hints)
-        boxes = None
-        if self._layer is not None and self._marks is not None:
-            changed = [
-                (r, c)
-                for r, (new_row, old_row) in enumerate(zip(marks, self._marks))
-                for c, (new, old) in enumerate(zip(new_row, old_row))
-                if new != old
-            ]
-            if len(changed) * 2 <= grid.rows * grid.cols:
-                boxes = dirty_boxes(grid, self.style, changed, size)
-        if boxes is None:
-            layer = render_layer(size, grid, hints, self.style)
-            self._layer = (layer.bgr, layer.alpha)
-        elif boxes:
-            part = render_layer(size, grid, hints, self.style, boxes=boxes)
-            bgr, alpha = self._layer
-            for x0, y0, x1, y1 in boxes:
-                bgr[y0:y1, x0:x1] = part.bgr[y0:y1, x0:x1]
-                alpha[y0:y1, x0:x1] = part.alpha[y0:y1, x0:x1]
-        self._marks = marks
-        if boxes == [] and self._shown:
-            return  # the same marks are on screen already
-        bgr, alpha = self._layer
-        self.overlay.show(bgr, alpha > 0, region, boxes=boxes)
-
     def _unreadable(self, why: str) -> TickResult:
         # Look again at the next tick even if the picture stays the same: it may settle differently.
         self._last_frame = None
@@ -435,12 +341,12 @@ class HintSession:
             self._misread_since = self.clock()
         self._misreads += 1
         log.debug("board unreadable (%d in a row): %s", self._misreads, why)
-        self._pending = None
+        self._cells.pending = None
         late = self.clock() - self._misread_since >= self.config.hide_after_seconds
         if self._misreads >= self.config.hide_after_misreads and late:
             self._hide()
             self._last_board = None
-            self._read_chars = self._read_confidence = self._read_middles = None
+            self._cells.forget()
         return TickResult(UNREADABLE)
 
     def _hide(self) -> None:
@@ -461,37 +367,3 @@ class _Reading:
     board: Board
     lattice: Any
     min_confidence: float | None = None
-
-
-class _Middles:
-    """The middle of every cell, the part no overlay draws on (``OverlayStyle.keep_out``), as one
-    (cells, bytes) array per frame: comparing two tells which cells the game redrew."""
-
-    def __init__(self, lattice, style: OverlayStyle, shape: tuple[int, int]) -> None:
-        height, width = shape
-        grid = CellGrid.from_lattice(lattice)
-        boxes = []
-        for r in range(grid.rows):
-            for c in range(grid.cols):
-                x0, y0, x1, y1 = keep_out_rect(grid, style, r, c)
-                boxes.append((max(0, math.ceil(x0)), max(0, math.ceil(y0)), min(width, math.floor(x1)), min(height, math.floor(y1))))
-        # The same size for every cell (fractional pitches differ by a pixel), at least one pixel.
-        w = max(1, min(b[2] - b[0] for b in boxes))
-        h = max(1, min(b[3] - b[1] for b in boxes))
-        ys, xs = np.mgrid[0:h, 0:w]
-        index = []
-        for x0, y0, _, _ in boxes:
-            x0, y0 = min(x0, width - w), min(y0, height - h)
-            pixels = ((ys + y0) * width + (xs + x0)).ravel()
-            index.append((pixels[:, None] * 3 + np.arange(3)).ravel())
-        self._index = np.stack(index)
-        self._shape = shape
-
-    def of(self, frame: np.ndarray) -> np.ndarray:
-        return np.take(np.ascontiguousarray(frame).ravel(), self._index)
-
-    @staticmethod
-    def changed(middles: np.ndarray, before: np.ndarray | None) -> np.ndarray:
-        if before is None:
-            return np.ones(len(middles), dtype=bool)
-        return (middles != before).any(axis=1)

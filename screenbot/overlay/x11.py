@@ -22,14 +22,15 @@ capture would also work but makes it flicker and costs a repaint of the game for
 Platforms: this module needs X11 with the SHAPE extension (any Xorg or Xvfb). Windows would use a
 layered (WS_EX_LAYERED | WS_EX_TRANSPARENT) topmost window, and macOS a borderless NSWindow that ignores
 mouse events; neither is implemented here (see docs/hint-and-replay.md, "Platform support").
+
+This module is the window itself; ``x11_pictures`` packs what it shows into X requests and
+``x11_events`` watches for the game drawing and other windows restacking.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import select
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,12 +38,13 @@ import numpy as np
 from ..errors import DisplayError, WindowGoneError
 from ..geometry import Rect
 from .hiding import WM_CLASS
+from .x11_events import ChangeWatch
+from .x11_pictures import pack_bitmap as _pack_bitmap  # noqa: F401 (tests import it from here)
+from .x11_pictures import put_picture, set_shape
 
 log = logging.getLogger(__name__)
 
 OVERLAY_NAME = "screenbot hint overlay"
-# X requests are limited to 256 KiB without BIG-REQUESTS; images go in strips below that.
-_MAX_REQUEST_BYTES = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,23 +53,6 @@ class TargetState:
 
     rect: Rect
     viewable: bool
-
-
-def _bgrx_bytes(bgr: np.ndarray) -> bytes:
-    """A 24-bit TrueColor ZPixmap image at 32 bits per pixel, little-endian: B, G, R, pad."""
-    height, width = bgr.shape[:2]
-    out = np.zeros((height, width, 4), np.uint8)
-    out[:, :, :3] = bgr
-    return out.tobytes()
-
-
-def _pack_bitmap(mask: np.ndarray, scanline_pad: int, *, lsb_first: bool) -> bytes:
-    """An X bitmap of ``mask``: one bit per pixel, each row padded to ``scanline_pad`` bits."""
-    height, width = mask.shape
-    padded_width = -(-width // scanline_pad) * scanline_pad
-    bits = np.zeros((height, padded_width), np.uint8)
-    bits[:, :width] = mask
-    return np.packbits(bits, axis=1, bitorder="little" if lsb_first else "big").tobytes()
 
 
 class X11Overlay:
@@ -107,11 +92,7 @@ class X11Overlay:
         self._mapped = False
         self._wanted = False  # shown and not hidden on request: follow() maps it while the game shows
         self._last_target: TargetState | None = None
-        # Restacks and maps of other windows arrive as events on the root: that is when to re-raise.
-        self._root.change_attributes(event_mask=X.SubstructureNotifyMask)
-        self._restacked = False
-        self._damaged = False
-        self._damage = self._watch_drawing()
+        self._events = ChangeWatch(self._conn, self._root, self._target, X)
         self._conn.sync()
 
     # --- public ---------------------------------------------------------------------------------
@@ -119,6 +100,11 @@ class X11Overlay:
     @property
     def window_id(self) -> int | None:
         return self._window.id if self._window is not None else None
+
+    @property
+    def _damage(self):
+        """The DAMAGE object on the game window, None without the extension (tests check it)."""
+        return self._events.damage
 
     @property
     def mapped(self) -> bool:
@@ -160,7 +146,7 @@ class X11Overlay:
                 if gone.any():
                     uncovered.append((gone, x0, y0))
         if self._paint(bgr, mask, boxes):
-            self._set_shape(mask)
+            set_shape(self._conn, self._window, mask)
         for gone, x0, y0 in uncovered:
             self._repaint_target(gone, x0, y0)
         self._wanted = True
@@ -172,30 +158,15 @@ class X11Overlay:
     def wait_for_change(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds, returning early (True) as soon as the game draws into its
         window (DAMAGE extension) or another window is mapped or moved. Without DAMAGE it just waits."""
-        if self._damage is None:
-            time.sleep(timeout)
-            return False
-        self._drain_events()
-        if not (self._damaged or self._restacked):
-            readable, _, _ = select.select([self._conn.fileno()], [], [], timeout)
-            if readable:
-                self._drain_events()
-        woke = self._damaged or self._restacked
-        if self._damaged:
-            # Re-arm: the next drawing sends a new event. Synced, so that drawing after this point
-            # cannot be cleared by it before the capture that follows sees it.
-            self._damaged = False
-            self._conn.damage_subtract(self._damage)
-            self._conn.sync()
-        return woke
+        return self._events.wait(self._conn, timeout, self.window_id)
 
     def follow(self) -> TargetState:
         """Track the game window once: move with it, stay above it, hide while it is not viewable.
 
         Raises WindowGoneError (after destroying the overlay) when the game window has closed.
         """
-        self._drain_events()
-        raise_needed, self._restacked = self._restacked, False
+        self._events.drain(self._conn, self.window_id)
+        raise_needed, self._events.restacked = self._events.restacked, False
         try:
             state = self.target_state()
         except WindowGoneError:
@@ -348,46 +319,14 @@ class X11Overlay:
                 cols = np.flatnonzero(changed.any(axis=0))
                 top, bottom = by0 + int(rows[0]), by0 + int(rows[-1]) + 1
                 left, right = bx0 + int(cols[0]), bx0 + int(cols[-1]) + 1
-                self._put(bgr, top, bottom, left, right)
+                put_picture(self._pixmap, self._gc, bgr, top, bottom, left, right)
+                self._window.clear_area(left, top, right - left, bottom - top)
             old_bgr[by0:by1, bx0:bx1] = bgr[by0:by1, bx0:bx1]
             old_mask[by0:by1, bx0:bx1] = mask[by0:by1, bx0:bx1]
         if first:
             self._window.change_attributes(background_pixmap=self._pixmap)
             self._window.clear_area(0, 0, bgr.shape[1], bgr.shape[0])
         return mask_changed
-
-    def _put(self, bgr: np.ndarray, top: int, bottom: int, left: int, right: int) -> None:
-        X = self._X
-        data = _bgrx_bytes(bgr[top:bottom, left:right])
-        box_width = right - left
-        stride = box_width * 4
-        rows_per_strip = max(1, _MAX_REQUEST_BYTES // stride)
-        for y in range(top, bottom, rows_per_strip):
-            rows_n = min(rows_per_strip, bottom - y)
-            chunk = data[(y - top) * stride : (y - top + rows_n) * stride]
-            self._pixmap.put_image(self._gc, left, y, box_width, rows_n, X.ZPixmap, 24, 0, chunk)
-        self._window.clear_area(left, top, box_width, bottom - top)
-
-    def _set_shape(self, mask: np.ndarray) -> None:
-        """Set the visible region to ``mask`` through a 1-bit pixmap: one small image request, where a
-        rectangle list of a board's rings is thousands of rectangles packed in Python (10+ ms)."""
-        from Xlib.ext import shape
-
-        X = self._X
-        height, width = mask.shape
-        info = self._conn.display.info
-        pad = info.bitmap_format_scanline_pad
-        data = _pack_bitmap(mask, pad, lsb_first=info.bitmap_format_bit_order == X.LSBFirst)
-        bitmap = self._window.create_pixmap(width, height, 1)
-        gc = bitmap.create_gc(foreground=1, background=0)
-        stride = len(data) // height
-        rows_per_strip = max(1, _MAX_REQUEST_BYTES // stride)
-        for top in range(0, height, rows_per_strip):
-            rows = min(rows_per_strip, height - top)
-            bitmap.put_image(gc, 0, top, width, rows, X.XYBitmap, 1, 0, data[top * stride : (top + rows) * stride])
-        self._window.shape_mask(shape.SO.Set, shape.SK.Bounding, 0, 0, bitmap)
-        gc.free()
-        bitmap.free()
 
     def _repaint_target(self, uncovered: np.ndarray, x0: int = 0, y0: int = 0) -> None:
         """Ask the game to redraw what the overlay stopped covering.
@@ -414,34 +353,3 @@ class X11Overlay:
         if self._window is not None and self._mapped:
             self._window.unmap()
             self._mapped = False
-
-    def _drain_events(self) -> None:
-        """Consume pending events: note another window restacked or mapped (root events) and the game
-        drawing into its window (DamageNotify)."""
-        X = self._X
-        own = self._window.id if self._window is not None else None
-        while self._conn.pending_events():
-            event = self._conn.next_event()
-            if event.type == self._damage_event:
-                self._damaged = True
-            elif event.type in (X.ConfigureNotify, X.MapNotify, X.CirculateNotify):
-                if getattr(event, "window", None) is not None and event.window.id != own:
-                    self._restacked = True
-
-    def _watch_drawing(self):
-        """A DAMAGE object on the game window (None when the server lacks the extension): an event
-        each time the game draws, so a change is looked at at once instead of at the next poll."""
-        from Xlib.ext import damage
-
-        self._damage_event = -1
-        if not self._conn.has_extension("DAMAGE"):
-            log.info("no DAMAGE extension: the overlay polls the screen only")
-            return None
-        try:
-            self._conn.damage_query_version()
-            # python-xlib gives each display its own event class: compare the event code instead.
-            self._damage_event = self._conn.query_extension("DAMAGE").first_event + damage.DamageNotifyCode
-            return self._target.damage_create(damage.DamageReportNonEmpty)
-        except Exception:  # an old or odd server: polling alone still works
-            log.info("DAMAGE unusable here: the overlay polls the screen only", exc_info=True)
-            return None

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .separators import separator_share
-from .structure import Edges, Grid
+from .grid import Grid
+from .structure import Edges
 
 
 # A third of the separators going on past a side is the rest of a board (the old board check used the

@@ -28,7 +28,8 @@ from .cells import cell_images, match_cells
 from .lattice import Lattice
 from .skins import CANONICAL, OUTSIDE, Skin
 from .clipped import cut_sides
-from .structure import Grid, cell_faces, find_edges, find_grids
+from .grid import Grid
+from .structure import cell_faces, find_edges, find_grids
 
 log = logging.getLogger(__name__)
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .grid import Faces, Grid
 from .separators import column_is_cells, row_is_cells
 
 # A step larger than this (0-255, any channel) between neighbouring pixels ends a face. Smooth
@@ -37,83 +38,6 @@ FACE_ASPECT = 1.6  # bounding boxes farther from square than this are not cells
 CENTRE_SLACK = 2.0  # px: faces of one row (column) have centres this close in y (x)
 SIZE_RATIO = 1.8  # linked faces differ in size by at most this (a bevelled covered face vs an open one)
 MIN_CELLS = 4  # a grid has at least this many rows and columns
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Faces:
-    """Candidate cell faces: bounding boxes (left, top, width, height) as int arrays, centres as floats.
-    ``square`` marks the squarish ones; the others are pieces of faces (a digit can cut one in two)."""
-
-    left: np.ndarray
-    top: np.ndarray
-    width: np.ndarray
-    height: np.ndarray
-    square: np.ndarray
-
-    @property
-    def cx(self) -> np.ndarray:
-        return self.left + self.width / 2.0
-
-    @property
-    def cy(self) -> np.ndarray:
-        return self.top + self.height / 2.0
-
-    def __len__(self) -> int:
-        return len(self.left)
-
-    def subset(self, index: np.ndarray) -> Faces:
-        return Faces(self.left[index], self.top[index], self.width[index], self.height[index], self.square[index])
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Grid:
-    """A lattice of cells found by structure: cell (r, c)'s face centre is ``centre + (c*px, r*py)``.
-
-    ``faces`` are the faces of the linked group(s) the grid grew from; ``pieces`` all faces and pieces
-    of faces on the frame.
-    """
-
-    centre: tuple[float, float]
-    pitch: tuple[float, float]
-    rows: int
-    cols: int
-    faces: Faces
-    pieces: Faces | None = None
-
-    def faced_cells(self) -> int:
-        """How many lattice positions hold one of the grid's faces."""
-        (cx, cy), (px, py) = self.centre, self.pitch
-        cols = np.round((self.faces.cx - cx) / px).astype(int)
-        rows = np.round((self.faces.cy - cy) / py).astype(int)
-        return len(set(zip(rows.tolist(), cols.tolist())))
-
-    def box(self) -> tuple[float, float, float, float]:
-        """(left, top, right, bottom) of the pitch boxes centred on the face centres."""
-        (cx, cy), (px, py) = self.centre, self.pitch
-        return cx - px / 2, cy - py / 2, cx + (self.cols - 0.5) * px, cy + (self.rows - 0.5) * py
-
-    def centres(self) -> tuple[np.ndarray, np.ndarray]:
-        """Each column's and row's face centre (x of columns, y of rows): the median of its faces',
-        interpolated between the nearest columns (rows) with faces where it has none."""
-        (cx, cy), (px, py) = self.centre, self.pitch
-        out = []
-        for count, along, start, pitch in ((self.cols, self.faces.cx, cx, px), (self.rows, self.faces.cy, cy, py)):
-            k = np.round((along - start) / pitch).astype(int)
-            straight = start + pitch * np.arange(count)
-            known = [(i, float(np.median(along[k == i]))) for i in range(count) if (k == i).any()]
-            if len(known) < 2:
-                out.append(straight)
-                continue
-            index, value = (np.array(v) for v in zip(*known))
-            # Between known lines: interpolated; beyond them: the nearest known one's offset kept.
-            offset = np.interp(np.arange(count), index, value - straight[index])
-            out.append(straight + offset)
-        return out[0], out[1]
-
-    def describe(self) -> str:
-        left, top, _, _ = self.box()
-        return (f"{self.rows}x{self.cols} cells at ({left:.0f}, {top:.0f}), pitch "
-                f"{self.pitch[0]:.2f}x{self.pitch[1]:.2f}")
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -1,0 +1,157 @@
+"""Working the client's own controls between games: the profile's keys and control clicks (a restart
+face), closing a win dialog, starting a new game and waiting until it shows.
+
+Control clicks are the only clicks off the cells, so ``ClientControls.control_click`` refuses any point on
+the board or outside the client's window.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Callable
+
+from ..errors import BoardNotFoundError, UnrecognizedCellError
+from ..geometry import Rect
+from ..mouse import Mouse, ScreenScale
+from .clicking import Clicker
+from .locating import BoardTracker
+from .observer import LOST, WON
+from .outcome import PLAYING
+from .profile import ControlAction, PlayProfile
+from .rules import GameRules
+from .types import Located, PlayError, Screen, Vision, Window
+
+log = logging.getLogger(__name__)
+
+# Seconds between two tries at closing a win dialog that keeps the board hidden.
+WIN_DIALOG_RETRY = 0.7
+
+
+class ClientControls:
+    def __init__(
+        self,
+        *,
+        screen: Screen,
+        screen_rect: Rect,
+        mouse: Mouse,
+        vision: Vision,
+        profile: PlayProfile,
+        rules: GameRules,
+        tracker: BoardTracker,
+        clicker: Clicker,
+        window: Window | None = None,
+        scale: ScreenScale = ScreenScale(),
+        clock: Callable[[], float] = time.perf_counter,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.screen = screen
+        self.screen_rect = screen_rect
+        self.mouse = mouse
+        self.vision = vision
+        self.profile = profile
+        self.rules = rules
+        self.tracker = tracker
+        self.clicker = clicker
+        self.window = window
+        self.scale = scale
+        self.clock = clock
+        self.sleep = sleep
+
+    def board_now(self, located: Located):
+        """A fresh capture of the board read in full (for the checks around restarts and dialogs)."""
+        return self.vision.read(self.screen.grab(located.region.as_region()), located.lattice).board
+
+    def dismiss_win_dialog(self, located: Located) -> str:
+        """Run the profile's after-win action (e.g. close "Congratulations") and check the board
+        behind it really shows a won game. The dialog may take a moment to appear and take the
+        keyboard, so the action is repeated while the board stays hidden. Returns "" when the board
+        shows a won game, else what was seen instead."""
+        log.info("the board cannot be read right after a move: closing a win dialog, if there is one")
+        deadline = self.clock() + self.profile.restart_timeout
+        retry_at = self.clock()
+        seen = "the board stayed hidden"
+        while self.clock() < deadline:
+            if self.clock() >= retry_at:
+                self.control(located, self.profile.after_win)
+                retry_at = self.clock() + WIN_DIALOG_RETRY
+            self.sleep(0.05)
+            try:
+                board = self.board_now(located)
+            except (UnrecognizedCellError, BoardNotFoundError) as exc:
+                seen = f"the board behind it could not be read ({exc})"
+                continue
+            status = self.rules.status(board)
+            if status == WON:
+                return ""
+            return "the board behind it shows a lost game" if status == LOST else "the game behind it is not over"
+        return seen
+
+    def restart_if_over(self) -> None:
+        """A session may start on a finished game (the user's last one): start a new one first rather
+        than count it."""
+        located = self.tracker.located or self.tracker.locate()
+        self.clicker.park(located)
+        try:
+            board = self.board_now(located)
+        except (BoardNotFoundError, UnrecognizedCellError):
+            return  # play_game deals with an unreadable board
+        status = self.rules.status(board)
+        if status != PLAYING:
+            log.info("the game on screen is already over (%s): starting a new one", status)
+            self.start_new_game(status)
+
+    def start_new_game(self, last: str) -> None:
+        """Dismiss what the last game left on screen and start a fresh one, then wait until it shows."""
+        located = self.tracker.located or self.tracker.locate()
+        after = self.profile.after_win if last == WON else self.profile.after_loss
+        self.control(located, after)
+        if self.profile.restart.is_empty:
+            raise PlayError(f"the {self.profile.skin} profile has no restart action: cannot start another game")
+        self.control(located, self.profile.restart)
+        deadline = self.clock() + self.profile.restart_timeout
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                # A new game normally keeps the board where it was; locating again (the slow part) is
+                # only needed when it does not read there, e.g. the window changed size.
+                if attempt > 1 and attempt % 5 == 0:
+                    located = self.tracker.locate()
+                board = self.board_now(located)
+                if self.rules.is_new_game(board):
+                    return
+            except (BoardNotFoundError, UnrecognizedCellError):
+                pass
+            if self.clock() > deadline:
+                raise PlayError(f"no new game appeared within {self.profile.restart_timeout:.1f} s of restarting")
+            self.sleep(0.02)
+
+    def control(self, located: Located, action: ControlAction) -> None:
+        if action.is_empty:
+            return
+        if action.keys:
+            if self.window is not None and action.focus:
+                # Raising the game for its keys must not take it back from a window put over it.
+                self.tracker.check_board_shown(located)
+                self.window.activate()
+            self.mouse.press(*action.keys)
+        if action.click is not None:
+            self.control_click(located, action.click)
+        if action.wait:
+            self.sleep(action.wait)
+
+    def control_click(self, located: Located, offset: tuple[float, float]) -> None:
+        """A click on a client control (e.g. xdemineur's face), placed relative to the located board.
+        Refused unless it lands off the board and inside the client's window."""
+        geometry = located.geometry
+        rect = geometry.rect
+        x = rect.left + rect.width / 2 + offset[0] * geometry.pitch[0]
+        y = rect.top + offset[1] * geometry.pitch[1]
+        inside_window = located.window.contains(x, y) if located.window is not None else self.screen_rect.contains(x, y)
+        if rect.contains(x, y) or not inside_window:
+            raise PlayError(f"refusing the {self.profile.skin} control click at ({x:.0f}, {y:.0f}): it is on the board or outside the window")
+        self.mouse.click(*self.scale.to_points(x, y), "left")
+
+
+__all__ = ["ClientControls", "WIN_DIALOG_RETRY"]

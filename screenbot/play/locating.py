@@ -1,0 +1,135 @@
+"""Where the board is, and whether it is still there: locating it on the screen (in the game's window
+when one is followed), noticing that the window moved, was minimised or got covered.
+
+``loop.Player`` owns one ``BoardTracker``; ``Player.locate`` and ``Player.located`` are its.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from typing import Callable, ContextManager
+
+from ..errors import BoardNotFoundError, InputError
+from ..geometry import Rect
+from ..mouse import BoardGeometry
+from .types import Located, PlayConfig, Screen, Vision, Window, WindowLostError
+
+log = logging.getLogger(__name__)
+
+# Screen pixels grabbed around the game window when locating the board in it.
+LOCATE_MARGIN = 48
+
+# Seconds a board may take to read again after its window moved or was resized (it redraws).
+RELOCATE_PATIENCE = 3.0
+
+
+class BoardTracker:
+    def __init__(
+        self,
+        *,
+        screen: Screen,
+        screen_rect: Rect,
+        vision: Vision,
+        config: PlayConfig,
+        window: Window | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        sleep: Callable[[float], None] = time.sleep,
+        overlays_hidden: Callable[[], ContextManager[object]] = contextlib.nullcontext,
+    ) -> None:
+        self.screen = screen
+        self.screen_rect = screen_rect
+        self.vision = vision
+        self.config = config
+        self.window = window
+        self.clock = clock
+        self.sleep = sleep
+        # Locating looks at whole cells: a hint overlay over the game (another process) is taken off
+        # the screen meanwhile (screenbot.overlay.hiding.overlays_hidden); reading works through it.
+        self.overlays_hidden = overlays_hidden
+        self.located: Located | None = None  # where the board was last found
+
+    def locate(self) -> Located:
+        """Find the board: inside the client window when we follow one, else on the whole screen."""
+        window = self.window.geometry() if self.window is not None else None
+        if window is not None and not self.screen_rect.contains_rect(window):
+            raise WindowLostError(f"the game window {window} is partly off the screen {self.screen_rect}")
+        # Locating checks the ring of pixels around the board (to refuse a partly hidden board), so it
+        # needs some screen around the window too.
+        area = window.expanded(LOCATE_MARGIN).clipped(self.screen_rect) if window is not None else self.screen_rect
+        with self.overlays_hidden():
+            frame = self.screen.grab(area.as_region())
+        lattice = self.vision.locate(frame, (area.left, area.top), within=window)
+        geometry = BoardGeometry.from_lattice(lattice, (area.left, area.top))
+        if window is not None and not window.contains_rect(geometry.rect):
+            raise BoardNotFoundError(f"the board found at {geometry.rect} is not inside the game window {window}")
+        # A couple of pixels around the cells: the lattice's own rounding of fractional origins
+        # (device scale 1.25 gives 37.5 px cells) must stay inside the captured region.
+        region = geometry.rect.expanded(2).clipped(self.screen_rect)
+        local = lattice.translated(area.left - region.left, area.top - region.top)
+        self._check_options(geometry.rows, geometry.cols)
+        self.located = Located(geometry, region, local, window)
+        log.info("board %dx%d at %s (pitch %s)", geometry.rows, geometry.cols, region, geometry.pitch)
+        return self.located
+
+    def _check_options(self, rows: int, cols: int) -> None:
+        """Options that can only be checked against the board, checked before the first click on it."""
+        first, mines = self.config.first_click, self.config.mines
+        if first is not None and not (first[0] < rows and first[1] < cols):
+            raise InputError(f"--first {first[0]},{first[1]} is off the {rows}x{cols} board")
+        if mines is not None and mines >= rows * cols:
+            raise InputError(f"--mines {mines} does not fit the {rows}x{cols} board (at most {rows * cols - 1})")
+
+    def window_moved(self, located: Located, relocate: bool = True):
+        """None while the window is where the board was located; otherwise the board located anew
+        (or True with ``relocate=False``). Raises WindowGoneError once the window is closed."""
+        if self.window is None or located.window is None:
+            return None
+        now = self.window.geometry()
+        if now == located.window:
+            return None
+        log.info("the game window moved from %s to %s", located.window, now)
+        return self.relocate() if relocate else True
+
+    def relocate(self) -> Located:
+        """Locate the board after its window moved or changed size. A resized client redraws its
+        board for a moment (gnome-mines scales every cell): try again until it reads as a board, for
+        up to RELOCATE_PATIENCE seconds."""
+        deadline = self.clock() + RELOCATE_PATIENCE
+        while True:
+            try:
+                return self.locate()
+            except BoardNotFoundError:
+                if self.clock() >= deadline:
+                    raise
+            self.sleep(0.1)
+
+    def check_board_shown(self, located: Located) -> None:
+        """Stop at once (WindowLostError) when the board cannot be read because its window was minimised
+        or another program's window lies over it: two X queries, before any wait or retry."""
+        if self.window is None:
+            return
+        if not self.window.is_viewable():
+            # A window being closed is unmapped first: tell the two apart.
+            self.sleep(0.3)
+            self.window.geometry()  # WindowGoneError when it was closed
+            raise WindowLostError("the game window was minimised or hidden: stopped (restore it and start again)")
+        over = self.window.windows_over(located.geometry.rect)
+        if over:
+            # Never take the board back from a window the user put over it: stop instead.
+            raise WindowLostError(
+                f"the board is covered by another window ({', '.join(repr(t) for t in over[:3])}): stopped, "
+                "so that no click lands on it"
+            )
+
+    def own_windows_over(self, located: Located) -> list[str]:
+        return self.window.windows_over(located.geometry.rect, own=True) if self.window is not None else []
+
+    def dialog_note(self, located: Located) -> str:
+        """": a window of the game itself (TITLE) is over it" when one lies over the board."""
+        own = self.own_windows_over(located)
+        return f": a window of the game itself ({own[0]!r}: a dialog?) is over it" if own else ""
+
+
+__all__ = ["BoardTracker", "LOCATE_MARGIN", "RELOCATE_PATIENCE"]

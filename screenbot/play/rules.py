@@ -1,0 +1,82 @@
+"""The client's rules applied to a board read off the screen: its mine total, whether the game is over,
+and what the solver should do about it.
+
+Pure: no screen, no clock. ``loop.Player`` and its collaborators ask one ``GameRules`` so that every
+place judges a board by the same rules (``--mines`` and ``--first`` over the profile's own).
+"""
+
+from __future__ import annotations
+
+from solver.policy import PolicyConfig, decide
+
+from .observer import WON, Action
+from .outcome import PLAYING, game_status, is_fresh, only_mines_left
+from .planner import plan_actions
+from .profile import PlayProfile
+from .types import PlayConfig
+
+
+class GameRules:
+    def __init__(self, profile: PlayProfile, config: PlayConfig) -> None:
+        self.profile = profile
+        self.config = config
+
+    def policy_for(self, board) -> PolicyConfig:
+        """The solver settings a decision on this board is made with (recorders store them)."""
+        first = self.config.first_click or self.profile.first_click_cell(board.rows, board.cols)
+        # A client that counts flags (xdemineur) only declares a win once every mine is flagged.
+        flag = self.config.flag_mines or self.profile.win_requires_all_flags
+        return PolicyConfig(first_click=first, flag_mines=flag)
+
+    def mine_total_for(self, board) -> int | None:
+        """The mine total used for this board: --mines, else the profile's, else None (unknown)."""
+        if self.config.mines is not None:
+            return self.config.mines
+        return self.profile.mine_total(board.rows, board.cols)
+
+    def status(self, board) -> str:
+        """PLAYING, WON or LOST, by the client's rules (its mine total, whether a win needs all flags)."""
+        return game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags)
+
+    def over(self, board) -> bool:
+        return self.status(board) != PLAYING
+
+    def assess(self, board) -> tuple[str, tuple[Action, ...], object]:
+        """(status, actions, decision) for a board read off the screen. Raises InconsistentBoardError
+        when no placement of mines fits the board."""
+        mines = self.mine_total_for(board)
+        status = self.status(board)
+        if status == PLAYING and mines is None and not self.profile.win_requires_all_flags and only_mines_left(board):
+            status = WON
+        if status != PLAYING:
+            return status, (), None
+        decision = decide(board.with_mines(mines), self.policy_for(board))
+        return PLAYING, plan_actions(board, decision.moves, chord=self.config.chord), decision
+
+    def is_new_game(self, board) -> bool:
+        if is_fresh(board):
+            return True
+        # Clients that open an area by themselves (xdemineur) start with some cells open.
+        status = self.status(board)
+        return self.profile.first_click == "preopened" and status == PLAYING and board.count("F") == 0
+
+    def frozen_means_won(self, board, problems: list[str]) -> bool:
+        """An open on a covered cell changed nothing, for a whole redraw timeout. Clients that show a
+        win only outside the board (react-minesweeper) ignore clicks once won; a loss would have shown
+        its mines. Only for unknown mine totals: with a known total the board itself proves a win."""
+        return (
+            self.profile.frozen_board_means_won
+            and self.mine_total_for(board) is None
+            and all("still reads" in p for p in problems)
+        )
+
+    def could_have_won(self, previous) -> bool:
+        """Whether the game may just have been won, so a win dialog may now cover the board: the client
+        shows one (``after_win``) and the mine total is known. Any step may have won it: one open can
+        flood any number of cells, and a click skipped as already shown may have been the winning one."""
+        if previous is None or self.profile.after_win.is_empty:
+            return False
+        return self.mine_total_for(previous) is not None
+
+
+__all__ = ["GameRules"]

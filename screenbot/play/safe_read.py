@@ -1,0 +1,188 @@
+"""Reading a board that is safe to act on, or finding out why it is not.
+
+A reading that cannot be right (it disagrees with the last one or with the clicks just made, or no mine
+placement fits it) is captured again after the client's next redraw, a few times, and then the game
+stops with the frame saved: it is never acted on. A board that does not read at all is explained
+before anything else: a closed, minimised or covered window, the game's own dialog (a win dialog is
+closed, any other stops the session), or a moved board, located again.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from solver.errors import InconsistentBoardError
+
+from ..errors import BoardNotFoundError, UnrecognizedCellError
+from .clicking import Clicker
+from .consistency import reading_problems
+from .controls import ClientControls
+from .locating import BoardTracker
+from .observer import WON, Action
+from .profile import PlayProfile
+from .reading import ChangedCellsReader
+from .rules import GameRules
+from .types import InconsistentReadingError, Located, PlayConfig, Screen, Vision, WindowLostError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A reading judged safe, with what to do about it."""
+
+    reading: object | None
+    frame: np.ndarray
+    status: str
+    actions: tuple[Action, ...]
+    decision: object | None
+    read_seconds: float
+    solve_seconds: float
+
+
+def save_frame(frame: np.ndarray, folder: Path, what: str) -> str | None:
+    """Save the frame that stopped a game in ``folder`` (the evidence a PlayError points to); None
+    when it cannot be written."""
+    import cv2
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"screenbot-{what}-{time.strftime('%Y%m%d-%H%M%S')}.png"
+        cv2.imwrite(str(path), frame)
+    except OSError as exc:
+        log.warning("could not save the frame: %s", exc)
+        return None
+    return str(path)
+
+
+class SafeReader:
+    def __init__(
+        self,
+        *,
+        screen: Screen,
+        vision: Vision,
+        profile: PlayProfile,
+        config: PlayConfig,
+        rules: GameRules,
+        tracker: BoardTracker,
+        controls: ClientControls,
+        clicker: Clicker,
+        wait_for_redraw: Callable[[Located, np.ndarray], object],
+        clock: Callable[[], float] = time.perf_counter,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.screen = screen
+        self.vision = vision
+        self.profile = profile
+        self.config = config
+        self.rules = rules
+        self.tracker = tracker
+        self.controls = controls
+        self.clicker = clicker
+        self.wait_for_redraw = wait_for_redraw
+        self.clock = clock
+        self.sleep = sleep
+        # Step after step only the changed part of the board is read again (the same result, faster).
+        self.reader = ChangedCellsReader(vision)
+
+    def read(self, located: Located, frame: np.ndarray, changed: bool, previous, last_actions):
+        """Read and assess the board, or find out why that is not safe.
+
+        Returns a ``Step`` to act on (or telling that the game is over), or a new ``Located`` when the
+        window moved. A reading that cannot be right is re-captured after the client's next redraw,
+        up to ``config.rechecks`` times; then the game stops with the frame saved. A board that cannot
+        be read at all (covered, gone, a dialog over it) goes to ``recover_lost_board``."""
+        unreadable: Exception | None = None
+        problems: list[str] = []
+        for attempt in range(self.config.rechecks + 1):
+            t_read = self.clock()
+            reading, unreadable = None, None
+            try:
+                reading = self.reader.read(frame, located.lattice)
+                problems = reading_problems(
+                    previous, reading.board, last_actions, flood=self.profile.flood, allow_dropped=self.profile.drops_clicks
+                )
+            except (UnrecognizedCellError, BoardNotFoundError) as exc:
+                unreadable, problems = exc, [str(exc)]
+                if attempt == 0:
+                    self.tracker.check_board_shown(located)
+                    dialogs = self.tracker.own_windows_over(located)
+                    seen = "the game was not won"
+                    if self.rules.could_have_won(previous):
+                        seen = self.controls.dismiss_win_dialog(located)
+                        if not seen:
+                            # The usual reason a board stops reading right after a move: the win dialog.
+                            return Step(None, frame, WON, (), None, 0.0, 0.0)
+                    if dialogs:
+                        # Not the win dialog (a question the user brought up, such as "new game?"):
+                        # the user is at the game; stop rather than answer it.
+                        raise WindowLostError(
+                            f"a window of the game itself ({dialogs[0]!r}: a dialog?) came over the board and "
+                            f"{seen}: stopped"
+                        )
+            if reading is not None and problems and self.rules.over(reading.board):
+                # A finished game ignores the rest of a batch (xdemineur is won by its last flag even
+                # if opens follow in the same batch): what the bot did last no longer has to show.
+                problems = []
+            read_seconds = self.clock() - t_read
+            if reading is not None and not problems:
+                t_solve = self.clock()
+                try:
+                    status, actions, decision = self.rules.assess(reading.board)
+                except InconsistentBoardError as exc:
+                    problems = [str(exc)]
+                else:
+                    return Step(reading, frame, status, actions, decision, read_seconds, self.clock() - t_solve)
+            if attempt == self.config.rechecks:
+                break
+            log.info("reading not safe to act on (%s): waiting for the next redraw", "; ".join(problems[:3]))
+            self.clicker.park(located)
+            again = self.wait_for_redraw(located, frame)
+            moved = self.tracker.window_moved(located)
+            if moved is not None:
+                return moved
+            if not again.changed and not changed and reading is not None and self.rules.frozen_means_won(reading.board, problems):
+                log.info("the board no longer reacts to clicks: the game was won")
+                return Step(reading, frame, WON, (), None, read_seconds, 0.0)
+            frame, changed = again.frame, changed or again.changed
+        if unreadable is not None:
+            return self.recover_lost_board(located, frame, unreadable)
+        path = save_frame(frame, self.config.failure_dir, "inconsistent")
+        raise InconsistentReadingError(
+            f"the board read from the screen cannot be right{self.tracker.dialog_note(located)} ({'; '.join(problems[:3])}); "
+            "nothing was clicked on it",
+            frame_path=path,
+        )
+
+    def recover_lost_board(self, located: Located, frame, exc: Exception):
+        """The board region no longer reads as a board: moved window, dialog, or closed window.
+        Returns the board located anew only if it also reads cleanly there."""
+        if self.tracker.window is not None:
+            self.tracker.window.geometry()  # raises WindowGoneError when it was closed
+            self.tracker.check_board_shown(located)
+            if self.profile.pauses_on_focus_loss:
+                # Another window took the focus and the client hid its board behind "Paused".
+                self.tracker.window.activate()
+                self.sleep(0.2)
+        try:
+            found = self.tracker.locate()
+            self.vision.read(self.screen.grab(found.region.as_region()), found.lattice)
+            return found
+        except (BoardNotFoundError, UnrecognizedCellError) as again:
+            path = save_frame(frame, self.config.failure_dir, "board-lost")
+            if isinstance(exc, UnrecognizedCellError):
+                raise WindowLostError(
+                    f"cannot read the board any more: {exc}; the skin may lack this cell state, or something "
+                    f"covers the board (locating it again: {again})",
+                    frame_path=path,
+                ) from exc
+            raise WindowLostError(f"the board is no longer visible{self.tracker.dialog_note(located)}: {again}", frame_path=path) from exc
+
+
+__all__ = ["SafeReader", "Step", "save_frame"]
