@@ -33,7 +33,16 @@ def test_an_unknown_window_system_is_a_usage_error(monkeypatch, capsys):
 
 
 def test_live_hints_need_x11(monkeypatch, capsys):
+    """On an X display, turning X11 off is refused by name for the live overlay; without a display
+    the answer stays "no display" (exit 3)."""
+    import screenbot.desktop.display as display
+
     monkeypatch.setenv(ENV, "none")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert main(["hint"]) == 3
+    monkeypatch.setenv("DISPLAY", ":97")
+    monkeypatch.setattr(display, "display_reachable", lambda name, timeout=2.0: True)
     assert main(["hint"]) == 2
     assert "X11" in capsys.readouterr().err
 

@@ -184,15 +184,18 @@ def _run_live(args: argparse.Namespace) -> int:
         check_client(skins, args.client, to_play=False)
         if args.record is not None:
             check_record_dir(args.record)
-        if window_system() == NONE:
-            raise InputError("the live overlay is an X11 window, and SCREENBOT_WINDOW_SYSTEM=none turns X11 off "
-                             "(hints on a screenshot need no window system: --image)")
-    except (SkinError, RecordingError, InputError) as exc:
+    except (SkinError, RecordingError) as exc:
         return fail(str(exc), EXIT_USAGE)
     try:
         require_x_display("run this on the desktop where the game is shown")
     except DisplayError as exc:
         return fail(str(exc), EXIT_NO_DISPLAY)
+    try:
+        if window_system() == NONE:  # with a display, only when chosen
+            raise InputError("the live overlay is an X11 window, and SCREENBOT_WINDOW_SYSTEM=none turns X11 off "
+                             "(hints on a screenshot need no window system: --image)")
+    except InputError as exc:
+        return fail(str(exc), EXIT_USAGE)
     try:
         screen = MssScreen()
     except DisplayError as exc:
