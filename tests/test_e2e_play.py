@@ -116,7 +116,7 @@ def test_demo_starts_everything_itself(tmp_path):
 
 
 def _screenbot(args: list[str], **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "screenbot", *args], cwd=ROOT, env=dict(os.environ),
+    return subprocess.Popen([sys.executable, "-m", "screenbot", *args], cwd=ROOT, env=dict(os.environ, PYTHONFAULTHANDLER="1"),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 
@@ -150,7 +150,14 @@ def test_dry_run_and_ctrl_c_on_a_real_client(tmp_path):
                               "--failure-dir", str(tmp_path)])
             time.sleep(6)  # start-up (imports, locating) takes 1-2 s; then it is mid-session
             run.send_signal(signal.SIGINT)
-            out, err = run.communicate(timeout=60)
+            try:
+                out, err = run.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                # Where it hangs: the child runs with faulthandler on, which prints every thread's
+                # stack on SIGABRT.
+                run.send_signal(signal.SIGABRT)
+                out, err = run.communicate(timeout=30)
+                pytest.fail(f"play did not end within 60 s of Ctrl-C; its stacks:\n{err[-6000:]}")
             assert run.returncode == 130, err[-2000:]
             summary = json.loads(out.strip().splitlines()[-1])
             assert "interrupted" in summary.get("stopped", "")
