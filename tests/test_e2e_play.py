@@ -145,9 +145,13 @@ def test_dry_run_and_ctrl_c_on_a_real_client(tmp_path):
                 time.sleep(0.3)
                 assert np.array_equal(screen.grab(board.as_region()), before)  # ...and clicked nothing
 
-            # Ctrl-C mid-session: a clean stop with exit code 130 and the summary still printed.
+            # Ctrl-C mid-session: a clean stop with exit code 130 and the summary still printed. The
+            # child gets Ctrl-C as a terminal gives it: a suite started in the background by a
+            # non-interactive shell runs with SIGINT ignored, which its children would inherit (and then
+            # rightly play on, as under nohup).
             run = _screenbot(["play", "--client", "react-minesweeper", "--games", "500", "--json",
-                              "--failure-dir", str(tmp_path)])
+                              "--failure-dir", str(tmp_path)],
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
             time.sleep(6)  # start-up (imports, locating) takes 1-2 s; then it is mid-session
             run.send_signal(signal.SIGINT)
             try:
