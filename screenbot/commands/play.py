@@ -8,6 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
+from ..desktop.window_system import CHOICES as WINDOW_SYSTEMS
 from ..exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_USAGE
 from .common import add_lattice_argument, bounded_int, cell_argument, fail, positive_int
 
@@ -37,7 +38,7 @@ def register(subparsers) -> None:
     parser.add_argument("--client", default="auto", metavar="NAME|auto", help="skin of the client to look for (default auto: any known skin)")
     parser.add_argument("--dry-run", action="store_true", help="read the board and print the moves, click nothing")
     parser.add_argument("--record", type=Path, metavar="DIR", help="record every changed frame, board read, analysis and action into DIR (see 'screenbot replay')")
-    parser.add_argument("--window-system", choices=("auto", "x11", "none"), default=None,
+    parser.add_argument("--window-system", choices=WINDOW_SYSTEMS, default=None,
                         help="x11: find and follow the game's window (moves, closing, windows over it, pings); none: "
                         "screenshots and mouse input only, the portable fallback (a moved board is located again "
                         "when it stops reading; several boards are refused). Default auto (x11 on an X display), "
