@@ -52,7 +52,7 @@ class GivenLattice:
 
     def with_skin(self, skin: str):
         """The vision ``Lattice`` of this placement read with ``skin``."""
-        from .vision import Lattice
+        from .geometry import Lattice
 
         return Lattice(skin, self.origin, self.pitch, self.rows, self.cols)
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from solver.board import Board, parse_board
 
-from .vision.lattice import Lattice
+from .geometry import Lattice
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -40,7 +40,7 @@ def load_shots(folder: Path) -> list[StoredShot]:
     for meta_path in sorted(folder.glob("*.json")):
         meta = json.loads(meta_path.read_text())
         lat = meta["lattice"]
-        lattice = Lattice(lat["skin"], tuple(lat["origin"]), tuple(lat["pitch"]), lat["rows"], lat["cols"])
+        lattice = Lattice.from_json(lat)
         shots.append(
             StoredShot(
                 name=meta_path.stem,

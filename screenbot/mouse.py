@@ -23,12 +23,11 @@ Platform traps, in one place:
 from __future__ import annotations
 
 import logging
-import math
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from .errors import ScreenError
-from .geometry import Rect
+from .geometry import Lattice, Rect
 
 log = logging.getLogger(__name__)
 
@@ -83,56 +82,6 @@ class ScreenScale:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardGeometry:
-    """Where a located board is on the screen, in absolute screenshot pixels.
-
-    ``origin`` is the top-left corner of cell (0, 0); ``pitch`` the distance between cell corners.
-    """
-
-    origin: tuple[float, float]
-    pitch: tuple[float, float]
-    rows: int
-    cols: int
-
-    @classmethod
-    def from_lattice(cls, lattice, frame_offset: tuple[int, int] = (0, 0)) -> BoardGeometry:
-        """From a vision lattice found on a frame whose top-left pixel is at ``frame_offset``."""
-        ox, oy = lattice.origin
-        px, py = _pair(lattice.pitch)
-        return cls((ox + frame_offset[0], oy + frame_offset[1]), (px, py), lattice.rows, lattice.cols)
-
-    @property
-    def rect(self) -> Rect:
-        """The board's pixels: whole cells only (rounded inwards)."""
-        left, top = math.ceil(self.origin[0]), math.ceil(self.origin[1])
-        right = math.floor(self.origin[0] + self.pitch[0] * self.cols)
-        bottom = math.floor(self.origin[1] + self.pitch[1] * self.rows)
-        return Rect(left, top, right - left, bottom - top)
-
-    def contains_cell(self, row: int, col: int) -> bool:
-        return 0 <= row < self.rows and 0 <= col < self.cols
-
-    def cell_center(self, row: int, col: int) -> tuple[float, float]:
-        return (
-            self.origin[0] + (col + 0.5) * self.pitch[0],
-            self.origin[1] + (row + 0.5) * self.pitch[1],
-        )
-
-    def cell_rect(self, row: int, col: int) -> Rect:
-        """The pixels of one cell, one pixel in from its pitch box (clear of grid lines)."""
-        left = math.ceil(self.origin[0] + col * self.pitch[0]) + 1
-        top = math.ceil(self.origin[1] + row * self.pitch[1]) + 1
-        right = math.floor(self.origin[0] + (col + 1) * self.pitch[0]) - 1
-        bottom = math.floor(self.origin[1] + (row + 1) * self.pitch[1]) - 1
-        return Rect(left, top, max(1, right - left), max(1, bottom - top))
-
-    def cell_at(self, x_px: float, y_px: float) -> tuple[int, int] | None:
-        col = math.floor((x_px - self.origin[0]) / self.pitch[0])
-        row = math.floor((y_px - self.origin[1]) / self.pitch[1])
-        return (row, col) if self.contains_cell(row, col) else None
-
-
-@dataclass(frozen=True, slots=True)
 class Click:
     """A click as performed, for records and tests: the cell, the button and the point used."""
 
@@ -148,7 +97,7 @@ class BoardMouse:
     """Clicks cells of one located board. The only code that turns a cell into a click point."""
 
     mouse: Mouse
-    board: BoardGeometry
+    board: Lattice  # in absolute screenshot pixels
     scale: ScreenScale = ScreenScale()
     screen: Rect | None = None
     chord_button: str = field(default=MIDDLE, kw_only=True)
@@ -174,7 +123,7 @@ class BoardMouse:
             )
         x_px, y_px = board.cell_center(row, col)
         # Belt and braces: the point must fall in the same cell once more, measured from the pixels.
-        if board.cell_at(x_px, y_px) != (row, col) or not board.rect.contains(x_px, y_px):
+        if board.cell_at(x_px, y_px) != (row, col) or not board.inner_rect().contains(x_px, y_px):
             raise OffBoardClickError(
                 f"cell ({row}, {col}) maps outside the board rectangle", row=row, col=col, rows=board.rows, cols=board.cols
             )
@@ -186,7 +135,7 @@ class BoardMouse:
         """A pointer position just below the board (or above it when the board touches the screen's
         bottom), horizontally centred: off every cell, so hover highlights vanish, and far from the
         screen corners that trigger pyautogui's fail-safe."""
-        rect = self.board.rect
+        rect = self.board.inner_rect()
         gap = max(8.0, min(self.board.pitch) * 0.75)
         x = rect.left + rect.width / 2
         y = rect.bottom + gap
@@ -196,13 +145,6 @@ class BoardMouse:
 
     def park(self) -> None:
         self.mouse.move(*self.park_point())
-
-
-def _pair(value) -> tuple[float, float]:
-    if isinstance(value, (int, float)):
-        return float(value), float(value)
-    a, b = value
-    return float(a), float(b)
 
 
 @dataclass

@@ -46,7 +46,7 @@ class AuditMouse:
 
     def click(self, x, y, button="left"):
         located = self.player.located if self.player else None
-        rect = located.geometry.rect if located else None
+        rect = located.geometry.inner_rect() if located else None
         scale = self.player.scale
         px, py = scale.to_pixels(x, y)
         on_board = bool(rect and rect.contains(px, py) and located.geometry.cell_at(px, py) is not None)

@@ -12,7 +12,7 @@ import pytest
 from lab.shots.recipes import GNOME_MINES_RED_LIMIT
 from lab.shots.sessions import Session, _desktop_outcome
 from screenbot.desktop.clients import _custom_percent_to_type
-from screenbot.vision.lattice import Lattice
+from screenbot.geometry import Lattice
 from screenbot.vision.skins import TEMPLATES_DIR
 
 

@@ -14,7 +14,7 @@ from screenbot.given_lattice import GivenLattice, GivenLatticeVision, LatticeOff
 from screenbot.play import PlayConfig, Player
 from screenbot.play.observer import LOST, WON
 from screenbot.testing import FlatVision, SimulatedClient
-from screenbot.vision import Lattice
+from screenbot.geometry import Lattice
 
 from .test_play_loop import GNOME_LIKE
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from screenbot.geometry import Lattice
 from screenbot.overlay.draw import compose, draw_hints, render_layer
 from screenbot.overlay.marks import (
     FILL_STYLE,
@@ -12,7 +13,6 @@ from screenbot.overlay.marks import (
     MINE_RGB,
     MOVE_RGB,
     SAFE_RGB,
-    CellGrid,
     Hints,
     OverlayStyle,
     percent_label,
@@ -27,13 +27,13 @@ GREY = (182, 189, 186)  # gnome-mines' covered cell colour, BGR
 
 def synthetic(rows: int, cols: int, pitch: float, face: float, origin=(20.0, 30.0)):
     """A flat grey board image and its grid."""
-    grid = CellGrid(origin, (pitch, pitch), rows, cols, (face, face))
+    grid = Lattice("flat", origin, (pitch, pitch), rows, cols, face=(face, face))
     height = int(origin[1] + rows * pitch + 40)
     width = int(origin[0] + cols * pitch + 40)
     image = np.full((height, width, 3), 240, np.uint8)
     for r in range(rows):
         for c in range(cols):
-            x0, y0, x1, y1 = grid.face_rect(r, c)
+            x0, y0, x1, y1 = grid.face_box(r, c)
             image[int(y0) : int(y1), int(x0) : int(x1)] = GREY
     return image, grid
 
@@ -88,7 +88,7 @@ def test_fill_marks_each_cell_by_its_fate():
     assert out.shape == image.shape and out is not image
     for r in range(4):
         for c in range(4):
-            x0, y0, x1, y1 = (int(v) for v in grid.face_rect(r, c))
+            x0, y0, x1, y1 = (int(v) for v in grid.face_box(r, c))
             # A pixel inside the tile but off the glyph and text: the corner area of the face.
             px = layer.bgr[y0 + 8, x0 + 12]
             p = hints.probabilities[r][c]
@@ -113,7 +113,7 @@ def test_move_is_highlighted_in_blue_around_its_cell_only():
     blue &= layer.alpha > 200
     ys, xs = np.nonzero(blue)
     assert ys.size > 50
-    x0, y0, x1, y1 = grid.face_rect(3, 3)
+    x0, y0, x1, y1 = grid.face_box(3, 3)
     # The frame hugs the cell: it may spill into the gap, never into a neighbour's middle.
     assert xs.min() >= x0 - 10 and xs.max() <= x1 + 10 and ys.min() >= y0 - 10 and ys.max() <= y1 + 10
 
@@ -140,7 +140,7 @@ def test_frame_never_touches_the_middle_of_any_cell(pitch, face, origin):
     keep = FRAME_STYLE.keep_out
     for r in range(5):
         for c in range(6):
-            cx, cy = grid.center(r, c)
+            cx, cy = grid.face_center(r, c)
             half = pitch * keep / 2.0
             region = layer.alpha[int(np.floor(cy - half)) : int(np.ceil(cy + half)), int(np.floor(cx - half)) : int(np.ceil(cx + half))]
             assert region.size and not region.any(), (r, c)
@@ -149,7 +149,7 @@ def test_frame_never_touches_the_middle_of_any_cell(pitch, face, origin):
         for c in range(6):
             if (r, c) in ((0, 0), (1, 1), (2, 2)):
                 continue
-            cx, cy = grid.center(r, c)
+            cx, cy = grid.face_center(r, c)
             x = int(cx - pitch * (1 + keep) / 4)  # half-way between the cell's edge and the keep-out
             band = layer.bgr[int(cy), x], layer.alpha[int(cy), x]
             assert band[1] == 255
@@ -198,13 +198,13 @@ def test_bitmap_for_the_window_shape(lsb_first):
     assert (bits[:, :45].astype(bool) == mask).all() and not bits[:, 45:].any()
 
 
-def test_grid_from_a_lattice_like_object():
-    class Lattice:
-        skin, origin, pitch, rows, cols = "gnome", (10, 20), (23, 23), 16, 30
-
-    grid = CellGrid.from_lattice(Lattice())
-    assert grid.face_rect(1, 2) == (56.0, 43.0, 79.0, 66.0)
-    assert grid.rows == 16 and grid.cols == 30
+def test_marks_follow_an_irregular_lattice():
+    """GTK gives some cells a pixel more than others: each mark goes on its own cell's box, not on a
+    straight lattice's guess."""
+    lattice = Lattice.from_edges("gnome-mines", (10.0, 33.0, 57.0, 80.0), (20.0, 43.0, 66.0))
+    assert lattice.face_box(1, 2) == (57.0, 43.0, 80.0, 66.0)
+    assert lattice.face_center(0, 1) == (45.0, 31.5)
+    assert (lattice.rows, lattice.cols) == (2, 3)
 
 
 def test_mark_colours_follow_the_cells_fate():
@@ -249,9 +249,9 @@ def test_redrawing_the_changed_cells_gives_the_full_drawing(seed):
     rows, cols = int(rng.integers(1, 6)), int(rng.integers(1, 6))
     pitches = (pitch, pitch * float(rng.uniform(0.98, 1.02)))
     face = None if seed % 2 else (pitch * float(rng.uniform(0.85, 1.0)),) * 2  # a gap between cells, or none
-    grid = CellGrid((float(rng.uniform(0, 30)), float(rng.uniform(0, 30))), pitches, rows, cols, face)
+    grid = Lattice("flat", (float(rng.uniform(0, 30)), float(rng.uniform(0, 30))), pitches, rows, cols, face=face)
     style = replace(FRAME_STYLE, keep_out=min(0.95, 0.625 + 2.0 / pitch))
-    size = (int(grid.bounds()[3]) + 8, int(grid.bounds()[2]) + 8)
+    size = (grid.board_rect().bottom + 8, grid.board_rect().right + 8)
     before, after = _random_hints(rng, rows, cols), _random_hints(rng, rows, cols)
     old = render_layer(size, grid, before, style)
     new = render_layer(size, grid, after, style)

@@ -51,10 +51,9 @@ def _wait(predicate, timeout=5.0, step=0.02):
 
 def _cell_point(session, row, col):
     """Screen coordinates of a cell's centre."""
-    from screenbot.overlay.marks import CellGrid
 
-    grid = CellGrid.from_lattice(session.located.lattice)
-    cx, cy = grid.center(row, col)
+    grid = session.located.lattice
+    cx, cy = grid.face_center(row, col)
     region = session.located.region
     return region.left + cx, region.top + cy
 
@@ -79,7 +78,7 @@ def test_live_overlay_on_gnome_mines(game):
     from screenbot.capture import MssScreen
     from screenbot.errors import UnrecognizedCellError, WindowGoneError
     from screenbot.geometry import Rect
-    from screenbot.overlay.marks import MOVE_RGB, CellGrid
+    from screenbot.overlay.marks import MOVE_RGB
     from screenbot.overlay.live import DRAWN, UNCHANGED, HintConfig, HintSession
     from screenbot.overlay.hiding import overlays_hidden
     from screenbot.overlay.x11 import X11Overlay
@@ -161,12 +160,12 @@ def test_live_overlay_on_gnome_mines(game):
         overlay.hide()
         time.sleep(0.3)  # the game repaints what the overlay covered
         clean = screen.grab(region.as_region())
-        grid = CellGrid.from_lattice(session.located.lattice)
+        grid = session.located.lattice
         keep = session.style.keep_out
         checked = 0
         for r in range(board.rows):
             for c in range(board.cols):
-                cx, cy = grid.center(r, c)
+                cx, cy = grid.face_center(r, c)
                 centre = (int(cy), int(cx))
                 assert (up[centre] == clean[centre]).all(), f"overlay over the middle of cell ({r},{c})"
                 # Half-way between the cell's left edge and its keep-out square, at mid-height (no label).

@@ -9,7 +9,8 @@ import pytest
 from lab.cli import main
 from lab.latency import CellProbe, change_events, figures, settle_latency
 from screenbot.overlay.draw import render_layer
-from screenbot.overlay.marks import FRAME_STYLE, CellGrid, Hints
+from screenbot.geometry import Lattice
+from screenbot.overlay.marks import FRAME_STYLE, Hints
 
 MS = 0.001
 
@@ -70,7 +71,7 @@ def test_settle_latency_and_figures():
 
 def test_probe_sees_the_live_overlays_marks_and_the_games_changes():
     pitch, rows, cols = 24.3, 3, 4
-    grid = CellGrid((5.4, 6.2), (pitch, pitch), rows, cols)
+    grid = Lattice("flat", (5.4, 6.2), (pitch, pitch), rows, cols)
     size = (int(6.2 + rows * pitch) + 6, int(5.4 + cols * pitch) + 6)
     game = np.full((*size, 3), 190, np.uint8)  # grey cells, like the clients
     probs = ((0.3, None, 0.0, 1.0), (None, 0.5, None, 0.12), (0.99, None, None, None))
@@ -86,7 +87,7 @@ def test_probe_sees_the_live_overlays_marks_and_the_games_changes():
     bare_mids, bare_marked = probe.sample(game)
     assert (mids == bare_mids).all() and not bare_marked.any()
     # The game redraws one cell: only its middle checksum changes.
-    cx, cy = grid.center(2, 1)
+    cx, cy = grid.face_center(2, 1)
     frame[int(cy) - 2 : int(cy) + 2, int(cx) - 2 : int(cx) + 2] = (30, 30, 200)
     changed = probe.sample(frame)[0] != mids
     assert changed.reshape(rows, cols)[2, 1] and changed.sum() == 1

@@ -11,12 +11,12 @@ import pytest
 from screenbot.errors import UnrecognizedCellError, WindowGoneError
 from screenbot.geometry import Rect
 from screenbot.overlay.draw import render_layer
-from screenbot.overlay.marks import FRAME_STYLE, CellGrid, OverlayStyle
+from screenbot.overlay.marks import FRAME_STYLE, OverlayStyle
 from screenbot.overlay.fake import FakeOverlay, OverlaidScreen
 from screenbot.overlay.live import DRAWN, HIDDEN, UNCHANGED, HintConfig, HintSession
 from screenbot.recording import Recorder, load_recording
 from screenbot.recording.replay import replay, solver_moves
-from screenbot.vision.lattice import Lattice
+from screenbot.geometry import Lattice
 from screenbot.testing import FlatRenderer, FlatVision, SimulatedClient
 from solver.policy import PolicyConfig, decide
 
@@ -148,7 +148,7 @@ def test_hint_recording_replays_with_zero_differences(tmp_path):
     # The recorded frames include the overlay drawn by the previous step: replay reads through it.
 
     def read(frame, lattice):
-        return FlatVision(PITCH).read(frame, Lattice(lattice["skin"], tuple(lattice["origin"]), tuple(lattice["pitch"]), lattice["rows"], lattice["cols"])).board
+        return FlatVision(PITCH).read(frame, Lattice.from_json(lattice)).board
 
     report = replay(recording, read, solver_moves)
     assert report.ok, report.differences
@@ -184,7 +184,7 @@ def test_only_cells_whose_middle_changed_are_read_again_and_the_board_stays_true
         assert part.rows * part.cols < 81, "a click re-reads the rectangle of changed cells, not the board"
         assert result.board.grid == client.game.board().grid
         # What the overlay shows is exactly a full drawing of the hints (the partial redraw is exact).
-        expected = render_layer(overlay.mask.shape, CellGrid.from_lattice(session.located.lattice), result.hints, session.style)
+        expected = render_layer(overlay.mask.shape, session.located.lattice, result.hints, session.style)
         assert (overlay.mask == expected.shape_mask).all()
         assert (overlay.bgr[overlay.mask] == expected.bgr[expected.shape_mask]).all()
 

@@ -9,13 +9,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from screenbot.geometry import Rect
-from screenbot.mouse import BoardGeometry, BoardMouse, OffBoardClickError, RecordingMouse, ScreenScale
+from screenbot.geometry import Lattice
+from screenbot.mouse import BoardMouse, OffBoardClickError, RecordingMouse, ScreenScale
 from screenbot.play import PlayConfig, Player
 from screenbot.play.observer import LOST, WON
 from screenbot.play.profile import ControlAction, PlayProfile
 from screenbot.testing import FlatRenderer, FlatVision, SimulatedClient
 
-BOARD = BoardGeometry(origin=(100.5, 40.0), pitch=(23.0, 23.0), rows=16, cols=30)
+BOARD = Lattice("flat", origin=(100.5, 40.0), pitch=(23.0, 23.0), rows=16, cols=30)
 
 
 def test_cell_centres_and_refusals():
@@ -36,7 +37,7 @@ def test_retina_scale_and_negative_monitor_offset():
     scale = ScreenScale.measure(Rect(-3840, 0, 7680, 2160), (3840, 1080))
     assert (scale.x, scale.y) == (2.0, 2.0)
     # Capture pixels count from the desktop's corner: x = 840 px is 3000 px left of the primary monitor.
-    board = BoardGeometry(origin=(840.0, 400.0), pitch=(40.0, 40.0), rows=9, cols=9)
+    board = Lattice("flat", origin=(840.0, 400.0), pitch=(40.0, 40.0), rows=9, cols=9)
     mouse = RecordingMouse()
     BoardMouse(mouse, board, scale).open(0, 0)
     assert mouse.clicks == [(-1490.0, 210.0, "left")]  # in points, on the left monitor
@@ -45,7 +46,7 @@ def test_retina_scale_and_negative_monitor_offset():
 
 def test_park_point_is_off_the_board_and_away_from_corners():
     screen = Rect(0, 0, 1280, 1024)
-    for board in (BOARD, BoardGeometry((10.0, 1024 - 16 * 20.0), (20.0, 20.0), 16, 30)):
+    for board in (BOARD, Lattice("flat", (10.0, 1024 - 16 * 20.0), (20.0, 20.0), 16, 30)):
         x, y = BoardMouse(RecordingMouse(), board, screen=screen).park_point()
         assert board.cell_at(x, y) is None
         assert screen.contains(x, y)

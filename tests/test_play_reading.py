@@ -10,7 +10,8 @@ import numpy as np
 
 from screenbot.play.reading import ChangedCellsReader
 from screenbot.testing import FlatRenderer, FlatVision
-from screenbot.vision import Lattice, load_skins, read_board
+from screenbot.geometry import Lattice
+from screenbot.vision import load_skins, read_board
 from solver.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,7 +61,7 @@ def test_changed_cells_reads_equal_full_reads_on_a_real_recording():
     steps = [s for s in steps if s["type"] == "step"]
     skins = load_skins()
     lat = steps[0]["lattice"]
-    lattice = Lattice(lat["skin"], tuple(lat["origin"]), tuple(lat["pitch"]), lat["rows"], lat["cols"])
+    lattice = Lattice.from_json(lat)
     counting = CountingVision(lambda frame, part: read_board(frame, part, skins))
     reader = ChangedCellsReader(counting)
     frames = [cv2.imread(str(folder / s["frame"])) for s in steps]

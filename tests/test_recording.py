@@ -13,7 +13,7 @@ import pytest
 from screenbot.play.observer import Action, GameResult, StepTimings
 from screenbot.recording import FORMAT_VERSION, Recorder, RecordingError, load_recording
 from screenbot.recording.replay import policy_from_record, replay, solver_moves
-from screenbot.vision.lattice import Lattice
+from screenbot.geometry import Lattice
 from screenbot.testing import FlatRenderer, FlatVision
 from solver.board import Board, parse_board
 from solver.game import Game

@@ -10,7 +10,8 @@ import pytest
 
 from screenbot.errors import BoardNotFoundError, UnrecognizedCellError
 from screenbot.labelled_shots import load_shots
-from screenbot.vision import Lattice, frames_agree, load_skins, locate_board, read_board
+from screenbot.geometry import Lattice
+from screenbot.vision import frames_agree, load_skins, locate_board, read_board
 from screenbot.vision.cut import LabelledImage, cut_cells
 from screenbot.vision.skins import TEMPLATES_DIR, to_canonical
 

@@ -22,7 +22,7 @@ import logging
 from solver.board import Board, neighbours
 
 from screenbot.errors import ScreenError
-from screenbot.vision.lattice import Lattice
+from screenbot.geometry import Lattice
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from screenbot.capture import MssScreen
 from screenbot.desktop.processes import ClientWindow
 from .devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage
 from screenbot.errors import ScreenError
-from screenbot.vision.lattice import Lattice
+from screenbot.geometry import Lattice
 from .labels import Looks, TruthCheckError, canonical_cells, label_earlier, label_final
 
 log = logging.getLogger(__name__)

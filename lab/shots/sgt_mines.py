@@ -30,7 +30,7 @@ from screenbot.capture import MssScreen
 from screenbot.desktop.clients import sgt_mines_game_id, start_sgt_mines
 from screenbot.desktop.processes import ClientWindow
 from screenbot.errors import ScreenError
-from screenbot.vision.lattice import Lattice
+from screenbot.geometry import Lattice
 from .sessions import LabelledShot, click_at, move_pointer
 
 log = logging.getLogger(__name__)

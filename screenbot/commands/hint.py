@@ -75,7 +75,7 @@ def _run_offline(args: argparse.Namespace) -> int:
     from ..capture import load_image, save_picture
     from ..errors import InputError, SkinError
     from ..overlay.draw import draw_hints
-    from ..overlay.marks import FILL_STYLE, FRAME_STYLE, CellGrid, Hints
+    from ..overlay.marks import FILL_STYLE, FRAME_STYLE, Hints
     from ..play.live import load_skins
 
     try:
@@ -116,7 +116,7 @@ def _run_offline(args: argparse.Namespace) -> int:
         return fail(f"{args.image}: the board read is impossible: {exc}", EXIT_IMPOSSIBLE)
     hints = Hints.from_decision(decision)
     style = FILL_STYLE if args.style == "fill" else FRAME_STYLE
-    picture = draw_hints(frame, CellGrid.from_lattice(lattice), hints, style)
+    picture = draw_hints(frame, lattice, hints, style)
     try:
         save_picture(args.out, picture)
     except OSError as exc:

@@ -14,8 +14,9 @@ import numpy as np
 
 from solver.board import FLAG, UNKNOWN_CHARS, Board
 
+from ..geometry import Lattice
 from ..play.reading import confidence_grid, read_block
-from .marks import CellGrid, OverlayStyle, keep_out_rect
+from .marks import OverlayStyle, keep_out_rect
 
 ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
 AROUND = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
@@ -110,13 +111,12 @@ class _Middles:
     """The middle of every cell, the part no overlay draws on (``OverlayStyle.keep_out``), as one
     (cells, bytes) array per frame: comparing two tells which cells the game redrew."""
 
-    def __init__(self, lattice, style: OverlayStyle, shape: tuple[int, int]) -> None:
+    def __init__(self, lattice: Lattice, style: OverlayStyle, shape: tuple[int, int]) -> None:
         height, width = shape
-        grid = CellGrid.from_lattice(lattice)
         boxes = []
-        for r in range(grid.rows):
-            for c in range(grid.cols):
-                x0, y0, x1, y1 = keep_out_rect(grid, style, r, c)
+        for r in range(lattice.rows):
+            for c in range(lattice.cols):
+                x0, y0, x1, y1 = keep_out_rect(lattice, style, r, c)
                 boxes.append((max(0, math.ceil(x0)), max(0, math.ceil(y0)), min(width, math.floor(x1)), min(height, math.floor(y1))))
         # The same size for every cell (fractional pitches differ by a pixel), at least one pixel.
         w = max(1, min(b[2] - b[0] for b in boxes))

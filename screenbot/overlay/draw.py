@@ -31,6 +31,7 @@ from typing import Iterable
 import cv2
 import numpy as np
 
+from ..geometry import Lattice
 from .canvas import Canvas, Tile
 from .marks import (
     FILL,
@@ -42,7 +43,6 @@ from .marks import (
     SAFE_RGB,
     WHITE,
     Cell,
-    CellGrid,
     Hints,
     Layer,
     OverlayStyle,
@@ -57,7 +57,7 @@ Box = tuple[int, int, int, int]  # (x0, y0, x1, y1) in layer pixels, x1/y1 exclu
 
 
 def render_layer(
-    size: tuple[int, int], grid: CellGrid, hints: Hints, style: OverlayStyle = FILL_STYLE, *, boxes: Iterable[Box] | None = None
+    size: tuple[int, int], grid: Lattice, hints: Hints, style: OverlayStyle = FILL_STYLE, *, boxes: Iterable[Box] | None = None
 ) -> Layer:
     """Draw ``hints`` over ``grid`` on an empty layer of ``size`` = (height, width).
 
@@ -72,7 +72,7 @@ def render_layer(
     canvas = Canvas(*size, solid=style.mode == FRAME)
     for r, c, p in hints.covered_cells():
         kind, label = _cell_kind(hints, r, c, p)
-        x0, y0, _, _ = grid.face_rect(r, c)
+        x0, y0, _, _ = grid.face_box(r, c)
         # Cells land on whole pixels so that equal cells share one cached tile (and look identical).
         tile = _cell_tile(style, kind, label, grid.face_size, grid.pitch)
         x, y = round(x0), round(y0)
@@ -112,7 +112,7 @@ def cell_marks(hints: Hints) -> tuple[tuple[object, ...], ...]:
     return tuple(rows)
 
 
-def dirty_boxes(grid: CellGrid, style: OverlayStyle, cells: Iterable[Cell], size: tuple[int, int]) -> list[Box]:
+def dirty_boxes(grid: Lattice, style: OverlayStyle, cells: Iterable[Cell], size: tuple[int, int]) -> list[Box]:
     """Boxes (clipped to ``size`` = (height, width)) that hold everything drawn for ``cells`` (any
     mark, the move highlight included), one per run of neighbouring cells in a row."""
     height, width = size
@@ -129,8 +129,8 @@ def dirty_boxes(grid: CellGrid, style: OverlayStyle, cells: Iterable[Cell], size
             if c is not None and c == prev + 1:
                 prev = c
                 continue
-            x0, y0, _, _ = grid.face_rect(r, start)
-            _, _, x1, y1 = grid.face_rect(r, prev)
+            x0, y0, _, _ = grid.face_box(r, start)
+            _, _, x1, y1 = grid.face_box(r, prev)
             box = (
                 max(0, int(math.floor(x0)) - pad),
                 max(0, int(math.floor(y0)) - pad),
@@ -157,7 +157,7 @@ def _overlaps(a: Box, b: Box) -> bool:
 def _cell_tile(style: OverlayStyle, kind: str, label: str, face: tuple[float, float], pitch: tuple[float, float]) -> Tile:
     pad = int(math.ceil(max(pitch[0] - face[0], pitch[1] - face[1]))) + 3
     canvas = Canvas(int(math.ceil(pitch[1])) + 2 * pad, int(math.ceil(pitch[0])) + 2 * pad, solid=style.mode == FRAME)
-    local = CellGrid((float(pad), float(pad)), pitch, 1, 1, face)
+    local = Lattice("", (float(pad), float(pad)), pitch, 1, 1, face=face)
     if kind == "mine":
         _draw_cell(canvas, local, style, 0, 0, MINE_RGB, glyph="mine")
     elif kind == "check":
@@ -175,15 +175,15 @@ def _cell_tile(style: OverlayStyle, kind: str, label: str, face: tuple[float, fl
     return Tile(canvas.bgr[y0:y1, x0:x1].copy(), canvas.alpha[y0:y1, x0:x1].copy(), x0 - pad, y0 - pad)
 
 
-def _draw_cell(canvas: Canvas, grid: CellGrid, style: OverlayStyle, r: int, c: int, rgb, *, glyph: str = "", label: str = "") -> None:
-    x0, y0, x1, y1 = grid.face_rect(r, c)
+def _draw_cell(canvas: Canvas, grid: Lattice, style: OverlayStyle, r: int, c: int, rgb, *, glyph: str = "", label: str = "") -> None:
+    x0, y0, x1, y1 = grid.face_box(r, c)
     fw, fh = x1 - x0, y1 - y0
     size = min(fw, fh)
     if style.mode == FILL:
         inset = max(1.0, size * 0.06)
         tile = (x0 + inset, y0 + inset, x1 - inset, y1 - inset)
         canvas.rounded_rect(tile, size * 0.16, rgb, round(255 * style.opacity))
-        cx, cy = grid.center(r, c)
+        cx, cy = grid.face_center(r, c)
         if glyph == "mine":
             _mine_glyph(canvas, (cx, cy), size * 0.30)
         elif glyph == "check":
@@ -217,7 +217,7 @@ def _draw_cell(canvas: Canvas, grid: CellGrid, style: OverlayStyle, r: int, c: i
         canvas.text(label + "%", (cx, label_cy), height, WHITE, INK, 255)
 
 
-def _frame_geometry(grid: CellGrid, style: OverlayStyle) -> tuple[float, float, float, float]:
+def _frame_geometry(grid: Lattice, style: OverlayStyle) -> tuple[float, float, float, float]:
     """FRAME layout: half-gaps (x, y), the band height from the ring's top to the keep-out square, and
     the thickness of the move highlight along the ring's outer edge."""
     fw, fh = grid.face_size
@@ -260,8 +260,8 @@ def _corner_ticks(canvas: Canvas, ring, length: float, rgb) -> None:
         canvas.polyline([(ax + sx * length, ay), (ax, ay), (ax, ay + sy * length)], rgb, 255, t)
 
 
-def _draw_move(canvas: Canvas, grid: CellGrid, style: OverlayStyle, r: int, c: int, action: str) -> None:
-    x0, y0, x1, y1 = grid.face_rect(r, c)
+def _draw_move(canvas: Canvas, grid: Lattice, style: OverlayStyle, r: int, c: int, action: str) -> None:
+    x0, y0, x1, y1 = grid.face_box(r, c)
     size = min(x1 - x0, y1 - y0)
     gap = min(grid.pitch[0] - (x1 - x0), grid.pitch[1] - (y1 - y0))
     thick = max(2.0, size * 0.12)
@@ -301,7 +301,7 @@ def compose(image: np.ndarray, layer: Layer) -> np.ndarray:
     return out
 
 
-def draw_hints(image: np.ndarray, grid: CellGrid, hints: Hints, style: OverlayStyle = FILL_STYLE) -> np.ndarray:
+def draw_hints(image: np.ndarray, grid: Lattice, hints: Hints, style: OverlayStyle = FILL_STYLE) -> np.ndarray:
     """The offline picture: ``image`` with the hints blended on (a new array; the input is untouched)."""
     layer = render_layer(image.shape[:2], grid, hints, style)
     return compose(image, layer)

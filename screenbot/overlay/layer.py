@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .draw import cell_marks, dirty_boxes, render_layer
-from .marks import CellGrid, Hints, OverlayStyle
+from .marks import Hints, OverlayStyle
 
 
 class OverlayPainter:
@@ -29,7 +29,7 @@ class OverlayPainter:
         cells whose mark changed are drawn again and sent to the X server. ``shown``: the overlay is up now."""
         region = located.region
         size = (region.height, region.width)
-        grid = CellGrid.from_lattice(located.lattice)
+        grid = located.lattice
         marks = cell_marks(hints)
         boxes = None
         if self._layer is not None and self._marks is not None:

@@ -33,7 +33,8 @@ from solver.policy import PolicyConfig, decide
 from ..errors import BoardNotFoundError, InputError, UnrecognizedCellError
 from ..geometry import Rect
 from ..play.consistency import unopened_zeros
-from ..play.reading import as_xy
+from ..play.locating import find_board
+from ..play.types import Located
 from ..vision.read import INTERIOR
 from .cell_reading import LiveCellReader
 from .layer import OverlayPainter
@@ -90,14 +91,6 @@ class HintStats:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class _Located:
-    window: Rect  # the game window's client area when the board was located
-    region: Rect  # the screen area captured and covered by the overlay
-    lattice: Any  # the vision lattice with its origin inside ``region``
-    mines: int | None
-
-
 class HintSession:
     """``overlay`` follows the game window: ``target_state()``, ``follow()``, ``show(bgr, mask, rect)``,
     ``hide()`` (``screenbot.overlay.x11.X11Overlay``). ``vision`` has ``locate(frame, origin)`` and
@@ -129,7 +122,8 @@ class HintSession:
         self.stats = HintStats()
         self.style = config.style  # with the keep-out fitted to the board's pitch once located
         self.shown: TickResult | None = None  # the update the overlay shows now
-        self._located: _Located | None = None
+        self._located: Located | None = None  # its region is what is captured and covered by the overlay
+        self._mines: int | None = None  # the located board's mine total, when known
         self._last_frame: np.ndarray | None = None
         self._last_board: Board | None = None
         self._shown = False
@@ -144,12 +138,12 @@ class HintSession:
         self._painter = OverlayPainter()
 
     @property
-    def located(self) -> _Located | None:
+    def located(self) -> Located | None:
         return self._located
 
     # --- locating -------------------------------------------------------------------------------
 
-    def locate(self) -> _Located:
+    def locate(self) -> Located:
         """Find the board inside the game window (with our overlay hidden, so it cannot confuse it)."""
         if self._shown:
             self.overlay.hide()
@@ -160,38 +154,24 @@ class HintSession:
             raise BoardNotFoundError("the game window is off the screen", reason="window off screen")
         # The whole screen, not just the window: the locator wants some room around a board to tell a
         # complete board from one cut by the frame's edge.
-        area = self.screen_rect
-        frame = self.screen.grab(area.as_region())
-        lattice = self.vision.locate(frame, (area.left, area.top), within=window)
-        ox, oy = as_xy(lattice.origin)
-        px, py = as_xy(lattice.pitch)
-        board = Rect(int(ox), int(oy), math.ceil(lattice.cols * px), math.ceil(lattice.rows * py))
-        if not window.contains_rect(board):
-            raise BoardNotFoundError(
-                f"the board found at {board} is not inside the game window {window}", reason="board outside window"
-            )
-        area = window.clipped(self.screen_rect)
-        ox, oy = ox - area.left, oy - area.top
-        # The overlay's rings reach half a pitch around the outer cells; stay inside the window.
-        margin_x, margin_y = math.ceil(px / 2), math.ceil(py / 2)
-        left = area.left + math.floor(ox) - margin_x
-        top = area.top + math.floor(oy) - margin_y
-        right = area.left + math.ceil(ox + lattice.cols * px) + margin_x
-        bottom = area.top + math.ceil(oy + lattice.rows * py) + margin_y
-        region = Rect(left, top, right - left, bottom - top).clipped(area)
-        local = lattice.translated(self.screen_rect.left - region.left, self.screen_rect.top - region.top)
+        frame = self.screen.grab(self.screen_rect.as_region())
+        geometry = find_board(self.vision, frame, self.screen_rect, window)
+        # The overlay's rings reach half a pitch around the outer cells; it stays inside the window.
+        px, py = geometry.pitch
+        located = Located.around(geometry, window, (math.ceil(px / 2) + 1, math.ceil(py / 2) + 1), window.clipped(self.screen_rect))
+        rows, cols = geometry.rows, geometry.cols
         first = self.config.first_click
-        if first is not None and not (first[0] < lattice.rows and first[1] < lattice.cols):
-            raise InputError(f"--first-click {first[0]},{first[1]} is off the {lattice.rows}x{lattice.cols} board")
-        self._located = _Located(window, region, local, self._mine_total(lattice.rows, lattice.cols))
+        if first is not None and not (first[0] < rows and first[1] < cols):
+            raise InputError(f"--first-click {first[0]},{first[1]} is off the {rows}x{cols} board")
+        self._located, self._mines = located, self._mine_total(rows, cols)
         keep_out = min(0.95, self.config.protect + 2.0 / min(px, py))
         self.style = replace(self.config.style, keep_out=max(self.config.style.keep_out, keep_out))
         self._last_frame = None
         self._last_board = None
-        self._cells.start(local, self.style, (region.height, region.width))
+        region = located.region
+        self._cells.start(located.lattice, self.style, (region.height, region.width))
         self._painter.forget()
-        log.info("board %dx%d located at %s (pitch %.1f x %.1f)", lattice.rows, lattice.cols, region, px, py)
-        return self._located
+        return located
 
     # --- one tick -------------------------------------------------------------------------------
 
@@ -218,8 +198,7 @@ class HintSession:
         if located is None or (state.rect.width, state.rect.height) != (located.window.width, located.window.height):
             located, moved = self.locate(), True
         elif (state.rect.left, state.rect.top) != (located.window.left, located.window.top):
-            dx, dy = state.rect.left - located.window.left, state.rect.top - located.window.top
-            located = replace(located, window=state.rect, region=located.region.translated(dx, dy))
+            located = located.moved(state.rect)
             self._located, moved = located, True
             if not self.screen_rect.contains_rect(located.region):
                 # Partly off screen: relocating finds out whether a full board is still visible.
@@ -241,8 +220,8 @@ class HintSession:
             return self._unreadable(str(exc))
         t_solve = self.clock()
         timings = {"capture": t_read - start, "read": t_solve - t_read, "solve": 0.0, "draw": 0.0}
-        if board.mines is None and located.mines is not None:
-            board = board.with_mines(located.mines)
+        if board.mines is None and self._mines is not None:
+            board = board.with_mines(self._mines)
         # A clicked cell drawn "pressed" (it reads as a 0) a frame before its result: hints for that
         # picture would mark its neighbours safe. Such cells keep what they were read as before and are
         # looked at again at the next tick; the rest of the change is shown now (a bot clicking every

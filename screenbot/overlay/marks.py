@@ -1,6 +1,6 @@
 """What the hint overlay marks, before any pixel is drawn: the probability colour scale and its labels,
-the board's cell grid in image pixels, the hints per cell (``Hints``), the two drawing styles and the
-``Layer`` a drawing results in. ``draw`` renders them; ``live`` and ``x11`` show them.
+the hints per cell (``Hints``), the two drawing
+styles and the ``Layer`` a drawing results in (where the cells are: ``screenbot.geometry.Lattice``). ``draw`` renders them; ``live`` and ``x11`` show them.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Iterable
 
 import numpy as np
+
+from ..geometry import Lattice
 
 Cell = tuple[int, int]
 
@@ -50,69 +52,6 @@ def percent_label(p: float) -> str:
     if 99.0 < value < 100.0:
         return ">99"
     return str(round(value))
-
-
-# --- geometry ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class CellGrid:
-    """Where the cells are in an image: the top-left cell's corner, the pitch, the face size, the count.
-
-    ``face`` is the visible cell square (pitch minus the client's gap between cells); it defaults to the
-    pitch when the lattice does not know it.
-    """
-
-    origin: tuple[float, float]
-    pitch: tuple[float, float]
-    rows: int
-    cols: int
-    face: tuple[float, float] | None = None
-
-    @classmethod
-    def from_lattice(cls, lattice: object) -> CellGrid:
-        """Accept the recognizer's lattice (or anything with origin, pitch, rows, cols)."""
-        pitch = _pair(getattr(lattice, "pitch"))
-        face = getattr(lattice, "cell_size", None) or getattr(lattice, "face", None)
-        return cls(
-            origin=_pair(getattr(lattice, "origin")),
-            pitch=pitch,
-            rows=int(getattr(lattice, "rows")),
-            cols=int(getattr(lattice, "cols")),
-            face=_pair(face) if face is not None else None,
-        )
-
-    @property
-    def face_size(self) -> tuple[float, float]:
-        return self.face if self.face is not None else self.pitch
-
-    def face_rect(self, row: int, col: int) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1) of the visible cell square, in image pixels, floats."""
-        x0 = self.origin[0] + col * self.pitch[0]
-        y0 = self.origin[1] + row * self.pitch[1]
-        fw, fh = self.face_size
-        return x0, y0, x0 + fw, y0 + fh
-
-    def center(self, row: int, col: int) -> tuple[float, float]:
-        x0, y0, x1, y1 = self.face_rect(row, col)
-        return (x0 + x1) / 2.0, (y0 + y1) / 2.0
-
-    def bounds(self) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1) around all cells including half a gap of margin."""
-        gx = (self.pitch[0] - self.face_size[0]) / 2.0
-        gy = (self.pitch[1] - self.face_size[1]) / 2.0
-        x0, y0 = self.origin[0] - gx, self.origin[1] - gy
-        return x0, y0, x0 + self.cols * self.pitch[0], y0 + self.rows * self.pitch[1]
-
-    def shifted(self, dx: float, dy: float) -> CellGrid:
-        return CellGrid((self.origin[0] + dx, self.origin[1] + dy), self.pitch, self.rows, self.cols, self.face)
-
-
-def _pair(value: object) -> tuple[float, float]:
-    if isinstance(value, (int, float)):
-        return float(value), float(value)
-    a, b = value  # type: ignore[misc]
-    return float(a), float(b)
 
 
 # --- what to draw --------------------------------------------------------------------------------
@@ -229,9 +168,9 @@ def label_value(label: str) -> float:
     return int(label) / 100.0
 
 
-def keep_out_rect(grid: CellGrid, style: OverlayStyle, r: int, c: int) -> tuple[float, float, float, float]:
+def keep_out_rect(grid: Lattice, style: OverlayStyle, r: int, c: int) -> tuple[float, float, float, float]:
     """The square in the middle of cell (r, c) that the FRAME style never draws on: ``keep_out`` of the
     pitch on each axis, centred on the cell (the part of the cell box the recognizer compares)."""
-    cx, cy = grid.center(r, c)
+    cx, cy = grid.face_center(r, c)
     hw, hh = grid.pitch[0] * style.keep_out / 2.0, grid.pitch[1] * style.keep_out / 2.0
     return cx - hw, cy - hh, cx + hw, cy + hh

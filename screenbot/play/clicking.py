@@ -90,7 +90,7 @@ class Clicker:
         for action in actions:
             if done and window_moved():
                 break
-            cell = located.geometry.cell_rect(action.row, action.col)
+            cell = located.geometry.cell_inner_rect(action.row, action.col)
             local = cell.translated(-region.left, -region.top)
             expected = frame[local.top : local.bottom, local.left : local.right]
             if not np.array_equal(self.screen.grab(cell.as_region()), expected):

@@ -145,7 +145,7 @@ class ClientControls:
         """A click on a client control (e.g. xdemineur's face), placed relative to the located board.
         Refused unless it lands off the board and inside the client's window."""
         geometry = located.geometry
-        rect = geometry.rect
+        rect = geometry.inner_rect()
         x = rect.left + rect.width / 2 + offset[0] * geometry.pitch[0]
         y = rect.top + offset[1] * geometry.pitch[1]
         inside_window = located.window.contains(x, y) if located.window is not None else self.screen_rect.contains(x, y)

@@ -12,8 +12,7 @@ import time
 from typing import Callable, ContextManager
 
 from ..errors import BoardNotFoundError, InputError
-from ..geometry import Rect
-from ..mouse import BoardGeometry
+from ..geometry import Lattice, Rect
 from .types import Located, PlayConfig, Screen, Vision, Window, WindowLostError
 
 log = logging.getLogger(__name__)
@@ -23,6 +22,20 @@ LOCATE_MARGIN = 48
 
 # Seconds a board may take to read again after its window moved or was resized (it redraws).
 RELOCATE_PATIENCE = 3.0
+
+
+def find_board(vision: Vision, frame, area: Rect, window: Rect | None) -> Lattice:
+    """The board's lattice in screen pixels, found on ``frame`` (a capture of the screen's ``area``)
+    inside ``window`` when one is given. Raises BoardNotFoundError, also for a board that does not
+    lie inside the window."""
+    geometry = vision.locate(frame, (area.left, area.top), within=window).translated(area.left, area.top)
+    board_rect = geometry.inner_rect()
+    if window is not None and not window.contains_rect(board_rect):
+        raise BoardNotFoundError(
+            f"the board found at {board_rect} is not inside the game window {window}", reason="board outside window"
+        )
+    log.info("board %dx%d at %s (pitch %.1f x %.1f)", geometry.rows, geometry.cols, board_rect, *geometry.pitch)
+    return geometry
 
 
 class BoardTracker:
@@ -60,18 +73,13 @@ class BoardTracker:
         area = window.expanded(LOCATE_MARGIN).clipped(self.screen_rect) if window is not None else self.screen_rect
         with self.overlays_hidden():
             frame = self.screen.grab(area.as_region())
-        lattice = self.vision.locate(frame, (area.left, area.top), within=window)
-        geometry = BoardGeometry.from_lattice(lattice, (area.left, area.top))
-        if window is not None and not window.contains_rect(geometry.rect):
-            raise BoardNotFoundError(f"the board found at {geometry.rect} is not inside the game window {window}")
+        geometry = find_board(self.vision, frame, area, window)
         # A couple of pixels around the cells: the lattice's own rounding of fractional origins
         # (device scale 1.25 gives 37.5 px cells) must stay inside the captured region.
-        region = geometry.rect.expanded(2).clipped(self.screen_rect)
-        local = lattice.translated(area.left - region.left, area.top - region.top)
+        located = Located.around(geometry, window, (2, 2), self.screen_rect)
         self._check_options(geometry.rows, geometry.cols)
-        self.located = Located(geometry, region, local, window)
-        log.info("board %dx%d at %s (pitch %s)", geometry.rows, geometry.cols, region, geometry.pitch)
-        return self.located
+        self.located = located
+        return located
 
     def _check_options(self, rows: int, cols: int) -> None:
         """Options that can only be checked against the board, checked before the first click on it."""
@@ -115,7 +123,7 @@ class BoardTracker:
             self.sleep(0.3)
             self.window.geometry()  # WindowGoneError when it was closed
             raise WindowLostError("the game window was minimised or hidden: stopped (restore it and start again)")
-        over = self.window.windows_over(located.geometry.rect)
+        over = self.window.windows_over(located.geometry.inner_rect())
         if over:
             # Never take the board back from a window the user put over it: stop instead.
             raise WindowLostError(
@@ -124,7 +132,7 @@ class BoardTracker:
             )
 
     def own_windows_over(self, located: Located) -> list[str]:
-        return self.window.windows_over(located.geometry.rect, own=True) if self.window is not None else []
+        return self.window.windows_over(located.geometry.inner_rect(), own=True) if self.window is not None else []
 
     def dialog_note(self, located: Located) -> str:
         """": a window of the game itself (TITLE) is over it" when one lies over the board."""
@@ -132,4 +140,4 @@ class BoardTracker:
         return f": a window of the game itself ({own[0]!r}: a dialog?) is over it" if own else ""
 
 
-__all__ = ["BoardTracker", "LOCATE_MARGIN", "RELOCATE_PATIENCE"]
+__all__ = ["BoardTracker", "LOCATE_MARGIN", "RELOCATE_PATIENCE", "find_board"]

@@ -253,7 +253,7 @@ class Player:
         changes the cells around it, not itself)."""
         if not actions or actions[-1].kind == CHORD:
             return None
-        cell = located.geometry.cell_rect(actions[-1].row, actions[-1].col)
+        cell = located.geometry.cell_inner_rect(actions[-1].row, actions[-1].col)
         local = cell.translated(-located.region.left, -located.region.top)
         return slice(local.top, local.bottom), slice(local.left, local.right)
 

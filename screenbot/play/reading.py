@@ -7,7 +7,6 @@ the time: a step usually changes a few cells, and a full read of an expert board
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,15 +85,8 @@ def _changed_cells(before: np.ndarray, after: np.ndarray, lattice) -> tuple[int,
     diff = cv2.absdiff(before, after).reshape(after.shape[0], -1)
     ys = np.flatnonzero(diff.max(axis=1))
     xs = np.flatnonzero(diff.max(axis=0).reshape(-1, channels).max(axis=1))
-    ox, oy = as_xy(lattice.origin)
-    px, py = as_xy(lattice.pitch)
-    c0 = max(0, math.floor((xs[0] - MARGIN - ox) / px))
-    c1 = min(lattice.cols, math.floor((xs[-1] + MARGIN - ox) / px) + 1)
-    r0 = max(0, math.floor((ys[0] - MARGIN - oy) / py))
-    r1 = min(lattice.rows, math.floor((ys[-1] + MARGIN - oy) / py) + 1)
-    if r0 >= r1 or c0 >= c1:
-        return None  # only pixels away from every cell changed
-    return r0, r1, c0, c1
+    # None when only pixels away from every cell changed.
+    return lattice.cells_touching(xs[0] - MARGIN, ys[0] - MARGIN, xs[-1] + MARGIN, ys[-1] + MARGIN)
 
 
 def read_block(vision, frame: np.ndarray, lattice, r0: int, r1: int, c0: int, c1: int):
@@ -111,10 +103,3 @@ def confidence_grid(reading, shape: tuple[int, int]) -> np.ndarray:
         return confidence.astype(float)
     value = getattr(reading, "min_confidence", None)
     return np.full(shape, 1.0 if value is None else float(value))
-
-
-def as_xy(value) -> tuple[float, float]:
-    """A lattice's origin or pitch as (x, y) floats (a single number means the same on both axes)."""
-    if isinstance(value, (int, float)):
-        return float(value), float(value)
-    return float(value[0]), float(value[1])

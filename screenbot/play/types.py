@@ -10,8 +10,7 @@ from typing import Protocol
 import numpy as np
 
 from ..errors import ScreenError
-from ..geometry import Rect
-from ..mouse import BoardGeometry
+from ..geometry import Lattice, Rect
 
 
 class PlayError(ScreenError):
@@ -75,9 +74,23 @@ class PlayConfig:
 
 @dataclass(frozen=True, slots=True)
 class Located:
-    """A board found on the screen: its geometry and the lattice to read a board-region frame with."""
+    """A board found on the screen: its lattice in screen pixels (clicks), the region around it that is
+    captured, and the same lattice in that region's frame (reading)."""
 
-    geometry: BoardGeometry
+    geometry: Lattice  # in absolute screenshot pixels
     region: Rect
-    lattice: object  # the vision lattice, with its origin moved into ``region``'s frame
+    lattice: Lattice  # moved into ``region``'s frame
     window: Rect | None
+
+    @classmethod
+    def around(cls, geometry: Lattice, window: Rect | None, margin: tuple[int, int], bounds: Rect) -> Located:
+        """The board ``geometry`` with the region captured around it: its whole cells and ``margin``
+        pixels more on each side (x, y), within ``bounds``."""
+        region = geometry.inner_rect().expanded(*margin).clipped(bounds)
+        return cls(geometry, region, geometry.translated(-region.left, -region.top), window)
+
+    def moved(self, window: Rect) -> Located:
+        """The same board after its window moved (same size) to ``window``."""
+        assert self.window is not None
+        dx, dy = window.left - self.window.left, window.top - self.window.top
+        return Located(self.geometry.translated(dx, dy), self.region.translated(dx, dy), self.lattice, window)

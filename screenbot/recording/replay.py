@@ -159,9 +159,9 @@ def lattice_from_record(record: dict[str, Any]):
     """The recognizer's lattice from its JSON form in a step record."""
     import dataclasses
 
-    from ..vision import Lattice
+    from ..geometry import Lattice
 
-    names = {f.name for f in dataclasses.fields(Lattice)}
+    names = {f.name for f in dataclasses.fields(Lattice)} - {"face"}  # the overlay's, never recorded
     unknown = sorted(set(record) - names)
     if unknown:
         raise RecordingError(f"unknown lattice fields {', '.join(unknown)}", path="log.jsonl")

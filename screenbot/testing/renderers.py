@@ -11,7 +11,7 @@ from solver.board import Board
 
 from ..errors import BoardNotFoundError, UnrecognizedCellError
 from ..geometry import Rect
-from ..vision.lattice import Lattice
+from ..geometry import Lattice
 
 BACKGROUND = (40, 40, 40)
 WINDOW_FACE = (200, 200, 200)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .cells import cell_images, squared_distances
-from .lattice import Lattice
+from ..geometry import Lattice
 from .skins import CANONICAL, Skin, TemplateBank, soften
 
 SAMPLE_CELLS = 64  # about this many cells judge each nudge (whole rows or columns of them)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .lattice import Lattice
+from ..geometry import Lattice
 from .skins import CANONICAL, TemplateBank, soften
 
 # RMS colour difference (0-255 scale) at which the absolute score reaches zero.

@@ -15,7 +15,7 @@ import numpy as np
 
 from solver.board import Board
 
-from .lattice import Lattice
+from ..geometry import Lattice
 from .skins import OUTSIDE, template_name, to_canonical
 
 log = logging.getLogger(__name__)

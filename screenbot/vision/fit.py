@@ -24,7 +24,7 @@ import numpy as np
 from solver.board import Board
 
 from ..errors import BoardNotFoundError
-from .lattice import Lattice
+from ..geometry import Lattice
 from .pitch import EDGE_STEP, autocorrelation, refine_period
 from .skins import CANONICAL
 

@@ -22,10 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import BoardNotFoundError, SkinError
-from ..geometry import Rect
+from ..geometry import Lattice, Rect
 from .align import refine
 from .cells import cell_images, match_cells
-from .lattice import Lattice
 from .skins import CANONICAL, OUTSIDE, Skin
 from .clipped import cut_sides
 from .grid import Grid

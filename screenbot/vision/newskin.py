@@ -27,7 +27,7 @@ from solver.board import Board
 from ..errors import ScreenError
 from .cut import VARIANT_DISTANCE, LabelledImage, cut_cells, write_cells
 from .fit import Fit, canonical_cells, fit_lattice, mislabelled, room_around
-from .lattice import Lattice
+from ..geometry import Lattice
 from .skins import CANONICAL, CHAR_STATES, OUTSIDE, to_canonical
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ from solver.board import Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
 from .cells import RMS_SCALE, CellMatches, board_inside, cell_images, match_cells, pattern_states
-from .lattice import Lattice
+from ..geometry import Lattice
 from .skins import CANONICAL, OUTSIDE, Skin, soften
 
 log = logging.getLogger(__name__)
