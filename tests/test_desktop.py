@@ -119,3 +119,19 @@ def test_react_minesweeper_page_state_through_devtools(display):
     finally:
         game.close()
     assert not window_exists(game.window)
+
+
+@pytest.mark.e2e
+def test_x_connections_print_nothing_on_stdout(display, tmp_path, monkeypatch, capfd):
+    """python-xlib prints "no xauthority details available" on stdout for an empty authority file (one
+    xvfb-run leaves behind): every connection the product opens sends that to the log instead, so
+    ``--json`` output stays parseable."""
+    from screenbot.desktop.windows import connect
+    from screenbot.mouse import PyAutoGuiMouse
+
+    empty = tmp_path / "empty.Xauthority"
+    empty.write_bytes(b"")
+    monkeypatch.setenv("XAUTHORITY", str(empty))
+    connect().close()
+    PyAutoGuiMouse()  # pyautogui connects when it is first imported (it may be already)
+    assert capfd.readouterr().out == ""

@@ -98,15 +98,20 @@ def test_sgt_mines(game_id, tmp_path):
 
 
 def test_demo_starts_everything_itself(tmp_path):
-    """The README's main command on a machine without a display: Xvfb, openbox, gnome-mines, 2 games."""
+    """The README's main command on a machine without a display: Xvfb, openbox, gnome-mines, 2 games.
+    With an empty X authority file (xvfb-run leaves one behind), on which python-xlib prints a
+    warning on stdout at every connection: stdout must hold the JSON summary and nothing else."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    (tmp_path / "empty.Xauthority").write_bytes(b"")
+    env["XAUTHORITY"] = str(tmp_path / "empty.Xauthority")
     out = tmp_path / "last.png"
     done = subprocess.run(
         [sys.executable, "-m", "screenbot", "demo", "--games", "2", "--json", "--out", str(out)],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(done.stdout.strip().splitlines()) == 1, done.stdout[-3000:]
+    summary = json.loads(done.stdout)
     assert summary["games"] == 2 and summary["wins"] + summary["losses"] == 2
     assert summary["client"] == "gnome-mines"
     import cv2

@@ -29,6 +29,7 @@ from .browser import start_react_minesweeper
 from .install import ensure_debian_packages
 from .launch import launch_for
 from .processes import ClientWindow, client_env, launch_client, temp_home
+from .windows import connect
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +52,9 @@ def start_client(name: str, **options: object) -> ClientWindow:
 def _xtest_key(keysym_name: str) -> None:
     """Press and release a key through XTEST: GTK ignores synthetic XSendEvent keys (xdotool --window)."""
     from Xlib import X, XK
-    from Xlib import display as xdisplay
     from Xlib.ext import xtest
 
-    conn = xdisplay.Display()
+    conn = connect()
     try:
         code = conn.keysym_to_keycode(XK.string_to_keysym(keysym_name))
         xtest.fake_input(conn, X.KeyPress, code)
@@ -67,10 +67,9 @@ def _xtest_key(keysym_name: str) -> None:
 
 def _xtest_click(x: int, y: int) -> None:
     from Xlib import X
-    from Xlib import display as xdisplay
     from Xlib.ext import xtest
 
-    conn = xdisplay.Display()
+    conn = connect()
     try:
         xtest.fake_input(conn, X.MotionNotify, x=x, y=y)
         conn.sync()

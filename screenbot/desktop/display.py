@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import select
@@ -17,6 +18,7 @@ import time
 from dataclasses import dataclass
 
 from ..errors import DisplayError, WaylandSessionError
+from .windows import connect
 
 log = logging.getLogger(__name__)
 
@@ -56,14 +58,11 @@ def require_x_display(advice: str) -> str:
 
 def display_reachable(display: str, timeout: float = 2.0) -> bool:
     """True when an X server answers on ``display`` (e.g. ":99")."""
-    try:
-        from Xlib import display as xdisplay
-        from Xlib.error import DisplayError as XlibDisplayError
-    except ImportError:  # pragma: no cover - python-xlib is a dependency on Linux
+    if importlib.util.find_spec("Xlib") is None:  # pragma: no cover - python-xlib is a dependency on Linux
         return _reachable_with_xdpyinfo(display, timeout)
     try:
-        conn = xdisplay.Display(display)
-    except (XlibDisplayError, OSError, Exception):  # Xlib raises several unrelated types here
+        conn = connect(display)
+    except DisplayError:
         return False
     conn.close()
     return True
@@ -259,13 +258,11 @@ class VirtualDisplay:
 
 
 def _window_manager_running(display: str) -> bool:
-    try:
-        from Xlib import display as xdisplay
-    except ImportError:  # pragma: no cover
+    if importlib.util.find_spec("Xlib") is None:  # pragma: no cover
         return True
     try:
-        conn = xdisplay.Display(display)
-    except Exception:
+        conn = connect(display)
+    except DisplayError:
         return False
     try:
         selection = conn.intern_atom(f"WM_S{conn.get_default_screen()}")

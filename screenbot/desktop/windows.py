@@ -6,6 +6,8 @@ pyautogui use, excluding the window manager's decorations.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import logging
 import os
 import re
@@ -16,16 +18,33 @@ from ..geometry import Rect
 log = logging.getLogger(__name__)
 
 
-def _connect(display: str | None = None):
+def connect(display: str | None = None, *, purpose: str = "to look for windows on"):
+    """A python-xlib connection to ``display`` (else $DISPLAY): the one way the product opens one.
+    Raises DisplayError naming the display (and, when none is set, what it was wanted for)."""
     from Xlib import display as xdisplay
 
     name = display or os.environ.get("DISPLAY")
     if not name:
-        raise DisplayError("DISPLAY is not set: no X display to look for windows on")
+        raise DisplayError(f"DISPLAY is not set: no X display {purpose}")
     try:
-        return xdisplay.Display(name)
+        with xlib_prints_logged():
+            return xdisplay.Display(name)
     except Exception as exc:  # Xlib raises DisplayNameError, DisplayConnectionError, OSError...
         raise DisplayError(f"cannot connect to X display {name}: {exc}", display=name) from exc
+
+
+@contextlib.contextmanager
+def xlib_prints_logged():
+    """python-xlib prints its warnings on stdout ("Xlib.xauth: warning, no xauthority details available"
+    for the empty ~/.Xauthority that xvfb-run leaves behind), where they would corrupt ``--json``
+    output: while connecting they go to the log instead. pyautogui connects when it is imported."""
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            yield
+    finally:
+        for line in printed.getvalue().splitlines():
+            log.debug("%s", line)
 
 
 def _window_name(conn, window) -> str:
@@ -84,7 +103,7 @@ def find_windows(
     ``pid``; with ``visible`` only those currently mapped and viewable."""
     from Xlib import X
 
-    conn = _connect(display)
+    conn = connect(display)
     try:
         pattern = re.compile(name) if name else None
         found = []
@@ -110,7 +129,7 @@ def windows_over(window_id: int, rect: Rect, *, own: bool = False, display: str 
     ``rect`` (root coordinates); with ``own``, those of the same program instead (its dialogs)."""
     from Xlib import X
 
-    conn = _connect(display)
+    conn = connect(display)
     try:
         ours = conn.create_resource_object("window", window_id)
         own_pid = _window_pid(conn, ours)
@@ -140,7 +159,7 @@ def windows_over(window_id: int, rect: Rect, *, own: bool = False, display: str 
 
 def window_geometry(window_id: int, *, display: str | None = None) -> Rect:
     """The window's client area in root coordinates. Raises WindowGoneError if it no longer exists."""
-    conn = _connect(display)
+    conn = connect(display)
     try:
         window = conn.create_resource_object("window", window_id)
         try:
@@ -163,7 +182,7 @@ def window_exists(window_id: int, *, display: str | None = None) -> bool:
 
 
 def window_title(window_id: int, *, display: str | None = None) -> str:
-    conn = _connect(display)
+    conn = connect(display)
     try:
         return _window_name(conn, conn.create_resource_object("window", window_id))
     finally:
@@ -171,7 +190,7 @@ def window_title(window_id: int, *, display: str | None = None) -> str:
 
 
 def screen_size(*, display: str | None = None) -> tuple[int, int]:
-    conn = _connect(display)
+    conn = connect(display)
     try:
         screen = conn.screen()
         return screen.width_in_pixels, screen.height_in_pixels

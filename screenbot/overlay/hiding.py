@@ -4,9 +4,10 @@ another's), found by the X class the overlay window carries (``x11.X11Overlay`` 
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from typing import Iterator
+
+from ..errors import DisplayError
 
 WM_CLASS = ("screenbot-overlay", "Screenbot")  # how other processes find overlay windows
 
@@ -20,12 +21,13 @@ def overlays_hidden(*, display: str | None = None, settle: float = 0.15) -> Iter
     hides a running ``hint`` overlay while it locates (rare: at the start, after a window move).
     ``settle`` is the time given to the games to repaint what the overlays covered.
     """
-    from Xlib import X, display as xdisplay, error as xerror
+    from Xlib import X, error as xerror
 
-    name = display or os.environ.get("DISPLAY")
+    from ..desktop.windows import connect
+
     try:
-        conn = xdisplay.Display(name) if name else None
-    except Exception:  # no X here: there is no overlay to hide either
+        conn = connect(display)
+    except DisplayError:  # no X here: there is no overlay to hide either
         conn = None
     if conn is None:
         yield 0

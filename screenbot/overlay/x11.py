@@ -30,7 +30,6 @@ This module is the window itself; ``x11_pictures`` packs what it shows into X re
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,15 +64,12 @@ class X11Overlay:
     """
 
     def __init__(self, target_window: int, *, display: str | None = None) -> None:
-        from Xlib import X, display as xdisplay, error as xerror
+        from Xlib import X, error as xerror
 
-        name = display or os.environ.get("DISPLAY")
-        if not name:
-            raise DisplayError("DISPLAY is not set: the live overlay needs an X display")
-        try:
-            self._conn = xdisplay.Display(name)
-        except Exception as exc:  # DisplayNameError, DisplayConnectionError, OSError
-            raise DisplayError(f"cannot connect to X display {name}: {exc}", display=name) from exc
+        from ..desktop.windows import connect
+
+        self._conn = connect(display, purpose="for the live overlay")
+        name = self._conn.get_display_name()
         if not self._conn.has_extension("SHAPE"):
             self._conn.close()
             raise DisplayError(f"X display {name} has no SHAPE extension; the live overlay needs it", display=name)

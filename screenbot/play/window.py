@@ -12,11 +12,10 @@ send the next click as soon as the client has taken the last one (see ``play.cli
 from __future__ import annotations
 
 import logging
-import os
 import select
 import time
 
-from ..errors import DisplayError, WindowGoneError
+from ..errors import WindowGoneError
 from ..geometry import Rect
 
 log = logging.getLogger(__name__)
@@ -30,15 +29,10 @@ class WindowTracker:
     """A top-level X window by id (as found by ``screenbot.desktop.windows.find_windows``)."""
 
     def __init__(self, window_id: int, display: str | None = None) -> None:
-        from Xlib import display as xdisplay
+        from ..desktop.windows import connect
 
-        name = display or os.environ.get("DISPLAY")
-        if not name:
-            raise DisplayError("DISPLAY is not set: no X display to follow the game window on")
-        try:
-            self._conn = xdisplay.Display(name)
-        except Exception as exc:  # Xlib raises several unrelated types for a bad display
-            raise DisplayError(f"cannot connect to X display {name}: {exc}", display=name) from exc
+        self._conn = connect(display, purpose="to follow the game window on")
+        name = self._conn.get_display_name()
         # Requests on a window that was just minimised or closed fail asynchronously (BadMatch,
         # BadWindow); Xlib would print them. The checks that follow such requests say what happened.
         self._conn.set_error_handler(_quiet_x_error)
@@ -106,11 +100,13 @@ class WindowTracker:
     def ping(self, timeout: float) -> bool:
         """Send the client a _NET_WM_PING and wait for its answer; False if none came within
         ``timeout`` seconds (a busy or hung client). Raises WindowGoneError once the window is closed."""
-        from Xlib import X, display as xdisplay
+        from Xlib import X
         from Xlib.protocol import event
 
+        from ..desktop.windows import connect
+
         if self._ping_conn is None:
-            conn = xdisplay.Display(self._display_name)
+            conn = connect(self._display_name)
             conn.set_error_handler(_quiet_x_error)  # a ping sent to a window closing meanwhile
             # Clients answer by sending the message back to the root window with this mask.
             conn.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
