@@ -169,7 +169,7 @@ class CountingVision(FlatVision):
 def test_only_cells_whose_middle_changed_are_read_again_and_the_board_stays_true():
     client, overlay, screen, session = make_session()
     vision = CountingVision(PITCH)
-    session.vision = vision
+    session.env.vision = vision
     result = session.tick()
     assert (vision.reads[-1].rows, vision.reads[-1].cols) == (9, 9)  # the first read: every cell
     click_cell(client, *result.hints.move[1:])  # the first click opens an area
@@ -192,7 +192,7 @@ def test_only_cells_whose_middle_changed_are_read_again_and_the_board_stays_true
 def test_an_unchanged_picture_costs_no_window_query_until_follow_every():
     client, overlay, screen, session = make_session()
     now = [0.0]
-    session.clock = lambda: now[0]
+    session.env.clock = lambda: now[0]
     session.tick()
     session.tick()  # the first picture with our own overlay in it: a change, looked at once
     calls = []
@@ -217,7 +217,7 @@ def test_an_unreadable_board_hides_the_overlay_only_after_a_while():
 
     client, overlay, screen, session = make_session()
     now = [0.0]
-    session.clock = lambda: now[0]
+    session.env.clock = lambda: now[0]
     session.tick()
     client.covered = True  # another window over the board
     # Many quick looks (a redraw in progress would look like this for a frame or two): still shown.
@@ -246,7 +246,7 @@ def test_a_zero_next_to_a_covered_cell_is_a_half_drawn_frame():
     session._flood = "8"
     session.tick()
     shown = overlay.shows
-    real_read = session.vision.read
+    real_read = session.env.vision.read
 
     def pressed(frame, lattice):
         reading = real_read(frame, lattice)
@@ -254,10 +254,10 @@ def test_a_zero_next_to_a_covered_cell_is_a_half_drawn_frame():
         grid = tuple("".join("0" if ch in "12345678" else ch for ch in row) for row in reading.board.grid)
         return dc_replace(reading, board=type(reading.board)(grid))
 
-    session.vision.read = pressed
+    session.env.vision.read = pressed
     click_cell(client, 4, 4)
     assert session.tick().kind == UNREADABLE and overlay.shows == shown
-    session.vision.read = real_read
+    session.env.vision.read = real_read
     result = session.tick()
     assert result.kind == DRAWN and result.board.grid == client.game.board().grid
 
@@ -281,7 +281,7 @@ def test_a_pressed_cell_is_held_while_the_rest_of_the_change_is_shown():
     numbered = [cell for cell in safe if mines_around(*cell) > 0]  # they open alone, showing a number
     a, b = numbered[0], numbered[-1]
     assert a != b
-    real_read = session.vision.read
+    real_read = session.env.vision.read
     full = session.located.lattice
 
     def pressed_b(frame, lattice):
@@ -293,7 +293,7 @@ def test_a_pressed_cell_is_held_while_the_rest_of_the_change_is_shown():
             grid[b[0] - r0][b[1] - c0] = "0"  # b drawn pressed
         return dc_replace(reading, board=type(reading.board)(tuple("".join(row) for row in grid)))
 
-    session.vision.read = pressed_b
+    session.env.vision.read = pressed_b
     click_cell(client, *a)
     click_cell(client, *b)
     truth = client.game.board()
@@ -302,6 +302,6 @@ def test_a_pressed_cell_is_held_while_the_rest_of_the_change_is_shown():
     assert result.board[a] == truth[a] != "#"
     assert result.board[b] == "#"  # held: not shown as an open 0
     assert result.hints.probabilities[b[0]][b[1]] is None  # and without its old mark meanwhile
-    session.vision.read = real_read
+    session.env.vision.read = real_read
     result = session.tick()  # the same picture: the held cell is read again
     assert result.kind == DRAWN and result.board.grid == truth.grid

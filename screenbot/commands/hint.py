@@ -70,13 +70,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_offline(args: argparse.Namespace) -> int:
     from solver.errors import InconsistentBoardError
-    from solver.policy import PolicyConfig, decide
+    from solver.policy import decide
 
     from ..capture import load_image, save_picture
     from ..errors import InputError, SkinError
     from ..overlay.draw import draw_hints
     from ..overlay.marks import FILL_STYLE, FRAME_STYLE, Hints
     from ..play.live import load_skins
+    from ..play.rules import hint_policy, mine_total
 
     try:
         frame = load_image(args.image)
@@ -96,9 +97,7 @@ def _run_offline(args: argparse.Namespace) -> int:
     lattice = reading.lattice
     board = reading.board
     profile = _profile(lattice.skin)
-    mines = args.mines
-    if mines is None and profile is not None:
-        mines = profile.mine_total(board.rows, board.cols)
+    mines = mine_total(args.mines, profile, board.rows, board.cols)
     if board.mines is None and mines is not None:
         board = board.with_mines(mines)
     if board.is_over:
@@ -108,10 +107,8 @@ def _run_offline(args: argparse.Namespace) -> int:
         return fail(f"--first-click {first[0]},{first[1]} is off the {board.rows}x{board.cols} board", EXIT_USAGE)
     if mines is not None and mines >= board.rows * board.cols:
         return fail(f"--mines {mines} does not fit the {board.rows}x{board.cols} board", EXIT_USAGE)
-    if first is None and profile is not None:
-        first = profile.first_click_cell(board.rows, board.cols)
     try:
-        decision = decide(board, PolicyConfig(first_click=first, full_analysis=True))
+        decision = decide(board, hint_policy(first, profile, board))
     except InconsistentBoardError as exc:
         return fail(f"{args.image}: the board read is impossible: {exc}", EXIT_IMPOSSIBLE)
     hints = Hints.from_decision(decision)

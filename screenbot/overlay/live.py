@@ -34,7 +34,8 @@ from ..errors import BoardNotFoundError, InputError, UnrecognizedCellError
 from ..geometry import Rect
 from ..play.consistency import unopened_zeros
 from ..play.locating import find_board
-from ..play.types import Located
+from ..play.rules import hint_policy, mine_total
+from ..play.types import Located, Surroundings
 from ..vision.read import INTERIOR
 from .cell_reading import LiveCellReader
 from .layer import OverlayPainter
@@ -110,15 +111,11 @@ class HintSession:
         clock: Callable[[], float] = time.perf_counter,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        self.screen = screen
-        self.screen_rect = screen_rect
-        self.vision = vision
+        self.env = Surroundings(screen, screen_rect, vision, None, clock, sleep)
         self.overlay = overlay
         self.profile = profile
         self.config = config
         self.observer = observer
-        self.clock = clock
-        self.sleep = sleep
         self.stats = HintStats()
         self.style = config.style  # with the keep-out fitted to the board's pitch once located
         self.shown: TickResult | None = None  # the update the overlay shows now
@@ -148,22 +145,22 @@ class HintSession:
         if self._shown:
             self.overlay.hide()
             self._shown = False
-            self.sleep(self.config.relocate_wait)
+            self.env.sleep(self.config.relocate_wait)
         window = self.overlay.target_state().rect
-        if window.clipped(self.screen_rect).width <= 0 or window.clipped(self.screen_rect).height <= 0:
+        if window.clipped(self.env.screen_rect).width <= 0 or window.clipped(self.env.screen_rect).height <= 0:
             raise BoardNotFoundError("the game window is off the screen", reason="window off screen")
         # The whole screen, not just the window: the locator wants some room around a board to tell a
         # complete board from one cut by the frame's edge.
-        frame = self.screen.grab(self.screen_rect.as_region())
-        geometry = find_board(self.vision, frame, self.screen_rect, window)
+        frame = self.env.screen.grab(self.env.screen_rect.as_region())
+        geometry = find_board(self.env.vision, frame, self.env.screen_rect, window)
         # The overlay's rings reach half a pitch around the outer cells; it stays inside the window.
         px, py = geometry.pitch
-        located = Located.around(geometry, window, (math.ceil(px / 2) + 1, math.ceil(py / 2) + 1), window.clipped(self.screen_rect))
+        located = Located.around(geometry, window, (math.ceil(px / 2) + 1, math.ceil(py / 2) + 1), window.clipped(self.env.screen_rect))
         rows, cols = geometry.rows, geometry.cols
         first = self.config.first_click
         if first is not None and not (first[0] < rows and first[1] < cols):
             raise InputError(f"--first-click {first[0]},{first[1]} is off the {rows}x{cols} board")
-        self._located, self._mines = located, self._mine_total(rows, cols)
+        self._located, self._mines = located, mine_total(self.config.mines, self.profile, rows, cols)
         keep_out = min(0.95, self.config.protect + 2.0 / min(px, py))
         self.style = replace(self.config.style, keep_out=max(self.config.style.keep_out, keep_out))
         self._last_frame = None
@@ -183,14 +180,14 @@ class HintSession:
         seconds, since a moved, covered or closed window changes the picture too."""
         self.stats.ticks += 1
         located = self._located
-        start = self.clock()
+        start = self.env.clock()
         frame = None
         if located is not None and self._last_frame is not None and start - self._followed_at < self.config.follow_every:
-            frame = self.screen.grab(located.region.as_region())
+            frame = self.env.screen.grab(located.region.as_region())
             if np.array_equal(frame, self._last_frame):
                 return TickResult(UNCHANGED, self._last_board)
         state = self.overlay.follow()
-        self._followed_at = self.clock()
+        self._followed_at = self.env.clock()
         if not state.viewable:
             self._shown = False
             return TickResult(HIDDEN)
@@ -200,14 +197,14 @@ class HintSession:
         elif (state.rect.left, state.rect.top) != (located.window.left, located.window.top):
             located = located.moved(state.rect)
             self._located, moved = located, True
-            if not self.screen_rect.contains_rect(located.region):
+            if not self.env.screen_rect.contains_rect(located.region):
                 # Partly off screen: relocating finds out whether a full board is still visible.
                 located = self.locate()
         if frame is None or moved:
-            start = self.clock()
-            frame = self.screen.grab(located.region.as_region())
+            start = self.env.clock()
+            frame = self.env.screen.grab(located.region.as_region())
         self._last_frame = frame
-        t_read = self.clock()
+        t_read = self.env.clock()
         # Only cells whose middle (never drawn on by any overlay) changed are read again: identical
         # pixels read identically, and our own marks changing around a cell change nothing in it.
         middles = self._cells.middles(frame)
@@ -215,10 +212,10 @@ class HintSession:
         if self._last_board is not None and not changed.any():
             return TickResult(UNCHANGED, self._last_board)
         try:
-            board = self._cells.read(self.vision, frame, located.lattice, changed)
+            board = self._cells.read(self.env.vision, frame, located.lattice, changed)
         except (UnrecognizedCellError, BoardNotFoundError) as exc:
             return self._unreadable(str(exc))
-        t_solve = self.clock()
+        t_solve = self.env.clock()
         timings = {"capture": t_read - start, "read": t_solve - t_read, "solve": 0.0, "draw": 0.0}
         if board.mines is None and self._mines is not None:
             board = board.with_mines(self._mines)
@@ -253,10 +250,10 @@ class HintSession:
         # A held cell has changed on screen: it must not keep a mark computed before; it gets none
         # until its result is read.
         hints = Hints.from_decision(decision).without(held)
-        t_draw = self.clock()
+        t_draw = self.env.clock()
         timings["solve"] = t_draw - t_solve
         self._painter.draw(self.overlay, hints, located, self.style, self._shown)
-        end = self.clock()
+        end = self.env.clock()
         timings["draw"] = end - t_draw
         seconds = end - start
         self._cells.accept(middles, changed)
@@ -282,25 +279,17 @@ class HintSession:
                 if wait is not None:
                     wait(self.config.poll)
                 else:
-                    self.sleep(self.config.poll)
+                    self.env.sleep(self.config.poll)
         return self.stats
 
     def policy_for(self, board: Board) -> PolicyConfig:
         """The solver settings the hints for ``board`` come from (a recorder stores them per step)."""
-        first = self.config.first_click
-        if first is None and self.profile is not None:
-            first = self.profile.first_click_cell(board.rows, board.cols)
-        return PolicyConfig(first_click=first, full_analysis=True)
+        return hint_policy(self.config.first_click, self.profile, board)
 
     def mines_for(self, board: Board) -> int | None:
-        return self._mine_total(board.rows, board.cols)
+        return mine_total(self.config.mines, self.profile, board.rows, board.cols)
 
     # --- internals ------------------------------------------------------------------------------
-
-    def _mine_total(self, rows: int, cols: int) -> int | None:
-        if self.config.mines is not None:
-            return self.config.mines
-        return self.profile.mine_total(rows, cols) if self.profile is not None else None
 
     def _decide(self, board: Board):
         decision = self._decisions.get(board)
@@ -317,11 +306,11 @@ class HintSession:
         # Look again at the next tick even if the picture stays the same: it may settle differently.
         self._last_frame = None
         if self._misreads == 0:
-            self._misread_since = self.clock()
+            self._misread_since = self.env.clock()
         self._misreads += 1
         log.debug("board unreadable (%d in a row): %s", self._misreads, why)
         self._cells.pending = None
-        late = self.clock() - self._misread_since >= self.config.hide_after_seconds
+        late = self.env.clock() - self._misread_since >= self.config.hide_after_seconds
         if self._misreads >= self.config.hide_after_misreads and late:
             self._hide()
             self._last_board = None

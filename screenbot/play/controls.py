@@ -8,11 +8,9 @@ the board or outside the client's window.
 from __future__ import annotations
 
 import logging
-import time
-from typing import Callable
+from dataclasses import dataclass
 
 from ..errors import BoardNotFoundError, UnrecognizedCellError
-from ..geometry import Rect
 from ..mouse import Mouse, ScreenScale
 from .clicking import Clicker
 from .locating import BoardTracker
@@ -20,7 +18,7 @@ from .observer import LOST, WON
 from .outcome import PLAYING
 from .profile import ControlAction, PlayProfile
 from .rules import GameRules
-from .types import Located, PlayError, Screen, Vision, Window
+from .types import Located, PlayError, Surroundings
 
 log = logging.getLogger(__name__)
 
@@ -28,39 +26,19 @@ log = logging.getLogger(__name__)
 WIN_DIALOG_RETRY = 0.7
 
 
+@dataclass(eq=False)
 class ClientControls:
-    def __init__(
-        self,
-        *,
-        screen: Screen,
-        screen_rect: Rect,
-        mouse: Mouse,
-        vision: Vision,
-        profile: PlayProfile,
-        rules: GameRules,
-        tracker: BoardTracker,
-        clicker: Clicker,
-        window: Window | None = None,
-        scale: ScreenScale = ScreenScale(),
-        clock: Callable[[], float] = time.perf_counter,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        self.screen = screen
-        self.screen_rect = screen_rect
-        self.mouse = mouse
-        self.vision = vision
-        self.profile = profile
-        self.rules = rules
-        self.tracker = tracker
-        self.clicker = clicker
-        self.window = window
-        self.scale = scale
-        self.clock = clock
-        self.sleep = sleep
+    env: Surroundings
+    mouse: Mouse
+    profile: PlayProfile
+    rules: GameRules
+    tracker: BoardTracker
+    clicker: Clicker
+    scale: ScreenScale = ScreenScale()
 
     def board_now(self, located: Located):
         """A fresh capture of the board read in full (for the checks around restarts and dialogs)."""
-        return self.vision.read(self.screen.grab(located.region.as_region()), located.lattice).board
+        return self.env.vision.read(self.env.screen.grab(located.region.as_region()), located.lattice).board
 
     def dismiss_win_dialog(self, located: Located) -> str:
         """Run the profile's after-win action (e.g. close "Congratulations") and check the board
@@ -68,14 +46,14 @@ class ClientControls:
         keyboard, so the action is repeated while the board stays hidden. Returns "" when the board
         shows a won game, else what was seen instead."""
         log.info("the board cannot be read right after a move: closing a win dialog, if there is one")
-        deadline = self.clock() + self.profile.restart_timeout
-        retry_at = self.clock()
+        deadline = self.env.clock() + self.profile.restart_timeout
+        retry_at = self.env.clock()
         seen = "the board stayed hidden"
-        while self.clock() < deadline:
-            if self.clock() >= retry_at:
+        while self.env.clock() < deadline:
+            if self.env.clock() >= retry_at:
                 self.control(located, self.profile.after_win)
-                retry_at = self.clock() + WIN_DIALOG_RETRY
-            self.sleep(0.05)
+                retry_at = self.env.clock() + WIN_DIALOG_RETRY
+            self.env.sleep(0.05)
             try:
                 board = self.board_now(located)
             except (UnrecognizedCellError, BoardNotFoundError) as exc:
@@ -109,7 +87,7 @@ class ClientControls:
         if self.profile.restart.is_empty:
             raise PlayError(f"the {self.profile.skin} profile has no restart action: cannot start another game")
         self.control(located, self.profile.restart)
-        deadline = self.clock() + self.profile.restart_timeout
+        deadline = self.env.clock() + self.profile.restart_timeout
         attempt = 0
         while True:
             attempt += 1
@@ -123,23 +101,23 @@ class ClientControls:
                     return
             except (BoardNotFoundError, UnrecognizedCellError):
                 pass
-            if self.clock() > deadline:
+            if self.env.clock() > deadline:
                 raise PlayError(f"no new game appeared within {self.profile.restart_timeout:.1f} s of restarting")
-            self.sleep(0.02)
+            self.env.sleep(0.02)
 
     def control(self, located: Located, action: ControlAction) -> None:
         if action.is_empty:
             return
         if action.keys:
-            if self.window is not None and action.focus:
+            if self.env.window is not None and action.focus:
                 # Raising the game for its keys must not take it back from a window put over it.
                 self.tracker.check_board_shown(located)
-                self.window.activate()
+                self.env.window.activate()
             self.mouse.press(*action.keys)
         if action.click is not None:
             self.control_click(located, action.click)
         if action.wait:
-            self.sleep(action.wait)
+            self.env.sleep(action.wait)
 
     def control_click(self, located: Located, offset: tuple[float, float]) -> None:
         """A click on a client control (e.g. xdemineur's face), placed relative to the located board.
@@ -148,7 +126,7 @@ class ClientControls:
         rect = geometry.inner_rect()
         x = rect.left + rect.width / 2 + offset[0] * geometry.pitch[0]
         y = rect.top + offset[1] * geometry.pitch[1]
-        inside_window = located.window.contains(x, y) if located.window is not None else self.screen_rect.contains(x, y)
+        inside_window = located.window.contains(x, y) if located.window is not None else self.env.screen_rect.contains(x, y)
         if rect.contains(x, y) or not inside_window:
             raise PlayError(f"refusing the {self.profile.skin} control click at ({x:.0f}, {y:.0f}): it is on the board or outside the window")
         self.mouse.click(*self.scale.to_points(x, y), "left")

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import time
+from dataclasses import dataclass, field
 from typing import Callable, ContextManager
 
 from ..errors import BoardNotFoundError, InputError
 from ..geometry import Lattice, Rect
-from .types import Located, PlayConfig, Screen, Vision, Window, WindowLostError
+from .types import Located, PlayConfig, Surroundings, Vision, WindowLostError
 
 log = logging.getLogger(__name__)
 
@@ -38,45 +38,29 @@ def find_board(vision: Vision, frame, area: Rect, window: Rect | None) -> Lattic
     return geometry
 
 
+@dataclass(eq=False)
 class BoardTracker:
-    def __init__(
-        self,
-        *,
-        screen: Screen,
-        screen_rect: Rect,
-        vision: Vision,
-        config: PlayConfig,
-        window: Window | None = None,
-        clock: Callable[[], float] = time.perf_counter,
-        sleep: Callable[[float], None] = time.sleep,
-        overlays_hidden: Callable[[], ContextManager[object]] = contextlib.nullcontext,
-    ) -> None:
-        self.screen = screen
-        self.screen_rect = screen_rect
-        self.vision = vision
-        self.config = config
-        self.window = window
-        self.clock = clock
-        self.sleep = sleep
-        # Locating looks at whole cells: a hint overlay over the game (another process) is taken off
-        # the screen meanwhile (screenbot.overlay.hiding.overlays_hidden); reading works through it.
-        self.overlays_hidden = overlays_hidden
-        self.located: Located | None = None  # where the board was last found
+    env: Surroundings
+    config: PlayConfig
+    # Locating looks at whole cells: a hint overlay over the game (another process) is taken off the
+    # screen meanwhile (screenbot.overlay.hiding.overlays_hidden); reading works through it.
+    overlays_hidden: Callable[[], ContextManager[object]] = contextlib.nullcontext
+    located: Located | None = field(default=None, init=False)  # where the board was last found
 
     def locate(self) -> Located:
         """Find the board: inside the client window when we follow one, else on the whole screen."""
-        window = self.window.geometry() if self.window is not None else None
-        if window is not None and not self.screen_rect.contains_rect(window):
-            raise WindowLostError(f"the game window {window} is partly off the screen {self.screen_rect}")
+        window = self.env.window.geometry() if self.env.window is not None else None
+        if window is not None and not self.env.screen_rect.contains_rect(window):
+            raise WindowLostError(f"the game window {window} is partly off the screen {self.env.screen_rect}")
         # Locating checks the ring of pixels around the board (to refuse a partly hidden board), so it
         # needs some screen around the window too.
-        area = window.expanded(LOCATE_MARGIN).clipped(self.screen_rect) if window is not None else self.screen_rect
+        area = window.expanded(LOCATE_MARGIN).clipped(self.env.screen_rect) if window is not None else self.env.screen_rect
         with self.overlays_hidden():
-            frame = self.screen.grab(area.as_region())
-        geometry = find_board(self.vision, frame, area, window)
+            frame = self.env.screen.grab(area.as_region())
+        geometry = find_board(self.env.vision, frame, area, window)
         # A couple of pixels around the cells: the lattice's own rounding of fractional origins
         # (device scale 1.25 gives 37.5 px cells) must stay inside the captured region.
-        located = Located.around(geometry, window, (2, 2), self.screen_rect)
+        located = Located.around(geometry, window, (2, 2), self.env.screen_rect)
         self._check_options(geometry.rows, geometry.cols)
         self.located = located
         return located
@@ -92,9 +76,9 @@ class BoardTracker:
     def window_moved(self, located: Located, relocate: bool = True):
         """None while the window is where the board was located; otherwise the board located anew
         (or True with ``relocate=False``). Raises WindowGoneError once the window is closed."""
-        if self.window is None or located.window is None:
+        if self.env.window is None or located.window is None:
             return None
-        now = self.window.geometry()
+        now = self.env.window.geometry()
         if now == located.window:
             return None
         log.info("the game window moved from %s to %s", located.window, now)
@@ -104,26 +88,26 @@ class BoardTracker:
         """Locate the board after its window moved or changed size. A resized client redraws its
         board for a moment (gnome-mines scales every cell): try again until it reads as a board, for
         up to RELOCATE_PATIENCE seconds."""
-        deadline = self.clock() + RELOCATE_PATIENCE
+        deadline = self.env.clock() + RELOCATE_PATIENCE
         while True:
             try:
                 return self.locate()
             except BoardNotFoundError:
-                if self.clock() >= deadline:
+                if self.env.clock() >= deadline:
                     raise
-            self.sleep(0.1)
+            self.env.sleep(0.1)
 
     def check_board_shown(self, located: Located) -> None:
         """Stop at once (WindowLostError) when the board cannot be read because its window was minimised
         or another program's window lies over it: two X queries, before any wait or retry."""
-        if self.window is None:
+        if self.env.window is None:
             return
-        if not self.window.is_viewable():
+        if not self.env.window.is_viewable():
             # A window being closed is unmapped first: tell the two apart.
-            self.sleep(0.3)
-            self.window.geometry()  # WindowGoneError when it was closed
+            self.env.sleep(0.3)
+            self.env.window.geometry()  # WindowGoneError when it was closed
             raise WindowLostError("the game window was minimised or hidden: stopped (restore it and start again)")
-        over = self.window.windows_over(located.geometry.inner_rect())
+        over = self.env.window.windows_over(located.geometry.inner_rect())
         if over:
             # Never take the board back from a window the user put over it: stop instead.
             raise WindowLostError(
@@ -132,7 +116,7 @@ class BoardTracker:
             )
 
     def own_windows_over(self, located: Located) -> list[str]:
-        return self.window.windows_over(located.geometry.inner_rect(), own=True) if self.window is not None else []
+        return self.env.window.windows_over(located.geometry.inner_rect(), own=True) if self.env.window is not None else []
 
     def dialog_note(self, located: Located) -> str:
         """": a window of the game itself (TITLE) is over it" when one lies over the board."""

@@ -44,7 +44,7 @@ from .profile import CONFIRM_PING, PlayProfile
 from .rules import GameRules
 from .safe_read import SafeReader, save_frame
 from .stability import wait_for_paint, wait_for_redraw
-from .types import Located, PlayConfig, PlayError, Screen, Vision, Window
+from .types import Located, PlayConfig, PlayError, Screen, Surroundings, Vision, Window
 
 log = logging.getLogger(__name__)
 
@@ -72,18 +72,12 @@ class Player:
         sleep: Callable[[float], None] = time.sleep,
         overlays_hidden: Callable[[], ContextManager[object]] = contextlib.nullcontext,
     ) -> None:
-        self._screen = screen
-        self.screen_rect = screen_rect
+        self.env = Surroundings(screen, screen_rect, vision, window, clock, sleep)
         self.mouse = mouse
-        self.vision = vision
         self.profile = profile
         self.config = config
-        self.window = window
         self.scale = scale
         self.observer = observer or NullObserver()
-        self.clock = clock
-        self.sleep = sleep
-        self.overlays_hidden = overlays_hidden
         self.results: list[GameResult] = []
         self.timings: list[StepTimings] = []
         self.dry_run_actions: tuple[Action, ...] = ()
@@ -95,28 +89,24 @@ class Player:
         # The jobs around the loop, each given only what it needs: the client's rules, where the board
         # is, the client's own controls, and the checks a reading passes before it is acted on.
         self.rules = GameRules(profile, config)
-        self.tracker = BoardTracker(
-            screen=screen, screen_rect=screen_rect, vision=vision, config=config, window=window,
-            clock=clock, sleep=sleep, overlays_hidden=overlays_hidden,
-        )
+        self.tracker = BoardTracker(self.env, config, overlays_hidden)
         self.controls = ClientControls(
-            screen=screen, screen_rect=screen_rect, mouse=mouse, vision=vision, profile=profile, rules=self.rules,
-            tracker=self.tracker, clicker=self.clicker, window=window, scale=scale, clock=clock, sleep=sleep,
+            self.env, mouse=mouse, profile=profile, rules=self.rules, tracker=self.tracker, clicker=self.clicker, scale=scale
         )
         self.safe_reader = SafeReader(
-            screen=screen, vision=vision, profile=profile, config=config, rules=self.rules, tracker=self.tracker,
-            controls=self.controls, clicker=self.clicker, wait_for_redraw=self._wait_for_redraw, clock=clock, sleep=sleep,
+            self.env, profile=profile, config=config, rules=self.rules, tracker=self.tracker, controls=self.controls,
+            clicker=self.clicker, wait_for_redraw=self._wait_for_redraw,
         )
 
     @property
     def screen(self) -> Screen:
-        return self._screen
+        return self.env.screen
 
     @screen.setter
     def screen(self, screen: Screen) -> None:
-        # A screen swapped after construction (tests count or check the grabs) is the one every
-        # collaborator that captures uses; the clicker keeps its own (``player.clicker.screen``).
-        self._screen = self.tracker.screen = self.controls.screen = self.safe_reader.screen = screen
+        # Every collaborator that captures shares ``env``; the clicker keeps its own
+        # (``player.clicker.screen``).
+        self.env.screen = screen
 
     @property
     def located(self) -> Located | None:
@@ -131,11 +121,11 @@ class Player:
 
     def play(self) -> list[GameResult]:
         """Play ``config.games`` games (stopping early on a lost window or an unsafe reading)."""
-        if self.window is not None and not self.config.dry_run:
+        if self.env.window is not None and not self.config.dry_run:
             # Raise and focus the game: key presses go to it, and gnome-mines pauses (hiding the
             # board) while it is not the active window.
-            self.window.activate()
-            self.sleep(0.2)
+            self.env.window.activate()
+            self.env.sleep(0.2)
         located = self.tracker.located or self.locate()
         size_only = Board.covered(located.geometry.rows, located.geometry.cols)
         if self.profile.win_requires_all_flags and self.mine_total_for(size_only) is None:
@@ -149,13 +139,13 @@ class Player:
                 self.controls.start_new_game(self.results[-1].outcome)
             elif not self.config.dry_run:
                 self.controls.restart_if_over()
-            start = self.clock()
+            start = self.env.clock()
             try:
                 result = self.play_game()
             except (ScreenError, KeyboardInterrupt) as exc:
                 # The game in progress counts as aborted; the error still stops the session.
                 reason = str(exc) or "interrupted"
-                aborted = GameResult(ABORTED, self.clock() - start, 0, 0, 0, reason)
+                aborted = GameResult(ABORTED, self.env.clock() - start, 0, 0, 0, reason)
                 self.results.append(aborted)
                 self.observer.on_game_end(aborted)
                 raise
@@ -173,7 +163,7 @@ class Player:
     # --- one game -----------------------------------------------------------------------------
 
     def play_game(self) -> GameResult:
-        start = self.clock()
+        start = self.env.clock()
         located = self.tracker.located or self.locate()
         self.clicker.park(located)
         before_frame: np.ndarray | None = None
@@ -187,7 +177,7 @@ class Player:
             steps += 1
             if before_frame is not None and watch is None and handled_all:
                 settled = wait_for_paint(
-                    self._board_grab(located), before_frame, timeout=PAINT_WAIT, settle=PAINT_SETTLE, clock=self.clock, sleep=self.sleep
+                    self._board_grab(located), before_frame, timeout=PAINT_WAIT, settle=PAINT_SETTLE, clock=self.env.clock, sleep=self.env.sleep
                 )
             else:
                 settled = self._wait_for_redraw(located, before_frame, watch)
@@ -217,12 +207,12 @@ class Player:
             if moved is not None:
                 located, before_frame, last_actions, watch = moved, None, (), None
                 continue
-            t_act = self.clock()
+            t_act = self.env.clock()
             done, waited, handled_all = self.clicker.act(
                 located, step.actions, step.frame, lambda: bool(self.tracker.window_moved(located, relocate=False)),
                 careful=unanswered > 0,
             )
-            act = self.clock() - t_act - waited
+            act = self.env.clock() - t_act - waited
             timings = StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, act, redraw + waited, len(done))
             self._record(step.frame, step.reading, step.decision, done, timings)
             actions_done += len(done)
@@ -243,8 +233,8 @@ class Player:
             timeout=self.profile.redraw_timeout,
             settle=self.profile.settle,
             watch=watch,
-            clock=self.clock,
-            sleep=self.sleep,
+            clock=self.env.clock,
+            sleep=self.env.sleep,
         )
 
     @staticmethod
@@ -270,7 +260,7 @@ class Player:
         self.observer.on_step(frame, reading, decision, actions, timings)
 
     def _finish(self, outcome: str, start: float, steps: int, actions: int, guesses: int, reason: str = "") -> GameResult:
-        return GameResult(outcome, self.clock() - start, steps, actions, guesses, reason)
+        return GameResult(outcome, self.env.clock() - start, steps, actions, guesses, reason)
 
 
 

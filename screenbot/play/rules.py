@@ -2,7 +2,8 @@
 and what the solver should do about it.
 
 Pure: no screen, no clock. ``loop.Player`` and its collaborators ask one ``GameRules`` so that every
-place judges a board by the same rules (``--mines`` and ``--first`` over the profile's own).
+place judges a board by the same rules (``--mines`` and ``--first`` over the profile's own); the hint
+overlay and ``hint --image`` take the mine total and the first click from the same two functions.
 """
 
 from __future__ import annotations
@@ -16,6 +17,27 @@ from .profile import PlayProfile
 from .types import PlayConfig
 
 
+def mine_total(given: int | None, profile: PlayProfile | None, rows: int, cols: int) -> int | None:
+    """The mine total a board is judged with: the user's (--mines), else the client profile's for the
+    board's size, else None (unknown)."""
+    if given is not None:
+        return given
+    return profile.mine_total(rows, cols) if profile is not None else None
+
+
+def first_click(given: tuple[int, int] | None, profile: PlayProfile | None, rows: int, cols: int) -> tuple[int, int] | None:
+    """Where to open an untouched board: the user's cell, else the profile's choice for the board's size,
+    else None (the solver's own)."""
+    if given is not None:
+        return given
+    return profile.first_click_cell(rows, cols) if profile is not None else None
+
+
+def hint_policy(given_first: tuple[int, int] | None, profile: PlayProfile | None, board) -> PolicyConfig:
+    """The solver settings hints are made with: every cell's probability, not only the move."""
+    return PolicyConfig(first_click=first_click(given_first, profile, board.rows, board.cols), full_analysis=True)
+
+
 class GameRules:
     def __init__(self, profile: PlayProfile, config: PlayConfig) -> None:
         self.profile = profile
@@ -23,16 +45,14 @@ class GameRules:
 
     def policy_for(self, board) -> PolicyConfig:
         """The solver settings a decision on this board is made with (recorders store them)."""
-        first = self.config.first_click or self.profile.first_click_cell(board.rows, board.cols)
+        first = first_click(self.config.first_click, self.profile, board.rows, board.cols)
         # A client that counts flags (xdemineur) only declares a win once every mine is flagged.
         flag = self.config.flag_mines or self.profile.win_requires_all_flags
         return PolicyConfig(first_click=first, flag_mines=flag)
 
     def mine_total_for(self, board) -> int | None:
         """The mine total used for this board: --mines, else the profile's, else None (unknown)."""
-        if self.config.mines is not None:
-            return self.config.mines
-        return self.profile.mine_total(board.rows, board.cols)
+        return mine_total(self.config.mines, self.profile, board.rows, board.cols)
 
     def status(self, board) -> str:
         """PLAYING, WON or LOST, by the client's rules (its mine total, whether a win needs all flags)."""
@@ -79,4 +99,4 @@ class GameRules:
         return self.mine_total_for(previous) is not None
 
 
-__all__ = ["GameRules"]
+__all__ = ["GameRules", "first_click", "hint_policy", "mine_total"]

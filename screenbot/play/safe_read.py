@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -28,7 +28,7 @@ from .observer import WON, Action
 from .profile import PlayProfile
 from .reading import ChangedCellsReader
 from .rules import GameRules
-from .types import InconsistentReadingError, Located, PlayConfig, Screen, Vision, WindowLostError
+from .types import InconsistentReadingError, Located, PlayConfig, Surroundings, WindowLostError
 
 log = logging.getLogger(__name__)
 
@@ -61,35 +61,21 @@ def save_frame(frame: np.ndarray, folder: Path, what: str) -> str | None:
     return str(path)
 
 
+@dataclass(eq=False)
 class SafeReader:
-    def __init__(
-        self,
-        *,
-        screen: Screen,
-        vision: Vision,
-        profile: PlayProfile,
-        config: PlayConfig,
-        rules: GameRules,
-        tracker: BoardTracker,
-        controls: ClientControls,
-        clicker: Clicker,
-        wait_for_redraw: Callable[[Located, np.ndarray], object],
-        clock: Callable[[], float] = time.perf_counter,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        self.screen = screen
-        self.vision = vision
-        self.profile = profile
-        self.config = config
-        self.rules = rules
-        self.tracker = tracker
-        self.controls = controls
-        self.clicker = clicker
-        self.wait_for_redraw = wait_for_redraw
-        self.clock = clock
-        self.sleep = sleep
-        # Step after step only the changed part of the board is read again (the same result, faster).
-        self.reader = ChangedCellsReader(vision)
+    env: Surroundings
+    profile: PlayProfile
+    config: PlayConfig
+    rules: GameRules
+    tracker: BoardTracker
+    controls: ClientControls
+    clicker: Clicker
+    wait_for_redraw: Callable[[Located, np.ndarray], object]
+    # Step after step only the changed part of the board is read again (the same result, faster).
+    reader: ChangedCellsReader = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reader = ChangedCellsReader(self.env.vision)
 
     def read(self, located: Located, frame: np.ndarray, changed: bool, previous, last_actions):
         """Read and assess the board, or find out why that is not safe.
@@ -101,7 +87,7 @@ class SafeReader:
         unreadable: Exception | None = None
         problems: list[str] = []
         for attempt in range(self.config.rechecks + 1):
-            t_read = self.clock()
+            t_read = self.env.clock()
             reading, unreadable = None, None
             try:
                 reading = self.reader.read(frame, located.lattice)
@@ -130,15 +116,15 @@ class SafeReader:
                 # A finished game ignores the rest of a batch (xdemineur is won by its last flag even
                 # if opens follow in the same batch): what the bot did last no longer has to show.
                 problems = []
-            read_seconds = self.clock() - t_read
+            read_seconds = self.env.clock() - t_read
             if reading is not None and not problems:
-                t_solve = self.clock()
+                t_solve = self.env.clock()
                 try:
                     status, actions, decision = self.rules.assess(reading.board)
                 except InconsistentBoardError as exc:
                     problems = [str(exc)]
                 else:
-                    return Step(reading, frame, status, actions, decision, read_seconds, self.clock() - t_solve)
+                    return Step(reading, frame, status, actions, decision, read_seconds, self.env.clock() - t_solve)
             if attempt == self.config.rechecks:
                 break
             log.info("reading not safe to act on (%s): waiting for the next redraw", "; ".join(problems[:3]))
@@ -163,16 +149,16 @@ class SafeReader:
     def recover_lost_board(self, located: Located, frame, exc: Exception):
         """The board region no longer reads as a board: moved window, dialog, or closed window.
         Returns the board located anew only if it also reads cleanly there."""
-        if self.tracker.window is not None:
-            self.tracker.window.geometry()  # raises WindowGoneError when it was closed
+        if self.env.window is not None:
+            self.env.window.geometry()  # raises WindowGoneError when it was closed
             self.tracker.check_board_shown(located)
             if self.profile.pauses_on_focus_loss:
                 # Another window took the focus and the client hid its board behind "Paused".
-                self.tracker.window.activate()
-                self.sleep(0.2)
+                self.env.window.activate()
+                self.env.sleep(0.2)
         try:
             found = self.tracker.locate()
-            self.vision.read(self.screen.grab(found.region.as_region()), found.lattice)
+            self.env.vision.read(self.env.screen.grab(found.region.as_region()), found.lattice)
             return found
         except (BoardNotFoundError, UnrecognizedCellError) as again:
             path = save_frame(frame, self.config.failure_dir, "board-lost")

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol
 
 import numpy as np
 
@@ -57,6 +58,20 @@ class Window(Protocol):
     def is_viewable(self) -> bool: ...  # False once minimised (or unmapped)
 
     def windows_over(self, rect: Rect, own: bool = False) -> list[str]: ...  # other programs' (own: the game's) windows over rect
+
+
+@dataclass(slots=True)
+class Surroundings:
+    """What every part of a session looks at and waits on: the screen and its extent, the eyes, the game
+    window (None when none is followed) and the clock. One object shared by the parts, so a screen
+    swapped after construction (tests count or check the grabs) is the one they all use."""
+
+    screen: Screen
+    screen_rect: Rect
+    vision: Vision
+    window: Window | None = None
+    clock: Callable[[], float] = time.perf_counter
+    sleep: Callable[[float], None] = time.sleep
 
 
 @dataclass(frozen=True, slots=True)
