@@ -67,16 +67,10 @@ class MissingExtraError(InputError):
     extra that brings it (``pip install 'screenbot-minesweeper[EXTRA]'``)."""
 
     def __init__(self, option: str, /, *, package: str, extra: str) -> None:
-        super().__init__(
-            f"{option} needs the Python package {package!r}, which is not installed; install it with: "
-            f"python3 -m pip install 'screenbot-minesweeper[{extra}]'",
-            option=option,
-            package=package,
-            extra=extra,
-        )
-        self.option = option
-        self.package = package
-        self.extra = extra
+        install = f"python3 -m pip install 'screenbot-minesweeper[{extra}]'"
+        super().__init__(f"{option} needs the Python package {package!r}, which is not installed; install it with: {install}",
+                         option=option, package=package, extra=extra)
+        self.option, self.package, self.extra = option, package, extra
 
 
 # --- benchmark cluster -----------------------------------------------------------------------------
