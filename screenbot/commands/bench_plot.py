@@ -13,7 +13,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "bench-plot",
         help="draw `bench --json` reports against the published win rates (PNG)",
-        description="Draw the win rate of each `screenbot bench --json` report with its 95%% confidence "
+        description="Draw the win rate of each `screenbot bench --json` report with its 95% confidence "
         "interval (Wilson) beside the published figures of other solvers for the same board, rules and first "
         "click (PSEQ, PSEQ-D256, D. Hill's solvers, minesolve): one panel per board, rules and first click, "
         "so one report per level and rule set gives the whole picture. Needs matplotlib (the [plot] extra). "
