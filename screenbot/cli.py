@@ -23,6 +23,7 @@ from .exit_codes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, for_error
 COMMAND_MODULES = (
     "screenbot.commands.solve",
     "screenbot.commands.bench",
+    "screenbot.commands.bench_plot",
     "screenbot.commands.play",
     "screenbot.commands.demo",
     "screenbot.commands.hint",

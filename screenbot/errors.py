@@ -62,6 +62,28 @@ class InputError(ScreenError):
     outside the board. The message names the file or option."""
 
 
+class MissingExtraError(InputError):
+    """An option needs a Python package of an optional extra that is not installed. ``extra`` names the
+    extra that brings it (``pip install 'screenbot-minesweeper[EXTRA]'``)."""
+
+    def __init__(self, option: str, /, *, package: str, extra: str) -> None:
+        install = f"python3 -m pip install 'screenbot-minesweeper[{extra}]'"
+        super().__init__(f"{option} needs the Python package {package!r}, which is not installed; install it with: {install}",
+                         option=option, package=package, extra=extra)
+        self.option, self.package, self.extra = option, package, extra
+
+
+# --- benchmark cluster -----------------------------------------------------------------------------
+
+
+class ClusterError(ScreenError):
+    """The Dask cluster a benchmark runs on cannot be reached, or its workers failed. Exit 1."""
+
+    def __init__(self, message: str, /, *, address: str) -> None:
+        super().__init__(f"Dask cluster {address}: {message}", address=address)
+        self.address = address
+
+
 # --- capture ---------------------------------------------------------------------------------------
 
 

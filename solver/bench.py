@@ -1,21 +1,24 @@
 """Win-rate and speed benchmark: many seeded simulated games played by ``policy.decide``.
 
-Game k of a run with seed S uses the seed ``S * 1_000_003 + k``, so results do not depend on how the
-games are split across worker processes. The policy runs without a clock (``time_limit=None``): only
-work budgets bound it, so the same seed gives the same games on an idle or a loaded machine. Times are
-CPU times of the process (``time.process_time``), not wall time.
+Game k of a run with seed S uses the seed ``S * 1_000_003 + k``, so results do not depend on where the
+games are played. A run is cut into shards of fixed game ranges (``solver.shards``) that an executor
+plays: none (this process), a pool of local processes, or a cluster's (any ``concurrent.futures``
+executor). The policy runs without a clock (``time_limit=None``): only work budgets bound it, so the same
+seed gives the same games on an idle or a loaded machine. Times are CPU times of the process that played
+the game (``time.process_time``), not wall time.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field, replace
-from multiprocessing import get_context
 from typing import Callable, Iterator
 
 from .game import PLAYING, WON, Game
 from .policy import FLAG, PolicyConfig, decide
+from .shards import SHARD_SIZE, Shard, ShardResult, plan_shards, run_fingerprint
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,15 +50,19 @@ class BenchResult:
     guesses: int = 0
     approximate: int = 0
     seconds: float = 0.0  # sum of per-game CPU time
-    decision_seconds: list[float] = field(default_factory=list)
+    shards: list[ShardResult] = field(default_factory=list)  # in index order once the run is over
 
-    def add(self, game: GameResult) -> None:
-        self.games += 1
-        self.wins += game.won
-        self.guesses += game.guesses
-        self.approximate += game.approximate
-        self.seconds += game.seconds
-        self.decision_seconds.extend(game.decision_seconds)
+    def add(self, shard: ShardResult) -> None:
+        self.games += shard.games
+        self.wins += shard.wins
+        self.guesses += shard.guesses
+        self.approximate += shard.approximate
+        self.seconds += shard.seconds
+        self.shards.append(shard)
+
+    @property
+    def fingerprint(self) -> str:
+        return run_fingerprint(self.shards)
 
     @property
     def win_rate(self) -> float:
@@ -66,9 +73,9 @@ class BenchResult:
         return wilson_interval(self.wins, self.games)
 
     def percentile_ms(self, q: float) -> float:
-        if not self.decision_seconds:
+        ordered = sorted(t for shard in self.shards for t in shard.decision_seconds)
+        if not ordered:
             return 0.0
-        ordered = sorted(self.decision_seconds)
         return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
@@ -103,31 +110,69 @@ def play_game(config: BenchConfig, index: int) -> GameResult:
     return GameResult(game.status == WON, guesses, approximate, tuple(times), time.process_time() - start)
 
 
-def _play_chunk(args: tuple[BenchConfig, range]) -> list[GameResult]:
-    config, indices = args
-    return [play_game(config, i) for i in indices]
+def play_shard(config: BenchConfig, shard: Shard, on_game: Callable[[GameResult], None] | None = None) -> ShardResult:
+    """Play the shard's games in this process; ``on_game`` hears of each as it ends."""
+
+    def played() -> Iterator[GameResult]:
+        for index in shard.games:
+            game = play_game(config, index)
+            if on_game:
+                on_game(game)
+            yield game
+
+    return ShardResult.of(shard, played())
 
 
-def run_games(config: BenchConfig, workers: int = 1, chunk: int = 20) -> Iterator[GameResult]:
-    """Yield results as games finish (in chunks when several worker processes are used)."""
-    if workers <= 1:
-        for i in range(config.games):
-            yield play_game(config, i)
+# Called with the games played so far and how many of them were won.
+Progress = Callable[[int, int], None]
+
+
+def run_shards(
+    config: BenchConfig, shards: list[Shard], executor: Executor | None = None, slots: int = 1, progress: Progress | None = None
+) -> Iterator[ShardResult]:
+    """Yield each shard's result as it finishes. Without an executor the shards are played here, one
+    after the other, and progress is told per game; with one, at most ``2 * slots`` shards are handed to
+    it at once (``slots``: how many it plays at the same time), and progress is told per shard."""
+    played = won = 0
+
+    def tell(games: int, wins: int) -> None:
+        nonlocal played, won
+        played, won = played + games, won + wins
+        if progress:
+            progress(played, won)
+
+    if executor is None:
+        for shard in shards:
+            yield play_shard(config, shard, lambda game: tell(1, game.won))
         return
-    chunks = [(config, range(s, min(s + chunk, config.games))) for s in range(0, config.games, chunk)]
-    with get_context("spawn").Pool(workers) as pool:
-        for results in pool.imap_unordered(_play_chunk, chunks):
-            yield from results
+    waiting = iter(shards)
+    running: set[Future] = set()
+    while True:
+        for shard in waiting:
+            running.add(executor.submit(play_shard, config, shard))
+            if len(running) >= 2 * max(1, slots):
+                break
+        if not running:
+            return
+        finished, running = wait(running, return_when=FIRST_COMPLETED)
+        for future in finished:
+            result = future.result()
+            tell(result.games, result.wins)
+            yield result
 
 
 def run_benchmark(
-    config: BenchConfig, workers: int = 1, progress: Callable[[BenchResult], None] | None = None
+    config: BenchConfig,
+    shard_size: int = SHARD_SIZE,
+    executor: Executor | None = None,
+    slots: int = 1,
+    progress: Progress | None = None,
 ) -> tuple[BenchResult, float]:
-    """Play every game; returns the result and the wall-clock seconds of the whole run."""
+    """Play every game, shard by shard (``run_shards``); returns the result, its shards in index order,
+    and the wall-clock seconds of the whole run."""
     result = BenchResult(config)
     start = time.perf_counter()
-    for game in run_games(config, workers):
-        result.add(game)
-        if progress:
-            progress(result)
+    for shard in run_shards(config, plan_shards(config.games, shard_size), executor, slots, progress):
+        result.add(shard)
+    result.shards.sort(key=lambda shard: shard.shard.index)
     return result, time.perf_counter() - start

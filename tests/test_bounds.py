@@ -78,7 +78,7 @@ def test_benchmark_and_bench_command_run_without_a_clock(monkeypatch, capsys):
     assert BenchConfig(9, 9, 10).policy.time_limit is None
     seen = []
 
-    def fake_run(config, workers=1, progress=None):
+    def fake_run(config, *args, **kwargs):
         seen.append(config)
         return BenchResult(config), 1.0
 

@@ -37,7 +37,8 @@ DOCUMENTED = {
     "read": {0, 2, 4, 5},
     "hint": {0, 2, 3, 4, 5, 6},
     "replay": {0, 1, 2},
-    "bench": {0, 2},
+    "bench": {0, 1, 2},
+    "bench-plot": {0, 2},
     "play": {0, 1, 2, 3, 4},
     "new-skin": {0, 1, 2, 4},
 }
@@ -325,7 +326,9 @@ VALUES = st.sampled_from(["0", "-1", "1", "3", "99999999999999", "nan", "inf", "
                           "-1,0", "16x30", "1.5", "/nonexistent", "/dev/null", "."])
 OPTIONS = {
     "solve": ["--mines", "--density", "--json", "-"],
-    "bench": ["--level", "--rows", "--cols", "--mines", "--rules", "--first", "--games", "--seed", "--workers", "--guess", "--json"],
+    "bench": ["--level", "--rows", "--cols", "--mines", "--rules", "--first", "--games", "--seed", "--workers", "--guess", "--json",
+              "--cluster", "--shard-size"],
+    "bench-plot": ["--out"],
     "play": ["--games", "--mines", "--first", "--client", "--record", "--lattice", "--dry-run", "--json", "-v", "-q"],
     "hint": ["--client", "--skin", "--mines", "--first-click", "--record", "--seconds", "--image", "--out", "--lattice", "--style"],
     "read": ["--skin", "--json", "--lattice"],

@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 
 from solver.bench import BenchConfig, BenchResult, run_benchmark
 from solver.game import LEVELS, RULES
 from solver.guess import STRATEGIES, GuessConfig
 from solver.policy import PolicyConfig
+from solver.shards import SHARD_SIZE
 
+from ..bench_engines import LOCAL, Engine, open_engine
 from ..exit_codes import EXIT_USAGE
 from .common import MAX_SIDE, bounded_int, cell_argument, fail, worker_count
 
@@ -27,7 +30,11 @@ def register(subparsers) -> None:
         "95% confidence interval (Wilson), CPU time per game, games per second per core, decision CPU time "
         "p50/p99 and guesses per game. The policy runs on work budgets only (no clock), so a seed gives the "
         "same games on any machine and under any load. Rules: safe = first click never a mine; opening = first click and its neighbours "
-        "mine-free; none = mines placed before the first click.",
+        "mine-free; none = mines placed before the first click. The games are cut into shards of fixed game ranges "
+        "(--shard-size), played in this process, by --workers local processes or on a Dask cluster (--cluster); "
+        "each shard, its wins and its fingerprint are the same wherever it is played. `screenbot bench-plot` "
+        "draws --json reports against the published win rates. Exit codes: 0 ok, 1 the Dask cluster cannot be "
+        "reached or its workers failed, 2 bad arguments (also --cluster without Dask distributed installed).",
     )
     parser.add_argument("--level", choices=[*LEVELS, "custom"], default="expert", help="board size (default expert 16x30/99)")
     parser.add_argument("--rows", type=bounded_int(1, MAX_SIDE), help="rows, with --level custom")
@@ -37,15 +44,46 @@ def register(subparsers) -> None:
     parser.add_argument("--first", type=cell_argument, default=(0, 0), metavar="ROW,COL", help="first click, 0-based (default 0,0)")
     parser.add_argument("--games", type=bounded_int(1, MAX_GAMES), default=1000, help="games to play (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the run; game k uses seed*1000003+k (default 1)")
-    parser.add_argument("--workers", type=worker_count, default=1, help="worker processes, at most one per core (default 1)")
+    parser.add_argument(
+        "--workers",
+        type=worker_count,
+        help="worker processes on this machine, at most one per core (default 1: this process); with "
+        "--cluster local, the local Dask cluster's",
+    )
+    parser.add_argument(
+        "--cluster",
+        type=cluster_address,
+        metavar="local|ADDRESS",
+        help="play the shards on Dask distributed (the [cluster] extra): 'local' starts a cluster of --workers "
+        "processes on this machine; an address such as tcp://10.0.0.5:8786 uses a running scheduler, whose "
+        "workers need the same screenbot-minesweeper installed",
+    )
+    parser.add_argument(
+        "--shard-size",
+        type=bounded_int(1, MAX_GAMES),
+        default=SHARD_SIZE,
+        metavar="N",
+        help=f"games per shard, the unit of work and of the report's per-shard results (default {SHARD_SIZE})",
+    )
     parser.add_argument(
         "--guess",
         choices=STRATEGIES,
         default=GuessConfig().strategy,
         help="guessing strategy, to compare them on the same games (default %(default)s)",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.add_argument("--json", action="store_true", help="print one JSON object, with per-shard results, instead of text")
     parser.set_defaults(run=run)
+
+
+# A Dask scheduler address: scheme://host[:port] (the port defaults to 8786).
+_ADDRESS = re.compile(r"(tcp|tls|ws|wss)://[^\s/]+")
+
+
+def cluster_address(text: str) -> str:
+    """An argparse type: ``local`` or a Dask scheduler address."""
+    if text == LOCAL or _ADDRESS.fullmatch(text):
+        return text
+    raise argparse.ArgumentTypeError(f"expected 'local' or a scheduler address such as tcp://10.0.0.5:8786, got {text!r}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,14 +100,20 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"a {rows}x{cols} board cannot hold {mines} mines", EXIT_USAGE)
     if not (args.first[0] < rows and args.first[1] < cols):
         return fail(f"first click {args.first} is off the {rows}x{cols} board", EXIT_USAGE)
+    if args.cluster not in (None, LOCAL) and args.workers is not None:
+        return fail("--workers goes with no --cluster or with --cluster local: a scheduler's workers are its own", EXIT_USAGE)
+    workers = args.workers or 1
     # No clock in the policy: work budgets alone bound it, so a seed gives the same games under any load.
     policy = PolicyConfig(guess=GuessConfig(strategy=args.guess), time_limit=None)
     config = BenchConfig(rows, cols, mines, args.rules, args.first, args.games, args.seed, policy)
     show_progress = sys.stderr.isatty()
-    result, wall = run_benchmark(config, args.workers, _progress_bar if show_progress else None)
+    with open_engine(workers, args.cluster) as engine:
+        result, wall = run_benchmark(
+            config, args.shard_size, engine.executor, engine.slots, _progress_bar(args.games) if show_progress else None
+        )
     if show_progress:
         print(file=sys.stderr)
-    report = summary(result, wall, args.workers)
+    report = summary(result, wall, engine, args.shard_size)
     if args.json:
         print(json.dumps(report))
     else:
@@ -79,15 +123,16 @@ def run(args: argparse.Namespace) -> int:
             f"guess={args.guess} games={result.games} seed={args.seed}\n"
             f"win rate {100 * result.win_rate:.2f}% (95% CI {100 * low:.2f}-{100 * high:.2f}%)\n"
             f"{report['cpu_ms_per_game']:.1f} ms CPU per game, {report['games_per_second']:.1f} games/s per core, {report['wall_games_per_second']:.1f} games/s "
-            f"wall with {args.workers} worker(s)\n"
+            f"wall with {engine.slots} worker(s){' on Dask at ' + engine.address if engine.address else ''}\n"
             f"decision p50 {report['decision_ms_p50']:.2f} ms, p99 {report['decision_ms_p99']:.2f} ms, "
             f"max {report['decision_ms_max']:.1f} ms; {report['guesses_per_game']:.2f} guesses per game; "
-            f"{result.approximate} decision(s) on an approximate analysis"
+            f"{result.approximate} decision(s) on an approximate analysis\n"
+            f"{len(result.shards)} shard(s) of {args.shard_size} games, fingerprint {result.fingerprint}"
         )
     return 0
 
 
-def summary(result: BenchResult, wall: float, workers: int) -> dict:
+def summary(result: BenchResult, wall: float, engine: Engine, shard_size: int) -> dict:
     config = result.config
     low, high = result.ci95
     return {
@@ -99,7 +144,9 @@ def summary(result: BenchResult, wall: float, workers: int) -> dict:
         "games_per_second": result.games / result.seconds if result.seconds else 0.0,
         "cpu_ms_per_game": 1000 * result.seconds / result.games if result.games else 0.0,
         "wall_games_per_second": result.games / wall if wall else 0.0,
-        "workers": workers,
+        "workers": engine.slots,
+        "engine": engine.name,
+        "cluster": engine.address,
         "decision_ms_p50": result.percentile_ms(0.50),
         "decision_ms_p99": result.percentile_ms(0.99),
         "decision_ms_max": result.percentile_ms(1.0),
@@ -113,17 +160,32 @@ def summary(result: BenchResult, wall: float, workers: int) -> dict:
         "mines": config.mines,
         "seed": config.seed,
         "cpu_count": os.cpu_count(),
+        "shard_size": shard_size,
+        "fingerprint": result.fingerprint,
+        "shards": [
+            {
+                "index": s.shard.index,
+                "start": s.shard.start,
+                "stop": s.shard.stop,
+                "games": s.games,
+                "wins": s.wins,
+                "cpu_seconds": s.seconds,
+                "fingerprint": s.fingerprint,
+            }
+            for s in result.shards
+        ],
     }
 
 
-def _progress_bar(result: BenchResult) -> None:
-    total = result.config.games
-    done = result.games
-    width = 30
-    filled = width * done // total
-    print(
-        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, win rate {100 * result.win_rate:.1f}%",
-        end="",
-        file=sys.stderr,
-        flush=True,
-    )
+def _progress_bar(total: int):
+    def show(played: int, won: int) -> None:
+        width = 30
+        filled = width * played // total
+        print(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {played}/{total} games, win rate {100 * won / played:.1f}%",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return show
