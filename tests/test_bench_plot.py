@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from screenbot.bench_plot import Report, panels
+from screenbot.bench.plot import Report, panels
 from screenbot.cli import main
 from solver.anchors import ANCHORS, anchors_for
 from solver.game import LEVELS, RULES

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from screenbot import dask_engine
+from screenbot.bench import dask_engine
 from screenbot.cli import main
 from solver.bench import BenchConfig, play_game, play_shard, run_benchmark
 from solver.shards import Shard, fingerprint, plan_shards

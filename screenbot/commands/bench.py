@@ -14,7 +14,7 @@ from solver.guess import STRATEGIES, GuessConfig
 from solver.policy import PolicyConfig
 from solver.shards import SHARD_SIZE
 
-from ..bench_engines import LOCAL, Engine, open_engine
+from ..bench.engines import LOCAL, Engine, open_engine
 from ..exit_codes import EXIT_USAGE
 from .common import MAX_SIDE, bounded_int, cell_argument, fail, worker_count
 

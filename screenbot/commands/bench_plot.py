@@ -26,7 +26,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bench_plot import draw, load_report, panels
+    from ..bench.plot import draw, load_report, panels
 
     out = Path(args.out)
     if not out.parent.is_dir():

@@ -15,8 +15,8 @@ from pathlib import Path
 from solver.anchors import anchors_for, level_of
 from solver.bench import wilson_interval
 
-from .errors import InputError, MissingExtraError
-from .inputs import read_text
+from ..errors import InputError, MissingExtraError
+from ..inputs import read_text
 
 # What a report must hold for the plot; `bench --json` writes these and more.
 REPORT_KEYS = {"rows": int, "cols": int, "mines": int, "rules": str, "first": list, "games": int, "wins": int}

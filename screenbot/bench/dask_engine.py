@@ -14,8 +14,8 @@ from concurrent.futures import CancelledError
 from contextlib import ExitStack, contextmanager
 from typing import Iterator
 
-from .bench_engines import LOCAL, Engine
-from .errors import ClusterError, MissingExtraError
+from ..errors import ClusterError, MissingExtraError
+from .engines import LOCAL, Engine
 
 CONNECT_SECONDS = 10  # to reach the scheduler, and for it to have a worker
 
