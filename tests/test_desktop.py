@@ -122,16 +122,23 @@ def test_react_minesweeper_page_state_through_devtools(display):
 
 
 @pytest.mark.e2e
-def test_x_connections_print_nothing_on_stdout(display, tmp_path, monkeypatch, capfd):
+def test_x_connections_print_nothing_on_stdout(display, tmp_path):
     """python-xlib prints "no xauthority details available" on stdout for an empty authority file (one
     xvfb-run leaves behind): every connection the product opens sends that to the log instead, so
-    ``--json`` output stays parseable."""
-    from screenbot.desktop.windows import connect
-    from screenbot.mouse import PyAutoGuiMouse
+    ``--json`` output stays parseable. In a child process: pyautogui keeps the connection it makes
+    when first imported, which must not outlive this test's display in the test process."""
+    import subprocess
+    import sys
 
     empty = tmp_path / "empty.Xauthority"
     empty.write_bytes(b"")
-    monkeypatch.setenv("XAUTHORITY", str(empty))
-    connect().close()
-    PyAutoGuiMouse()  # pyautogui connects when it is first imported (it may be already)
-    assert capfd.readouterr().out == ""
+    code = (
+        "from screenbot.desktop.windows import connect\n"
+        "from screenbot.mouse import PyAutoGuiMouse\n"
+        "connect().close()\n"
+        "PyAutoGuiMouse()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, XAUTHORITY=str(empty)),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == ""
