@@ -123,6 +123,7 @@ def _build_isolation_flags() -> list[str]:
     return ["--no-build-isolation"] if major >= 64 and has_bdist_wheel else []
 
 
+@pytest.mark.e2e
 @pytest.mark.wheel
 def test_a_wheel_built_from_the_checkout_reads_a_fixture_from_a_venv_outside_it(tmp_path):
     started = time.monotonic()
