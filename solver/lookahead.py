@@ -4,7 +4,7 @@ Opening cell c shows v = (flags around c) + (mines among its covered neighbours 
 the board again for every v, the components that N or c touch are merged with one extra "tracked"
 constraint on N whose count is not fixed but recorded: one search gives, for every v at once, the
 solutions where c is safe and shows v. The other components and the cells off the frontier are as in
-the model. Each v then needs only the combination (``probability.combine_with_total`` or
+the model. Each v then needs only the combination (``combine.combine_with_total`` or
 ``combine_with_density``), not a deduction, a split and an enumeration of its own.
 
 The result is what solving each revealed board would give (tests compare them), computed with a
@@ -18,7 +18,8 @@ import math
 from .constraints import Constraint
 from .enumeration import Component, ComponentSolutions, build_component, enumerate_by_count
 from .grid import neighbour_masks
-from .probability import Model, combine_with_density, combine_with_total
+from .combine import combine_with_density, combine_with_total
+from .probability import Model
 
 
 def survival_two_moves(model: Model, index: int, budget: list[int], deadline: float = math.inf) -> float:
