@@ -82,6 +82,10 @@ def main(
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
+    # --templates DIR (on every command that loads skins): read beside the shipped skins from here on.
+    from .skin_folders import use_option_folder
+
+    use_option_folder(getattr(args, "templates", None))
     try:
         return int(args.run(args))
     except KeyboardInterrupt:

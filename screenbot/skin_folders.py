@@ -23,6 +23,16 @@ TEMPLATES_ENV = "SCREENBOT_TEMPLATES"
 # would give a path that does not exist, which ``load_skins`` reports by name.
 TEMPLATES_DIR = Path(str(importlib.resources.files("screenbot") / "templates"))
 
+# The folder the command line's ``--templates DIR`` named, for this command (``use_option_folder``).
+_option_folder: Path | None = None
+
+
+def use_option_folder(folder: str | Path | None) -> None:
+    """Read ``folder`` (``--templates DIR``) beside the others for the rest of this command; None for none.
+    Set once per command by ``cli.main``, so every part that loads a skin or a profile sees it."""
+    global _option_folder
+    _option_folder = None if folder is None else Path(folder)
+
 
 def skin_folders(user: str | Path | None = None, environ: dict[str, str] | None = None) -> list[Path]:
     """The folders skins are loaded from, in order: the shipped skins, the folder named by
@@ -30,7 +40,7 @@ def skin_folders(user: str | Path | None = None, environ: dict[str, str] | None 
     the shipped one of the same name, so a user can re-teach a client without touching the package."""
     env = os.environ if environ is None else environ
     folders = [TEMPLATES_DIR]
-    for extra in (env.get(TEMPLATES_ENV), user):
+    for extra in (env.get(TEMPLATES_ENV), user if user is not None else _option_folder):
         if extra and Path(extra) not in folders:
             folders.append(Path(extra))
     return folders
@@ -40,7 +50,7 @@ def user_skins_folder(user: str | Path | None = None, environ: dict[str, str] | 
     """Where new skins are written: ``user`` (``--templates DIR``), else ``SCREENBOT_TEMPLATES``, else
     the shipped folder (what a developer working in a checkout wants)."""
     env = os.environ if environ is None else environ
-    return Path(user or env.get(TEMPLATES_ENV) or TEMPLATES_DIR)
+    return Path(user or _option_folder or env.get(TEMPLATES_ENV) or TEMPLATES_DIR)
 
 
 def skin_folder(name: str) -> Path:

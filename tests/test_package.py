@@ -72,6 +72,30 @@ def test_read_takes_a_user_skin_by_option_or_environment(tmp_path, monkeypatch, 
     assert capsys.readouterr().out.strip() == truth
 
 
+@pytest.mark.parametrize("command", ["read", "hint", "play", "demo", "read-bench", "replay", "new-skin"])
+def test_every_command_that_loads_skins_takes_templates(command, tmp_path, capsys):
+    """--templates DIR on each command that loads skins; a file given as the folder is refused by name."""
+    assert main([command, "--help"]) == 0
+    assert "--templates DIR" in capsys.readouterr().out
+    (tmp_path / "file").write_text("")
+    assert main([command, "--templates", str(tmp_path / "file")]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+
+
+def test_hint_on_a_screenshot_uses_a_skin_from_templates(tmp_path, monkeypatch, capsys):
+    mine = _user_copy_of("gnome-mines", tmp_path, name="my-mines")
+    monkeypatch.delenv(TEMPLATES_ENV, raising=False)
+    out = tmp_path / "hints.png"
+    shot = ROOT / "fixtures" / "screens" / "gm-big-1023x822-flagged.png"  # a board with moves to hint
+    argv = ["hint", "--image", str(shot), "--skin", "my-mines", "--out", str(out)]
+    assert main(argv) == 2
+    assert "my-mines" in capsys.readouterr().err
+    assert main([*argv, "--templates", str(mine)]) == 0
+    assert out.is_file()
+    # The option holds for its command only: the next command without it does not see the folder.
+    assert main(argv) == 2
+
+
 def test_a_missing_user_skins_folder_is_named(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv(TEMPLATES_ENV, str(tmp_path / "nowhere"))
     assert main(["read", str(SHOT.with_suffix(".png"))]) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def cell_argument(text: str) -> tuple[int, int]:
@@ -70,6 +71,21 @@ def worker_count(text: str) -> int:
 def fail(message: str, code: int) -> int:
     print(f"screenbot: {message}", file=sys.stderr)
     return code
+
+
+def add_templates_argument(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """``--templates DIR``: a folder of the user's own skins (``cli.main`` hands it to ``skin_folders``)."""
+    parser.add_argument(
+        "--templates", metavar="DIR", type=_folder_or_new,
+        help=help or "a folder of your own skins (made by new-skin or learn), read beside the shipped ones and "
+        "replacing any of the same name (also: the SCREENBOT_TEMPLATES environment variable)",
+    )
+
+
+def _folder_or_new(value: str) -> str:
+    if Path(value).exists() and not Path(value).is_dir():
+        raise argparse.ArgumentTypeError(f"{value}: is not a folder")
+    return value
 
 
 def add_lattice_argument(parser: argparse.ArgumentParser, pixels: str, skin_option: str) -> None:

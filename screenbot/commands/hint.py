@@ -21,7 +21,7 @@ import logging
 from pathlib import Path
 
 from ..exit_codes import EXIT_IMPOSSIBLE, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE
-from .common import add_lattice_argument, cell_argument, fail, seconds
+from .common import add_lattice_argument, add_templates_argument, cell_argument, fail, seconds
 from .screenshot import read_screenshot
 
 log = logging.getLogger(__name__)
@@ -50,6 +50,7 @@ def register(subparsers) -> None:
     parser.add_argument("--style", choices=("fill", "frame"), default="fill", help="offline drawing style: fill (tinted cells, the default) or frame (the live overlay's look)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
     add_lattice_argument(parser, "screen pixels (live) or image", "--client (live) or --skin (--image)")
+    add_templates_argument(parser)
     parser.set_defaults(run=run)
 
 

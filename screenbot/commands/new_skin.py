@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_USAGE
-from .common import fail
+from .common import add_templates_argument, fail
 
 
 def register(subparsers) -> None:
@@ -33,9 +33,9 @@ def register(subparsers) -> None:
     parser.add_argument("name", help="skin name (a folder name: letters, digits, - and _)")
     parser.add_argument("--shot", action="append", required=True, help="screenshot of the client (repeatable)")
     parser.add_argument("--board", action="append", required=True, help="true board of that screenshot")
-    parser.add_argument("--templates", metavar="DIR", help="skins folder to write to (default: the "
-                        "SCREENBOT_TEMPLATES environment variable, else the skins shipped in the package); "
-                        "'read --templates DIR' and SCREENBOT_TEMPLATES=DIR then use it")
+    add_templates_argument(parser, help="skins folder to write to (default: the SCREENBOT_TEMPLATES environment "
+                           "variable, else the skins shipped in the package); '--templates DIR' on the other "
+                           "commands and SCREENBOT_TEMPLATES=DIR then use it")
     parser.add_argument("--replace", action="store_true",
                         help="NAME exists already: rebuild its pictures from these screenshots (give them all)")
     parser.set_defaults(run=run)
@@ -60,8 +60,6 @@ def run(args: argparse.Namespace) -> int:
     if len(args.shot) != len(args.board):
         return fail(f"{len(args.shot)} --shot but {len(args.board)} --board: give one board per screenshot", EXIT_USAGE)
     templates = user_skins_folder(args.templates)
-    if templates.exists() and not templates.is_dir():
-        return fail(f"--templates {templates}: is not a folder", EXIT_USAGE)
     existing = list((templates / args.name / "cells").glob("*.png"))
     if existing and not args.replace:
         # Its pictures would be replaced by these screenshots' only: a tuned skin would be lost.

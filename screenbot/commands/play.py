@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..desktop.window_system import CHOICES as WINDOW_SYSTEMS
 from ..exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_USAGE
-from .common import add_lattice_argument, bounded_int, cell_argument, fail, positive_int
+from .common import add_lattice_argument, add_templates_argument, bounded_int, cell_argument, fail, positive_int
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,7 @@ def register(subparsers) -> None:
                         "when it stops reading; several boards are refused). Default auto (x11 on an X display), "
                         "or the SCREENBOT_WINDOW_SYSTEM environment variable")
     add_lattice_argument(parser, "screen", "--client")
+    add_templates_argument(parser)
     parser.set_defaults(run=run)
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from ..exit_codes import EXIT_OK, EXIT_USAGE
-from .common import add_lattice_argument, fail
+from .common import add_lattice_argument, add_templates_argument, fail
 from .screenshot import read_screenshot
 
 
@@ -26,8 +26,7 @@ def register(subparsers) -> None:
     add_lattice_argument(parser, "image", "--skin")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object: skin, rows, cols, origin, pitch, board, min_confidence")
-    parser.add_argument("--templates", metavar="DIR", help="a folder of your own skins, read beside the shipped "
-                        "ones and replacing any of the same name (also: the SCREENBOT_TEMPLATES environment variable)")
+    add_templates_argument(parser)
     parser.add_argument("--crops", help="folder for the crop of an unrecognized cell (default: a temp folder)")
     parser.set_defaults(run=run)
 
@@ -35,7 +34,6 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..capture import load_image
     from ..errors import InputError, SkinError
-    from ..skin_folders import skin_folders
     from ..vision import load_skins
 
     try:
@@ -43,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     except InputError as exc:
         return fail(str(exc), EXIT_USAGE)
     try:
-        skins = load_skins(skin_folders(args.templates))
+        skins = load_skins()
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
     if args.skin != "auto" and args.skin not in skins:

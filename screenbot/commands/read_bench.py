@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from ..exit_codes import EXIT_USAGE
-from .common import bounded_int, fail
+from .common import add_templates_argument, bounded_int, fail
 
 SCREEN = (1280, 1024)
 # The labelled screenshots of a source checkout (next to the package folder). They are test data, not
@@ -37,6 +37,7 @@ def register(subparsers) -> None:
     parser.add_argument("--size", default="16x30", help="board size ROWSxCOLS to time (default 16x30)")
     parser.add_argument("--shots", default="", help="comma-separated shot names to time instead (default: the "
                         "first shot of that size of each client), so that runs on a growing fixture set compare")
+    add_templates_argument(parser)
     parser.set_defaults(run=run)
 
 

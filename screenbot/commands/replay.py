@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from ..exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from .common import fail
+from .common import add_templates_argument, fail
 
 
 def register(subparsers) -> None:
@@ -29,6 +29,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("directory", type=Path, metavar="DIR", help="a recording folder (with log.jsonl and frames/)")
     parser.add_argument("--json", action="store_true", help="print one JSON object: steps, frames, differences")
+    add_templates_argument(parser)
     parser.set_defaults(run=run)
 
 
