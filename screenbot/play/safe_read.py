@@ -162,13 +162,15 @@ class SafeReader:
             return found
         except (BoardNotFoundError, UnrecognizedCellError) as again:
             path = save_frame(frame, self.config.failure_dir, "board-lost")
+            # Asked only now: a dialog of the game may be mapped a moment after its first pixels show.
+            note = self.tracker.dialog_note(located)
             if isinstance(exc, UnrecognizedCellError):
                 raise WindowLostError(
-                    f"cannot read the board any more: {exc}; the skin may lack this cell state, or something "
+                    f"cannot read the board any more{note}: {exc}; the skin may lack this cell state, or something "
                     f"covers the board (locating it again: {again})",
                     frame_path=path,
                 ) from exc
-            raise WindowLostError(f"the board is no longer visible{self.tracker.dialog_note(located)}: {again}", frame_path=path) from exc
+            raise WindowLostError(f"the board is no longer visible{note}: {again}", frame_path=path) from exc
 
 
 __all__ = ["SafeReader", "Step", "save_frame"]
