@@ -16,6 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
 
+from .board import format_board
 from .game import PLAYING, WON, Game
 from .policy import FLAG, PolicyConfig, decide
 from .shards import SHARD_SIZE, Shard, ShardResult, plan_shards, run_fingerprint
@@ -34,12 +35,27 @@ class BenchConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class Slowest:
+    """A run's slowest decision and where it was taken: the game, the step and the board (text
+    format, with its mine total), so that it can be looked at again with ``screenbot solve``."""
+
+    seconds: float
+    game: int
+    step: int
+    board: str
+
+    def to_json(self) -> dict:
+        return {"ms": round(1000 * self.seconds, 3), "game": self.game, "step": self.step, "board": self.board}
+
+
+@dataclass(frozen=True, slots=True)
 class GameResult:
     won: bool
     guesses: int
     approximate: int  # decisions taken on an approximate (over-budget) analysis
     decision_seconds: tuple[float, ...]  # CPU seconds per decision
     seconds: float  # CPU seconds of the whole game
+    slowest: Slowest | None = None  # its slowest decision
 
 
 @dataclass(slots=True)
@@ -72,6 +88,11 @@ class BenchResult:
     def ci95(self) -> tuple[float, float]:
         return wilson_interval(self.wins, self.games)
 
+    @property
+    def slowest(self) -> Slowest | None:
+        found = [shard.slowest for shard in self.shards if shard.slowest is not None]
+        return max(found, key=lambda s: s.seconds) if found else None
+
     def percentile_ms(self, q: float) -> float:
         ordered = sorted(t for shard in self.shards for t in shard.decision_seconds)
         if not ordered:
@@ -93,11 +114,15 @@ def play_game(config: BenchConfig, index: int) -> GameResult:
     policy = replace(config.policy, first_click=config.first)
     guesses = approximate = 0
     times = []
+    slowest: Slowest | None = None
     start = time.process_time()
     while game.status == PLAYING:
+        board = game.board()
         t0 = time.process_time()
-        decision = decide(game.board(), policy)
+        decision = decide(board, policy)
         times.append(time.process_time() - t0)
+        if slowest is None or times[-1] > slowest.seconds:
+            slowest = Slowest(times[-1], index, len(times) - 1, format_board(board))
         guesses += decision.guessed
         approximate += decision.approximate
         for move in decision.moves:
@@ -107,7 +132,7 @@ def play_game(config: BenchConfig, index: int) -> GameResult:
                 game.flag(move.row, move.col)
             else:
                 game.open(move.row, move.col)
-    return GameResult(game.status == WON, guesses, approximate, tuple(times), time.process_time() - start)
+    return GameResult(game.status == WON, guesses, approximate, tuple(times), time.process_time() - start, slowest)
 
 
 def play_shard(config: BenchConfig, shard: Shard, on_game: Callable[[GameResult], None] | None = None) -> ShardResult:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
-    from .bench import GameResult
+    from .bench import GameResult, Slowest
 
 # Games per shard: 100 expert games are 2-5 s of CPU, long next to the cost of sending a shard to a
 # worker, short enough to keep two cores busy on a few hundred games and to show progress.
@@ -47,6 +47,7 @@ class ShardResult:
     seconds: float  # CPU seconds of its games
     fingerprint: str  # of its games' outcomes (`fingerprint`): equal for the same games played alike
     decision_seconds: tuple[float, ...]  # CPU seconds per decision, every game
+    slowest: Slowest | None = None  # the slowest of them, with its position
 
     @property
     def games(self) -> int:
@@ -63,6 +64,7 @@ class ShardResult:
             seconds=sum(game.seconds for game in results),
             fingerprint=fingerprint(results),
             decision_seconds=tuple(t for game in results for t in game.decision_seconds),
+            slowest=max((game.slowest for game in results if game.slowest is not None), key=lambda s: s.seconds, default=None),
         )
 
 

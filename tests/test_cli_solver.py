@@ -81,6 +81,25 @@ def test_bench_is_reproducible_and_worker_independent(capsys):
     assert one["wins"] == two["wins"]
 
 
+def test_bench_names_its_slowest_decision_with_a_board_solve_takes(capsys, tmp_path):
+    """The slowest decision of a run comes with its game, step and board (with the run's mine total),
+    which ``solve`` takes."""
+    from solver.bench import BenchConfig, play_game
+    from solver.board import parse_board
+
+    assert main(["bench", "--level", "beginner", "--games", "30", "--seed", "5", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    slowest = report["slowest_decision"]
+    assert 0 <= slowest["game"] < 30 and slowest["ms"] == pytest.approx(report["decision_ms_max"], abs=0.01)
+    board = parse_board(slowest["board"])
+    assert (board.rows, board.cols, board.mines) == (9, 9, 10)
+    game = play_game(BenchConfig(9, 9, 10, games=30, seed=5), slowest["game"])
+    assert slowest["step"] < len(game.decision_seconds)  # a step of that game (the games are seeded)
+    (tmp_path / "slow.txt").write_text(slowest["board"])
+    assert main(["solve", str(tmp_path / "slow.txt")]) == 0
+    assert "move:" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "args",
     [["--level", "custom", "--rows", "5"], ["--first", "20,0", "--level", "beginner"], ["--games", "0"], ["--first", "x"]],

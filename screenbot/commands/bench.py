@@ -127,9 +127,17 @@ def run(args: argparse.Namespace) -> int:
             f"decision p50 {report['decision_ms_p50']:.2f} ms, p99 {report['decision_ms_p99']:.2f} ms, "
             f"max {report['decision_ms_max']:.1f} ms; {report['guesses_per_game']:.2f} guesses per game; "
             f"{result.approximate} decision(s) on an approximate analysis\n"
+            f"{_slowest_line(result)}"
             f"{len(result.shards)} shard(s) of {args.shard_size} games, fingerprint {result.fingerprint}"
         )
     return 0
+
+
+def _slowest_line(result: BenchResult) -> str:
+    slowest = result.slowest
+    if slowest is None:
+        return ""
+    return f"slowest decision {1000 * slowest.seconds:.1f} ms: game {slowest.game}, step {slowest.step} (its board: --json)\n"
 
 
 def summary(result: BenchResult, wall: float, engine: Engine, shard_size: int) -> dict:
@@ -150,6 +158,8 @@ def summary(result: BenchResult, wall: float, engine: Engine, shard_size: int) -
         "decision_ms_p50": result.percentile_ms(0.50),
         "decision_ms_p99": result.percentile_ms(0.99),
         "decision_ms_max": result.percentile_ms(1.0),
+        # Where the slowest decision was taken (game index, step, board): `screenbot solve` takes the board.
+        "slowest_decision": result.slowest.to_json() if result.slowest else None,
         "guesses_per_game": result.guesses / result.games if result.games else 0.0,
         "approximate_decisions": result.approximate,
         "guess": config.policy.guess.strategy,
