@@ -77,10 +77,14 @@ def run(args: argparse.Namespace) -> int:
             return fail(str(exc), EXIT_USAGE)
         except BoardFormatError as exc:
             return fail(f"{board_path}: {exc}", EXIT_USAGE)
-        mismatch = _size_mismatch(image, board)
+        examples.append((image, board))
+    # A board text is taken for another screenshot's only when no screenshot given shows a grid of its
+    # size: a lost board full of mines may show no clear grid, while the fresh board of that game does.
+    grids = [_grid_sizes(image) for image, _ in examples]
+    for (image, board), sizes, shot, board_path in zip(examples, grids, args.shot, args.board):
+        mismatch = _size_mismatch(board, sizes, [size for other in grids for size in other])
         if mismatch:
             return fail(f"{shot} with {board_path}: {mismatch}", EXIT_USAGE)
-        examples.append((image, board))
     # Built in a staging folder beside the others and moved in only once it reads its screenshots
     # back: a failed run leaves no skin behind for `auto` to pick up.
     try:
@@ -115,16 +119,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _size_mismatch(image, board) -> str:
-    """Why the board text cannot be this screenshot's board ("" when it may be): the screenshot's
-    cell grids, found by their structure, are all of another size. Saves the minutes a search for a
-    grid of the text's size would take before failing."""
+def _grid_sizes(image) -> list[tuple[int, int]]:
+    """(rows, cols) of the cell grids found on ``image`` by their structure alone, biggest first."""
     from ..vision.structure import find_grids
 
-    sizes = sorted({(g.rows, g.cols) for g in find_grids(image)}, key=lambda rc: -rc[0] * rc[1])
-    # Cells at the picture's edge may be missed (a screenshot cropped close to the board): a grid up to
-    # two rows and columns smaller may still be this board.
-    if not sizes or any(r <= board.rows <= r + 2 and c <= board.cols <= c + 2 for r, c in sizes):
+    return sorted({(g.rows, g.cols) for g in find_grids(image)}, key=lambda rc: -rc[0] * rc[1])
+
+
+def _size_mismatch(board, sizes: list[tuple[int, int]], anywhere: list[tuple[int, int]]) -> str:
+    """Why the board text cannot be this screenshot's board ("" when it may be): the cell grids found
+    by their structure on this screenshot (``sizes``) and on every screenshot given (``anywhere``) are
+    all of another size. Saves the minutes a search for a grid of the text's size would take before
+    failing."""
+    # Cells at the picture's edge may be missed (a screenshot cropped close to the board), and window
+    # parts next to the board may pass for a row or column more (xbomb's lost boards): a grid up to two
+    # rows and columns off may still be this board.
+    if not sizes or any(abs(r - board.rows) <= 2 and abs(c - board.cols) <= 2 for r, c in sizes + anywhere):
         return ""
     shown = ", ".join(f"{r}x{c}" for r, c in sizes[:3])
     return (f"the board text is {board.rows}x{board.cols} but the screenshot shows a grid of {shown} cells: "
