@@ -114,18 +114,18 @@ def test_minegauler(level, button_size, tmp_path):
     assert report["client_verdicts"] == report["outcomes"]
 
 
-# How a session on xbomb may stop before its games are done: a cell in a state its skin was not shown
-# (6-8) is refused, and at level 1 a small digit in a 50 px cell has been misread (a 4 as a 2) and
-# caught by the reading check. Both stop with nothing clicked on the board read.
+# How a session on xbomb may stop before its games are done, with nothing clicked on the board read: a
+# cell in a state its skin was not shown (7, 8) is refused, and a reading that stays inconsistent over
+# its rechecks (a small digit in a 50 px cell read wrong, before its picture was added) is given up.
 XBOMB_SAFE_STOPS = ("cannot read the board any more", "InconsistentReadingError")
 
 
 @pytest.mark.parametrize("level", [1, 3])
 def test_xbomb_wins_only_with_every_bomb_flagged(level, tmp_path):
     """xbomb at level 1 (8x8/10, 50 px cells) and 3 (30x16/99, 20 px): a win needs every bomb flagged
-    and every other cell open (the bot flags proven mines); `s` restarts. Played, not reliably: a
-    session may stop safely on a cell it cannot read for sure (see XBOMB_SAFE_STOPS, docs/clients.md);
-    the audits hold whatever happens."""
+    and every other cell open (the bot flags proven mines); `s` restarts. A session may stop safely on a
+    cell it cannot read for sure (see XBOMB_SAFE_STOPS, docs/clients.md); the audits hold whatever
+    happens."""
     games = 4
     with VirtualDisplay():
         with start_client("xbomb", level=level) as client:

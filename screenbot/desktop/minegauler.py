@@ -36,9 +36,10 @@ LEVELS = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (30, 1
 BUTTON_SIZES = range(16, 41)  # the client's own limits, in px (its default is 16)
 
 LAUNCHER = r'''
-import json, pathlib, sys
+import json, os, pathlib, sys
 options = json.loads(sys.argv[1])
 home = pathlib.Path(options["home"])
+os.chdir(home)  # minegauler writes its runtime.log into the working folder
 from minegauler.app import paths, shared
 paths.SETTINGS_FILE = home / "settings.cfg"
 paths.DATA_DIR = home / "data"
