@@ -121,13 +121,17 @@ class ClientStateTruth:
     def on_game_end(self, result):
         import time
 
+        # The client writes its state every 20 ms: the board the loop saw end may be newer than the file.
         state = {}
-        for _ in range(50):
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline:
             try:
                 state = json.loads(open(self.path).read())
-                break
             except (OSError, ValueError):
-                time.sleep(0.02)
+                state = {}
+            if state.get("state") in ("WON", "LOST"):
+                break
+            time.sleep(0.02)
         self.verdicts.append({"WON": "won", "LOST": "lost"}.get(state.get("state"), "playing"))
 
 
