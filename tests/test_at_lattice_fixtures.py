@@ -58,3 +58,16 @@ def test_located_by_itself_it_is_refused_or_read_exactly(shot, skins):
     except (BoardNotFoundError, UnrecognizedCellError):
         return
     assert board.grid == shot.board.grid
+
+
+@pytest.mark.parametrize("shot", [s for s in SHOTS if s.client == "xbomb" and "lost" not in s.tags], ids=lambda s: s.name)
+def test_xbomb_grid_is_measured_from_its_lines(shot):
+    """What start_xbomb measures on the fresh board (the lattice play uses): the true lattice, from the
+    grid lines alone (a lost board's green borders break the lines; it is never measured on one)."""
+    from screenbot.desktop.clients import xbomb_lattice
+    from screenbot.geometry import Rect
+
+    image = shot.image()
+    found = xbomb_lattice(Rect(0, 0, image.shape[1], image.shape[0]), shot.board.rows, shot.board.cols, frame=image)
+    assert found.pitch == shot.lattice.pitch
+    assert abs(found.origin[0] - shot.lattice.origin[0]) <= 1 and abs(found.origin[1] - shot.lattice.origin[1]) <= 1
