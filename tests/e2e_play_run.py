@@ -107,6 +107,34 @@ class PageTruth:
         self.verdicts.append("won" if state.get("won") else "lost" if state.get("lost") else "playing")
 
 
+class ClientStateTruth:
+    """For minegauler: the client's own verdict at each game end, from the state file it writes
+    (``screenbot.desktop.minegauler``), not from the screen."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.verdicts: list[str] = []
+
+    def on_step(self, frame, reading, decision, actions, timings):
+        return None
+
+    def on_game_end(self, result):
+        import time
+
+        # The client writes its state every 20 ms: the board the loop saw end may be newer than the file.
+        state = {}
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline:
+            try:
+                state = json.loads(open(self.path).read())
+            except (OSError, ValueError):
+                state = {}
+            if state.get("state") in ("WON", "LOST"):
+                break
+            time.sleep(0.02)
+        self.verdicts.append({"WON": "won", "LOST": "lost"}.get(state.get("state"), "playing"))
+
+
 class WindowMover:
     """Drags the game window elsewhere once, after the ``after``-th step (the loop must follow it)."""
 
@@ -138,15 +166,24 @@ def main(argv: list[str]) -> int:
         audit = SafetyAudit(lambda b: options.get("mines") if options.get("mines") is not None else profile.mine_total(b.rows, b.cols), profile.drops_clicks)
         window = WindowTracker(options["window"])
         truth = PageTruth(options["devtools_port"]) if options.get("devtools_port") else None
+        client_truth = ClientStateTruth(options["state_file"]) if options.get("state_file") else None
         mover = None
         if options.get("move_window_after"):
             mover = WindowMover(options["window"], options["move_window_after"], tuple(options["move_to"]))
-        observer = ObserverGroup(*[o for o in (audit, truth, mover) if o is not None])
+        vision = SkinVision(skins, options["skin"])
+        if options.get("lattice"):  # measured by the client's start function (xbomb)
+            from screenbot.given_lattice import GivenLatticeVision
+            from screenbot.play.live import refined_lattice
+            from screenbot.vision.lattice import Lattice
+
+            given = Lattice(options["skin"], *[tuple(v) if isinstance(v, list) else v for v in options["lattice"]])
+            vision = GivenLatticeVision(vision, refined_lattice(screen.grab(), skins, given))
+        observer = ObserverGroup(*[o for o in (audit, truth, client_truth, mover) if o is not None])
         player = Player(
             screen=screen,
             screen_rect=Rect(0, 0, *screen.size),
             mouse=mouse,
-            vision=SkinVision(skins, options["skin"]),
+            vision=vision,
             profile=profile,
             config=PlayConfig(games=options["games"], flag_mines=options.get("flag_mines", False),
                               chord=options.get("chord", False), mines=options.get("mines"),
@@ -172,6 +209,7 @@ def main(argv: list[str]) -> int:
             "acting_steps": audit.acting_steps,
             "unsafe": audit.unsafe,
             "page_verdicts": truth.verdicts if truth else None,
+            "client_verdicts": client_truth.verdicts if client_truth else None,
             "window_moved": mover.moved if mover else None,
         }))
     return 0

@@ -62,6 +62,22 @@ def test_virtual_display_sets_and_restores_display(monkeypatch):
     assert os.environ["DISPLAY"] == ":12345"
 
 
+def test_display_numbers_can_be_kept_to_a_range(monkeypatch):
+    from screenbot.desktop.display import display_numbers_allowed
+    from screenbot.errors import DisplayError
+
+    assert display_numbers_allowed({}) is None
+    assert display_numbers_allowed({"SCREENBOT_XVFB_DISPLAYS": "70-79"}) == range(70, 80)
+    assert display_numbers_allowed({"SCREENBOT_XVFB_DISPLAYS": "71"}) == range(71, 72)
+    for bad in ("x", "9-3", "-4"):
+        with pytest.raises(DisplayError, match="SCREENBOT_XVFB_DISPLAYS"):
+            display_numbers_allowed({"SCREENBOT_XVFB_DISPLAYS": bad})
+    if shutil.which("Xvfb"):
+        monkeypatch.setenv("SCREENBOT_XVFB_DISPLAYS", "70-79")
+        with VirtualDisplay() as display:
+            assert 70 <= int(display.name[1:]) <= 79
+
+
 @pytest.fixture(scope="module")
 def display():
     if not shutil.which("Xvfb"):

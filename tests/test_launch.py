@@ -32,8 +32,10 @@ def test_every_shipped_client_says_how_it_starts(client):
 def test_the_demo_offers_the_clients_whose_profile_has_demo_options():
     assert demo_clients() == {
         "gnome-mines": {"level": "big", "window_size": [900, 640]},
+        "minegauler": {"level": "expert", "button_size": 24},
         "react-minesweeper": {},
         "sgt-mines": {"game_id": "30x16n99"},
+        "xbomb": {"level": 3},
         "xdemineur": {"cols": 30, "rows": 16, "mines": 99},
     }
     from screenbot.commands.demo import DEMO_CLIENTS

@@ -41,6 +41,16 @@ def test_game_status(text, mines, flags_needed, expected):
     assert game_status(board(text), mines=mines, win_requires_all_flags=flags_needed) == expected
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [("F1#\n11#\n###", PLAYING), ("F10\n110\n000", WON), ("#10\n110\n000", PLAYING), ("*2#\n###", LOST)],
+    ids=["flags-but-covered", "flags-and-open", "open-no-flag", "lost"],
+)
+def test_game_status_when_a_win_needs_every_flag_and_every_open(text, expected):
+    """xbomb: every bomb flagged and every other cell open."""
+    assert game_status(board(text), mines=1, win_requires_all_flags=True, win_requires_all_open=True) == expected
+
+
 def test_only_mines_left_with_unknown_total():
     assert only_mines_left(board("#1\n11"))
     assert not only_mines_left(board("##\n11"))  # either cell could be the mine

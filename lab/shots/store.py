@@ -24,7 +24,8 @@ TRUTH_SOURCES = {
 }
 
 
-def save_shot(shot: LabelledShot, folder: Path, *, for_templates: bool, full_frame: bool = False) -> Path:
+def save_shot(shot: LabelledShot, folder: Path, *, for_templates: bool, full_frame: bool = False,
+              margin: int = MARGIN) -> Path:
     import cv2
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -36,10 +37,10 @@ def save_shot(shot: LabelledShot, folder: Path, *, for_templates: bool, full_fra
         # is mostly not game), to keep the fixtures small.
         wl, wt, ww, wh = shot.window
         board = shot.lattice.board_rect()
-        left = max(0, wl - MARGIN, board.left - BOARD_MARGIN)
-        top = max(0, wt - MARGIN, board.top - BOARD_MARGIN)
-        right = min(frame.shape[1], wl + ww + MARGIN, board.right + BOARD_MARGIN)
-        bottom = min(frame.shape[0], wt + wh + MARGIN, board.bottom + BOARD_MARGIN)
+        left = max(0, wl - margin, board.left - BOARD_MARGIN)
+        top = max(0, wt - margin, board.top - BOARD_MARGIN)
+        right = min(frame.shape[1], wl + ww + margin, board.right + BOARD_MARGIN)
+        bottom = min(frame.shape[0], wt + wh + margin, board.bottom + BOARD_MARGIN)
         crop = frame[top:bottom, left:right]
     lattice = shot.lattice.translated(-left, -top)
     path = folder / f"{shot.name}.png"

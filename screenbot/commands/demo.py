@@ -89,7 +89,12 @@ def _play(client, args: argparse.Namespace) -> int:
     with MssScreen() as screen:
         # We started the client: its skin and window are known; the player locates the board in it.
         window = client.geometry()
-        found = FoundGame(client.client, client.window, window)
+        lattice = client.lattice
+        if lattice is not None:  # measured by the start function (xbomb): not searched for
+            from ..play.live import refined_lattice
+
+            lattice = refined_lattice(screen.grab(), skins, lattice)
+        found = FoundGame(client.client, client.window, window, lattice)
 
         def save_last_board(player) -> None:
             located = player.located

@@ -8,9 +8,10 @@
         finally:
             game.close()
 
-Four clients are supported: ``start_gnome_mines``, ``start_xdemineur``, ``start_react_minesweeper``
-(the npm demo page in Chromium, in ``browser``) and ``start_sgt_mines`` (Simon Tatham's "mines", taught to the reader
-with ``screenbot new-skin``). ``start_client(name, **options)`` dispatches by skin name. Each returns
+Six clients are supported: ``start_gnome_mines``, ``start_xdemineur``, ``start_react_minesweeper``
+(the npm demo page in Chromium, in ``browser``), ``start_sgt_mines`` (Simon Tatham's "mines", taught to the reader
+with ``screenbot new-skin``), ``start_minegauler`` (Qt, from PyPI, in a venv of its own: ``minegauler``) and
+``start_xbomb`` (Athena widgets). ``start_client(name, **options)`` dispatches by skin name. Each returns
 a ``ClientWindow`` (``processes``); ``close()`` stops every process the start function launched (and nothing else).
 Clients write settings under XDG dirs: each start gets its own temporary folder, removed on close.
 """
@@ -18,6 +19,7 @@ Clients write settings under XDG dirs: each start gets its own temporary folder,
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import re
 import time
@@ -28,6 +30,7 @@ from ..geometry import Rect
 from .browser import start_react_minesweeper
 from .install import ensure_debian_packages
 from .launch import launch_for
+from .minegauler import BUTTON_SIZES, LAUNCHER, LEVELS, ensure_minegauler_venv
 from .processes import ClientWindow, client_env, launch_client, temp_home
 from .windows import connect
 
@@ -37,12 +40,14 @@ GNOME_MINES_LEVELS = {"small": (8, 8, 10), "medium": (16, 16, 40), "big": (30, 1
 
 
 def start_client(name: str, **options: object) -> ClientWindow:
-    """Start a client by its skin name: "gnome-mines", "xdemineur", "react-minesweeper" or "sgt-mines"."""
+    """Start a client by its skin name: "gnome-mines", "xdemineur", "react-minesweeper", "sgt-mines", "minegauler" or "xbomb"."""
     starters = {
         "gnome-mines": start_gnome_mines,
         "xdemineur": start_xdemineur,
         "react-minesweeper": start_react_minesweeper,
         "sgt-mines": start_sgt_mines,
+        "minegauler": start_minegauler,
+        "xbomb": start_xbomb,
     }
     if name not in starters:
         raise ClientStartError(f"unknown client; known: {', '.join(starters)}", client=name)
@@ -267,3 +272,142 @@ def start_sgt_mines(game_id: str, tile: int = 20, timeout: float = 20.0) -> Clie
     return handle
 
 
+
+
+# --- minegauler (PyPI, Qt 6) --------------------------------------------------------------------------
+
+
+def start_minegauler(
+    level: str = "beginner", custom: tuple[int, int, int] | None = None, button_size: int = 16,
+    style: str = "Standard", position: tuple[int, int] | None = None, state_file: str | None = None,
+    timeout: float = 30.0,
+) -> ClientWindow:
+    """Start minegauler (its own venv is made on first use: ``minegauler.ensure_minegauler_venv``).
+
+    ``level`` is "beginner" (8x8/10), "intermediate" (16x16/40) or "expert" (30x16/99); ``custom=(cols,
+    rows, mines)`` another board. ``button_size`` is the cell size in px (16-40, the client's own limits;
+    16 is its default), ``style`` its skin ("Standard" is the classic Windows look, the one screenbot was
+    taught). ``position`` moves the window's top-left there (it opens centred). ``state_file``: the
+    client writes its own board and mines there every 20 ms (for tests and fixtures)."""
+    launch = launch_for("minegauler")
+    python = ensure_minegauler_venv(launch.packages)
+    if custom is None and level not in LEVELS:
+        raise ClientStartError(f"unknown level {level!r}; use {', '.join(LEVELS)}", client="minegauler")
+    if int(button_size) not in BUTTON_SIZES:
+        raise ClientStartError(f"button size {button_size} is outside minegauler's 16-40 px", client="minegauler")
+    cols, rows, mines = custom or LEVELS[level]
+    home = temp_home("minegauler")
+    state_file = state_file or str(home / "state.json")  # also says where the board is (below)
+    options = {"home": str(home), "state_file": state_file,
+               "settings": {"x_size": int(cols), "y_size": int(rows), "mines": int(mines),
+                            "btn_size": int(button_size), "style": str(style)}}
+    env = client_env(home, HOME=str(home), QT_QPA_PLATFORM="xcb")
+    # launch.command is ["python", "-c"]: the venv's Python runs LAUNCHER with the start's options.
+    cmd = [str(python), *launch.command[1:], LAUNCHER, json.dumps(options)]
+    handle = launch_client("minegauler", cmd, env, home, timeout, launch.window_title)
+    if position is not None:
+        _move_window(handle, position)
+    time.sleep(0.3)  # the first paint follows the map
+    try:
+        handle.lattice = _minegauler_lattice(state_file, rows, cols)
+    except BaseException:
+        handle.close()
+        raise
+    log.info("minegauler started: window 0x%x at %s, board %s", handle.window, handle.geometry(), handle.lattice)
+    return handle
+
+
+def _minegauler_lattice(state_file: str, rows: int, cols: int, timeout: float = 10.0):
+    """Where minegauler's cells are on the screen, as the client itself says in its state file (the
+    locator does not find every board it draws: see docs/clients.md)."""
+    from pathlib import Path
+
+    from ..vision.lattice import Lattice
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            state = json.loads(Path(state_file).read_text())
+            (x, y), pitch = state["origin"], float(state["pitch"])
+            return Lattice("minegauler", (float(x), float(y)), (pitch, pitch), rows, cols)
+        except (OSError, ValueError, KeyError):
+            if time.monotonic() > deadline:
+                raise ClientStartError("it wrote no state file saying where its board is", client="minegauler") from None
+            time.sleep(0.05)
+
+
+def _move_window(handle: ClientWindow, position: tuple[int, int]) -> None:
+    import subprocess
+
+    subprocess.run(["xdotool", "windowmove", str(handle.window), str(int(position[0])), str(int(position[1]))],
+                   check=False, capture_output=True)
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:  # the window manager moves the frame asynchronously
+        rect = handle.geometry()
+        if abs(rect.left - position[0]) < 40 and abs(rect.top - position[1]) < 60:
+            return
+        time.sleep(0.05)
+
+
+# --- xbomb (Athena widgets) ----------------------------------------------------------------------------
+
+XBOMB_LEVELS = {1: (8, 8, 10), 2: (16, 16, 40), 3: (30, 16, 99)}  # cols, rows, bombs
+
+
+def start_xbomb(level: int = 1, position: tuple[int, int] | None = None, timeout: float = 20.0) -> ClientWindow:
+    """Start xbomb's square grid at ``level`` 1 (8x8/10), 2 (16x16/40) or 3 (30x16/99).
+
+    The cell size is the grid widget's size divided by the cells: 50 px at level 1, 25 px at 2, 20 px at
+    3 when started at that level (switching levels inside the client gives other sizes)."""
+    launch = launch_for("xbomb")
+    ensure_debian_packages(launch.packages, why="the xbomb client")
+    if int(level) not in XBOMB_LEVELS:
+        raise ClientStartError(f"unknown level {level!r}; use 1, 2 or 3", client="xbomb")
+    home = temp_home("xbomb")
+    # xbomb writes its high scores under /var/games (Debian) and its settings nowhere.
+    handle = launch_client("xbomb", [*launch.command, "-square", f"-{int(level)}"], client_env(home, HOME=str(home)),
+                           home, timeout, launch.window_title)
+    if position is not None:
+        _move_window(handle, position)
+    time.sleep(0.3)  # the first expose draws the grid just after the window maps
+    cols, rows, _ = XBOMB_LEVELS[int(level)]
+    try:
+        handle.lattice = xbomb_lattice(handle.geometry(), rows, cols)
+    except BaseException:
+        handle.close()
+        raise
+    log.info("xbomb started: window 0x%x at %s, board %s", handle.window, handle.geometry(), handle.lattice)
+    return handle
+
+
+def xbomb_lattice(window: Rect, rows: int, cols: int, frame=None):
+    """The xbomb board's lattice on the screen, from its black grid lines (2 px each: every cell draws
+    a 1 px border of its own) inside ``window``: the screen's picture is grabbed unless ``frame`` (the
+    window's picture) is given. ClientStartError when the lines are not there."""
+    import numpy as np
+
+    from ..vision.lattice import Lattice
+
+    if frame is None:
+        from ..capture import MssScreen
+
+        with MssScreen() as screen:
+            frame = screen.grab(window.as_region())
+    dark = frame[:, :, :3].astype(int).sum(axis=2) < 100
+    found = []
+    for axis, count in ((0, cols), (1, rows)):
+        share = dark.mean(axis=axis)
+        lines = _line_starts(np.flatnonzero(share > 0.6))
+        run = next((lines[i : i + count + 1] for i in range(len(lines) - count)
+                    if len({b - a for a, b in zip(lines[i : i + count + 1], lines[i + 1 : i + count + 1])}) == 1), None)
+        if run is None:
+            raise ClientStartError(f"the {rows}x{cols} grid lines were not found in the window", client="xbomb")
+        found.append((run[0], (run[-1] - run[0]) / count))
+    (x0, px), (y0, py) = found
+    # The box of a cell starts past the line that ends the cell before it (where new-skin cut them).
+    return Lattice("xbomb", (float(window.left + x0 + 1), float(window.top + y0 + 1)), (float(px), float(py)), rows, cols)
+
+
+def _line_starts(index) -> list[int]:
+    """The first index of each run of consecutive indices."""
+    return [int(v) for i, v in enumerate(index) if i == 0 or index[i - 1] != v - 1]

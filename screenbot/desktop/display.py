@@ -85,6 +85,23 @@ class DisplayInfo:
     height: int
 
 
+def display_numbers_allowed(environ: dict[str, str] | None = None) -> range | None:
+    """The display numbers a VirtualDisplay may take, from SCREENBOT_XVFB_DISPLAYS ("70-79" or "70"),
+    for machines where several people start displays and each keeps to a range; None: any (Xvfb
+    chooses the lowest free one)."""
+    text = (environ if environ is not None else os.environ).get("SCREENBOT_XVFB_DISPLAYS", "").strip()
+    if not text:
+        return None
+    first, _, last = text.partition("-")
+    try:
+        low, high = int(first), int(last or first)
+    except ValueError:
+        raise DisplayError(f"SCREENBOT_XVFB_DISPLAYS={text!r} is not a number or a range such as 70-79") from None
+    if not 0 <= low <= high:
+        raise DisplayError(f"SCREENBOT_XVFB_DISPLAYS={text!r} is not a number or a range such as 70-79")
+    return range(low, high + 1)
+
+
 class VirtualDisplay:
     """Context manager: Xvfb on a free display number plus openbox; restores DISPLAY on exit.
 
@@ -126,18 +143,51 @@ class VirtualDisplay:
         if self._xvfb is not None:
             raise DisplayError("the virtual display is already running", display=self.name)
         self._ensure_programs()
-        read_fd, write_fd = os.pipe()
+        numbers = display_numbers_allowed()
+        if numbers is not None:
+            self._start_in(numbers)
+        else:
+            self._start_any()
+        self._saved_display = os.environ.get("DISPLAY")
+        os.environ["DISPLAY"] = self.name
+        # The display we start is X11 even when the surrounding desktop is Wayland: hide the Wayland
+        # socket from the clients we launch so GTK/Chromium pick X11 and stay capturable.
+        self._saved_wayland = os.environ.pop("WAYLAND_DISPLAY", None)
+        if self.window_manager:
+            self._start_window_manager()
+        log.info("virtual display %s started (Xvfb pid %s)", self.name, self._xvfb.pid)
+
+    def _xvfb_args(self) -> list[str]:
         width, height = self.size
+        return ["-screen", "0", f"{width}x{height}x{self.depth}", "-nolisten", "tcp", "-noreset"]
+
+    def _start_in(self, numbers: range) -> None:
+        """Xvfb on the first number of ``numbers`` that is free (SCREENBOT_XVFB_DISPLAYS)."""
+        for number in numbers:
+            if os.path.exists(f"/tmp/.X{number}-lock") or os.path.exists(f"/tmp/.X11-unix/X{number}"):
+                continue
+            self._xvfb = subprocess.Popen(["Xvfb", f":{number}", *self._xvfb_args()],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            self.name = f":{number}"
+            deadline = time.monotonic() + self.start_timeout
+            while self._xvfb.poll() is None and not display_reachable(self.name):
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            if self._xvfb.poll() is None and display_reachable(self.name):
+                return
+            self._kill(self._xvfb)  # taken meanwhile by someone else: try the next number
+            self._xvfb, self.name = None, None
+        raise DisplayError(f"no free display number among :{numbers.start} to :{numbers.stop - 1} "
+                           f"(SCREENBOT_XVFB_DISPLAYS)")
+
+    def _start_any(self) -> None:
+        read_fd, write_fd = os.pipe()
         cmd = [
             "Xvfb",
             "-displayfd",
             str(write_fd),
-            "-screen",
-            "0",
-            f"{width}x{height}x{self.depth}",
-            "-nolisten",
-            "tcp",
-            "-noreset",
+            *self._xvfb_args(),
         ]
         try:
             self._xvfb = subprocess.Popen(
@@ -155,14 +205,6 @@ class VirtualDisplay:
             os.close(read_fd)
         self.name = f":{number}"
         self._wait_reachable()
-        self._saved_display = os.environ.get("DISPLAY")
-        os.environ["DISPLAY"] = self.name
-        # The display we start is X11 even when the surrounding desktop is Wayland: hide the Wayland
-        # socket from the clients we launch so GTK/Chromium pick X11 and stay capturable.
-        self._saved_wayland = os.environ.pop("WAYLAND_DISPLAY", None)
-        if self.window_manager:
-            self._start_window_manager()
-        log.info("virtual display %s started (Xvfb pid %s)", self.name, self._xvfb.pid)
 
     def _ensure_programs(self) -> None:
         """Install Xvfb (and openbox) when missing and we are root, before anything is started, so a

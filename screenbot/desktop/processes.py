@@ -40,6 +40,9 @@ class ClientWindow:
     pid: int
     url: str | None = None
     devtools_port: int | None = None
+    # Where the board is on the screen, when the start function measured it: a vision Lattice (screen
+    # pixels). xbomb only: its covered cells are a fine stipple the locator finds no cells in.
+    lattice: object | None = None
     _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     def geometry(self) -> Rect:

@@ -56,6 +56,14 @@ class FoundGame:
     lattice: object | None = None  # the lattice given with --lattice (screen pixels, skin chosen)
 
 
+def refined_lattice(frame, skins, lattice):
+    """A lattice measured by other means (a client's start function) nudged, up to 2 px, to where its
+    skin's pictures fit best: the pictures of a skin sit a pixel one way or the other of a grid line."""
+    from ..vision.align import refine
+
+    return refine(frame, skins[lattice.skin], lattice, (2.0, 2.0))
+
+
 def find_game(screen, skins, skin: str = "auto", lattice=None) -> FoundGame:
     """Locate a board on the whole screen, then the top-level window that holds it.
 

@@ -8,12 +8,14 @@ from solver.probability import analyze
 PLAYING, WON, LOST = "playing", "won", "lost"
 
 
-def game_status(board: Board, *, mines: int | None, win_requires_all_flags: bool = False) -> str:
+def game_status(board: Board, *, mines: int | None, win_requires_all_flags: bool = False,
+                win_requires_all_open: bool = False) -> str:
     """``lost`` when the board shows a mine, an explosion or a wrong flag; ``won`` when, with a known
     mine total, only mines are left covered; for clients like xdemineur that count flags instead, when
     every mine is flagged (xdemineur declares the win as soon as its flag counter reaches zero with all
     flags right, even with safe cells still covered; the bot only ever flags proven mines); otherwise
-    ``playing``.
+    ``playing``. ``win_requires_all_open`` (xbomb) asks for both: every mine flagged and no other cell
+    left covered.
 
     With an unknown total the board alone cannot prove a win: the loop detects that differently (see
     ``loop.Player``)."""
@@ -23,6 +25,8 @@ def game_status(board: Board, *, mines: int | None, win_requires_all_flags: bool
         return PLAYING
     flags = board.count(FLAG)
     if win_requires_all_flags:
+        if win_requires_all_open and board.count(UNKNOWN_CHARS):
+            return PLAYING
         return WON if flags == mines else PLAYING
     return WON if board.count(UNKNOWN_CHARS) + flags == mines else PLAYING
 

@@ -71,6 +71,8 @@ class PlayProfile:
     win_requires_all_flags: bool
     hover_highlight: bool
     pauses_on_focus_loss: bool = False  # gnome-mines hides the board ("Paused") when unfocused
+    # With win_requires_all_flags: the win also waits for every safe cell to be open (xbomb).
+    win_requires_all_open: bool = False
     restart: ControlAction = NO_ACTION
     after_win: ControlAction = NO_ACTION
     after_loss: ControlAction = NO_ACTION
@@ -117,6 +119,7 @@ def profile_from_dict(skin: str, data: dict) -> PlayProfile:
             win_requires_all_flags=bool(data.get("win_requires_all_flags", False)),
             hover_highlight=bool(data.get("hover_highlight", False)),
             pauses_on_focus_loss=bool(data.get("pauses_on_focus_loss", False)),
+            win_requires_all_open=bool(data.get("win_requires_all_open", False)),
             restart=_action(play.get("restart")),
             after_win=_action(play.get("after_win")),
             after_loss=_action(play.get("after_loss")),

@@ -56,7 +56,8 @@ class GameRules:
 
     def status(self, board) -> str:
         """PLAYING, WON or LOST, by the client's rules (its mine total, whether a win needs all flags)."""
-        return game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags)
+        return game_status(board, mines=self.mine_total_for(board), win_requires_all_flags=self.profile.win_requires_all_flags,
+                           win_requires_all_open=self.profile.win_requires_all_open)
 
     def over(self, board) -> bool:
         return self.status(board) != PLAYING

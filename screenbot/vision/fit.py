@@ -240,11 +240,22 @@ def room_around(image: np.ndarray, lattice: Lattice) -> bool:
 
 def mislabelled(image: np.ndarray, lattice: Lattice, board: Board) -> list[tuple[int, int, str, str]]:
     """Cells whose picture is much closer to the average of another state's cells than to the average
-    of the other cells given their own state: (row, col, given state, state it looks like)."""
+    of the other cells given their own state, and to each of them: (row, col, given state, state it
+    looks like). Judged on the whole cell and on its inside alone, and only a cell that both call a
+    slip is one: what a typing slip gets wrong is the content (a digit, a flag), while some clients
+    draw one state with borders of two colours (xbomb, at the end of a game) and others tell two states
+    apart by their border alone (a raised covered cell and a flat open 0)."""
     flat = canonical_cells(image, lattice)
     if flat is None:
         return []
+    ring = 2
+    inside = flat.reshape(len(flat), CANONICAL, CANONICAL, 3)[:, ring:-ring, ring:-ring].reshape(len(flat), -1)
     chars = np.array([ch for _, _, ch in board.cells()])
+    whole = _slips(flat, chars, board.cols)
+    return [slip for slip in _slips(inside, chars, board.cols) if slip in whole]
+
+
+def _slips(flat: np.ndarray, chars: np.ndarray, cols: int) -> list[tuple[int, int, str, str]]:
     found = []
     states = sorted(set(chars.tolist()))
     sums = {s: flat[chars == s].sum(axis=0) for s in states}
@@ -254,11 +265,15 @@ def mislabelled(image: np.ndarray, lattice: Lattice, board: Board) -> list[tuple
             continue  # a state shown once has nothing to be compared with
         own = (sums[ch] - flat[i]) / (counts[ch] - 1)  # its state's other cells
         d_own = float(((flat[i] - own) ** 2).mean())
+        if d_own > 100.0:
+            # A state may have several looks: a cell just like another cell of its own state is no slip.
+            twins = flat[chars == ch]
+            d_own = min(d_own, float(np.sort(((twins - flat[i]) ** 2).mean(axis=1))[1]))
         for other in states:
             if other == ch:
                 continue
             d = float(((flat[i] - sums[other] / counts[other]) ** 2).mean())
             if d < MISLABEL_RATIO * d_own and d_own > 100.0:
-                found.append((i // board.cols, i % board.cols, str(ch), other))
+                found.append((i // cols, i % cols, str(ch), other))
                 break
     return found

@@ -135,7 +135,52 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         return Found(grid, None, best[0] if best else 0.0,
                      f"its cells match no known skin{matched}: a client nobody taught (screenbot new-skin), or not a board")
     score, lattice = best
-    return Found(grid, lattice, score, _short_of_standard(lattice, next(s for s in skins if s.name == lattice.skin)))
+    skin = next(s for s in skins if s.name == lattice.skin)
+    covered = _covered_beyond(frame, lattice, skin)
+    if covered:
+        # Covered cells the structure did not see as cells (xbomb's stippled ones): the grid found is
+        # the open part of a bigger board.
+        return Found(grid, None, 0.0, f"covered cells of {skin.name} go on past its {' and '.join(covered)} side: "
+                                      f"only part of the board was found")
+    return Found(grid, lattice, score, _short_of_standard(lattice, skin))
+
+
+# A side is taken to go on when this share of the cells just past it read as covered cells, surely.
+COVERED_BEYOND_SHARE = 0.5
+COVERED_BEYOND_CONFIDENCE = 0.8
+
+
+def _covered_beyond(frame: np.ndarray, lattice: Lattice, skin: Skin) -> list[str]:
+    """The sides of ``lattice`` past which the next row or column of boxes reads as the skin's covered
+    cells. The structure finds cells by their faces and separators; a client whose covered cells are a
+    fine stipple (xbomb) shows none, so a board with some cells open is found as its open part only."""
+    import cv2
+
+    (ox, oy), (px, py) = lattice.origin, lattice.pitch
+    height, width = frame.shape[:2]
+    rings = {
+        "top": [(ox + c * px, oy - py) for c in range(lattice.cols)],
+        "bottom": [(ox + c * px, oy + lattice.rows * py) for c in range(lattice.cols)],
+        "left": [(ox - px, oy + r * py) for r in range(lattice.rows)],
+        "right": [(ox + lattice.cols * px, oy + r * py) for r in range(lattice.rows)],
+    }
+    bank = skin.bank(lattice.pitch)
+    sides = []
+    for side, corners in rings.items():
+        crops = []
+        for x, y in corners:
+            left, top = int(round(x)), int(round(y))
+            right, bottom = int(round(x + px)), int(round(y + py))
+            if left < 0 or top < 0 or right > width or bottom > height:
+                continue
+            crops.append(cv2.resize(frame[top:bottom, left:right], (CANONICAL, CANONICAL), interpolation=cv2.INTER_AREA))
+        if not crops:
+            continue
+        matches = match_cells(np.stack(crops), bank)
+        sure = (matches.chars == "#") & (matches.confidence >= COVERED_BEYOND_CONFIDENCE)
+        if sure.sum() >= COVERED_BEYOND_SHARE * len(corners):
+            sides.append(side)
+    return sides
 
 
 # A board this close to one of the client's standard sizes (a share of each side), but smaller, is that
