@@ -23,7 +23,7 @@ from pathlib import Path
 
 from solver.board import Board
 
-from screenbot.vision.lattice import Lattice
+from screenbot.geometry import Lattice
 
 from .sessions import LabelledShot
 from .store import TRUTH_SOURCES, save_shot
@@ -81,13 +81,13 @@ class Session:
         """Click a cell's centre through XTEST and wait until the game's board changes (clicks sent back
         to back can crash minegauler)."""
         from Xlib import X
-        from Xlib import display as xdisplay
+        from screenbot.desktop.windows import connect
         from Xlib.ext import xtest
 
         before = self.state()["board"]
         x = int(self.origin[0] + (c + 0.5) * self.pitch)
         y = int(self.origin[1] + (r + 0.5) * self.pitch)
-        conn = xdisplay.Display()
+        conn = connect()
         try:
             xtest.fake_input(conn, X.MotionNotify, x=x, y=y)
             conn.sync()

@@ -357,9 +357,9 @@ class _DenseGames:
 
 def _resize_window(client, size: tuple[int, int], timeout: float = 3.0) -> None:
     """Ask for the client area ``size`` (width, height) and wait until the window has it."""
-    from Xlib import display as xdisplay
+    from screenbot.desktop.windows import connect
 
-    conn = xdisplay.Display()
+    conn = connect()
     try:
         conn.create_resource_object("window", client.window).configure(width=int(size[0]), height=int(size[1]))
         conn.sync()
@@ -376,10 +376,10 @@ def _resize_window(client, size: tuple[int, int], timeout: float = 3.0) -> None:
 def _press(*keys: str) -> None:
     """Press ``keys`` together (held in order, released in reverse) through XTEST, as a user would."""
     from Xlib import X, XK
-    from Xlib import display as xdisplay
+    from screenbot.desktop.windows import connect
     from Xlib.ext import xtest
 
-    conn = xdisplay.Display()
+    conn = connect()
     try:
         codes = [conn.keysym_to_keycode(XK.string_to_keysym(key)) for key in keys]
         for code in codes:

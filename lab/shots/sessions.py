@@ -46,9 +46,9 @@ class LabelledShot:
 
 
 def _xtest(action: Callable) -> None:
-    from Xlib import display as xdisplay
+    from screenbot.desktop.windows import connect
 
-    conn = xdisplay.Display()
+    conn = connect()
     try:
         action(conn)
         conn.sync()

@@ -167,10 +167,10 @@ class SgtGame:
 def _press(*keys: str) -> None:
     """Press ``keys`` together through XTEST (sgt-mines, like GTK, ignores synthetic key events)."""
     from Xlib import X, XK
-    from Xlib import display as xdisplay
+    from screenbot.desktop.windows import connect
     from Xlib.ext import xtest
 
-    conn = xdisplay.Display()
+    conn = connect()
     try:
         codes = [conn.keysym_to_keycode(XK.string_to_keysym(key)) for key in keys]
         for event, order in ((X.KeyPress, codes), (X.KeyRelease, codes[::-1])):

@@ -31,7 +31,7 @@ import numpy as np
 
 from solver.board import Board, neighbours
 
-from screenbot.vision.lattice import Lattice
+from screenbot.geometry import Lattice
 
 from .sessions import LabelledShot
 from .store import TRUTH_SOURCES, save_shot
@@ -101,11 +101,11 @@ class Session:
 
     def click(self, r: int, c: int, button: int = 1) -> None:
         from Xlib import X
-        from Xlib import display as xdisplay
+        from screenbot.desktop.windows import connect
         from Xlib.ext import xtest
 
         x, y = self.centre(r, c)
-        conn = xdisplay.Display()
+        conn = connect()
         try:
             xtest.fake_input(conn, X.MotionNotify, x=x, y=y)
             conn.sync()

@@ -322,7 +322,7 @@ def _minegauler_lattice(state_file: str, rows: int, cols: int, timeout: float = 
     locator does not find every board it draws: see docs/clients.md)."""
     from pathlib import Path
 
-    from ..vision.lattice import Lattice
+    from ..geometry import Lattice
 
     deadline = time.monotonic() + timeout
     while True:
@@ -386,7 +386,7 @@ def xbomb_lattice(window: Rect, rows: int, cols: int, frame=None):
     window's picture) is given. ClientStartError when the lines are not there."""
     import numpy as np
 
-    from ..vision.lattice import Lattice
+    from ..geometry import Lattice
 
     if frame is None:
         from ..capture import MssScreen
