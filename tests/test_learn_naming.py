@@ -149,8 +149,10 @@ def test_merge_refuses_two_names_for_one_picture():
 
 
 def test_clusters_group_near_pictures_and_keep_first_prototypes():
-    clusters = Clusters(threshold=5.0)
+    clusters = Clusters(threshold=5.0, peak_threshold=20.0)
     base = np.zeros(12, dtype=np.float32)
-    ids = clusters.assign(np.stack([base, base + 2, base + 20, base + 21, base + 60]))
-    assert ids.tolist() == [0, 0, 1, 1, 2]
-    assert clusters.nearest(base + 40) == -1 and len(clusters) == 3
+    spot = base.copy()
+    spot[:3] = 30  # the same on average, but one pixel differs a lot (a flag and its question mark)
+    ids = clusters.assign(np.stack([base, base + 2, base + 20, base + 21, base + 60, spot]))
+    assert ids.tolist() == [0, 0, 1, 1, 2, 3]
+    assert clusters.nearest(base + 40) == -1 and len(clusters) == 4

@@ -91,6 +91,19 @@ def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
     return _snap(image, labels, best)
 
 
+def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
+    """The lattice of ``board`` on ``image`` when where its cells are is known roughly (found by
+    structure, to a pixel or two): only its edges are snapped to whole pixels. BoardNotFoundError when
+    the lattice runs off the image."""
+    labels = _label_ids(board)
+    straight = Lattice(lattice.skin, lattice.origin, lattice.pitch, lattice.rows, lattice.cols)
+    spread = _spread(image, straight, labels)
+    if spread is None:
+        raise BoardNotFoundError(f"the {board.rows}x{board.cols} grid given runs off the image", skin=lattice.skin,
+                                 reason="no grid matching the board size")
+    return _snap(image, labels, Fit(straight, spread))
+
+
 def _periods(profile: np.ndarray, low: float, high: float, keep: int = 6) -> list[float]:
     """Periods in [low, high] at which an edge profile repeats, strongest first, to a tenth of a pixel
     or better: every local maximum of its autocorrelation, each refined on the highest multiple
