@@ -1,7 +1,7 @@
 """Group cell pictures into clusters of identical-looking cells, with no names attached.
 
 Every cell is cut the way the reader cuts it (the board region resized once), but at SIZE x SIZE
-pixels, twice the reader's, and blurred over 3x3 pixels; two pictures are the same when their mean
+pixels, twice the reader's, blurred over 3x3 pixels, and its middle kept (``RIM``); two pictures are the same when their mean
 absolute difference is small *and* no spot of them differs much (``PEAK``). The peak matters: a
 gnome-mines flag and its question mark (a small flag) differ in a few pixels only, 0.8 levels on
 average but 47 at the spot that differs. A client draws a state the same way every time, so cells of
@@ -23,6 +23,9 @@ SAME_PICTURE = 4.0
 # one state 2 at most (gnome-mines, 23 px), the flag and the question mark 47.
 PEAK = 25.0
 SIZE = 32
+# Only the middle of each box is compared: its rim holds the gap or line shared with the next cell,
+# which at the board's last row and column is the window's background instead (another colour).
+RIM = 5
 
 
 def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
@@ -37,6 +40,7 @@ def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
     scaled = cv2.resize(region, (lattice.cols * SIZE, lattice.rows * SIZE), interpolation=cv2.INTER_AREA)
     scaled = cv2.blur(scaled.astype(np.float32), (3, 3))
     cells = scaled.reshape(lattice.rows, SIZE, lattice.cols, SIZE, 3).transpose(0, 2, 1, 3, 4)
+    cells = cells[:, :, RIM : SIZE - RIM, RIM : SIZE - RIM]
     return np.ascontiguousarray(cells.reshape(lattice.rows * lattice.cols, -1))
 
 

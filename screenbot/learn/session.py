@@ -47,6 +47,14 @@ RESTART_CANDIDATES: tuple[tuple[str, ControlAction], ...] = (
 )
 
 
+# What may close a window a win brings (gnome-mines' "Congratulations"), tried in turn; the keys go to the
+# dialog, which has the keyboard, so the game window is not focused first.
+AFTER_WIN_CANDIDATES: tuple[tuple[str, ControlAction], ...] = (
+    ("Escape", ControlAction(keys=("escape",), wait=0.05, focus=False)),
+    ("Enter", ControlAction(keys=("enter",), wait=0.05, focus=False)),
+)
+
+
 class LearnError(ScreenError):
     """Learning cannot go on (the message says why); ``code`` is the exit code to end with."""
 
@@ -101,10 +109,14 @@ class Seen:
     latencies: list[float] = field(default_factory=list)
     zero_flood: bool | None = None  # every 0 seen had no covered neighbour
     window_title: str | None = None
+    wins: int = 0
+    after_win: tuple[str, ControlAction] | None = None
 
 
 def board_lattice(frame: np.ndarray, name: str) -> Lattice:
-    """The largest cell grid on ``frame``, found by structure alone, as boxes centred on its faces."""
+    """The largest cell grid on ``frame``, found by structure alone. Each box starts where its cell's
+    face starts and ends on the gap or line it shares with the next cell, as the shipped skins cut
+    their pictures (the reader's locator places templates that way)."""
     from ..vision.structure import find_grids
 
     grids = find_grids(frame)
@@ -114,12 +126,14 @@ def board_lattice(frame: np.ndarray, name: str) -> Lattice:
     grid = grids[0]
     cx, cy = grid.centres()
     px, py = grid.pitch
+    face_w = float(np.median(grid.faces.width))
+    face_h = float(np.median(grid.faces.height))
 
-    def edges(centres: np.ndarray, pitch: float) -> tuple[float, ...]:
-        mids = (centres[1:] + centres[:-1]) / 2
-        return (float(centres[0] - pitch / 2), *map(float, mids), float(centres[-1] + pitch / 2))
+    def edges(centres: np.ndarray, pitch: float, face: float) -> tuple[float, ...]:
+        starts = centres - face / 2
+        return (*map(float, starts), float(starts[-1] + pitch))
 
-    return Lattice.from_edges(name, edges(cx, px), edges(cy, py))
+    return Lattice.from_edges(name, edges(cx, px, face_w), edges(cy, py, face_h))
 
 
 class Session:
@@ -297,7 +311,13 @@ class Session:
         # Flags: right clicks on a covered cell. The first game follows the cell round its whole cycle
         # (flag, maybe a question mark, covered again); every game leaves one flag standing, which the
         # loss shows as a flag (a mine) or a wrong flag.
-        image, ids, flagged = self.flag_one(image, ids, cycle=first_game and seen.flag is None)
+        # Once a lost game has been named (and a wrong flag seen), the solver picks safe cells from what
+        # is named: games then go further (more numbers) and some are won (the win's look). A flag left
+        # on a cell that may be safe would mislead the solver, so those games place none.
+        assisted = self._mine_total() is not None and "W" in seen.names.values()
+        flagged: set[tuple[int, int]] = set()
+        if not assisted:
+            image, ids, flagged = self.flag_one(image, ids, cycle=first_game and seen.flag is None)
         # Random opens until the game is over.
         before, before_image = ids, image
         last_click: tuple[int, int] | None = None
@@ -306,8 +326,13 @@ class Session:
             choices = [c for c in self.covered_cells(ids) if c not in flagged]
             if not choices:
                 break
-            cell = self.rng.choice(choices)
+            cell, board, safe = self.pick(ids, choices, assisted)
+            if board is not None and board.is_over:
+                break  # the loss is on the board already
             image_next, after = self.open(ids, cell)
+            if safe and self._last_safe(board):
+                self.finish_win(ids)
+                return
             if np.array_equal(after, ids):
                 still += 1
                 if still >= 2:
@@ -380,6 +405,78 @@ class Session:
             image, ids = self.right(ids, cell, again=True)
         seen.refused.append("a right click did not come back to the flag")
         return image, ids, {cell}
+
+    def _mine_total(self) -> int | None:
+        counts = set(self.seen.mine_counts)
+        return counts.pop() if len(counts) == 1 else None
+
+    def _names(self) -> dict[int, str]:
+        names = dict(self.seen.names)
+        names.update({cid: "#" for cid in self.seen.covered})
+        if self.seen.flag is not None:
+            names.setdefault(self.seen.flag, "F")
+        if self.seen.question is not None:
+            names.setdefault(self.seen.question, "?")
+        return names
+
+    def pick(self, ids: np.ndarray, choices: list[tuple[int, int]], assisted: bool):
+        """The next cell to open, and the board as named (None when some picture has no name yet):
+        a cell the solver proves safe when ``assisted`` and there is one, else a random one."""
+        from solver.errors import MinesweeperError
+        from solver.probability import analyze
+
+        from .naming import label
+
+        board = label(ids, self._names())
+        if assisted and board is not None and not board.is_over:
+            try:
+                analysis = analyze(board.with_mines(self._mine_total()))
+            except MinesweeperError:
+                return self.rng.choice(choices), board, False
+            safe = [c for c in choices if analysis.probability(*c) == 0]
+            if safe:
+                return self.rng.choice(safe), board, True
+        return self.rng.choice(choices), board, False
+
+    def _last_safe(self, board) -> bool:
+        """Was the board one safe cell short of a win (so the safe open just made won it)?"""
+        total = self._mine_total()
+        return total is not None and board is not None and board.count("#?F") - 1 == total
+
+    def finish_win(self, ids: np.ndarray) -> None:
+        """Every safe cell is open: close the dialog a win may bring (the usual keys, in turn) and learn
+        what the won board shows on its mines (clients flag them all)."""
+        seen = self.seen
+        seen.wins += 1
+        board_rect = seen.lattice.board_rect()
+        window = self.desk.window
+        deadline = self.desk.clock() + 1.5
+        over: list[str] = []
+        while window is not None and self.desk.clock() < deadline:
+            over = window.windows_over(board_rect, own=True)
+            if over:
+                break
+            self.desk.sleep(0.1)
+        if over:
+            for label_, action in AFTER_WIN_CANDIDATES:
+                self.control(action)
+                self.desk.sleep(0.3)
+                if not window.windows_over(board_rect, own=True):
+                    seen.after_win = (label_, action)
+                    break
+            else:
+                seen.refused.append(f"a win brought a window ({', '.join(over)}) that none of the usual keys closed")
+                raise LearnError(f"a win brought a window over the board ({', '.join(over)}) that neither Escape "
+                                 "nor Enter closed: close it by hand and learn again", code=1)
+        won_image, won = self.settled()
+        changed = won != ids
+        if changed.any() and np.isin(ids[changed], list(seen.covered)).all():
+            new = set(won[changed].tolist()) - set(self._names())
+            if len(new) == 1:
+                seen.names[new.pop()] = "F"  # a won game shows a flag on every mine
+            self.keep(won_image, won, "won")
+        log.info("learn: game %d won%s", seen.games_played,
+                 f"; {seen.after_win[0]} closed the window it brought" if seen.after_win else "")
 
     def _first_click_evidence(self, opened: int, first_id: int, names: dict[int, str] | None) -> None:
         name = (names or self.seen.names).get(first_id)

@@ -21,7 +21,7 @@ from .session import Seen
 
 log = logging.getLogger(__name__)
 
-MAX_EXAMPLES = 5  # screenshots given to the skin builder (each is fitted; more only costs time)
+MAX_EXAMPLES = 8  # screenshots given to the skin builder (a state left out may be misread as a look-alike)
 ALL_STATES = "#012345678F?*XW"
 
 
@@ -92,9 +92,12 @@ def profile_for(seen: Seen, name: str) -> dict:
         play["window_title"] = "^" + re.escape(seen.window_title) + "$"
     if restart is not None:
         play["restart"] = _action_json(restart)
-    # A win was not seen while learning: closing a dialog with Escape is the usual way, and harmless
-    # where there is none.
-    play["after_win"] = {"keys": ["escape"], "wait": 0.05, "focus": False}
+    if seen.after_win is not None:
+        play["after_win"] = _action_json(seen.after_win[1])
+    elif not seen.wins:
+        # No win was seen while learning: closing a dialog with Escape is the usual way, and harmless
+        # where there is none.
+        play["after_win"] = {"keys": ["escape"], "wait": 0.05, "focus": False}
     slowest = max(seen.latencies, default=0.05)
     play.update({
         "redraw_timeout": round(max(0.5, 5 * slowest), 2),
@@ -112,10 +115,12 @@ def profile_for(seen: Seen, name: str) -> dict:
         "hover_highlight": seen.lit is not None,
         "question_marks": seen.question is not None,
         "loss_shown": "learnt: every mine shown on the board",
-        "win_shown": "not seen while learning",
+        "win_shown": ("learnt: a window over the board, closed with " + seen.after_win[0]) if seen.after_win
+        else "learnt: on the board" if seen.wins else "not seen while learning",
         "learnt": {
             "games": seen.games_played,
             "games_named": seen.games_named,
+            "wins": seen.wins,
             "first_clicks": seen.first_clicks,
             "mines_seen": seen.mine_counts,
             "restart": seen.restart[0] if seen.restart is not None else None,
