@@ -61,7 +61,7 @@ def choose_examples(frames: list[tuple[np.ndarray, Board, str]]) -> tuple[list[i
     # The lit covered cell is one more look of "covered": a frame showing it is always taught.
     chosen: list[int] = [i for i, (_, _, what) in enumerate(frames) if what == "hover"][:1]
     have: set[str] = {ch for i in chosen for _, _, ch in frames[i][1].cells()}
-    candidates = [i for i, (_, board, _) in enumerate(frames) if len({ch for _, _, ch in board.cells()}) >= 3]
+    candidates = [i for i, (_, board, _) in enumerate(frames) if len({ch for _, _, ch in board.cells()}) >= 2]
     while True:
         gains = [(len({ch for _, _, ch in frames[i][1].cells()} - have), i) for i in candidates if i not in chosen]
         gains = [g for g in gains if g[0] > 0]
