@@ -69,7 +69,7 @@ def test_the_profile_comes_from_what_was_seen_and_can_be_played():
     seen = seen_after_games()
     profile = profile_for(seen, "learnt")
     assert profile["first_click"] == "opening" and profile["mine_total"] == {"4x4": 40}
-    assert profile["hover_highlight"] and profile["question_marks"]
+    assert profile["hover_highlight"] and profile["question_marks"] and not profile["pauses_on_focus_loss"]
     assert profile["play"]["restart"] == {"keys": ["ctrl", "r"], "wait": 0.1}
     assert profile["play"]["window_title"] == "^Mines$" and profile["play"]["confirm_clicks"] == "cell"
     played = profile_from_dict("learnt", profile)

@@ -78,10 +78,10 @@ def test_learn_gnome_mines_from_zero_labels(tmp_path):
             if played.returncode == 0:
                 assert result["games"] == 2 and result["wins"] + result["losses"] == 2
             else:
-                # Known limit: right after a win, while gnome-mines' dialog goes away, the learnt
-                # flag and question-mark pictures can be too alike for the reader, which then stops
-                # (a refusal, never a wrong click).
-                assert played.returncode == 1 and "could not be read" in result["stopped"] + played.stderr, \
+                # Known limit: around a win's dialog, or after a click gnome-mines dropped, the play loop
+                # with the learnt profile may stop, refusing the board it sees (never a wrong click).
+                refusals = ("could not be read", "cannot read the board", "cannot be right")
+                assert played.returncode == 1 and any(r in result["stopped"] for r in refusals), \
                     played.stderr[-3000:]
                 assert result["wins"] + result["losses"] + result["aborted"] == result["games"]
 

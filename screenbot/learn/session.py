@@ -110,6 +110,7 @@ class Seen:
     zero_flood: bool | None = None  # every 0 seen had no covered neighbour
     window_title: str | None = None
     wins: int = 0
+    pauses_on_focus_loss: bool = False  # the board is hidden while the window has not the keyboard
     after_win: tuple[str, ControlAction] | None = None
 
 
@@ -130,7 +131,9 @@ def board_lattice(frame: np.ndarray, name: str) -> Lattice:
     face_h = float(np.median(grid.faces.height))
 
     def edges(centres: np.ndarray, pitch: float, face: float) -> tuple[float, ...]:
-        starts = centres - face / 2
+        # A face found by structure is the flat inside of the cell's drawing: its anti-aliased (or
+        # rounded) rim is one more pixel on each side.
+        starts = centres - face / 2 - 1
         return (*map(float, starts), float(starts[-1] + pitch))
 
     return Lattice.from_edges(name, edges(cx, px, face_w), edges(cy, py, face_h))
@@ -307,6 +310,7 @@ class Session:
         ids = after
         if first_game:
             image, ids = self.hover(image, ids)
+            image, ids = self.probe_focus(image, ids)
         opened_seen = _opened_ids(seen, ids) | {cid for cid, n in seen.names.items() if n.isdigit()}
         # Flags: right clicks on a covered cell. The first game follows the cell round its whole cycle
         # (flag, maybe a question mark, covered again); every game leaves one flag standing, which the
@@ -372,6 +376,34 @@ class Session:
         log.info("learn: game %d lost after %d cells opened; %d mines; names so far %s", seen.games_played,
                  int((~np.isin(ids, list(seen.covered))).sum()), naming.mines,
                  "".join(sorted(set(seen.names.values()))))
+
+    def probe_focus(self, image: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Does the client hide its board when its window loses the keyboard (gnome-mines pauses)?
+        A small window of ours takes the keyboard for a moment, then the client's window gets it back."""
+        window = self.desk.window
+        if window is None:
+            return image, ids
+        try:
+            probe = _FocusProbe()
+        except Exception as exc:  # no X11 window to take the keyboard: the rule stays unknown (false)
+            log.info("learn: could not open a window to take the keyboard (%s)", exc)
+            return image, ids
+        try:
+            if probe.rect().intersects(self.seen.lattice.board_rect()):
+                away = ids  # the window manager put it over the board: no answer from this
+            else:
+                _, away = self.settled(previous=ids, timeout=0.6)
+        finally:
+            probe.close()
+        self.seen.pauses_on_focus_loss = bool((away != ids).mean() > 0.5)
+        window.activate()
+        self.desk.sleep(0.1)
+        image, back = self.settled(previous=away if self.seen.pauses_on_focus_loss else None, timeout=1.0)
+        if self.seen.pauses_on_focus_loss and not np.array_equal(back, ids):
+            raise LearnError("the board did not come back after the client's window got the keyboard again", code=1)
+        log.info("learn: the board is %s when the window loses the keyboard",
+                 "hidden" if self.seen.pauses_on_focus_loss else "still shown")
+        return image, back
 
     def flag_one(self, image: np.ndarray, ids: np.ndarray, cycle: bool) -> tuple[np.ndarray, np.ndarray, set]:
         """Right-click a covered cell until it shows a flag; returns the frame and the flagged cells.
@@ -526,6 +558,41 @@ class Session:
         ids = self.cells(self.grab())
         same = (ids == shown) | np.isin(ids, list(self.seen.covered))
         return float(same.mean()) > 0.9
+
+
+class _FocusProbe:
+    """A small window in the screen's top-left corner that takes the keyboard while it exists."""
+
+    def __init__(self) -> None:
+        import time as _time
+
+        from Xlib import X, Xutil
+
+        from ..desktop.windows import connect
+
+        self.conn = connect(purpose="to open a window on")
+        screen = self.conn.screen()
+        self.window = screen.root.create_window(0, 0, 40, 40, 0, screen.root_depth, X.InputOutput, X.CopyFromParent,
+                                                background_pixel=screen.black_pixel)
+        self.window.set_wm_name("screenbot learn: focus probe")
+        self.window.set_wm_normal_hints(flags=Xutil.USPosition | Xutil.PPosition, x=0, y=0)
+        self.window.map()
+        self.conn.sync()
+        _time.sleep(0.2)
+        self.window.set_input_focus(X.RevertToParent, X.CurrentTime)
+        self.conn.sync()
+
+    def rect(self) -> Rect:
+        geom = self.window.get_geometry()
+        origin = self.window.translate_coords(self.conn.screen().root, 0, 0)
+        return Rect(-origin.x, -origin.y, geom.width, geom.height)
+
+    def close(self) -> None:
+        try:
+            self.window.destroy()
+            self.conn.sync()
+        finally:
+            self.conn.close()
 
 
 def _debug_dump(game: int, lost: LostGame, before: np.ndarray, after: np.ndarray, exc: object) -> None:

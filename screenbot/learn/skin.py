@@ -113,6 +113,7 @@ def profile_for(seen: Seen, name: str) -> dict:
         "mine_total": mine_total,
         "win_requires_all_flags": False,
         "hover_highlight": seen.lit is not None,
+        "pauses_on_focus_loss": seen.pauses_on_focus_loss,
         "question_marks": seen.question is not None,
         "loss_shown": "learnt: every mine shown on the board",
         "win_shown": ("learnt: a window over the board, closed with " + seen.after_win[0]) if seen.after_win
@@ -175,8 +176,13 @@ def build_skin(seen: Seen, name: str, stage: Path) -> Built:
         except ScreenError as exc:
             checks.append((f"{what} ({used})", f"refused: {str(exc).splitlines()[0][:120]}"))
             continue
-        checks.append((f"{what} ({used})", "right" if got.grid == board.grid else "WRONG"))
-    wrong = [what for what, verdict in checks if verdict == "WRONG"]
+        if got.grid == board.grid:
+            checks.append((f"{what} ({used})", "right"))
+            continue
+        cells = [f"({r}, {c}) is {board[r, c]!r} read {got[r, c]!r}" for r, c, _ in board.cells()
+                 if (got.rows, got.cols) == (board.rows, board.cols) and got[r, c] != board[r, c]]
+        checks.append((f"{what} ({used})", "WRONG: " + ("; ".join(cells[:4]) or f"read {got.rows}x{got.cols}")))
+    wrong = [f"{what} ({verdict})" for what, verdict in checks if verdict.startswith("WRONG")]
     refused_taught = [what for what, verdict in checks if verdict.startswith("refused") and "(taught)" in what]
     if wrong or refused_taught:
         raise SkinCheckError("the new skin does not read its own screens back: "
