@@ -4,7 +4,8 @@ A loss shows every mine. On the lost board, with what was on screen just before 
 
 - the clicked cell is the mine that was hit (its picture: the exploded mine, or the plain mine when the
   client does not mark the hit one);
-- covered cells that changed at the loss into a picture never seen on an opened cell are mines;
+- covered cells that changed at the loss into a picture never seen on an opened cell are mines (one
+  picture: the one on the most such cells, when there are several);
   covered cells that changed into a known opened picture were opened by the client at the loss (clients
   that show the whole board);
 - a flag that stayed a flag is a mine; a flag that changed is a wrong flag;
@@ -85,14 +86,18 @@ def name_lost_board(game: LostGame) -> Naming:
     if wrong_ids & (set(covered) | set(new) | set(game.opened_before)) or hit in wrong_ids:
         raise NamingError("a wrong flag looks like another kind of cell")
     last_error = "no mines"
-    # The largest set of new pictures that are mines and fits the rules, tried first.
-    for size in range(len(new), -1, -1):
-        for mine_ids in itertools.combinations(new, size):
-            try:
-                return _name(after, was_covered, uncovered, flag_mines, wrong, (cr, cc), hit, set(mine_ids),
-                             set(covered), set(flags), wrong_ids)
-            except NamingError as exc:
-                last_error = str(exc)
+    # A client draws every mine it shows the same way: one new picture is the mine, the one on the most
+    # cells first (a client that shows the whole board at a loss also shows numbers never seen before,
+    # on fewer cells; taken for mines they can fit the counts too). Then two or more, then none.
+    cells_of = {cid: int((after[uncovered] == cid).sum()) for cid in new}
+    singles = [(cid,) for cid in sorted(new, key=lambda cid: -cells_of[cid])]
+    larger = [combo for size in range(2, len(new) + 1) for combo in itertools.combinations(new, size)]
+    for mine_ids in [*singles, *larger, ()]:
+        try:
+            return _name(after, was_covered, uncovered, flag_mines, wrong, (cr, cc), hit, set(mine_ids),
+                         set(covered), set(flags), wrong_ids)
+        except NamingError as exc:
+            last_error = str(exc)
     raise NamingError(last_error)
 
 
