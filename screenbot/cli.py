@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "screenbot.commands.replay",
     "screenbot.commands.read",
     "screenbot.commands.new_skin",
+    "screenbot.commands.learn",
     "screenbot.commands.read_bench",
 )
 DESCRIPTION = (

@@ -91,6 +91,27 @@ def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
     return _snap(image, labels, best)
 
 
+def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
+    """The lattice of ``board`` on ``image`` when where its cells are is known (found by structure,
+    each box starting at its cell's face): kept as it is when its edges are on whole pixels, else
+    snapped to them where cells of one state look most alike. BoardNotFoundError when the lattice
+    runs off the image.
+
+    Not moved by the spread when it is whole already: a gap that is the same colour around every
+    cell leaves several placements equally alike, and the face-first one is the one the locator and
+    the shipped skins use (a gnome-mines skin cut two pixels up and left read its flag and its
+    question mark as too alike)."""
+    labels = _label_ids(board)
+    straight = Lattice(lattice.skin, lattice.origin, lattice.pitch, lattice.rows, lattice.cols)
+    spread = _spread(image, straight, labels)
+    if spread is None:
+        raise BoardNotFoundError(f"the {board.rows}x{board.cols} grid given runs off the image", skin=lattice.skin,
+                                 reason="no grid matching the board size")
+    whole = all(abs(v - round(v)) < 0.01 for v in (*straight.origin, straight.pitch[0] * straight.cols,
+                                                      straight.pitch[1] * straight.rows))
+    return Fit(straight, spread) if whole else _snap(image, labels, Fit(straight, spread))
+
+
 def _periods(profile: np.ndarray, low: float, high: float, keep: int = 6) -> list[float]:
     """Periods in [low, high] at which an edge profile repeats, strongest first, to a tenth of a pixel
     or better: every local maximum of its autocorrelation, each refined on the highest multiple

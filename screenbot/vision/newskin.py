@@ -26,7 +26,7 @@ from solver.board import Board
 
 from ..errors import ScreenError
 from .cut import VARIANT_DISTANCE, LabelledImage, cut_cells, write_cells
-from .fit import Fit, canonical_cells, fit_lattice, mislabelled, room_around
+from .fit import Fit, canonical_cells, fit_known, fit_lattice, mislabelled, room_around
 from ..geometry import Lattice
 from .skins import CANONICAL, CHAR_STATES, OUTSIDE, to_canonical
 
@@ -70,14 +70,24 @@ def default_profile(name: str) -> dict:
 
 
 def make_skin(name: str, examples: list[tuple[np.ndarray, Board]], templates_dir: Path,
-              shot_names: list[str] | None = None) -> Taught:
+              shot_names: list[str] | None = None, lattices: list[Lattice] | None = None,
+              trust_labels: bool = False) -> Taught:
     """Fit every example, cut its cells into ``templates_dir/name`` and write a profile if none exists.
 
     Raises BoardNotFoundError when no grid of a board's size fits its screenshot, NewSkinError when
     a board's text disagrees with its picture (cells that look like another state's) or when no
-    screenshot shows anything around the board (the reader needs that to tell cells from window)."""
+    screenshot shows anything around the board (the reader needs that to tell cells from window).
+
+    ``lattices``, when given, say roughly where each example's cells are (``learn`` found them by
+    structure): only their edges are snapped to whole pixels, instead of searching the whole picture.
+    ``trust_labels``: the boards come from pictures already grouped by look (``learn``), so a single
+    cell that looks like another state's (the covered cell lit under the pointer looks like an
+    opened one) is a second look of its state, not a typing slip."""
     names = shot_names or [f"screenshot {i + 1}" for i in range(len(examples))]
-    fits = [fit_lattice(image, board, name) for image, board in examples]
+    if lattices is not None:
+        fits = [fit_known(image, board, lattice) for (image, board), lattice in zip(examples, lattices)]
+    else:
+        fits = [fit_lattice(image, board, name) for image, board in examples]
     if not any(room_around(image, fit.lattice) for (image, _), fit in zip(examples, fits)):
         # The locator compares candidate cells with what surrounds a board, and cannot work without it.
         raise NewSkinError("no screenshot shows what is around the board (a cell's width or more of the window "
@@ -93,7 +103,7 @@ def make_skin(name: str, examples: list[tuple[np.ndarray, Board]], templates_dir
                 f"top-left cell at ({lat.origin[0]:.0f}, {lat.origin[1]:.0f})) does not fit the board text: "
                 f"{len(found)} cells look like another state's cells. Check that the text is this screenshot's "
                 f"board, every row and column of it, in order")
-        for r, c, given, like in found:
+        for r, c, given, like in ([] if trust_labels else found):
             slips.append(f"{shot}: row {r}, col {c} is {given!r} in the board text but looks like the {like!r} cells")
     if slips:
         raise NewSkinError("the board text disagrees with the picture (rows and columns count from 0):\n  "

@@ -1,0 +1,170 @@
+"""``screenbot learn NAME``: teach the reader the client on the screen by playing it, with no boards
+typed by a person.
+
+With a Minesweeper window showing a fresh game that no skin knows: finds its board by structure,
+plays ``--games`` games (random opens until each is lost, a flag per game), names the cell pictures by
+the rules on the lost boards, finds how the client starts a new game and its first-click rule, then
+builds the skin with the same builder as ``new-skin`` and writes it, with a profile and its "play"
+section, only once it reads its own screens back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import time
+
+from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_USAGE, for_error
+from .common import fail
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "learn",
+        help="learn a client nobody described by playing it (no labels needed)",
+        description="Start the client with a fresh game on the screen (and nothing else over it), then run "
+        "this: it finds the board, plays --games games by itself (clicking cells at random until each is lost), "
+        "names every cell picture by the rules of the game, finds how the client restarts, and writes "
+        "NAME/cells/*.png and NAME/profile.json (with its \"play\" section) into the skins folder. Nothing is "
+        "written unless the new skin reads its own screens back. Exit codes: 0 ok, 1 learning failed (the client "
+        "does not react, its window closed, no game could be named, the skin misread its screens), 2 bad "
+        "arguments or NAME exists without --replace, 3 no display, 4 no board on the screen.",
+    )
+    parser.add_argument("name", help="skin name (a folder name: letters, digits, - and _)")
+    parser.add_argument("--templates", metavar="DIR", help="skins folder to write to (default: the "
+                        "SCREENBOT_TEMPLATES environment variable, else the skins shipped in the package)")
+    parser.add_argument("--games", type=int, default=6, help="games to play while learning (default 6); more "
+                        "games show more numbers")
+    parser.add_argument("--seed", type=int, help="seed of the random clicks (default: random, printed)")
+    parser.add_argument("--replace", action="store_true", help="NAME exists already: replace it")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import BoardNotFoundError, DisplayError, MinesweeperError, ScreenError, SkinError
+    from ..learn.session import LearnError
+    from ..learn.skin import SkinCheckError
+    from ..skin_folders import user_skins_folder
+    from ..vision.newskin import NewSkinError, state_names
+    from .new_skin import publish, staging
+
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", args.name) or args.name == "auto":
+        return fail(f"skin name {args.name!r} must be letters, digits, - and _ (and not 'auto')", EXIT_USAGE)
+    if not 1 <= args.games <= 200:
+        return fail("--games must be between 1 and 200", EXIT_USAGE)
+    templates = user_skins_folder(args.templates)
+    if templates.exists() and not templates.is_dir():
+        return fail(f"--templates {templates}: is not a folder", EXIT_USAGE)
+    if (templates / args.name / "profile.json").exists() and not args.replace:
+        return fail(f"skin {args.name!r} exists already in {templates}: choose another name, or add --replace",
+                    EXIT_USAGE)
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    say = (lambda text: print(text, file=sys.stderr)) if args.json else print
+    say(f"learn {args.name}: seed {seed}")
+    started = time.monotonic()
+    try:
+        seen = _learn(args.name, args.games, seed, say)
+    except LearnError as exc:
+        return fail(str(exc), exc.code)
+    except BoardNotFoundError as exc:
+        return fail(str(exc), EXIT_NO_BOARD)
+    except (DisplayError, ScreenError) as exc:
+        return fail(f"{exc} (nothing was written)", for_error(exc))
+    played = time.monotonic() - started
+    try:
+        with staging(templates, args.name) as stage:
+            try:
+                built = _build(seen, args.name, stage)
+            except (SkinCheckError, NewSkinError, BoardNotFoundError, SkinError) as exc:
+                for line in _seen_lines(seen):
+                    say(line)
+                return fail(f"{exc}; nothing was written", EXIT_FAILED)
+            publish(stage, templates, args.name)
+    except OSError as exc:
+        return fail(f"cannot write the skin into {templates}: {exc.strerror or exc}", EXIT_USAGE)
+    except MinesweeperError as exc:
+        return fail(f"{exc}; nothing was written", for_error(exc))
+    seconds = time.monotonic() - started
+    summary = {
+        "skin": args.name,
+        "folder": str(templates / args.name),
+        "seconds": round(seconds, 1),
+        "seconds_playing": round(played, 1),
+        "games": seen.games_played,
+        "games_named": seen.games_named,
+        "games_not_used": seen.refused,
+        "board": [seen.lattice.rows, seen.lattice.cols],
+        "pitch": [round(p, 2) for p in seen.lattice.pitch],
+        "states": built.states,
+        "missing": built.missing,
+        "restart": seen.restart[0] if seen.restart else None,
+        "first_click": built.profile["first_click"],
+        "mine_total": built.profile["mine_total"],
+        "hover_highlight": built.profile["hover_highlight"],
+        "question_marks": built.profile["question_marks"],
+        "examples": built.examples,
+        "checks": [{"frame": what, "verdict": verdict} for what, verdict in built.checks],
+        "seed": seed,
+    }
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    print(f"wrote {templates / args.name} in {seconds:.0f} s ({seen.games_played} games, "
+          f"{seen.games_named} lost games named)")
+    print(f"board {seen.lattice.rows}x{seen.lattice.cols}, pitch {seen.lattice.pitch[0]:.2f}x{seen.lattice.pitch[1]:.2f} px")
+    print(f"states learnt: {state_names(built.states)}")
+    if built.missing:
+        print(f"states not seen (a cell showing one stops reading with exit 5; learn again with more --games): "
+              f"{state_names(built.missing)}")
+    print(f"new game: {summary['restart']}; first click: {summary['first_click']}; mine total: "
+          f"{summary['mine_total']}; cells light up under the pointer: {summary['hover_highlight']}")
+    for what, verdict in built.checks:
+        print(f"check {what}: {verdict}")
+    for why in seen.refused:
+        print(f"not used: {why}")
+    return 0
+
+
+def _learn(name: str, games: int, seed: int, say):
+    """Open the display, find the board and its window, and play while learning."""
+    from ..capture import MssScreen
+    from ..desktop.display import require_x_display
+    from ..learn.session import Desk, board_lattice, learn
+    from ..mouse import PyAutoGuiMouse
+    from ..play.live import _window_holding, measure_scale
+
+    require_x_display("start the client on an X display (or under Xvfb) and run learn there")
+    with MssScreen() as screen:
+        lattice = board_lattice(screen.grab(), name)
+        mouse = PyAutoGuiMouse()
+        window = None
+        wid = _window_holding(lattice.board_rect())
+        if wid is not None:
+            from ..play.window import WindowTracker
+
+            window = WindowTracker(wid)
+        desk = Desk(screen, mouse, window, measure_scale(screen, mouse))
+        try:
+            return learn(desk, name, games, random.Random(seed), progress=say)
+        finally:
+            if window is not None:
+                window.close()
+
+
+def _build(seen, name, stage):
+    from ..learn.skin import build_skin
+
+    return build_skin(seen, name, stage)
+
+
+def _seen_lines(seen) -> list[str]:
+    lines = [f"games played {seen.games_played}, lost games named {seen.games_named}"]
+    lines += [f"not used: {why}" for why in seen.refused]
+    return lines
+
+
+__all__ = ["register", "run", "EXIT_FAILED"]

@@ -1,0 +1,94 @@
+"""Group cell pictures into clusters of identical-looking cells, with no names attached.
+
+Every cell is cut the way the reader cuts it (the board region resized once), but at SIZE x SIZE
+pixels, twice the reader's, blurred over 3x3 pixels, and its middle kept (``RIM``); two pictures are the same when their mean
+absolute difference is small *and* no spot of them differs much (``PEAK``). The peak matters: a
+gnome-mines flag and its question mark (a small flag) differ in a few pixels only, 0.8 levels on
+average but 47 at the spot that differs. A client draws a state the same way every time, so cells of
+one state differ by a level or two at most. A cluster keeps the first picture it was given as its
+prototype: no drift from averaging.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# Mean absolute difference (0-255 per channel) under which two cell pictures are the same state.
+# Measured on gnome-mines at 23 px: cells of one state 0 apart, the closest two states (a 1 and a 3,
+# small dark digits on near colours) 7.5, covered and the lit covered cell 17.
+SAME_PICTURE = 4.0
+# The largest difference (0-255, mean of the channels) at any pixel of the blurred pictures: cells of
+# one state 2 at most (gnome-mines, 23 px), the flag and the question mark 47.
+PEAK = 25.0
+SIZE = 32
+# Only the middle of each box is compared: its rim holds the gap or line shared with the next cell,
+# which at the board's last row and column is the window's background instead (another colour).
+RIM = 5
+
+
+def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
+    """(cells, SIZE*SIZE*3) float32 pictures of every cell of ``lattice`` on ``image``, row by row;
+    None when the lattice runs off the image."""
+    import cv2
+
+    rect = lattice.board_rect()
+    if rect.left < 0 or rect.top < 0 or rect.right > image.shape[1] or rect.bottom > image.shape[0]:
+        return None
+    region = image[rect.top : rect.bottom, rect.left : rect.right]
+    scaled = cv2.resize(region, (lattice.cols * SIZE, lattice.rows * SIZE), interpolation=cv2.INTER_AREA)
+    scaled = cv2.blur(scaled.astype(np.float32), (3, 3))
+    cells = scaled.reshape(lattice.rows, SIZE, lattice.cols, SIZE, 3).transpose(0, 2, 1, 3, 4)
+    cells = cells[:, :, RIM : SIZE - RIM, RIM : SIZE - RIM]
+    return np.ascontiguousarray(cells.reshape(lattice.rows * lattice.cols, -1))
+
+
+def distance(a: np.ndarray, b: np.ndarray) -> np.ndarray | float:
+    """Mean absolute difference between pictures ``a`` (k, D) or (D,) and one picture ``b`` (D,)."""
+    return np.abs(np.asarray(a, dtype=np.float32) - np.asarray(b, dtype=np.float32)).mean(axis=-1)
+
+
+def peak(a: np.ndarray, b: np.ndarray) -> np.ndarray | float:
+    """The largest difference at one pixel (mean of its channels) between ``a`` (k, D) or (D,) and ``b``;
+    for pictures whose length is not a multiple of 3, the largest difference of one value."""
+    diff = np.abs(np.asarray(a, dtype=np.float32) - np.asarray(b, dtype=np.float32))
+    if diff.shape[-1] % 3 == 0:
+        diff = diff.reshape(*diff.shape[:-1], -1, 3).mean(axis=-1)
+    return diff.max(axis=-1)
+
+
+@dataclass
+class Clusters:
+    """The clusters seen so far in a session: prototype pictures, in the order they were first seen."""
+
+    threshold: float = SAME_PICTURE
+    peak_threshold: float = PEAK
+    prototypes: list[np.ndarray] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.prototypes)
+
+    def assign(self, pictures: np.ndarray) -> np.ndarray:
+        """The cluster id of every picture (k, D); a picture near no prototype starts a new cluster."""
+        ids = np.empty(len(pictures), dtype=np.int64)
+        for i, picture in enumerate(pictures):
+            ids[i] = self.nearest(picture, add=True)
+        return ids
+
+    def nearest(self, picture: np.ndarray, add: bool = False) -> int:
+        """The id of the cluster ``picture`` belongs to; -1 (or a new cluster with ``add``) for none."""
+        if self.prototypes:
+            stack = np.stack(self.prototypes)
+            d = distance(stack, picture)
+            same = (d < self.threshold) & (peak(stack, picture) < self.peak_threshold)
+            if same.any():
+                best = int(np.flatnonzero(same)[np.argmin(d[same])])
+                self.counts[best] += 1
+                return best
+        if not add:
+            return -1
+        self.prototypes.append(np.asarray(picture, dtype=np.float32).copy())
+        self.counts.append(1)
+        return len(self.prototypes) - 1

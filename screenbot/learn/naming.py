@@ -1,0 +1,170 @@
+"""Name clusters of cell pictures by the rules of the game, from the board of a lost game.
+
+A loss shows every mine. On the lost board, with what was on screen just before the losing click:
+
+- the clicked cell is the mine that was hit (its picture: the exploded mine, or the plain mine when the
+  client does not mark the hit one);
+- covered cells that changed at the loss into a picture never seen on an opened cell are mines (one
+  picture: the one on the most such cells, when there are several);
+  covered cells that changed into a known opened picture were opened by the client at the loss (clients
+  that show the whole board);
+- a flag that stayed a flag is a mine; a flag that changed is a wrong flag;
+- every opened cell then shows the count of mines around it, so each cluster of opened pictures must
+  get exactly one count, and two clusters never the same one: that count is its name (``0`` the
+  opened cell with no mine around).
+
+A clustering that does not fit (one cluster with two counts, a number that changed, a mine picture on
+a cell that was open) is refused with ``NamingError``: the game is not used. Nothing here looks at
+pixels; the clusters come in as ids.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.board import COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, neighbours
+
+MAX_NEW_CLUSTERS = 6  # pictures first seen at one loss: more than this is not a board we understand
+
+
+class NamingError(ValueError):
+    """The pictures of a lost board cannot be named consistently by the rules."""
+
+
+@dataclass(frozen=True)
+class LostGame:
+    """A lost game as cluster ids: the board just before the losing click and the lost board."""
+
+    before: np.ndarray  # (rows, cols) int
+    after: np.ndarray  # (rows, cols) int
+    clicked: tuple[int, int]
+    covered: frozenset[int]  # ids of covered cells (plain, and lit under the pointer)
+    flags: frozenset[int] = frozenset()  # ids a right click on a covered cell showed
+    opened_before: frozenset[int] = frozenset()  # ids seen on opened cells before this loss
+
+
+@dataclass(frozen=True)
+class Naming:
+    names: dict[int, str]  # cluster id -> board character
+    board: Board  # the lost board as text
+    mines: int  # mines on the board (shown, hit, or under a correct flag)
+
+
+def name_lost_board(game: LostGame) -> Naming:
+    """The names of the clusters on ``game``'s lost board and its board text; NamingError if the
+    clusters cannot be named consistently."""
+    before, after = np.asarray(game.before), np.asarray(game.after)
+    if before.shape != after.shape or before.ndim != 2:
+        raise NamingError(f"boards of different shapes {before.shape} and {after.shape}")
+    rows, cols = after.shape
+    cr, cc = game.clicked
+    if not (0 <= cr < rows and 0 <= cc < cols):
+        raise NamingError(f"the losing click {game.clicked} is off the {rows}x{cols} board")
+    covered, flags = game.covered, game.flags
+    was_covered = np.isin(before, list(covered))
+    was_flag = np.isin(before, list(flags))
+    is_covered = np.isin(after, list(covered))
+    if not was_covered[cr, cc] or before[cr, cc] == after[cr, cc]:
+        raise NamingError("the losing click was not on a covered cell that changed")
+    # Open cells never change (a number stays that number; a loss only uncovers).
+    opened = ~was_covered & ~was_flag
+    if (before[opened] != after[opened]).any():
+        r, c = np.argwhere(opened & (before != after))[0]
+        raise NamingError(f"the opened cell ({r}, {c}) changed at the loss")
+    wrong = was_flag & (before != after)
+    wrong_ids = set(after[wrong].tolist())
+    flag_mines = was_flag & ~wrong
+    hit = int(after[cr, cc])
+    uncovered = was_covered & ~is_covered
+    uncovered[cr, cc] = False
+    new = sorted(set(after[uncovered].tolist()) - set(game.opened_before) - set(covered) - set(flags))
+    if len(new) > MAX_NEW_CLUSTERS:
+        raise NamingError(f"{len(new)} pictures never seen before appeared at the loss")
+    if wrong_ids & (set(covered) | set(new) | set(game.opened_before)) or hit in wrong_ids:
+        raise NamingError("a wrong flag looks like another kind of cell")
+    last_error = "no mines"
+    # A client draws every mine it shows the same way: one new picture is the mine, the one on the most
+    # cells first (a client that shows the whole board at a loss also shows numbers never seen before,
+    # on fewer cells; taken for mines they can fit the counts too). Then two or more, then none.
+    cells_of = {cid: int((after[uncovered] == cid).sum()) for cid in new}
+    singles = [(cid,) for cid in sorted(new, key=lambda cid: -cells_of[cid])]
+    larger = [combo for size in range(2, len(new) + 1) for combo in itertools.combinations(new, size)]
+    for mine_ids in [*singles, *larger, ()]:
+        try:
+            return _name(after, was_covered, uncovered, flag_mines, wrong, (cr, cc), hit, set(mine_ids),
+                         set(covered), set(flags), wrong_ids)
+        except NamingError as exc:
+            last_error = str(exc)
+    raise NamingError(last_error)
+
+
+def _name(after: np.ndarray, was_covered: np.ndarray, uncovered: np.ndarray, flag_mines: np.ndarray,
+          wrong: np.ndarray, clicked: tuple[int, int], hit: int, mine_ids: set[int], covered: set[int],
+          flags: set[int], wrong_ids: set[int]) -> Naming:
+    rows, cols = after.shape
+    is_mine_picture = np.isin(after, list(mine_ids))
+    if (is_mine_picture & ~uncovered).any():
+        r, c = np.argwhere(is_mine_picture & ~uncovered)[0]
+        raise NamingError(f"cell ({r}, {c}) looks like the mines but was not uncovered at the loss")
+    mines = (is_mine_picture & uncovered) | flag_mines
+    mines[clicked] = True
+    special = covered | flags | wrong_ids | mine_ids | {hit}
+    counts: dict[int, set[int]] = {}
+    chars = np.full(after.shape, "", dtype=object)
+    for r in range(rows):
+        for c in range(cols):
+            cid = int(after[r, c])
+            if (r, c) == clicked:
+                chars[r, c] = MINE if hit in mine_ids else EXPLODED
+            elif wrong[r, c]:
+                chars[r, c] = WRONG_FLAG
+            elif flag_mines[r, c]:
+                chars[r, c] = FLAG
+            elif mines[r, c]:
+                chars[r, c] = MINE
+            elif cid in covered:
+                chars[r, c] = COVERED
+            elif cid in special:
+                raise NamingError(f"cell ({r}, {c}) is not a mine but looks like a mine, flag or covered cell")
+            else:
+                n = sum(bool(mines[rr, cc]) for rr, cc in neighbours(rows, cols, r, c))
+                counts.setdefault(cid, set()).add(n)
+                chars[r, c] = str(n)
+    names: dict[int, str] = {cid: COVERED for cid in covered}
+    names.update({cid: FLAG for cid in flags})
+    for cid, found in counts.items():
+        if len(found) != 1:
+            raise NamingError(f"one picture stands for the counts {sorted(found)}: the pictures are not "
+                              "grouped the way the game's rules need")
+        names[cid] = str(found.pop())
+    named = [names[cid] for cid in counts]
+    if len(set(named)) != len(named):
+        # A client draws a number the same way all over one board: two pictures with one count mean
+        # a picture was taken for the wrong thing (a mine taken for an opened cell, say).
+        raise NamingError("two different pictures get the same count")
+    names.update({cid: MINE for cid in mine_ids})
+    names.update({cid: WRONG_FLAG for cid in wrong_ids})
+    names[hit] = MINE if hit in mine_ids else EXPLODED
+    board = Board(tuple("".join(chars[r, c] for c in range(cols)) for r in range(rows)))
+    return Naming(names, board, int(mines.sum()))
+
+
+def merge(known: dict[int, str], new: dict[int, str]) -> dict[int, str]:
+    """Names from one more game added to those known; NamingError when a cluster gets two names."""
+    out = dict(known)
+    for cid, name in new.items():
+        if out.get(cid, name) != name:
+            raise NamingError(f"one picture was named {out[cid]!r} in one game and {name!r} in another")
+        out[cid] = name
+    return out
+
+
+def label(ids: np.ndarray, names: dict[int, str]) -> Board | None:
+    """The board text of a frame whose cells have cluster ``ids``; None when a cluster has no name."""
+    ids = np.asarray(ids)
+    if not all(int(i) in names for i in np.unique(ids)):
+        return None
+    return Board(tuple("".join(names[int(i)] for i in row) for row in ids))

@@ -1,0 +1,650 @@
+"""Drive a client nobody described: find its board by structure, click, watch, and collect what is
+needed to name its cell pictures (``naming``) and to play it (its restart, first-click rule, flags).
+
+Everything the session sees is kept as cluster ids per frame (``Seen``); the names come later, from
+the lost games, and every kept frame is then labelled with them (``skin`` builds the skin from those).
+The desk (screen, mouse and keyboard, window, clock) comes in from outside, so this module opens no
+display itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..errors import BoardNotFoundError, ScreenError, WindowGoneError
+from ..geometry import Lattice, Rect
+from ..mouse import BoardMouse, ScreenScale
+from ..play.profile import ControlAction
+from .clusters import Clusters
+from .naming import LostGame, NamingError, merge, name_lost_board
+
+log = logging.getLogger(__name__)
+
+# s a picture must stay the same to count as drawn: gnome-mines draws a clicked cell pressed within 20 ms
+# and its result up to 130 ms later (a first click), so a shorter wait takes the pressed cell for the result.
+SETTLE = 0.25
+DOUBLE_CLICK = 0.6  # s between two clicks on one cell, more than a toolkit's double-click time (GTK: 0.4)
+REDRAW_TIMEOUT = 1.0  # s a click may take to show before it counts as ignored
+RESTART_TIMEOUT = 2.0  # s a restart candidate may take to show a fresh board
+
+# The usual ways clients start a new game, tried in this order. Keys that leave the board (gnome-mines'
+# Ctrl+N opens its difficulty page) come after those that do not, so a client that has both is
+# learnt with the one that keeps its board. A click is at the board's top centre plus (dx, dy) pitches:
+# the face or button just above the board.
+RESTART_CANDIDATES: tuple[tuple[str, ControlAction], ...] = (
+    ("F2", ControlAction(keys=("f2",), wait=0.1)),
+    ("Ctrl+R", ControlAction(keys=("ctrl", "r"), wait=0.1)),
+    ("Ctrl+N", ControlAction(keys=("ctrl", "n"), wait=0.1)),
+    ("a click just above the board", ControlAction(click=(0.0, -1.5), wait=0.1)),
+    ("Escape", ControlAction(keys=("escape",), wait=0.1)),
+    ("Enter", ControlAction(keys=("enter",), wait=0.1)),
+)
+
+
+# What may close a window a win brings (gnome-mines' "Congratulations"), tried in turn; the keys go to the
+# dialog, which has the keyboard, so the game window is not focused first.
+AFTER_WIN_CANDIDATES: tuple[tuple[str, ControlAction], ...] = (
+    ("Escape", ControlAction(keys=("escape",), wait=0.05, focus=False)),
+    ("Enter", ControlAction(keys=("enter",), wait=0.05, focus=False)),
+)
+
+
+class LearnError(ScreenError):
+    """Learning cannot go on (the message says why); ``code`` is the exit code to end with."""
+
+    def __init__(self, message: str, /, *, code: int = 1, **context: object) -> None:
+        super().__init__(message, **context)
+        self.code = code
+
+
+@dataclass
+class Desk:
+    """What the session works with: ``screen.grab(region)``, ``mouse`` (move, click, press),
+    ``window`` (a WindowTracker or None), ``scale`` (pixels per click point)."""
+
+    screen: object
+    mouse: object
+    window: object | None = None
+    scale: ScreenScale = ScreenScale()
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+
+
+@dataclass
+class Frame:
+    """A kept screenshot (the window, or the board with some room around it) and its cells as ids."""
+
+    image: np.ndarray
+    ids: np.ndarray  # (rows, cols)
+    what: str
+
+
+@dataclass
+class Seen:
+    """Everything one learning session saw."""
+
+    lattice: Lattice
+    crop: Rect  # where kept frames were cut from the screen
+    clusters: Clusters
+    covered: set[int] = field(default_factory=set)
+    lit: int | None = None  # the covered cell's picture under the pointer, when it has another
+    flag: int | None = None
+    question: int | None = None
+    names: dict[int, str] = field(default_factory=dict)
+    frames: list[Frame] = field(default_factory=list)
+    restart: tuple[str, ControlAction] | None = None
+    restarts_tried: list[str] = field(default_factory=list)
+    first_clicks: list[str] = field(default_factory=list)  # per game: "opening", "number", "lost", "ignored"
+    mine_counts: list[int] = field(default_factory=list)
+    games_played: int = 0
+    games_named: int = 0
+    refused: list[str] = field(default_factory=list)  # why games were not used
+    dropped_clicks: int = 0
+    latencies: list[float] = field(default_factory=list)
+    zero_flood: bool | None = None  # every 0 seen had no covered neighbour
+    window_title: str | None = None
+    wins: int = 0
+    pauses_on_focus_loss: bool = False  # the board is hidden while the window has not the keyboard
+    after_win: tuple[str, ControlAction] | None = None
+
+
+def board_lattice(frame: np.ndarray, name: str) -> Lattice:
+    """The largest cell grid on ``frame``, found by structure alone. Each box starts where its cell's
+    face starts and ends on the gap or line it shares with the next cell, as the shipped skins cut
+    their pictures (the reader's locator places templates that way)."""
+    from ..vision.structure import find_grids
+
+    grids = find_grids(frame)
+    if not grids:
+        raise BoardNotFoundError("no grid of cells on the screen: start the client with a fresh game showing",
+                                 reason="no grid")
+    grid = grids[0]
+    cx, cy = grid.centres()
+    px, py = grid.pitch
+    face_w = float(np.median(grid.faces.width))
+    face_h = float(np.median(grid.faces.height))
+
+    def edges(centres: np.ndarray, pitch: float, face: float) -> tuple[float, ...]:
+        # A face found by structure is the flat inside of the cell's drawing: its anti-aliased (or
+        # rounded) rim is one more pixel on each side.
+        starts = centres - face / 2 - 1
+        return (*map(float, starts), float(starts[-1] + pitch))
+
+    return Lattice.from_edges(name, edges(cx, px, face_w), edges(cy, py, face_h))
+
+
+class Session:
+    """One learning session on the board of one client window."""
+
+    def __init__(self, desk: Desk, name: str, rng: random.Random | None = None) -> None:
+        self.desk = desk
+        self.name = name
+        self.rng = rng or random.Random()
+        self.seen: Seen | None = None
+        self.mouse: BoardMouse | None = None
+
+    # -- looking -------------------------------------------------------------------------------------
+
+    def _check_window(self) -> None:
+        window = self.desk.window
+        if window is None:
+            return
+        try:
+            window.geometry()
+        except WindowGoneError:
+            raise LearnError("the client's window was closed while learning: nothing was written", code=1) from None
+
+    def grab(self) -> np.ndarray:
+        """The screen rectangle kept for the skin (the window, or the board with room around it)."""
+        self._check_window()
+        return self.desk.screen.grab(self.seen.crop.as_region())
+
+    def cells(self, image: np.ndarray) -> np.ndarray:
+        from .clusters import cell_pictures
+
+        lat = self.seen.lattice.translated(-self.seen.crop.left, -self.seen.crop.top)
+        flat = cell_pictures(image, lat)
+        if flat is None:
+            raise LearnError("the board is no longer where it was found (the window moved or shrank)", code=4)
+        return self.seen.clusters.assign(flat).reshape(lat.rows, lat.cols)
+
+    def settled(self, previous: np.ndarray | None = None, timeout: float = REDRAW_TIMEOUT) -> tuple[np.ndarray, np.ndarray]:
+        """(image, ids) once the picture has stopped changing; with ``previous`` (ids), waits up to
+        ``timeout`` for the board to differ from it first (returns the unchanged board after that)."""
+        start = self.desk.clock()
+        deadline = start + timeout
+        last = self.grab()
+        changed_at = start
+        while True:
+            self.desk.sleep(0.005)
+            now = self.grab()
+            if not np.array_equal(now, last):
+                last, changed_at = now, self.desk.clock()
+                continue
+            if self.desk.clock() - changed_at < SETTLE:
+                continue
+            ids = self.cells(now)
+            if previous is None or not np.array_equal(ids, previous) or self.desk.clock() > deadline:
+                if previous is not None and not np.array_equal(ids, previous):
+                    self.seen.latencies.append(changed_at - start)
+                return now, ids
+
+    def keep(self, image: np.ndarray, ids: np.ndarray, what: str) -> None:
+        self.seen.frames.append(Frame(image.copy(), ids.copy(), what))
+
+    # -- acting --------------------------------------------------------------------------------------
+
+    def park(self) -> None:
+        self.mouse.park()
+
+    def control(self, action: ControlAction) -> None:
+        if action.keys:
+            if self.desk.window is not None and action.focus:
+                self.desk.window.activate()
+                self.desk.sleep(0.05)
+            self.desk.mouse.press(*action.keys)
+        if action.click is not None:
+            lat = self.seen.lattice
+            rect = lat.inner_rect()
+            x = rect.left + rect.width / 2 + action.click[0] * lat.pitch[0]
+            y = rect.top + action.click[1] * lat.pitch[1]
+            window = self.desk.window.geometry() if self.desk.window is not None else None
+            if rect.contains(x, y) or (window is not None and not window.contains(x, y)) or y < 0:
+                return  # never a click on the board or outside the client's window
+            self.desk.mouse.click(*self.desk.scale.to_points(x, y), "left")
+        if action.wait:
+            self.desk.sleep(action.wait)
+        self.park()
+
+    # -- the steps -----------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Find the board, take the fresh board's picture as covered, see whether cells light up."""
+        screen_frame = self.desk.screen.grab()
+        lattice = board_lattice(screen_frame, self.name)
+        height, width = screen_frame.shape[:2]
+        crop = _crop(lattice, self.desk.window, width, height)
+        self.seen = Seen(lattice, crop, Clusters())
+        self.mouse = BoardMouse(self.desk.mouse, lattice, self.desk.scale, Rect(0, 0, width, height))
+        if self.desk.window is not None:
+            from ..desktop.windows import window_title
+
+            try:
+                self.seen.window_title = window_title(self.desk.window.window_id) or None
+            except Exception:  # a title is only a convenience for the profile
+                self.seen.window_title = None
+        self.park()
+        self.desk.sleep(0.2)
+        image, ids = self.settled()
+        values, counts = np.unique(ids, return_counts=True)
+        if len(values) != 1:
+            raise LearnError(
+                f"the {lattice.rows}x{lattice.cols} board found does not show a fresh game (its cells look "
+                f"{len(values)} different ways): start a new game, leave it untouched and run learn again", code=1)
+        self.seen.covered.add(int(values[0]))
+        self.keep(image, ids, "fresh")
+        log.info("learn: %dx%d board at %s, pitch %.2fx%.2f", lattice.rows, lattice.cols, lattice.board_rect(),
+                 *lattice.pitch)
+
+    def hover(self, image: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Point at a covered cell and see whether it lights up (then parked again)."""
+        covered = self.covered_cells(ids)
+        if not covered:
+            return image, ids
+        r, c = self.rng.choice(covered)
+        x, y = self.seen.lattice.cell_center(r, c)
+        self.desk.mouse.move(*self.desk.scale.to_points(x, y))
+        self.desk.sleep(0.1)
+        lit_image, lit_ids = self.settled(previous=ids, timeout=0.3)
+        if int(lit_ids[r, c]) not in self.seen.covered and (lit_ids != ids).sum() == 1:
+            self.seen.lit = int(lit_ids[r, c])
+            self.seen.covered.add(self.seen.lit)
+            self.keep(lit_image, lit_ids, "hover")
+        self.park()
+        return self.settled(previous=lit_ids, timeout=0.3)
+
+    def covered_cells(self, ids: np.ndarray) -> list[tuple[int, int]]:
+        return [(int(r), int(c)) for r, c in np.argwhere(np.isin(ids, list(self.seen.covered)))]
+
+    def open(self, ids: np.ndarray, cell: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        self.mouse.open(*cell)
+        self.park()
+        return self.settled(previous=ids)
+
+    def right(self, ids: np.ndarray, cell: tuple[int, int], again: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """A right click; ``again`` on the cell just right-clicked waits first, so the toolkit does not
+        take the two for a double click (gnome-mines ignores the second one then)."""
+        if again:
+            self.desk.sleep(DOUBLE_CLICK)
+        self.mouse.flag(*cell)
+        self.park()
+        return self.settled(previous=ids)
+
+    def play_game(self, first_game: bool) -> None:
+        """One game: the first click, a flag (and, once, the flag's cycle), then random opens until
+        the clicks change nothing any more; the last change is the loss, named by the rules."""
+        seen = self.seen
+        lat = seen.lattice
+        self.desk.sleep(0.05)
+        image, ids = self.settled()
+        if set(np.unique(ids).tolist()) - seen.covered:
+            raise LearnError("the board did not start as a fresh game", code=1)
+        first = (lat.rows // 2, lat.cols // 2)
+        image, after = self.open(ids, first)
+        if np.array_equal(after, ids):
+            self.desk.sleep(0.5)
+            image, after = self.open(ids, first)
+            if np.array_equal(after, ids):
+                raise LearnError("the client does not react to clicks on its board (a left click on a covered "
+                                 "cell changed nothing, twice): nothing was written", code=1)
+        seen.games_played += 1
+        opened_at_first = int((after != ids).sum())
+        first_id = int(after[first])
+        self.keep(image, after, "first click")
+        ids = after
+        if first_game:
+            image, ids = self.hover(image, ids)
+            image, ids = self.probe_focus(image, ids)
+        opened_seen = _opened_ids(seen, ids) | {cid for cid, n in seen.names.items() if n.isdigit()}
+        # Flags: right clicks on a covered cell. The first game follows the cell round its whole cycle
+        # (flag, maybe a question mark, covered again); every game leaves one flag standing, which the
+        # loss shows as a flag (a mine) or a wrong flag.
+        # Once a lost game has been named (and a wrong flag seen), the solver picks safe cells from what
+        # is named: games then go further (more numbers) and some are won (the win's look). A flag left
+        # on a cell that may be safe would mislead the solver, so those games place none.
+        assisted = self._mine_total() is not None and "W" in seen.names.values()
+        flagged: set[tuple[int, int]] = set()
+        if not assisted:
+            image, ids, flagged = self.flag_one(image, ids, cycle=first_game and seen.flag is None)
+        # Random opens until the game is over.
+        before, before_image = ids, image
+        last_click: tuple[int, int] | None = None
+        still = 0
+        for _ in range(lat.rows * lat.cols + 5):
+            choices = [c for c in self.covered_cells(ids) if c not in flagged]
+            if not choices:
+                break
+            cell, board, safe = self.pick(ids, choices, assisted)
+            if board is not None and board.is_over:
+                break  # the loss is on the board already
+            image_next, after = self.open(ids, cell)
+            if safe and self._last_safe(board):
+                self.finish_win(ids)
+                return
+            if np.array_equal(after, ids):
+                still += 1
+                if still >= 2:
+                    break
+                continue
+            if still:
+                seen.dropped_clicks += 1  # a click changed nothing, yet the game went on
+            still = 0
+            opened_seen |= _opened_ids(seen, ids)
+            before, before_image, last_click, ids, image = ids, image, cell, after, image_next
+        if last_click is None:
+            seen.refused.append("no open after the first click changed the board")
+            self._first_click_evidence(opened_at_first, first_id, None)
+            return
+        lost = LostGame(before, ids, last_click, frozenset(seen.covered),
+                        frozenset({seen.flag} if seen.flag is not None else set()), frozenset(opened_seen))
+        try:
+            naming = name_lost_board(lost)
+            seen.names = merge(seen.names, naming.names)
+        except NamingError as exc:
+            seen.refused.append(f"game {seen.games_played}: {exc}")
+            _debug_dump(seen.games_played, lost, before_image, image, exc)
+            log.info("learn: game %d not used: %s", seen.games_played, exc)
+            self._first_click_evidence(opened_at_first, first_id, None)
+            return
+        seen.games_named += 1
+        seen.mine_counts.append(naming.mines)
+        _debug_dump(seen.games_played, lost, before_image, image, "named:\n" + "\n".join(naming.board.grid))
+        self.keep(before_image, before, "before the loss")
+        self.keep(image, ids, "lost")
+        self._first_click_evidence(opened_at_first, first_id, naming.names)
+        zeros = [(r, c) for r, c, ch in naming.board.cells() if ch == "0"]
+        from solver.board import neighbours
+
+        floods = all(naming.board[n] != "#" for r, c in zeros for n in neighbours(lat.rows, lat.cols, r, c))
+        seen.zero_flood = floods if seen.zero_flood is None else (seen.zero_flood and floods)
+        log.info("learn: game %d lost after %d cells opened; %d mines; names so far %s", seen.games_played,
+                 int((~np.isin(ids, list(seen.covered))).sum()), naming.mines,
+                 "".join(sorted(set(seen.names.values()))))
+
+    def probe_focus(self, image: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Does the client hide its board when its window loses the keyboard (gnome-mines pauses)?
+        A small window of ours takes the keyboard for a moment, then the client's window gets it back."""
+        window = self.desk.window
+        if window is None:
+            return image, ids
+        try:
+            probe = _FocusProbe()
+        except Exception as exc:  # no X11 window to take the keyboard: the rule stays unknown (false)
+            log.info("learn: could not open a window to take the keyboard (%s)", exc)
+            return image, ids
+        try:
+            if probe.rect().intersects(self.seen.lattice.board_rect()):
+                away = ids  # the window manager put it over the board: no answer from this
+            else:
+                _, away = self.settled(previous=ids, timeout=0.6)
+        finally:
+            probe.close()
+        self.seen.pauses_on_focus_loss = bool((away != ids).mean() > 0.5)
+        window.activate()
+        self.desk.sleep(0.1)
+        image, back = self.settled(previous=away if self.seen.pauses_on_focus_loss else None, timeout=1.0)
+        if self.seen.pauses_on_focus_loss and not np.array_equal(back, ids):
+            raise LearnError("the board did not come back after the client's window got the keyboard again", code=1)
+        log.info("learn: the board is %s when the window loses the keyboard",
+                 "hidden" if self.seen.pauses_on_focus_loss else "still shown")
+        return image, back
+
+    def flag_one(self, image: np.ndarray, ids: np.ndarray, cycle: bool) -> tuple[np.ndarray, np.ndarray, set]:
+        """Right-click a covered cell until it shows a flag; returns the frame and the flagged cells.
+        With ``cycle``, first learn what successive right clicks show."""
+        seen = self.seen
+        covered = self.covered_cells(ids)
+        if not covered:
+            return image, ids, set()
+        cell = self.rng.choice(covered)
+        shown: list[int] = []
+        frames = []
+        for k in range(4 if cycle else 1):
+            image, ids = self.right(ids, cell, again=k > 0)
+            state = int(ids[cell])
+            shown.append(state)
+            frames.append((image, ids))
+            if state in seen.covered:
+                break
+        log.info("learn: right clicks on covered cell %s show %s", cell, shown)
+        if cycle and shown and shown[0] not in seen.covered:
+            seen.flag = shown[0]
+            self.keep(*frames[0], "flag")
+            if len(shown) >= 3 and shown[1] not in seen.covered and shown[1] != shown[0] and shown[2] in seen.covered:
+                seen.question = shown[1]
+                self.keep(*frames[1], "question")
+        if seen.flag is None:
+            return image, ids, set()
+        for _ in range(3):  # back round to the flag
+            if int(ids[cell]) == seen.flag:
+                return image, ids, {cell}
+            image, ids = self.right(ids, cell, again=True)
+        seen.refused.append("a right click did not come back to the flag")
+        return image, ids, {cell}
+
+    def _mine_total(self) -> int | None:
+        counts = set(self.seen.mine_counts)
+        return counts.pop() if len(counts) == 1 else None
+
+    def _names(self) -> dict[int, str]:
+        names = dict(self.seen.names)
+        names.update({cid: "#" for cid in self.seen.covered})
+        if self.seen.flag is not None:
+            names.setdefault(self.seen.flag, "F")
+        if self.seen.question is not None:
+            names.setdefault(self.seen.question, "?")
+        return names
+
+    def pick(self, ids: np.ndarray, choices: list[tuple[int, int]], assisted: bool):
+        """The next cell to open, and the board as named (None when some picture has no name yet):
+        a cell the solver proves safe when ``assisted`` and there is one, else a random one."""
+        from solver.errors import MinesweeperError
+        from solver.probability import analyze
+
+        from .naming import label
+
+        board = label(ids, self._names())
+        if assisted and board is not None and not board.is_over:
+            try:
+                analysis = analyze(board.with_mines(self._mine_total()))
+            except MinesweeperError:
+                return self.rng.choice(choices), board, False
+            safe = [c for c in choices if analysis.probability(*c) == 0]
+            if safe:
+                return self.rng.choice(safe), board, True
+        return self.rng.choice(choices), board, False
+
+    def _last_safe(self, board) -> bool:
+        """Was the board one safe cell short of a win (so the safe open just made won it)?"""
+        total = self._mine_total()
+        return total is not None and board is not None and board.count("#?F") - 1 == total
+
+    def finish_win(self, ids: np.ndarray) -> None:
+        """Every safe cell is open: close the dialog a win may bring (the usual keys, in turn) and learn
+        what the won board shows on its mines (clients flag them all)."""
+        seen = self.seen
+        seen.wins += 1
+        board_rect = seen.lattice.board_rect()
+        window = self.desk.window
+        deadline = self.desk.clock() + 1.5
+        over: list[str] = []
+        while window is not None and self.desk.clock() < deadline:
+            over = window.windows_over(board_rect, own=True)
+            if over:
+                break
+            self.desk.sleep(0.1)
+        if over:
+            for label_, action in AFTER_WIN_CANDIDATES:
+                self.control(action)
+                self.desk.sleep(0.3)
+                if not window.windows_over(board_rect, own=True):
+                    seen.after_win = (label_, action)
+                    break
+            else:
+                seen.refused.append(f"a win brought a window ({', '.join(over)}) that none of the usual keys closed")
+                raise LearnError(f"a win brought a window over the board ({', '.join(over)}) that neither Escape "
+                                 "nor Enter closed: close it by hand and learn again", code=1)
+        won_image, won = self.settled()
+        changed = won != ids
+        if changed.any() and np.isin(ids[changed], list(seen.covered)).all():
+            new = set(won[changed].tolist()) - set(self._names())
+            if len(new) == 1:
+                seen.names[new.pop()] = "F"  # a won game shows a flag on every mine
+            self.keep(won_image, won, "won")
+        log.info("learn: game %d won%s", seen.games_played,
+                 f"; {seen.after_win[0]} closed the window it brought" if seen.after_win else "")
+
+    def _first_click_evidence(self, opened: int, first_id: int, names: dict[int, str] | None) -> None:
+        name = (names or self.seen.names).get(first_id)
+        if name == "0" and opened > 1:
+            self.seen.first_clicks.append("opening")
+        elif name is not None and name.isdigit():
+            self.seen.first_clicks.append("number")
+        elif name in ("X", "*"):
+            self.seen.first_clicks.append("lost")
+        else:
+            self.seen.first_clicks.append("unknown")
+
+    def restart(self) -> None:
+        """Start a new game: with the way found before, or by trying the usual ones in turn."""
+        seen = self.seen
+        if seen.restart is not None:
+            if self._try_restart(seen.restart[1]):
+                return
+            raise LearnError(f"{seen.restart[0]} started a new game before but not now", code=1)
+        for label, action in RESTART_CANDIDATES:
+            seen.restarts_tried.append(label)
+            shown = self.cells(self.grab())
+            log.info("learn: trying %s to start a new game", label)
+            if self._try_restart(action):
+                seen.restart = (label, action)
+                return
+            if not self._board_still_there(shown):
+                raise LearnError(f"after {label} the board is gone (the client shows something else) and no "
+                                 f"new game came: start a new game by hand to learn the rest", code=1)
+        raise LearnError(f"none of the usual ways started a new game ({', '.join(seen.restarts_tried)})", code=1)
+
+    def _try_restart(self, action: ControlAction) -> bool:
+        self.control(action)
+        deadline = self.desk.clock() + RESTART_TIMEOUT
+        while self.desk.clock() < deadline:
+            ids = self.cells(self.grab())
+            if np.isin(ids, list(self.seen.covered)).all():
+                self.desk.sleep(0.1)
+                ids = self.settled()[1]
+                if np.isin(ids, list(self.seen.covered)).all():
+                    return True
+            self.desk.sleep(0.05)
+        return False
+
+    def _board_still_there(self, shown: np.ndarray) -> bool:
+        """Does the board still show what it showed (or covered cells), after a restart that failed?"""
+        ids = self.cells(self.grab())
+        same = (ids == shown) | np.isin(ids, list(self.seen.covered))
+        return float(same.mean()) > 0.9
+
+
+class _FocusProbe:
+    """A small window in the screen's top-left corner that takes the keyboard while it exists."""
+
+    def __init__(self) -> None:
+        import time as _time
+
+        from Xlib import X, Xutil
+
+        from ..desktop.windows import connect
+
+        self.conn = connect(purpose="to open a window on")
+        screen = self.conn.screen()
+        self.window = screen.root.create_window(0, 0, 40, 40, 0, screen.root_depth, X.InputOutput, X.CopyFromParent,
+                                                background_pixel=screen.black_pixel)
+        self.window.set_wm_name("screenbot learn: focus probe")
+        self.window.set_wm_normal_hints(flags=Xutil.USPosition | Xutil.PPosition, x=0, y=0)
+        self.window.map()
+        self.conn.sync()
+        _time.sleep(0.2)
+        self.window.set_input_focus(X.RevertToParent, X.CurrentTime)
+        self.conn.sync()
+
+    def rect(self) -> Rect:
+        geom = self.window.get_geometry()
+        origin = self.window.translate_coords(self.conn.screen().root, 0, 0)
+        return Rect(-origin.x, -origin.y, geom.width, geom.height)
+
+    def close(self) -> None:
+        try:
+            self.window.destroy()
+            self.conn.sync()
+        finally:
+            self.conn.close()
+
+
+def _debug_dump(game: int, lost: LostGame, before: np.ndarray, after: np.ndarray, exc: object) -> None:
+    """With SCREENBOT_LEARN_DEBUG=DIR, each lost game is saved there to look at, with how it was named
+    or why it was not."""
+    import os
+
+    folder = os.environ.get("SCREENBOT_LEARN_DEBUG")
+    if not folder:
+        return
+    import cv2
+
+    os.makedirs(folder, exist_ok=True)
+    cv2.imwrite(os.path.join(folder, f"game{game}-before.png"), before)
+    cv2.imwrite(os.path.join(folder, f"game{game}-after.png"), after)
+    with open(os.path.join(folder, f"game{game}.txt"), "w") as out:
+        out.write(f"{exc}\nclicked {lost.clicked}\ncovered {sorted(lost.covered)} flags {sorted(lost.flags)} "
+                  f"opened before {sorted(lost.opened_before)}\nbefore\n{lost.before}\nafter\n{lost.after}\n")
+
+
+def _opened_ids(seen: Seen, ids: np.ndarray) -> set[int]:
+    special = seen.covered | ({seen.flag} if seen.flag is not None else set()) | (
+        {seen.question} if seen.question is not None else set())
+    return {int(i) for i in np.unique(ids)} - special
+
+
+def _crop(lattice: Lattice, window, width: int, height: int) -> Rect:
+    """The window holding the board, when known, else the board with three cells of room around it."""
+    screen = Rect(0, 0, width, height)
+    if window is not None:
+        try:
+            rect = window.geometry().clipped(screen)
+            if rect.contains_rect(lattice.board_rect()):
+                return rect
+        except WindowGoneError:
+            raise LearnError("the client's window was closed while learning", code=1) from None
+    px, py = lattice.pitch
+    return lattice.board_rect().expanded(int(3 * px), int(3 * py)).clipped(screen)
+
+
+def learn(desk: Desk, name: str, games: int, rng: random.Random | None = None,
+          progress: Callable[[str], None] | None = None) -> Seen:
+    """Play ``games`` games on the board on screen and return what was seen (names, frames, rules)."""
+    session = Session(desk, name, rng)
+    session.start()
+    for game in range(games):
+        if game:
+            session.restart()
+        session.play_game(first_game=game == 0)
+        if progress:
+            progress(f"game {game + 1} of {games}: {session.seen.games_named} lost game(s) named so far; states "
+                     f"seen: {''.join(sorted(set(session.seen.names.values())))}")
+    # Leave a fresh game behind, and know how to start one.
+    session.restart()
+    return session.seen

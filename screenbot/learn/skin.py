@@ -1,0 +1,191 @@
+"""Turn what a learning session saw into a skin: its frames labelled with the names the rules gave,
+the same builder ``new-skin`` uses (``vision.newskin.make_skin``), a profile with its "play" section,
+and a check that the new skin reads its own screens back (the frames it was built from and the ones
+held back) before anything is written.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from solver.board import Board
+
+from .naming import label
+from .session import Seen
+
+log = logging.getLogger(__name__)
+
+MAX_EXAMPLES = 8  # screenshots given to the skin builder (a state left out may be misread as a look-alike)
+ALL_STATES = "#012345678F?*XW"
+
+
+@dataclass
+class Built:
+    states: str  # the board characters the skin has pictures of
+    missing: str  # those it has none of
+    examples: list[str]  # what each screenshot used was
+    checks: list[tuple[str, str]] = field(default_factory=list)  # (frame, "right" / "refused: ..." / "WRONG")
+    profile: dict = field(default_factory=dict)
+
+
+class SkinCheckError(ValueError):
+    """The new skin does not read its own screens back: nothing is written."""
+
+
+def labelled_frames(seen: Seen) -> list[tuple[np.ndarray, Board, str]]:
+    """Every kept frame whose pictures all have names, with its board text."""
+    names = dict(seen.names)
+    for cid in seen.covered:
+        names[cid] = "#"
+    if seen.flag is not None:
+        names.setdefault(seen.flag, "F")
+    if seen.question is not None:
+        names.setdefault(seen.question, "?")
+    out = []
+    for frame in seen.frames:
+        board = label(frame.ids, names)
+        if board is not None:
+            out.append((frame.image, board, frame.what))
+    return out
+
+
+def choose_examples(frames: list[tuple[np.ndarray, Board, str]]) -> tuple[list[int], list[int]]:
+    """Indices of the frames to build from (every state seen, fewest frames, then boards with many
+    covered cells, which the locator finds best) and of those held back to check the skin with."""
+    # The lit covered cell is one more look of "covered": a frame showing it is always taught.
+    chosen: list[int] = [i for i, (_, _, what) in enumerate(frames) if what == "hover"][:1]
+    have: set[str] = {ch for i in chosen for _, _, ch in frames[i][1].cells()}
+    candidates = [i for i, (_, board, _) in enumerate(frames) if len({ch for _, _, ch in board.cells()}) >= 2]
+    while True:
+        gains = [(len({ch for _, _, ch in frames[i][1].cells()} - have), i) for i in candidates if i not in chosen]
+        gains = [g for g in gains if g[0] > 0]
+        if not gains or len(chosen) >= MAX_EXAMPLES:
+            break
+        best = max(gains)[1]
+        chosen.append(best)
+        have |= {ch for _, _, ch in frames[best][1].cells()}
+    held = [i for i in range(len(frames)) if i not in chosen]
+    return chosen, held
+
+
+def profile_for(seen: Seen, name: str) -> dict:
+    """The profile of the learnt client, every value from what was seen (or a safe default, said so)."""
+    rules = set(seen.first_clicks) - {"unknown"}
+    if rules == {"opening"}:
+        first_click = "opening"
+    elif rules and rules <= {"opening", "number"}:
+        first_click = "safe"
+    else:
+        first_click = "none"
+    lat = seen.lattice
+    counts = sorted(set(seen.mine_counts))
+    mine_total = {f"{lat.rows}x{lat.cols}": counts[0]} if len(counts) == 1 else None
+    restart = seen.restart[1] if seen.restart is not None else None
+    play: dict = {}
+    if seen.window_title:
+        play["window_title"] = "^" + re.escape(seen.window_title) + "$"
+    if restart is not None:
+        play["restart"] = _action_json(restart)
+    if seen.after_win is not None:
+        play["after_win"] = _action_json(seen.after_win[1])
+    elif not seen.wins:
+        # No win was seen while learning: closing a dialog with Escape is the usual way, and harmless
+        # where there is none.
+        play["after_win"] = {"keys": ["escape"], "wait": 0.05, "focus": False}
+    slowest = max(seen.latencies, default=0.05)
+    play.update({
+        "redraw_timeout": round(max(0.5, 5 * slowest), 2),
+        "settle": 0.02,
+        "restart_timeout": 5.0,
+        "flood": "8" if seen.zero_flood is not False else "none",
+        "confirm_clicks": "cell",
+        "drops_clicks": seen.dropped_clicks > 0,
+    })
+    return {
+        "client": name,
+        "first_click": first_click,
+        "mine_total": mine_total,
+        "win_requires_all_flags": False,
+        "hover_highlight": seen.lit is not None,
+        "pauses_on_focus_loss": seen.pauses_on_focus_loss,
+        "question_marks": seen.question is not None,
+        "loss_shown": "learnt: every mine shown on the board",
+        "win_shown": ("learnt: a window over the board, closed with " + seen.after_win[0]) if seen.after_win
+        else "learnt: on the board" if seen.wins else "not seen while learning",
+        "learnt": {
+            "games": seen.games_played,
+            "games_named": seen.games_named,
+            "wins": seen.wins,
+            "first_clicks": seen.first_clicks,
+            "mines_seen": seen.mine_counts,
+            "restart": seen.restart[0] if seen.restart is not None else None,
+            "restarts_tried": seen.restarts_tried,
+            "dropped_clicks": seen.dropped_clicks,
+            "slowest_redraw_s": round(slowest, 3),
+        },
+        "play": play,
+    }
+
+
+def _action_json(action) -> dict:
+    out: dict = {}
+    if action.keys:
+        out["keys"] = list(action.keys)
+    if action.click is not None:
+        out["click"] = list(action.click)
+    out["wait"] = action.wait
+    if not action.focus:
+        out["focus"] = False
+    return out
+
+
+def build_skin(seen: Seen, name: str, stage: Path) -> Built:
+    """Build skin ``name`` into the staging folder ``stage`` and check it there. SkinCheckError (or the
+    builder's own errors) when it cannot be built or misreads a screen."""
+    from ..errors import ScreenError
+    from ..play.live import check_playable
+    from ..play.profile import profile_from_dict
+    from ..vision import load_skins, locate_board, read_board
+    from ..vision.newskin import make_skin
+
+    frames = labelled_frames(seen)
+    chosen, held = choose_examples(frames)
+    if not chosen:
+        raise SkinCheckError("no screen could be labelled from the games played (no lost game was named)")
+    examples = [(frames[i][0], frames[i][1]) for i in chosen]
+    lattice = seen.lattice.translated(-seen.crop.left, -seen.crop.top)
+    taught = make_skin(name, examples, stage, shot_names=[frames[i][2] for i in chosen],
+                       lattices=[lattice] * len(examples), trust_labels=True)
+    profile = profile_for(seen, name)
+    (stage / name / "profile.json").write_text(json.dumps(profile, indent=1) + "\n")
+    check_playable(profile_from_dict(name, profile))
+    skins = load_skins(stage)
+    checks = []
+    for i in chosen + held:
+        image, board, what = frames[i]
+        used = "taught" if i in chosen else "held back"
+        try:
+            lattice = locate_board(image, skins, name)
+            got = read_board(image, lattice, skins).board
+        except ScreenError as exc:
+            checks.append((f"{what} ({used})", f"refused: {str(exc).splitlines()[0][:120]}"))
+            continue
+        if got.grid == board.grid:
+            checks.append((f"{what} ({used})", "right"))
+            continue
+        cells = [f"({r}, {c}) is {board[r, c]!r} read {got[r, c]!r}" for r, c, _ in board.cells()
+                 if (got.rows, got.cols) == (board.rows, board.cols) and got[r, c] != board[r, c]]
+        checks.append((f"{what} ({used})", "WRONG: " + ("; ".join(cells[:4]) or f"read {got.rows}x{got.cols}")))
+    wrong = [f"{what} ({verdict})" for what, verdict in checks if verdict.startswith("WRONG")]
+    refused_taught = [what for what, verdict in checks if verdict.startswith("refused") and "(taught)" in what]
+    if wrong or refused_taught:
+        raise SkinCheckError("the new skin does not read its own screens back: "
+                             + "; ".join(f"{w}: misread" for w in wrong)
+                             + "; ".join(f"{w}: not read" for w in refused_taught))
+    return Built(taught.states, taught.missing, [frames[i][2] for i in chosen], checks, profile)

@@ -1,0 +1,80 @@
+"""``screenbot learn``'s checks before any screen work, and the profile and examples it derives from
+what a session saw (no display needed)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from screenbot.cli import main
+from screenbot.geometry import Lattice, Rect
+from screenbot.learn.clusters import Clusters
+from screenbot.learn.session import Frame, Seen
+from screenbot.learn.skin import choose_examples, labelled_frames, profile_for
+from screenbot.play.profile import ControlAction, profile_from_dict
+
+
+def test_bad_names_and_existing_skins_are_refused_before_the_screen(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    assert main(["learn", "auto", "--templates", str(tmp_path)]) == 2
+    assert main(["learn", "bad/name", "--templates", str(tmp_path)]) == 2
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "profile.json").write_text("{}")
+    assert main(["learn", "taken", "--templates", str(tmp_path)]) == 2
+    assert "exists already" in capsys.readouterr().err
+    assert main(["learn", "fine", "--templates", str(tmp_path), "--games", "0"]) == 2
+
+
+def test_no_display_is_exit_3_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert main(["learn", "fine", "--templates", str(tmp_path)]) == 3
+    assert not (tmp_path / "fine").exists()
+
+
+def seen_after_games() -> Seen:
+    lattice = Lattice("x", (10.0, 10.0), (20.0, 20.0), 4, 4)
+    seen = Seen(lattice, Rect(0, 0, 100, 100), Clusters(), covered={0, 1}, lit=1, flag=2, question=3)
+    seen.names = {4: "0", 5: "1", 6: "*", 7: "X"}
+    image = np.zeros((100, 100, 3), np.uint8)
+    ids_fresh = np.zeros((4, 4), int)
+    ids_hover = ids_fresh.copy()
+    ids_hover[0, 0] = 1
+    ids_lost = np.array([[4, 5, 6, 0], [4, 5, 7, 0], [4, 5, 5, 0], [4, 4, 4, 0]])
+    ids_q = ids_fresh.copy()
+    ids_q[3, 3] = 3
+    ids_unnamed = ids_fresh.copy()
+    ids_unnamed[1, 1] = 99
+    seen.frames = [Frame(image, ids_fresh, "fresh"), Frame(image, ids_hover, "hover"), Frame(image, ids_lost, "lost"),
+                   Frame(image, ids_q, "question"), Frame(image, ids_unnamed, "odd")]
+    seen.first_clicks = ["opening", "opening"]
+    seen.mine_counts = [40, 40]
+    seen.restart = ("Ctrl+R", ControlAction(keys=("ctrl", "r"), wait=0.1))
+    seen.window_title = "Mines"
+    seen.zero_flood = True
+    seen.latencies = [0.1, 0.2]
+    return seen
+
+
+def test_frames_are_labelled_and_the_fewest_that_show_every_state_chosen():
+    seen = seen_after_games()
+    frames = labelled_frames(seen)
+    assert [what for _, _, what in frames] == ["fresh", "hover", "lost", "question"]  # "odd" has no name
+    assert frames[2][1].grid == ("01*#", "01X#", "011#", "000#")
+    chosen, held = choose_examples(frames)
+    assert [frames[i][2] for i in chosen] == ["hover", "lost", "question"]
+    assert [frames[i][2] for i in held] == ["fresh"]
+
+
+def test_the_profile_comes_from_what_was_seen_and_can_be_played():
+    seen = seen_after_games()
+    profile = profile_for(seen, "learnt")
+    assert profile["first_click"] == "opening" and profile["mine_total"] == {"4x4": 40}
+    assert profile["hover_highlight"] and profile["question_marks"] and not profile["pauses_on_focus_loss"]
+    assert profile["play"]["restart"] == {"keys": ["ctrl", "r"], "wait": 0.1}
+    assert profile["play"]["window_title"] == "^Mines$" and profile["play"]["confirm_clicks"] == "cell"
+    played = profile_from_dict("learnt", profile)
+    assert played.restart.keys == ("ctrl", "r") and played.first_click == "opening"
+    seen.mine_counts = [40, 39]
+    seen.first_clicks = ["opening", "lost"]
+    profile = profile_for(seen, "learnt")
+    assert profile["mine_total"] is None and profile["first_click"] == "none"

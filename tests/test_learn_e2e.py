@@ -1,0 +1,115 @@
+"""End to end: ``screenbot learn`` relearns gnome-mines from zero labels under Xvfb, then the learnt
+skin reads fresh real screenshots (fresh, pointer over a cell, in progress, lost) exactly like the
+shipped skin or refuses them, never wrongly, and plays games with ``screenbot play``.
+
+Each test starts its own Xvfb (``SCREENBOT_TEST_DISPLAY=N`` fixes its number, for machines where each
+user keeps to a range; otherwise Xvfb picks a free one) and runs screenbot in child processes
+(pyautogui binds to one display per process). Figures are printed (``-s``), not asserted beyond
+"learnt, never wrong".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from screenbot.desktop import VirtualDisplay, start_client
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED", random.randrange(1 << 30)))
+
+
+def _display() -> VirtualDisplay:
+    number = os.environ.get("SCREENBOT_TEST_DISPLAY")
+    return VirtualDisplay(number=int(number) if number else None)
+
+
+def _screenbot(args: list[str], env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "screenbot", *args], cwd=ROOT, env=dict(os.environ, **(env or {})),
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_learn_gnome_mines_from_zero_labels(tmp_path):
+    print(f"seed {SEED}")
+    skins = tmp_path / "skins"
+    with _display():
+        with start_client("gnome-mines", level="medium", window_size=(600, 400)):
+            done = _screenbot(["learn", "gm-learnt", "--templates", str(skins), "--games", "6", "--json",
+                               "--seed", str(SEED)])
+            assert done.returncode == 0, done.stderr[-3000:]
+            summary = json.loads(done.stdout.strip().splitlines()[-1])
+            print(json.dumps({k: summary[k] for k in ("seconds", "games", "games_named", "states", "missing",
+                                                      "restart", "first_click", "mine_total")}))
+            # What every game of this size shows: covered, 0-2, flag, mines, the hit one.
+            assert set("#012F*X") <= set(summary["states"])
+            assert summary["restart"] == "Ctrl+R" and summary["first_click"] == "opening"
+            assert summary["mine_total"] == {"16x16": 40}
+            assert all(check["verdict"] == "right" for check in summary["checks"] if "(taught)" in check["frame"])
+            profile = json.loads((skins / "gm-learnt" / "profile.json").read_text())
+            assert profile["hover_highlight"] is True and profile["play"]["restart"]["keys"] == ["ctrl", "r"]
+            assert not (skins / "gm-learnt").is_symlink() and not list(skins.glob(".new-skin-*"))
+
+            # Fresh real screenshots read by the learnt skin against the shipped skin's reading.
+            config = {"skin": "gm-learnt", "templates": str(skins), "games": 4, "seed": SEED}
+            check = subprocess.run([sys.executable, "-m", "tests.e2e_learn_check", json.dumps(config)], cwd=ROOT,
+                                   env=dict(os.environ), capture_output=True, text=True, timeout=600)
+            assert check.returncode == 0, check.stderr[-3000:]
+            cases = json.loads(check.stdout.strip().splitlines()[-1])["cases"]
+            verdicts = Counter(case["verdict"] for case in cases)
+            print(json.dumps(dict(verdicts)))
+            wrong = [case for case in cases if case["verdict"] == "wrong"]
+            assert not wrong, wrong[:2]
+            assert verdicts["right"] >= 10, cases
+
+            # Play with the learnt skin alone (the shipped skins are still loaded, the client is named).
+            played = _screenbot(["play", "--client", "gm-learnt", "--games", "2", "--json",
+                                 "--failure-dir", str(tmp_path)], env={"SCREENBOT_TEMPLATES": str(skins)})
+            print(played.stdout.strip().splitlines()[-1] if played.stdout.strip() else played.stderr[-2000:])
+            result = json.loads(played.stdout.strip().splitlines()[-1])
+            if played.returncode == 0:
+                assert result["games"] == 2 and result["wins"] + result["losses"] == 2
+            else:
+                # Known limit: around a win's dialog, or after a click gnome-mines dropped, the play loop
+                # with the learnt profile may stop, refusing the board it sees (never a wrong click).
+                refusals = ("could not be read", "cannot read the board", "cannot be right")
+                assert played.returncode == 1 and any(r in result["stopped"] for r in refusals), \
+                    played.stderr[-3000:]
+                assert result["wins"] + result["losses"] + result["aborted"] == result["games"]
+
+
+def test_learn_refuses_a_screen_without_a_board_and_writes_nothing(tmp_path):
+    skins = tmp_path / "skins"
+    with _display():
+        done = _screenbot(["learn", "nothing-here", "--templates", str(skins), "--games", "1"], timeout=120)
+    assert done.returncode == 4, done.stderr
+    assert "no grid of cells" in done.stderr
+    assert not (skins / "nothing-here").exists()
+
+
+def test_learn_stops_cleanly_when_the_window_closes(tmp_path):
+    """The client is killed while learning: a clear message, exit 1, no skin written."""
+    import time
+
+    skins = tmp_path / "skins"
+    with _display():
+        client = start_client("gnome-mines", level="medium", window_size=(600, 400))
+        try:
+            proc = subprocess.Popen([sys.executable, "-m", "screenbot", "learn", "gone", "--templates", str(skins),
+                                     "--games", "30"], cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+            time.sleep(6)
+        finally:
+            client.close()
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode in (1, 4), err
+    assert "nothing was written" in err or "window" in err, err
+    assert not (skins / "gone").exists()

@@ -1,0 +1,158 @@
+"""The pure naming logic of ``screenbot learn``: on random lost boards, clusters given as ids must be
+named back to the true states; clusterings that break the rules must be refused. The seed is printed
+(replay with SCREENBOT_RANDOM_SEED=<seed>)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+from screenbot.learn.clusters import Clusters
+from screenbot.learn.naming import LostGame, NamingError, label, merge, name_lost_board
+from solver.board import neighbours
+
+SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED", random.randrange(1 << 30)))
+
+
+def lost_game(rng: random.Random, rows: int, cols: int, mines: int, flags: int, reveal_all: bool = False):
+    """A random game played to a loss: (true chars before, true chars after, clicked cell, flagged cells)."""
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    mine = set(rng.sample(cells, mines))
+    count = {(r, c): sum((rr, cc) in mine for rr, cc in neighbours(rows, cols, r, c)) for r, c in cells}
+    opened: set[tuple[int, int]] = set()
+
+    def open_cell(cell):
+        todo = [cell]
+        while todo:
+            r, c = todo.pop()
+            if (r, c) in opened:
+                continue
+            opened.add((r, c))
+            if count[(r, c)] == 0:
+                todo.extend(n for n in neighbours(rows, cols, r, c) if n not in mine)
+
+    safe = [cell for cell in cells if cell not in mine]
+    for cell in rng.sample(safe, rng.randint(1, max(1, len(safe) // 6))):
+        open_cell(cell)
+    covered_mines = sorted(mine)
+    clicked = rng.choice(covered_mines)
+    spare = [c for c in cells if c not in opened and c != clicked]
+    flagged = set(rng.sample(spare, min(flags, len(spare))))
+    before = {cell: (str(count[cell]) if cell in opened else "F" if cell in flagged else "#") for cell in cells}
+    after = dict(before)
+    for cell in cells:
+        if cell == clicked:
+            after[cell] = "X"
+        elif cell in flagged:
+            after[cell] = "F" if cell in mine else "W"
+        elif cell in mine:
+            after[cell] = "*"
+        elif reveal_all and cell not in opened:
+            after[cell] = str(count[cell])
+    return before, after, clicked, flagged
+
+
+def as_ids(chars: dict, rows: int, cols: int, ids: dict[str, list[int]], rng: random.Random) -> np.ndarray:
+    """Cluster ids for the chars; a state may have several clusters (variants), chosen per cell."""
+    return np.array([[rng.choice(ids[chars[(r, c)]]) for c in range(cols)] for r in range(rows)])
+
+
+def random_ids(rng: random.Random) -> dict[str, list[int]]:
+    states = list("#F012345678*XW")
+    numbers = rng.sample(range(100), 2 * len(states))
+    out = {}
+    for i, state in enumerate(states):
+        # Covered cells have a second look (lit under the pointer) half the time.
+        out[state] = [numbers[2 * i]] + ([numbers[2 * i + 1]] if state == "#" and rng.random() < 0.5 else [])
+    return out
+
+
+@pytest.mark.parametrize("case", range(60))
+def test_random_lost_boards_are_named_right(case):
+    rng = random.Random(SEED * 1000 + case)
+    print(f"seed {SEED} case {case}")
+    rows, cols = rng.randint(5, 16), rng.randint(5, 30)
+    mines = rng.randint(1, rows * cols // 4)
+    flags = rng.randint(0, 2)
+    before, after, clicked, flagged = lost_game(rng, rows, cols, mines, flags)
+    ids = random_ids(rng)
+    # Variants of one state get the same choice in both frames of a cell: a cell's picture never changes
+    # unless its state does.
+    variant = {cell: rng.random() for cell in before}
+    pick = lambda ch, cell: ids[ch][int(variant[cell] * len(ids[ch]))]
+    b = np.array([[pick(before[(r, c)], (r, c)) for c in range(cols)] for r in range(rows)])
+    a = np.array([[pick(after[(r, c)], (r, c)) for c in range(cols)] for r in range(rows)])
+    opened_before = frozenset(int(i) for (r, c), ch in before.items() if ch.isdigit() for i in [b[r, c]])
+    naming = name_lost_board(LostGame(b, a, clicked, frozenset(ids["#"]), frozenset(ids["F"]), opened_before))
+    truth = tuple("".join(after[(r, c)] for c in range(cols)) for r in range(rows))
+    assert naming.board.grid == truth
+    assert naming.mines == mines
+    for state, cluster_ids in ids.items():
+        for cid in cluster_ids:
+            if cid in naming.names:
+                assert naming.names[cid] == state
+    # The frame before the loss is labelled with the same names.
+    assert label(b, naming.names).grid == tuple("".join(before[(r, c)] for c in range(cols)) for r in range(rows))
+
+
+@pytest.mark.parametrize("case", range(20))
+def test_clients_that_show_the_whole_board_at_a_loss(case):
+    rng = random.Random(SEED * 1000 + 500 + case)
+    print(f"seed {SEED} case {case}")
+    rows, cols = rng.randint(6, 12), rng.randint(6, 12)
+    before, after, clicked, _ = lost_game(rng, rows, cols, rng.randint(3, rows * cols // 5), 0, reveal_all=True)
+    ids = {ch: [i] for i, ch in enumerate("#F012345678*XW")}
+    b, a = as_ids(before, rows, cols, ids, rng), as_ids(after, rows, cols, ids, rng)
+    # Numbers first seen at the loss are named too, from the counts.
+    opened_before = frozenset(int(b[r, c]) for (r, c), ch in before.items() if ch.isdigit())
+    naming = name_lost_board(LostGame(b, a, clicked, frozenset(ids["#"]), frozenset(), opened_before))
+    assert naming.board.grid == tuple("".join(after[(r, c)] for c in range(cols)) for r in range(rows))
+
+
+@pytest.mark.parametrize("case", range(30))
+def test_two_numbers_in_one_cluster_are_refused(case):
+    rng = random.Random(SEED * 1000 + 700 + case)
+    print(f"seed {SEED} case {case}")
+    for _ in range(200):
+        rows, cols = rng.randint(6, 16), rng.randint(6, 30)
+        before, after, clicked, _ = lost_game(rng, rows, cols, rng.randint(5, rows * cols // 4), 0)
+        shown = sorted({ch for ch in after.values() if ch.isdigit()})
+        if len(shown) >= 2:
+            break
+    else:
+        pytest.skip("no board with two numbers")
+    ids = {ch: [i] for i, ch in enumerate("#F012345678*XW")}
+    one, two = rng.sample(shown, 2)
+    ids[two] = ids[one]  # the clustering put two numbers together
+    b, a = as_ids(before, rows, cols, ids, rng), as_ids(after, rows, cols, ids, rng)
+    with pytest.raises(NamingError):
+        name_lost_board(LostGame(b, a, clicked, frozenset(ids["#"]), frozenset(), frozenset()))
+
+
+def test_a_number_that_changes_or_a_click_that_changed_nothing_is_refused():
+    b = np.array([[0, 0, 0], [0, 1, 0], [0, 0, 0]])
+    a = b.copy()
+    with pytest.raises(NamingError, match="not on a covered cell that changed"):
+        name_lost_board(LostGame(b, a, (0, 0), frozenset({0})))
+    a[0, 0], a[1, 1] = 5, 2
+    with pytest.raises(NamingError, match="changed at the loss"):
+        name_lost_board(LostGame(b, a, (0, 0), frozenset({0})))
+
+
+def test_merge_refuses_two_names_for_one_picture():
+    assert merge({1: "2"}, {1: "2", 3: "*"}) == {1: "2", 3: "*"}
+    with pytest.raises(NamingError):
+        merge({1: "2"}, {1: "3"})
+
+
+def test_clusters_group_near_pictures_and_keep_first_prototypes():
+    clusters = Clusters(threshold=5.0, peak_threshold=20.0)
+    base = np.zeros(12, dtype=np.float32)
+    spot = base.copy()
+    spot[:3] = 30  # the same on average, but one pixel differs a lot (a flag and its question mark)
+    ids = clusters.assign(np.stack([base, base + 2, base + 20, base + 21, base + 60, spot]))
+    assert ids.tolist() == [0, 0, 1, 1, 2, 3]
+    assert clusters.nearest(base + 40) == -1 and len(clusters) == 4
