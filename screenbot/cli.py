@@ -83,7 +83,7 @@ def main(
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
-    # --templates DIR (on every command that loads skins): read beside the shipped skins from here on.
+    # --templates DIR (on every command that loads skins): read beside the shipped skins while it runs.
     from .skin_folders import use_option_folder
 
     use_option_folder(getattr(args, "templates", None))
@@ -100,3 +100,5 @@ def main(
         # An error a command did not handle itself: its exit code comes from the one table.
         print(f"{prog}: {exc}", file=sys.stderr)
         return for_error(exc)
+    finally:
+        use_option_folder(None)

@@ -8,7 +8,7 @@ import numpy as np
 from screenbot.cli import main
 from screenbot.geometry import Lattice, Rect
 from screenbot.learn.clusters import Clusters
-from screenbot.learn.session import Frame, Seen
+from screenbot.learn.watch import Frame, Seen
 from screenbot.learn.skin import choose_examples, labelled_frames, profile_for
 from screenbot.play.profile import ControlAction, profile_from_dict
 

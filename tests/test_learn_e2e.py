@@ -2,8 +2,8 @@
 skin reads fresh real screenshots (fresh, pointer over a cell, in progress, lost) exactly like the
 shipped skin or refuses them, never wrongly, and plays games with ``screenbot play``.
 
-Each test starts its own Xvfb (``SCREENBOT_TEST_DISPLAY=N`` fixes its number, for machines where each
-user keeps to a range; otherwise Xvfb picks a free one) and runs screenbot in child processes
+Each test starts its own Xvfb (``SCREENBOT_XVFB_DISPLAYS=70-79`` keeps it to those numbers, for machines
+where each user keeps to a range; otherwise Xvfb picks a free one) and runs screenbot in child processes
 (pyautogui binds to one display per process). Figures are printed (``-s``), not asserted beyond
 "learnt, never wrong".
 """
@@ -29,8 +29,8 @@ SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED", random.randrange(1 << 30)))
 
 
 def _display() -> VirtualDisplay:
-    number = os.environ.get("SCREENBOT_TEST_DISPLAY")
-    return VirtualDisplay(number=int(number) if number else None)
+    # A machine shared with others keeps to its display numbers with SCREENBOT_XVFB_DISPLAYS.
+    return VirtualDisplay()
 
 
 def _screenbot(args: list[str], env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:

@@ -82,6 +82,17 @@ def add_templates_argument(parser: argparse.ArgumentParser, help: str | None = N
     )
 
 
+def skin_name(value: str) -> str:
+    """An argparse type: the name of a skin to write (a folder name; ``auto`` is taken)."""
+    import re
+
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", value):
+        raise argparse.ArgumentTypeError(f"skin name {value!r} must be letters, digits, - and _")
+    if value == "auto":
+        raise argparse.ArgumentTypeError("'auto' is reserved (it means: any known skin); choose another name")
+    return value
+
+
 def _folder_or_new(value: str) -> str:
     if Path(value).exists() and not Path(value).is_dir():
         raise argparse.ArgumentTypeError(f"{value}: is not a folder")

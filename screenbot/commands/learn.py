@@ -13,12 +13,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import sys
 import time
 
 from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_USAGE, for_error
-from .common import fail
+from .common import add_templates_argument, bounded_int, fail, skin_name
 
 
 def register(subparsers) -> None:
@@ -33,11 +32,12 @@ def register(subparsers) -> None:
         "does not react, its window closed, no game could be named, the skin misread its screens), 2 bad "
         "arguments or NAME exists without --replace, 3 no display, 4 no board on the screen.",
     )
-    parser.add_argument("name", help="skin name (a folder name: letters, digits, - and _)")
-    parser.add_argument("--templates", metavar="DIR", help="skins folder to write to (default: the "
-                        "SCREENBOT_TEMPLATES environment variable, else the skins shipped in the package)")
-    parser.add_argument("--games", type=int, default=6, help="games to play while learning (default 6); more "
-                        "games show more numbers")
+    parser.add_argument("name", type=skin_name, help="skin name (a folder name: letters, digits, - and _)")
+    add_templates_argument(parser, help="skins folder to write to (default: the SCREENBOT_TEMPLATES environment "
+                           "variable, else the skins shipped in the package); '--templates DIR' on the other "
+                           "commands then reads it")
+    parser.add_argument("--games", type=bounded_int(1, 200), default=6, help="games to play while learning "
+                        "(default 6, at most 200); more games show more numbers")
     parser.add_argument("--seed", type=int, help="seed of the random clicks (default: random, printed)")
     parser.add_argument("--replace", action="store_true", help="NAME exists already: replace it")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -46,19 +46,13 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import BoardNotFoundError, DisplayError, MinesweeperError, ScreenError, SkinError
-    from ..learn.session import LearnError
+    from ..learn.watch import LearnError
     from ..learn.skin import SkinCheckError
     from ..skin_folders import user_skins_folder
     from ..vision.newskin import NewSkinError, state_names
     from .new_skin import publish, staging
 
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", args.name) or args.name == "auto":
-        return fail(f"skin name {args.name!r} must be letters, digits, - and _ (and not 'auto')", EXIT_USAGE)
-    if not 1 <= args.games <= 200:
-        return fail("--games must be between 1 and 200", EXIT_USAGE)
     templates = user_skins_folder(args.templates)
-    if templates.exists() and not templates.is_dir():
-        return fail(f"--templates {templates}: is not a folder", EXIT_USAGE)
     if (templates / args.name / "profile.json").exists() and not args.replace:
         return fail(f"skin {args.name!r} exists already in {templates}: choose another name, or add --replace",
                     EXIT_USAGE)
@@ -133,7 +127,8 @@ def _learn(name: str, games: int, seed: int, say):
     """Open the display, find the board and its window, and play while learning."""
     from ..capture import MssScreen
     from ..desktop.display import require_x_display
-    from ..learn.session import Desk, board_lattice, learn
+    from ..learn.session import learn
+    from ..learn.watch import Desk, board_lattice
     from ..mouse import PyAutoGuiMouse
     from ..play.live import _window_holding, measure_scale
 

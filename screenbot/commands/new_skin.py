@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_USAGE
-from .common import add_templates_argument, fail
+from .common import add_templates_argument, fail, skin_name
 
 
 def register(subparsers) -> None:
@@ -30,7 +30,7 @@ def register(subparsers) -> None:
         "Exit codes: 0 ok, 2 bad arguments, unreadable files, a board text that disagrees with its "
         "screenshot, or NAME existing already without --replace, 4 no grid of the board's size found, 1 the new skin does not read the screenshots back (nothing is written then).",
     )
-    parser.add_argument("name", help="skin name (a folder name: letters, digits, - and _)")
+    parser.add_argument("name", type=skin_name, help="skin name (a folder name: letters, digits, - and _)")
     parser.add_argument("--shot", action="append", required=True, help="screenshot of the client (repeatable)")
     parser.add_argument("--board", action="append", required=True, help="true board of that screenshot")
     add_templates_argument(parser, help="skins folder to write to (default: the SCREENBOT_TEMPLATES environment "
@@ -46,8 +46,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import re
-
     from solver.board import parse_board
     from solver.errors import BoardFormatError
 
@@ -57,10 +55,6 @@ def run(args: argparse.Namespace) -> int:
     from ..skin_folders import user_skins_folder
     from ..vision.newskin import NewSkinError, make_skin, state_names
 
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", args.name):
-        return fail(f"skin name {args.name!r} must be letters, digits, - and _", EXIT_USAGE)
-    if args.name == "auto":
-        return fail("'auto' is reserved (it means: any known skin); choose another name", EXIT_USAGE)
     if len(args.shot) != len(args.board):
         return fail(f"{len(args.shot)} --shot but {len(args.board)} --board: give one board per screenshot", EXIT_USAGE)
     templates = user_skins_folder(args.templates)

@@ -115,12 +115,8 @@ class VirtualDisplay:
         depth: int = DEFAULT_DEPTH,
         window_manager: bool = True,
         start_timeout: float = 15.0,
-        number: int | None = None,
     ) -> None:
         self.size = size
-        # A fixed display number (":N"), for machines where each user keeps to a range; None lets
-        # Xvfb choose a free one.
-        self.number = number
         self.depth = depth
         self.window_manager = window_manager
         self.start_timeout = start_timeout
@@ -189,7 +185,6 @@ class VirtualDisplay:
         read_fd, write_fd = os.pipe()
         cmd = [
             "Xvfb",
-            *([f":{self.number}"] if self.number is not None else []),
             "-displayfd",
             str(write_fd),
             *self._xvfb_args(),

@@ -17,7 +17,7 @@ import numpy as np
 from solver.board import Board
 
 from .naming import label
-from .session import Seen
+from .watch import Seen
 
 log = logging.getLogger(__name__)
 

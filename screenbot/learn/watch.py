@@ -1,0 +1,291 @@
+"""What a learning session sees and how it looks and clicks: the board found by structure alone, the
+frames kept and every cell as a cluster id (``Seen``), and the ``Watcher`` that grabs, waits for the
+picture to settle and clicks through a ``BoardMouse`` on that board (``session`` plays the games).
+
+The desk (screen, mouse and keyboard, window, clock) comes in from outside, so this module opens no
+display itself (but for ``FocusProbe``, a window of ours that takes the keyboard for a moment).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..errors import BoardNotFoundError, ScreenError, WindowGoneError
+from ..geometry import Lattice, Rect
+from ..mouse import BoardMouse, ScreenScale
+from ..play.profile import ControlAction
+from .clusters import Clusters
+from .naming import LostGame
+
+log = logging.getLogger(__name__)
+
+# s a picture must stay the same to count as drawn: gnome-mines draws a clicked cell pressed within 20 ms
+# and its result up to 130 ms later (a first click), so a shorter wait takes the pressed cell for the result.
+SETTLE = 0.25
+DOUBLE_CLICK = 0.6  # s between two clicks on one cell, more than a toolkit's double-click time (GTK: 0.4)
+REDRAW_TIMEOUT = 1.0  # s a click may take to show before it counts as ignored
+
+
+class LearnError(ScreenError):
+    """Learning cannot go on (the message says why); ``code`` is the exit code to end with."""
+
+    def __init__(self, message: str, /, *, code: int = 1, **context: object) -> None:
+        super().__init__(message, **context)
+        self.code = code
+
+
+@dataclass
+class Desk:
+    """What the session works with: ``screen.grab(region)``, ``mouse`` (move, click, press),
+    ``window`` (a WindowTracker or None), ``scale`` (pixels per click point)."""
+
+    screen: object
+    mouse: object
+    window: object | None = None
+    scale: ScreenScale = ScreenScale()
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+
+
+@dataclass
+class Frame:
+    """A kept screenshot (the window, or the board with some room around it) and its cells as ids."""
+
+    image: np.ndarray
+    ids: np.ndarray  # (rows, cols)
+    what: str
+
+
+@dataclass
+class Seen:
+    """Everything one learning session saw."""
+
+    lattice: Lattice
+    crop: Rect  # where kept frames were cut from the screen
+    clusters: Clusters
+    covered: set[int] = field(default_factory=set)
+    lit: int | None = None  # the covered cell's picture under the pointer, when it has another
+    flag: int | None = None
+    question: int | None = None
+    names: dict[int, str] = field(default_factory=dict)
+    frames: list[Frame] = field(default_factory=list)
+    restart: tuple[str, ControlAction] | None = None
+    restarts_tried: list[str] = field(default_factory=list)
+    first_clicks: list[str] = field(default_factory=list)  # per game: "opening", "number", "lost", "ignored"
+    mine_counts: list[int] = field(default_factory=list)
+    games_played: int = 0
+    games_named: int = 0
+    refused: list[str] = field(default_factory=list)  # why games were not used
+    dropped_clicks: int = 0
+    latencies: list[float] = field(default_factory=list)
+    zero_flood: bool | None = None  # every 0 seen had no covered neighbour
+    window_title: str | None = None
+    wins: int = 0
+    pauses_on_focus_loss: bool = False  # the board is hidden while the window has not the keyboard
+    after_win: tuple[str, ControlAction] | None = None
+
+
+def board_lattice(frame: np.ndarray, name: str) -> Lattice:
+    """The largest cell grid on ``frame``, found by structure alone. Each box starts where its cell's
+    face starts and ends on the gap or line it shares with the next cell, as the shipped skins cut
+    their pictures (the reader's locator places templates that way)."""
+    from ..vision.structure import find_grids
+
+    grids = find_grids(frame)
+    if not grids:
+        raise BoardNotFoundError("no grid of cells on the screen: start the client with a fresh game showing",
+                                 reason="no grid")
+    grid = grids[0]
+    cx, cy = grid.centres()
+    px, py = grid.pitch
+    face_w = float(np.median(grid.faces.width))
+    face_h = float(np.median(grid.faces.height))
+
+    def edges(centres: np.ndarray, pitch: float, face: float) -> tuple[float, ...]:
+        # A face found by structure is the flat inside of the cell's drawing: its anti-aliased (or
+        # rounded) rim is one more pixel on each side.
+        starts = centres - face / 2 - 1
+        return (*map(float, starts), float(starts[-1] + pitch))
+
+    return Lattice.from_edges(name, edges(cx, px, face_w), edges(cy, py, face_h))
+
+
+class Watcher:
+    """Looks at and clicks the board of one client window, keeping what it sees in ``seen``."""
+
+    def __init__(self, desk: Desk, name: str, rng: random.Random | None = None) -> None:
+        self.desk = desk
+        self.name = name
+        self.rng = rng or random.Random()
+        self.seen: Seen | None = None
+        self.mouse: BoardMouse | None = None
+
+    # -- looking -------------------------------------------------------------------------------------
+
+    def _check_window(self) -> None:
+        window = self.desk.window
+        if window is None:
+            return
+        try:
+            window.geometry()
+        except WindowGoneError:
+            raise LearnError("the client's window was closed while learning: nothing was written", code=1) from None
+
+    def grab(self) -> np.ndarray:
+        """The screen rectangle kept for the skin (the window, or the board with room around it)."""
+        self._check_window()
+        return self.desk.screen.grab(self.seen.crop.as_region())
+
+    def cells(self, image: np.ndarray) -> np.ndarray:
+        from .clusters import cell_pictures
+
+        lat = self.seen.lattice.translated(-self.seen.crop.left, -self.seen.crop.top)
+        flat = cell_pictures(image, lat)
+        if flat is None:
+            raise LearnError("the board is no longer where it was found (the window moved or shrank)", code=4)
+        return self.seen.clusters.assign(flat).reshape(lat.rows, lat.cols)
+
+    def settled(self, previous: np.ndarray | None = None, timeout: float = REDRAW_TIMEOUT) -> tuple[np.ndarray, np.ndarray]:
+        """(image, ids) once the picture has stopped changing; with ``previous`` (ids), waits up to
+        ``timeout`` for the board to differ from it first (returns the unchanged board after that)."""
+        start = self.desk.clock()
+        deadline = start + timeout
+        last = self.grab()
+        changed_at = start
+        while True:
+            self.desk.sleep(0.005)
+            now = self.grab()
+            if not np.array_equal(now, last):
+                last, changed_at = now, self.desk.clock()
+                continue
+            if self.desk.clock() - changed_at < SETTLE:
+                continue
+            ids = self.cells(now)
+            if previous is None or not np.array_equal(ids, previous) or self.desk.clock() > deadline:
+                if previous is not None and not np.array_equal(ids, previous):
+                    self.seen.latencies.append(changed_at - start)
+                return now, ids
+
+    def keep(self, image: np.ndarray, ids: np.ndarray, what: str) -> None:
+        self.seen.frames.append(Frame(image.copy(), ids.copy(), what))
+
+    # -- acting --------------------------------------------------------------------------------------
+
+    def park(self) -> None:
+        self.mouse.park()
+
+    def control(self, action: ControlAction) -> None:
+        if action.keys:
+            if self.desk.window is not None and action.focus:
+                self.desk.window.activate()
+                self.desk.sleep(0.05)
+            self.desk.mouse.press(*action.keys)
+        if action.click is not None:
+            lat = self.seen.lattice
+            rect = lat.inner_rect()
+            x = rect.left + rect.width / 2 + action.click[0] * lat.pitch[0]
+            y = rect.top + action.click[1] * lat.pitch[1]
+            window = self.desk.window.geometry() if self.desk.window is not None else None
+            if rect.contains(x, y) or (window is not None and not window.contains(x, y)) or y < 0:
+                return  # never a click on the board or outside the client's window
+            self.desk.mouse.click(*self.desk.scale.to_points(x, y), "left")
+        if action.wait:
+            self.desk.sleep(action.wait)
+        self.park()
+
+    def covered_cells(self, ids: np.ndarray) -> list[tuple[int, int]]:
+        return [(int(r), int(c)) for r, c in np.argwhere(np.isin(ids, list(self.seen.covered)))]
+
+    def open(self, ids: np.ndarray, cell: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        self.mouse.open(*cell)
+        self.park()
+        return self.settled(previous=ids)
+
+    def right(self, ids: np.ndarray, cell: tuple[int, int], again: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """A right click; ``again`` on the cell just right-clicked waits first, so the toolkit does not
+        take the two for a double click (gnome-mines ignores the second one then)."""
+        if again:
+            self.desk.sleep(DOUBLE_CLICK)
+        self.mouse.flag(*cell)
+        self.park()
+        return self.settled(previous=ids)
+
+
+
+class FocusProbe:
+    """A small window in the screen's top-left corner that takes the keyboard while it exists."""
+
+    def __init__(self) -> None:
+        import time as _time
+
+        from Xlib import X, Xutil
+
+        from ..desktop.windows import connect
+
+        self.conn = connect(purpose="to open a window on")
+        screen = self.conn.screen()
+        self.window = screen.root.create_window(0, 0, 40, 40, 0, screen.root_depth, X.InputOutput, X.CopyFromParent,
+                                                background_pixel=screen.black_pixel)
+        self.window.set_wm_name("screenbot learn: focus probe")
+        self.window.set_wm_normal_hints(flags=Xutil.USPosition | Xutil.PPosition, x=0, y=0)
+        self.window.map()
+        self.conn.sync()
+        _time.sleep(0.2)
+        self.window.set_input_focus(X.RevertToParent, X.CurrentTime)
+        self.conn.sync()
+
+    def rect(self) -> Rect:
+        geom = self.window.get_geometry()
+        origin = self.window.translate_coords(self.conn.screen().root, 0, 0)
+        return Rect(-origin.x, -origin.y, geom.width, geom.height)
+
+    def close(self) -> None:
+        try:
+            self.window.destroy()
+            self.conn.sync()
+        finally:
+            self.conn.close()
+
+
+def debug_dump(game: int, lost: LostGame, before: np.ndarray, after: np.ndarray, exc: object) -> None:
+    """With SCREENBOT_LEARN_DEBUG=DIR, each lost game is saved there to look at, with how it was named
+    or why it was not."""
+    import os
+
+    folder = os.environ.get("SCREENBOT_LEARN_DEBUG")
+    if not folder:
+        return
+    import cv2
+
+    os.makedirs(folder, exist_ok=True)
+    cv2.imwrite(os.path.join(folder, f"game{game}-before.png"), before)
+    cv2.imwrite(os.path.join(folder, f"game{game}-after.png"), after)
+    with open(os.path.join(folder, f"game{game}.txt"), "w") as out:
+        out.write(f"{exc}\nclicked {lost.clicked}\ncovered {sorted(lost.covered)} flags {sorted(lost.flags)} "
+                  f"opened before {sorted(lost.opened_before)}\nbefore\n{lost.before}\nafter\n{lost.after}\n")
+
+
+def opened_ids(seen: Seen, ids: np.ndarray) -> set[int]:
+    special = seen.covered | ({seen.flag} if seen.flag is not None else set()) | (
+        {seen.question} if seen.question is not None else set())
+    return {int(i) for i in np.unique(ids)} - special
+
+
+def crop_around(lattice: Lattice, window, width: int, height: int) -> Rect:
+    """The window holding the board, when known, else the board with three cells of room around it."""
+    screen = Rect(0, 0, width, height)
+    if window is not None:
+        try:
+            rect = window.geometry().clipped(screen)
+            if rect.contains_rect(lattice.board_rect()):
+                return rect
+        except WindowGoneError:
+            raise LearnError("the client's window was closed while learning", code=1) from None
+    px, py = lattice.pitch
+    return lattice.board_rect().expanded(int(3 * px), int(3 * py)).clipped(screen)
