@@ -174,7 +174,7 @@ def main(argv: list[str]) -> int:
         if options.get("lattice"):  # measured by the client's start function (xbomb)
             from screenbot.given_lattice import GivenLatticeVision
             from screenbot.play.live import refined_lattice
-            from screenbot.vision.lattice import Lattice
+            from screenbot.geometry import Lattice
 
             given = Lattice(options["skin"], *[tuple(v) if isinstance(v, list) else v for v in options["lattice"]])
             vision = GivenLatticeVision(vision, refined_lattice(screen.grab(), skins, given))

@@ -64,7 +64,7 @@ def test_located_by_itself_it_is_refused_or_read_exactly(shot, skins):
 def test_xbomb_grid_is_measured_from_its_lines(shot):
     """What start_xbomb measures on the fresh board (the lattice play uses): the true lattice, from the
     grid lines alone (a lost board's green borders break the lines; it is never measured on one)."""
-    from screenbot.desktop.clients import xbomb_lattice
+    from screenbot.desktop.xbomb import xbomb_lattice
     from screenbot.geometry import Rect
 
     image = shot.image()

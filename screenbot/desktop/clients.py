@@ -33,6 +33,7 @@ from .launch import launch_for
 from .minegauler import BUTTON_SIZES, LAUNCHER, LEVELS, ensure_minegauler_venv
 from .processes import ClientWindow, client_env, launch_client, temp_home
 from .windows import connect
+from .xbomb import XBOMB_LEVELS, xbomb_lattice
 
 log = logging.getLogger(__name__)
 
@@ -351,7 +352,6 @@ def _move_window(handle: ClientWindow, position: tuple[int, int]) -> None:
 
 # --- xbomb (Athena widgets) ----------------------------------------------------------------------------
 
-XBOMB_LEVELS = {1: (8, 8, 10), 2: (16, 16, 40), 3: (30, 16, 99)}  # cols, rows, bombs
 
 
 def start_xbomb(level: int = 1, position: tuple[int, int] | None = None, timeout: float = 20.0) -> ClientWindow:
@@ -378,36 +378,3 @@ def start_xbomb(level: int = 1, position: tuple[int, int] | None = None, timeout
         raise
     log.info("xbomb started: window 0x%x at %s, board %s", handle.window, handle.geometry(), handle.lattice)
     return handle
-
-
-def xbomb_lattice(window: Rect, rows: int, cols: int, frame=None):
-    """The xbomb board's lattice on the screen, from its black grid lines (2 px each: every cell draws
-    a 1 px border of its own) inside ``window``: the screen's picture is grabbed unless ``frame`` (the
-    window's picture) is given. ClientStartError when the lines are not there."""
-    import numpy as np
-
-    from ..geometry import Lattice
-
-    if frame is None:
-        from ..capture import MssScreen
-
-        with MssScreen() as screen:
-            frame = screen.grab(window.as_region())
-    dark = frame[:, :, :3].astype(int).sum(axis=2) < 100
-    found = []
-    for axis, count in ((0, cols), (1, rows)):
-        share = dark.mean(axis=axis)
-        lines = _line_starts(np.flatnonzero(share > 0.6))
-        run = next((lines[i : i + count + 1] for i in range(len(lines) - count)
-                    if len({b - a for a, b in zip(lines[i : i + count + 1], lines[i + 1 : i + count + 1])}) == 1), None)
-        if run is None:
-            raise ClientStartError(f"the {rows}x{cols} grid lines were not found in the window", client="xbomb")
-        found.append((run[0], (run[-1] - run[0]) / count))
-    (x0, px), (y0, py) = found
-    # The box of a cell starts past the line that ends the cell before it (where new-skin cut them).
-    return Lattice("xbomb", (float(window.left + x0 + 1), float(window.top + y0 + 1)), (float(px), float(py)), rows, cols)
-
-
-def _line_starts(index) -> list[int]:
-    """The first index of each run of consecutive indices."""
-    return [int(v) for i, v in enumerate(index) if i == 0 or index[i - 1] != v - 1]
