@@ -11,22 +11,16 @@ PNG --json`` as a user would: exactly the true board, or a refusal (exit 4 or 5)
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
 
 from screenbot.desktop import VirtualDisplay
 
-from .test_random_real import judge
+from .test_random_real import judge, random_seed, tally
 
 # Real Xvfb and minegauler: a quick run deselects them with -m "not e2e".
 pytestmark = pytest.mark.e2e
-
-
-def _seed() -> int:
-    given = os.environ.get("SCREENBOT_RANDOM_SEED")
-    return int(given) if given else random.SystemRandom().randrange(10**9)
 
 
 def test_minegauler_read_at_random_button_sizes(tmp_path):
@@ -34,7 +28,7 @@ def test_minegauler_read_at_random_button_sizes(tmp_path):
 
     from lab.shots.minegauler import one_game
 
-    seed = _seed()
+    seed = random_seed()
     rng = random.Random(seed)
     replay = f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})"
     sizes = rng.sample([s for s in range(16, 41) if s % 4], 3)  # sizes the skin was not taught at
@@ -53,12 +47,11 @@ def test_minegauler_read_at_random_button_sizes(tmp_path):
         verdict = judge(meta_path)
         verdicts.append(verdict)
         print(f"  {verdict.name}: {verdict.outcome.upper()} - {verdict.detail}", flush=True)
-    counts = {kind: sum(v.outcome == kind for v in verdicts) for kind in ("right", "refused", "wrong")}
+    counts, wrong = tally(verdicts)
     summary = (f"minegauler at {sizes} px: {len(verdicts)} screenshots, {counts['right']} right, "
                f"{counts['refused']} refused, {counts['wrong']} wrong; {replay}")
     print(summary)
-    assert not [v for v in verdicts if v.outcome == "wrong"], summary + "\n" + "\n".join(
-        f"  {v.name}: {v.detail}" for v in verdicts if v.outcome == "wrong")
+    assert not wrong, summary + "\n" + "\n".join(f"  {v.name}: {v.detail}" for v in wrong)
     # Refusals are allowed: the locator does not find every minegauler board by itself (its raised frame
     # and small buttons; docs/clients.md), which is why play and the tests place its board with the
     # lattice the start measured. What is read must be right.

@@ -41,7 +41,14 @@ def _count(name: str, default: int) -> int:
     return int(os.environ.get(name, default))
 
 
-def _seed() -> int:
+def tally(verdicts) -> tuple[dict[str, int], list]:
+    """How many verdicts are right, refused and wrong, and the wrong ones."""
+    counts = {kind: sum(v.outcome == kind for v in verdicts) for kind in ("right", "refused", "wrong")}
+    return counts, [v for v in verdicts if v.outcome == "wrong"]
+
+
+def random_seed() -> int:
+    """SCREENBOT_RANDOM_SEED when given (to replay a run), else a fresh seed."""
     given = os.environ.get("SCREENBOT_RANDOM_SEED")
     return int(given) if given else random.SystemRandom().randrange(10**9)
 
@@ -107,7 +114,7 @@ def test_reader_on_random_real_screenshots(client, env, default, tmp_path):
     missing = random_cases.missing_tools(client)
     if missing:
         pytest.skip(f"needs {', '.join(missing)} (CI installs them: .ci/run)")
-    seed = _seed()
+    seed = random_seed()
     replay = f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})"
     print(f"\n{count} random {client} cases, {replay}; cases in {tmp_path}")
     try:
@@ -120,9 +127,8 @@ def test_reader_on_random_real_screenshots(client, env, default, tmp_path):
         verdict = judge(path)
         verdicts.append(verdict)
         print(f"  {verdict.name} [{_describe(path)}]: {verdict.outcome.upper()} - {verdict.detail}", flush=True)
-    counts = {kind: sum(v.outcome == kind for v in verdicts) for kind in ("right", "refused", "wrong")}
+    counts, wrong = tally(verdicts)
     summary = (f"{client}: {len(verdicts)} random cases, {counts['right']} right, {counts['refused']} refused, "
                f"{counts['wrong']} wrong; {replay}")
     print(summary)
-    wrong = [v for v in verdicts if v.outcome == "wrong"]
     assert not wrong, summary + f"; cases in {tmp_path}\n" + "\n".join(f"  {v.name}: {v.detail}" for v in wrong)

@@ -25,7 +25,7 @@ from solver.board import Board
 
 from screenbot.geometry import Lattice
 
-from .sessions import LabelledShot
+from .sessions import LabelledShot, click_at, move_pointer
 from .store import TRUTH_SOURCES, save_shot
 
 # Picture kept around the window: the locator must see more than a cell's width beyond the board.
@@ -80,26 +80,11 @@ class Session:
     def click(self, r: int, c: int, button: int = 1) -> None:
         """Click a cell's centre through XTEST and wait until the game's board changes (clicks sent back
         to back can crash minegauler)."""
-        from Xlib import X
-        from screenbot.desktop.windows import connect
-        from Xlib.ext import xtest
-
         before = self.state()["board"]
         x = int(self.origin[0] + (c + 0.5) * self.pitch)
         y = int(self.origin[1] + (r + 0.5) * self.pitch)
-        conn = connect()
-        try:
-            xtest.fake_input(conn, X.MotionNotify, x=x, y=y)
-            conn.sync()
-            time.sleep(0.02)
-            xtest.fake_input(conn, X.ButtonPress, button)
-            conn.sync()
-            time.sleep(0.02)
-            xtest.fake_input(conn, X.ButtonRelease, button)
-            xtest.fake_input(conn, X.MotionNotify, x=5, y=5)  # off the board: no pressed look in the shot
-            conn.sync()
-        finally:
-            conn.close()
+        click_at(x, y, button)
+        move_pointer(5, 5)  # off the board: no pressed look in the shot
         deadline = time.monotonic() + 2
         while time.monotonic() < deadline and self.state()["board"] == before:
             time.sleep(0.02)

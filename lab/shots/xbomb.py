@@ -33,7 +33,7 @@ from solver.board import Board, neighbours
 
 from screenbot.geometry import Lattice
 
-from .sessions import LabelledShot
+from .sessions import LabelledShot, click_at, move_pointer
 from .store import TRUTH_SOURCES, save_shot
 
 TRUTH_SOURCES["xbomb"] = ("rules: the bombs on the lost board found by colour, numbers computed from them and checked "
@@ -100,24 +100,9 @@ class Session:
         return out
 
     def click(self, r: int, c: int, button: int = 1) -> None:
-        from Xlib import X
-        from screenbot.desktop.windows import connect
-        from Xlib.ext import xtest
-
         x, y = self.centre(r, c)
-        conn = connect()
-        try:
-            xtest.fake_input(conn, X.MotionNotify, x=x, y=y)
-            conn.sync()
-            time.sleep(0.02)
-            xtest.fake_input(conn, X.ButtonPress, button)
-            conn.sync()
-            time.sleep(0.02)
-            xtest.fake_input(conn, X.ButtonRelease, button)
-            xtest.fake_input(conn, X.MotionNotify, x=5, y=5)
-            conn.sync()
-        finally:
-            conn.close()
+        click_at(x, y, button)
+        move_pointer(5, 5)  # off the board: no pressed look in the shot
         time.sleep(0.15)
         if button == 3:
             self.flags ^= {(r, c)}
