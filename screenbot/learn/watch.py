@@ -187,10 +187,8 @@ class Watcher:
                 self.desk.sleep(0.05)
             self.desk.mouse.press(*action.keys)
         if action.click is not None:
-            lat = self.seen.lattice
-            rect = lat.inner_rect()
-            x = rect.left + rect.width / 2 + action.click[0] * lat.pitch[0]
-            y = rect.top + action.click[1] * lat.pitch[1]
+            rect = self.seen.lattice.inner_rect()
+            x, y = action.click_point(self.seen.lattice)
             window = self.desk.window.geometry() if self.desk.window is not None else None
             if rect.contains(x, y) or (window is not None and not window.contains(x, y)) or y < 0:
                 return  # never a click on the board or outside the client's window

@@ -120,7 +120,6 @@ class HintSession:
         self.style = config.style  # with the keep-out fitted to the board's pitch once located
         self.shown: TickResult | None = None  # the update the overlay shows now
         self._located: Located | None = None  # its region is what is captured and covered by the overlay
-        self._mines: int | None = None  # the located board's mine total, when known
         self._last_frame: np.ndarray | None = None
         self._last_board: Board | None = None
         self._shown = False
@@ -160,7 +159,7 @@ class HintSession:
         first = self.config.first_click
         if first is not None and not (first[0] < rows and first[1] < cols):
             raise InputError(f"--first-click {first[0]},{first[1]} is off the {rows}x{cols} board")
-        self._located, self._mines = located, mine_total(self.config.mines, self.profile, rows, cols)
+        self._located = located
         keep_out = min(0.95, self.config.protect + 2.0 / min(px, py))
         self.style = replace(self.config.style, keep_out=max(self.config.style.keep_out, keep_out))
         self._last_frame = None
@@ -217,8 +216,8 @@ class HintSession:
             return self._unreadable(str(exc))
         t_solve = self.env.clock()
         timings = {"capture": t_read - start, "read": t_solve - t_read, "solve": 0.0, "draw": 0.0}
-        if board.mines is None and self._mines is not None:
-            board = board.with_mines(self._mines)
+        if board.mines is None:
+            board = board.with_mines(self.mines_for(board))
         # A clicked cell drawn "pressed" (it reads as a 0) a frame before its result: hints for that
         # picture would mark its neighbours safe. Such cells keep what they were read as before and are
         # looked at again at the next tick; the rest of the change is shown now (a bot clicking every

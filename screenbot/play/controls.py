@@ -115,17 +115,15 @@ class ClientControls:
                 self.env.window.activate()
             self.mouse.press(*action.keys)
         if action.click is not None:
-            self.control_click(located, action.click)
+            self.control_click(located, action)
         if action.wait:
             self.env.sleep(action.wait)
 
-    def control_click(self, located: Located, offset: tuple[float, float]) -> None:
+    def control_click(self, located: Located, action: ControlAction) -> None:
         """A click on a client control (e.g. xdemineur's face), placed relative to the located board.
         Refused unless it lands off the board and inside the client's window."""
-        geometry = located.geometry
-        rect = geometry.inner_rect()
-        x = rect.left + rect.width / 2 + offset[0] * geometry.pitch[0]
-        y = rect.top + offset[1] * geometry.pitch[1]
+        rect = located.geometry.inner_rect()
+        x, y = action.click_point(located.geometry)
         inside_window = located.window.contains(x, y) if located.window is not None else self.env.screen_rect.contains(x, y)
         if rect.contains(x, y) or not inside_window:
             raise PlayError(f"refusing the {self.profile.skin} control click at ({x:.0f}, {y:.0f}): it is on the board or outside the window")

@@ -58,6 +58,13 @@ class ControlAction:
     def is_empty(self) -> bool:
         return not self.keys and self.click is None
 
+    def click_point(self, board) -> tuple[float, float]:
+        """Where ``click`` lands on the screen for ``board`` (a ``geometry.Lattice``): (dx, dy) pitches
+        from the top centre of its whole cells (a face or a button just above the board)."""
+        assert self.click is not None
+        rect = board.inner_rect()
+        return rect.left + rect.width / 2 + self.click[0] * board.pitch[0], rect.top + self.click[1] * board.pitch[1]
+
 
 NO_ACTION = ControlAction()
 
