@@ -43,6 +43,7 @@ def test_changed_cells_reads_equal_full_reads_through_simulated_games():
             for r, c, ch in game.board().cells():
                 frame[7 + r * 12 : 19 + r * 12, 5 + c * 12 : 17 + c * 12] = renderer.cell(ch)
             assert reader.read(frame, lattice).board.grid == vision.read(frame, lattice).board.grid
+            reader.accept()
             covered = [(r, c) for r, c, ch in game.board().cells() if ch == "#" and not game.is_mine(r, c)]
             r, c = covered[rng.integers(len(covered))]
             game.open(int(r), int(c))
@@ -68,6 +69,7 @@ def test_changed_cells_reads_equal_full_reads_on_a_real_recording():
     for frame in frames:
         full = read_board(frame, lattice, skins)
         got = reader.read(frame, lattice)
+        reader.accept()
         assert got.board.grid == full.board.grid
         assert abs(got.min_confidence - full.min_confidence) < 1e-9
     assert min(counting.cells_read[1:]) < lattice.rows * lattice.cols  # some reads were partial

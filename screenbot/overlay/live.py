@@ -34,10 +34,11 @@ from ..errors import BoardNotFoundError, InputError, UnrecognizedCellError
 from ..geometry import Rect
 from ..play.consistency import unopened_zeros
 from ..play.locating import find_board
+from ..play.reading import ChangedCellsReader
 from ..play.rules import hint_policy, mine_total
 from ..play.types import Located, Surroundings
 from ..vision.read import INTERIOR
-from .cell_reading import LiveCellReader
+from .cell_reading import MiddleChanges, hold_half_drawn
 from .layer import OverlayPainter
 from .marks import FRAME_STYLE, Hints, OverlayStyle
 
@@ -129,7 +130,7 @@ class HintSession:
         # Which neighbours the client opens around a zero ("8", "4", "none": from its play profile).
         self._flood = getattr(profile, "flood", "none") if profile is not None else "none"
         # What each cell was read as, and the middle pixels it was read from (see ``tick``).
-        self._cells = LiveCellReader()
+        self._cells = ChangedCellsReader(vision, MiddleChanges(self.style))
         self._decisions: OrderedDict[Board, Any] = OrderedDict()  # the last few boards' solver results
         self._painter = OverlayPainter()
 
@@ -164,8 +165,7 @@ class HintSession:
         self.style = replace(self.config.style, keep_out=max(self.config.style.keep_out, keep_out))
         self._last_frame = None
         self._last_board = None
-        region = located.region
-        self._cells.start(located.lattice, self.style, (region.height, region.width))
+        self._cells = ChangedCellsReader(self.env.vision, MiddleChanges(self.style))
         self._painter.forget()
         return located
 
@@ -206,14 +206,13 @@ class HintSession:
         t_read = self.env.clock()
         # Only cells whose middle (never drawn on by any overlay) changed are read again: identical
         # pixels read identically, and our own marks changing around a cell change nothing in it.
-        middles = self._cells.middles(frame)
-        changed = self._cells.changed(middles)
-        if self._last_board is not None and not changed.any():
-            return TickResult(UNCHANGED, self._last_board)
         try:
-            board = self._cells.read(self.env.vision, frame, located.lattice, changed)
+            board = self._cells.read(frame, located.lattice).board
         except (UnrecognizedCellError, BoardNotFoundError) as exc:
             return self._unreadable(str(exc))
+        if self._last_board is not None and not self._cells.changed.any():
+            self._cells.discard()
+            return TickResult(UNCHANGED, self._last_board)
         t_solve = self.env.clock()
         timings = {"capture": t_read - start, "read": t_solve - t_read, "solve": 0.0, "draw": 0.0}
         if board.mines is None:
@@ -222,22 +221,21 @@ class HintSession:
         # picture would mark its neighbours safe. Such cells keep what they were read as before and are
         # looked at again at the next tick; the rest of the change is shown now (a bot clicking every
         # 20 ms beside us always has some cell half drawn).
-        held = self._cells.hold_half_drawn(changed, self._flood) if not board.is_over else []
-        pending = len(held)
-        if pending:
-            board = Board(tuple("".join(row) for row in self._cells.pending[0]), board.mines)
+        held = hold_half_drawn(self._cells, self._flood) if not board.is_over else []
+        if held:
+            board = self._cells.pending.board.with_mines(board.mines)
             self._last_frame = None  # the held cells are read again even if the picture stays
-        if unopened_zeros(board, self._flood) or (pending and not changed.any()):
-            return self._unreadable(f"half-drawn frame: {pending} cells pressed")
-        reading = _Reading(board, located.lattice, float(self._cells.pending[1].min()))
+        if unopened_zeros(board, self._flood) or (held and not self._cells.changed.any()):
+            return self._unreadable(f"half-drawn frame: {len(held)} cells pressed")
+        reading = _Reading(board, located.lattice, self._cells.pending.min_confidence)
         if self._shown and board == self._last_board and not held:
-            self._cells.accept(middles, changed)
+            self._cells.accept()
             self._misreads = 0
             return TickResult(UNCHANGED, board)
         if board.is_over or board.count(UNKNOWN_CHARS) == 0:
             # Game over: nothing left to advise; the board stays fully visible.
             self._hide()
-            self._cells.accept(middles, changed)
+            self._cells.accept()
             self._last_board = board
             self._notify(frame, reading, None, timings)
             return TickResult(HIDDEN, board)
@@ -255,7 +253,7 @@ class HintSession:
         end = self.env.clock()
         timings["draw"] = end - t_draw
         seconds = end - start
-        self._cells.accept(middles, changed)
+        self._cells.accept()
         self._shown = True
         self._misreads = 0
         self._last_board = board
@@ -308,7 +306,7 @@ class HintSession:
             self._misread_since = self.env.clock()
         self._misreads += 1
         log.debug("board unreadable (%d in a row): %s", self._misreads, why)
-        self._cells.pending = None
+        self._cells.discard()
         late = self.env.clock() - self._misread_since >= self.config.hide_after_seconds
         if self._misreads >= self.config.hide_after_misreads and late:
             self._hide()

@@ -91,6 +91,7 @@ class SafeReader:
             reading, unreadable = None, None
             try:
                 reading = self.reader.read(frame, located.lattice)
+                self.reader.accept()  # the next frame is compared with this one, whatever is made of it
                 problems = reading_problems(
                     previous, reading.board, last_actions, flood=self.profile.flood, allow_dropped=self.profile.drops_clicks
                 )
