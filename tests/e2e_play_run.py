@@ -21,6 +21,7 @@ from screenbot.mouse import PyAutoGuiMouse
 from screenbot.play import ObserverGroup, PlayConfig, Player
 from screenbot.play.consistency import reading_problems
 from screenbot.play.live import SkinVision, load_skins, measure_scale, profile_for
+from screenbot.play.profile import USUAL_RESTARTS
 from screenbot.play.summary import summarize
 from screenbot.play.window import WindowTracker
 from solver.errors import InconsistentBoardError
@@ -51,12 +52,13 @@ class AuditMouse:
         px, py = scale.to_pixels(x, y)
         on_board = bool(rect and rect.contains(px, py) and located.geometry.cell_at(px, py) is not None)
         control = False
-        offset = self.player.profile.restart.click
-        if not on_board and rect and offset is not None:
-            # The profile's restart button (xdemineur's face), placed relative to the board.
-            cx = rect.left + rect.width / 2 + offset[0] * located.geometry.pitch[0]
-            cy = rect.top + offset[1] * located.geometry.pitch[1]
-            control = abs(px - cx) <= 1 and abs(py - cy) <= 1
+        profile = self.player.profile
+        # The profile's restart button (xdemineur's face), placed relative to the board, or under
+        # "restart": "find" the usual restarts that click.
+        restarts = [profile.restart] + ([action for _, action in USUAL_RESTARTS] if profile.find_restart else [])
+        if not on_board and rect:
+            points = [action.click_point(located.geometry) for action in restarts if action.click is not None]
+            control = any(abs(px - cx) <= 1 and abs(py - cy) <= 1 for cx, cy in points)
         self.clicks.append({"x": x, "y": y, "button": button, "on_board": on_board, "control": control,
                             "board": rect and rect.as_region()})
         self.mouse.click(x, y, button)

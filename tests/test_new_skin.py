@@ -197,3 +197,26 @@ def test_an_existing_skin_is_not_overwritten_without_replace(tmp_path, capsys):
     assert sorted(p.name for p in (templates / "xdemineur" / "cells").glob("*.png")) == before
     assert main(["new-skin", "xdemineur", *_args(TEACH), "--templates", str(templates), "--replace"]) == 0
     assert sorted(p.name for p in (templates / "xdemineur" / "cells").glob("*.png")) != before
+
+
+@pytest.mark.e2e
+def test_a_new_skin_plays_with_the_profile_new_skin_writes(tmp_path, monkeypatch, capsys):
+    """new-skin writes a "play" section that plays: the restart is found by trying the usual ways
+    (sgt-mines starts a new game with N), clicks wait for their cells. Taught from the walkthrough's two
+    screenshots into a folder without the shipped sgt-mines skin, then 3 games on the real client."""
+    import json
+
+    from screenbot.desktop import VirtualDisplay, start_client
+    from tests.test_e2e_play import check, play_in_child
+
+    templates = _other_skins(tmp_path)
+    assert main(["new-skin", "sgt-mines", *_args(TEACH), "--templates", str(templates)]) == 0
+    capsys.readouterr()
+    profile = json.loads((templates / "sgt-mines" / "profile.json").read_text())
+    assert profile["play"]["restart"] == "find"
+    monkeypatch.setenv("SCREENBOT_TEMPLATES", str(templates))
+    games = 3
+    with VirtualDisplay():
+        with start_client("sgt-mines", game_id="16x16n40") as client:
+            report = play_in_child(client, "sgt-mines", games, tmp_path / "failures")
+    check(report, games)  # every click on the board or at a restart's control point

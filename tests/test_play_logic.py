@@ -56,6 +56,8 @@ def test_only_mines_left_with_unknown_total():
     assert not only_mines_left(board("##\n11"))  # either cell could be the mine
     assert not only_mines_left(board("#10\n110\n00#"))  # the corner next to a 0 is safe
     assert not only_mines_left(board("#1##\n11##\n####"))  # far cells touch no number
+    # Nothing covered, the mines flagged (by the bot, or by a client that flags them at a win).
+    assert only_mines_left(board("F1\n11"))
 
 
 def test_is_fresh():

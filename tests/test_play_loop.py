@@ -445,3 +445,68 @@ def test_options_that_do_not_fit_the_board_stop_before_any_click(tmp_path, optio
     with pytest.raises(InputError, match="16x16 board"):
         make_player(client, GNOME_LIKE, tmp_path, games=1, **option).play()
     assert client.clicks == []
+
+
+class _StepClock:
+    """A clock that moves only when the loop sleeps: timeouts pass without real waiting."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += max(seconds, 0.1)  # coarse: a 2 s wait is 20 looks, not 100
+
+
+def _player_finding_its_restart(client: SimulatedClient, tmp_path, games: int) -> Player:
+    clock = _StepClock()
+    profile = dataclasses.replace(GNOME_LIKE, restart=ControlAction(), find_restart=True)
+    return Player(
+        screen=client, screen_rect=client.screen_rect, mouse=client, vision=FlatVision(pitch=client.pitch),
+        profile=profile, config=PlayConfig(failure_dir=tmp_path, games=games), window=client,
+        clock=clock, sleep=clock.sleep,
+    )
+
+
+@pytest.mark.parametrize("keys, face", [(("n",), None), (("f2",), None), (("f12",), (0.0, -1.5))])
+def test_a_profile_that_leaves_the_restart_to_be_found_plays_on(keys, face, tmp_path):
+    """``"restart": "find"`` (what new-skin writes): the usual ways are tried at the first restart and
+    the first that shows a new game is kept for the rest of the session."""
+    client = SimulatedClient(9, 9, 10, seed=5, restart_keys=keys, face=face)
+    player = _player_finding_its_restart(client, tmp_path, games=3)
+    results = player.play()
+    assert [r.outcome in (WON, LOST) for r in results] == [True] * 3
+    assert client.games_started == 3
+    found = player.controls.restart
+    assert (found.click is not None) if face else (found.keys == keys)
+    # Once found, no other candidate is tried: the later restarts press only the one found.
+    tried_first = len(client.keys)
+    player.controls.start_new_game(results[-1].outcome)
+    assert len(client.keys) - tried_first == (0 if face else 1)
+    # Off the cells: at most the one try of a click just above the board (a control click).
+    off = client.outside_clicks
+    assert len(off) <= 1 and all(c.y < client.board_origin[1] for c in off)
+
+
+def test_a_restart_none_of_the_usual_ways_finds_stops_with_the_reason(tmp_path):
+    client = SimulatedClient(9, 9, 10, seed=5, restart_keys=("f9",))
+    player = _player_finding_its_restart(client, tmp_path, games=2)
+    with pytest.raises(PlayError, match="none of the usual ways started a new game.*F2, Ctrl\\+R"):
+        player.play()
+    assert client.games_started == 1
+    off = client.outside_clicks  # the one try of a click just above the board
+    assert len(off) == 1 and off[0].y < client.board_origin[1]
+
+
+def test_a_board_with_nothing_to_click_that_never_reads_as_finished_stops_with_the_reason(tmp_path, monkeypatch):
+    """Rather than wait for ever (a wrong mine total, a win shown only off the board): after two more
+    redraw waits with nothing to click the game stops, its frame saved, nothing clicked."""
+    client = SimulatedClient(9, 9, 10, seed=5)
+    player = make_player(client, GNOME_LIKE, tmp_path, games=1)
+    assess = player.rules.assess
+    monkeypatch.setattr(player.rules, "assess", lambda board: (assess(board)[0], (), None))
+    with pytest.raises(PlayError, match="nothing is left to click") as caught:
+        player.play()
+    assert client.clicks == [] and caught.value.frame_path is not None

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..geometry import Rect
 from ..mouse import BoardMouse
-from ..play.profile import ControlAction
+from ..play.profile import USUAL_RESTARTS, ControlAction
 from .clusters import Clusters
 from .naming import LostGame, NamingError, merge, name_lost_board
 from .watch import Desk, FocusProbe, LearnError, Seen, Watcher, board_lattice, crop_around, debug_dump, opened_ids
@@ -24,20 +24,6 @@ from .watch import Desk, FocusProbe, LearnError, Seen, Watcher, board_lattice, c
 log = logging.getLogger(__name__)
 
 RESTART_TIMEOUT = 2.0  # s a restart candidate may take to show a fresh board
-
-# The usual ways clients start a new game, tried in this order. Keys that leave the board (gnome-mines'
-# Ctrl+N opens its difficulty page) come after those that do not, so a client that has both is
-# learnt with the one that keeps its board. A click is at the board's top centre plus (dx, dy) pitches:
-# the face or button just above the board.
-RESTART_CANDIDATES: tuple[tuple[str, ControlAction], ...] = (
-    ("F2", ControlAction(keys=("f2",), wait=0.1)),
-    ("Ctrl+R", ControlAction(keys=("ctrl", "r"), wait=0.1)),
-    ("Ctrl+N", ControlAction(keys=("ctrl", "n"), wait=0.1)),
-    ("a click just above the board", ControlAction(click=(0.0, -1.5), wait=0.1)),
-    ("Escape", ControlAction(keys=("escape",), wait=0.1)),
-    ("Enter", ControlAction(keys=("enter",), wait=0.1)),
-)
-
 
 # What may close a window a win brings (gnome-mines' "Congratulations"), tried in turn; the keys go to the
 # dialog, which has the keyboard, so the game window is not focused first.
@@ -339,7 +325,7 @@ class Session(Watcher):
             if self._try_restart(seen.restart[1]):
                 return
             raise LearnError(f"{seen.restart[0]} started a new game before but not now", code=1)
-        for label, action in RESTART_CANDIDATES:
+        for label, action in USUAL_RESTARTS:
             seen.restarts_tried.append(label)
             shown = self.cells(self.grab())
             log.info("learn: trying %s to start a new game", label)

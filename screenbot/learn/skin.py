@@ -16,6 +16,7 @@ import numpy as np
 
 from solver.board import Board
 
+from ..play.profile import action_json
 from .naming import label
 from .watch import Seen
 
@@ -91,9 +92,9 @@ def profile_for(seen: Seen, name: str) -> dict:
     if seen.window_title:
         play["window_title"] = "^" + re.escape(seen.window_title) + "$"
     if restart is not None:
-        play["restart"] = _action_json(restart)
+        play["restart"] = action_json(restart)
     if seen.after_win is not None:
-        play["after_win"] = _action_json(seen.after_win[1])
+        play["after_win"] = action_json(seen.after_win[1])
     elif not seen.wins:
         # No win was seen while learning: closing a dialog with Escape is the usual way, and harmless
         # where there is none.
@@ -131,18 +132,6 @@ def profile_for(seen: Seen, name: str) -> dict:
         },
         "play": play,
     }
-
-
-def _action_json(action) -> dict:
-    out: dict = {}
-    if action.keys:
-        out["keys"] = list(action.keys)
-    if action.click is not None:
-        out["click"] = list(action.click)
-    out["wait"] = action.wait
-    if not action.focus:
-        out["focus"] = False
-    return out
 
 
 def build_skin(seen: Seen, name: str, stage: Path) -> Built:

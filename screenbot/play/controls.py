@@ -8,7 +8,7 @@ the board or outside the client's window.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import BoardNotFoundError, UnrecognizedCellError
 from ..mouse import Mouse, ScreenScale
@@ -16,7 +16,7 @@ from .clicking import Clicker
 from .locating import BoardTracker
 from .observer import LOST, WON
 from .outcome import PLAYING
-from .profile import ControlAction, PlayProfile
+from .profile import USUAL_RESTARTS, ControlAction, PlayProfile, action_json
 from .rules import GameRules
 from .types import Located, PlayError, Surroundings
 
@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 # Seconds between two tries at closing a win dialog that keeps the board hidden.
 WIN_DIALOG_RETRY = 0.7
+# Seconds each of the usual restarts is given to show a new game when the profile leaves it to be found.
+FIND_RESTART_TIMEOUT = 2.0
 
 
 @dataclass(eq=False)
@@ -35,6 +37,11 @@ class ClientControls:
     tracker: BoardTracker
     clicker: Clicker
     scale: ScreenScale = ScreenScale()
+    # How a new game is started: the profile's restart, or the one found by trying (``"find"``).
+    restart: ControlAction | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.restart = None if self.profile.restart.is_empty else self.profile.restart
 
     def board_now(self, located: Located):
         """A fresh capture of the board read in full (for the checks around restarts and dialogs)."""
@@ -80,14 +87,37 @@ class ClientControls:
             self.start_new_game(status)
 
     def start_new_game(self, last: str) -> None:
-        """Dismiss what the last game left on screen and start a fresh one, then wait until it shows."""
+        """Dismiss what the last game left on screen and start a fresh one, then wait until it shows.
+        A profile with ``"restart": "find"`` tries the usual ways the first time and keeps the first
+        that shows a new game."""
         located = self.tracker.located or self.tracker.locate()
         after = self.profile.after_win if last == WON else self.profile.after_loss
         self.control(located, after)
-        if self.profile.restart.is_empty:
+        if self.restart is not None:
+            self.control(located, self.restart)
+            if not self._new_game_shown(located, self.profile.restart_timeout):
+                raise PlayError(f"no new game appeared within {self.profile.restart_timeout:.1f} s of restarting")
+            return
+        if not self.profile.find_restart:
             raise PlayError(f"the {self.profile.skin} profile has no restart action: cannot start another game")
-        self.control(located, self.profile.restart)
-        deadline = self.env.clock() + self.profile.restart_timeout
+        tried = []
+        for label, action in USUAL_RESTARTS:
+            try:
+                self.control(located, action)
+            except PlayError as exc:  # a click that would land on the board or outside the window
+                log.info("not trying %s: %s", label, exc)
+                continue
+            tried.append(label)
+            if self._new_game_shown(located, FIND_RESTART_TIMEOUT):
+                log.warning('%s starts a new game in %s: write it into its profile\'s "play" section as '
+                            '"restart": %s', label, self.profile.client, action_json(action))
+                self.restart = action
+                return
+        raise PlayError(f"none of the usual ways started a new game in {self.profile.client} ({', '.join(tried)}): "
+                        f'give its profile\'s "play" section a "restart"')
+
+    def _new_game_shown(self, located: Located, timeout: float) -> bool:
+        deadline = self.env.clock() + timeout
         attempt = 0
         while True:
             attempt += 1
@@ -98,11 +128,11 @@ class ClientControls:
                     located = self.tracker.locate()
                 board = self.board_now(located)
                 if self.rules.is_new_game(board):
-                    return
+                    return True
             except (BoardNotFoundError, UnrecognizedCellError):
                 pass
             if self.env.clock() > deadline:
-                raise PlayError(f"no new game appeared within {self.profile.restart_timeout:.1f} s of restarting")
+                return False
             self.env.sleep(0.02)
 
     def control(self, located: Located, action: ControlAction) -> None:

@@ -189,7 +189,7 @@ def check_client(skins, name: str, *, to_play: bool) -> None:
 def check_playable(profile: PlayProfile) -> None:
     from ..errors import SkinError
 
-    if profile.restart.is_empty:
+    if profile.restart.is_empty and not profile.find_restart:
         raise SkinError(
             'its profile has no "play" section (how the client starts a new game): it can be read and '
             "hinted, not played",

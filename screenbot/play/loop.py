@@ -173,6 +173,7 @@ class Player:
         handled_all = False  # the client has handled every click of the last batch (answered pings)
         steps = actions_done = guesses = 0
         unanswered = 0  # steps in a row whose clicks changed nothing on the screen
+        idle = 0  # steps in a row with nothing to click on a board not read as finished
         while steps < self.config.max_steps:
             steps += 1
             if before_frame is not None and watch is None and handled_all:
@@ -203,6 +204,12 @@ class Player:
                 self.dry_run_actions = step.actions
                 self._record(step.frame, step.reading, step.decision, step.actions, StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, 0, redraw))
                 return self._finish(ABORTED, start, steps, 0, guesses, reason="dry run: nothing clicked")
+            idle = idle + 1 if not step.actions else 0
+            if idle >= 3:
+                # Nothing to click and no end shown through two redraw waits: waiting would wait for ever.
+                path = save_frame(settled.frame, self.config.failure_dir, "nothing-to-click")
+                raise PlayError(f"nothing is left to click on the {self.profile.client} board, yet it does not read "
+                                "as a finished game (a wrong mine total? a win shown only off the board?)", frame_path=path)
             moved = self.tracker.window_moved(located)
             if moved is not None:
                 located, before_frame, last_actions, watch = moved, None, (), None

@@ -39,10 +39,12 @@ def is_fresh(board: Board) -> bool:
 def only_mines_left(board: Board) -> bool:
     """With an unknown total: every covered cell is proven a mine by the numbers around it, so every
     safe cell is open and the game is won. Cheap to rule out (a covered cell with no number next to it
-    could be anything), so the full analysis runs only near the end of a game."""
+    could be anything), so the full analysis runs only near the end of a game. A board with no covered
+    cell left and flags on it is won too: the bot flags only proven mines, and some clients flag every
+    mine left at a win (sgt-mines)."""
     covered = [(r, c) for r, c, ch in board.cells() if ch in UNKNOWN_CHARS]
     if not covered:
-        return False
+        return board.count(FLAG) > 0
     for r, c in covered:
         if not any(board[p] in NUMBERS for p in neighbours(board.rows, board.cols, r, c)):
             return False

@@ -6,7 +6,8 @@ restart, which dialog to dismiss after a win or a loss, how long the client take
 reads all of this from here, so supporting a client is data, not ``if client == ...`` branches.
 
 ``"play"`` keys (all optional):
-- ``restart``: a control action that starts a new game once one is over.
+- ``restart``: a control action that starts a new game once one is over, or ``"find"``: try the usual
+  ways (``USUAL_RESTARTS``) at the first restart and keep the first that shows a new game.
 - ``after_win`` / ``after_loss``: a control action run first (e.g. close a "Congratulations" dialog).
 - ``window_title``: regex of the client's window title (to follow the window and notice it closing).
 - ``redraw_timeout``: seconds to wait for a click to show before treating it as ignored.
@@ -43,6 +44,7 @@ from ..vision.skins import read_profile
 
 CONFIRM_NONE, CONFIRM_PING, CONFIRM_CELL, CONFIRM_BOARD = "none", "ping", "cell", "board"
 CONFIRM_MODES = (CONFIRM_NONE, CONFIRM_PING, CONFIRM_CELL, CONFIRM_BOARD)
+FIND = "find"  # the "restart" of a profile that leaves it to be found by trying the usual ways
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,20 @@ class ControlAction:
 
 NO_ACTION = ControlAction()
 
+# The usual ways clients start a new game, tried in this order by ``learn`` and by ``play`` under
+# ``"restart": "find"``. Keys that leave the board (gnome-mines' Ctrl+N opens its difficulty page) come
+# after those that do not, so a client that has both keeps its board. A click is at the board's top
+# centre plus (dx, dy) pitches: the face or button just above the board.
+USUAL_RESTARTS: tuple[tuple[str, ControlAction], ...] = (
+    ("F2", ControlAction(keys=("f2",), wait=0.1)),
+    ("Ctrl+R", ControlAction(keys=("ctrl", "r"), wait=0.1)),
+    ("Ctrl+N", ControlAction(keys=("ctrl", "n"), wait=0.1)),
+    ("a click just above the board", ControlAction(click=(0.0, -1.5), wait=0.1)),
+    ("N", ControlAction(keys=("n",), wait=0.1)),
+    ("Escape", ControlAction(keys=("escape",), wait=0.1)),
+    ("Enter", ControlAction(keys=("enter",), wait=0.1)),
+)
+
 
 @dataclass(frozen=True, slots=True)
 class PlayProfile:
@@ -81,6 +97,7 @@ class PlayProfile:
     # With win_requires_all_flags: the win also waits for every safe cell to be open (xbomb).
     win_requires_all_open: bool = False
     restart: ControlAction = NO_ACTION
+    find_restart: bool = False  # "restart": "find": try USUAL_RESTARTS at the first restart
     after_win: ControlAction = NO_ACTION
     after_loss: ControlAction = NO_ACTION
     window_title: str | None = None
@@ -127,7 +144,8 @@ def profile_from_dict(skin: str, data: dict) -> PlayProfile:
             hover_highlight=bool(data.get("hover_highlight", False)),
             pauses_on_focus_loss=bool(data.get("pauses_on_focus_loss", False)),
             win_requires_all_open=bool(data.get("win_requires_all_open", False)),
-            restart=_action(play.get("restart")),
+            restart=_action(None if play.get("restart") == FIND else play.get("restart")),
+            find_restart=play.get("restart") == FIND,
             after_win=_action(play.get("after_win")),
             after_loss=_action(play.get("after_loss")),
             window_title=play.get("window_title"),
@@ -169,3 +187,16 @@ def _action(value) -> ControlAction:
         dx, dy = click
         click = (float(dx), float(dy))
     return ControlAction(keys, click, float(value.get("wait", 0.0)), bool(value.get("focus", True)))
+
+
+def action_json(action: ControlAction) -> dict:
+    """``action`` as a profile writes it (what ``_action`` reads back)."""
+    out: dict = {}
+    if action.keys:
+        out["keys"] = list(action.keys)
+    if action.click is not None:
+        out["click"] = list(action.click)
+    out["wait"] = action.wait
+    if not action.focus:
+        out["focus"] = False
+    return out

@@ -57,7 +57,9 @@ class Taught:
 
 
 def default_profile(name: str) -> dict:
-    """A profile for a client nobody described yet: safe guesses, to be edited by hand."""
+    """A profile for a client nobody described yet: safe guesses, to be edited by hand. Its "play"
+    section lets ``play`` play it: the restart is found by trying the usual ways, a win's dialog (if
+    any) is closed with Escape, and every click waits for its cell to change."""
     return {
         "client": name,
         "first_click": "safe",
@@ -66,6 +68,15 @@ def default_profile(name: str) -> dict:
         "hover_highlight": False,
         "loss_shown": "unknown (edit me)",
         "win_shown": "unknown (edit me)",
+        "play": {
+            "restart": "find",
+            "after_win": {"keys": ["escape"], "wait": 0.05, "focus": False},
+            "redraw_timeout": 1.0,
+            "settle": 0.02,
+            "restart_timeout": 3.0,
+            "flood": "8",
+            "confirm_clicks": "cell",
+        },
     }
 
 
