@@ -31,12 +31,16 @@ class Built:
     states: str  # the board characters the skin has pictures of
     missing: str  # those it has none of
     examples: list[str]  # what each screenshot used was
-    checks: list[tuple[str, str]] = field(default_factory=list)  # (frame, "right" / "refused: ..." / "WRONG")
+    checks: list[tuple[str, str]] = field(default_factory=list)  # (frame, "right..." / "refused: ..." / "WRONG...")
     profile: dict = field(default_factory=dict)
 
 
 class SkinCheckError(ValueError):
     """The new skin does not read its own screens back: nothing is written."""
+
+
+# The kept frames that show a finished game (``Watcher.keep``'s names).
+FINISHED = ("lost", "won")
 
 
 def labelled_frames(seen: Seen) -> list[tuple[np.ndarray, Board, str]]:
@@ -95,9 +99,9 @@ def profile_for(seen: Seen, name: str) -> dict:
         play["restart"] = action_json(restart)
     if seen.after_win is not None:
         play["after_win"] = action_json(seen.after_win[1])
-    elif not seen.wins:
-        # No win was seen while learning: closing a dialog with Escape is the usual way, and harmless
-        # where there is none.
+    else:
+        # No win brought a window while learning; one may still (winemine asks for a name after a new
+        # best time only). Closing a dialog with Escape is the usual way, and harmless where there is none.
         play["after_win"] = {"keys": ["escape"], "wait": 0.05, "focus": False}
     slowest = max(seen.latencies, default=0.05)
     play.update({
@@ -159,22 +163,31 @@ def build_skin(seen: Seen, name: str, stage: Path) -> Built:
     for i in chosen + held:
         image, board, what = frames[i]
         used = "taught" if i in chosen else "held back"
+        found = "right"
         try:
-            lattice = locate_board(image, skins, name)
-            got = read_board(image, lattice, skins).board
+            try:
+                at = locate_board(image, skins, name)
+            except ScreenError:
+                if what not in FINISHED:
+                    raise
+                # The play loop reads a finished game where it found the board while it was being
+                # played, so a lost or won board (mines or flags all over it) must be read there, not
+                # found anew.
+                at, found = lattice, "right at the board's place (the locator does not find it alone)"
+            got = read_board(image, at, skins).board
         except ScreenError as exc:
             checks.append((f"{what} ({used})", f"refused: {str(exc).splitlines()[0][:120]}"))
             continue
         if got.grid == board.grid:
-            checks.append((f"{what} ({used})", "right"))
+            checks.append((f"{what} ({used})", found))
             continue
         cells = [f"({r}, {c}) is {board[r, c]!r} read {got[r, c]!r}" for r, c, _ in board.cells()
                  if (got.rows, got.cols) == (board.rows, board.cols) and got[r, c] != board[r, c]]
         checks.append((f"{what} ({used})", "WRONG: " + ("; ".join(cells[:4]) or f"read {got.rows}x{got.cols}")))
     wrong = [f"{what} ({verdict})" for what, verdict in checks if verdict.startswith("WRONG")]
-    refused_taught = [what for what, verdict in checks if verdict.startswith("refused") and "(taught)" in what]
+    refused_taught = [f"{what}: not read ({verdict})" for what, verdict in checks
+                      if verdict.startswith("refused") and "(taught)" in what]
     if wrong or refused_taught:
         raise SkinCheckError("the new skin does not read its own screens back: "
-                             + "; ".join(f"{w}: misread" for w in wrong)
-                             + "; ".join(f"{w}: not read" for w in refused_taught))
+                             + "; ".join([f"{w}: misread" for w in wrong] + refused_taught))
     return Built(taught.states, taught.missing, [frames[i][2] for i in chosen], checks, profile)
