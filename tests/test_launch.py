@@ -37,6 +37,7 @@ def test_the_demo_offers_the_clients_whose_profile_has_demo_options():
         "sgt-mines": {"game_id": "30x16n99"},
         "xbomb": {"level": 3},
         "xdemineur": {"cols": 30, "rows": 16, "mines": 99},
+        "winemine": {"level": "intermediate"},
     }
     from screenbot.commands.demo import DEMO_CLIENTS
 
@@ -78,3 +79,16 @@ def test_a_profile_without_a_launch_section_is_named(monkeypatch, tmp_path):
         launch_for("mine-x")
     (tmp_path / "mine-x" / "profile.json").write_text(json.dumps({"client": "mine-x"}))
     assert demo_clients() == {}  # a skin taught by a user is read, not started
+
+
+def test_winemine_settings_set_the_level_the_place_and_unbeatable_best_times():
+    from screenbot.desktop.winemine import settings_reg
+
+    text = settings_reg("expert", (100, 120))
+    assert text.startswith("REGEDIT4\n\n[HKEY_CURRENT_USER\\Software\\Microsoft\\WinMine]\n")
+    values = dict(line.split("=") for line in text.splitlines()[3:])
+    assert values == {'"Difficulty"': "dword:00000002", '"Width"': "dword:0000001e", '"Height"': "dword:00000010",
+                      '"Mines"': "dword:00000063", '"Xpos"': "dword:00000064", '"Ypos"': "dword:00000078",
+                      '"Time1"': "dword:00000000", '"Time2"': "dword:00000000", '"Time3"': "dword:00000000"}
+    with pytest.raises(ClientStartError, match="unknown level 'huge'"):
+        clients.start_client("winemine", level="huge")

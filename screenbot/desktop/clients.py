@@ -8,10 +8,10 @@
         finally:
             game.close()
 
-Six clients are supported: ``start_gnome_mines``, ``start_xdemineur``, ``start_react_minesweeper``
+Seven clients are supported: ``start_gnome_mines``, ``start_xdemineur``, ``start_react_minesweeper``
 (the npm demo page in Chromium, in ``browser``), ``start_sgt_mines`` (Simon Tatham's "mines", taught to the reader
 with ``screenbot new-skin``), ``start_minegauler`` (Qt, from PyPI, in a venv of its own: ``minegauler``) and
-``start_xbomb`` (Athena widgets). ``start_client(name, **options)`` dispatches by skin name. Each returns
+``start_xbomb`` (Athena widgets) and ``start_winemine`` (Wine's Minesweeper, in ``winemine``). ``start_client(name, **options)`` dispatches by skin name. Each returns
 a ``ClientWindow`` (``processes``); ``close()`` stops every process the start function launched (and nothing else).
 Clients write settings under XDG dirs: each start gets its own temporary folder, removed on close.
 """
@@ -33,6 +33,7 @@ from .launch import launch_for
 from .minegauler import BUTTON_SIZES, LAUNCHER, LEVELS, ensure_minegauler_venv
 from .processes import ClientWindow, client_env, launch_client, temp_home
 from .windows import connect
+from .winemine import start_winemine
 from .xbomb import XBOMB_LEVELS, xbomb_lattice
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,8 @@ GNOME_MINES_LEVELS = {"small": (8, 8, 10), "medium": (16, 16, 40), "big": (30, 1
 
 
 def start_client(name: str, **options: object) -> ClientWindow:
-    """Start a client by its skin name: "gnome-mines", "xdemineur", "react-minesweeper", "sgt-mines", "minegauler" or "xbomb"."""
+    """Start a client by its skin name: "gnome-mines", "xdemineur", "react-minesweeper", "sgt-mines", "minegauler",
+    "xbomb" or "winemine"."""
     starters = {
         "gnome-mines": start_gnome_mines,
         "xdemineur": start_xdemineur,
@@ -49,6 +51,7 @@ def start_client(name: str, **options: object) -> ClientWindow:
         "sgt-mines": start_sgt_mines,
         "minegauler": start_minegauler,
         "xbomb": start_xbomb,
+        "winemine": start_winemine,
     }
     if name not in starters:
         raise ClientStartError(f"unknown client; known: {', '.join(starters)}", client=name)

@@ -8,7 +8,7 @@ venv of its own, made on first use in a cache folder::
 ``ensure_minegauler_venv()`` makes it (``python -m venv`` with the Python running screenbot, then
 ``pip install minegauler==4.2.0``, the version the skin was taught on) after the Debian libraries Qt
 needs under X (the profile's ``launch.packages``) are there: installed when running as root, named
-otherwise. ``python3 -m screenbot.desktop.minegauler`` does it ahead of time (CI does).
+otherwise. ``python3 -m screenbot.desktop.prepare minegauler`` does it ahead of time (CI does).
 
 minegauler keeps its settings (``settings.cfg``) and high scores inside its own package folder, and
 posts a won game's time to its author's web server. ``LAUNCHER`` (run with the venv's Python) points
@@ -132,21 +132,3 @@ def ensure_minegauler_venv(packages: tuple[str, ...] = ()) -> Path:
         raise ClientStartError(f"pip install minegauler=={VERSION} into {venv} failed: "
                                f"{(pip.stderr or pip.stdout).strip()[-800:]}", client="minegauler")
     return venv_python(venv)
-
-
-def main() -> int:
-    """``python3 -m screenbot.desktop.minegauler``: make the venv now (as CI does before the tests)."""
-    from ..errors import ScreenError
-    from .launch import launch_for
-
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    try:
-        print(ensure_minegauler_venv(launch_for("minegauler").packages))
-    except ScreenError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
