@@ -93,21 +93,22 @@ UNSEEN_STATE = "matches no state well enough"
 
 def test_learn_winemine_from_zero_labels_then_play_it(tmp_path):
     """winemine under Wine, a client whose look (green tiles on black) no skin was taught: learnt from
-    zero labels at intermediate (16x16/40, 16 px cells), then 10 games played with the learnt skin
+    zero labels at expert (30x16/99, 16 px cells: a dense board shows the numbers up to 6 within a few
+    games), then 10 games played with the learnt skin
     (named, so the shipped winemine skin is not used). Every game ends in a detected win or loss, or
     the session stops on a state learning never saw."""
     print(f"seed {SEED}")
     skins = tmp_path / "skins"
     with _display():
-        with start_client("winemine", level="intermediate"):
-            done = _screenbot(["learn", "wm-learnt", "--templates", str(skins), "--games", "6", "--json",
+        with start_client("winemine", level="expert"):
+            done = _screenbot(["learn", "wm-learnt", "--templates", str(skins), "--games", "8", "--json",
                                "--seed", str(SEED)], timeout=900)
             assert done.returncode == 0, done.stderr[-3000:]
             summary = json.loads(done.stdout)
             print(json.dumps({k: summary[k] for k in ("seconds", "games", "games_named", "states", "missing",
                                                       "restart", "first_click", "mine_total")}))
-            assert set("#0123F*X") <= set(summary["states"])
-            assert summary["restart"] == "F2" and summary["mine_total"] == {"16x16": 40}
+            assert set("#01234F*X") <= set(summary["states"])
+            assert summary["restart"] == "F2" and summary["mine_total"] == {"16x30": 99}
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])
             assert not any(check["verdict"].startswith("WRONG") for check in summary["checks"])
             played = _screenbot(["play", "--client", "wm-learnt", "--games", "10", "--json",
