@@ -184,20 +184,12 @@ def _run_live(args: argparse.Namespace) -> int:
             check_record_dir(args.record)
     except (SkinError, RecordingError) as exc:
         return fail(str(exc), EXIT_USAGE)
-    try:
-        require_x_display("run this on the desktop where the game is shown")
-    except DisplayError as exc:
-        return fail(str(exc), EXIT_NO_DISPLAY)
-    try:
-        if window_system() == NONE:  # with a display, only when chosen
-            raise InputError("the live overlay is an X11 window, and SCREENBOT_WINDOW_SYSTEM=none turns X11 off "
-                             "(hints on a screenshot need no window system: --image)")
-    except InputError as exc:
-        return fail(str(exc), EXIT_USAGE)
-    try:
-        screen = MssScreen()
-    except DisplayError as exc:
-        return fail(str(exc), EXIT_NO_DISPLAY)
+    # These errors reach cli.main, which gives their exit codes (DisplayError 3, InputError 2).
+    require_x_display("run this on the desktop where the game is shown")
+    if window_system() == NONE:  # with a display, only when chosen
+        raise InputError("the live overlay is an X11 window, and SCREENBOT_WINDOW_SYSTEM=none turns X11 off "
+                         "(hints on a screenshot need no window system: --image)")
+    screen = MssScreen()
     overlay = recorder = session = None
     ended = "stopped"
     try:

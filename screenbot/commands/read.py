@@ -33,17 +33,11 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..capture import load_image
-    from ..errors import InputError, SkinError
     from ..vision import load_skins
 
-    try:
-        frame = load_image(args.image)
-    except InputError as exc:
-        return fail(str(exc), EXIT_USAGE)
-    try:
-        skins = load_skins()
-    except SkinError as exc:
-        return fail(str(exc), EXIT_USAGE)
+    # An unreadable image (InputError) or skin (SkinError) reaches cli.main: exit 2.
+    frame = load_image(args.image)
+    skins = load_skins()
     if args.skin != "auto" and args.skin not in skins:
         return fail(f"unknown skin {args.skin!r}; known: {', '.join(sorted(skins))}, auto", EXIT_USAGE)
     reading = read_screenshot(args.image, frame, skins, args.skin, args.lattice, crops_dir=args.crops,
