@@ -110,6 +110,7 @@ def _pieces_beyond(grid: Grid, side: str, strip: tuple[float, float]) -> float:
 
 # A face's outer edge fills this much more of its bounding box than its inner edge: it was cut there.
 CUT_EDGE = 0.15
+CORNER = 0.2  # share of a face's side at each end compared (its corners)
 
 
 def _faces_cut_flat(grid: Grid, flat: np.ndarray, side: str) -> bool:
@@ -135,5 +136,9 @@ def _faces_cut_flat(grid: Grid, flat: np.ndarray, side: str) -> bool:
             outer, inner = (box[0], box[-1]) if side == "top" else (box[-1], box[0])
         else:
             outer, inner = (box[:, 0], box[:, -1]) if side == "left" else (box[:, -1], box[:, 0])
-        gains.append(outer.mean() - inner.mean())
+        # Only the ends of the two lines, where the corners are: a digit or an icon in the middle of
+        # the face can reach its inner line (xbomb's tall digits do) but not its corners.
+        end = max(2, int(round(CORNER * len(outer))))
+        corners = np.r_[0:end, len(outer) - end : len(outer)]
+        gains.append(outer[corners].mean() - inner[corners].mean())
     return bool(np.median(gains) > CUT_EDGE)

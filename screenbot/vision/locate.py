@@ -213,7 +213,7 @@ def _skin_lattice(grid: Grid, skin: Skin) -> Lattice:
     that follow each column's and row's own faces when the toolkit gave some cells a pixel more."""
     fx, fy = face_phase(skin, round(grid.pitch[0]))
     (cx, cy), (px, py) = grid.centre, grid.pitch
-    straight = Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols)
+    straight = _whole_pixels(Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols))
     col_x, row_y = grid.centres()
     stray = max(np.abs(col_x - cx - px * np.arange(grid.cols)).max(), np.abs(row_y - cy - py * np.arange(grid.rows)).max())
     if stray <= STRAY or grid.rows < 2 or grid.cols < 2:
@@ -221,6 +221,19 @@ def _skin_lattice(grid: Grid, skin: Skin) -> Lattice:
     xs = np.append(col_x - fx * px, col_x[-1] - fx * px + (col_x[-1] - col_x[-2]))
     ys = np.append(row_y - fy * py, row_y[-1] - fy * py + (row_y[-1] - row_y[-2]))
     return Lattice.from_edges(skin.name, tuple(float(x) for x in xs), tuple(float(y) for y in ys))
+
+
+def _whole_pixels(lattice: Lattice) -> Lattice:
+    """The lattice on whole pixels when its pitch is a whole number of pixels to within half a pixel
+    over the board: a client that draws at an integer pitch gets boxes that cut each cell exactly like
+    its templates (a least-squares pitch of 19.99 leaves the last cells' boxes a pixel off, and a
+    fractional origin rounds differently from cell to cell). Alignment nudges by whole pixels after."""
+    (ox, oy), (px, py) = lattice.origin, lattice.pitch
+    whole = round(px), round(py)
+    if abs(px - whole[0]) * lattice.cols >= 0.5 or abs(py - whole[1]) * lattice.rows >= 0.5:
+        return lattice
+    return Lattice(lattice.skin, (float(round(ox)), float(round(oy))), (float(whole[0]), float(whole[1])),
+                   lattice.rows, lattice.cols)
 
 
 @functools.lru_cache(maxsize=256)
