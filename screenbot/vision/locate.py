@@ -184,7 +184,12 @@ def _skin_lattice(grid: Grid, skin: Skin) -> Lattice:
     that follow each column's and row's own faces when the toolkit gave some cells a pixel more."""
     fx, fy = face_phase(skin, round(grid.pitch[0]))
     (cx, cy), (px, py) = grid.centre, grid.pitch
-    straight = _whole_pixels(Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols))
+    straight = Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols)
+    whole = _whole_pixels(straight)
+    if whole is not straight:
+        # Whole pixels to within a pixel over the board: no room for cells of two widths, and faces
+        # that stray from it are faces of several kinds (a lost board's mines and borders), not columns.
+        return whole
     col_x, row_y = grid.centres()
     stray = max(np.abs(col_x - cx - px * np.arange(grid.cols)).max(), np.abs(row_y - cy - py * np.arange(grid.rows)).max())
     if stray <= STRAY or grid.rows < 2 or grid.cols < 2:
