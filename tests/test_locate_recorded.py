@@ -68,14 +68,9 @@ def _stippled_board(rows: int, cols: int, pitch: int, line: int, at: tuple[int, 
 
 
 def test_a_stippled_board_is_found_from_its_structure():
-    frame = _stippled_board(6, 8, 20, 2, (30, 40))
-    grids = find_grids(frame)
-    assert len(grids) == 1
-    grid = grids[0]
-    assert (grid.rows, grid.cols) == (6, 8)
-    assert grid.pitch == pytest.approx((20.0, 20.0), abs=0.01)
-    # Face centres: halfway between the grid lines (cell 0's interior is x 32..49, y 42..59).
-    assert grid.centre == pytest.approx((41.0, 51.0), abs=0.5)
+    (grid,) = find_grids(_stippled_board(6, 8, 20, 2, (30, 40)))
+    # 6x8 cells 20 px apart, centred between the grid lines (cell 0's inside is x 32..49, y 42..59).
+    assert (grid.rows, grid.cols, *np.round(grid.pitch, 2), *np.round(grid.centre)) == (6, 8, 20, 20, 41, 51)
 
 
 def test_flattening_leaves_a_picture_without_stipple_as_it_is():

@@ -21,7 +21,7 @@ import pytest
 
 from screenbot.desktop import VirtualDisplay
 
-from .test_random_real import judge, random_seed, tally
+from .test_random_real import judge_labelled, random_seed
 
 # Real Xvfb and minegauler: a quick run deselects them with -m "not e2e".
 pytestmark = pytest.mark.e2e
@@ -36,8 +36,6 @@ MIN_READ = 7
 
 
 def test_minegauler_read_at_random_button_sizes(tmp_path):
-    import json
-
     from lab.shots.minegauler import one_game
 
     seed = random_seed()
@@ -50,18 +48,5 @@ def test_minegauler_read_at_random_button_sizes(tmp_path):
     with VirtualDisplay():
         for size, (cols, rows, mines) in zip(sizes, boards):
             paths += one_game(tmp_path, tmp_path, size, cols, rows, mines, rng, for_templates=False)
-    verdicts = []
-    for png in paths:
-        meta_path = png.with_suffix(".json")
-        meta = json.loads(meta_path.read_text())
-        meta.update(name=png.stem, expect="read")
-        meta_path.write_text(json.dumps(meta))
-        verdict = judge(meta_path)
-        verdicts.append(verdict)
-        print(f"  {verdict.name}: {verdict.outcome.upper()} - {verdict.detail}", flush=True)
-    counts, wrong = tally(verdicts)
-    summary = (f"minegauler at {sizes} px: {len(verdicts)} screenshots, {counts['right']} right, "
-               f"{counts['refused']} refused, {counts['wrong']} wrong; {replay}")
-    print(summary)
-    assert not wrong, summary + "\n" + "\n".join(f"  {v.name}: {v.detail}" for v in wrong)
+    counts, summary = judge_labelled(paths, f"minegauler at {sizes} px", replay)
     assert counts["right"] >= MIN_READ, summary

@@ -11,14 +11,13 @@ exactly the true board or a refusal, never a wrong board, and at least MIN_READ_
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
 from screenbot.desktop import VirtualDisplay
 
-from .test_random_real import judge, random_seed, tally
+from .test_random_real import judge_labelled, random_seed
 
 # Real Xvfb and xbomb: a quick run deselects them with -m "not e2e".
 pytestmark = pytest.mark.e2e
@@ -54,18 +53,5 @@ def test_xbomb_located_and_read_at_random_levels(tmp_path):
             finally:
                 session.close()
     assert paths, f"no game at levels {levels} could be labelled; {replay}"
-    verdicts = []
-    for png in paths:
-        meta_path = png.with_suffix(".json")
-        meta = json.loads(meta_path.read_text())
-        meta.update(name=png.stem, expect="read")
-        meta_path.write_text(json.dumps(meta))
-        verdict = judge(meta_path)
-        verdicts.append(verdict)
-        print(f"  {verdict.name}: {verdict.outcome.upper()} - {verdict.detail}", flush=True)
-    counts, wrong = tally(verdicts)
-    summary = (f"xbomb at levels {levels}: {len(verdicts)} screenshots, {counts['right']} right, "
-               f"{counts['refused']} refused, {counts['wrong']} wrong; {replay}")
-    print(summary)
-    assert not wrong, summary + "\n" + "\n".join(f"  {v.name}: {v.detail}" for v in wrong)
-    assert counts["right"] >= MIN_READ_SHARE * len(verdicts), summary
+    counts, summary = judge_labelled(paths, f"xbomb at levels {levels}", replay)
+    assert counts["right"] >= MIN_READ_SHARE * len(paths), summary
