@@ -1,9 +1,9 @@
-"""Screenshots of minegauler and xbomb the locator does not find by itself, read where their boards are.
+"""Screenshots of minegauler and xbomb read where their boards are, and located by the locator itself.
 
-The play loop plays these clients at the lattice their start function measured (xbomb's covered cells
-are a fine stipple with no cell faces for the locator; minegauler's board is not found at every button
-size, and a lost board full of mines seldom is): see docs/clients.md. So each screenshot in
-``fixtures/screens-at-lattice/`` is read at its true lattice (from its JSON, measured from the game, not
+These screenshots were kept when the locator did not find these boards by itself (xbomb's stippled
+covered cells, minegauler's lost boards; see docs/clients.md); it now does, which
+``tests/test_locate_recorded.py`` asserts. Here each screenshot in ``fixtures/screens-at-lattice/`` is
+read at its true lattice (from its JSON, measured from the game, not
 from the reader) with the client's skin: it must read exactly its true board (``.txt``, truth from the
 game: minegauler's own state file, xbomb's lost board by the rules), or be refused; never a wrong
 board. Read at that lattice nudged by up to 2 px to where the skin's pictures fit best, as the play

@@ -26,8 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 
-def play_in_child(client, skin: str, games: int, tmp_path: Path, **options) -> dict:
-    if getattr(client, "lattice", None) is not None:  # measured by the start function (xbomb, minegauler)
+def play_in_child(client, skin: str, games: int, tmp_path: Path, located: bool = False, **options) -> dict:
+    """Play ``games`` on the started client. The board is where the start function measured it (xbomb,
+    minegauler), unless ``located``: then the bot finds it by itself, as it does on any other client."""
+    if getattr(client, "lattice", None) is not None and not located:
         lattice = client.lattice
         options.setdefault("lattice", [list(lattice.origin), list(lattice.pitch), lattice.rows, lattice.cols])
     config = {"skin": skin, "window": client.window, "games": games, "failure_dir": str(tmp_path), **options}
@@ -109,7 +111,7 @@ def test_minegauler(level, button_size, tmp_path):
     state = tmp_path / "state.json"
     with VirtualDisplay():
         with start_client("minegauler", level=level, button_size=button_size, state_file=str(state)) as client:
-            report = play_in_child(client, "minegauler", games, tmp_path, state_file=str(state))
+            report = play_in_child(client, "minegauler", games, tmp_path, located=True, state_file=str(state))
     check(report, games)
     assert report["client_verdicts"] == report["outcomes"]
 
@@ -129,7 +131,7 @@ def test_xbomb_wins_only_with_every_bomb_flagged(level, tmp_path):
     games = 4
     with VirtualDisplay():
         with start_client("xbomb", level=level) as client:
-            report = play_in_child(client, "xbomb", games, tmp_path)
+            report = play_in_child(client, "xbomb", games, tmp_path, located=True)
     if report["error"] is not None:
         assert any(stop in report["error"] for stop in XBOMB_SAFE_STOPS), report["error"]
         assert report["outcomes"] and report["outcomes"][-1] == "aborted"

@@ -5,8 +5,12 @@ printed and in every assertion message; replay with ``SCREENBOT_RANDOM_SEED=<see
 deals other mines). Per size, one game: the fresh board, a mid-game board with flags and a wrong flag,
 and the lost board, each screenshot checked against the board the client itself wrote in its state
 file when the picture was taken (``lab.shots.minegauler``). Each is read by ``python3 -m screenbot read
-PNG --json`` as a user would: exactly the true board, or a refusal (exit 4 or 5); never a wrong board
-(and at least one screenshot of the nine read).
+PNG --json`` as a user would, the locator finding the board by itself: exactly the true board, or a
+refusal (exit 4 or 5); never a wrong board. The boards are drawn among those whose window shows them
+whole on the 1280x1024 screen (a 16x16 board of 37 px buttons is scrolled in its window: refused, and
+rightly), and of those at least MIN_READ of the nine screenshots must be read: over 64 screenshots at
+every size in 16-40 the locator found every board shown whole (``tests/test_locate_recorded.py`` keeps
+the recorded ones).
 """
 
 from __future__ import annotations
@@ -17,42 +21,32 @@ import pytest
 
 from screenbot.desktop import VirtualDisplay
 
-from .test_random_real import judge, random_seed, tally
+from .test_random_real import judge_labelled, random_seed
 
 # Real Xvfb and minegauler: a quick run deselects them with -m "not e2e".
 pytestmark = pytest.mark.e2e
 
+BOARDS = [(8, 8, 10), (16, 16, 40), (12, 10, 30)]  # (cols, rows, mines)
+# Board height (rows x button size) that minegauler's window still shows whole on the screen: 16 rows
+# of 32 px do, 16 of 34 px do not (the window stops at the screen's height and scrolls its board).
+WHOLE_HEIGHT = 512
+# Of the nine screenshots, at least this many read exactly. A screenshot may still be refused by the
+# reader (a cell drawn at a size the skin was not taught at), never read wrong.
+MIN_READ = 7
+
 
 def test_minegauler_read_at_random_button_sizes(tmp_path):
-    import json
-
     from lab.shots.minegauler import one_game
 
     seed = random_seed()
     rng = random.Random(seed)
     replay = f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})"
     sizes = rng.sample([s for s in range(16, 41) if s % 4], 3)  # sizes the skin was not taught at
-    boards = [rng.choice([(8, 8, 10), (16, 16, 40), (12, 10, 30)]) for _ in sizes]
+    boards = [rng.choice([b for b in BOARDS if b[1] * size <= WHOLE_HEIGHT]) for size in sizes]
     print(f"\nminegauler button sizes {sizes}, boards {boards}, {replay}")
     paths = []
     with VirtualDisplay():
         for size, (cols, rows, mines) in zip(sizes, boards):
             paths += one_game(tmp_path, tmp_path, size, cols, rows, mines, rng, for_templates=False)
-    verdicts = []
-    for png in paths:
-        meta_path = png.with_suffix(".json")
-        meta = json.loads(meta_path.read_text())
-        meta.update(name=png.stem, expect="read")
-        meta_path.write_text(json.dumps(meta))
-        verdict = judge(meta_path)
-        verdicts.append(verdict)
-        print(f"  {verdict.name}: {verdict.outcome.upper()} - {verdict.detail}", flush=True)
-    counts, wrong = tally(verdicts)
-    summary = (f"minegauler at {sizes} px: {len(verdicts)} screenshots, {counts['right']} right, "
-               f"{counts['refused']} refused, {counts['wrong']} wrong; {replay}")
-    print(summary)
-    assert not wrong, summary + "\n" + "\n".join(f"  {v.name}: {v.detail}" for v in wrong)
-    # Refusals are allowed: the locator does not find every minegauler board by itself (its raised frame
-    # and small buttons; docs/clients.md), which is why play and the tests place its board with the
-    # lattice the start measured. What is read must be right.
-    assert counts["right"] > 0, summary
+    counts, summary = judge_labelled(paths, f"minegauler at {sizes} px", replay)
+    assert counts["right"] >= MIN_READ, summary

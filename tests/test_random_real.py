@@ -47,6 +47,35 @@ def tally(verdicts) -> tuple[dict[str, int], list]:
     return counts, [v for v in verdicts if v.outcome == "wrong"]
 
 
+def judge_labelled(pngs, what: str, replay: str) -> tuple[dict[str, int], str]:
+    """Each labelled screenshot (``lab.shots``: PNG, JSON, true board) read by the command line reader
+    with no lattice given, each verdict printed; fails on any wrong board. Returns the counts and a
+    summary line (``what``: which screenshots, ``replay``: how to replay them)."""
+    metas = []
+    for png in pngs:
+        meta_path = png.with_suffix(".json")
+        meta = json.loads(meta_path.read_text())
+        meta.update(name=png.stem, expect="read")
+        meta_path.write_text(json.dumps(meta))
+        metas.append(meta_path)
+    return judge_all(metas, f"{what}: {len(metas)} screenshots", replay)
+
+
+def judge_all(paths, what: str, replay: str, describe=lambda path: "", where: str = "") -> tuple[dict[str, int], str]:
+    """Each case (its JSON path) judged and printed (``describe`` adds to each line); fails on any wrong
+    board. Returns the counts and the summary line."""
+    verdicts = []
+    for path in paths:
+        verdict = judge(path)
+        verdicts.append(verdict)
+        print(f"  {verdict.name}{describe(path)}: {verdict.outcome.upper()} - {verdict.detail}", flush=True)
+    counts, wrong = tally(verdicts)
+    summary = f"{what}, {counts['right']} right, {counts['refused']} refused, {counts['wrong']} wrong; {replay}"
+    print(summary)
+    assert not wrong, summary + where + "\n" + "\n".join(f"  {v.name}: {v.detail}" for v in wrong)
+    return counts, summary
+
+
 def random_seed() -> int:
     """SCREENBOT_RANDOM_SEED when given (to replay a run), else a fresh seed."""
     given = os.environ.get("SCREENBOT_RANDOM_SEED")
@@ -122,13 +151,5 @@ def test_reader_on_random_real_screenshots(client, env, default, tmp_path):
     except RuntimeError as exc:
         pytest.fail(f"{client} cases, {replay}: the generator failed: {exc}")
 
-    verdicts = []
-    for path in paths:
-        verdict = judge(path)
-        verdicts.append(verdict)
-        print(f"  {verdict.name} [{_describe(path)}]: {verdict.outcome.upper()} - {verdict.detail}", flush=True)
-    counts, wrong = tally(verdicts)
-    summary = (f"{client}: {len(verdicts)} random cases, {counts['right']} right, {counts['refused']} refused, "
-               f"{counts['wrong']} wrong; {replay}")
-    print(summary)
-    assert not wrong, summary + f"; cases in {tmp_path}\n" + "\n".join(f"  {v.name}: {v.detail}" for v in wrong)
+    judge_all(paths, f"{client}: {len(paths)} random cases", replay, lambda path: f" [{_describe(path)}]",
+              f"; cases in {tmp_path}")

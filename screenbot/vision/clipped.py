@@ -110,12 +110,15 @@ def _pieces_beyond(grid: Grid, side: str, strip: tuple[float, float]) -> float:
 
 # A face's outer edge fills this much more of its bounding box than its inner edge: it was cut there.
 CUT_EDGE = 0.15
+CORNER = 0.2  # share of a face's side at each end compared (its corners)
 
 
 def _faces_cut_flat(grid: Grid, flat: np.ndarray, side: str) -> bool:
     """Were the faces of the outermost row (column) on ``side`` cut straight, where their other side
     is rounded? A window edge that falls exactly between two rows shows nothing else: the board just
-    ends a pixel early, with square corners where the client draws round ones."""
+    ends a pixel early, with square corners where the client draws round ones. Measured against the
+    grid's other faces: a client whose faces are lopsided by design (a raised button's flat part hugs
+    its light top-left bevel: minegauler) shows the same difference on every face, not a cut."""
     (cx, cy), (px, py) = grid.centre, grid.pitch
     f = grid.faces
     if side in ("top", "bottom"):
@@ -127,13 +130,30 @@ def _faces_cut_flat(grid: Grid, flat: np.ndarray, side: str) -> bool:
     index = np.flatnonzero(on)
     if len(index) < max(2, (grid.cols if side in ("top", "bottom") else grid.rows) // 2):
         return False
-    gains = []
+    gains = _corner_gains(f, flat, side)
+    # Each face against the grid's other faces of its own size (a covered button and an open cell
+    # differ): what that kind of face shows when nothing cuts it.
+    excess = []
     for i in index:
+        alike = ~on & (np.abs(f.width - f.width[i]) <= 1) & (np.abs(f.height - f.height[i]) <= 1)
+        usual = float(np.median(gains[alike])) if alike.sum() >= 2 else 0.0
+        excess.append(gains[i] - max(usual, 0.0))
+    return bool(np.median(excess) > CUT_EDGE)
+
+
+def _corner_gains(f, flat: np.ndarray, side: str) -> np.ndarray:
+    """Per face: how much more of its outer edge on ``side`` is flat than of its inner edge, at the
+    corners only (the ends of the two edges): a digit or an icon in the middle of the face can reach
+    its inner edge (xbomb's tall digits do) but not its corners."""
+    gains = []
+    for i in range(len(f)):
         x0, y0, w, h = int(f.left[i]), int(f.top[i]), int(f.width[i]), int(f.height[i])
         box = flat[y0 : y0 + h, x0 : x0 + w]
         if side in ("top", "bottom"):
             outer, inner = (box[0], box[-1]) if side == "top" else (box[-1], box[0])
         else:
             outer, inner = (box[:, 0], box[:, -1]) if side == "left" else (box[:, -1], box[:, 0])
-        gains.append(outer.mean() - inner.mean())
-    return bool(np.median(gains) > CUT_EDGE)
+        end = max(2, int(round(CORNER * len(outer))))
+        corners = np.r_[0:end, len(outer) - end : len(outer)]
+        gains.append(outer[corners].mean() - inner[corners].mean())
+    return np.array(gains)

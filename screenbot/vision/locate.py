@@ -26,6 +26,7 @@ from ..geometry import Lattice, Rect
 from .align import refine
 from .cells import cell_images, match_cells
 from .skins import CANONICAL, OUTSIDE, Skin
+from .beyond import grow
 from .clipped import cut_sides
 from .grid import Grid
 from .structure import cell_faces, find_edges, find_grids
@@ -136,51 +137,21 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
                      f"its cells match no known skin{matched}: a client nobody taught (screenbot new-skin), or not a board")
     score, lattice = best
     skin = next(s for s in skins if s.name == lattice.skin)
-    covered = _covered_beyond(frame, lattice, skin)
-    if covered:
-        # Covered cells the structure did not see as cells (xbomb's stippled ones): the grid found is
-        # the open part of a bigger board.
-        return Found(grid, None, 0.0, f"covered cells of {skin.name} go on past its {' and '.join(covered)} side: "
-                                      f"only part of the board was found")
+    whole, going_on = grow(frame, lattice, skin)
+    if going_on:
+        return Found(grid, None, 0.0, f"cells of {skin.name} go on past its {' and '.join(going_on)} side: only part "
+                                      f"of the board was found")
+    if whole != lattice:
+        # Lines of cells the structure did not see as cells (a stipple, faces cut by digits), read as
+        # cells by the skin: the board is bigger than the grid found. Checked again as a whole.
+        rect = whole.board_rect()
+        if rect.left < EDGE_MARGIN or rect.top < EDGE_MARGIN or rect.right > width - EDGE_MARGIN or rect.bottom > height - EDGE_MARGIN:
+            return Found(grid, None, 0.0, "its cells go on to the edge of the picture (partly off screen)")
+        lattice = refine(frame, skin, whole, (1.0, 1.0))
+        score = float(_cell_scores(frame, lattice, skin).mean())
+        if score < SKIN_MATCH:
+            return Found(grid, None, score, f"grown over the cells past its sides, it matches {skin.name} poorly ({score:.2f})")
     return Found(grid, lattice, score, _short_of_standard(lattice, skin))
-
-
-# A side is taken to go on when this share of the cells just past it read as covered cells, surely.
-COVERED_BEYOND_SHARE = 0.5
-COVERED_BEYOND_CONFIDENCE = 0.8
-
-
-def _covered_beyond(frame: np.ndarray, lattice: Lattice, skin: Skin) -> list[str]:
-    """The sides of ``lattice`` past which the next row or column of boxes reads as the skin's covered
-    cells. The structure finds cells by their faces and separators; a client whose covered cells are a
-    fine stipple (xbomb) shows none, so a board with some cells open is found as its open part only."""
-    import cv2
-
-    (ox, oy), (px, py) = lattice.origin, lattice.pitch
-    height, width = frame.shape[:2]
-    rings = {
-        "top": [(ox + c * px, oy - py) for c in range(lattice.cols)],
-        "bottom": [(ox + c * px, oy + lattice.rows * py) for c in range(lattice.cols)],
-        "left": [(ox - px, oy + r * py) for r in range(lattice.rows)],
-        "right": [(ox + lattice.cols * px, oy + r * py) for r in range(lattice.rows)],
-    }
-    bank = skin.bank(lattice.pitch)
-    sides = []
-    for side, corners in rings.items():
-        crops = []
-        for x, y in corners:
-            left, top = int(round(x)), int(round(y))
-            right, bottom = int(round(x + px)), int(round(y + py))
-            if left < 0 or top < 0 or right > width or bottom > height:
-                continue
-            crops.append(cv2.resize(frame[top:bottom, left:right], (CANONICAL, CANONICAL), interpolation=cv2.INTER_AREA))
-        if not crops:
-            continue
-        matches = match_cells(np.stack(crops), bank)
-        sure = (matches.chars == "#") & (matches.confidence >= COVERED_BEYOND_CONFIDENCE)
-        if sure.sum() >= COVERED_BEYOND_SHARE * len(corners):
-            sides.append(side)
-    return sides
 
 
 # A board this close to one of the client's standard sizes (a share of each side), but smaller, is that
@@ -214,6 +185,11 @@ def _skin_lattice(grid: Grid, skin: Skin) -> Lattice:
     fx, fy = face_phase(skin, round(grid.pitch[0]))
     (cx, cy), (px, py) = grid.centre, grid.pitch
     straight = Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols)
+    whole = _whole_pixels(straight)
+    if whole is not straight:
+        # Whole pixels to within a pixel over the board: no room for cells of two widths, and faces
+        # that stray from it are faces of several kinds (a lost board's mines and borders), not columns.
+        return whole
     col_x, row_y = grid.centres()
     stray = max(np.abs(col_x - cx - px * np.arange(grid.cols)).max(), np.abs(row_y - cy - py * np.arange(grid.rows)).max())
     if stray <= STRAY or grid.rows < 2 or grid.cols < 2:
@@ -221,6 +197,24 @@ def _skin_lattice(grid: Grid, skin: Skin) -> Lattice:
     xs = np.append(col_x - fx * px, col_x[-1] - fx * px + (col_x[-1] - col_x[-2]))
     ys = np.append(row_y - fy * py, row_y[-1] - fy * py + (row_y[-1] - row_y[-2]))
     return Lattice.from_edges(skin.name, tuple(float(x) for x in xs), tuple(float(y) for y in ys))
+
+
+WHOLE_PIXELS = 1.0  # px over the board by which a pitch may miss a whole number of pixels and be put on it
+
+
+def _whole_pixels(lattice: Lattice) -> Lattice:
+    """The lattice on whole pixels when its pitch is a whole number of pixels to within a pixel over
+    the board: a client that draws at an integer pitch gets boxes that cut each cell exactly like its
+    templates (a least-squares pitch of 19.99 leaves the last cells' boxes a pixel off, and a
+    fractional origin rounds differently from cell to cell), and a board grown from a small piece
+    (``beyond.grow``) does not drift off its cells (19.09 from a 7x9 piece of a 19 px board). Scaled
+    pages (37.5 px) stay as they are. Alignment nudges by whole pixels after."""
+    (ox, oy), (px, py) = lattice.origin, lattice.pitch
+    whole = round(px), round(py)
+    if abs(px - whole[0]) * lattice.cols >= WHOLE_PIXELS or abs(py - whole[1]) * lattice.rows >= WHOLE_PIXELS:
+        return lattice
+    return Lattice(lattice.skin, (float(round(ox)), float(round(oy))), (float(whole[0]), float(whole[1])),
+                   lattice.rows, lattice.cols)
 
 
 @functools.lru_cache(maxsize=256)

@@ -37,6 +37,7 @@ FACE_FILL = 0.45  # a face fills at least this share of its bounding box (a digi
 FACE_ASPECT = 1.6  # bounding boxes farther from square than this are not cells
 CENTRE_SLACK = 2.0  # px: faces of one row (column) have centres this close in y (x)
 SIZE_RATIO = 1.8  # linked faces differ in size by at most this (a bevelled covered face vs an open one)
+BIG_FACE = 0.4  # share of the pitch a face (or piece of one) spans for its cell to count as faced
 MIN_CELLS = 4  # a grid has at least this many rows and columns
 
 
@@ -62,20 +63,50 @@ class Edges:
         return edge
 
 
-def find_edges(frame: np.ndarray, step: int = FACE_STEP) -> Edges:
-    """Steps larger than ``step`` (0-255) in some channel between 4-neighbours of a BGR or grey frame."""
+def _steps(a: np.ndarray, b: np.ndarray, step: int) -> np.ndarray:
+    """Where ``a`` and ``b`` differ by more than ``step`` in some channel."""
     import cv2
 
-    def strong(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        diff = cv2.absdiff(a, b)
-        if diff.ndim == 3:  # the largest channel's step (cv2.max is far faster than NumPy's max over axis 2)
-            first, *others = cv2.split(diff)
-            for other in others:
-                first = cv2.max(first, other)
-            diff = first
-        return diff > step
+    diff = cv2.absdiff(a, b)
+    if diff.ndim == 3:  # the largest channel's step (cv2.max is far faster than NumPy's max over axis 2)
+        first, *others = cv2.split(diff)
+        for other in others:
+            first = cv2.max(first, other)
+        diff = first
+    return diff > step
 
-    return Edges(strong(frame[:, 1:], frame[:, :-1]), strong(frame[1:], frame[:-1]))
+
+def find_edges(frame: np.ndarray, step: int = FACE_STEP) -> Edges:
+    """Steps larger than ``step`` (0-255) in some channel between 4-neighbours of a BGR or grey frame,
+    once any stipple on it is evened out (``flatten_stipple``)."""
+    frame = flatten_stipple(frame, step)
+    return Edges(_steps(frame[:, 1:], frame[:, :-1], step), _steps(frame[1:], frame[:-1], step))
+
+
+def flatten_stipple(frame: np.ndarray, step: int = FACE_STEP) -> np.ndarray:
+    """The frame with areas of a one-pixel stipple (a checkerboard of two colours, as old X toolkits draw
+    covered cells: xbomb) replaced by their mean colour. A stipple has a strong step between every two
+    neighbouring pixels, so without this it is all edges and the faces it fills are never seen. Only
+    areas at least 3x3 px where every pixel differs from all four neighbours are touched: a frame
+    without stipple comes back as it is."""
+    import cv2
+
+    if min(frame.shape[:2]) < 3:
+        return frame
+    across = _steps(frame[:, 1:], frame[:, :-1], step)
+    down = _steps(frame[1:], frame[:-1], step)
+    lone = np.zeros(frame.shape[:2], dtype=np.uint8)
+    lone[1:-1, 1:-1] = (across[1:-1, :-1] & across[1:-1, 1:] & down[:-1, 1:-1] & down[1:, 1:-1])
+    if not lone.any():
+        return frame
+    kernel = np.ones((3, 3), dtype=np.uint8)
+    area = cv2.dilate(cv2.erode(lone, kernel), kernel).astype(bool)
+    if not area.any():
+        return frame
+    # The [1 2 1]/4 kernel each way gives a one-pixel checkerboard's mean colour exactly, whatever its
+    # phase, and (unlike a 2x2 mean) moves no face by half a pixel.
+    even = cv2.GaussianBlur(frame, (3, 3), 0)
+    return np.where(area[..., None] if frame.ndim == 3 else area, even, frame)
 
 
 def cell_faces(edges: Edges) -> Faces:
@@ -241,7 +272,8 @@ def _face_cells(faces: Faces, grid: Grid) -> set[tuple[int, int]]:
     row = np.round((faces.cy - cy) / py)
     inside = ((faces.left >= cx + (col - 0.5) * px - 2) & (faces.left + faces.width <= cx + (col + 0.5) * px + 2)
               & (faces.top >= cy + (row - 0.5) * py - 2) & (faces.top + faces.height <= cy + (row + 0.5) * py + 2))
-    big = np.maximum(faces.width / px, faces.height / py) >= 0.5
+    # Raised buttons keep a flat face of about half their pitch (minegauler's 17 px buttons: 8 px).
+    big = np.maximum(faces.width / px, faces.height / py) >= BIG_FACE
     on = inside & big
     return set(zip(row[on].astype(int).tolist(), col[on].astype(int).tolist()))
 
@@ -319,7 +351,10 @@ def _fit(faces: Faces, links_within: np.ndarray) -> Grid | None:
         # Whole-cell indices from the rough pitch (right while the drift over the board stays under
         # half a cell), then a least-squares line through them, twice: the second time without the
         # faces that sit off the first line (text, icons, a face split by a digit).
-        ref = float(np.median(along - p * np.round((along - along.min()) / p)))
+        # Indices counted from a face in the middle of the group, not from its first one: a stray face
+        # half a pitch off the lattice (a button above the board) would split the others' indices.
+        anchor = along[np.argmin(np.abs(along - np.median(along)))]
+        ref = float(np.median(along - p * np.round((along - anchor) / p)))
         k = np.round((along - ref) / p)
         on = np.ones(len(faces), dtype=bool)
         for _ in range(2):
