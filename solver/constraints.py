@@ -85,10 +85,12 @@ def _mask_of(flat: str, table) -> int:
 
 _SOURCE = itemgetter(2)  # a Constraint's source
 
-# The last board built, to build the next one from it: a move changes a few rows, and only the numbers
-# next to a changed row need looking at again (the others' constraints are taken over unchanged). The
-# result is always exactly what building from scratch gives; this only saves the work.
-_last_built: tuple[int, int, tuple[str, ...], dict[int, Constraint]] | None = None
+# The last board built, to build the next one from it: a move changes a few cells, and only the numbers
+# next to a changed cell need looking at again (the others' constraints are taken over unchanged, the
+# very objects, which ``deduce_next`` relies on to skip them). The result is always exactly what building
+# from scratch gives; this only saves the work.
+# (rows, cols, grid, constraints by number, bitmask of those numbers)
+_last_built: tuple[int, int, tuple[str, ...], dict[int, Constraint], int] | None = None
 
 
 def build_constraints(board: Board) -> ConstraintSystem:
@@ -112,21 +114,18 @@ def build_constraints(board: Board) -> ConstraintSystem:
             f"the {flat[i]} at {divmod(i, cols)} sees no flags and no covered cells", cells=(divmod(i, cols),)
         )
     visit = (numbers & near_unknown) | (nonzero & near_mines)
-    by_source: dict[int, Constraint] = {}
     last = _last_built
     if last is not None and last[0] == rows and last[1] == cols:
-        redo_rows = set()
-        for r, (old, new) in enumerate(zip(last[2], board.grid)):
-            if old != new:
-                redo_rows.update((r - 1, r, r + 1))
-        row_bits = (1 << cols) - 1
-        redo = 0
-        for r in redo_rows:
-            if 0 <= r < rows:
-                redo |= row_bits << (r * cols)
-        # A number whose row and the rows beside it are unchanged has the same constraint as before.
-        by_source = {i: con for i, con in last[3].items() if i // cols not in redo_rows}
+        # A number whose own cell and neighbours are unchanged has the same constraint as before.
+        redo = _dilate(_changed_cells(last[2], board.grid, cols), rows, cols)
+        by_source = last[3].copy()
+        for i in bits(redo & last[4]):
+            del by_source[i]
+        sources = last[4] & ~redo
         visit &= redo
+    else:
+        by_source = {}
+        sources = 0
     while visit:
         low = visit & -visit
         i = low.bit_length() - 1
@@ -142,9 +141,22 @@ def build_constraints(board: Board) -> ConstraintSystem:
             )
         if mask:
             by_source[i] = Constraint(mask, left, i)
-    _last_built = (rows, cols, board.grid, by_source)
+            sources |= low
+    _last_built = (rows, cols, board.grid, by_source, sources)
     constraints = tuple(sorted(by_source.values(), key=_SOURCE))
     return ConstraintSystem(rows, cols, unknown, shown_mines, constraints)
+
+
+def _changed_cells(old: tuple[str, ...], new: tuple[str, ...], cols: int) -> int:
+    """Bitmask of the cells whose character differs (rows compared whole first: most are equal)."""
+    changed = 0
+    for r, (a, b) in enumerate(zip(old, new)):
+        if a != b:
+            base = r * cols
+            for c, (x, y) in enumerate(zip(a, b)):
+                if x != y:
+                    changed |= 1 << (base + c)
+    return changed
 
 
 @lru_cache(maxsize=64)
@@ -261,9 +273,10 @@ def _continue(last, system: ConstraintSystem):
     flagged = system.shown_mines & ~old.shown_mines
     opened = old.unknown & ~system.unknown & ~flagged
     now = {con.source: con for con in system.constraints}
+    off = ~system.unknown
     for con in old.constraints:  # every number seen before must still say the same
         current = now.pop(con.source, None)
-        if current is con and not con.cells & ~system.unknown:
+        if current is con and not con.cells & off:
             continue  # the very constraint (build_constraints kept it), its cells all still covered
         cells = con.cells & system.unknown
         mines = con.mines - (con.cells & flagged).bit_count()
