@@ -11,13 +11,12 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
 from .board import MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board
 from .errors import InconsistentBoardError
-from .grid import bits, neighbour_masks
+from .grid import bits, dilate, neighbour_masks
 
 
 class Constraint(NamedTuple):
@@ -105,8 +104,8 @@ def build_constraints(board: Board) -> ConstraintSystem:
     shown_mines = _mask_of(flat, _MINE_BITS)
     numbers = _mask_of(flat, _NUMBER_BITS)
     nonzero = _mask_of(flat, _NONZERO_BITS)
-    near_unknown = _dilate(unknown, rows, cols)
-    near_mines = _dilate(shown_mines, rows, cols)
+    near_unknown = dilate(unknown, rows, cols)
+    near_mines = dilate(shown_mines, rows, cols)
     lonely = nonzero & ~near_unknown & ~near_mines  # a number with nothing around that could be a mine
     if lonely:
         i = (lonely & -lonely).bit_length() - 1
@@ -117,7 +116,7 @@ def build_constraints(board: Board) -> ConstraintSystem:
     last = _last_built
     if last is not None and last[0] == rows and last[1] == cols:
         # A number whose own cell and neighbours are unchanged has the same constraint as before.
-        redo = _dilate(_changed_cells(last[2], board.grid, cols), rows, cols)
+        redo = dilate(_changed_cells(last[2], board.grid, cols), rows, cols)
         by_source = last[3].copy()
         for i in bits(redo & last[4]):
             del by_source[i]
@@ -157,24 +156,6 @@ def _changed_cells(old: tuple[str, ...], new: tuple[str, ...], cols: int) -> int
                 if x != y:
                     changed |= 1 << (base + c)
     return changed
-
-
-@lru_cache(maxsize=64)
-def _column_masks(rows: int, cols: int) -> tuple[int, int]:
-    """Cells not in the first column, cells not in the last column."""
-    row_first = sum(1 << (r * cols) for r in range(rows))
-    first = row_first
-    last = row_first << (cols - 1)
-    full = (1 << (rows * cols)) - 1
-    return full & ~first, full & ~last
-
-
-def _dilate(mask: int, rows: int, cols: int) -> int:
-    """``mask`` and every neighbour of its cells."""
-    not_first, not_last = _column_masks(rows, cols)
-    full = (1 << (rows * cols)) - 1
-    row = mask | ((mask << 1) & not_first) | ((mask >> 1) & not_last)
-    return (row | (row << cols) | (row >> cols)) & full
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,3 +38,21 @@ def bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+@lru_cache(maxsize=64)
+def _column_masks(rows: int, cols: int) -> tuple[int, int]:
+    """Cells not in the first column, cells not in the last column."""
+    row_first = sum(1 << (r * cols) for r in range(rows))
+    first = row_first
+    last = row_first << (cols - 1)
+    full = (1 << (rows * cols)) - 1
+    return full & ~first, full & ~last
+
+
+def dilate(mask: int, rows: int, cols: int) -> int:
+    """``mask`` and every neighbour of its cells."""
+    not_first, not_last = _column_masks(rows, cols)
+    full = (1 << (rows * cols)) - 1
+    row = mask | ((mask << 1) & not_first) | ((mask >> 1) & not_last)
+    return (row | (row << cols) | (row >> cols)) & full

@@ -14,7 +14,6 @@ fraction of the work; which cells are certain is still decided on exact integer 
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 
 from .constraints import Constraint
 from .enumeration import Component, ComponentSolutions, build_component, enumerate_by_count
@@ -84,37 +83,12 @@ def _constraints_of(component: Component):
         yield cells, mines, source
 
 
-# Tracked searches seen lately, with the nodes each took: about half of them come again on a later
-# decision (a guess elsewhere left this part of the board as it was). As for ``probability._SOLVED``, a
-# hit is charged the nodes the search took and is used only when the search would have finished within
-# the budget left, so the budget runs out exactly where it would without this.
-_TRACKED: OrderedDict[tuple, tuple[dict[int, ComponentSolutions], int]] = OrderedDict()
-_TRACKED_SIZE = 256
-
-
 def _enumerate_tracked(
     constraints: list[Constraint], tracked: int, index: int, budget: list[int], deadline: float
 ) -> dict[int, ComponentSolutions]:
     """Every placement over the merged constraints and the ``tracked`` cells, split by how many
     mines the tracked cells hold: one ``ComponentSolutions`` per count (the tracked cells form groups
     of the component; their count is recorded, not constrained)."""
-    key = (frozenset((con.cells, con.mines) for con in constraints), tracked, index)
-    known = _TRACKED.get(key)
-    if known is not None and known[1] <= budget[0]:
-        _TRACKED.move_to_end(key)
-        budget[0] -= known[1]
-        return known[0]
-    before = budget[0]
-    by_count = _search_tracked(constraints, tracked, index, budget, deadline)
-    _TRACKED[key] = (by_count, before - budget[0])
-    if len(_TRACKED) > _TRACKED_SIZE:
-        _TRACKED.popitem(last=False)
-    return by_count
-
-
-def _search_tracked(
-    constraints: list[Constraint], tracked: int, index: int, budget: list[int], deadline: float
-) -> dict[int, ComponentSolutions]:
     virtual = Constraint(tracked, 0, index)
     parts = sorted(constraints) + ([virtual] if tracked else [])
     if not parts:

@@ -9,13 +9,10 @@ import os
 import random
 
 import solver.constraints as constraints
-import solver.lookahead as lookahead
 import solver.probability as probability
 from solver.board import Board
 from solver.constraints import build_constraints, deduce, deduce_next
-from solver.enumeration import BudgetExceeded
 from solver.game import PLAYING, Game
-from solver.lookahead import survival_two_moves
 from solver.policy import PolicyConfig, decide
 from solver.probability import solve
 
@@ -25,18 +22,15 @@ print(f"\ntests/test_incremental.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED=
 
 def _fresh(fn, *args):
     """``fn(*args)`` with nothing remembered from earlier calls."""
-    caches = (probability._SOLVED, lookahead._TRACKED)
-    saved = constraints._last_built, constraints._last_deduced, [cache.copy() for cache in caches]
+    saved = constraints._last_built, constraints._last_deduced, probability._SOLVED.copy()
     constraints._last_built = constraints._last_deduced = None
-    for cache in caches:
-        cache.clear()
+    probability._SOLVED.clear()
     try:
         return fn(*args)
     finally:
         constraints._last_built, constraints._last_deduced = saved[:2]
-        for cache, kept in zip(caches, saved[2]):
-            cache.clear()
-            cache.update(kept)
+        probability._SOLVED.clear()
+        probability._SOLVED.update(saved[2])
 
 
 def _positions(rng: random.Random, games: int) -> list[Board]:
@@ -97,24 +91,3 @@ def test_decisions_do_not_depend_on_what_was_decided_before():
     boards = _positions(rng, 6)
     for board in boards[::2]:
         assert decide(board, PolicyConfig(time_limit=None)) == _fresh(decide, board, PolicyConfig(time_limit=None)), f"seed {SEED}"
-
-
-def _score(model, index, nodes):
-    """The lookahead's score of ``index`` with ``nodes`` to spend, and the nodes left (or 'over')."""
-    budget = [nodes]
-    try:
-        return survival_two_moves(model, index, budget), budget[0]
-    except BudgetExceeded:
-        return "over", budget[0]
-
-
-def test_remembered_lookahead_searches_give_the_fresh_score_and_budget():
-    rng = random.Random(SEED + 4)
-    boards = _positions(rng, 6)[::3]
-    for board in boards:
-        model = solve(board)
-        cells = [i for i, p in model.probabilities.items() if 0 < p < 1][:4]
-        for index in cells:
-            _score(model, index, 10**6)  # remembered
-            for nodes in (0, 5, 60, 10**6):  # too few nodes for some searches, which must then run out
-                assert _score(model, index, nodes) == _fresh(_score, model, index, nodes), f"seed {SEED}"
