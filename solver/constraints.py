@@ -88,15 +88,18 @@ _SOURCE = itemgetter(2)  # a Constraint's source
 # next to a changed cell need looking at again (the others' constraints are taken over unchanged, the
 # very objects, which ``deduce_next`` relies on to skip them). The result is always exactly what building
 # from scratch gives; this only saves the work.
-# (rows, cols, grid, constraints by number, bitmask of those numbers)
-_last_built: tuple[int, int, tuple[str, ...], dict[int, Constraint], int] | None = None
+# (rows, cols, cells as text, constraints by number, bitmask of those numbers, the system built)
+_last_built: tuple[int, int, str, dict[int, Constraint], int, ConstraintSystem] | None = None
+# What the last build changed, for ``_continue``: (the system before, the system built, bitmask of the
+# numbers looked at again that have a constraint before or after, constraints by number before, after). None after a build from scratch.
+_last_change: tuple[ConstraintSystem, ConstraintSystem, int, dict[int, Constraint], dict[int, Constraint]] | None = None
 
 
 def build_constraints(board: Board) -> ConstraintSystem:
     # Bitmask work: the covered and flagged cells are read in one pass each (str.translate), and only
     # the numbers that can say something are visited: those next to a covered cell, and non-zero ones
     # next to a flag (they may contradict it). This runs on every decision.
-    global _last_built
+    global _last_built, _last_change
     rows, cols = board.rows, board.cols
     flat = "".join(board.grid)
     around = neighbour_masks(rows, cols)
@@ -114,9 +117,10 @@ def build_constraints(board: Board) -> ConstraintSystem:
         )
     visit = (numbers & near_unknown) | (nonzero & near_mines)
     last = _last_built
-    if last is not None and last[0] == rows and last[1] == cols:
+    redo = -1
+    if last is not None and (last[0], last[1], len(last[2])) == (rows, cols, len(flat)) and flat.isascii() and last[2].isascii():
         # A number whose own cell and neighbours are unchanged has the same constraint as before.
-        redo = dilate(_changed_cells(last[2], board.grid, cols), rows, cols)
+        redo = dilate(_changed_cells(last[2], flat), rows, cols)
         by_source = last[3].copy()
         for i in bits(redo & last[4]):
             del by_source[i]
@@ -141,21 +145,22 @@ def build_constraints(board: Board) -> ConstraintSystem:
         if mask:
             by_source[i] = Constraint(mask, left, i)
             sources |= low
-    _last_built = (rows, cols, board.grid, by_source, sources)
     constraints = tuple(sorted(by_source.values(), key=_SOURCE))
-    return ConstraintSystem(rows, cols, unknown, shown_mines, constraints)
+    system = ConstraintSystem(rows, cols, unknown, shown_mines, constraints)
+    _last_change = None if redo == -1 else (last[5], system, redo & (last[4] | sources), last[3], by_source)
+    _last_built = (rows, cols, flat, by_source, sources, system)
+    return system
 
 
-def _changed_cells(old: tuple[str, ...], new: tuple[str, ...], cols: int) -> int:
-    """Bitmask of the cells whose character differs (rows compared whole first: most are equal)."""
-    changed = 0
-    for r, (a, b) in enumerate(zip(old, new)):
-        if a != b:
-            base = r * cols
-            for c, (x, y) in enumerate(zip(a, b)):
-                if x != y:
-                    changed |= 1 << (base + c)
-    return changed
+def _changed_cells(old: str, new: str) -> int:
+    """Bitmask of the cells whose character differs, in C: the XOR of the two texts' bytes is zero
+    exactly at the unchanged cells, and a byte table turns it into a string of binary digits."""
+    n = len(new)
+    diff = int.from_bytes(old.encode(), "little") ^ int.from_bytes(new.encode(), "little")
+    return int(diff.to_bytes(n, "little").translate(_NONZERO_BYTE)[::-1], 2)
+
+
+_NONZERO_BYTE = bytes([48] + [49] * 255)  # byte 0 -> '0', any other -> '1'
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,9 +258,18 @@ def _continue(last, system: ConstraintSystem):
         return None
     flagged = system.shown_mines & ~old.shown_mines
     opened = old.unknown & ~system.unknown & ~flagged
-    now = {con.source: con for con in system.constraints}
+    change = _last_change
+    if change is not None and change[0] is old and change[1] is system:
+        # Built from the old system by build_constraints: only the numbers it looked at again can
+        # have changed (the others kept their very constraint, whose cells were not touched).
+        _, _, redo, before, after = change
+        olds = [before[i] for i in bits(redo) if i in before]
+        now = {i: after[i] for i in bits(redo) if i in after}
+    else:
+        olds = old.constraints
+        now = {con.source: con for con in system.constraints}
     off = ~system.unknown
-    for con in old.constraints:  # every number seen before must still say the same
+    for con in olds:  # every number seen before must still say the same
         current = now.pop(con.source, None)
         if current is con and not con.cells & off:
             continue  # the very constraint (build_constraints kept it), its cells all still covered
