@@ -11,13 +11,12 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
 from .board import MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board
 from .errors import InconsistentBoardError
-from .grid import bits, neighbour_masks
+from .grid import bits, dilate, neighbour_masks
 
 
 class Constraint(NamedTuple):
@@ -85,17 +84,22 @@ def _mask_of(flat: str, table) -> int:
 
 _SOURCE = itemgetter(2)  # a Constraint's source
 
-# The last board built, to build the next one from it: a move changes a few rows, and only the numbers
-# next to a changed row need looking at again (the others' constraints are taken over unchanged). The
-# result is always exactly what building from scratch gives; this only saves the work.
-_last_built: tuple[int, int, tuple[str, ...], dict[int, Constraint]] | None = None
+# The last board built, to build the next one from it: a move changes a few cells, and only the numbers
+# next to a changed cell need looking at again (the others' constraints are taken over unchanged, the
+# very objects, which ``deduce_next`` relies on to skip them). The result is always exactly what building
+# from scratch gives; this only saves the work.
+# (rows, cols, cells as text, constraints by number, bitmask of those numbers, the system built)
+_last_built: tuple[int, int, str, dict[int, Constraint], int, ConstraintSystem] | None = None
+# What the last build changed, for ``_continue``: (the system before, the system built, bitmask of the
+# numbers looked at again that have a constraint before or after, constraints by number before, after). None after a build from scratch.
+_last_change: tuple[ConstraintSystem, ConstraintSystem, int, dict[int, Constraint], dict[int, Constraint]] | None = None
 
 
 def build_constraints(board: Board) -> ConstraintSystem:
     # Bitmask work: the covered and flagged cells are read in one pass each (str.translate), and only
     # the numbers that can say something are visited: those next to a covered cell, and non-zero ones
     # next to a flag (they may contradict it). This runs on every decision.
-    global _last_built
+    global _last_built, _last_change
     rows, cols = board.rows, board.cols
     flat = "".join(board.grid)
     around = neighbour_masks(rows, cols)
@@ -103,8 +107,8 @@ def build_constraints(board: Board) -> ConstraintSystem:
     shown_mines = _mask_of(flat, _MINE_BITS)
     numbers = _mask_of(flat, _NUMBER_BITS)
     nonzero = _mask_of(flat, _NONZERO_BITS)
-    near_unknown = _dilate(unknown, rows, cols)
-    near_mines = _dilate(shown_mines, rows, cols)
+    near_unknown = dilate(unknown, rows, cols)
+    near_mines = dilate(shown_mines, rows, cols)
     lonely = nonzero & ~near_unknown & ~near_mines  # a number with nothing around that could be a mine
     if lonely:
         i = (lonely & -lonely).bit_length() - 1
@@ -112,21 +116,19 @@ def build_constraints(board: Board) -> ConstraintSystem:
             f"the {flat[i]} at {divmod(i, cols)} sees no flags and no covered cells", cells=(divmod(i, cols),)
         )
     visit = (numbers & near_unknown) | (nonzero & near_mines)
-    by_source: dict[int, Constraint] = {}
     last = _last_built
-    if last is not None and last[0] == rows and last[1] == cols:
-        redo_rows = set()
-        for r, (old, new) in enumerate(zip(last[2], board.grid)):
-            if old != new:
-                redo_rows.update((r - 1, r, r + 1))
-        row_bits = (1 << cols) - 1
-        redo = 0
-        for r in redo_rows:
-            if 0 <= r < rows:
-                redo |= row_bits << (r * cols)
-        # A number whose row and the rows beside it are unchanged has the same constraint as before.
-        by_source = {i: con for i, con in last[3].items() if i // cols not in redo_rows}
+    redo = -1
+    if last is not None and (last[0], last[1], len(last[2])) == (rows, cols, len(flat)) and flat.isascii() and last[2].isascii():
+        # A number whose own cell and neighbours are unchanged has the same constraint as before.
+        redo = dilate(_changed_cells(last[2], flat), rows, cols)
+        by_source = last[3].copy()
+        for i in bits(redo & last[4]):
+            del by_source[i]
+        sources = last[4] & ~redo
         visit &= redo
+    else:
+        by_source = {}
+        sources = 0
     while visit:
         low = visit & -visit
         i = low.bit_length() - 1
@@ -142,27 +144,23 @@ def build_constraints(board: Board) -> ConstraintSystem:
             )
         if mask:
             by_source[i] = Constraint(mask, left, i)
-    _last_built = (rows, cols, board.grid, by_source)
+            sources |= low
     constraints = tuple(sorted(by_source.values(), key=_SOURCE))
-    return ConstraintSystem(rows, cols, unknown, shown_mines, constraints)
+    system = ConstraintSystem(rows, cols, unknown, shown_mines, constraints)
+    _last_change = None if redo == -1 else (last[5], system, redo & (last[4] | sources), last[3], by_source)
+    _last_built = (rows, cols, flat, by_source, sources, system)
+    return system
 
 
-@lru_cache(maxsize=64)
-def _column_masks(rows: int, cols: int) -> tuple[int, int]:
-    """Cells not in the first column, cells not in the last column."""
-    row_first = sum(1 << (r * cols) for r in range(rows))
-    first = row_first
-    last = row_first << (cols - 1)
-    full = (1 << (rows * cols)) - 1
-    return full & ~first, full & ~last
+def _changed_cells(old: str, new: str) -> int:
+    """Bitmask of the cells whose character differs, in C: the XOR of the two texts' bytes is zero
+    exactly at the unchanged cells, and a byte table turns it into a string of binary digits."""
+    n = len(new)
+    diff = int.from_bytes(old.encode(), "little") ^ int.from_bytes(new.encode(), "little")
+    return int(diff.to_bytes(n, "little").translate(_NONZERO_BYTE)[::-1], 2)
 
 
-def _dilate(mask: int, rows: int, cols: int) -> int:
-    """``mask`` and every neighbour of its cells."""
-    not_first, not_last = _column_masks(rows, cols)
-    full = (1 << (rows * cols)) - 1
-    row = mask | ((mask << 1) & not_first) | ((mask >> 1) & not_last)
-    return (row | (row << cols) | (row >> cols)) & full
+_NONZERO_BYTE = bytes([48] + [49] * 255)  # byte 0 -> '0', any other -> '1'
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,10 +258,20 @@ def _continue(last, system: ConstraintSystem):
         return None
     flagged = system.shown_mines & ~old.shown_mines
     opened = old.unknown & ~system.unknown & ~flagged
-    now = {con.source: con for con in system.constraints}
-    for con in old.constraints:  # every number seen before must still say the same
+    change = _last_change
+    if change is not None and change[0] is old and change[1] is system:
+        # Built from the old system by build_constraints: only the numbers it looked at again can
+        # have changed (the others kept their very constraint, whose cells were not touched).
+        _, _, redo, before, after = change
+        olds = [before[i] for i in bits(redo) if i in before]
+        now = {i: after[i] for i in bits(redo) if i in after}
+    else:
+        olds = old.constraints
+        now = {con.source: con for con in system.constraints}
+    off = ~system.unknown
+    for con in olds:  # every number seen before must still say the same
         current = now.pop(con.source, None)
-        if current is con and not con.cells & ~system.unknown:
+        if current is con and not con.cells & off:
             continue  # the very constraint (build_constraints kept it), its cells all still covered
         cells = con.cells & system.unknown
         mines = con.mines - (con.cells & flagged).bit_count()

@@ -7,6 +7,7 @@ single big-int operations, much faster than Python sets for boards of a few hund
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress
 
 
 @lru_cache(maxsize=64)
@@ -30,11 +31,37 @@ def neighbour_masks(rows: int, cols: int) -> tuple[int, ...]:
     return tuple(sum(1 << j for j in nbrs) for nbrs in neighbour_table(rows, cols))
 
 
+_BINARY_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
+
+
 def bits(mask: int) -> list[int]:
     """The indices set in ``mask``, lowest first."""
+    if mask.bit_count() > 40:
+        # Many cells (the floating cells, all covered cells): read off the binary digits in C; a
+        # Python step per set bit costs more past a few dozen bits.
+        digits = bin(mask)[:1:-1].encode().translate(_BINARY_DIGITS)
+        return list(compress(range(len(digits)), digits))
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+@lru_cache(maxsize=64)
+def _column_masks(rows: int, cols: int) -> tuple[int, int]:
+    """Cells not in the first column, cells not in the last column."""
+    row_first = sum(1 << (r * cols) for r in range(rows))
+    first = row_first
+    last = row_first << (cols - 1)
+    full = (1 << (rows * cols)) - 1
+    return full & ~first, full & ~last
+
+
+def dilate(mask: int, rows: int, cols: int) -> int:
+    """``mask`` and every neighbour of its cells."""
+    not_first, not_last = _column_masks(rows, cols)
+    full = (1 << (rows * cols)) - 1
+    row = mask | ((mask << 1) & not_first) | ((mask >> 1) & not_last)
+    return (row | (row << cols) | (row >> cols)) & full

@@ -66,7 +66,10 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
                 return Guess(found[0], True)
             complete = time.perf_counter() <= deadline  # given up for time, not for its work budget
     limit = float(best) * (1 + config.tolerance) + 0.005
-    near = [(p, i) for p, mask in model.classes if p <= limit for i in bits(mask)]
+    # Of the floating cells only the first of each shape can be a candidate (``_spread``): the others
+    # are left out before sorting, which gives the same candidates without sorting hundreds of cells.
+    near = [(p, i) for p, mask in model.classes if p <= limit for i in bits(mask & ~model.floating)]
+    near += [(p, i) for p, mask in model.classes if p <= limit for i in _first_of_each_shape(mask & model.floating, model)]
     candidates = [i for _, i in sorted(near, key=lambda pi: (pi[0], key(pi[1])))]
     candidates = _spread(candidates, model)[: config.max_candidates]
     if len(candidates) == 1:
@@ -104,6 +107,17 @@ def _tie_break(model: Model):
         return (len(table[i]), (around[i] & unknown).bit_count(), i)
 
     return key
+
+
+def _first_of_each_shape(cells: int, model: Model) -> list[int]:
+    """The lowest cell of each shape (as ``_spread`` tells them) among ``cells``."""
+    table = neighbour_table(model.system.rows, model.system.cols)
+    around = neighbour_masks(model.system.rows, model.system.cols)
+    unknown = model.system.unknown
+    first: dict[tuple[int, int], int] = {}
+    for i in bits(cells):
+        first.setdefault((len(table[i]), (around[i] & unknown).bit_count()), i)
+    return list(first.values())
 
 
 def _spread(candidates: list[int], model: Model) -> list[int]:

@@ -255,9 +255,11 @@ def to_analysis(model: Model) -> Analysis:
     system = model.system
     rows, cols = system.rows, system.cols
     grid: list[list[float | None]] = [[None] * cols for _ in range(rows)]
-    for i, probability in model.probabilities.items():
-        r, c = divmod(i, cols)
-        grid[r][c] = float(probability)
+    for probability, mask in model.classes:  # (not through ``probabilities``: no dict to make)
+        probability = float(probability)
+        for i in bits(mask):
+            r, c = divmod(i, cols)
+            grid[r][c] = probability
     return Analysis(
         rows=rows,
         cols=cols,
