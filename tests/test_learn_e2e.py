@@ -90,33 +90,46 @@ def test_learn_gnome_mines_from_zero_labels(tmp_path):
 # board read: a cell in a state learning never saw (7 and 8 are rare) is refused.
 UNSEEN_STATE = "matches no state well enough"
 
+# Clients no skin was taught on as they are learnt here: (client, start options, learn games, states
+# every run sees, mine total). winemine (Wine's Minesweeper, green tiles on black) on an expert board:
+# a dense board shows the numbers up to 6 within a few games. minegauler in its Standard skin (the
+# classic Windows look) at 24 px buttons on an intermediate board.
+LEARNT_CLIENTS = [
+    ("winemine", {"level": "expert"}, 8, "#01234F*X", {"16x30": 99}),
+    ("minegauler", {"level": "intermediate", "button_size": 24}, 6, "#0123F*X", {"16x16": 40}),
+]
 
-def test_learn_winemine_from_zero_labels_then_play_it(tmp_path):
-    """winemine under Wine, a client whose look (green tiles on black) no skin was taught: learnt from
-    zero labels at expert (30x16/99, 16 px cells: a dense board shows the numbers up to 6 within a few
-    games), then 10 games played with the learnt skin
-    (named, so the shipped winemine skin is not used). Every game ends in a detected win or loss, or
-    the session stops on a state learning never saw."""
+
+@pytest.mark.parametrize("client, options, games, states, mine_total", LEARNT_CLIENTS, ids=[c[0] for c in LEARNT_CLIENTS])
+def test_learn_from_zero_labels_then_play(client, options, games, states, mine_total, tmp_path):
+    """Learnt from zero labels, then 10 games with the learnt skin (named, so the shipped skin of the
+    client is not used): each game ends in a detected win or loss, or the session stops on a state
+    learning never saw."""
     print(f"seed {SEED}")
     skins = tmp_path / "skins"
     with _display():
-        with start_client("winemine", level="expert"):
-            done = _screenbot(["learn", "wm-learnt", "--templates", str(skins), "--games", "8", "--json",
+        with start_client(client, **options):
+            done = _screenbot(["learn", "learnt", "--templates", str(skins), "--games", str(games), "--json",
                                "--seed", str(SEED)], timeout=900)
             assert done.returncode == 0, done.stderr[-3000:]
             summary = json.loads(done.stdout)
             print(json.dumps({k: summary[k] for k in ("seconds", "games", "games_named", "states", "missing",
                                                       "restart", "first_click", "mine_total")}))
-            assert set("#01234F*X") <= set(summary["states"])
-            assert summary["restart"] == "F2" and summary["mine_total"] == {"16x30": 99}
+            assert set(states) <= set(summary["states"])
+            assert summary["restart"] == "F2" and summary["mine_total"] == mine_total
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])
             assert not any(check["verdict"].startswith("WRONG") for check in summary["checks"])
-            played = _screenbot(["play", "--client", "wm-learnt", "--games", "10", "--json",
+            played = _screenbot(["play", "--client", "learnt", "--games", "10", "--json",
                                  "--failure-dir", str(tmp_path)], env={"SCREENBOT_TEMPLATES": str(skins)})
+    _check_played(played, 10)
+
+
+def _check_played(played: subprocess.CompletedProcess, games: int) -> None:
+    """Every game ended in a detected win or loss, or the session stopped on a state never learnt."""
     print(played.stdout.strip().splitlines()[-1] if played.stdout.strip() else played.stderr[-2000:])
     result = json.loads(played.stdout.strip().splitlines()[-1])
     if played.returncode == 0:
-        assert result["games"] == 10 and result["wins"] + result["losses"] == 10
+        assert result["games"] == games and result["wins"] + result["losses"] == games
     else:
         assert played.returncode == 1 and UNSEEN_STATE in result["stopped"], played.stderr[-3000:]
         assert result["aborted"] == 1 and result["wins"] + result["losses"] == result["games"] - 1
