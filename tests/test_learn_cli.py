@@ -22,6 +22,15 @@ def test_bad_names_and_existing_skins_are_refused_before_the_screen(tmp_path, ca
     assert main(["learn", "taken", "--templates", str(tmp_path)]) == 2
     assert "exists already" in capsys.readouterr().err
     assert main(["learn", "fine", "--templates", str(tmp_path), "--games", "0"]) == 2
+    capsys.readouterr()
+    assert main(["learn", "fine", "--templates", str(tmp_path), "--restart", "ctrl+nn"]) == 2
+    assert "unknown key(s) 'nn'" in capsys.readouterr().err
+
+
+def test_restart_keys_are_keys_joined_by_plus():
+    from screenbot.commands.common import key_chord
+
+    assert key_chord("s") == ("s",) and key_chord("Ctrl+N") == ("ctrl", "n") and key_chord("f2") == ("f2",)
 
 
 def test_no_display_is_exit_3_and_writes_nothing(tmp_path, monkeypatch):

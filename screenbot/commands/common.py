@@ -111,3 +111,19 @@ def add_lattice_argument(parser: argparse.ArgumentParser, pixels: str, skin_opti
         "cells (one number, or PXxPY; fractions allowed), ROWSxCOLS the board size. The skin is the one "
         f"named with {skin_option}, else the one that reads these cells best",
     )
+
+
+# Key names ``--restart`` takes (pyautogui's names, checked here without importing it: that needs a display).
+NAMED_KEYS = frozenset({"ctrl", "shift", "alt", "enter", "return", "escape", "esc", "space", "tab", "backspace",
+                        "delete", "insert", "home", "end", "pageup", "pagedown", "up", "down", "left", "right"}
+                       | {f"f{n}" for n in range(1, 13)})
+
+
+def key_chord(text: str) -> tuple[str, ...]:
+    """``--restart KEYS``: keys joined by "+" (``s``, ``ctrl+n``, ``f2``)."""
+    keys = tuple(part.strip().lower() for part in text.split("+"))
+    unknown = [key for key in keys if not (len(key) == 1 and key.isalnum()) and key not in NAMED_KEYS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"{text!r}: unknown key(s) {', '.join(map(repr, unknown))}; give keys "
+                                         "joined by +, e.g. s, ctrl+n, f2")
+    return keys

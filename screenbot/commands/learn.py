@@ -17,7 +17,7 @@ import sys
 import time
 
 from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_USAGE, for_error
-from .common import add_templates_argument, bounded_int, fail, skin_name
+from .common import add_templates_argument, bounded_int, fail, key_chord, skin_name
 
 
 def register(subparsers) -> None:
@@ -39,6 +39,9 @@ def register(subparsers) -> None:
     parser.add_argument("--games", type=bounded_int(1, 200), default=6, help="games to play while learning "
                         "(default 6, at most 200); more games show more numbers")
     parser.add_argument("--seed", type=int, help="seed of the random clicks (default: random, printed)")
+    parser.add_argument("--restart", metavar="KEYS", type=key_chord,
+                        help="the keys that start a new game in this client (e.g. s, ctrl+n), when none of the "
+                        "usual ways (F2, Ctrl+R, Ctrl+N, a click just above the board, N, Escape, Enter) does")
     parser.add_argument("--replace", action="store_true", help="NAME exists already: replace it")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.set_defaults(run=run)
@@ -61,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     say(f"learn {args.name}: seed {seed}")
     started = time.monotonic()
     try:
-        seen = _learn(args.name, args.games, seed, say)
+        seen = _learn(args.name, args.games, seed, say, args.restart)
     except LearnError as exc:
         return fail(str(exc), exc.code)
     except BoardNotFoundError as exc:
@@ -123,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _learn(name: str, games: int, seed: int, say):
+def _learn(name: str, games: int, seed: int, say, restart_keys: tuple[str, ...] | None):
     """Open the display, find the board and its window, and play while learning."""
     from ..capture import MssScreen
     from ..desktop.display import require_x_display
@@ -131,6 +134,7 @@ def _learn(name: str, games: int, seed: int, say):
     from ..learn.watch import Desk, board_lattice
     from ..mouse import PyAutoGuiMouse
     from ..play.live import _window_holding, measure_scale
+    from ..play.profile import ControlAction
 
     require_x_display("start the client on an X display (or under Xvfb) and run learn there")
     with MssScreen() as screen:
@@ -144,7 +148,8 @@ def _learn(name: str, games: int, seed: int, say):
             window = WindowTracker(wid)
         desk = Desk(screen, mouse, window, measure_scale(screen, mouse))
         try:
-            return learn(desk, name, games, random.Random(seed), progress=say)
+            restart = ControlAction(keys=restart_keys, wait=0.1) if restart_keys else None
+            return learn(desk, name, games, random.Random(seed), progress=say, restart=restart)
         finally:
             if window is not None:
                 window.close()

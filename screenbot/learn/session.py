@@ -34,7 +34,10 @@ AFTER_WIN_CANDIDATES: tuple[tuple[str, ControlAction], ...] = (
 
 
 class Session(Watcher):
-    """One learning session: the games played on the board of one client window, and what they tell."""
+    """One learning session: the games played on the board of one client window, and what they tell.
+    ``restarts``: the ways to start a new game to try, in order (the usual ones by default)."""
+
+    restarts: tuple[tuple[str, ControlAction], ...] = USUAL_RESTARTS
 
     # -- the steps -----------------------------------------------------------------------------------
 
@@ -329,7 +332,7 @@ class Session(Watcher):
             if self._try_restart(seen.restart[1]):
                 return
             raise LearnError(f"{seen.restart[0]} started a new game before but not now", code=1)
-        for label, action in USUAL_RESTARTS:
+        for label, action in self.restarts:
             seen.restarts_tried.append(label)
             shown = self.cells(self.grab())
             log.info("learn: trying %s to start a new game", label)
@@ -339,7 +342,8 @@ class Session(Watcher):
             if not self._board_still_there(shown):
                 raise LearnError(f"after {label} the board is gone (the client shows something else) and no "
                                  f"new game came: start a new game by hand to learn the rest", code=1)
-        raise LearnError(f"none of the usual ways started a new game ({', '.join(seen.restarts_tried)})", code=1)
+        raise LearnError(f"none of the usual ways started a new game ({', '.join(seen.restarts_tried)}): give the "
+                         "client's own keys with --restart KEYS", code=1)
 
     def _try_restart(self, action: ControlAction) -> bool:
         self.control(action)
@@ -363,9 +367,12 @@ class Session(Watcher):
 
 
 def learn(desk: Desk, name: str, games: int, rng: random.Random | None = None,
-          progress: Callable[[str], None] | None = None) -> Seen:
-    """Play ``games`` games on the board on screen and return what was seen (names, frames, rules)."""
+          progress: Callable[[str], None] | None = None, restart: ControlAction | None = None) -> Seen:
+    """Play ``games`` games on the board on screen and return what was seen (names, frames, rules).
+    ``restart``: the way the user says the client starts a new game, tried before the usual ones."""
     session = Session(desk, name, rng)
+    if restart is not None:
+        session.restarts = (("the given restart " + "+".join(restart.keys), restart),) + USUAL_RESTARTS
     session.start()
     for game in range(games):
         if game:
