@@ -98,6 +98,32 @@ def test_random_lost_boards_are_named_right(case):
     assert label(b, naming.names).grid == tuple("".join(before[(r, c)] for c in range(cols)) for r in range(rows))
 
 
+@pytest.mark.parametrize("case", range(30))
+@pytest.mark.parametrize("hit", ["X", "*"])
+def test_a_client_that_redraws_flags_at_a_loss_like_xbomb(case, hit):
+    """At a loss xbomb draws every flagged mine like the hit one, and a wrong flag like an opened 0:
+    the first were on mines, the second on no mine, named by the picture it copies. Its hit mine looks
+    like every other mine (``hit`` "*"); other clients mark it ("X")."""
+    rng = random.Random(SEED * 1000 + 900 + case)
+    print(f"seed {SEED} case {case}")
+    rows, cols = rng.randint(6, 14), rng.randint(6, 20)
+    while True:
+        before, after, clicked, flagged = lost_game(rng, rows, cols, rng.randint(3, rows * cols // 6), 3)
+        # The 0 picture was seen on an opened cell, and a mine is shown that was neither hit nor flagged
+        # (else nothing tells a plain mine from the hit one).
+        if any(ch == "0" for ch in before.values()) and "*" in after.values():
+            break
+    shown = {cell: (hit if ch in "FX" else "0" if ch == "W" else ch) for cell, ch in after.items()}
+    ids = {ch: [i] for i, ch in enumerate("#F012345678*XW")}
+    b, a = as_ids(before, rows, cols, ids, rng), as_ids(shown, rows, cols, ids, rng)
+    opened_before = frozenset(int(b[r, c]) for (r, c), ch in before.items() if ch.isdigit())
+    naming = name_lost_board(LostGame(b, a, clicked, frozenset(ids["#"]), frozenset(ids["F"]), opened_before))
+    assert naming.board.grid == tuple("".join(shown[(r, c)] for c in range(cols)) for r in range(rows))
+    mines = sum(ch in "*X" for ch in after.values()) + sum(ch == "F" for ch in after.values())
+    assert naming.mines == mines
+    assert naming.names[ids[hit][0]] == hit and naming.names[ids["0"][0]] == "0"
+
+
 @pytest.mark.parametrize("case", range(20))
 def test_clients_that_show_the_whole_board_at_a_loss(case):
     rng = random.Random(SEED * 1000 + 500 + case)

@@ -8,7 +8,10 @@ A loss shows every mine. On the lost board, with what was on screen just before 
   picture: the one on the most such cells, when there are several);
   covered cells that changed into a known opened picture were opened by the client at the loss (clients
   that show the whole board);
-- a flag that stayed a flag is a mine; a flag that changed is a wrong flag;
+- a flag that stayed a flag is a mine; a flag that changed is a wrong flag, unless it changed into the
+  picture of the hit mine (a client that draws every flagged mine so at a loss: xbomb), then it was on a
+  mine, or into a picture seen on opened cells before (a client that draws a wrong flag as an opened
+  cell: xbomb's look like a 0), then it keeps that picture's name and is left out of the counts;
 - every opened cell then shows the count of mines around it, so each cluster of opened pictures must
   get exactly one count, and two clusters never the same one: that count is its name (``0`` the
   opened cell with no mine around).
@@ -74,10 +77,14 @@ def name_lost_board(game: LostGame) -> Naming:
     if (before[opened] != after[opened]).any():
         r, c = np.argwhere(opened & (before != after))[0]
         raise NamingError(f"the opened cell ({r}, {c}) changed at the loss")
-    wrong = was_flag & (before != after)
-    wrong_ids = set(after[wrong].tolist())
-    flag_mines = was_flag & ~wrong
     hit = int(after[cr, cc])
+    changed_flag = was_flag & (before != after)
+    # Flags that changed into the hit mine's picture were on mines; into an opened picture, on no mine.
+    flag_shown_as_hit = changed_flag & (after == hit)
+    disguised = changed_flag & np.isin(after, list(game.opened_before))
+    wrong = changed_flag & ~flag_shown_as_hit & ~disguised
+    wrong_ids = set(after[wrong].tolist())
+    flag_mines = was_flag & ~changed_flag
     uncovered = was_covered & ~is_covered
     uncovered[cr, cc] = False
     new = sorted(set(after[uncovered].tolist()) - set(game.opened_before) - set(covered) - set(flags))
@@ -94,22 +101,25 @@ def name_lost_board(game: LostGame) -> Naming:
     larger = [combo for size in range(2, len(new) + 1) for combo in itertools.combinations(new, size)]
     for mine_ids in [*singles, *larger, ()]:
         try:
-            return _name(after, was_covered, uncovered, flag_mines, wrong, (cr, cc), hit, set(mine_ids),
-                         set(covered), set(flags), wrong_ids)
+            return _name(after, uncovered, flag_mines, flag_shown_as_hit, wrong, disguised, (cr, cc), hit,
+                         set(mine_ids), set(covered), set(flags), wrong_ids)
         except NamingError as exc:
             last_error = str(exc)
     raise NamingError(last_error)
 
 
-def _name(after: np.ndarray, was_covered: np.ndarray, uncovered: np.ndarray, flag_mines: np.ndarray,
-          wrong: np.ndarray, clicked: tuple[int, int], hit: int, mine_ids: set[int], covered: set[int],
-          flags: set[int], wrong_ids: set[int]) -> Naming:
+def _name(after: np.ndarray, uncovered: np.ndarray, flag_mines: np.ndarray, flag_shown_as_hit: np.ndarray,
+          wrong: np.ndarray, disguised: np.ndarray, clicked: tuple[int, int], hit: int, mine_ids: set[int],
+          covered: set[int], flags: set[int], wrong_ids: set[int]) -> Naming:
     rows, cols = after.shape
     is_mine_picture = np.isin(after, list(mine_ids))
-    if (is_mine_picture & ~uncovered).any():
-        r, c = np.argwhere(is_mine_picture & ~uncovered)[0]
+    # A client that does not mark the hit mine draws it, and flagged mines, like the others.
+    misplaced = is_mine_picture & ~uncovered & ~flag_shown_as_hit
+    misplaced[clicked] = False
+    if misplaced.any():
+        r, c = np.argwhere(misplaced)[0]
         raise NamingError(f"cell ({r}, {c}) looks like the mines but was not uncovered at the loss")
-    mines = (is_mine_picture & uncovered) | flag_mines
+    mines = (is_mine_picture & uncovered) | flag_mines | flag_shown_as_hit
     mines[clicked] = True
     special = covered | flags | wrong_ids | mine_ids | {hit}
     counts: dict[int, set[int]] = {}
@@ -117,8 +127,10 @@ def _name(after: np.ndarray, was_covered: np.ndarray, uncovered: np.ndarray, fla
     for r in range(rows):
         for c in range(cols):
             cid = int(after[r, c])
-            if (r, c) == clicked:
+            if (r, c) == clicked or flag_shown_as_hit[r, c]:
                 chars[r, c] = MINE if hit in mine_ids else EXPLODED
+            elif disguised[r, c]:
+                continue  # named after the counts, by the picture it copies
             elif wrong[r, c]:
                 chars[r, c] = WRONG_FLAG
             elif flag_mines[r, c]:
@@ -148,6 +160,11 @@ def _name(after: np.ndarray, was_covered: np.ndarray, uncovered: np.ndarray, fla
     names.update({cid: MINE for cid in mine_ids})
     names.update({cid: WRONG_FLAG for cid in wrong_ids})
     names[hit] = MINE if hit in mine_ids else EXPLODED
+    for r, c in np.argwhere(disguised):
+        cid = int(after[r, c])
+        if cid not in names:
+            raise NamingError(f"the wrong flag at ({r}, {c}) looks like a picture with no count on this board")
+        chars[r, c] = names[cid]
     board = Board(tuple("".join(chars[r, c] for c in range(cols)) for r in range(rows)))
     return Naming(names, board, int(mines.sum()))
 

@@ -276,14 +276,20 @@ def opened_ids(seen: Seen, ids: np.ndarray) -> set[int]:
 
 
 def crop_around(lattice: Lattice, window, width: int, height: int) -> Rect:
-    """The window holding the board, when known, else the board with three cells of room around it."""
+    """The window holding the board, when known, else the board with three cells of room around it.
+    The skin needs a cell's width of what surrounds the board on some side: a window that leaves less
+    (xbomb's big cells fill it) is widened by a cell and a half onto the screen around it."""
     screen = Rect(0, 0, width, height)
+    board = lattice.board_rect()
+    px, py = lattice.pitch
     if window is not None:
         try:
             rect = window.geometry().clipped(screen)
-            if rect.contains_rect(lattice.board_rect()):
-                return rect
         except WindowGoneError:
             raise LearnError("the client's window was closed while learning", code=1) from None
-    px, py = lattice.pitch
-    return lattice.board_rect().expanded(int(3 * px), int(3 * py)).clipped(screen)
+        if rect.contains_rect(board):
+            room = max(board.left - rect.left, rect.right - board.right, board.top - rect.top, rect.bottom - board.bottom)
+            if room >= max(px, py):
+                return rect
+            return board.expanded(int(1.5 * px), int(1.5 * py)).clipped(screen)
+    return board.expanded(int(3 * px), int(3 * py)).clipped(screen)
