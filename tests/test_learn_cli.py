@@ -87,3 +87,27 @@ def test_the_profile_comes_from_what_was_seen_and_can_be_played():
     seen.first_clicks = ["opening", "lost"]
     profile = profile_for(seen, "learnt")
     assert profile["mine_total"] is None and profile["first_click"] == "none"
+
+
+def test_boards_of_raised_buttons_are_cut_in_phase_with_their_cells():
+    """A fresh board's boxes must show one picture: minegauler's bevelled buttons, found by their flat
+    faces, are shifted onto the recorded cells; gnome-mines' flat cells are left as found."""
+    import json
+    from pathlib import Path
+
+    import cv2
+
+    from screenbot.learn.watch import board_lattice, fresh_phase
+
+    screens = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
+    for name in ("mg-16-16x16-fresh", "mg-20-30x16-fresh"):
+        image = cv2.imread(str(screens / f"{name}.png"))
+        recorded = json.loads((screens / f"{name}.json").read_text())["lattice"]["origin"]
+        found = board_lattice(image, "x")
+        assert abs(found.origin[0] - recorded[0]) >= 2  # the faces start inside the cells
+        phased = fresh_phase(image, found)
+        assert abs(phased.origin[0] - recorded[0]) <= 1 and abs(phased.origin[1] - recorded[1]) <= 1, name
+    for name in ("gm-medium-600-fresh", "gm-big-900-fresh", "sm-big-fresh"):
+        image = cv2.imread(str(screens / f"{name}.png"))
+        found = board_lattice(image, "x")
+        assert fresh_phase(image, found) == found, name

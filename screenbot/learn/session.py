@@ -19,7 +19,8 @@ from ..mouse import BoardMouse
 from ..play.profile import USUAL_RESTARTS, ControlAction
 from .clusters import Clusters
 from .naming import LostGame, NamingError, merge, name_lost_board
-from .watch import Desk, FocusProbe, LearnError, Seen, Watcher, board_lattice, crop_around, debug_dump, opened_ids
+from .watch import (Desk, FocusProbe, LearnError, Seen, Watcher, board_lattice, crop_around, debug_dump,
+                    fresh_phase, opened_ids)
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ class Session(Watcher):
     def start(self) -> None:
         """Find the board, take the fresh board's picture as covered, see whether cells light up."""
         screen_frame = self.desk.screen.grab()
-        lattice = board_lattice(screen_frame, self.name)
+        lattice = fresh_phase(screen_frame, board_lattice(screen_frame, self.name))
         height, width = screen_frame.shape[:2]
         crop = crop_around(lattice, self.desk.window, width, height)
         self.seen = Seen(lattice, crop, Clusters())

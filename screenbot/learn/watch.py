@@ -116,6 +116,58 @@ def board_lattice(frame: np.ndarray, name: str) -> Lattice:
     return Lattice.from_edges(name, edges(cx, px, face_w), edges(cy, py, face_h))
 
 
+# Mean grey-level difference (0-255) under which an outer cell of a fresh board looks like an inner one.
+SAME_LOOK = 3.0
+
+
+def fresh_phase(frame: np.ndarray, lattice: Lattice) -> Lattice:
+    """``lattice`` shifted so that every cell of a fresh board (all covered) shows the same picture.
+
+    A face found by structure is the flat part of a cell: with a bevel around it (a raised button,
+    minegauler's), boxes that start at the face reach into the next cell, and the last row and column
+    into the frame, so a fresh board seems to hold four kinds of cell. Only the boxes in phase with the
+    cells make the outer rows and columns look like the inner ones: that shift is found one axis at a
+    time, the smallest one when several fit (a frame drawn like the cells' edges)."""
+    gray = frame if frame.ndim == 2 else frame.mean(axis=2)
+    height, width = gray.shape
+
+    def mismatch(xs: tuple[float, ...], ys: tuple[float, ...], axis: int) -> float:
+        def crop(r: int, c: int) -> np.ndarray | None:
+            x0, y0 = int(round(xs[c])), int(round(ys[r]))
+            w, h = int(round(xs[1] - xs[0])), int(round(ys[1] - ys[0]))
+            if x0 < 0 or y0 < 0 or x0 + w > width or y0 + h > height:
+                return None
+            return gray[y0:y0 + h, x0:x0 + w]
+
+        rows, cols = len(ys) - 1, len(xs) - 1
+        lines = (0, cols // 2, cols - 1) if axis == 0 else (0, rows // 2, rows - 1)
+        crops = [[crop(r, line) if axis == 0 else crop(line, r) for r in range(rows if axis == 0 else cols)]
+                 for line in lines]
+        if any(c is None for line in crops for c in line):
+            return float("inf")
+        middle = np.median(np.stack(crops[1]), axis=0)
+        # The median over each outer line: one lit cell under the pointer does not count.
+        return max(float(np.median([np.abs(c - middle).mean() for c in line])) for line in (crops[0], crops[2]))
+
+    xs, ys = lattice.col_edges(), lattice.row_edges()
+    if max(mismatch(xs, ys, 0), mismatch(xs, ys, 1)) <= SAME_LOOK:
+        return lattice  # the outer cells look like the inner ones already
+    for axis, pitch in ((0, lattice.pitch[0]), (1, lattice.pitch[1])):
+        reach = int(pitch // 2)
+        shifts = sorted(range(-reach, reach + 1), key=abs)
+        scores = []
+        for d in shifts:
+            moved_x = tuple(x + d for x in xs) if axis == 0 else xs
+            moved_y = tuple(y + d for y in ys) if axis == 1 else ys
+            scores.append(mismatch(moved_x, moved_y, axis))
+        best = shifts[int(np.argmin(scores))]  # the first of equal scores: the smallest shift
+        if axis == 0:
+            xs = tuple(x + best for x in xs)
+        else:
+            ys = tuple(y + best for y in ys)
+    return Lattice.from_edges(lattice.skin, xs, ys)
+
+
 class Watcher:
     """Looks at and clicks the board of one client window, keeping what it sees in ``seen``."""
 
