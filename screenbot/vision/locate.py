@@ -125,11 +125,12 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     for first_look, skin in quick:
         if first_look < quick[0][0] - QUICK_MARGIN:
             break  # far behind the best skin before alignment: alignment does not make up that much
-        lattice = refine(frame, skin, _skin_lattice(grid, skin), (ALIGN_REACH, ALIGN_REACH))
-        score = float(_cell_scores(frame, lattice, skin).mean())
-        if best is None or score > best[0]:
-            best = (score, lattice)
-        if score >= CERTAIN:
+        for placed in _skin_lattices(grid, skin):
+            lattice = refine(frame, skin, placed, (ALIGN_REACH, ALIGN_REACH))
+            score = float(_cell_scores(frame, lattice, skin).mean())
+            if best is None or score > best[0]:
+                best = (score, lattice)
+        if best[0] >= CERTAIN:
             break
     if best is None or best[0] < SKIN_MATCH:
         matched = f" (best {best[1].skin}, {best[0]:.2f})" if best else ""
@@ -180,23 +181,29 @@ STRAY = 0.75
 
 
 def _skin_lattice(grid: Grid, skin: Skin) -> Lattice:
-    """The grid as pitch boxes placed around the faces the way the skin's templates place them; boxes
-    that follow each column's and row's own faces when the toolkit gave some cells a pixel more."""
+    """The first of ``_skin_lattices``: enough to compare skins on a sample before aligning any."""
+    return _skin_lattices(grid, skin)[0]
+
+
+def _skin_lattices(grid: Grid, skin: Skin) -> list[Lattice]:
+    """The grid as pitch boxes placed around the faces the way the skin's templates place them, one or
+    two ways for the skin's fit to choose from (``_judge``): on whole pixels when the pitch is whole
+    to within a pixel over the board, and boxes that follow each column's and row's own faces when
+    those stray from a straight lattice. Straying faces are either cells of two widths (GTK gives some
+    cells a pixel more, and the widths can still add up to whole pixels) or faces of several kinds on
+    a straight board (a lost board's mines and borders): only the templates can tell which."""
     fx, fy = face_phase(skin, round(grid.pitch[0]))
     (cx, cy), (px, py) = grid.centre, grid.pitch
     straight = Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols)
     whole = _whole_pixels(straight)
-    if whole is not straight:
-        # Whole pixels to within a pixel over the board: no room for cells of two widths, and faces
-        # that stray from it are faces of several kinds (a lost board's mines and borders), not columns.
-        return whole
     col_x, row_y = grid.centres()
     stray = max(np.abs(col_x - cx - px * np.arange(grid.cols)).max(), np.abs(row_y - cy - py * np.arange(grid.rows)).max())
     if stray <= STRAY or grid.rows < 2 or grid.cols < 2:
-        return straight
+        return [whole]
     xs = np.append(col_x - fx * px, col_x[-1] - fx * px + (col_x[-1] - col_x[-2]))
     ys = np.append(row_y - fy * py, row_y[-1] - fy * py + (row_y[-1] - row_y[-2]))
-    return Lattice.from_edges(skin.name, tuple(float(x) for x in xs), tuple(float(y) for y in ys))
+    own = Lattice.from_edges(skin.name, tuple(float(x) for x in xs), tuple(float(y) for y in ys))
+    return [whole, own] if whole is not straight else [own]
 
 
 WHOLE_PIXELS = 1.0  # px over the board by which a pitch may miss a whole number of pixels and be put on it
