@@ -136,7 +136,10 @@ class BoardMouse:
         bottom), horizontally centred: off every cell, so hover highlights vanish, and far from the
         screen corners that trigger pyautogui's fail-safe."""
         rect = self.board.inner_rect()
-        gap = max(8.0, min(self.board.pitch) * 0.75)
+        # Just outside the cells, on the board's own frame or margin: further out the pointer may rest on
+        # another widget, and a widget under the pointer can take the next click's events (minegauler's
+        # name entry below its board opened its context menu over the board on about 1 right click in 6).
+        gap = max(3.0, min(self.board.pitch) * 0.15)
         x = rect.left + rect.width / 2
         y = rect.bottom + gap
         if self.screen is not None and y >= self.screen.bottom - 2:

@@ -111,3 +111,67 @@ def test_boards_of_raised_buttons_are_cut_in_phase_with_their_cells():
         image = cv2.imread(str(screens / f"{name}.png"))
         found = board_lattice(image, "x")
         assert fresh_phase(image, found) == found, name
+
+
+class MenuOnRightClick:
+    """A 3x3 board of flat cells whose right click flags the cell and, when ``menus`` says so, opens a
+    menu over the left column (Escape closes it, when ``escape_closes``)."""
+
+    def __init__(self, menus: bool, escape_closes: bool = True) -> None:
+        self.lattice = Lattice("x", (0.0, 0.0), (20.0, 20.0), 3, 3)
+        self.flags: set[tuple[int, int]] = set()
+        self.menu = False
+        self.menus, self.escape_closes = menus, escape_closes
+        self.time = 0.0
+
+    def grab(self, region=None) -> np.ndarray:
+        image = np.full((60, 60, 3), 128, np.uint8)
+        for r, c in self.flags:
+            image[r * 20 + 5 : r * 20 + 15, c * 20 + 5 : c * 20 + 15] = (0, 0, 255)
+        if self.menu:
+            image[20:60, 0:20] = 255
+        return image
+
+    def click(self, x: float, y: float, button: str = "left") -> None:
+        assert button == "right"
+        self.flags ^= {self.lattice.cell_at(x, y)}
+        self.menu = self.menus
+
+    def move(self, x: float, y: float) -> None:
+        pass
+
+    def press(self, *keys: str) -> None:
+        if keys == ("escape",) and self.escape_closes:
+            self.menu = False
+
+    def clock(self) -> float:
+        self.time += 0.01
+        return self.time
+
+
+def _watching(client: MenuOnRightClick):
+    from screenbot.learn.watch import Desk, Watcher
+    from screenbot.mouse import BoardMouse
+
+    watcher = Watcher(Desk(client, client, sleep=lambda s: None, clock=client.clock), "x")
+    watcher.seen = Seen(client.lattice, Rect(0, 0, 60, 60), Clusters())
+    watcher.mouse = BoardMouse(client, client.lattice)
+    return watcher
+
+
+def test_a_menu_a_right_click_opens_over_the_board_is_closed_and_the_flag_read():
+    import pytest
+
+    from screenbot.learn.watch import LearnError
+
+    client = MenuOnRightClick(menus=True)
+    watcher = _watching(client)
+    _, fresh = watcher.settled()
+    _, after = watcher.right(fresh, (1, 1))
+    assert not client.menu and (after != fresh).sum() == 1 and after[1, 1] != fresh[1, 1]
+
+    stuck = MenuOnRightClick(menus=True, escape_closes=False)
+    watcher = _watching(stuck)
+    _, fresh = watcher.settled()
+    with pytest.raises(LearnError, match="changed other cells too"):
+        watcher.right(fresh, (1, 1))

@@ -264,8 +264,23 @@ class Watcher:
             self.desk.sleep(DOUBLE_CLICK)
         self.mouse.flag(*cell)
         self.park()
-        return self.settled(previous=ids)
+        image, after = self.settled(previous=ids)
+        if not _only_cell_changed(ids, after, cell):
+            # Something opened over the board (a context menu): Escape closes it, the flag stays.
+            log.info("learn: a right click on %s changed other cells too; pressing Escape", cell)
+            self.desk.mouse.press("escape")
+            self.park()
+            image, after = self.settled(previous=after)
+            if not _only_cell_changed(ids, after, cell):
+                raise LearnError("a right click on a covered cell changed other cells too, and Escape did not "
+                                 "put them back (a menu or window over the board?): nothing was written", code=1)
+        return image, after
 
+
+def _only_cell_changed(before: np.ndarray, after: np.ndarray, cell: tuple[int, int]) -> bool:
+    changed = before != after
+    changed[cell] = False
+    return not changed.any()
 
 
 class FocusProbe:
