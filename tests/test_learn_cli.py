@@ -89,9 +89,11 @@ def test_the_profile_comes_from_what_was_seen_and_can_be_played():
     assert profile["mine_total"] is None and profile["first_click"] == "none"
 
 
-def test_boards_of_raised_buttons_are_cut_in_phase_with_their_cells():
-    """A fresh board's boxes must show one picture: minegauler's bevelled buttons, found by their flat
-    faces, are shifted onto the recorded cells; gnome-mines' flat cells are left as found."""
+def test_boxes_are_centred_on_the_cells_so_each_holds_its_own_border():
+    """Boxes split the lines between faces evenly: minegauler's bevelled buttons are cut where it
+    draws them, a fresh board shows one picture (``fresh_phase`` leaves it), and a client that draws
+    each cell's own border (xbomb, in colours that differ from cell to cell at a loss) has that border
+    whole in each box."""
     import json
     from pathlib import Path
 
@@ -104,13 +106,23 @@ def test_boards_of_raised_buttons_are_cut_in_phase_with_their_cells():
         image = cv2.imread(str(screens / f"{name}.png"))
         recorded = json.loads((screens / f"{name}.json").read_text())["lattice"]["origin"]
         found = board_lattice(image, "x")
-        assert abs(found.origin[0] - recorded[0]) >= 2  # the faces start inside the cells
-        phased = fresh_phase(image, found)
-        assert abs(phased.origin[0] - recorded[0]) <= 1 and abs(phased.origin[1] - recorded[1]) <= 1, name
+        assert abs(found.origin[0] - recorded[0]) <= 1 and abs(found.origin[1] - recorded[1]) <= 1, name
+        assert fresh_phase(image, found) == found, name
     for name in ("gm-medium-600-fresh", "gm-big-900-fresh", "sm-big-fresh"):
         image = cv2.imread(str(screens / f"{name}.png"))
         found = board_lattice(image, "x")
         assert fresh_phase(image, found) == found, name
+
+    # 8x8 cells of 24 px at (30, 40), each with a 2 px border of its own, dark grey on grey.
+    image = np.full((300, 300, 3), 200, np.uint8)
+    for r in range(8):
+        for c in range(8):
+            x, y = 30 + 24 * c, 40 + 24 * r
+            image[y : y + 24, x : x + 24] = 60
+            image[y + 2 : y + 22, x + 2 : x + 22] = 170
+    found = board_lattice(image, "x")
+    assert (found.rows, found.cols) == (8, 8)
+    assert np.allclose(found.origin, (30, 40)) and np.allclose(found.pitch, (24, 24))
 
 
 class MenuOnRightClick:

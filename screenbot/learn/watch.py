@@ -92,9 +92,11 @@ class Seen:
 
 
 def board_lattice(frame: np.ndarray, name: str) -> Lattice:
-    """The largest cell grid on ``frame``, found by structure alone. Each box starts where its cell's
-    face starts and ends on the gap or line it shares with the next cell, as the shipped skins cut
-    their pictures (the reader's locator places templates that way)."""
+    """The largest cell grid on ``frame``, found by structure alone. Each box is centred on its cell's
+    face and splits the gap or lines between two faces evenly: a client that draws each cell's own
+    border (xbomb: green round the cells the player opened, black round the rest at a loss) then has
+    that border, and none of its neighbour's, in the box. (The reader's locator places a skin's
+    templates by where the face sits in its covered picture, so any consistent cut reads back.)"""
     from ..vision.structure import find_grids
 
     grids = find_grids(frame)
@@ -104,16 +106,12 @@ def board_lattice(frame: np.ndarray, name: str) -> Lattice:
     grid = grids[0]
     cx, cy = grid.centres()
     px, py = grid.pitch
-    face_w = float(np.median(grid.faces.width))
-    face_h = float(np.median(grid.faces.height))
 
-    def edges(centres: np.ndarray, pitch: float, face: float) -> tuple[float, ...]:
-        # A face found by structure is the flat inside of the cell's drawing: its anti-aliased (or
-        # rounded) rim is one more pixel on each side.
-        starts = centres - face / 2 - 1
+    def edges(centres: np.ndarray, pitch: float) -> tuple[float, ...]:
+        starts = centres - pitch / 2
         return (*map(float, starts), float(starts[-1] + pitch))
 
-    return Lattice.from_edges(name, edges(cx, px, face_w), edges(cy, py, face_h))
+    return Lattice.from_edges(name, edges(cx, px), edges(cy, py))
 
 
 # Mean grey-level difference (0-255) under which an outer cell of a fresh board looks like an inner one.

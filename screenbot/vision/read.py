@@ -22,6 +22,7 @@ from solver.board import Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
 from .cells import RMS_SCALE, CellMatches, board_inside, cell_images, match_cells, pattern_states
+from .detail import detail_mismatches
 from ..geometry import Lattice
 from .skins import CANONICAL, OUTSIDE, Skin, soften
 
@@ -92,7 +93,10 @@ def read_board(
     # A cell that looks most like the area around a board (something drawn over it) is not read, nor
     # one whose pattern, where the lattice puts it, says another state than the one read.
     patterns = pattern_states(softened, bank, matches.chars)
-    refused = (matches.chars == OUTSIDE) | (patterns != "")
+    # A number read at the canonical size must also look like one of its captures at the board's own
+    # size, where the skin has one (a state the skin never saw can pass for a near one when small).
+    unlike = detail_mismatches(frame, lattice, skin, matches.chars)
+    refused = (matches.chars == OUTSIDE) | (patterns != "") | unlike
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
                           np.where(refused, 0.0, matches.confidence))
     confidence = matches.confidence.reshape(lattice.rows, lattice.cols)
@@ -103,6 +107,9 @@ def read_board(
         path = save_crop(frame, lattice, row, col, crops_dir)
         why = (f"its colours look like {str(matches.chars[worst])!r} but its pattern like {str(patterns[worst])!r} "
                f"(are the colours changed?)" if patterns[worst] else
+               f"the {lattice.skin} cell matches no state well enough: it is near {str(matches.chars[worst])!r} at a "
+               f"small scale, but unlike every picture of it at this size (a number the skin has no picture of?)"
+               if unlike[worst] else
                f"the {lattice.skin} cell matches no state well enough (second best {str(matches.second_chars[worst])!r})")
         raise UnrecognizedCellError(
             why,
