@@ -90,18 +90,22 @@ def test_learn_gnome_mines_from_zero_labels(tmp_path):
 # board read: a cell in a state learning never saw (7 and 8 are rare) is refused.
 UNSEEN_STATE = "matches no state well enough"
 
-# Clients no skin was taught on as they are learnt here: (client, start options, learn games, states
-# every run sees, mine total). winemine (Wine's Minesweeper, green tiles on black) on an expert board:
-# a dense board shows the numbers up to 6 within a few games. minegauler in its Standard skin (the
-# classic Windows look) at 24 px buttons on an intermediate board.
+# Clients no skin was taught on as they are learnt here: (client, start options, learn games, extra
+# learn options, the restart learnt, states every run sees, mine total). winemine (Wine's Minesweeper,
+# green tiles on black) on an expert board: a dense board shows the numbers up to 6 within a few
+# games. minegauler in its Standard skin (the classic Windows look) at 24 px buttons on an
+# intermediate board. xbomb at level 1 (8x8, 50 px cells with thin digits; a new game is its key s,
+# which no usual restart tries, so it is given as a user would).
 LEARNT_CLIENTS = [
-    ("winemine", {"level": "expert"}, 8, "#01234F*X", {"16x30": 99}),
-    ("minegauler", {"level": "intermediate", "button_size": 24}, 6, "#0123F*X", {"16x16": 40}),
+    ("winemine", {"level": "expert"}, 8, [], "F2", "#01234F*X", {"16x30": 99}),
+    ("minegauler", {"level": "intermediate", "button_size": 24}, 6, [], "F2", "#0123F*X", {"16x16": 40}),
+    ("xbomb", {"level": 1}, 8, ["--restart", "s"], "the given restart s", "#0123F*", {"8x8": 10}),
 ]
 
 
-@pytest.mark.parametrize("client, options, games, states, mine_total", LEARNT_CLIENTS, ids=[c[0] for c in LEARNT_CLIENTS])
-def test_learn_from_zero_labels_then_play(client, options, games, states, mine_total, tmp_path):
+@pytest.mark.parametrize("client, options, games, learn_options, restart, states, mine_total", LEARNT_CLIENTS,
+                         ids=[c[0] for c in LEARNT_CLIENTS])
+def test_learn_from_zero_labels_then_play(client, options, games, learn_options, restart, states, mine_total, tmp_path):
     """Learnt from zero labels, then 10 games with the learnt skin (named, so the shipped skin of the
     client is not used): each game ends in a detected win or loss, or the session stops on a state
     learning never saw."""
@@ -110,13 +114,13 @@ def test_learn_from_zero_labels_then_play(client, options, games, states, mine_t
     with _display():
         with start_client(client, **options):
             done = _screenbot(["learn", "learnt", "--templates", str(skins), "--games", str(games), "--json",
-                               "--seed", str(SEED)], timeout=900)
+                               "--seed", str(SEED), *learn_options], timeout=900)
             assert done.returncode == 0, done.stderr[-3000:]
             summary = json.loads(done.stdout)
             print(json.dumps({k: summary[k] for k in ("seconds", "games", "games_named", "states", "missing",
                                                       "restart", "first_click", "mine_total")}))
             assert set(states) <= set(summary["states"])
-            assert summary["restart"] == "F2" and summary["mine_total"] == mine_total
+            assert summary["restart"] == restart and summary["mine_total"] == mine_total
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])
             assert not any(check["verdict"].startswith("WRONG") for check in summary["checks"])
             played = _screenbot(["play", "--client", "learnt", "--games", "10", "--json",
