@@ -187,3 +187,35 @@ def test_a_menu_a_right_click_opens_over_the_board_is_closed_and_the_flag_read()
     _, fresh = watcher.settled()
     with pytest.raises(LearnError, match="changed other cells too"):
         watcher.right(fresh, (1, 1))
+
+
+def test_extend_needs_the_skin_and_is_not_replace(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    assert main(["learn", "fresh", "--templates", str(tmp_path), "--extend"]) == 2
+    assert "to extend" in capsys.readouterr().err
+    assert main(["learn", "fresh", "--templates", str(tmp_path), "--extend", "--replace"]) == 2
+    assert "not allowed with" in capsys.readouterr().err
+
+
+def test_extending_keeps_the_old_profile_and_the_pictures_the_new_session_lacks(tmp_path):
+    from screenbot.learn.skin import extended_profile, keep_pictures
+
+    old = {"client": "x", "mine_total": {"8x8": 10}, "question_marks": False,
+           "play": {"restart": {"keys": ["f2"], "wait": 1.0}}, "learnt": {"games": 6}}
+    new = {"client": "x", "mine_total": {"16x16": 40, "8x8": 11}, "question_marks": True,
+           "play": {"restart": {"keys": ["f2"], "wait": 0.1}}, "learnt": {"games": 4}}
+    merged = extended_profile(old, new)
+    assert merged["play"] == old["play"] and merged["mine_total"] == {"8x8": 10, "16x16": 40}
+    assert merged["question_marks"] is True and merged["learnt"]["extended"] == [{"games": 4}]
+    assert "extended" not in old["learnt"]
+
+    old_cells, new_cells = tmp_path / "old", tmp_path / "new"
+    old_cells.mkdir()
+    new_cells.mkdir()
+    for name in ("1-16-0", "7-16-0", "7-16-1", "3-20-0", "covered-16-0", "notes"):
+        (old_cells / f"{name}.png").write_bytes(name.encode())
+    for name in ("1-16-0", "covered-16-0", "2-16-0"):
+        (new_cells / f"{name}.png").write_bytes(b"new")
+    kept = keep_pictures(old_cells, new_cells)
+    assert kept == ["3-20-e0.png", "7-16-e1.png", "7-16-e2.png"]
+    assert (new_cells / "1-16-0.png").read_bytes() == b"new" and (new_cells / "7-16-e1.png").read_bytes() == b"7-16-0"

@@ -30,7 +30,7 @@ def register(subparsers) -> None:
         "NAME/cells/*.png and NAME/profile.json (with its \"play\" section) into the skins folder. Nothing is "
         "written unless the new skin reads its own screens back. Exit codes: 0 ok, 1 learning failed (the client "
         "does not react, its window closed, no game could be named, the skin misread its screens), 2 bad "
-        "arguments or NAME exists without --replace, 3 no display, 4 no board on the screen.",
+        "arguments (or NAME exists without --replace or --extend), 3 no display, 4 no board on the screen.",
     )
     parser.add_argument("name", type=skin_name, help="skin name (a folder name: letters, digits, - and _)")
     add_templates_argument(parser, help="skins folder to write to (default: the SCREENBOT_TEMPLATES environment "
@@ -42,7 +42,11 @@ def register(subparsers) -> None:
     parser.add_argument("--restart", metavar="KEYS", type=key_chord,
                         help="the keys that start a new game in this client (e.g. s, ctrl+n), when none of the "
                         "usual ways (F2, Ctrl+R, Ctrl+N, a click just above the board, N, Escape, Enter) does")
-    parser.add_argument("--replace", action="store_true", help="NAME exists already: replace it")
+    again = parser.add_mutually_exclusive_group()
+    again.add_argument("--replace", action="store_true", help="NAME exists already: replace it")
+    again.add_argument("--extend", action="store_true",
+                       help="NAME exists already: play more games and add what they show (states or sizes the skin "
+                       "has no pictures of) to it, keeping its profile")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.set_defaults(run=run)
 
@@ -56,9 +60,12 @@ def run(args: argparse.Namespace) -> int:
     from .new_skin import publish, staging
 
     templates = user_skins_folder(args.templates)
-    if (templates / args.name / "profile.json").exists() and not args.replace:
-        return fail(f"skin {args.name!r} exists already in {templates}: choose another name, or add --replace",
-                    EXIT_USAGE)
+    exists = (templates / args.name / "profile.json").exists()
+    if exists and not (args.replace or args.extend):
+        return fail(f"skin {args.name!r} exists already in {templates}: choose another name, or add --replace "
+                    "or --extend", EXIT_USAGE)
+    if args.extend and not exists:
+        return fail(f"no skin {args.name!r} in {templates} to extend (learn it first, without --extend)", EXIT_USAGE)
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     say = (lambda text: print(text, file=sys.stderr)) if args.json else print
     say(f"learn {args.name}: seed {seed}")
@@ -75,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with staging(templates, args.name) as stage:
             try:
-                built = _build(seen, args.name, stage)
+                built = _build(seen, args.name, stage, templates / args.name if args.extend else None)
             except (SkinCheckError, NewSkinError, BoardNotFoundError, SkinError) as exc:
                 for line in _seen_lines(seen):
                     say(line)
@@ -155,10 +162,10 @@ def _learn(name: str, games: int, seed: int, say, restart_keys: tuple[str, ...] 
                 window.close()
 
 
-def _build(seen, name, stage):
+def _build(seen, name, stage, extend):
     from ..learn.skin import build_skin
 
-    return build_skin(seen, name, stage)
+    return build_skin(seen, name, stage, extend)
 
 
 def _seen_lines(seen) -> list[str]:

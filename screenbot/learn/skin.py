@@ -138,9 +138,42 @@ def profile_for(seen: Seen, name: str) -> dict:
     }
 
 
-def build_skin(seen: Seen, name: str, stage: Path) -> Built:
+def extended_profile(old: dict, new: dict) -> dict:
+    """The profile of a skin extended by another session: the old one as it is (a person may have
+    tuned its "play" section), with the mine totals of both and the new session's figures added."""
+    merged = json.loads(json.dumps(old))
+    totals = {**(new.get("mine_total") or {}), **(old.get("mine_total") or {})}
+    merged["mine_total"] = totals or None
+    merged["question_marks"] = bool(old.get("question_marks")) or bool(new.get("question_marks"))
+    merged.setdefault("learnt", {}).setdefault("extended", []).append(new.get("learnt", {}))
+    return merged
+
+
+def keep_pictures(old_cells: Path, new_cells: Path) -> list[str]:
+    """Copy into ``new_cells`` the pictures of ``old_cells`` whose state and pitch the new ones lack
+    (those it has were cut from this session's screens, the same way as the rest of them); returns
+    the names written."""
+    import shutil
+
+    from ..vision.skins import template_kind
+
+    have = {template_kind(path.stem) for path in new_cells.glob("*.png")}
+    kept = []
+    for path in sorted(old_cells.glob("*.png")):
+        key = template_kind(path.stem)
+        if key is None or key in have:
+            continue
+        target = new_cells / f"{path.stem.rsplit('-', 1)[0]}-e{len(kept)}.png"
+        shutil.copyfile(path, target)
+        kept.append(target.name)
+    return kept
+
+
+def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -> Built:
     """Build skin ``name`` into the staging folder ``stage`` and check it there. SkinCheckError (or the
-    builder's own errors) when it cannot be built or misreads a screen."""
+    builder's own errors) when it cannot be built or misreads a screen. ``extend``: the folder of an
+    existing skin of that name whose pictures of states (or sizes) this session did not see are kept,
+    with its profile."""
     from ..errors import ScreenError
     from ..play.live import check_playable
     from ..play.profile import profile_from_dict
@@ -156,9 +189,17 @@ def build_skin(seen: Seen, name: str, stage: Path) -> Built:
     taught = make_skin(name, examples, stage, shot_names=[frames[i][2] for i in chosen],
                        lattices=[lattice] * len(examples), trust_labels=True)
     profile = profile_for(seen, name)
+    states, missing = taught.states, taught.missing
+    if extend is not None:
+        profile = extended_profile(json.loads((extend / "profile.json").read_text()), profile)
+        kept = keep_pictures(extend / "cells", stage / name / "cells")
+        log.info("learn: kept %d pictures of the skin extended", len(kept))
     (stage / name / "profile.json").write_text(json.dumps(profile, indent=1) + "\n")
     check_playable(profile_from_dict(name, profile))
     skins = load_skins(stage)
+    if extend is not None:
+        states = "".join(ch for ch in ALL_STATES if ch in skins[name].chars)
+        missing = "".join(ch for ch in ALL_STATES if ch not in states)
     checks = []
     for i in chosen + held:
         image, board, what = frames[i]
@@ -190,4 +231,4 @@ def build_skin(seen: Seen, name: str, stage: Path) -> Built:
     if wrong or refused_taught:
         raise SkinCheckError("the new skin does not read its own screens back: "
                              + "; ".join([f"{w}: misread" for w in wrong] + refused_taught))
-    return Built(taught.states, taught.missing, [frames[i][2] for i in chosen], checks, profile)
+    return Built(states, missing, [frames[i][2] for i in chosen], checks, profile)

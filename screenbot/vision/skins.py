@@ -226,6 +226,13 @@ def load_skins(folders: str | Path | list[Path] | None = None) -> dict[str, Skin
     return skins
 
 
+def template_kind(stem: str) -> tuple[str, str, str] | None:
+    """(state, pitch x, pitch y) as written in a picture's file name (without .png), or None for a
+    name that is not a skin picture's."""
+    match = _TEMPLATE_NAME.match(stem)
+    return (match["state"], match["px"], match["py"] or match["px"]) if match else None
+
+
 def template_name(char: str, pitch: tuple[float, float], index: int | str) -> str:
     def fmt(v: float) -> str:
         return f"{v:g}"
