@@ -87,6 +87,16 @@ def test_the_profile_comes_from_what_was_seen_and_can_be_played():
     seen.first_clicks = ["opening", "lost"]
     profile = profile_for(seen, "learnt")
     assert profile["mine_total"] is None and profile["first_click"] == "none"
+    # A win may bring a window: Escape closes it, unless wins were seen with nothing over the board
+    # (then a key could only do harm: Escape quits xdemineur).
+    assert profile["play"]["after_win"]["keys"] == ["escape"]
+    seen.wins = 2
+    assert "after_win" not in profile_for(seen, "learnt")["play"]
+    seen.after_win = ("Enter", ControlAction(keys=("enter",), wait=0.05, focus=False))
+    assert profile_for(seen, "learnt")["play"]["after_win"]["keys"] == ["enter"]
+    # A client that opens an area of each new game itself.
+    seen.preopened = True
+    assert profile_from_dict("learnt", profile_for(seen, "learnt")).first_click == "preopened"
 
 
 def test_boxes_are_centred_on_the_cells_so_each_holds_its_own_border():
@@ -127,14 +137,15 @@ def test_boxes_are_centred_on_the_cells_so_each_holds_its_own_border():
 
 class MenuOnRightClick:
     """A 3x3 board of flat cells whose right click flags the cell and, when ``menus`` says so, opens a
-    menu over the left column (Escape closes it, when ``escape_closes``)."""
+    menu over the left column; ``slow``: the menu closes by itself after that many grabs (a redraw)."""
 
-    def __init__(self, menus: bool, escape_closes: bool = True) -> None:
+    def __init__(self, menus: bool, slow: int | None = None) -> None:
         self.lattice = Lattice("x", (0.0, 0.0), (20.0, 20.0), 3, 3)
         self.flags: set[tuple[int, int]] = set()
-        self.menu = False
-        self.menus, self.escape_closes = menus, escape_closes
+        self.menu = 0
+        self.menus, self.slow = menus, slow
         self.time = 0.0
+        self.keys: list[tuple[str, ...]] = []
 
     def grab(self, region=None) -> np.ndarray:
         image = np.full((60, 60, 3), 128, np.uint8)
@@ -142,19 +153,20 @@ class MenuOnRightClick:
             image[r * 20 + 5 : r * 20 + 15, c * 20 + 5 : c * 20 + 15] = (0, 0, 255)
         if self.menu:
             image[20:60, 0:20] = 255
+            if self.slow is not None:
+                self.menu -= 1
         return image
 
     def click(self, x: float, y: float, button: str = "left") -> None:
         assert button == "right"
         self.flags ^= {self.lattice.cell_at(x, y)}
-        self.menu = self.menus
+        self.menu = (self.slow or 1) if self.menus else 0
 
     def move(self, x: float, y: float) -> None:
         pass
 
     def press(self, *keys: str) -> None:
-        if keys == ("escape",) and self.escape_closes:
-            self.menu = False
+        self.keys.append(keys)
 
     def clock(self) -> float:
         self.time += 0.01
@@ -171,22 +183,25 @@ def _watching(client: MenuOnRightClick):
     return watcher
 
 
-def test_a_menu_a_right_click_opens_over_the_board_is_closed_and_the_flag_read():
+def test_a_right_click_that_changes_other_cells_is_waited_out_or_refused_and_no_key_pressed():
     import pytest
 
     from screenbot.learn.watch import LearnError
 
-    client = MenuOnRightClick(menus=True)
+    # Other cells changed for a moment only (still being drawn): the flag is read once they settle.
+    client = MenuOnRightClick(menus=True, slow=40)
     watcher = _watching(client)
     _, fresh = watcher.settled()
     _, after = watcher.right(fresh, (1, 1))
     assert not client.menu and (after != fresh).sum() == 1 and after[1, 1] != fresh[1, 1]
 
-    stuck = MenuOnRightClick(menus=True, escape_closes=False)
+    # A menu that stays over the board: refused, and no key pressed (a key may quit the client).
+    stuck = MenuOnRightClick(menus=True)
     watcher = _watching(stuck)
     _, fresh = watcher.settled()
     with pytest.raises(LearnError, match="changed other cells too"):
         watcher.right(fresh, (1, 1))
+    assert stuck.keys == []
 
 
 def test_extend_needs_the_skin_and_is_not_replace(tmp_path, capsys, monkeypatch):

@@ -45,7 +45,37 @@ class Session(Watcher):
     def start(self) -> None:
         """Find the board, take the fresh board's picture as covered, see whether cells light up."""
         screen_frame = self.desk.screen.grab()
-        lattice = fresh_phase(screen_frame, board_lattice(screen_frame, self.name))
+        found = board_lattice(screen_frame, self.name)
+        self.watch(fresh_phase(screen_frame, found), screen_frame)
+        self.park()
+        self.desk.sleep(0.2)
+        image, ids = self.settled()
+        values, counts = np.unique(ids, return_counts=True)
+        if len(values) == 1:
+            self.seen.covered.add(int(values[0]))
+        else:
+            # Not one picture: a client that opens an area of each game itself (or a board still being
+            # drawn). The boxes stay as found (fresh_phase looks for a board of one picture), and the
+            # board must hold still a while before its pictures are trusted.
+            self.watch(found, screen_frame)
+            image, ids = self.settled()
+            for _ in range(3):
+                self.desk.sleep(0.5)
+                image, again = self.settled()
+                if np.array_equal(again, ids):
+                    break
+                ids = again
+            values, counts = np.unique(ids, return_counts=True)
+            self.seen.covered.add(self.preopened_covered(ids, values, counts))
+            self.seen.preopened = True
+            log.info("learn: the client opened an area of the new game itself")
+        self.keep(image, ids, "fresh")
+        lattice = self.seen.lattice
+        log.info("learn: %dx%d board at %s, pitch %.2fx%.2f", lattice.rows, lattice.cols, lattice.board_rect(),
+                 *lattice.pitch)
+
+    def watch(self, lattice, screen_frame: np.ndarray) -> None:
+        """Look at the board of ``lattice`` from now on (a new ``Seen``), with a mouse for it."""
         height, width = screen_frame.shape[:2]
         crop = crop_around(lattice, self.desk.window, width, height)
         self.seen = Seen(lattice, crop, Clusters())
@@ -57,18 +87,27 @@ class Session(Watcher):
                 self.seen.window_title = window_title(self.desk.window.window_id) or None
             except Exception:  # a title is only a convenience for the profile
                 self.seen.window_title = None
-        self.park()
-        self.desk.sleep(0.2)
-        image, ids = self.settled()
-        values, counts = np.unique(ids, return_counts=True)
-        if len(values) != 1:
-            raise LearnError(
-                f"the {lattice.rows}x{lattice.cols} board found does not show a fresh game (its cells look "
-                f"{len(values)} different ways): start a new game, leave it untouched and run learn again", code=1)
-        self.seen.covered.add(int(values[0]))
-        self.keep(image, ids, "fresh")
-        log.info("learn: %dx%d board at %s, pitch %.2fx%.2f", lattice.rows, lattice.cols, lattice.board_rect(),
-                 *lattice.pitch)
+
+    def preopened_covered(self, ids: np.ndarray, values: np.ndarray, counts: np.ndarray) -> int:
+        """The covered picture of a new game the client opened an area of by itself: the commonest
+        picture, if a right click on one of its cells shows something else (a flag), then put back."""
+        lat = self.seen.lattice
+        refusal = (f"the {lat.rows}x{lat.cols} board found does not show a fresh game (its cells look "
+                   f"{len(values)} different ways")
+        candidate = int(values[int(np.argmax(counts))])
+        if counts.max() < ids.size / 2:
+            raise LearnError(f"{refusal}): start a new game, leave it untouched and run learn again", code=1)
+        cells = [(int(r), int(c)) for r, c in np.argwhere(ids == candidate)]
+        cell = self.rng.choice(cells)
+        _, marked = self.right(ids, cell)
+        if int(marked[cell]) == candidate:
+            raise LearnError(f"{refusal}, and a right click on the commonest one changed nothing): start a new game, "
+                             "leave it untouched and run learn again", code=1)
+        for _ in range(3):  # round the flag's cycle, back to covered
+            _, marked = self.right(marked, cell, again=True)
+            if int(marked[cell]) == candidate:
+                return candidate
+        raise LearnError("a right click on a covered cell did not come back to covered after three more", code=1)
 
     def hover(self, image: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Point at a covered cell and see whether it lights up (then parked again)."""
@@ -94,21 +133,26 @@ class Session(Watcher):
         lat = seen.lattice
         self.desk.sleep(0.05)
         image, ids = self.settled()
-        if set(np.unique(ids).tolist()) - seen.covered:
-            raise LearnError("the board did not start as a fresh game", code=1)
-        first = (lat.rows // 2, lat.cols // 2)
-        image, after = self.open(ids, first)
-        if np.array_equal(after, ids):
-            self.desk.sleep(0.5)
+        if seen.preopened:
+            # The client opened an area itself: the game is on.
+            seen.games_played += 1
+            opened_at_first, first_id = int((~np.isin(ids, list(seen.covered))).sum()), None
+        else:
+            if set(np.unique(ids).tolist()) - seen.covered:
+                raise LearnError("the board did not start as a fresh game", code=1)
+            first = (lat.rows // 2, lat.cols // 2)
             image, after = self.open(ids, first)
             if np.array_equal(after, ids):
-                raise LearnError("the client does not react to clicks on its board (a left click on a covered "
-                                 "cell changed nothing, twice): nothing was written", code=1)
-        seen.games_played += 1
-        opened_at_first = int((after != ids).sum())
-        first_id = int(after[first])
-        self.keep(image, after, "first click")
-        ids = after
+                self.desk.sleep(0.5)
+                image, after = self.open(ids, first)
+                if np.array_equal(after, ids):
+                    raise LearnError("the client does not react to clicks on its board (a left click on a covered "
+                                     "cell changed nothing, twice): nothing was written", code=1)
+            seen.games_played += 1
+            opened_at_first = int((after != ids).sum())
+            first_id = int(after[first])
+            self.keep(image, after, "first click")
+            ids = after
         if first_game:
             image, ids = self.hover(image, ids)
             image, ids = self.probe_focus(image, ids)
@@ -315,7 +359,10 @@ class Session(Watcher):
         log.info("learn: game %d won%s", seen.games_played,
                  f"; {seen.after_win[0]} closed the window it brought" if seen.after_win else "")
 
-    def _first_click_evidence(self, opened: int, first_id: int, names: dict[int, str] | None) -> None:
+    def _first_click_evidence(self, opened: int, first_id: int | None, names: dict[int, str] | None) -> None:
+        if self.seen.preopened:
+            self.seen.first_clicks.append("preopened")
+            return
         name = (names or self.seen.names).get(first_id)
         if name == "0" and opened > 1:
             self.seen.first_clicks.append("opening")
@@ -347,17 +394,27 @@ class Session(Watcher):
                          "client's own keys with --restart KEYS", code=1)
 
     def _try_restart(self, action: ControlAction) -> bool:
+        before = self.cells(self.grab())
         self.control(action)
         deadline = self.desk.clock() + RESTART_TIMEOUT
         while self.desk.clock() < deadline:
-            ids = self.cells(self.grab())
-            if np.isin(ids, list(self.seen.covered)).all():
+            if self._fresh(self.cells(self.grab()), before):
                 self.desk.sleep(0.1)
-                ids = self.settled()[1]
-                if np.isin(ids, list(self.seen.covered)).all():
+                if self._fresh(self.settled()[1], before):
                     return True
             self.desk.sleep(0.05)
         return False
+
+    def _fresh(self, ids: np.ndarray, before: np.ndarray) -> bool:
+        """A new game: every cell covered; for a client that opens an area itself, another board, mostly
+        covered, showing no picture seen only on finished games (mines, flags)."""
+        covered = np.isin(ids, list(self.seen.covered))
+        if not self.seen.preopened:
+            return bool(covered.all())
+        finished = [cid for cid, name in self.seen.names.items() if name in "*XWF"]
+        if self.seen.flag is not None:
+            finished.append(self.seen.flag)
+        return covered.mean() >= 0.5 and not np.array_equal(ids, before) and not np.isin(ids, finished).any()
 
     def _board_still_there(self, shown: np.ndarray) -> bool:
         """Does the board still show what it showed (or covered cells), after a restart that failed?"""

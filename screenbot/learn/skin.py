@@ -82,7 +82,9 @@ def choose_examples(frames: list[tuple[np.ndarray, Board, str]]) -> tuple[list[i
 def profile_for(seen: Seen, name: str) -> dict:
     """The profile of the learnt client, every value from what was seen (or a safe default, said so)."""
     rules = set(seen.first_clicks) - {"unknown"}
-    if rules == {"opening"}:
+    if seen.preopened:
+        first_click = "preopened"
+    elif rules == {"opening"}:
         first_click = "opening"
     elif rules and rules <= {"opening", "number"}:
         first_click = "safe"
@@ -99,9 +101,10 @@ def profile_for(seen: Seen, name: str) -> dict:
         play["restart"] = action_json(restart)
     if seen.after_win is not None:
         play["after_win"] = action_json(seen.after_win[1])
-    else:
-        # No win brought a window while learning; one may still (winemine asks for a name after a new
-        # best time only). Closing a dialog with Escape is the usual way, and harmless where there is none.
+    elif not seen.wins:
+        # No game was won while learning; a win may bring a window (winemine asks for a name after a new
+        # best time), and Escape is the usual way to close one. Wins seen with nothing over the board get
+        # no action: a key may do harm there (Escape quits xdemineur).
         play["after_win"] = {"keys": ["escape"], "wait": 0.05, "focus": False}
     slowest = max(seen.latencies, default=0.05)
     play.update({

@@ -88,6 +88,7 @@ class Seen:
     window_title: str | None = None
     wins: int = 0
     pauses_on_focus_loss: bool = False  # the board is hidden while the window has not the keyboard
+    preopened: bool = False  # the client opens an area of each new game itself (xdemineur)
     after_win: tuple[str, ControlAction] | None = None
 
 
@@ -264,14 +265,14 @@ class Watcher:
         self.park()
         image, after = self.settled(previous=ids)
         if not _only_cell_changed(ids, after, cell):
-            # Something opened over the board (a context menu): Escape closes it, the flag stays.
-            log.info("learn: a right click on %s changed other cells too; pressing Escape", cell)
-            self.desk.mouse.press("escape")
-            self.park()
-            image, after = self.settled(previous=after)
+            # Still being drawn, or something opened over the board (a context menu). No key is pressed
+            # to close it: a key may quit the client (Escape quits xdemineur).
+            self.desk.sleep(SETTLE)
+            image, after = self.settled()
             if not _only_cell_changed(ids, after, cell):
-                raise LearnError("a right click on a covered cell changed other cells too, and Escape did not "
-                                 "put them back (a menu or window over the board?): nothing was written", code=1)
+                others = [(int(r), int(c)) for r, c in np.argwhere(ids != after) if (r, c) != cell]
+                raise LearnError(f"a right click on cell {cell} changed other cells too ({len(others)}, e.g. "
+                                 f"{others[:3]}: a menu or window over the board?): nothing was written", code=1)
         return image, after
 
 
