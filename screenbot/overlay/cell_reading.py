@@ -16,10 +16,9 @@ import numpy as np
 from solver.board import FLAG, UNKNOWN_CHARS
 
 from ..geometry import Lattice
-from ..play.consistency import ORTHOGONAL
+from ..play.consistency import zeros_beside
 from .marks import OverlayStyle, keep_out_rect
 
-AROUND = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
 
 
 class MiddleChanges:
@@ -56,17 +55,8 @@ def half_drawn(chars: tuple[str, ...], cells: np.ndarray, flood: str) -> list[tu
     """The changed ``cells`` that read as a 0 next to an unopened cell: a clicked cell drawn "pressed"
     a frame before its result. ``flood``: which neighbours the client opens around a zero ("8", "4",
     "none": from its play profile)."""
-    if flood == "none":
-        return []
-    rows, cols = len(chars), len(chars[0])
-    blocked = UNKNOWN_CHARS | {FLAG}
-    steps = ORTHOGONAL if flood == "4" else AROUND
-    return [
-        (int(r), int(c))
-        for r, c in zip(*np.nonzero(cells))
-        if chars[r][c] == "0"
-        and any(0 <= r + dr < rows and 0 <= c + dc < cols and chars[r + dr][c + dc] in blocked for dr, dc in steps)
-    ]
+    changed = [(int(r), int(c)) for r, c in zip(*np.nonzero(cells))]
+    return zeros_beside(chars, flood, UNKNOWN_CHARS | {FLAG}, changed)
 
 
 def hold_half_drawn(reader, flood: str) -> list[tuple[int, int]]:

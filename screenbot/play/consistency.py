@@ -17,12 +17,30 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, WRONG_FLAG, Board, neighbours
+from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, WRONG_FLAG, Board
 
 from .observer import Action
 
 
 ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
+AROUND = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+
+
+def zeros_beside(grid: tuple[str, ...], flood: str, blocked: frozenset[str] | set[str],
+                 cells: Iterable[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+    """The cells (of ``cells``, default all) that read as a 0 next to a cell in ``blocked``, by the
+    client's ``flood`` ("8" or "4" neighbours; "none": no rule, nothing returned)."""
+    if flood == "none":
+        return []
+    rows, cols = len(grid), len(grid[0])
+    steps = ORTHOGONAL if flood == "4" else AROUND
+    candidates = cells if cells is not None else ((r, c) for r in range(rows) for c in range(cols))
+    return [
+        (r, c)
+        for r, c in candidates
+        if grid[r][c] == "0"
+        and any(0 <= r + dr < rows and 0 <= c + dc < cols and grid[r + dr][c + dc] in blocked for dr, dc in steps)
+    ]
 
 
 def unopened_zeros(board: Board, flood: str = "8", *, flags: bool = True) -> list[str]:
@@ -30,22 +48,10 @@ def unopened_zeros(board: Board, flood: str = "8", *, flags: bool = True) -> lis
     neighbours) never shows once it has finished drawing. ``flood`` "none" disables the rule.
     ``flags=False`` lets flags and "?" marks stand next to a zero: the flood goes around them, and a
     player's wrong flag can sit there (the bot's own flags never do)."""
-    if flood == "none" or board.is_over:
+    if board.is_over:
         return []
-    problems = []
     blocked = UNKNOWN_CHARS | {FLAG} if flags else {"#"}
-    for r, c, ch in board.cells():
-        if ch != "0":
-            continue
-        if flood == "4":
-            around = ((r + dr, c + dc) for dr, dc in ORTHOGONAL if 0 <= r + dr < board.rows and 0 <= c + dc < board.cols)
-        else:
-            around = neighbours(board.rows, board.cols, r, c)
-        if any(board[p] in blocked for p in around):
-            problems.append(f"0 at ({r},{c}) next to an unopened cell")
-            if len(problems) >= 3:
-                break
-    return problems
+    return [f"0 at ({r},{c}) next to an unopened cell" for r, c in zeros_beside(board.grid, flood, blocked)[:3]]
 
 
 def reading_problems(
