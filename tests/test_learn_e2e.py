@@ -96,12 +96,14 @@ UNSEEN_STATE = "matches no state well enough"
 # games. minegauler in its Standard skin (the classic Windows look) at 24 px buttons on an
 # intermediate board. xbomb at level 1 (8x8, 50 px cells with thin digits; a new game is its key s,
 # which no usual restart tries, so it is given as a user would). xdemineur opens an area of each new
-# game itself, and starts one when its face above the board is clicked.
+# game itself, and starts one when its face above the board is clicked. sgt-mines shows only the mine
+# hit at a loss: its numbers are named by the one naming its boards fit, and its mine total stays unknown.
 LEARNT_CLIENTS = [
     ("winemine", {"level": "expert"}, 8, [], "F2", "#01234F*X", {"16x30": 99}),
     ("minegauler", {"level": "intermediate", "button_size": 24}, 6, [], "F2", "#0123F*X", {"16x16": 40}),
     ("xbomb", {"level": 1}, 8, ["--restart", "s"], "the given restart s", "#0123F*", {"8x8": 10}),
     ("xdemineur", {}, 6, [], "a click just above the board", "#0123F*X", {"16x16": 40}),
+    ("sgt-mines", {"game_id": "16x16n40"}, 8, [], "Ctrl+N", "#012FX", None),
 ]
 
 

@@ -182,3 +182,54 @@ def test_clusters_group_near_pictures_and_keep_first_prototypes():
     ids = clusters.assign(np.stack([base, base + 2, base + 20, base + 21, base + 60, spot]))
     assert ids.tolist() == [0, 0, 1, 1, 2, 3]
     assert clusters.nearest(base + 40) == -1 and len(clusters) == 4
+
+
+# Pictures of the numbers 0-8 as scrambled cluster ids (a client's pictures come in no order).
+_NUMBER_IDS = {0: 5, 1: 3, 2: 8, 3: 1, 4: 6, 5: 2, 6: 7, 7: 4, 8: 9}
+
+
+def _lost_showing_only_the_hit(seed: int):
+    """A simulated 16x16/40 game played by random opens until lost, as a client that shows only the
+    mine hit draws it: (the game as cluster ids, the true number of each opened cell)."""
+    import random as _random
+
+    from solver.game import LOST, Game
+
+    rng = _random.Random(seed)
+    while True:
+        game = Game(16, 16, 40, rules="opening", seed=rng.randrange(1 << 30))
+        game.open(8, 8)
+        while game.status != LOST:
+            before = game.board()
+            covered = [(r, c) for r, c, ch in before.cells() if ch == "#"]
+            if len(covered) == 40:
+                break  # won: draw again
+            cell = rng.choice(covered)
+            game.open(*cell)
+        if game.status == LOST:
+            break
+    ids = np.array([[0 if ch == "#" else _NUMBER_IDS[int(ch)] for ch in row] for row in before.grid])
+    after = ids.copy()
+    after[cell] = 11  # the hit mine; every other mine stays covered
+    return LostGame(ids, after, cell, frozenset({0})), before
+
+
+def test_a_loss_that_shows_only_the_hit_mine_is_named_by_which_numbers_fit_or_refused():
+    """sgt-mines shows only the mine hit: the numbers are named by the one naming the board fits, never
+    wrongly; a board that several namings fit is refused. Games drawn at random (seed printed)."""
+    seed = random.randrange(1 << 30)
+    print(f"seed {seed}")
+    named = 0
+    for k in range(8):
+        game, truth = _lost_showing_only_the_hit(seed + k)
+        try:
+            naming = name_lost_board(game)
+        except NamingError as exc:
+            assert "naming" in str(exc) or "the 0" in str(exc), exc
+            continue
+        named += 1
+        assert naming.names[11] == "X" and naming.names[0] == "#" and naming.mines is None
+        for r, c, ch in truth.cells():
+            if ch.isdigit():
+                assert naming.names[int(game.before[r, c])] == ch, (seed + k, r, c)
+    assert named >= 2, f"only {named} of 8 games named (seed {seed})"

@@ -17,7 +17,10 @@ A loss shows every mine. On the lost board, with what was on screen just before 
   opened cell with no mine around).
 
 A clustering that does not fit (one cluster with two counts, a number that changed, a mine picture on
-a cell that was open) is refused with ``NamingError``: the game is not used. Nothing here looks at
+a cell that was open) is refused with ``NamingError``: the game is not used.
+
+A client that shows only the mine hit (sgt-mines) leaves the other mines covered: its numbers are then
+named by the one naming that the board before the loss fits (``_name_by_fit``), or the game is not used. Nothing here looks at
 pixels; the clusters come in as ids.
 """
 
@@ -53,7 +56,7 @@ class LostGame:
 class Naming:
     names: dict[int, str]  # cluster id -> board character
     board: Board  # the lost board as text
-    mines: int  # mines on the board (shown, hit, or under a correct flag)
+    mines: int | None  # mines on the board (shown, hit, or under a correct flag); None: not all shown
 
 
 def name_lost_board(game: LostGame) -> Naming:
@@ -105,6 +108,10 @@ def name_lost_board(game: LostGame) -> Naming:
                          set(mine_ids), set(covered), set(flags), wrong_ids)
         except NamingError as exc:
             last_error = str(exc)
+    if not uncovered.any() and not changed_flag.any():
+        # Only the hit mine is shown (sgt-mines), and the counts around it alone do not name the numbers:
+        # they are named by which naming the board fits.
+        return _name_by_fit(before, opened, (cr, cc), hit, set(covered), set(flags))
     raise NamingError(last_error)
 
 
@@ -167,6 +174,67 @@ def _name(after: np.ndarray, uncovered: np.ndarray, flag_mines: np.ndarray, flag
         chars[r, c] = names[cid]
     board = Board(tuple("".join(chars[r, c] for c in range(cols)) for r in range(rows)))
     return Naming(names, board, int(mines.sum()))
+
+
+def _name_by_fit(before: np.ndarray, opened: np.ndarray, clicked: tuple[int, int], hit: int, covered: set[int],
+                 flags: set[int]) -> Naming:
+    """Names for a lost board that shows only the mine hit. The 0 is the picture no cell of which has a
+    covered (or flagged) neighbour; each other opened picture is a number no larger than the covered
+    neighbours of any of its cells, two pictures never the same number, and the board before the loss
+    with those numbers and the hit mine must be one some placement of mines fits. Exactly one naming
+    must fit, or the game is not used: a board of many numbers leaves one."""
+    from solver.errors import InconsistentBoardError
+    from solver.probability import analyze
+
+    rows, cols = before.shape
+    unknown = ~opened
+    cells_of: dict[int, list[tuple[int, int]]] = {}
+    for r, c in np.argwhere(opened):
+        cells_of.setdefault(int(before[r, c]), []).append((int(r), int(c)))
+    beside = {cell: sum(bool(unknown[n]) for n in neighbours(rows, cols, *cell)) for cells in cells_of.values()
+              for cell in cells}
+    zeros = [cid for cid, cells in cells_of.items() if all(beside[cell] == 0 for cell in cells)]
+    if len(zeros) != 1:
+        raise NamingError("the loss shows only the mine hit, and no one picture is the opened cell with nothing "
+                          "covered around it (the 0)")
+    numbers = sorted((cid for cid in cells_of if cid != zeros[0]), key=lambda cid: -len(cells_of[cid]))
+    bound = {cid: min(8, *(beside[cell] for cell in cells_of[cid])) for cid in numbers}
+    if any(b < 1 for b in bound.values()):
+        raise NamingError("the loss shows only the mine hit, and a picture other than the 0 has a cell with nothing "
+                          "covered around it")
+
+    def board_for(digits: dict[int, int]) -> Board:
+        chars = [[COVERED] * cols for _ in range(rows)]
+        for cid, cells in cells_of.items():
+            for r, c in cells:
+                chars[r][c] = str(digits.get(cid, 0))
+        chars[clicked[0]][clicked[1]] = FLAG  # a mine known to be there
+        return Board(tuple("".join(row) for row in chars))
+
+    fits = []
+    for digits in itertools.permutations(range(1, 9), len(numbers)):
+        if any(d > bound[cid] for d, cid in zip(digits, numbers)):
+            continue
+        naming = dict(zip(numbers, digits))
+        try:
+            analyze(board_for(naming))
+        except InconsistentBoardError:
+            continue
+        fits.append(naming)
+        if len(fits) > 1:
+            raise NamingError("the loss shows only the mine hit, and more than one naming of the numbers fits "
+                              "the board")
+    if not fits:
+        raise NamingError("the loss shows only the mine hit, and no naming of the numbers fits the board")
+    names: dict[int, str] = {cid: COVERED for cid in covered}
+    names.update({cid: FLAG for cid in flags})
+    names[zeros[0]] = "0"
+    names.update({cid: str(d) for cid, d in fits[0].items()})
+    names[hit] = EXPLODED
+    board = board_for(fits[0])
+    shown = [list(row) for row in board.grid]
+    shown[clicked[0]][clicked[1]] = EXPLODED
+    return Naming(names, Board(tuple("".join(row) for row in shown)), None)
 
 
 def merge(known: dict[int, str], new: dict[int, str]) -> dict[int, str]:

@@ -208,7 +208,8 @@ class Session(Watcher):
             self._first_click_evidence(opened_at_first, first_id, None)
             return
         seen.games_named += 1
-        seen.mine_counts.append(naming.mines)
+        if naming.mines is not None:
+            seen.mine_counts.append(naming.mines)
         debug_dump(seen.games_played, lost, before_image, image, "named:\n" + "\n".join(naming.board.grid))
         self.keep(before_image, before, "before the loss")
         self.keep(image, ids, "lost")
@@ -218,7 +219,7 @@ class Session(Watcher):
 
         floods = all(naming.board[n] != "#" for r, c in zeros for n in neighbours(lat.rows, lat.cols, r, c))
         seen.zero_flood = floods if seen.zero_flood is None else (seen.zero_flood and floods)
-        log.info("learn: game %d lost after %d cells opened; %d mines; names so far %s", seen.games_played,
+        log.info("learn: game %d lost after %d cells opened; %s mines; names so far %s", seen.games_played,
                  int((~np.isin(ids, list(seen.covered))).sum()), naming.mines,
                  "".join(sorted(set(seen.names.values()))))
 
