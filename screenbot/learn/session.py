@@ -46,7 +46,7 @@ class Session(Watcher):
         """Find the board, take the fresh board's picture as covered, see whether cells light up."""
         screen_frame = self.desk.screen.grab()
         found = board_lattice(screen_frame, self.name)
-        self.watch(fresh_phase(screen_frame, found), screen_frame)
+        self.look_at(fresh_phase(screen_frame, found), screen_frame)
         self.park()
         self.desk.sleep(0.2)
         image, ids = self.settled()
@@ -57,7 +57,7 @@ class Session(Watcher):
             # Not one picture: a client that opens an area of each game itself (or a board still being
             # drawn). The boxes stay as found (fresh_phase looks for a board of one picture), and the
             # board must hold still a while before its pictures are trusted.
-            self.watch(found, screen_frame)
+            self.look_at(found, screen_frame)
             image, ids = self.settled()
             for _ in range(3):
                 self.desk.sleep(0.5)
@@ -74,7 +74,7 @@ class Session(Watcher):
         log.info("learn: %dx%d board at %s, pitch %.2fx%.2f", lattice.rows, lattice.cols, lattice.board_rect(),
                  *lattice.pitch)
 
-    def watch(self, lattice, screen_frame: np.ndarray) -> None:
+    def look_at(self, lattice, screen_frame: np.ndarray) -> None:
         """Look at the board of ``lattice`` from now on (a new ``Seen``), with a mouse for it."""
         height, width = screen_frame.shape[:2]
         crop = crop_around(lattice, self.desk.window, width, height)

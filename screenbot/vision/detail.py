@@ -4,10 +4,10 @@ that number's captures pixel for pixel, or it is refused.
 The reader compares cells at a small canonical size, which is what lets one capture read a client at
 every window size; but there a small digit in a large cell is a few faint pixels, and a number the
 skin has no picture of (a learnt skin that never saw a 5: xbomb draws a thin cyan 5 on a 50 px white
-cell) can score as a confident 2. Where the skin has captures at the board's own pitch, which is
+cell) can score as a confident 1. Where the skin has captures at the board's own pitch, which is
 always so for a learnt skin and for clients with fixed cells, the cell's middle is set against each
 capture of the state read, at its own resolution: a picture the client draws for that state differs
-from it by a few levels at most; another glyph differs by a hundred or more where their strokes part.
+from it by a few levels at most, another glyph by far more where their strokes part.
 """
 
 from __future__ import annotations
