@@ -380,6 +380,9 @@ class Session(Watcher):
         if seen.restart is not None:
             if self._try_restart(seen.restart[1]):
                 return
+            if not np.isin(self.cells(self.grab()), list(seen.covered)).any():
+                raise LearnError("no cell looks covered as at the start any more (did the client's look change?): "
+                                 "nothing was written", code=1)
             raise LearnError(f"{seen.restart[0]} started a new game before but not now", code=1)
         for label, action in self.restarts:
             seen.restarts_tried.append(label)

@@ -1,0 +1,79 @@
+"""A learning session (``learn.session.learn``) on the simulated client (``screenbot.testing``): no
+display, a fake clock. Real clients are learnt in ``test_learn_e2e.py``; here the cases are drawn at
+random on every run (seed printed; SCREENBOT_RANDOM_SEED replays)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+from screenbot.learn.session import learn
+from screenbot.learn.watch import Desk, LearnError
+from screenbot.mouse import ScreenScale
+from screenbot.testing.client import SimulatedClient
+from screenbot.testing.renderers import FlatRenderer
+
+SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED", random.randrange(1 << 30)))
+
+
+def _desk(client: SimulatedClient) -> Desk:
+    now = [0.0]
+
+    def sleep(seconds: float) -> None:
+        now[0] += max(seconds, 0.05)  # coarse: fewer grabs of the simulated screen
+
+    def clock() -> float:
+        now[0] += 0.001
+        return now[0]
+
+    return Desk(client, client, client, ScreenScale(), sleep, clock)
+
+
+def _client(seed: int, **options) -> SimulatedClient:
+    return SimulatedClient(16, 16, 40, renderer=FlatRenderer(20), screen_size=(600, 600), board_origin=(100, 120),
+                           seed=seed, **options)
+
+
+def test_a_simulated_client_is_learnt_from_zero_labels():
+    print(f"seed {SEED}")
+    seen = learn(_desk(_client(SEED)), "sim", 3, random.Random(SEED))
+    names = set(seen.names.values())
+    assert {"#", "0", "1", "2", "F", "X"} <= names and seen.games_named >= 1
+    assert seen.restart[0] == "Ctrl+R" and set(seen.first_clicks) - {"unknown"} == {"opening"}
+    assert not seen.preopened
+
+
+def test_a_client_that_opens_an_area_itself_is_learnt():
+    print(f"seed {SEED}")
+    seen = learn(_desk(_client(SEED, preopen=True)), "sim", 3, random.Random(SEED))
+    assert seen.preopened and set(seen.first_clicks) == {"preopened"}
+    assert {"#", "0", "1", "F"} <= set(seen.names.values()) and seen.restart[0] == "Ctrl+R"
+
+
+class Restyled(FlatRenderer):
+    """The same client after its user picked another look: every colour changed."""
+
+    def cell(self, ch: str) -> np.ndarray:
+        return 255 - super().cell(ch)
+
+
+def test_a_client_whose_cells_change_look_mid_game_stops_learning():
+    """The pictures change while learning (the user switched the client's theme): learning stops with a
+    reason, never with a skin named from two looks."""
+    rng = random.Random(SEED)
+    print(f"seed {SEED}")
+    switch_at = rng.randint(3, 30)
+
+    def restyle(client: SimulatedClient, clicks: int) -> None:
+        if clicks == switch_at:
+            client.renderer = Restyled(20)
+            client._cache = None
+
+    client = _client(SEED, on_click=restyle)
+    with pytest.raises(LearnError) as stopped:
+        learn(_desk(client), "sim", 4, rng)
+    print(stopped.value)
+    assert client.renderer.__class__ is Restyled
