@@ -209,15 +209,14 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
         used = "taught" if i in chosen else "held back"
         found = "right"
         try:
-            try:
-                at = locate_board(image, skins, name)
-            except ScreenError:
-                if what not in FINISHED:
-                    raise
+            if what in FINISHED:
                 # The play loop reads a finished game where it found the board while it was being
-                # played, so a lost or won board (mines or flags all over it) must be read there, not
-                # found anew.
-                at, found = lattice, "right at the board's place (the locator does not find it alone)"
+                # played, so a lost or won board (mines or flags all over it) is read there, not found
+                # anew (the locator, placing the skin's pictures on a board of mines, can land a pixel
+                # off and take edge cells for the window around them).
+                at, found = lattice, "right at the board's place"
+            else:
+                at = locate_board(image, skins, name)
             got = read_board(image, at, skins).board
         except ScreenError as exc:
             checks.append((f"{what} ({used})", f"refused: {str(exc).splitlines()[0][:120]}"))
