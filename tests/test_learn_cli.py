@@ -70,8 +70,16 @@ def test_frames_are_labelled_and_the_fewest_that_show_every_state_chosen():
     assert [what for _, _, what in frames] == ["fresh", "hover", "lost", "question"]  # "odd" has no name
     assert frames[2][1].grid == ("01*#", "01X#", "011#", "000#")
     chosen, held = choose_examples(frames)
-    assert [frames[i][2] for i in chosen] == ["hover", "lost", "question"]
+    assert [frames[i][2] for i in chosen] == ["hover", "question", "lost"]
     assert [frames[i][2] for i in held] == ["fresh"]
+    # Numbers seen in play are taught from a frame in play too, though the lost board shows them
+    # (a client may draw them otherwise once the game is over).
+    playing = seen.frames[0].ids.copy()
+    playing[0, 0], playing[0, 1] = 4, 5
+    seen.frames.append(Frame(seen.frames[0].image, playing, "before the loss"))
+    frames = labelled_frames(seen)
+    chosen, _ = choose_examples(frames)
+    assert [frames[i][2] for i in chosen] == ["hover", "before the loss", "question", "lost"]
 
 
 def test_the_profile_comes_from_what_was_seen_and_can_be_played():

@@ -22,7 +22,7 @@ from .watch import Seen
 
 log = logging.getLogger(__name__)
 
-MAX_EXAMPLES = 8  # screenshots given to the skin builder (a state left out may be misread as a look-alike)
+MAX_EXAMPLES = 10  # screenshots given to the skin builder (a state left out may be misread as a look-alike)
 ALL_STATES = "#012345678F?*XW"
 
 
@@ -61,20 +61,24 @@ def labelled_frames(seen: Seen) -> list[tuple[np.ndarray, Board, str]]:
 
 
 def choose_examples(frames: list[tuple[np.ndarray, Board, str]]) -> tuple[list[int], list[int]]:
-    """Indices of the frames to build from (every state seen, fewest frames, then boards with many
-    covered cells, which the locator finds best) and of those held back to check the skin with."""
+    """Indices of the frames to build from and of those held back to check the skin with: the fewest
+    frames that show every state seen in play, then the fewest that show every state seen on finished
+    games, boards with many states first. Both, because a client may draw a number otherwise once the
+    game is over (xbomb: green borders round the cells the player opened) and play reads both."""
     # The lit covered cell is one more look of "covered": a frame showing it is always taught.
     chosen: list[int] = [i for i, (_, _, what) in enumerate(frames) if what == "hover"][:1]
-    have: set[str] = {ch for i in chosen for _, _, ch in frames[i][1].cells()}
     candidates = [i for i, (_, board, _) in enumerate(frames) if len({ch for _, _, ch in board.cells()}) >= 2]
-    while True:
-        gains = [(len({ch for _, _, ch in frames[i][1].cells()} - have), i) for i in candidates if i not in chosen]
-        gains = [g for g in gains if g[0] > 0]
-        if not gains or len(chosen) >= MAX_EXAMPLES:
-            break
-        best = max(gains)[1]
-        chosen.append(best)
-        have |= {ch for _, _, ch in frames[best][1].cells()}
+    for finished in (False, True):
+        pool = [i for i in candidates if (frames[i][2] in FINISHED) == finished]
+        have: set[str] = {ch for i in chosen if i in pool or frames[i][2] == "hover" for _, _, ch in frames[i][1].cells()}
+        while len(chosen) < MAX_EXAMPLES:
+            gains = [(len({ch for _, _, ch in frames[i][1].cells()} - have), i) for i in pool if i not in chosen]
+            gains = [g for g in gains if g[0] > 0]
+            if not gains:
+                break
+            best = max(gains)[1]
+            chosen.append(best)
+            have |= {ch for _, _, ch in frames[best][1].cells()}
     held = [i for i in range(len(frames)) if i not in chosen]
     return chosen, held
 
@@ -213,8 +217,9 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
                 # The play loop reads a finished game where it found the board while it was being
                 # played, so a lost or won board (mines or flags all over it) is read there, not found
                 # anew (the locator, placing the skin's pictures on a board of mines, can land a pixel
-                # off and take edge cells for the window around them).
-                at, found = lattice, "right at the board's place"
+                # off and take edge cells for the window around them). That place is where the builder
+                # cut the pictures, which may be a pixel from the lattice learn found.
+                at, found = taught.fits[0].lattice, "right at the board's place"
             else:
                 at = locate_board(image, skins, name)
             got = read_board(image, at, skins).board
