@@ -221,7 +221,13 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
                 # cut the pictures, which may be a pixel from the lattice learn found.
                 at, found = taught.fits[0].lattice, "right at the board's place"
             else:
-                at = locate_board(image, skins, name)
+                try:
+                    at = locate_board(image, skins, name)
+                except ScreenError:
+                    if what == "fresh":
+                        raise  # play finds the board on a fresh game: that one the locator must find
+                    # A game in progress is read where the board was found at its start, as play does.
+                    at, found = taught.fits[0].lattice, "right at the board's place (the locator does not find it alone)"
             got = read_board(image, at, skins).board
         except ScreenError as exc:
             checks.append((f"{what} ({used})", f"refused: {str(exc).splitlines()[0][:120]}"))
