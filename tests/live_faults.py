@@ -125,11 +125,15 @@ def _xdotool(*args: str) -> None:
     subprocess.run(["xdotool", *args], check=True, capture_output=True)
 
 
-def _covering_window() -> subprocess.Popen:
-    """A plain window of another program over the board (xmessage from x11-utils), once it shows on
-    top. The window manager may map a new window below the one being clicked (focus-stealing
-    prevention, seen under load): it is then raised as a user bringing it forward would."""
-    cover = subprocess.Popen(["xmessage", "-name", "screenbot-cover", "-geometry", "900x700+0+0", "a window over the game"],
+def _covering_window(board: tuple[int, int, int, int]) -> subprocess.Popen:
+    """A plain window of another program over the whole board (xmessage from x11-utils), once it
+    shows on top. The window manager may map a new window below the one being clicked (focus-stealing
+    prevention, seen under load): it is then raised as a user bringing it forward would. It covers
+    every cell, so that a click the bot made just before it showed cannot land on a visible part of
+    the game and have the window manager raise the game over it again (CI saw the bot play on so)."""
+    left, top, width, height = board
+    size = f"{left + width + 40}x{top + height + 40}+0+0"
+    cover = subprocess.Popen(["xmessage", "-name", "screenbot-cover", "-geometry", size, "a window over the game"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--classname", "screenbot-cover"],
                            capture_output=True, text=True, timeout=20)
@@ -194,7 +198,7 @@ def _cause(fault: str, window: int, boards: list) -> list[subprocess.Popen]:
         time.sleep(0.5)
         boards.append(board_box(window))
     elif fault == "covered":
-        return [_covering_window()]
+        return [_covering_window(boards[0])]
     elif fault == "minimised":
         _xdotool("windowminimize", str(window))
     elif fault == "closed":

@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from solver.board import Board
+
 from screenbot.errors import BoardNotFoundError, UnrecognizedCellError
 from screenbot.labelled_shots import load_shots
 from screenbot.geometry import Lattice
@@ -71,6 +73,20 @@ def test_held_back_half_is_not_in_the_templates():
         # (numbers the capture games never showed); everything else is exactly the cut above.
         stored = [p for p in (TEMPLATES_DIR / client / "cells").glob("*.png") if not p.stem.split("-")[-1].startswith("r")]
         assert len(stored) == sum(len(v) for v in expected.values()), client
+
+
+def test_a_variant_is_stored_as_its_most_typical_picture():
+    """Cells of one look that differ by a frame line only on the board's edge join one variant; the
+    picture kept is the one most like the rest, not the first seen (a top-row cell whose box holds a
+    line of the frame made every inner cell of its state read as the window, on a learnt skin)."""
+    pitch, rows, cols = 20, 4, 5
+    image = np.full((pitch * (rows + 2), pitch * (cols + 2), 3), 240, np.uint8)
+    lattice = Lattice("t", (float(pitch), float(pitch)), (float(pitch), float(pitch)), rows, cols)
+    board = Board(tuple("0" * cols for _ in range(rows)), None)
+    image[pitch, :] = 170  # the frame's line, inside the boxes of the top row: they are seen first
+    pictures = cut_cells([LabelledImage(image, lattice, board)])[("0", float(pitch), float(pitch))]
+    assert len(pictures) == 1
+    assert (pictures[0][0] == 240).all(), "the picture kept is a top-row cell with the frame's line"
 
 
 # --- refusals -----------------------------------------------------------------------------------------

@@ -53,8 +53,8 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import BoardNotFoundError, DisplayError, MinesweeperError, ScreenError, SkinError
-    from ..learn.watch import LearnError
-    from ..learn.skin import SkinCheckError
+    from ..learn.watch import LearnError, debug_keep_skin
+    from ..learn.skin import SkinCheckError, labelled_frames
     from ..skin_folders import user_skins_folder
     from ..vision.newskin import NewSkinError, state_names
     from .new_skin import publish, staging
@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 built = _build(seen, args.name, stage, templates / args.name if args.extend else None)
             except (SkinCheckError, NewSkinError, BoardNotFoundError, SkinError) as exc:
+                debug_keep_skin(stage / args.name, labelled_frames(seen))
                 for line in _seen_lines(seen):
                     say(line)
                 return fail(f"{exc}; nothing was written", EXIT_FAILED)

@@ -12,6 +12,7 @@ import logging
 import random
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -333,6 +334,27 @@ def debug_dump(game: int, lost: LostGame, before: np.ndarray, after: np.ndarray,
     with open(os.path.join(folder, f"game{game}.txt"), "w") as out:
         out.write(f"{exc}\nclicked {lost.clicked}\ncovered {sorted(lost.covered)} flags {sorted(lost.flags)} "
                   f"opened before {sorted(lost.opened_before)}\nbefore\n{lost.before}\nafter\n{lost.after}\n")
+
+
+def debug_keep_skin(stage_skin: Path, frames: list) -> None:
+    """With SCREENBOT_LEARN_DEBUG=DIR, a skin that failed its check is kept there (``failed-skin``) with
+    the labelled frames it was checked on (``frame<i>-<what>.png`` and ``.txt``)."""
+    import os
+    import shutil
+
+    folder = os.environ.get("SCREENBOT_LEARN_DEBUG")
+    if not folder:
+        return
+    import cv2
+
+    target = Path(folder) / "failed-skin"
+    shutil.rmtree(target, ignore_errors=True)
+    if stage_skin.is_dir():
+        shutil.copytree(stage_skin, target)
+    target.mkdir(parents=True, exist_ok=True)
+    for i, (image, board, what) in enumerate(frames):
+        cv2.imwrite(str(target / f"frame{i}-{what}.png"), image)
+        (target / f"frame{i}-{what}.txt").write_text("\n".join(board.grid) + "\n")
 
 
 def opened_ids(seen: Seen, ids: np.ndarray) -> set[int]:

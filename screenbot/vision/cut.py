@@ -46,21 +46,44 @@ def cut_cells(images: list[LabelledImage], max_variants: int = 3) -> dict[tuple[
             crop = item.image[rect.top : rect.bottom, rect.left : rect.right]
             canon = to_canonical(crop).astype(np.int16)
             variants = groups.setdefault((ch, *pitch), [])
-            for i, (pic, ref, count) in enumerate(variants):
-                if float(np.abs(canon - ref).mean()) < VARIANT_DISTANCE:
-                    variants[i] = (pic, ref, count + 1)
+            for variant in variants:
+                if float(np.abs(canon - variant.ref).mean()) < VARIANT_DISTANCE:
+                    variant.add(crop, canon)
                     break
             else:
-                variants.append((crop.copy(), canon, 1))
+                variants.append(_Variant(crop, canon))
     _drop_outside_lookalikes(groups)
     result = {}
     for key, variants in groups.items():
         if not variants:
             continue
-        variants.sort(key=lambda v: -v[2])
+        variants.sort(key=lambda v: -v.count)
         keep = max_variants * 3 if key[0] == OUTSIDE else max_variants
-        result[key] = [pic for pic, _, _ in variants[:keep]]
+        result[key] = [v.picture() for v in variants[:keep]]
     return result
+
+
+class _Variant:
+    """Cell pictures of one state within VARIANT_DISTANCE of the first one seen (``ref``, to which the
+    others are compared). Its picture is the member nearest to their mean, not the first: the first
+    seen may be a board-edge cell whose box holds a line of the frame (minegauler), near enough to the
+    rest to join them but a poor picture of them (the reader then took every inner 0 for the window)."""
+
+    def __init__(self, crop: np.ndarray, canon: np.ndarray) -> None:
+        self.ref = canon
+        self.members: list[tuple[np.ndarray, np.ndarray]] = []
+        self.add(crop, canon)
+
+    @property
+    def count(self) -> int:
+        return len(self.members)
+
+    def add(self, crop: np.ndarray, canon: np.ndarray) -> None:
+        self.members.append((crop.copy(), canon))
+
+    def picture(self) -> np.ndarray:
+        mean = np.mean([canon for _, canon in self.members], axis=0)
+        return min(self.members, key=lambda m: float(np.abs(m[1] - mean).mean()))[0]
 
 
 # An "outside" picture this close (RMS, 0-255) to a real cell picture is dropped: next to a board with
@@ -70,14 +93,14 @@ OUTSIDE_MIN_DISTANCE = 12.0
 
 def _drop_outside_lookalikes(groups: dict) -> None:
     for key in [k for k in groups if k[0] == OUTSIDE]:
-        cells = [ref for other, variants in groups.items() if other[0] != OUTSIDE and other[1:] == key[1:]
-                 for _, ref, _ in variants]
+        cells = [variant.ref for other, variants in groups.items() if other[0] != OUTSIDE and other[1:] == key[1:]
+                 for variant in variants]
         if not cells:
             continue
         stack = np.stack(cells).astype(np.float32)
         kept = []
         for variant in groups[key]:
-            ref = variant[1].astype(np.float32)
+            ref = variant.ref.astype(np.float32)
             rms = np.sqrt(((stack - ref) ** 2).reshape(len(stack), -1).mean(axis=1)).min()
             if rms >= OUTSIDE_MIN_DISTANCE:
                 kept.append(variant)
