@@ -116,7 +116,7 @@ def test_learn_from_zero_labels_then_play(client, options, games, learn_options,
     print(f"seed {SEED}")
     skins = tmp_path / "skins"
     with _display():
-        with start_client(client, **options):
+        with start_client(client, **options) as started:
             done = _screenbot(["learn", "learnt", "--templates", str(skins), "--games", str(games), "--json",
                                "--seed", str(SEED), *learn_options], timeout=900)
             assert done.returncode == 0, done.stderr[-3000:]
@@ -129,6 +129,9 @@ def test_learn_from_zero_labels_then_play(client, options, games, learn_options,
             assert not any(check["verdict"].startswith("WRONG") for check in summary["checks"])
             played = _screenbot(["play", "--client", "learnt", "--games", "10", "--json",
                                  "--failure-dir", str(tmp_path)], env={"SCREENBOT_TEMPLATES": str(skins)})
+            if played.returncode != 0:  # the client's own words, should it have ended by itself
+                print("client's output:", started.log_path.read_text(errors="replace")[-1500:]
+                      if started.log_path and started.log_path.exists() else "none")
     _check_played(played, 10)
 
 

@@ -43,6 +43,7 @@ class ClientWindow:
     # Where the board is on the screen, when the start function measured it: a vision Lattice (screen
     # pixels). xbomb only: its covered cells are a fine stipple the locator finds no cells in.
     lattice: object | None = None
+    log_path: Path | None = None  # what the client printed (removed with its home when it is stopped)
     _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     def geometry(self) -> Rect:
@@ -120,7 +121,7 @@ def launch_client(
     runs once the window is there. On any failure everything started is stopped and ``home`` removed."""
     log_path = home / "client.log"
     proc = spawn(cmd, env, log_path)
-    handle = ClientWindow(client, 0, proc.pid)
+    handle = ClientWindow(client, 0, proc.pid, log_path=log_path)
     handle._stoppers += [functools.partial(shutil.rmtree, home, ignore_errors=True), stop_group(proc)]
     try:
         handle.window = wait_window(client, proc, log_path, timeout, name=title)
