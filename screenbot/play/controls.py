@@ -26,6 +26,11 @@ log = logging.getLogger(__name__)
 WIN_DIALOG_RETRY = 0.7
 # Seconds each of the usual restarts is given to show a new game when the profile leaves it to be found.
 FIND_RESTART_TIMEOUT = 2.0
+# Seconds between seeing a game end and the first key or click after it. A client may still be inside
+# its own end-of-game handling when its board shows the end: minegauler 4.2 paints the finished board
+# from within that handling and crashed (its window closed) on about 1 game in 50 when the restart key
+# came in the middle of it.
+GAME_END_PAUSE = 0.15
 
 
 @dataclass(eq=False)
@@ -92,6 +97,7 @@ class ClientControls:
         that shows a new game."""
         located = self.tracker.located or self.tracker.locate()
         after = self.profile.after_win if last == WON else self.profile.after_loss
+        self.env.sleep(GAME_END_PAUSE)
         self.control(located, after)
         if self.restart is not None:
             self.control(located, self.restart)

@@ -51,6 +51,9 @@ class Grid:
     cols: int
     faces: Faces
     pieces: Faces | None = None
+    # The faces are the cells' whole pitch boxes (a board of picture cells found by ``tiled``): its
+    # centres are box centres, whatever face a skin's pictures have.
+    boxes: bool = False
 
     def faced_cells(self) -> int:
         """How many lattice positions hold one of the grid's faces."""

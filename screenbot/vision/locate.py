@@ -192,7 +192,7 @@ def _skin_lattices(grid: Grid, skin: Skin) -> list[Lattice]:
     those stray from a straight lattice. Straying faces are either cells of two widths (GTK gives some
     cells a pixel more, and the widths can still add up to whole pixels) or faces of several kinds on
     a straight board (a lost board's mines and borders): only the templates can tell which."""
-    fx, fy = face_phase(skin, round(grid.pitch[0]))
+    fx, fy = (0.5, 0.5) if grid.boxes else face_phase(skin, round(grid.pitch[0]))
     (cx, cy), (px, py) = grid.centre, grid.pitch
     straight = Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols)
     whole = _whole_pixels(straight)
@@ -226,18 +226,27 @@ def _whole_pixels(lattice: Lattice) -> Lattice:
 
 @functools.lru_cache(maxsize=256)
 def face_phase(skin: Skin, pitch: int) -> tuple[float, float]:
-    """Where in its pitch box the skin draws a covered cell's face (its centre, as a share of the box),
-    from the covered template captured nearest this pitch; the middle when no face is found."""
-    covered = [t for t in skin.templates if t.char == "#"]
-    template = min(covered, key=lambda t: abs(np.log(t.pitch[0] / max(pitch, 1))))
-    image = template.image
-    # Pad with the template's own border pixels so a face touching the box edge stays closed.
-    faces = cell_faces(find_edges(np.pad(image, ((1, 1), (1, 1), (0, 0)), mode="constant")))
-    if not len(faces):
-        return 0.5, 0.5
-    i = int(np.argmax(faces.width * faces.height))
-    height, width = image.shape[:2]
-    return float((faces.cx[i] - 1) / width), float((faces.cy[i] - 1) / height)
+    """Where in its pitch box the skin draws a cell's face (its centre, as a share of the box), from the
+    covered template captured nearest this pitch, or the open "0" one when the covered cell is a
+    picture with no face of its own (minegauler's butterflies); the middle when neither has one."""
+    for char in "#0":
+        pictures = [t for t in skin.templates if t.char == char]
+        if not pictures:
+            continue
+        image = min(pictures, key=lambda t: abs(np.log(t.pitch[0] / max(pitch, 1)))).image
+        # Pad with the template's own border pixels so a face touching the box edge stays closed.
+        faces = cell_faces(find_edges(np.pad(image, ((1, 1), (1, 1), (0, 0)), mode="constant")))
+        if not len(faces):
+            continue
+        i = int(np.argmax(faces.width * faces.height))
+        height, width = image.shape[:2]
+        if faces.width[i] * faces.height[i] < FACE_SHARE * width * height:
+            continue  # a piece of a picture, not a face
+        return float((faces.cx[i] - 1) / width), float((faces.cy[i] - 1) / height)
+    return 0.5, 0.5
+
+
+FACE_SHARE = 0.25  # of the pitch box: a template's largest flat area smaller than this is no face
 
 
 QUICK_CELLS = 24  # cells sampled to order the skins before the full alignment

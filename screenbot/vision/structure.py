@@ -27,6 +27,7 @@ import numpy as np
 
 from .grid import Faces, Grid
 from .separators import column_is_cells, row_is_cells
+from .tiled import tiled_grid
 
 # A step larger than this (0-255, any channel) between neighbouring pixels ends a face. Smooth
 # gradients (a few levels a pixel) stay inside one face; anti-aliased rounded corners still close it.
@@ -126,10 +127,18 @@ def cell_faces(edges: Edges) -> Faces:
 def find_grids(frame: np.ndarray, edges: Edges | None = None) -> list[Grid]:
     """Every grid of at least MIN_CELLS x MIN_CELLS cells on the frame, largest first, each grown or
     shrunk to the rows and columns that the cell separators (gaps, lines, bevels) bound. ``edges``
-    are the frame's ``find_edges``, when the caller has them already."""
+    are the frame's ``find_edges``, when the caller has them already. With no faces linked into a
+    grid, a fresh board of picture cells (``tiled``) is looked for instead."""
     if min(frame.shape[:2]) < MIN_CELLS * 5:  # a board of MIN_CELLS faces of 5 px cannot fit
         return []
-    edges = find_edges(frame) if edges is None else edges
+    grids = _faced_grids(frame, find_edges(frame) if edges is None else edges)
+    if not grids:
+        tiled = tiled_grid(frame)
+        grids = [tiled] if tiled is not None else []
+    return grids
+
+
+def _faced_grids(frame: np.ndarray, edges: Edges) -> list[Grid]:
     pieces = cell_faces(edges)
     faces = pieces.subset(np.flatnonzero(pieces.square))
     if len(faces) < MIN_CELLS * MIN_CELLS:

@@ -1,0 +1,121 @@
+"""A fresh board whose covered cells are a picture (minegauler's "Butterfly", a texture of leaves in its
+"Textured" style) has no faces for ``structure`` to find: every cell is cut by the picture's own lines.
+But a fresh board is one picture repeated: here it is found as the area where the frame equals itself
+one pitch to the right and one pitch down, and does not equal itself half a pitch along (so a flat area,
+which equals itself at every shift, is never taken for it).
+
+Pure NumPy and OpenCV filters; used by ``structure.find_grids`` when no faces link into a grid.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .grid import Faces, Grid
+
+MIN_PITCH, MAX_PITCH = 8, 80  # px: the cells looked for
+SAME = 10  # grey levels: a pixel "equals" another this close (compression, dithering)
+REPEATS = 0.9  # share of a pitch-square window that must equal itself one pitch along
+HALF_REPEATS = 0.75  # ... and at most this share half a pitch along (else the area is flat or striped)
+EDGE_SHARE = 0.8  # share of a board edge's line of pixels that repeats one pitch in
+MIN_CELLS = 4
+
+
+def tiled_grid(frame: np.ndarray) -> Grid | None:
+    """The largest board of identical cells on ``frame`` (None if there is none)."""
+    import cv2
+
+    grey = (cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame).astype(np.int16)
+    if min(grey.shape) < MIN_CELLS * MIN_PITCH:
+        return None
+    best = None
+    for px in _pitches(grey, axis=1):
+        for py in _pitches(grey, axis=0):
+            if not 0.7 <= px / py <= 1.4:
+                continue
+            found = _board(grey, px, py)
+            if found is not None and (best is None or found[2] * found[3] > best[2] * best[3]):
+                best = found
+    if best is None:
+        return None
+    left, top, cols, rows, px, py = best
+    return _grid(left, top, cols, rows, px, py)
+
+
+def _pitches(grey: np.ndarray, axis: int, keep: int = 3) -> list[int]:
+    """Whole-pixel shifts along ``axis`` at which the frame looks most like itself, deepest dip first:
+    the mean difference between the frame and itself moved by each shift (flat areas add the same at
+    every shift, a board of identical cells far less at its pitch). The steps' autocorrelation, which
+    ``pitch`` uses, misses a texture: its steps are everywhere alike, so their profile does not repeat."""
+    n = grey.shape[axis]
+    hi = min(MAX_PITCH, n // MIN_CELLS)
+    if hi <= MIN_PITCH + 1:
+        return []
+    lags = np.arange(MIN_PITCH - 1, hi + 2)
+    diff = np.array([float(np.abs(grey[:, lag:] - grey[:, :-lag]).mean() if axis == 1 else
+                           np.abs(grey[lag:] - grey[:-lag]).mean()) for lag in lags])
+    dips = [i for i in range(1, len(lags) - 1) if diff[i] < diff[i - 1] and diff[i] <= diff[i + 1]]
+    # Deepest first, measured against the shifts around it (a dip, not a low level overall).
+    depth = {i: float(np.median(diff[max(0, i - 4) : i + 5]) - diff[i]) for i in dips}
+    dips.sort(key=lambda i: -depth[i])
+    return [int(lags[i]) for i in dips[:keep] if depth[i] > 0]
+
+
+def _board(grey: np.ndarray, px: int, py: int) -> tuple[int, int, int, int, int, int] | None:
+    """(left, top, cols, rows, px, py) of the largest area that repeats at (px, py), or None."""
+    import cv2
+
+    h, w = grey.shape
+    if w <= 2 * px or h <= 2 * py:
+        return None
+    # Where each pixel equals the one a pitch right and the one a pitch down, and the one half a
+    # pitch right / down: on the common (h - py) x (w - px) area.
+    same = ((np.abs(grey[: h - py, px:] - grey[: h - py, : w - px]) <= SAME)
+            & (np.abs(grey[py:, : w - px] - grey[: h - py, : w - px]) <= SAME)).astype(np.float32)
+    hx, hy = px // 2, py // 2
+    half = ((np.abs(grey[: h - py, hx : w - px + hx] - grey[: h - py, : w - px]) <= SAME)
+            & (np.abs(grey[hy : h - py + hy, : w - px] - grey[: h - py, : w - px]) <= SAME)).astype(np.float32)
+    window = (px, py)
+    tiled = (cv2.blur(same, window) >= REPEATS) & (cv2.blur(half, window) <= HALF_REPEATS)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(tiled.astype(np.uint8), connectivity=4)
+    if count < 2:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, bw, bh = (int(v) for v in stats[k, :4])
+    if bw < (MIN_CELLS - 1) * px or bh < (MIN_CELLS - 1) * py:
+        return None
+    # The window smears the area's edges by up to half a pitch: each edge is moved to the last line
+    # of pixels that still repeats one pitch into the board.
+    rows_in = slice(y, y + bh)
+    cols_in = slice(x, x + bw)
+    column_repeats = (np.abs(grey[rows_in, px:] - grey[rows_in, :-px]) <= SAME).mean(axis=0)
+    row_repeats = (np.abs(grey[py:, cols_in] - grey[:-py, cols_in]) <= SAME).mean(axis=1)
+    left = _edge(column_repeats, x, -1)
+    right = _edge(column_repeats, x + bw - 1, +1) + px  # the last repeating column plus one pitch
+    top = _edge(row_repeats, y, -1)
+    bottom = _edge(row_repeats, y + bh - 1, +1) + py
+    cols, rows = round((right - left + 1) / px), round((bottom - top + 1) / py)
+    if cols < MIN_CELLS or rows < MIN_CELLS:
+        return None
+    return left, top, cols, rows, px, py
+
+
+def _edge(repeats: np.ndarray, start: int, direction: int) -> int:
+    """From ``start``, the farthest index in ``direction`` whose line still repeats (EDGE_SHARE)."""
+    at = min(max(start, 0), len(repeats) - 1)
+    while 0 <= at + direction < len(repeats) and repeats[at + direction] >= EDGE_SHARE:
+        at += direction
+    return at
+
+
+def _grid(left: int, top: int, cols: int, rows: int, px: int, py: int) -> Grid:
+    """A Grid whose faces are the cells' whole boxes (a picture cell has no face of its own)."""
+    c, r = np.meshgrid(np.arange(cols), np.arange(rows))
+    lefts = (left + c * px).ravel().astype(np.int32)
+    tops = (top + r * py).ravel().astype(np.int32)
+    n = lefts.size
+    faces = Faces(lefts, tops, np.full(n, px, np.int32), np.full(n, py, np.int32), np.ones(n, bool))
+    return Grid((left + px / 2.0, top + py / 2.0), (float(px), float(py)), rows, cols, faces, faces, boxes=True)
+
+
+__all__ = ["tiled_grid"]
