@@ -116,9 +116,9 @@ class _Search:
                 stack.extend(bits(fresh))
         return tuple(sorted(shown))
 
-    def split(self, cell: int, group: list[int]) -> dict[int | tuple[int, ...], list[int]]:
+    def split(self, cell: int, group: list[int]) -> dict[int | tuple[tuple[int, int], ...], list[int]]:
         """The placements where ``cell`` is safe, grouped by what opening it would show."""
-        out: dict[int | tuple[int, ...], list[int]] = {}
+        out: dict[int | tuple[tuple[int, int], ...], list[int]] = {}
         bit = 1 << cell
         self.work -= len(group)
         if self.work < 0 or time.perf_counter() > self.deadline:
