@@ -83,12 +83,21 @@ class _Search:
         self.size = system.rows, system.cols
         self.cells = bits(system.unknown)
         self.memo: dict[tuple[int, ...], float] = {}
+        # What a zero opens, by (cell, placement): most are asked again under other sets of placements.
+        self.areas: dict[tuple[int, int], int | tuple[tuple[int, int], ...]] = {}
         self.work = WORK_BUDGET
         self.deadline = deadline
 
-    def reveal(self, cell: int, placement: int) -> int | tuple[int, ...]:
+    def reveal(self, cell: int, placement: int) -> int | tuple[tuple[int, int], ...]:
         """What opening ``cell`` shows under ``placement``: its number, or for a zero the numbers of the
-        whole area the game opens by itself (as (cell, number) pairs, flattened)."""
+        whole area the game opens by itself (as (cell, number) pairs, in cell order)."""
+        key = (cell, placement)
+        known = self.areas.get(key)
+        if known is None:
+            known = self.areas[key] = self._open(cell, placement)
+        return known
+
+    def _open(self, cell: int, placement: int) -> int | tuple[tuple[int, int], ...]:
         neighbours = self.neighbours
         mines = placement | self.shown
         value = (neighbours[cell] & mines).bit_count()
@@ -105,11 +114,11 @@ class _Search:
                 fresh = neighbours[c] & self.unknown & ~seen
                 seen |= fresh
                 stack.extend(bits(fresh))
-        return tuple(x for pair in sorted(shown) for x in pair)
+        return tuple(sorted(shown))
 
-    def split(self, cell: int, group: list[int]) -> dict[int | tuple[int, ...], list[int]]:
+    def split(self, cell: int, group: list[int]) -> dict[int | tuple[tuple[int, int], ...], list[int]]:
         """The placements where ``cell`` is safe, grouped by what opening it would show."""
-        out: dict[int | tuple[int, ...], list[int]] = {}
+        out: dict[int | tuple[tuple[int, int], ...], list[int]] = {}
         bit = 1 << cell
         self.work -= len(group)
         if self.work < 0 or time.perf_counter() > self.deadline:
@@ -146,8 +155,10 @@ class _Search:
         # placement and tells nothing. Found with bit operations, not a loop over every covered cell;
         # lowest first, as that loop went.
         telling = self.unknown & ~union & (dilate(varying, rows, cols) | ~dilate(fixed, rows, cols))
-        for cell in bits(telling):
-            parts = self.split(cell, group)
+        while telling:  # (lowest first; the first cell tells more often than not: no list of them all)
+            low = telling & -telling
+            telling ^= low
+            parts = self.split(low.bit_length() - 1, group)
             if len(parts) > 1:  # a safe cell that tells placements apart: open it for free
                 result = sum(len(part) * self.win(part) for part in parts.values()) / len(group)
                 self.memo[key] = result

@@ -240,11 +240,16 @@ def enumerate_by_count(
         enforced = enforced[:tracked] + enforced[tracked + 1 :]
         tracked_groups = component.constraints[tracked][0]
     need = [mines for _, mines in enforced]
-    capacity = [sum(sizes[g] for g in members) for members, _ in enforced]
     touching: list[list[int]] = [[] for _ in range(ngroups)]
+    # Per group g, its constraints k with the cells they hold in groups after g: groups are placed
+    # in order, so that is all the room k has left once g is placed, whatever the path.
+    room: list[list[tuple[int, int]]] = [[] for _ in range(ngroups)]
     for k, (members, _) in enumerate(enforced):
-        for g in members:
+        after = sum(sizes[g] for g in members)
+        for g in sorted(members):
             touching[g].append(k)
+            after -= sizes[g]
+            room[g].append((k, after))
     # C(size, k) looked up rather than computed at every node.
     combs = [_binomials(size) for size in sizes]
     results: dict[int, ComponentSolutions] = {}
@@ -268,9 +273,9 @@ def enumerate_by_count(
         sums = found.group_mines.get(total)
         if sums is None:
             sums = found.group_mines[total] = [0] * ngroups
-        for i in range(ngroups):
-            if chosen[i]:
-                sums[i] += weight * chosen[i]
+        for i, mines in enumerate(chosen):
+            if mines:
+                sums[i] += weight * mines
 
     # The leaves' work is in ``store``, not here, so this recursive function's frames stay small:
     # CPython 3.11 stacks them in fixed-size chunks, and a deep search whose frames cross a chunk's
@@ -278,29 +283,31 @@ def enumerate_by_count(
     # size and call depth).
     def search(g: int, weight: int, total: int) -> None:
         nonlocal nodes
-        if g == ngroups:
-            store(weight, total)
-            return
         nodes -= 1
         if nodes < 0:
             raise BudgetExceeded
         if not nodes & 1023 and time.perf_counter() > deadline:
             raise OutOfTime
-        size = sizes[g]
-        low, high = 0, size
-        cons = touching[g]
-        for k in cons:
-            # The other unplaced groups of constraint k can hold at most capacity[k] - size mines.
-            rest = need[k] - (capacity[k] - size)
-            if rest > low:
-                low = rest
-            if need[k] < high:
-                high = need[k]
+        low, high = 0, sizes[g]
+        for k, after in room[g]:
+            # The later groups of constraint k can hold at most ``after`` mines.
+            left = need[k]
+            if left - after > low:
+                low = left - after
+            if left < high:
+                high = left
         if low > high:
             return
-        for k in cons:
-            capacity[k] -= size
         row = combs[g]
+        if g == last:
+            # Every placement from here is a solution: stored without a call per leaf (and
+            # ``need`` is read no further, so it is left as it is).
+            for mines in range(low, high + 1):
+                chosen[g] = mines
+                store(weight * row[mines], total + mines)
+            chosen[g] = 0
+            return
+        cons = touching[g]
         for mines in range(low, high + 1):
             for k in cons:
                 need[k] -= mines
@@ -309,16 +316,18 @@ def enumerate_by_count(
             for k in cons:
                 need[k] += mines
         chosen[g] = 0
-        for k in cons:
-            capacity[k] += size
 
     # One level of recursion per group: a frontier of a few thousand cells needs more than Python's
     # default limit (Python-to-Python calls do not grow the C stack from 3.11 on).
     old_limit = sys.getrecursionlimit()
     if ngroups + 100 > old_limit:
         sys.setrecursionlimit(ngroups + 100)
+    last = ngroups - 1
     try:
-        search(0, 1, 0)
+        if ngroups:
+            search(0, 1, 0)
+        else:
+            store(1, 0)  # no group: the one empty placement
     finally:
         budget[0] = nodes  # also when the budget ran out, so callers can count what was spent
         sys.setrecursionlimit(old_limit)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .board import Board
 from .constraints import build_constraints, deduce_next
@@ -57,6 +58,13 @@ class Decision:
     approximate: bool = False
 
 
+@lru_cache(maxsize=4096)
+def _open_safe(row: int, col: int) -> Move:
+    """The move that opens a certain cell, made once per cell: a decision lists every safe cell, and
+    a frozen dataclass takes near a microsecond to build (a Move is immutable, so sharing it is safe)."""
+    return Move(OPEN, row, col, 0.0)
+
+
 def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
     start = time.perf_counter()
     if config.time_limit is None:
@@ -81,7 +89,7 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
         model = solve_system(system, board.mines, config.density, config.node_budget, deduction, solve_by)
         safe, mines = model.safe, model.mines
     cols = board.cols
-    moves = [Move(OPEN, *divmod(i, cols), 0.0) for i in bits(safe)]
+    moves = [_open_safe(*divmod(i, cols)) for i in bits(safe)]
     if config.flag_mines:
         moves += [Move(FLAG, *divmod(i, cols), 1.0) for i in bits(mines)]
     guessed = False

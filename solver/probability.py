@@ -254,16 +254,15 @@ def solve_system(
 def to_analysis(model: Model) -> Analysis:
     system = model.system
     rows, cols = system.rows, system.cols
-    grid: list[list[float | None]] = [[None] * cols for _ in range(rows)]
+    flat: list[float | None] = [None] * (rows * cols)
     for probability, mask in model.classes:  # (not through ``probabilities``: no dict to make)
         probability = float(probability)
         for i in bits(mask):
-            r, c = divmod(i, cols)
-            grid[r][c] = probability
+            flat[i] = probability
     return Analysis(
         rows=rows,
         cols=cols,
-        probabilities=tuple(tuple(row) for row in grid),
+        probabilities=tuple(tuple(flat[r * cols : (r + 1) * cols]) for r in range(rows)),
         safe=frozenset(system.cells(model.safe)),
         mines=frozenset(system.cells(model.mines)),
         exact=model.exact,
