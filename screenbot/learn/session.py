@@ -16,6 +16,7 @@ import numpy as np
 
 from ..geometry import Rect
 from ..mouse import BoardMouse
+from ..play.controls import GAME_END_PAUSE
 from ..play.profile import USUAL_RESTARTS, ControlAction
 from .clusters import Clusters
 from .naming import LostGame, NamingError, merge, name_lost_board
@@ -146,6 +147,8 @@ class Session(Watcher):
                 self.desk.sleep(0.5)
                 image, after = self.open(ids, first)
                 if np.array_equal(after, ids):
+                    if self.desk.window is not None:
+                        self.desk.window.geometry()  # WindowGoneError when the client closed (or crashed)
                     raise LearnError("the client does not react to clicks on its board (a left click on a covered "
                                      "cell changed nothing, twice): nothing was written", code=1)
             seen.games_played += 1
@@ -377,6 +380,7 @@ class Session(Watcher):
     def restart(self) -> None:
         """Start a new game: with the way found before, or by trying the usual ones in turn."""
         seen = self.seen
+        self.desk.sleep(GAME_END_PAUSE)  # the client may still be ending the last game (see the constant)
         if seen.restart is not None:
             if self._try_restart(seen.restart[1]):
                 return
