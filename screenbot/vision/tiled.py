@@ -85,24 +85,56 @@ def _board(grey: np.ndarray, px: int, py: int) -> tuple[int, int, int, int, int,
     if bw < (MIN_CELLS - 1) * px or bh < (MIN_CELLS - 1) * py:
         return None
     # The window smears the area's edges by up to half a pitch: each edge is moved to the last line
-    # of pixels that still repeats one pitch into the board.
+    # of pixels that still repeats one pitch into the board (in or out).
     rows_in = slice(y, y + bh)
     cols_in = slice(x, x + bw)
     column_repeats = (np.abs(grey[rows_in, px:] - grey[rows_in, :-px]) <= SAME).mean(axis=0)
     row_repeats = (np.abs(grey[py:, cols_in] - grey[:-py, cols_in]) <= SAME).mean(axis=1)
-    left = _edge(column_repeats, x, -1)
-    right = _edge(column_repeats, x + bw - 1, +1) + px  # the last repeating column plus one pitch
-    top = _edge(row_repeats, y, -1)
-    bottom = _edge(row_repeats, y + bh - 1, +1) + py
-    cols, rows = round((right - left + 1) / px), round((bottom - top + 1) / py)
-    if cols < MIN_CELLS or rows < MIN_CELLS:
+    left, cols = _span(column_repeats, x, x + bw - 1, px, grey[rows_in].T)
+    top, rows = _span(row_repeats, y, y + bh - 1, py, grey[:, cols_in])
+    if cols < MIN_CELLS or rows < MIN_CELLS or not _all_alike(grey, left, top, cols, rows, px, py):
         return None
     return left, top, cols, rows, px, py
 
 
+def _all_alike(grey: np.ndarray, left: int, top: int, cols: int, rows: int, px: int, py: int) -> bool:
+    """Is every cell of the board found the same picture? A fresh board's are; a line of the window
+    taken in with the board (its colour like the cells' ground) is not, and the board is refused."""
+    if left < 0 or top < 0 or left + cols * px > grey.shape[1] or top + rows * py > grey.shape[0]:
+        return False
+    cells = grey[top : top + rows * py, left : left + cols * px].reshape(rows, py, cols, px).transpose(0, 2, 1, 3)
+    typical = np.median(cells.reshape(rows * cols, py, px), axis=0)
+    unlike = (np.abs(cells - typical) > SAME).mean(axis=(2, 3))
+    return bool((unlike <= 1 - REPEATS).all())
+
+
+def _span(repeats: np.ndarray, first: int, last: int, pitch: int, lines: np.ndarray) -> tuple[int, int]:
+    """(first pixel, cells) of the board along one axis (``lines[i]``: the board's pixels on line i
+    across it), from the lines that repeat one pitch on. The last repeating line is a pitch short of the
+    board's end. Where the cells' outer lines look like the window beside them, a few lines past the
+    board repeat too: the board is a whole number of cells, placed where its two outer lines stand out
+    most from the lines just outside them (a cell's bevel or border against the window)."""
+    start = _edge(repeats, first, -1)
+    end = _edge(repeats, last, +1) + pitch
+    cells = round((end - start + 1) / pitch)
+    width = cells * pitch
+    spare = max(0, (end - start + 1) - width)
+
+    def contrast(at: int) -> float:
+        if at < 1 or at + width >= len(lines):
+            return -1.0
+        outer = np.abs(lines[at].astype(np.int32) - lines[at - 1]).mean()
+        return float(outer + np.abs(lines[at + width - 1].astype(np.int32) - lines[at + width]).mean())
+
+    return max(range(start, start + spare + 1), key=contrast), cells
+
+
 def _edge(repeats: np.ndarray, start: int, direction: int) -> int:
-    """From ``start``, the farthest index in ``direction`` whose line still repeats (EDGE_SHARE)."""
+    """The board's last line from ``start`` in ``direction``: first back inside while the line does
+    not repeat (the window smeared the area past the board), then out while the next one does."""
     at = min(max(start, 0), len(repeats) - 1)
+    while repeats[at] < EDGE_SHARE and 0 <= at - direction < len(repeats):
+        at -= direction
     while 0 <= at + direction < len(repeats) and repeats[at + direction] >= EDGE_SHARE:
         at += direction
     return at
