@@ -54,6 +54,9 @@ def test_learn_gnome_mines_from_zero_labels(tmp_path):
             assert summary["restart"] == "Ctrl+R" and summary["first_click"] == "opening"
             assert summary["mine_total"] == {"16x16": 40}
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])
+            profile = json.loads((skins / "learnt" / "profile.json").read_text())
+            if profile["learnt"]["wins"]:  # the rule is learnt from a win
+                assert profile["win_requires_all_flags"] is WINS_NEED_FLAGS[client], profile["win_shown"]
             profile = json.loads((skins / "gm-learnt" / "profile.json").read_text())
             assert profile["hover_highlight"] is True and profile["play"]["restart"]["keys"] == ["ctrl", "r"]
             assert not (skins / "gm-learnt").is_symlink() and not list(skins.glob(".new-skin-*"))
@@ -107,6 +110,11 @@ LEARNT_CLIENTS = [
 ]
 
 
+# Clients whose win needs every mine flagged (learnt: every safe cell open leaves the mines covered, and
+# each takes a flag).
+WINS_NEED_FLAGS = {"winemine": False, "minegauler": False, "xbomb": True, "xdemineur": True, "sgt-mines": False}
+
+
 @pytest.mark.parametrize("client, options, games, learn_options, restart, states, mine_total", LEARNT_CLIENTS,
                          ids=[c[0] for c in LEARNT_CLIENTS])
 def test_learn_from_zero_labels_then_play(client, options, games, learn_options, restart, states, mine_total, tmp_path):
@@ -126,6 +134,9 @@ def test_learn_from_zero_labels_then_play(client, options, games, learn_options,
             assert set(states) <= set(summary["states"])
             assert summary["restart"] == restart and summary["mine_total"] == mine_total
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])
+            profile = json.loads((skins / "learnt" / "profile.json").read_text())
+            if profile["learnt"]["wins"]:  # the rule is learnt from a win
+                assert profile["win_requires_all_flags"] is WINS_NEED_FLAGS[client], profile["win_shown"]
             assert not any(check["verdict"].startswith("WRONG") for check in summary["checks"])
             played = _screenbot(["play", "--client", "learnt", "--games", "10", "--json",
                                  "--failure-dir", str(tmp_path)], env={"SCREENBOT_TEMPLATES": str(skins)})

@@ -77,3 +77,20 @@ def test_a_client_whose_cells_change_look_mid_game_stops_learning():
         learn(_desk(client), "sim", 4, rng)
     print(stopped.value)
     assert client.renderer.__class__ is Restyled
+
+
+@pytest.mark.parametrize("needs_flags", [True, False])
+def test_whether_a_win_needs_every_mine_flagged_is_learnt(needs_flags):
+    """A client that leaves its mines covered once every safe cell is open, and takes a flag on each
+    (xbomb, xdemineur), is learnt as wanting them flagged; one whose game is over then (no more clicks
+    taken) is not. Play gets the rule from the profile."""
+    from screenbot.learn.skin import profile_for
+
+    print(f"seed {SEED}")
+    client = SimulatedClient(9, 9, 10, renderer=FlatRenderer(20), screen_size=(400, 400), board_origin=(100, 120),
+                             seed=SEED, wins_need_flags=needs_flags)
+    seen = learn(_desk(client), "sim", 8, random.Random(SEED))
+    assert seen.wins >= 1, f"seed {SEED}: no game won in 8, nothing to learn the rule from"
+    assert seen.flags_to_win is needs_flags
+    profile = profile_for(seen, "sim")
+    assert profile["win_requires_all_flags"] is needs_flags and profile["win_requires_all_open"] is needs_flags

@@ -145,6 +145,26 @@ def test_flag_counting_client_is_won_only_by_flagging_every_mine(tmp_path):
         assert client.game.board().count("F") == 99
 
 
+def test_a_client_learnt_as_wanting_flags_gets_them_once_no_safe_cell_is_left(tmp_path):
+    """A learnt flag rule is "every safe cell open, then every mine flagged": it wins on a client that
+    ends its game as soon as every mine is flagged (xdemineur, here) as on one that wants both (xbomb),
+    because no flag goes down while a safe cell is covered."""
+    client = SimulatedClient(16, 16, 40, seed=5, preopen=True, wins_need_flags=True, face=(0.0, -2.0), rules="safe")
+    profile = dataclasses.replace(XDEMINEUR_LIKE, win_requires_all_open=True, mines={"16x16": 40})
+    flags_early = []
+
+    def watch(sim, clicks):
+        board = sim.game.board()
+        if sim.clicks and sim.clicks[-1].button == "right" and board.count("#") + board.count("F") > sim.mines:
+            flags_early.append(len(sim.clicks))
+
+    client.on_click = watch
+    results = make_player(client, profile, tmp_path, games=4).play()
+    assert {r.outcome for r in results} <= {WON, LOST} and any(r.outcome == WON for r in results)
+    assert any(c.button == "right" for c in client.clicks) and not flags_early
+    assert client.outside_clicks == []
+
+
 def test_unknown_total_win_is_seen_when_the_board_stops_reacting(tmp_path):
     client = SimulatedClient(9, 9, 10, seed=11, rules="none", restart_keys=("f5",))
     results = make_player(client, BROWSER_LIKE, tmp_path, games=6).play()

@@ -25,6 +25,10 @@ from .watch import (Desk, FocusProbe, LearnError, Seen, Watcher, board_lattice, 
 
 log = logging.getLogger(__name__)
 
+# Named lost games after which a client with a known mine total is played with the solver's help even
+# if it never showed a wrong flag (xbomb draws none).
+ASSIST_AFTER = 3
+
 RESTART_TIMEOUT = 2.0  # s a restart candidate may take to show a fresh board
 
 # What may close a window a win brings (gnome-mines' "Congratulations"), tried in turn; the keys go to the
@@ -165,8 +169,9 @@ class Session(Watcher):
         # loss shows as a flag (a mine) or a wrong flag.
         # Once a lost game has been named (and a wrong flag seen), the solver picks safe cells from what
         # is named: games then go further (more numbers) and some are won (the win's look). A flag left
-        # on a cell that may be safe would mislead the solver, so those games place none.
-        assisted = self._mine_total() is not None and "W" in seen.names.values()
+        # on a cell that may be safe would mislead the solver, so those games place none. A client
+        # that never draws a wrong flag (xbomb) is assisted after ASSIST_AFTER named games instead.
+        assisted = self._mine_total() is not None and ("W" in seen.names.values() or seen.games_named >= ASSIST_AFTER)
         flagged: set[tuple[int, int]] = set()
         if not assisted:
             image, ids, flagged = self.flag_one(image, ids, cycle=first_game and seen.flag is None)
@@ -183,7 +188,7 @@ class Session(Watcher):
                 break  # the loss is on the board already
             image_next, after = self.open(ids, cell)
             if safe and self._last_safe(board):
-                self.finish_win(ids)
+                self.finish_win(ids, cell)
                 return
             if np.array_equal(after, ids):
                 still += 1
@@ -306,7 +311,8 @@ class Session(Watcher):
 
     def pick(self, ids: np.ndarray, choices: list[tuple[int, int]], assisted: bool):
         """The next cell to open, and the board as named (None when some picture has no name yet):
-        a cell the solver proves safe when ``assisted`` and there is one, else a random one."""
+        when ``assisted``, a cell the solver proves safe, else one of the likeliest safe (so that games
+        are won too: a win is learnt from); otherwise a random one."""
         from solver.errors import MinesweeperError
         from solver.probability import analyze
 
@@ -318,9 +324,10 @@ class Session(Watcher):
                 analysis = analyze(board.with_mines(self._mine_total()))
             except MinesweeperError:
                 return self.rng.choice(choices), board, False
-            safe = [c for c in choices if analysis.probability(*c) == 0]
-            if safe:
-                return self.rng.choice(safe), board, True
+            risk = {c: analysis.probability(*c) for c in choices}
+            lowest = min(risk.values())
+            best = [c for c in choices if risk[c] == lowest]
+            return self.rng.choice(best), board, lowest == 0
         return self.rng.choice(choices), board, False
 
     def _last_safe(self, board) -> bool:
@@ -328,9 +335,10 @@ class Session(Watcher):
         total = self._mine_total()
         return total is not None and board is not None and board.count("#?F") - 1 == total
 
-    def finish_win(self, ids: np.ndarray) -> None:
-        """Every safe cell is open: close the dialog a win may bring (the usual keys, in turn) and learn
-        what the won board shows on its mines (clients flag them all)."""
+    def finish_win(self, ids: np.ndarray, last: tuple[int, int]) -> None:
+        """Every safe cell is open (``last`` the one just opened; ``ids`` the board before): close the
+        dialog a win may bring (the usual keys, in turn) and learn what the won board shows on its mines
+        (clients flag them all), or, when it leaves them covered, whether it takes a flag on each."""
         seen = self.seen
         seen.wins += 1
         board_rect = seen.lattice.board_rect()
@@ -355,13 +363,41 @@ class Session(Watcher):
                                  "nor Enter closed: close it by hand and learn again", code=1)
         won_image, won = self.settled()
         changed = won != ids
+        changed[last] = False
         if changed.any() and np.isin(ids[changed], list(seen.covered)).all():
             new = set(won[changed].tolist()) - set(self._names())
             if len(new) == 1:
                 seen.names[new.pop()] = "F"  # a won game shows a flag on every mine
             self.keep(won_image, won, "won")
+            seen.flags_to_win = False if seen.flags_to_win is None else seen.flags_to_win
+        elif not changed.any() and seen.flag is not None:
+            won_image, won, taken = self.flag_the_rest(won)
+            seen.flags_to_win = taken if seen.flags_to_win is None else (seen.flags_to_win and taken)
+            if taken:
+                self.keep(won_image, won, "won")
         log.info("learn: game %d won%s", seen.games_played,
                  f"; {seen.after_win[0]} closed the window it brought" if seen.after_win else "")
+
+    def flag_the_rest(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+        """Right-click every cell still covered (all mines: every safe cell is open). Returns the board
+        after and whether each showed the flag. A client whose game ended at the last safe cell takes
+        no click any more; one that wants the mines flagged for a win takes them (and may show the win
+        at the last one: that click is not checked for other cells changing)."""
+        image = None
+        covered = self.covered_cells(ids)
+        for k, cell in enumerate(covered):
+            if k < len(covered) - 1:
+                image, after = self.right(ids, cell)
+            else:
+                self.mouse.flag(*cell)
+                self.park()
+                image, after = self.settled(previous=ids)
+            if int(after[cell]) != self.seen.flag:
+                log.info("learn: a right click on mine %s after the last safe cell showed no flag", cell)
+                return image, after, False
+            ids = after
+        log.info("learn: the client took a flag on each of the %d mines left after the last safe cell", len(covered))
+        return image, ids, bool(covered)
 
     def _first_click_evidence(self, opened: int, first_id: int | None, names: dict[int, str] | None) -> None:
         if self.seen.preopened:

@@ -123,12 +123,17 @@ def profile_for(seen: Seen, name: str) -> dict:
         "client": name,
         "first_click": first_click,
         "mine_total": mine_total,
-        "win_requires_all_flags": False,
+        # Learnt as both: every safe cell opened, then every mine flagged, is the win learn saw. Play
+        # then flags the mines once no safe cell is left (xdemineur ends a game as soon as every
+        # mine is flagged, xbomb wants both: this order wins on either).
+        "win_requires_all_flags": bool(seen.flags_to_win),
+        "win_requires_all_open": bool(seen.flags_to_win),
         "hover_highlight": seen.lit is not None,
         "pauses_on_focus_loss": seen.pauses_on_focus_loss,
         "question_marks": seen.question is not None,
         "loss_shown": "learnt: every mine shown on the board",
         "win_shown": ("learnt: a window over the board, closed with " + seen.after_win[0]) if seen.after_win
+        else "learnt: every safe cell open, then a flag on every mine" if seen.flags_to_win
         else "learnt: on the board" if seen.wins else "not seen while learning",
         "learnt": {
             "games": seen.games_played,

@@ -91,6 +91,9 @@ class Seen:
     pauses_on_focus_loss: bool = False  # the board is hidden while the window has not the keyboard
     preopened: bool = False  # the client opens an area of each new game itself (xdemineur)
     after_win: tuple[str, ControlAction] | None = None
+    # Every safe cell open left the mines covered and the client took a flag on each of them: it wants
+    # them all flagged for a win (xbomb, xdemineur). None: never seen at a win.
+    flags_to_win: bool | None = None
 
 
 def board_lattice(frame: np.ndarray, name: str) -> Lattice:

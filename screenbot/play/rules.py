@@ -8,6 +8,7 @@ overlay and ``hint --image`` take the mine total and the first click from the sa
 
 from __future__ import annotations
 
+from solver.board import FLAG, UNKNOWN_CHARS
 from solver.policy import PolicyConfig, decide
 
 from .observer import WON, Action
@@ -46,9 +47,16 @@ class GameRules:
     def policy_for(self, board) -> PolicyConfig:
         """The solver settings a decision on this board is made with (recorders store them)."""
         first = first_click(self.config.first_click, self.profile, board.rows, board.cols)
-        # A client that counts flags (xdemineur) only declares a win once every mine is flagged.
-        flag = self.config.flag_mines or self.profile.win_requires_all_flags
+        # A client that counts flags (xdemineur) only declares a win once every mine is flagged. One
+        # that also wants every safe cell open (xbomb, and every client learnt with flags) gets its
+        # flags once no safe cell is left: flags placed earlier would win nothing sooner.
+        flag = self.config.flag_mines or (self.profile.win_requires_all_flags and (
+            not self.profile.win_requires_all_open or self._only_mines_covered(board)))
         return PolicyConfig(first_click=first, flag_mines=flag)
+
+    def _only_mines_covered(self, board) -> bool:
+        mines = self.mine_total_for(board)
+        return mines is not None and board.count(UNKNOWN_CHARS) + board.count(FLAG) == mines
 
     def mine_total_for(self, board) -> int | None:
         """The mine total used for this board: --mines, else the profile's, else None (unknown)."""
