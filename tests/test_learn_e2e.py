@@ -54,10 +54,8 @@ def test_learn_gnome_mines_from_zero_labels(tmp_path):
             assert summary["restart"] == "Ctrl+R" and summary["first_click"] == "opening"
             assert summary["mine_total"] == {"16x16": 40}
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])
-            profile = json.loads((skins / "learnt" / "profile.json").read_text())
-            if profile["learnt"]["wins"]:  # the rule is learnt from a win
-                assert profile["win_requires_all_flags"] is WINS_NEED_FLAGS[client], profile["win_shown"]
             profile = json.loads((skins / "gm-learnt" / "profile.json").read_text())
+            assert profile["win_requires_all_flags"] is False  # its win brings a dialog
             assert profile["hover_highlight"] is True and profile["play"]["restart"]["keys"] == ["ctrl", "r"]
             assert not (skins / "gm-learnt").is_symlink() and not list(skins.glob(".new-skin-*"))
 
