@@ -29,8 +29,9 @@ def tiled_grid(frame: np.ndarray) -> Grid | None:
     if min(grey.shape) < MIN_CELLS * MIN_PITCH:
         return None
     best = None
-    for px in _pitches(grey, axis=1):
-        for py in _pitches(grey, axis=0):
+    heights = _pitches(grey, axis=0)
+    for px in _pitches(grey, axis=1) if heights else []:
+        for py in heights:
             if not 0.7 <= px / py <= 1.4:
                 continue
             found = _board(grey, px, py)
@@ -52,8 +53,10 @@ def _pitches(grey: np.ndarray, axis: int, keep: int = 3) -> list[int]:
     if hi <= MIN_PITCH + 1:
         return []
     lags = np.arange(MIN_PITCH - 1, hi + 2)
-    diff = np.array([float(np.abs(grey[:, lag:] - grey[:, :-lag]).mean() if axis == 1 else
-                           np.abs(grey[lag:] - grey[:-lag]).mean()) for lag in lags])
+    # Every other line across the axis is enough for a mean, and halves the work on a whole screen.
+    sample = grey[::2] if axis == 1 else grey[:, ::2]
+    diff = np.array([float(np.abs(sample[:, lag:] - sample[:, :-lag]).mean() if axis == 1 else
+                           np.abs(sample[lag:] - sample[:-lag]).mean()) for lag in lags])
     dips = [i for i in range(1, len(lags) - 1) if diff[i] < diff[i - 1] and diff[i] <= diff[i + 1]]
     # Deepest first, measured against the shifts around it (a dip, not a low level overall).
     depth = {i: float(np.median(diff[max(0, i - 4) : i + 5]) - diff[i]) for i in dips}
