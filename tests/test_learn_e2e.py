@@ -102,6 +102,9 @@ UNSEEN_STATE = "matches no state well enough"
 LEARNT_CLIENTS = [
     ("winemine", {"level": "expert"}, 8, [], "F2", "#01234F*X", {"16x30": 99}),
     ("minegauler", {"level": "intermediate", "button_size": 24}, 6, [], "F2", "#0123F*X", {"16x16": 40}),
+    # Its Textured style: covered cells a texture with no face, found as a repeated picture.
+    ("minegauler", {"level": "intermediate", "button_size": 28, "style": "Textured"}, 6, [], "F2", "#0123F*X",
+     {"16x16": 40}),
     ("xbomb", {"level": 1}, 8, ["--restart", "s"], "the given restart s", "#0123F*", {"8x8": 10}),
     ("xdemineur", {}, 6, [], "a click just above the board", "#0123F*X", {"16x16": 40}),
     ("sgt-mines", {"game_id": "16x16n40"}, 8, [], "Ctrl+N", "#012FX", None),
@@ -114,7 +117,7 @@ WINS_NEED_FLAGS = {"winemine": False, "minegauler": False, "xbomb": True, "xdemi
 
 
 @pytest.mark.parametrize("client, options, games, learn_options, restart, states, mine_total", LEARNT_CLIENTS,
-                         ids=[c[0] for c in LEARNT_CLIENTS])
+                         ids=[c[0] + (f"-{c[1]['style']}" if "style" in c[1] else "") for c in LEARNT_CLIENTS])
 def test_learn_from_zero_labels_then_play(client, options, games, learn_options, restart, states, mine_total, tmp_path):
     """Learnt from zero labels, then 10 games with the learnt skin (named, so the shipped skin of the
     client is not used): each game ends in a detected win or loss, or the session stops on a state
