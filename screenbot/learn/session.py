@@ -104,15 +104,13 @@ class Session(Watcher):
             raise LearnError(f"{refusal}): start a new game, leave it untouched and run learn again", code=1)
         cells = [(int(r), int(c)) for r, c in np.argwhere(ids == candidate)]
         cell = self.rng.choice(cells)
-        _, marked = self.right(ids, cell)
+        image, marked = self.right(ids, cell)
         if int(marked[cell]) == candidate:
             raise LearnError(f"{refusal}, and a right click on the commonest one changed nothing): start a new game, "
                              "leave it untouched and run learn again", code=1)
-        for _ in range(3):  # round the flag's cycle, back to covered
-            _, marked = self.right(marked, cell, again=True)
-            if int(marked[cell]) == candidate:
-                return candidate
-        raise LearnError("a right click on a covered cell did not come back to covered after three more", code=1)
+        if not self.right_until(image, marked, cell, candidate)[2]:  # round the flag's cycle, back to covered
+            raise LearnError("a right click on a covered cell did not come back to covered after three more", code=1)
+        return candidate
 
     def hover(self, image: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Point at a covered cell and see whether it lights up (then parked again)."""
@@ -289,12 +287,20 @@ class Session(Watcher):
                 self.keep(*frames[1], "question")
         if seen.flag is None:
             return image, ids, set()
-        for _ in range(3):  # back round to the flag
-            if int(ids[cell]) == seen.flag:
-                return image, ids, {cell}
-            image, ids = self.right(ids, cell, again=True)
-        seen.refused.append("a right click did not come back to the flag")
+        image, ids, shown = self.right_until(image, ids, cell, seen.flag)  # back round to the flag
+        if not shown:
+            seen.refused.append("a right click did not come back to the flag")
         return image, ids, {cell}
+
+    def right_until(self, image: np.ndarray, ids: np.ndarray, cell: tuple[int, int], picture: int,
+                    tries: int = 3) -> tuple[np.ndarray, np.ndarray, bool]:
+        """Right-click ``cell`` again until it shows ``picture`` (round a flag's cycle), at most ``tries``
+        times: the frame, the cells, and whether it shows it."""
+        for _ in range(tries):
+            if int(ids[cell]) == picture:
+                break
+            image, ids = self.right(ids, cell, again=True)
+        return image, ids, int(ids[cell]) == picture
 
     def _mine_total(self) -> int | None:
         counts = set(self.seen.mine_counts)
