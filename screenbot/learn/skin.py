@@ -189,7 +189,7 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
     from ..errors import ScreenError
     from ..play.live import check_playable
     from ..play.profile import profile_from_dict
-    from ..vision import load_skins, locate_board, read_board
+    from ..vision import load_skins, read_board
     from ..vision.newskin import make_skin
 
     frames = labelled_frames(seen)
@@ -216,23 +216,8 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
     for i in chosen + held:
         image, board, what = frames[i]
         used = "taught" if i in chosen else "held back"
-        found = "right"
         try:
-            if what in FINISHED:
-                # The play loop reads a finished game where it found the board while it was being
-                # played, so a lost or won board (mines or flags all over it) is read there, not found
-                # anew (the locator, placing the skin's pictures on a board of mines, can land a pixel
-                # off and take edge cells for the window around them). That place is where the builder
-                # cut the pictures, which may be a pixel from the lattice learn found.
-                at, found = taught.fits[0].lattice, "right at the board's place"
-            else:
-                try:
-                    at = locate_board(image, skins, name)
-                except ScreenError:
-                    if what == "fresh":
-                        raise  # play finds the board on a fresh game: that one the locator must find
-                    # A game in progress is read where the board was found at its start, as play does.
-                    at, found = taught.fits[0].lattice, "right at the board's place (the locator does not find it alone)"
+            at, found = _where_play_reads(image, what, skins, name, taught.fits[0].lattice)
             got = read_board(image, at, skins).board
         except ScreenError as exc:
             checks.append((f"{what} ({used})", f"refused: {str(exc).splitlines()[0][:120]}"))
@@ -250,3 +235,25 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
         raise SkinCheckError("the new skin does not read its own screens back: "
                              + "; ".join([f"{w}: misread" for w in wrong] + refused_taught))
     return Built(states, missing, [frames[i][2] for i in chosen], checks, profile)
+
+
+def _where_play_reads(image: np.ndarray, what: str, skins: dict, name: str, place):
+    """Where the play loop would read a kept frame of kind ``what``, and how the check says "right".
+    ``place`` is where the builder cut the pictures (maybe a pixel from the lattice learn found).
+    ScreenError when play would not find the board."""
+    from ..errors import ScreenError
+    from ..vision import locate_board
+
+    if what in FINISHED:
+        # Play reads a finished game where it found the board while it was being played, so a lost or
+        # won board (mines or flags all over it) is read there, not found anew (the locator, placing
+        # the skin's pictures on a board of mines, can land a pixel off and take edge cells for the
+        # window around them).
+        return place, "right at the board's place"
+    try:
+        return locate_board(image, skins, name), "right"
+    except ScreenError:
+        if what == "fresh":
+            raise  # play finds the board on a fresh game: that one the locator must find
+        # A game in progress is read where the board was found at its start, as play does.
+        return place, "right at the board's place (the locator does not find it alone)"
