@@ -1,5 +1,6 @@
 """Drive a client nobody described: play games on its board and collect what is needed to name its cell
-pictures (``naming``) and to play it (its restart, first-click rule, flags, what a win brings).
+pictures (``naming``) and to play it (its first-click rule, flags; its restart and what a win brings are
+``ends.GameEnds``').
 
 Everything the session sees is kept as cluster ids per frame (``watch.Seen``); the names come later,
 from the lost games, and every kept frame is then labelled with them (``skin`` builds the skin from
@@ -16,11 +17,11 @@ import numpy as np
 
 from ..geometry import Rect
 from ..mouse import BoardMouse
-from ..play.controls import GAME_END_PAUSE
 from ..play.profile import USUAL_RESTARTS, ControlAction
 from .clusters import Clusters
+from .ends import GameEnds
 from .naming import LostGame, NamingError, merge, name_lost_board
-from .watch import (Desk, FocusProbe, LearnError, Seen, Watcher, board_lattice, crop_around, debug_dump,
+from .watch import (Desk, FocusProbe, LearnError, Seen, board_lattice, crop_around, debug_dump,
                     fresh_phase, opened_ids)
 
 log = logging.getLogger(__name__)
@@ -29,21 +30,9 @@ log = logging.getLogger(__name__)
 # if it never showed a wrong flag (xbomb draws none).
 ASSIST_AFTER = 3
 
-RESTART_TIMEOUT = 2.0  # s a restart candidate may take to show a fresh board
 
-# What may close a window a win brings (gnome-mines' "Congratulations"), tried in turn; the keys go to the
-# dialog, which has the keyboard, so the game window is not focused first.
-AFTER_WIN_CANDIDATES: tuple[tuple[str, ControlAction], ...] = (
-    ("Escape", ControlAction(keys=("escape",), wait=0.05, focus=False)),
-    ("Enter", ControlAction(keys=("enter",), wait=0.05, focus=False)),
-)
-
-
-class Session(Watcher):
-    """One learning session: the games played on the board of one client window, and what they tell.
-    ``restarts``: the ways to start a new game to try, in order (the usual ones by default)."""
-
-    restarts: tuple[tuple[str, ControlAction], ...] = USUAL_RESTARTS
+class Session(GameEnds):
+    """One learning session: the games played on the board of one client window, and what they tell."""
 
     # -- the steps -----------------------------------------------------------------------------------
 
@@ -302,19 +291,6 @@ class Session(Watcher):
             image, ids = self.right(ids, cell, again=True)
         return image, ids, int(ids[cell]) == picture
 
-    def _mine_total(self) -> int | None:
-        counts = set(self.seen.mine_counts)
-        return counts.pop() if len(counts) == 1 else None
-
-    def _names(self) -> dict[int, str]:
-        names = dict(self.seen.names)
-        names.update({cid: "#" for cid in self.seen.covered})
-        if self.seen.flag is not None:
-            names.setdefault(self.seen.flag, "F")
-        if self.seen.question is not None:
-            names.setdefault(self.seen.question, "?")
-        return names
-
     def pick(self, ids: np.ndarray, choices: list[tuple[int, int]], assisted: bool):
         """The next cell to open, and the board as named (None when some picture has no name yet):
         when ``assisted``, a cell the solver proves safe, else one of the likeliest safe (so that games
@@ -336,75 +312,6 @@ class Session(Watcher):
             return self.rng.choice(best), board, lowest == 0
         return self.rng.choice(choices), board, False
 
-    def _last_safe(self, board) -> bool:
-        """Was the board one safe cell short of a win (so the safe open just made won it)?"""
-        total = self._mine_total()
-        return total is not None and board is not None and board.count("#?F") - 1 == total
-
-    def finish_win(self, ids: np.ndarray, last: tuple[int, int]) -> None:
-        """Every safe cell is open (``last`` the one just opened; ``ids`` the board before): close the
-        dialog a win may bring (the usual keys, in turn) and learn what the won board shows on its mines
-        (clients flag them all), or, when it leaves them covered, whether it takes a flag on each."""
-        seen = self.seen
-        seen.wins += 1
-        board_rect = seen.lattice.board_rect()
-        window = self.desk.window
-        deadline = self.desk.clock() + 1.5
-        over: list[str] = []
-        while window is not None and self.desk.clock() < deadline:
-            over = window.windows_over(board_rect, own=True)
-            if over:
-                break
-            self.desk.sleep(0.1)
-        if over:
-            for label_, action in AFTER_WIN_CANDIDATES:
-                self.control(action)
-                self.desk.sleep(0.3)
-                if not window.windows_over(board_rect, own=True):
-                    seen.after_win = (label_, action)
-                    break
-            else:
-                seen.refused.append(f"a win brought a window ({', '.join(over)}) that none of the usual keys closed")
-                raise LearnError(f"a win brought a window over the board ({', '.join(over)}) that neither Escape "
-                                 "nor Enter closed: close it by hand and learn again", code=1)
-        won_image, won = self.settled()
-        changed = won != ids
-        changed[last] = False
-        if changed.any() and np.isin(ids[changed], list(seen.covered)).all():
-            new = set(won[changed].tolist()) - set(self._names())
-            if len(new) == 1:
-                seen.names[new.pop()] = "F"  # a won game shows a flag on every mine
-            self.keep(won_image, won, "won")
-            seen.flags_to_win = False if seen.flags_to_win is None else seen.flags_to_win
-        elif not changed.any() and seen.flag is not None:
-            won_image, won, taken = self.flag_the_rest(won)
-            seen.flags_to_win = taken if seen.flags_to_win is None else (seen.flags_to_win and taken)
-            if taken:
-                self.keep(won_image, won, "won")
-        log.info("learn: game %d won%s", seen.games_played,
-                 f"; {seen.after_win[0]} closed the window it brought" if seen.after_win else "")
-
-    def flag_the_rest(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
-        """Right-click every cell still covered (all mines: every safe cell is open). Returns the board
-        after and whether each showed the flag. A client whose game ended at the last safe cell takes
-        no click any more; one that wants the mines flagged for a win takes them (and may show the win
-        at the last one: that click is not checked for other cells changing)."""
-        image = None
-        covered = self.covered_cells(ids)
-        for k, cell in enumerate(covered):
-            if k < len(covered) - 1:
-                image, after = self.right(ids, cell)
-            else:
-                self.mouse.flag(*cell)
-                self.park()
-                image, after = self.settled(previous=ids)
-            if int(after[cell]) != self.seen.flag:
-                log.info("learn: a right click on mine %s after the last safe cell showed no flag", cell)
-                return image, after, False
-            ids = after
-        log.info("learn: the client took a flag on each of the %d mines left after the last safe cell", len(covered))
-        return image, ids, bool(covered)
-
     def _first_click_evidence(self, opened: int, first_id: int | None, names: dict[int, str] | None) -> None:
         if self.seen.preopened:
             self.seen.first_clicks.append("preopened")
@@ -418,59 +325,6 @@ class Session(Watcher):
             self.seen.first_clicks.append("lost")
         else:
             self.seen.first_clicks.append("unknown")
-
-    def restart(self) -> None:
-        """Start a new game: with the way found before, or by trying the usual ones in turn."""
-        seen = self.seen
-        self.desk.sleep(GAME_END_PAUSE)  # the client may still be ending the last game (see the constant)
-        if seen.restart is not None:
-            if self._try_restart(seen.restart[1]):
-                return
-            if not np.isin(self.cells(self.grab()), list(seen.covered)).any():
-                raise LearnError("no cell looks covered as at the start any more (did the client's look change?): "
-                                 "nothing was written", code=1)
-            raise LearnError(f"{seen.restart[0]} started a new game before but not now", code=1)
-        for label, action in self.restarts:
-            seen.restarts_tried.append(label)
-            shown = self.cells(self.grab())
-            log.info("learn: trying %s to start a new game", label)
-            if self._try_restart(action):
-                seen.restart = (label, action)
-                return
-            if not self._board_still_there(shown):
-                raise LearnError(f"after {label} the board is gone (the client shows something else) and no "
-                                 f"new game came: start a new game by hand to learn the rest", code=1)
-        raise LearnError(f"none of the usual ways started a new game ({', '.join(seen.restarts_tried)}): give the "
-                         "client's own keys with --restart KEYS", code=1)
-
-    def _try_restart(self, action: ControlAction) -> bool:
-        before = self.cells(self.grab())
-        self.control(action)
-        deadline = self.desk.clock() + RESTART_TIMEOUT
-        while self.desk.clock() < deadline:
-            if self._fresh(self.cells(self.grab()), before):
-                self.desk.sleep(0.1)
-                if self._fresh(self.settled()[1], before):
-                    return True
-            self.desk.sleep(0.05)
-        return False
-
-    def _fresh(self, ids: np.ndarray, before: np.ndarray) -> bool:
-        """A new game: every cell covered; for a client that opens an area itself, another board, mostly
-        covered, showing no picture seen only on finished games (mines, flags)."""
-        covered = np.isin(ids, list(self.seen.covered))
-        if not self.seen.preopened:
-            return bool(covered.all())
-        finished = [cid for cid, name in self.seen.names.items() if name in "*XWF"]
-        if self.seen.flag is not None:
-            finished.append(self.seen.flag)
-        return covered.mean() >= 0.5 and not np.array_equal(ids, before) and not np.isin(ids, finished).any()
-
-    def _board_still_there(self, shown: np.ndarray) -> bool:
-        """Does the board still show what it showed (or covered cells), after a restart that failed?"""
-        ids = self.cells(self.grab())
-        same = (ids == shown) | np.isin(ids, list(self.seen.covered))
-        return float(same.mean()) > 0.9
 
 
 
