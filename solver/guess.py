@@ -39,6 +39,8 @@ class GuessConfig:
     node_budget: int = 60_000
     endgame: bool = True  # exhaustive search when few placements remain (see ``endgame``)
     endgame_limit: int = PLACEMENT_LIMIT
+    # A forced 50/50 (``_forced_pair``) is guessed as soon as it is found, before any other guess.
+    fifty_fifty: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,10 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
             if found is not None:
                 return Guess(found[0], True)
             complete = time.perf_counter() <= deadline  # given up for time, not for its work budget
+    if config.fifty_fifty:
+        pair = _forced_pair(model)
+        if pair is not None:
+            return Guess(pair[0], complete)
     limit = float(best) * (1 + config.tolerance) + 0.005
     # Of the floating cells only the first of each shape can be a candidate (``_spread``): the others
     # are left out before sorting, which gives the same candidates without sorting hundreds of cells.
@@ -137,3 +143,31 @@ def _spread(candidates: list[int], model: Model) -> list[int]:
             seen.add(shape)
         out.append(i)
     return out
+
+
+def _forced_pair(model: Model) -> tuple[int, int] | None:
+    """A forced 50/50: two covered cells a and b holding exactly one mine (what a number's cells come
+    to once the settled cells are taken out), where every cell next to one of them but not to the
+    other (apart from a and b) is a certain mine. Swapping the mine between a and b then keeps every
+    number shown and every number that could ever show, so nothing can tell them apart: one of them
+    must be guessed at 1/2, and guessing it now gives the safe one's number to the cells around it
+    sooner. Returns the pair, first the cell with more covered neighbours (more to tell), or None."""
+    system = model.system
+    around = neighbour_masks(system.rows, system.cols)
+    certain_mines = model.mines | system.shown_mines
+    probabilities = model.probabilities
+    settled = model.safe | certain_mines
+    for con in model.deduction.constraints:
+        # Reduced by what the enumeration settled too (the cheap pass's constraints do not know it).
+        cells = con.cells & ~settled
+        if cells.bit_count() != 2 or con.mines - (con.cells & certain_mines).bit_count() != 1:
+            continue
+        a, b = bits(cells)
+        if probabilities.get(a) != 0.5 or probabilities.get(b) != 0.5:
+            continue
+        if (around[a] ^ around[b]) & ~cells & ~certain_mines:
+            continue  # a cell next to one only may be (or is) a number that tells them apart
+        unknown = system.unknown & ~certain_mines
+        first = max((a, b), key=lambda i: ((around[i] & unknown).bit_count(), -i))
+        return first, a + b - first
+    return None
