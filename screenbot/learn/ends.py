@@ -36,15 +36,6 @@ class GameEnds(Watcher):
         counts = set(self.seen.mine_counts)
         return counts.pop() if len(counts) == 1 else None
 
-    def _names(self) -> dict[int, str]:
-        names = dict(self.seen.names)
-        names.update({cid: "#" for cid in self.seen.covered})
-        if self.seen.flag is not None:
-            names.setdefault(self.seen.flag, "F")
-        if self.seen.question is not None:
-            names.setdefault(self.seen.question, "?")
-        return names
-
     def _last_safe(self, board) -> bool:
         """Was the board one safe cell short of a win (so the safe open just made won it)?"""
         total = self._mine_total()
@@ -80,14 +71,15 @@ class GameEnds(Watcher):
         changed = won != ids
         changed[last] = False
         if changed.any() and np.isin(ids[changed], list(seen.covered)).all():
-            new = set(won[changed].tolist()) - set(self._names())
+            new = set(won[changed].tolist()) - set(seen.all_names())
             if len(new) == 1:
                 seen.names[new.pop()] = "F"  # a won game shows a flag on every mine
             self.keep(won_image, won, "won")
-            seen.flags_to_win = False if seen.flags_to_win is None else seen.flags_to_win
+            if seen.flags_to_win is None:
+                seen.flags_to_win = False
         elif not changed.any() and seen.flag is not None:
             won_image, won, taken = self.flag_the_rest(won)
-            seen.flags_to_win = taken if seen.flags_to_win is None else (seen.flags_to_win and taken)
+            seen.flags_to_win = taken and seen.flags_to_win is not False  # every win seen must agree
             if taken:
                 self.keep(won_image, won, "won")
         log.info("learn: game %d won%s", seen.games_played,
@@ -101,12 +93,7 @@ class GameEnds(Watcher):
         image = None
         covered = self.covered_cells(ids)
         for k, cell in enumerate(covered):
-            if k < len(covered) - 1:
-                image, after = self.right(ids, cell)
-            else:
-                self.mouse.flag(*cell)
-                self.park()
-                image, after = self.settled(previous=ids)
+            image, after = self.right(ids, cell, others_may_change=k == len(covered) - 1)
             if int(after[cell]) != self.seen.flag:
                 log.info("learn: a right click on mine %s after the last safe cell showed no flag", cell)
                 return image, after, False

@@ -300,7 +300,7 @@ class Session(GameEnds):
 
         from .naming import label
 
-        board = label(ids, self._names())
+        board = label(ids, self.seen.all_names())
         if assisted and board is not None and not board.is_over:
             try:
                 analysis = analyze(board.with_mines(self._mine_total()))

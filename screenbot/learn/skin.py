@@ -45,13 +45,7 @@ FINISHED = ("lost", "won")
 
 def labelled_frames(seen: Seen) -> list[tuple[np.ndarray, Board, str]]:
     """Every kept frame whose pictures all have names, with its board text."""
-    names = dict(seen.names)
-    for cid in seen.covered:
-        names[cid] = "#"
-    if seen.flag is not None:
-        names.setdefault(seen.flag, "F")
-    if seen.question is not None:
-        names.setdefault(seen.question, "?")
+    names = seen.all_names()
     out = []
     for frame in seen.frames:
         board = label(frame.ids, names)

@@ -95,6 +95,16 @@ class Seen:
     # them all flagged for a win (xbomb, xdemineur). None: never seen at a win.
     flags_to_win: bool | None = None
 
+    def all_names(self) -> dict[int, str]:
+        """Every picture's name: those the rules gave, and the covered, flag and question pictures."""
+        names = dict(self.names)
+        names.update({cid: "#" for cid in self.covered})
+        if self.flag is not None:
+            names.setdefault(self.flag, "F")
+        if self.question is not None:
+            names.setdefault(self.question, "?")
+        return names
+
 
 def board_lattice(frame: np.ndarray, name: str) -> Lattice:
     """The largest cell grid on ``frame``, found by structure alone. Each box is centred on its cell's
@@ -260,15 +270,17 @@ class Watcher:
         self.park()
         return self.settled(previous=ids)
 
-    def right(self, ids: np.ndarray, cell: tuple[int, int], again: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def right(self, ids: np.ndarray, cell: tuple[int, int], again: bool = False,
+              others_may_change: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """A right click; ``again`` on the cell just right-clicked waits first, so the toolkit does not
-        take the two for a double click (gnome-mines ignores the second one then)."""
+        take the two for a double click (gnome-mines ignores the second one then). Other cells must not
+        change, unless ``others_may_change`` (the flag that may win a game and show it on the board)."""
         if again:
             self.desk.sleep(DOUBLE_CLICK)
         self.mouse.flag(*cell)
         self.park()
         image, after = self.settled(previous=ids)
-        if not _only_cell_changed(ids, after, cell):
+        if not others_may_change and not _only_cell_changed(ids, after, cell):
             # Still being drawn, or something opened over the board (a context menu). No key is pressed
             # to close it: a key may quit the client (Escape quits xdemineur).
             self.desk.sleep(SETTLE)

@@ -70,9 +70,12 @@ class _Variant:
     rest to join them but a poor picture of them (the reader then took every inner 0 for the window)."""
 
     def __init__(self, crop: np.ndarray, canon: np.ndarray) -> None:
-        self.ref = canon
         self.members: list[tuple[np.ndarray, np.ndarray]] = []
         self.add(crop, canon)
+
+    @property
+    def ref(self) -> np.ndarray:
+        return self.members[0][1]
 
     @property
     def count(self) -> int:
