@@ -28,19 +28,29 @@ def tiled_grid(frame: np.ndarray) -> Grid | None:
     grey = (cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame).astype(np.int16)
     if min(grey.shape) < MIN_CELLS * MIN_PITCH:
         return None
-    best = None
-    heights = _pitches(grey, axis=0)
-    for px in _pitches(grey, axis=1) if heights else []:
-        for py in heights:
-            if not 0.7 <= px / py <= 1.4:
-                continue
-            found = _board(grey, px, py)
-            if found is not None and (best is None or found[2] * found[3] > best[2] * best[3]):
-                best = found
-    if best is None:
+    heights = _with_divisors(_pitches(grey, axis=0))
+    found = [board for px in (_with_divisors(_pitches(grey, axis=1)) if heights else []) for py in heights
+             if 0.7 <= px / py <= 1.4 and (board := _board(grey, px, py)) is not None]
+    if not found:
         return None
-    left, top, cols, rows, px, py = best
+    # A picture that repeats every cell also repeats every two or three cells, and a board of such
+    # blocks covers about the same area: of the boards that cover nearly the most, the one of most cells.
+    def area(board: tuple[int, int, int, int, int, int]) -> int:
+        _, _, cols, rows, px, py = board
+        return cols * px * rows * py
+
+    largest = max(map(area, found))
+    left, top, cols, rows, px, py = max((b for b in found if area(b) >= 0.9 * largest), key=lambda b: b[2] * b[3])
     return _grid(left, top, cols, rows, px, py)
+
+
+def _with_divisors(pitches: list[int]) -> list[int]:
+    """The pitches found and their whole fractions (a half, a third, a quarter) of MIN_PITCH or more:
+    the frame can look most like itself every few cells rather than every one."""
+    out = list(pitches)
+    for pitch in pitches:
+        out += [pitch // k for k in (2, 3, 4) if pitch % k == 0 and pitch // k >= MIN_PITCH and pitch // k not in out]
+    return out
 
 
 def _pitches(grey: np.ndarray, axis: int, keep: int = 3) -> list[int]:
@@ -80,7 +90,7 @@ def _board(grey: np.ndarray, px: int, py: int) -> tuple[int, int, int, int, int,
             & (np.abs(grey[hy : h - py + hy, : w - px] - grey[: h - py, : w - px]) <= SAME)).astype(np.float32)
     window = (px, py)
     tiled = (cv2.blur(same, window) >= REPEATS) & (cv2.blur(half, window) <= HALF_REPEATS)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(tiled.astype(np.uint8), connectivity=4)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(tiled.astype(np.uint8), connectivity=4)
     if count < 2:
         return None
     k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
