@@ -214,9 +214,11 @@ def draw_gnome_mines(rng: random.Random) -> dict:
         # Opened cells after the first click (before the shot of a "mid" game).
         "moves": rng.randint(0, 6) if state != "fresh" else 0,
         # Flags on random covered cells: after a loss the right ones show as flags, the others as
-        # wrong flags. A "?" only on mid-game shots (it is taken off before the game goes on).
-        "flags": (rng.choice([0, 0, 1, 2, 3, 5]) if state != "fresh" else 0),
-        "question": state == "mid" and rng.random() < 0.6,
+        # wrong flags; a dozen now and then (a won game shows every mine flagged, and a flag drawn
+        # at a size no capture has must not stop it). "?" marks only on mid-game shots (they are
+        # taken off before the game goes on).
+        "flags": (rng.choice([0, 0, 1, 2, 3, 5, 12]) if state != "fresh" else 0),
+        "question": rng.randint(1, 3) if state == "mid" and rng.random() < 0.6 else 0,
         "pointer": rng.choices(["cell", "corner", "off-board"], weights=[2, 1, 1])[0],
         # A few boards are pushed partly off the screen by moving the window: the reader must refuse them.
         "offscreen": rng.random() < 0.08,

@@ -23,6 +23,7 @@ from solver.board import Board
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
 from .cells import RMS_SCALE, CellMatches, board_inside, cell_images, match_cells, pattern_states
 from .detail import detail_mismatches
+from .glyph import judge_weak_by_glyph
 from ..geometry import Lattice
 from .skins import CANONICAL, OUTSIDE, Skin, soften
 
@@ -89,7 +90,9 @@ def read_board(
         matches = _judge_weak_by_interior(matches, cells, bank, threshold)
     if (matches.confidence < threshold).any():
         matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold)
-    matches = _judge_lookalikes(first_look, matches, frame, lattice, skin, threshold)
+    matches, settled = _judge_lookalikes(first_look, matches, frame, lattice, skin, threshold)
+    if (matches.confidence < threshold).any():
+        matches = judge_weak_by_glyph(matches, frame, lattice, skin, threshold, settled)
     # A cell that looks most like the area around a board (something drawn over it) is not read, nor
     # one whose pattern, where the lattice puts it, says another state than the one read.
     patterns = pattern_states(softened, bank, matches.chars)
@@ -125,7 +128,7 @@ def read_board(
 
 
 def _judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray, lattice: Lattice, skin: Skin,
-                      threshold: float) -> CellMatches:
+                      threshold: float) -> tuple[CellMatches, np.ndarray]:
     """Cells read as one of two states that differ only by a small mark (gnome-mines draws "?" as its
     flag with a small "?" beside the flag's tip) are checked for that mark in their own pixels.
 
@@ -134,19 +137,31 @@ def _judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray
     at a size no capture has, even the first look can take a "?" for a confident flag. Here the ink
     (pixels far from the cell's face colour) found where the pair's pictures differ is set against
     the ink each picture has there (``_mark_share``). A weak cell is decided by it, or refused when
-    it lies between; a confident read that the mark contradicts is refused."""
-    pairs = [frozenset((a, b)) for a, b in zip(first.chars, first.second_chars)]
-    candidates = np.flatnonzero([pair in LOOKALIKE for pair in pairs])
+    it lies between; a confident read that the mark contradicts is refused.
+
+    A weak cell decided here keeps the first look's closeness as its confidence: where that was far
+    (the client draws the pair unlike any capture: gnome-mines puts its flag further left in a 30 px
+    cell, and the mark's place then holds the flag's own ink), the cell stays weak and the glyph look
+    (``glyph``), which finds the picture wherever the client put it, may read it. Returns the judged
+    matches and the cells a capture at their own size decided, which no later look may overturn."""
+    settled = np.zeros(len(judged.chars), dtype=bool)
+    # The pair of the first look, or where that was weak, the pair of the state the later looks read (a
+    # "?" can look like a covered cell at first and then like a confident flag to the moved box).
+    weak_first = first.confidence < threshold
+    pairs = [_lookalike_pair(a, b, c if weak else None)
+             for a, b, c, weak in zip(first.chars, first.second_chars, judged.chars, weak_first)]
+    candidates = np.flatnonzero([pair is not None for pair in pairs])
     if not len(candidates):
-        return judged
+        return judged, settled
     fields = {name: getattr(judged, name).copy() for name in CellMatches.FIELDS}
     for index in candidates:
         row, col = divmod(int(index), lattice.cols)
-        weak = first.confidence[index] < threshold
+        weak = bool(weak_first[index])
         plain, marked = _plain_and_marked(skin, tuple(sorted(pairs[index])))
         # A confident read is only questioned with a capture at least the cell's size: the mark of a
         # smaller one, enlarged, is not where the client draws it.
-        share = _mark_share(frame, lattice.cell_rect(row, col), skin, (plain, marked), any_size=weak)
+        share, own_size = _mark_share(frame, lattice.cell_rect(row, col), skin, (plain, marked), any_size=weak)
+        settled[index] = own_size
         if not weak:
             read = fields["chars"][index]
             if share is not None and (share > MARK_PLAIN if read == plain else share < MARK_SEEN):
@@ -160,7 +175,15 @@ def _judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray
         # The first look's closeness to the pair still bounds the confidence: a cell far from both
         # (something drawn over it) stays refused.
         fields["confidence"][index] = float(np.clip(1.0 - first.best_rms[index] / RMS_SCALE, 0.0, 1.0))
-    return CellMatches(**fields)
+    return CellMatches(**fields), settled
+
+
+def _lookalike_pair(best: str, second: str, judged: str | None) -> frozenset | None:
+    """The pair of LOOKALIKE a cell must be checked for: its first look's best two, else the pair the
+    state the later looks read (``judged``) belongs to, or None."""
+    if frozenset((best, second)) in LOOKALIKE:
+        return frozenset((best, second))
+    return next((pair for pair in LOOKALIKE if judged in pair), None)
 
 
 # Where a cell lies between a pair's plain picture (0) and its marked one (1): a plain cell has no
@@ -182,16 +205,17 @@ MARK_LEAST_CONTRAST = 12
 INK_NOISE = 10
 
 
-def _mark_share(frame: np.ndarray, rect, skin: Skin, pair: tuple[str, str], *, any_size: bool) -> float | None:
+def _mark_share(frame: np.ndarray, rect, skin: Skin, pair: tuple[str, str], *,
+                any_size: bool) -> tuple[float | None, bool]:
     """Where the cell lies between the pictures of ``pair`` (0: as pair[0], 1: as pair[1]), judged by
     the ink around the place where they differ, or None when no capture of the skin tells the pair
-    apart at this size."""
+    apart at this size; and whether the capture that judged it is the cell's own size."""
     reference = _mark_reference(skin, pair, rect.width, rect.height, any_size)
     if reference is None:
-        return None
-    region, ink_first, ink_second = reference
+        return None, False
+    region, ink_first, ink_second, own_size = reference
     cell = frame[rect.top : rect.top + rect.height, rect.left : rect.left + rect.width]
-    return (_ink(cell, region) - ink_first) / (ink_second - ink_first)
+    return (_ink(cell, region) - ink_first) / (ink_second - ink_first), own_size
 
 
 @functools.lru_cache(maxsize=256)
@@ -218,7 +242,8 @@ def _mark_reference(skin: Skin, pair: tuple[str, str], width: int, height: int, 
         region[max(0, ys.min() - grow_y) : ys.max() + 1 + grow_y, max(0, xs.min() - grow_x) : xs.max() + 1 + grow_x] = True
         ink_first, ink_second = _ink(first, region), _ink(second, region)
         if abs(ink_second - ink_first) >= MARK_LEAST_INK:
-            return region, ink_first, ink_second
+            own_size = abs(pictures[0].shape[1] - width) <= 1 and abs(pictures[0].shape[0] - height) <= 1
+            return region, ink_first, ink_second, own_size
     return None
 
 

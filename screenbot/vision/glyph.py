@@ -1,0 +1,147 @@
+"""The last look at a weak cell: its glyph sought wherever it sits in the cell and at whatever size.
+
+Some clients do not scale their icons with the cell. gnome-mines draws its flag smaller and further
+to the left in a 30 px cell than in a 23 or a 38 px one, so at a window size no capture was made at,
+a flag matched no picture of the skin where the lattice puts it, and a won game (the client flags
+every mine) could not be read. Here the middle of every picture of the skin (of every size: a
+client may draw a glyph at this size as at another), zoomed a few steps either way, is slid over the
+middle of the cell in grey levels at a finer scale than the canonical one; each state scores its best
+fit, and the cell is read only when one state fits clearly better than every other
+(``cells.confidence``). Weak cells only: a few milliseconds each.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..geometry import Lattice
+from .cells import CellMatches, confidence
+from .skins import Skin
+
+# The side (px) both the cell and the pictures are scaled to for this look: fine enough for a glyph
+# moved by a tenth of a cell to move by whole pixels.
+SIDE = 32
+# The share of a picture, centred, that is slid over the cell: the glyph, little of the border.
+MIDDLE = 0.6
+# How far the picture's middle may move from the cell's middle, each way (share of the cell): the
+# client's glyph off the middle (~0.1) and a straight lattice off a toolkit's uneven cells (~0.15).
+REACH = 0.25
+# Zooms of the pictures: a glyph drawn at 0.75-1.3 times the size a capture shows it at is found.
+ZOOMS = (0.75, 0.82, 0.9, 1.0, 1.1, 1.2, 1.3)
+# Two middles of one state closer than this (RMS, grey levels 0-255) are one.
+REPEAT = 2.0
+# More weak cells than this are left to the earlier looks: something covers the board. (A won
+# gnome-mines expert board shows 99 flags, each a little different from the others.)
+MOST_CELLS = 160
+
+
+def judge_weak_by_glyph(matches: CellMatches, frame: np.ndarray, lattice: Lattice, skin: Skin, threshold: float,
+                        settled: np.ndarray | None = None) -> CellMatches:
+    """``matches`` with each cell below ``threshold`` (and not ``settled``) replaced by this look's
+    reading where that is more confident."""
+    weak = matches.confidence < threshold
+    if settled is not None:
+        weak &= ~settled
+    indices = np.flatnonzero(weak)
+    if not len(indices) or len(indices) > MOST_CELLS:
+        return matches
+    pictures = _middles(skin)
+    fields = {name: getattr(matches, name).copy() for name in CellMatches.FIELDS}
+    for index in indices:
+        ranked = _fits(_around(frame, lattice, int(index)), *pictures) + [("", np.inf)]
+        (best, best_rms), (second, second_rms) = ranked[0], ranked[1]
+        score = float(confidence(np.array([best_rms]), np.array([second_rms]))[0])
+        if score > fields["confidence"][index]:
+            fields["chars"][index], fields["second_chars"][index] = best, second
+            fields["best_rms"][index], fields["second_rms"][index] = best_rms, second_rms
+            fields["confidence"][index] = score
+    return CellMatches(**fields)
+
+
+def _around(frame: np.ndarray, lattice: Lattice, index: int) -> np.ndarray:
+    """The cell's middle with REACH round it, scaled as a cell of SIDE px would be and softened."""
+    import cv2
+
+    rect = lattice.cell_rect(*divmod(index, lattice.cols))
+    scale_x, scale_y = SIDE / rect.width, SIDE / rect.height
+    side = _region_side()
+    half_x, half_y = side / scale_x / 2, side / scale_y / 2
+    cx, cy = rect.left + rect.width / 2, rect.top + rect.height / 2
+    left, top = int(np.floor(cx - half_x)), int(np.floor(cy - half_y))
+    right, bottom = int(np.ceil(cx + half_x)), int(np.ceil(cy + half_y))
+    height, width = frame.shape[:2]
+    pad = (max(0, -top), max(0, bottom - height), max(0, -left), max(0, right - width))
+    cut = frame[max(0, top) : min(height, bottom), max(0, left) : min(width, right)]
+    if any(pad):
+        cut = cv2.copyMakeBorder(cut, *pad, cv2.BORDER_REPLICATE)
+    return _soft(cv2.resize(cut, (side, side), interpolation=cv2.INTER_AREA))
+
+
+def _region_side() -> int:
+    """The side (px, at SIDE px a cell) of what the middles are slid over."""
+    return round(SIDE * MIDDLE) + 2 * round(SIDE * REACH)
+
+
+def _fits(region: np.ndarray, chars: tuple[str, ...], middles: np.ndarray, norms: np.ndarray) -> list[tuple[str, float]]:
+    """Each state's best fit to a cell's ``region`` (RMS, 0-255), best first: every middle at every
+    place, as one matrix product (|a - b|^2 = |a|^2 + |b|^2 - 2 a.b)."""
+    side = round(SIDE * MIDDLE)
+    patches = np.lib.stride_tricks.sliding_window_view(region, (side, side)).reshape(-1, middles.shape[1])
+    squared = (patches * patches).sum(axis=1)[:, None] + norms[None, :] - 2.0 * (patches @ middles.T)
+    rms = np.sqrt(np.maximum(squared.min(axis=0), 0.0) / middles.shape[1])
+    best: dict[str, float] = {}
+    for char, value in zip(chars, rms):
+        best[char] = min(best.get(char, np.inf), float(value))
+    return sorted(best.items(), key=lambda item: item[1])
+
+
+@functools.lru_cache(maxsize=16)
+def _middles(skin: Skin) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """(chars, middles as rows, their squared norms) for every picture of the skin (at every size: the
+    client may draw a glyph at this size as at any other) and every zoom."""
+    import cv2
+
+    side = round(SIDE * MIDDLE)
+    chars, middles = [], []
+    for template in skin.templates:
+        picture = cv2.resize(template.image, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+        for zoom in ZOOMS:
+            size = round(SIDE * zoom)
+            zoomed = cv2.resize(picture, (size, size), interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR)
+            start = (size - side) // 2
+            chars.append(template.char)
+            middles.append(_soft(zoomed[start : start + side, start : start + side]).reshape(-1))
+    chars, matrix = _distinct(np.array(chars), np.stack(middles))
+    return tuple(chars), matrix, (matrix * matrix).sum(axis=1)
+
+
+def _distinct(chars: np.ndarray, middles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The middles without near-repeats of one state (captures of one look at near sizes, zoomed to
+    the same picture): each costs time on every weak cell and adds nothing."""
+    keep = []
+    for char in dict.fromkeys(chars.tolist()):
+        rows = np.flatnonzero(chars == char)
+        group = middles[rows]
+        norms = (group * group).sum(axis=1)
+        apart = np.sqrt(np.maximum(norms[:, None] + norms[None, :] - 2.0 * (group @ group.T), 0.0) / group.shape[1])
+        kept: list[int] = []
+        for i in range(len(rows)):
+            if not kept or apart[i, kept].min() >= REPEAT:
+                kept.append(i)
+        keep += [rows[i] for i in kept]
+    keep.sort()
+    return chars[keep], middles[keep]
+
+
+def _soft(picture: np.ndarray) -> np.ndarray:
+    """The picture's grey levels (the glyph's shape; colour was the earlier looks' to judge), a little
+    blurred so that a glyph half a pixel off costs little: float32, 2-D."""
+    import cv2
+
+    grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY) if picture.ndim == 3 else picture
+    return cv2.GaussianBlur(grey.astype(np.float32), (3, 3), 0.8)
+
+
+__all__ = ["judge_weak_by_glyph"]
