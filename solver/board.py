@@ -8,7 +8,8 @@ Text format (the contract every command and test uses):
     ....
 
 One character per cell: ``#`` covered, ``?`` question mark (covered), ``F`` flag, ``0``-``8`` revealed
-number (``.`` is read as ``0``), ``*`` mine shown after a loss, ``X`` the exploded mine, ``W`` a wrong flag
+number (``.`` is read as ``0``), ``n`` a revealed number whose value is not known (no mine; it tells
+nothing about its neighbours), ``*`` mine shown after a loss, ``X`` the exploded mine, ``W`` a wrong flag
 shown after a loss.
 """
 
@@ -26,7 +27,12 @@ MINE = "*"
 EXPLODED = "X"
 WRONG_FLAG = "W"
 NUMBERS = "012345678"
-CELL_CHARS = frozenset(NUMBERS + COVERED + QUESTION + FLAG + MINE + EXPLODED + WRONG_FLAG)
+# A revealed number the screen reader has no picture of (a skin learnt by playing that never saw a 6):
+# the cell is open, so no mine, and constrains nothing. Every deduction stays sound without it.
+UNREAD = "n"
+CELL_CHARS = frozenset(NUMBERS + UNREAD + COVERED + QUESTION + FLAG + MINE + EXPLODED + WRONG_FLAG)
+# Revealed cells: they never change again while a game goes on.
+REVEALED_CHARS = frozenset(NUMBERS + UNREAD)
 # Cells a player may still open.
 UNKNOWN_CHARS = frozenset(COVERED + QUESTION)
 # Cells that count as mines for the numbers around them.

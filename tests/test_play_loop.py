@@ -76,6 +76,21 @@ def test_win_dialog_over_the_board_is_closed_and_the_win_counted(tmp_path):
     assert_clicks_on_board(client)
 
 
+@pytest.mark.parametrize("dialog", [True, False])
+def test_keys_meant_for_a_dialog_go_out_only_while_one_is_over_the_board(dialog, tmp_path):
+    """learn's guess at closing a win's window (Escape, ``"dialog": true``) closes the dialog of a client
+    that brings one, and is never sent to one that brings none, where it would quit the game."""
+    keys = ("escape",)
+    client = (SimulatedClient(9, 9, 10, seed=21, win_dialog_keys=keys) if dialog
+              else SimulatedClient(9, 9, 10, seed=21, quit_keys=keys))
+    profile = dataclasses.replace(GNOME_LIKE, after_win=ControlAction(keys=keys, focus=False, dialog=True))
+    results = make_player(client, profile, tmp_path, games=6).play()
+    assert [r.outcome for r in results if r.outcome not in (WON, LOST)] == []
+    assert sum(r.outcome == WON for r in results) >= 3
+    assert (keys in client.keys) is dialog
+    assert not client.closed
+
+
 @pytest.mark.parametrize("flood", ["8", "none"])
 def test_half_drawn_frames_are_never_acted_on(flood, tmp_path):
     """The client first draws a clicked cell "pressed" (read as an open 0). With the flood rule the

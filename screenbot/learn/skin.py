@@ -101,9 +101,10 @@ def profile_for(seen: Seen, name: str) -> dict:
         play["after_win"] = action_json(seen.after_win[1])
     elif not seen.wins:
         # No game was won while learning; a win may bring a window (winemine asks for a name after a new
-        # best time), and Escape is the usual way to close one. Wins seen with nothing over the board get
-        # no action: a key may do harm there (Escape quits xdemineur).
-        play["after_win"] = {"keys": ["escape"], "wait": 0.05, "focus": False}
+        # best time), and Escape is the usual way to close one: pressed only if a window of the game is
+        # over the board, since the key may do harm to the game itself (Escape quits xdemineur). Wins
+        # seen with nothing over the board get no action.
+        play["after_win"] = {"keys": ["escape"], "wait": 0.05, "focus": False, "dialog": True}
     slowest = max(seen.latencies, default=0.05)
     play.update({
         "redraw_timeout": round(max(0.5, 5 * slowest), 2),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, WRONG_FLAG, Board
+from solver.board import FLAG, REVEALED_CHARS, UNKNOWN_CHARS, WRONG_FLAG, Board
 
 from .observer import Action
 
@@ -75,7 +75,7 @@ def reading_problems(
     lost = after.is_over
     for r, c, old in before.cells():
         new = after[r, c]
-        if old in NUMBERS and new != old:
+        if old in REVEALED_CHARS and new != old:
             problems.append(f"revealed {old} at ({r},{c}) now reads {new!r}")
         elif old == FLAG and new != FLAG and not (lost and new == WRONG_FLAG):
             problems.append(f"flag at ({r},{c}) now reads {new!r}")

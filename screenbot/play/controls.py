@@ -144,6 +144,8 @@ class ClientControls:
     def control(self, located: Located, action: ControlAction) -> None:
         if action.is_empty:
             return
+        if action.dialog and self.env.window is not None and not self.tracker.own_windows_over(located):
+            return  # meant for a window of the game that is not there
         if action.keys:
             if self.env.window is not None and action.focus:
                 # Raising the game for its keys must not take it back from a window put over it.

@@ -38,7 +38,8 @@ class SkinVision:
         return self._locate(frame, self.skins, skin=self.skin, within=inside)
 
     def read(self, frame: np.ndarray, lattice):
-        return self._read(frame, lattice, self.skins)
+        # A number the skin never saw (a learnt skin's first 6) is played as an unread number, not a stop.
+        return self._read(frame, lattice, self.skins, unread=True)
 
 
 def load_skins(directory: Path | None = None):

@@ -28,7 +28,7 @@ from typing import Callable, ContextManager
 
 import numpy as np
 
-from solver.board import Board
+from solver.board import UNREAD, Board
 from solver.policy import PolicyConfig
 
 from ..errors import ScreenError
@@ -171,7 +171,7 @@ class Player:
         last_actions: tuple[Action, ...] = ()
         watch = None  # after a guess: the guessed cell, which must show before the board is read again
         handled_all = False  # the client has handled every click of the last batch (answered pings)
-        steps = actions_done = guesses = 0
+        steps = actions_done = guesses = unread = 0
         unanswered = 0  # steps in a row whose clicks changed nothing on the screen
         idle = 0  # steps in a row with nothing to click on a board not read as finished
         while steps < self.config.max_steps:
@@ -195,15 +195,17 @@ class Player:
             if isinstance(step, Located):  # the window moved: carry on from the new place
                 located, before_frame, last_actions, watch = step, None, (), None
                 continue
+            if step.reading is not None:
+                unread = self._note_unread(step.reading.board, unread)
             if step.status != PLAYING:
                 if step.reading is not None:
                     self._record(step.frame, step.reading, None, (), StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, 0, redraw))
-                return self._finish(step.status, start, steps, actions_done, guesses)
+                return self._finish(step.status, start, steps, actions_done, guesses, unread=unread)
             guesses += int(step.decision is not None and step.decision.guessed)
             if self.config.dry_run:
                 self.dry_run_actions = step.actions
                 self._record(step.frame, step.reading, step.decision, step.actions, StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, 0, redraw))
-                return self._finish(ABORTED, start, steps, 0, guesses, reason="dry run: nothing clicked")
+                return self._finish(ABORTED, start, steps, 0, guesses, reason="dry run: nothing clicked", unread=unread)
             idle = idle + 1 if not step.actions else 0
             if idle >= 3:
                 # Nothing to click and no end shown through two redraw waits: waiting would wait for ever.
@@ -228,7 +230,8 @@ class Player:
             # certain moves found on it stay right; a guess made on it may not be needed. So the board is
             # read after a guess only once the guessed cell shows its result.
             watch = self._last_cell(located, done) if step.decision is not None and step.decision.guessed else None
-        return self._finish(ABORTED, start, steps, actions_done, guesses, reason=f"no result after {steps} steps")
+        return self._finish(ABORTED, start, steps, actions_done, guesses, reason=f"no result after {steps} steps",
+                            unread=unread)
 
     def _board_grab(self, located: Located) -> Callable[[], np.ndarray]:
         return lambda: self.screen.grab(located.region.as_region())
@@ -266,8 +269,17 @@ class Player:
         self.timings.append(timings)
         self.observer.on_step(frame, reading, decision, actions, timings)
 
-    def _finish(self, outcome: str, start: float, steps: int, actions: int, guesses: int, reason: str = "") -> GameResult:
-        return GameResult(outcome, self.env.clock() - start, steps, actions, guesses, reason)
+    def _note_unread(self, board, before: int) -> int:
+        """How many cells of this game show a number the skin has no picture of (said at the first)."""
+        now = board.count(UNREAD)
+        if now and not before:
+            log.warning("a cell shows a number the %s skin has no picture of: played as telling nothing "
+                        "('screenbot learn %s --extend' teaches it)", self.profile.skin, self.profile.skin)
+        return max(now, before)
+
+    def _finish(self, outcome: str, start: float, steps: int, actions: int, guesses: int, reason: str = "",
+                unread: int = 0) -> GameResult:
+        return GameResult(outcome, self.env.clock() - start, steps, actions, guesses, reason, unread)
 
 
 

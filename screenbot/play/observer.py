@@ -48,6 +48,9 @@ class GameResult:
     actions: int
     guesses: int
     reason: str = ""  # why a game was aborted
+    # Cells that showed a number the skin has no picture of (played as unread numbers: see
+    # ``vision.unseen``); ``learn NAME --extend`` teaches them.
+    unread: int = 0
 
 
 class PlayObserver(Protocol):

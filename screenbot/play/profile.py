@@ -30,8 +30,10 @@ reads all of this from here, so supporting a client is data, not ``if client == 
   (react-minesweeper); an open on a covered cell that changes nothing is then the sign of a win.
 
 A control action is ``{"keys": ["ctrl", "r"], "wait": 0.2}`` (a key chord sent to the client window,
-focused first unless ``"focus": false``, for keys meant for a dialog that already has the keyboard) or ``{"click": [dx, dy], "wait": 0.2}`` (a click at the board's top-centre plus dx, dy times the
-cell pitch; the loop refuses it unless it lands outside the board and inside the client's window).
+focused first unless ``"focus": false``, for keys meant for a dialog that already has the keyboard;
+with ``"dialog": true`` only while a window of the game lies over the board) or ``{"click": [dx, dy],
+"wait": 0.2}`` (a click at the board's top-centre plus dx, dy times the cell pitch; the loop refuses it
+unless it lands outside the board and inside the client's window).
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ class ControlAction:
     # Give the game window the keyboard first. Not for keys meant for a dialog the client opened
     # (focusing the main window would take the keyboard away from its modal dialog).
     focus: bool = True
+    # Only while a window of the game lies over the board: keys meant for a dialog that may not come
+    # (learn's guess at closing a win's window) must not reach the game itself (Escape quits xdemineur).
+    dialog: bool = False
 
     @property
     def is_empty(self) -> bool:
@@ -186,7 +191,8 @@ def _action(value) -> ControlAction:
     if click is not None:
         dx, dy = click
         click = (float(dx), float(dy))
-    return ControlAction(keys, click, float(value.get("wait", 0.0)), bool(value.get("focus", True)))
+    return ControlAction(keys, click, float(value.get("wait", 0.0)), bool(value.get("focus", True)),
+                         bool(value.get("dialog", False)))
 
 
 def action_json(action: ControlAction) -> dict:
@@ -199,4 +205,6 @@ def action_json(action: ControlAction) -> dict:
     out["wait"] = action.wait
     if not action.focus:
         out["focus"] = False
+    if action.dialog:
+        out["dialog"] = True
     return out

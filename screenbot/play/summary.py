@@ -15,6 +15,8 @@ class Summary:
     wins: int
     losses: int
     aborted: int
+    # Games in which a number the skin has no picture of showed (played on as an unread number).
+    games_with_unread: int
     seconds_per_game_median: float | None
     seconds_per_won_game_median: float | None
     moves_per_second: float | None
@@ -35,6 +37,7 @@ class Summary:
             "wins": self.wins,
             "losses": self.losses,
             "aborted": self.aborted,
+            "games_with_unread_numbers": self.games_with_unread,
             "seconds_per_game_median": _round(self.seconds_per_game_median, 3),
             "seconds_per_won_game_median": _round(self.seconds_per_won_game_median, 3),
             "moves_per_second": _round(self.moves_per_second, 1),
@@ -79,6 +82,7 @@ def summarize(results: Sequence[GameResult], timings: Sequence[StepTimings]) -> 
         wins=sum(r.outcome == WON for r in results),
         losses=sum(r.outcome == LOST for r in results),
         aborted=sum(r.outcome == ABORTED for r in results),
+        games_with_unread=sum(r.unread > 0 for r in results),
         seconds_per_game_median=median([r.seconds for r in finished]),
         seconds_per_won_game_median=median(won),
         moves_per_second=total_actions / total_seconds if total_seconds > 0 else None,
@@ -108,6 +112,9 @@ def format_summary(summary: Summary) -> str:
         f"solve {fmt(m['solve'])}, act {fmt(m['act'])}, bot total {fmt(m['total'])} "
         f"(median {fmt(summary.per_move_ms_median['total'])})",
     ]
+    if summary.games_with_unread:
+        lines.append(f"{summary.games_with_unread} game(s) showed a number the skin has no picture of, played as "
+                     "telling nothing ('screenbot learn NAME --extend' teaches it)")
     return "\n".join(lines)
 
 

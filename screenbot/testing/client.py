@@ -48,6 +48,7 @@ class SimulatedClient:
     wins_need_flags: bool = False  # xdemineur: won only when every mine is flagged
     ignore_clicks_after_win: bool = True
     win_dialog_keys: tuple[str, ...] | None = None  # a win shows a dialog over the board until these keys
+    quit_keys: tuple[str, ...] | None = None  # these keys close the game (Escape quits xdemineur)
     # Like gnome-mines and Chromium, draw a clicked cell "pressed" (here: looking like an open 0, the
     # worst case for a reader) during the next ``pressed_grabs`` grabs before showing the result.
     pressed_grabs: int = 0
@@ -128,7 +129,9 @@ class SimulatedClient:
         return not self.minimised
 
     def windows_over(self, rect: Rect, own: bool = False) -> list[str]:
-        return [] if own else [title for title, over in self.other_windows if over.intersects(rect)]
+        if own:
+            return ["Congratulations"] if self.dialog_open and self.board_rect.intersects(rect) else []
+        return [title for title, over in self.other_windows if over.intersects(rect)]
 
     def ping(self, timeout: float) -> bool:
         if self.closed:
@@ -282,6 +285,8 @@ class SimulatedClient:
             if tuple(keys) == tuple(self.win_dialog_keys or ()):
                 self.dialog_open = False
             return
+        if tuple(keys) == tuple(self.quit_keys or ()):
+            self.closed = True
         if tuple(keys) == tuple(self.restart_keys) and not self.closed:
             self._new_game()
 

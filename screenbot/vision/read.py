@@ -18,12 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.board import Board
+from solver.board import UNREAD, Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
 from .cells import RMS_SCALE, CellMatches, board_inside, cell_images, match_cells, pattern_states
 from .detail import detail_mismatches
 from .glyph import judge_weak_by_glyph
+from .unseen import far_numbers, lacks_a_number, unseen_numbers
 from ..geometry import Lattice
 from .skins import CANONICAL, OUTSIDE, Skin, soften
 
@@ -62,12 +63,14 @@ def read_board(
     threshold: float = READ_CONFIDENCE,
     crops_dir: str | Path | None = None,
     mines: int | None = None,
+    unread: bool = False,
 ) -> Reading:
     """Recognise every cell of ``lattice`` on ``frame`` with the lattice's skin.
 
     Raises BoardNotFoundError if the lattice is not fully on the frame, UnrecognizedCellError(row,
     col, score) for the least confident cell when any scores below ``threshold`` (its crop is saved
-    to ``crops_dir``, default a temporary folder).
+    to ``crops_dir``, default a temporary folder). ``unread``: a cell that shows a number the skin
+    has no picture of (``unseen``) is read as UNREAD instead.
     """
     skin = skins.get(lattice.skin)
     if skin is None:
@@ -100,8 +103,16 @@ def read_board(
     # size, where the skin has one (a state the skin never saw can pass for a near one when small).
     unlike = detail_mismatches(frame, lattice, skin, matches.chars)
     refused = (matches.chars == OUTSIDE) | (patterns != "") | unlike
+    lacking = lacks_a_number(skin)
+    if lacking:
+        # The number a cell is nearest may not be the one it shows: the skin has no picture of that one.
+        refused |= far_numbers(softened, bank, matches.chars)
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
                           np.where(refused, 0.0, matches.confidence))
+    if unread and lacking and (matches.confidence < threshold).any():
+        unseen = unseen_numbers(softened, bank, matches.confidence < threshold)
+        matches = CellMatches(np.where(unseen, UNREAD, matches.chars), matches.best_rms, matches.second_rms,
+                              matches.second_chars, np.where(unseen, threshold, matches.confidence))
     confidence = matches.confidence.reshape(lattice.rows, lattice.cols)
     worst = int(np.argmin(confidence))
     min_conf = float(confidence.flat[worst])

@@ -1,0 +1,129 @@
+"""A number the skin has no picture of: read as UNREAD ('n': open, telling nothing) when asked, never as
+another number, and played through.
+
+The screenshots are the fixtures whose size the skin has captures of (as a learnt skin always has), each
+read with a copy of its skin that lacks the pictures of one number the board shows. Which shots, and
+which number, are drawn at random on every run (seed printed, and in every failure message; replay:
+SCREENBOT_RANDOM_SEED=<seed>).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from solver.board import UNREAD, Board, parse_board
+from solver.probability import analyze
+
+from screenbot.errors import UnrecognizedCellError
+from screenbot.labelled_shots import load_shots
+from screenbot.play.consistency import reading_problems
+from screenbot.play.observer import LOST, WON, Action
+from screenbot.testing import FlatVision, SimulatedClient
+from screenbot.vision import load_skins, read_board
+from screenbot.vision.skins import Skin
+
+from .test_play_loop import GNOME_LIKE, make_player
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
+SKINS = load_skins()
+SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
+print(f"\ntests/test_unseen.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED})")
+
+
+def _own_size(shot) -> bool:
+    return any(abs(t.pitch[0] - shot.lattice.pitch[0]) <= 0.5 and abs(t.pitch[1] - shot.lattice.pitch[1]) <= 0.5
+               for t in SKINS[shot.client].templates)
+
+
+def _numbers(shot) -> list[str]:
+    return sorted({ch for row in shot.board.grid for ch in row if ch in "12345678"})
+
+
+ELIGIBLE = [s for s in load_shots(FIXTURES) if s.client in SKINS and _own_size(s) and _numbers(s)]
+
+
+def without(skin: Skin, chars: str) -> Skin:
+    return Skin(skin.name, tuple(t for t in skin.templates if t.char not in chars), skin.profile)
+
+
+@pytest.mark.parametrize("case", range(16))
+def test_a_number_the_skin_lacks_reads_as_unread_or_is_refused_never_as_another(case):
+    rng = random.Random(SEED * 100 + case)
+    shot = rng.choice(ELIGIBLE)
+    number = rng.choice(_numbers(shot))
+    print(f"seed {SEED} case {case}: {shot.name} read without its {number}")
+    skins = {shot.client: without(SKINS[shot.client], number)}
+    frame = shot.image()
+    want = tuple(row.replace(number, UNREAD) for row in shot.board.grid)
+    try:
+        reading = read_board(frame, shot.lattice, skins, unread=True)
+    except UnrecognizedCellError as exc:
+        # Allowed: gnome-mines tints each number's cell, so a number it lacks has no open cell's look.
+        assert shot.client == "gnome-mines", f"seed {SEED}: {shot.name} without {number}: refused: {exc}"
+        return
+    assert reading.board.grid == want, f"seed {SEED}: {shot.name} without {number}"
+    # Without being asked, the reader refuses the cell, as it always did.
+    with pytest.raises(UnrecognizedCellError):
+        read_board(frame, shot.lattice, skins)
+
+
+def test_the_covered_look_of_a_missing_picture_is_never_an_unread_number():
+    """A flag the skin has no picture of sits on a covered cell: refused, not read as an open one."""
+    shots = [s for s in ELIGIBLE if any("F" in row for row in s.board.grid) and s.client != "gnome-mines"]
+    assert shots
+    for shot in shots[:6]:
+        skins = {shot.client: without(SKINS[shot.client], "F" + _numbers(shot)[-1])}
+        with pytest.raises(UnrecognizedCellError):
+            read_board(shot.image(), shot.lattice, skins, unread=True)
+
+
+def test_a_skin_with_every_number_never_reads_unread():
+    for shot in ELIGIBLE[:20]:
+        reading = read_board(shot.image(), shot.lattice, SKINS, unread=True)
+        assert reading.board.grid == shot.board.grid, shot.name
+
+
+def test_an_unread_number_is_open_and_constrains_nothing():
+    board = parse_board("mines: 2\n1n##\n####\n")
+    chances = analyze(board).probabilities
+    assert chances[0][1] is None
+    # The 1 sees one mine in (1,0) or (1,1); the other mine is anywhere among the four cells left.
+    assert chances[1][0] == pytest.approx(0.5)
+    assert chances[0][2] == pytest.approx(0.25)
+    assert not board.is_over
+
+
+def test_an_unread_number_is_a_revealed_cell_to_the_consistency_rules():
+    before = Board(("1n#", "###"))
+    assert reading_problems(before, Board(("1n#", "###"))) == []
+    assert reading_problems(before, Board(("1##", "###"))), "a revealed cell cannot become covered"
+    assert reading_problems(Board(("1##", "###")), Board(("1n#", "###")), [Action("open", 0, 1)]) == []
+
+
+class UnreadAbove(FlatVision):
+    """A skin that never saw a number above ``highest``: those read as UNREAD."""
+
+    def __init__(self, highest: int, pitch: int) -> None:
+        super().__init__(pitch=pitch)
+        self.unseen = "".join(str(n) for n in range(highest + 1, 9))
+
+    def read(self, frame, lattice):
+        reading = super().read(frame, lattice)
+        grid = tuple("".join(UNREAD if ch in self.unseen else ch for ch in row) for row in reading.board.grid)
+        return type(reading)(Board(grid, reading.board.mines), reading.min_confidence, reading.lattice)
+
+
+@pytest.mark.parametrize("seed", [1, None], ids=["seed-1", "random-seed"])
+def test_games_with_unread_numbers_are_played_to_a_detected_end(seed, tmp_path):
+    seed = SEED if seed is None else seed
+    client = SimulatedClient(16, 30, 99, seed=seed)
+    player = make_player(client, GNOME_LIKE, tmp_path, vision=UnreadAbove(3, pitch=client.pitch), games=6)
+    results = player.play()
+    assert [r.outcome for r in results if r.outcome not in (WON, LOST)] == [], f"seed {seed}"
+    assert client.outside_clicks == []
+    if seed == 1:  # these six games show a 4 or more (counted); a random seed's may not
+        assert sum(r.unread > 0 for r in results) >= 1
