@@ -106,7 +106,8 @@ def read_board(
     lacking = lacks_a_number(skin)
     if lacking:
         # The number a cell is nearest may not be the one it shows: the skin has no picture of that one.
-        refused |= far_numbers(softened, bank, matches.chars)
+        whole = np.where(first_look.chars == matches.chars, first_look.best_rms, np.inf)
+        refused |= far_numbers(softened, bank, matches.chars, whole)
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
                           np.where(refused, 0.0, matches.confidence))
     if unread and lacking and (matches.confidence < threshold).any():

@@ -7,7 +7,9 @@ telling nothing about its neighbours. That keeps every deduction sound (a cell p
 number is safe whatever the number is) and lets the game go on where it used to stop.
 
 Only for a skin that lacks a picture of some number 1-8: with all of them, a cell like this is no
-number, and it is refused as before.
+number, and it is refused as before. Such a skin also asks of each cell read as a number that its
+middle lie near a picture of that number (``far_numbers``): the nearest number the skin has may be far
+from the one the cell shows.
 """
 
 from __future__ import annotations
@@ -43,15 +45,23 @@ NUMBER_CLOSE = 6.5
 NUMBER_MIDDLE = 0.625
 
 
+def _middle_bound() -> float:
+    """How much farther a cell's middle can be from a picture than the whole cell is (RMS): all of the
+    difference in the middle."""
+    return CANONICAL / (CANONICAL - 2 * interior_margin(NUMBER_MIDDLE))
+
+
 def lacks_a_number(skin: Skin) -> bool:
     return not set(NUMBERS[1:]) <= skin.chars
 
 
-def far_numbers(softened: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np.ndarray:
+def far_numbers(softened: np.ndarray, bank: TemplateBank, chars: np.ndarray, whole_rms: np.ndarray) -> np.ndarray:
     """Which cells (row-major) read as a number (``chars``) have a middle far from every picture of it:
-    with a number missing from the skin, they may show that one."""
+    with a number missing from the skin, they may show that one. ``whole_rms``: each cell's RMS to the
+    nearest picture of what it reads as, over the whole cell where the lattice puts it (inf if not
+    known); a middle is at most MIDDLE_BOUND times as far, so a cell that near needs no look."""
     far = np.zeros(len(chars), dtype=bool)
-    indices = np.flatnonzero(np.isin(chars, list(NUMBERS)))
+    indices = np.flatnonzero(np.isin(chars, list(NUMBERS)) & (np.asarray(whole_rms) * _middle_bound() > NUMBER_CLOSE))
     if not len(indices):
         return far
     k = interior_margin(NUMBER_MIDDLE)
