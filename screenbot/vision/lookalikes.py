@@ -1,0 +1,193 @@
+"""Pairs of states whose pictures differ only by a small mark (gnome-mines draws "?" as its flag with a
+small "?" beside the flag's tip): a cell read as either is checked for that mark in its own pixels.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..geometry import Lattice
+from .cells import RMS_SCALE, CellMatches
+from .skins import Skin
+
+# Pairs of states whose pictures differ only by a small mark: a cell between them is decided by that mark.
+LOOKALIKE = {frozenset("F?")}
+# How far a capture may be moved (px) to lie best on another: two captures of one skin are not always
+# cut at the same place.
+ALIGN_REACH = 2
+
+
+def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray, lattice: Lattice, skin: Skin,
+                      threshold: float) -> tuple[CellMatches, np.ndarray]:
+    """Cells read as one of two states that differ only by a small mark are checked for that mark.
+
+    At the canonical size the mark is a few blurred pixels: the second looks (the middle only, a moved
+    box) can leave it out and read a "?" as a confident flag, a flag can score as torn as a "?", and
+    at a size no capture has, even the first look can take a "?" for a confident flag. Here the ink
+    (pixels far from the cell's face colour) found where the pair's pictures differ is set against
+    the ink each picture has there (``_mark_share``). A weak cell is decided by it, or refused when
+    it lies between; a confident read that the mark contradicts is refused.
+
+    A weak cell decided here keeps the first look's closeness as its confidence: where that was far
+    (the client draws the pair unlike any capture: gnome-mines puts its flag further left in a 30 px
+    cell, and the mark's place then holds the flag's own ink), the cell stays weak and the glyph look
+    (``glyph``), which finds the picture wherever the client put it, may read it. Returns the judged
+    matches and the cells a capture at their own size decided, which no later look may overturn."""
+    settled = np.zeros(len(judged.chars), dtype=bool)
+    # The pair of the first look, or where that was weak, the pair of the state the later looks read (a
+    # "?" can look like a covered cell at first and then like a confident flag to the moved box).
+    weak_first = first.confidence < threshold
+    pairs = [_lookalike_pair(a, b, c if weak else None)
+             for a, b, c, weak in zip(first.chars, first.second_chars, judged.chars, weak_first)]
+    candidates = np.flatnonzero([pair is not None for pair in pairs])
+    if not len(candidates):
+        return judged, settled
+    fields = {name: getattr(judged, name).copy() for name in CellMatches.FIELDS}
+    for index in candidates:
+        row, col = divmod(int(index), lattice.cols)
+        weak = bool(weak_first[index])
+        plain, marked = _plain_and_marked(skin, tuple(sorted(pairs[index])))
+        # A confident read is only questioned with a capture at least the cell's size: the mark of a
+        # smaller one, enlarged, is not where the client draws it.
+        share, own_size = _mark_share(frame, lattice.cell_rect(row, col), skin, (plain, marked), any_size=weak)
+        settled[index] = own_size
+        if not weak:
+            read = fields["chars"][index]
+            if share is not None and (share > MARK_PLAIN if read == plain else share < MARK_SEEN):
+                fields["confidence"][index] = 0.0
+            continue
+        if share is None or MARK_PLAIN < share < MARK_SEEN:
+            fields["confidence"][index] = 0.0
+            continue
+        read, other = (marked, plain) if share >= MARK_SEEN else (plain, marked)
+        fields["chars"][index], fields["second_chars"][index] = read, other
+        # The first look's closeness to the pair still bounds the confidence: a cell far from both
+        # (something drawn over it) stays refused.
+        fields["confidence"][index] = float(np.clip(1.0 - first.best_rms[index] / RMS_SCALE, 0.0, 1.0))
+    return CellMatches(**fields), settled
+
+
+def _lookalike_pair(best: str, second: str, judged: str | None) -> frozenset | None:
+    """The pair of LOOKALIKE a cell must be checked for: its first look's best two, else the pair the
+    state the later looks read (``judged``) belongs to, or None."""
+    if frozenset((best, second)) in LOOKALIKE:
+        return frozenset((best, second))
+    return next((pair for pair in LOOKALIKE if judged in pair), None)
+
+
+# Where a cell lies between a pair's plain picture (0) and its marked one (1): a plain cell has no
+# ink there beyond the plain picture's (real flags stay within 0.06 of 0 at every size tried), while a
+# mark drawn at a size no capture has can land partly outside the place looked at (real "?" marks at
+# 22-25 px cells score 0.2-0.4, at 26 px and up 0.5-1.1). Up to MARK_PLAIN a cell is plain, from
+# MARK_SEEN on it is marked; a weak cell between is refused, and so is a confident read that its
+# share contradicts.
+MARK_PLAIN, MARK_SEEN = 0.1, 0.2
+# How far past the pictures' difference the mark is looked for: a share of the cell's side (the mark
+# does not scale exactly with the cell).
+MARK_GROW = 0.04
+# A pair of pictures whose marks differ by less ink (grey levels summed) at the cell's size cannot tell
+# them apart: about four pixels of strong ink.
+MARK_LEAST_INK = 400.0
+# Grey levels (0-255) below which the two pictures count as the same there.
+MARK_LEAST_CONTRAST = 12
+# Differences from a cell's face colour (0-255, any channel) up to this are not ink (texture, noise).
+INK_NOISE = 10
+
+
+def _mark_share(frame: np.ndarray, rect, skin: Skin, pair: tuple[str, str], *,
+                any_size: bool) -> tuple[float | None, bool]:
+    """Where the cell lies between the pictures of ``pair`` (0: as pair[0], 1: as pair[1]), judged by
+    the ink around the place where they differ, or None when no capture of the skin tells the pair
+    apart at this size; and whether the capture that judged it is the cell's own size."""
+    reference = _mark_reference(skin, pair, rect.width, rect.height, any_size)
+    if reference is None:
+        return None, False
+    region, ink_first, ink_second, own_size = reference
+    cell = frame[rect.top : rect.top + rect.height, rect.left : rect.left + rect.width]
+    return (_ink(cell, region) - ink_first) / (ink_second - ink_first), own_size
+
+
+@functools.lru_cache(maxsize=256)
+def _mark_reference(skin: Skin, pair: tuple[str, str], width: int, height: int, any_size: bool):
+    """(region looked at, ink of pair[0] there, ink of pair[1] there) for cells of this size, or None.
+
+    The mark does not sit exactly where scaled pictures put it, nor does a capture at a near size draw
+    it as the client does at this one (gnome-mines' "?" at 23 px is a faint spot inside the flag, at
+    22 px a dark one beside it): hence ink counted around it, and the smallest capture at least the
+    cell's size that shows the mark clearly (shrinking keeps a mark, enlarging blurs it); smaller
+    captures too when ``any_size``."""
+    import cv2
+
+    for pictures in _lookalike_pictures(skin, pair, (width, height), any_size=any_size):
+        first, second = (cv2.resize(p, (width, height), interpolation=cv2.INTER_AREA).astype(np.float32) for p in pictures)
+        second = _aligned(second, first)
+        gap = np.abs(first - second).max(axis=2)
+        differ = gap > max(MARK_LEAST_CONTRAST, gap.max() / 2)
+        if gap.max() < 2 * MARK_LEAST_CONTRAST or differ.mean() > 0.25:
+            continue  # no mark at this size, or two captures that differ all over
+        ys, xs = np.nonzero(differ)
+        grow_x, grow_y = round(MARK_GROW * width), round(MARK_GROW * height)
+        region = np.zeros((height, width), bool)
+        region[max(0, ys.min() - grow_y) : ys.max() + 1 + grow_y, max(0, xs.min() - grow_x) : xs.max() + 1 + grow_x] = True
+        ink_first, ink_second = _ink(first, region), _ink(second, region)
+        if abs(ink_second - ink_first) >= MARK_LEAST_INK:
+            own_size = abs(pictures[0].shape[1] - width) <= 1 and abs(pictures[0].shape[0] - height) <= 1
+            return region, ink_first, ink_second, own_size
+    return None
+
+
+@functools.lru_cache(maxsize=16)
+def _plain_and_marked(skin: Skin, pair: tuple[str, str]) -> tuple[str, str]:
+    """The pair ordered as (plain state, state with the mark): the marked one has more ink in the
+    skin's largest capture of both (as given when no capture has both: no cell is then decided)."""
+    captures = _lookalike_pictures(skin, pair, (0, 0), any_size=True)
+    if not captures:
+        return pair
+    first, second = captures[-1]
+    everywhere = np.ones(first.shape[:2], bool)
+    return pair if _ink(first, everywhere) <= _ink(second, everywhere) else pair[::-1]
+
+
+def _aligned(picture: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """``picture`` moved by up to ALIGN_REACH px to lie best on ``like`` (two captures of one skin are
+    not always cut at the same place), its edges repeated."""
+    import cv2
+
+    padded = cv2.copyMakeBorder(picture, ALIGN_REACH, ALIGN_REACH, ALIGN_REACH, ALIGN_REACH, cv2.BORDER_REPLICATE)
+    fit = cv2.matchTemplate(padded, like, cv2.TM_SQDIFF)
+    dy, dx = np.unravel_index(int(np.argmin(fit)), fit.shape)
+    return padded[dy : dy + like.shape[0], dx : dx + like.shape[1]]
+
+
+def _ink(picture: np.ndarray, region: np.ndarray) -> float:
+    """The ink in ``region``: how far its pixels are from the picture's face colour (its median),
+    summed past a little noise. A sum, not a count of dark pixels: shrinking a picture by area
+    averages keeps the sum, while a small mark's dark pixels blend away."""
+    face = np.median(picture.reshape(-1, picture.shape[-1]), axis=0)
+    far = np.abs(picture.astype(np.float32) - face).max(axis=2) - INK_NOISE
+    return float(np.clip(far, 0.0, None)[region].sum())
+
+
+def _lookalike_pictures(skin: Skin, pair: tuple[str, str], size: tuple[int, int], *,
+                        any_size: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(picture of pair[0], picture of pair[1]) from each capture that holds both at the same pixel
+    size (two boxes a pixel apart scale differently, and the whole outline would then differ): those
+    at least as large as ``size``, smallest first, then (``any_size``) the smaller ones, largest first."""
+    by_size: dict[tuple[float, float], dict[str, list[np.ndarray]]] = {}
+    for template in skin.templates:
+        if template.char in pair:
+            by_size.setdefault(template.pitch, {}).setdefault(template.char, []).append(template.image)
+    found = {}
+    for pitch, pictures in by_size.items():
+        same = [(a, b) for a in pictures.get(pair[0], []) for b in pictures.get(pair[1], []) if a.shape == b.shape]
+        if same:
+            found[pitch] = same[0]
+    sizes = sorted(found, key=min)
+    large = [s for s in sizes if min(s) >= min(size) - 0.5]
+    small = [s for s in sizes if s not in large][::-1] if any_size else []
+    return [found[s] for s in large + small]
+
+
+__all__ = ["LOOKALIKE", "judge_lookalikes"]
