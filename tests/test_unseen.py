@@ -21,7 +21,9 @@ from solver.probability import analyze
 from screenbot.errors import UnrecognizedCellError
 from screenbot.labelled_shots import load_shots
 from screenbot.play.consistency import reading_problems
+from screenbot.play.live import SkinVision
 from screenbot.play.observer import LOST, WON, Action
+from screenbot.play.unread import name_unread
 from screenbot.testing import FlatVision, SimulatedClient
 from screenbot.vision import load_skins, read_board
 from screenbot.vision.skins import Skin
@@ -127,3 +129,50 @@ def test_games_with_unread_numbers_are_played_to_a_detected_end(seed, tmp_path):
     assert client.outside_clicks == []
     if seed == 1:  # these six games show a 4 or more (counted); a random seed's may not
         assert sum(r.unread > 0 for r in results) >= 1
+
+
+def test_a_finished_game_that_shows_every_mine_names_its_unread_numbers():
+    lost = Board(("*n1", "n*1", "11#"), 2)
+    assert name_unread(lost, 2, LOST) == {(0, 1): "2", (1, 0): "2"}
+    # Without the total, or with a mine still hidden (sgt-mines shows only the one hit), nothing is named.
+    assert name_unread(lost, None, LOST) == {}
+    assert name_unread(Board(("Xn1", "n#1", "11#"), 2), 2, LOST) == {}
+    # A win leaves only mines closed (or, won by flags, flags exactly on the mines).
+    assert name_unread(Board(("#n1", "nF1", "110"), 2), 2, WON) == {(0, 1): "2", (1, 0): "2"}
+    assert name_unread(Board(("Fn#", "nF#", "###"), 2), 2, WON) == {(0, 1): "2", (1, 0): "2"}
+
+
+def test_a_number_named_at_a_games_end_is_read_from_then_on():
+    """Real pictures: a lost xdemineur board read with a skin that lacks its 3s; the board's end names
+    them, the session's vision is taught them, and the same board then reads exactly."""
+    shot = next(s for s in ELIGIBLE if s.client == "xdemineur" and "lost" in s.tags
+                and any("3" in row for row in s.board.grid))
+    vision = SkinVision({shot.client: without(SKINS[shot.client], "3")}, shot.client)
+    frame = shot.image()
+    board = vision.read(frame, shot.lattice).board
+    assert board.grid == tuple(row.replace("3", UNREAD) for row in shot.board.grid)
+    named = name_unread(board, shot.board.mines or 40, LOST)
+    assert named and set(named.values()) == {"3"}
+    vision.teach(frame, shot.lattice, named)
+    assert vision.read(frame, shot.lattice).board.grid == shot.board.grid
+
+
+class TaughtUnreadAbove(UnreadAbove):
+    """As UnreadAbove, and taught numbers read as themselves from then on."""
+
+    def __init__(self, highest: int, pitch: int) -> None:
+        super().__init__(highest, pitch)
+        self.taught: list[dict] = []
+
+    def teach(self, frame, lattice, named):
+        self.taught.append(dict(named))
+        self.unseen = "".join(n for n in self.unseen if n not in named.values())
+
+
+def test_the_play_loop_teaches_what_a_lost_game_names(tmp_path):
+    client = SimulatedClient(16, 30, 99, seed=1)
+    vision = TaughtUnreadAbove(3, pitch=client.pitch)
+    results = make_player(client, GNOME_LIKE, tmp_path, vision=vision, games=6).play()
+    assert vision.taught, "no game named its unread numbers"
+    assert all(int(n) >= 4 for named in vision.taught for n in named.values())
+    assert "".join(r.named for r in results)

@@ -41,6 +41,20 @@ class SkinVision:
         # A number the skin never saw (a learnt skin's first 6) is played as an unread number, not a stop.
         return self._read(frame, lattice, self.skins, unread=True)
 
+    def teach(self, frame: np.ndarray, lattice, named: dict[tuple[int, int], str]) -> None:
+        """Add the pictures of ``named`` cells ((row, col) -> state) of ``frame`` to the skin for the rest
+        of this session (nothing is written to disk)."""
+        from ..vision.skins import Skin, Template, to_canonical
+
+        skin = self.skins[lattice.skin]
+        taught = []
+        for (row, col), char in sorted(named.items()):
+            rect = lattice.cell_rect(row, col)
+            image = np.ascontiguousarray(frame[rect.top : rect.bottom, rect.left : rect.right])
+            taught.append(Template(char, tuple(lattice.pitch), to_canonical(image), image,
+                                   Path(f"{char}-seen-in-play-r{row}-c{col}")))
+        self.skins = {**self.skins, skin.name: Skin(skin.name, skin.templates + tuple(taught), skin.profile)}
+
 
 def load_skins(directory: Path | None = None):
     """The skins in ``directory``, or by default the shipped ones and the user's (``skin_folders``)."""

@@ -43,6 +43,7 @@ from .planner import CHORD
 from .profile import CONFIRM_PING, PlayProfile
 from .rules import GameRules
 from .safe_read import SafeReader, save_frame
+from .unread import name_unread
 from .stability import wait_for_paint, wait_for_redraw
 from .types import Located, PlayConfig, PlayError, Screen, Surroundings, Vision, Window
 
@@ -198,9 +199,11 @@ class Player:
             if step.reading is not None:
                 unread = self._note_unread(step.reading.board, unread)
             if step.status != PLAYING:
+                named = ""
                 if step.reading is not None:
                     self._record(step.frame, step.reading, None, (), StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, 0, redraw))
-                return self._finish(step.status, start, steps, actions_done, guesses, unread=unread)
+                    named = self._name_unread(step.frame, located, step.reading.board, step.status)
+                return self._finish(step.status, start, steps, actions_done, guesses, unread=unread, named=named)
             guesses += int(step.decision is not None and step.decision.guessed)
             if self.config.dry_run:
                 self.dry_run_actions = step.actions
@@ -277,9 +280,22 @@ class Player:
                         "('screenbot learn %s --extend' teaches it)", self.profile.skin, self.profile.skin)
         return max(now, before)
 
+    def _name_unread(self, frame: np.ndarray, located: Located, board: Board, outcome: str) -> str:
+        """Teach the vision the numbers the finished board names (see ``unread``); the numbers taught."""
+        teach = getattr(self.env.vision, "teach", None)
+        named = name_unread(board, self.mine_total_for(board), outcome) if teach is not None else {}
+        if not named:
+            return ""
+        teach(frame, located.lattice, named)
+        numbers = "".join(sorted(set(named.values())))
+        log.warning("this game's end showed what the unread numbers were (%s): the %s skin reads them from now on "
+                    "(this session only; 'screenbot learn %s --extend' keeps them)", ", ".join(numbers),
+                    self.profile.skin, self.profile.skin)
+        return numbers
+
     def _finish(self, outcome: str, start: float, steps: int, actions: int, guesses: int, reason: str = "",
-                unread: int = 0) -> GameResult:
-        return GameResult(outcome, self.env.clock() - start, steps, actions, guesses, reason, unread)
+                unread: int = 0, named: str = "") -> GameResult:
+        return GameResult(outcome, self.env.clock() - start, steps, actions, guesses, reason, unread, named)
 
 
 

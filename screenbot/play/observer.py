@@ -51,6 +51,8 @@ class GameResult:
     # Cells that showed a number the skin has no picture of (played as unread numbers: see
     # ``vision.unseen``); ``learn NAME --extend`` teaches them.
     unread: int = 0
+    # The numbers among them that the game's end named (taught to the skin for the rest of the session).
+    named: str = ""
 
 
 class PlayObserver(Protocol):

@@ -17,6 +17,8 @@ class Summary:
     aborted: int
     # Games in which a number the skin has no picture of showed (played on as an unread number).
     games_with_unread: int
+    # The numbers finished games named and play then read (taught for the session only).
+    numbers_named: str
     seconds_per_game_median: float | None
     seconds_per_won_game_median: float | None
     moves_per_second: float | None
@@ -38,6 +40,7 @@ class Summary:
             "losses": self.losses,
             "aborted": self.aborted,
             "games_with_unread_numbers": self.games_with_unread,
+            "numbers_named_in_play": self.numbers_named,
             "seconds_per_game_median": _round(self.seconds_per_game_median, 3),
             "seconds_per_won_game_median": _round(self.seconds_per_won_game_median, 3),
             "moves_per_second": _round(self.moves_per_second, 1),
@@ -83,6 +86,7 @@ def summarize(results: Sequence[GameResult], timings: Sequence[StepTimings]) -> 
         losses=sum(r.outcome == LOST for r in results),
         aborted=sum(r.outcome == ABORTED for r in results),
         games_with_unread=sum(r.unread > 0 for r in results),
+        numbers_named="".join(sorted({n for r in results for n in r.named})),
         seconds_per_game_median=median([r.seconds for r in finished]),
         seconds_per_won_game_median=median(won),
         moves_per_second=total_actions / total_seconds if total_seconds > 0 else None,
@@ -113,8 +117,9 @@ def format_summary(summary: Summary) -> str:
         f"(median {fmt(summary.per_move_ms_median['total'])})",
     ]
     if summary.games_with_unread:
+        named = f"; named at a game's end and read from then on: {', '.join(summary.numbers_named)}" if summary.numbers_named else ""
         lines.append(f"{summary.games_with_unread} game(s) showed a number the skin has no picture of, played as "
-                     "telling nothing ('screenbot learn NAME --extend' teaches it)")
+                     f"telling nothing{named} ('screenbot learn NAME --extend' keeps them)")
     return "\n".join(lines)
 
 
