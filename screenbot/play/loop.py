@@ -43,9 +43,9 @@ from .planner import CHORD
 from .profile import CONFIRM_PING, PlayProfile
 from .rules import GameRules
 from .safe_read import SafeReader, save_frame
-from .unread import name_unread
 from .stability import wait_for_paint, wait_for_redraw
 from .types import Located, PlayConfig, PlayError, Screen, Surroundings, Vision, Window
+from .unread import name_unread
 
 log = logging.getLogger(__name__)
 
