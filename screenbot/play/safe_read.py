@@ -86,6 +86,7 @@ class SafeReader:
         be read at all (covered, gone, a dialog over it) goes to ``recover_lost_board``."""
         unreadable: Exception | None = None
         problems: list[str] = []
+        looked_for_dialogs = False
         for attempt in range(self.config.rechecks + 1):
             t_read = self.env.clock()
             reading, unreadable = None, None
@@ -97,7 +98,10 @@ class SafeReader:
                 )
             except (UnrecognizedCellError, BoardNotFoundError) as exc:
                 unreadable, problems = exc, [str(exc)]
-                if attempt == 0:
+                # At the first unreadable frame, which may come after a frame that did not yet show the
+                # last click (the winning one, whose dialog then covers the board).
+                if not looked_for_dialogs:
+                    looked_for_dialogs = True
                     self.tracker.check_board_shown(located)
                     dialogs = self.tracker.own_windows_over(located)
                     seen = "the game was not won"

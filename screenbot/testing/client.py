@@ -49,6 +49,9 @@ class SimulatedClient:
     ignore_clicks_after_win: bool = True
     win_dialog_keys: tuple[str, ...] | None = None  # a win shows a dialog over the board until these keys
     quit_keys: tuple[str, ...] | None = None  # these keys close the game (Escape quits xdemineur)
+    # Grabs after the winning click that still show its cell covered and no win dialog yet (a client
+    # slow to draw them): the dialog then comes over the board.
+    late_win_dialog: int = 0
     # Like gnome-mines and Chromium, draw a clicked cell "pressed" (here: looking like an open 0, the
     # worst case for a reader) during the next ``pressed_grabs`` grabs before showing the result.
     pressed_grabs: int = 0
@@ -68,6 +71,7 @@ class SimulatedClient:
     keys: list[tuple[str, ...]] = field(default_factory=list)
     games_started: int = 0
     dialog_open: bool = False
+    stale_win: list = field(default_factory=list)  # [winning cell, grabs left] (late_win_dialog)
     pressed: list = field(default_factory=list)  # [cell, grabs left]
     queued: list = field(default_factory=list)  # [button, grabs to wait] of clicks not handled yet
     closed: bool = False
@@ -158,13 +162,16 @@ class SimulatedClient:
         while self.queued and self.queued[0][1] <= 0:
             self._click(*self.pointer, self.queued.pop(0)[0])
         frame = self._render()
-        if self.pressed and not self.closed:
-            (r, c), left = self.pressed
-            frame = frame.copy()
-            ox, oy = self.board_origin
-            y, x = oy + r * self.pitch, ox + c * self.pitch
-            frame[y : y + self.pitch, x : x + self.pitch] = self.renderer.cell("0")
-            self.pressed = [(r, c), left - 1] if left > 1 else []
+        for look, state in (("0", self.pressed), ("#", self.stale_win)):
+            if state and not self.closed:
+                (r, c), left = state
+                frame = frame.copy()
+                ox, oy = self.board_origin
+                y, x = oy + r * self.pitch, ox + c * self.pitch
+                frame[y : y + self.pitch, x : x + self.pitch] = self.renderer.cell(look)
+                state[:] = [(r, c), left - 1] if left > 1 else []
+                if look == "#" and not state:
+                    self.dialog_open = True
         if region is None:
             return frame.copy()
         left, top, w, h = region
@@ -256,7 +263,10 @@ class SimulatedClient:
                 self.pressed = [(r, c), self.pressed_grabs]
             self.game.open(r, c)
         if self.win_dialog_keys and self.game.status == WON:
-            self.dialog_open = True
+            if self.late_win_dialog:
+                self.stale_win = [(r, c), self.late_win_dialog]
+            else:
+                self.dialog_open = True
 
     def _misdelivered_click(self, r: int, c: int, button: str) -> None:
         if button == RIGHT:
