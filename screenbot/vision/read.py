@@ -24,7 +24,7 @@ from .cells import CellMatches, board_inside, cell_images, match_cells, pattern_
 from .detail import detail_mismatches
 from .glyph import judge_weak_by_glyph
 from .lookalikes import judge_lookalikes
-from .unseen import far_numbers, lacks_a_number, unseen_numbers
+from .unseen import lacks_a_number, unseen_numbers
 from ..geometry import Lattice
 from .skins import CANONICAL, OUTSIDE, Skin, soften
 
@@ -100,14 +100,9 @@ def read_board(
     # size, where the skin has one (a state the skin never saw can pass for a near one when small).
     unlike = detail_mismatches(frame, lattice, skin, matches.chars)
     refused = (matches.chars == OUTSIDE) | (patterns != "") | unlike
-    lacking = lacks_a_number(skin)
-    if lacking:
-        # The number a cell is nearest may not be the one it shows: the skin has no picture of that one.
-        whole = np.where(first_look.chars == matches.chars, first_look.best_rms, np.inf)
-        refused |= far_numbers(softened, bank, matches.chars, whole)
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
                           np.where(refused, 0.0, matches.confidence))
-    if unread and lacking and (matches.confidence < threshold).any():
+    if unread and lacks_a_number(skin) and (matches.confidence < threshold).any():
         unseen = unseen_numbers(softened, bank, matches.confidence < threshold)
         matches = CellMatches(np.where(unseen, UNREAD, matches.chars), matches.best_rms, matches.second_rms,
                               matches.second_chars, np.where(unseen, threshold, matches.confidence))
