@@ -17,7 +17,7 @@ import functools
 import numpy as np
 
 from ..geometry import Lattice
-from .cells import CellMatches, confidence
+from .cells import CellMatches, confidence, squared_distances
 from .skins import Skin
 
 # The side (px) both the cell and the pictures are scaled to for this look: fine enough for a glyph
@@ -84,13 +84,12 @@ def _region_side() -> int:
     return round(SIDE * MIDDLE) + 2 * round(SIDE * REACH)
 
 
-def _fits(region: np.ndarray, chars: tuple[str, ...], middles: np.ndarray, norms: np.ndarray) -> list[tuple[str, float]]:
+def _fits(region: np.ndarray, chars: tuple[str, ...], middles: np.ndarray) -> list[tuple[str, float]]:
     """Each state's best fit to a cell's ``region`` (RMS, 0-255), best first: every middle at every
-    place, as one matrix product (|a - b|^2 = |a|^2 + |b|^2 - 2 a.b)."""
+    place, as one matrix product (``cells.squared_distances``)."""
     side = round(SIDE * MIDDLE)
     patches = np.lib.stride_tricks.sliding_window_view(region, (side, side)).reshape(-1, middles.shape[1])
-    squared = (patches * patches).sum(axis=1)[:, None] + norms[None, :] - 2.0 * (patches @ middles.T)
-    rms = np.sqrt(np.maximum(squared.min(axis=0), 0.0) / middles.shape[1])
+    rms = np.sqrt(squared_distances(np.ascontiguousarray(patches), middles).min(axis=0) / middles.shape[1])
     best: dict[str, float] = {}
     for char, value in zip(chars, rms):
         best[char] = min(best.get(char, np.inf), float(value))
@@ -98,8 +97,8 @@ def _fits(region: np.ndarray, chars: tuple[str, ...], middles: np.ndarray, norms
 
 
 @functools.lru_cache(maxsize=16)
-def _middles(skin: Skin) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
-    """(chars, middles as rows, their squared norms) for every picture of the skin (at every size: the
+def _middles(skin: Skin) -> tuple[tuple[str, ...], np.ndarray]:
+    """(chars, middles as rows) for every picture of the skin (at every size: the
     client may draw a glyph at this size as at any other) and every zoom."""
     import cv2
 
@@ -114,7 +113,7 @@ def _middles(skin: Skin) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
             chars.append(template.char)
             middles.append(_soft(zoomed[start : start + side, start : start + side]).reshape(-1))
     chars, matrix = _distinct(np.array(chars), np.stack(middles))
-    return tuple(chars), matrix, (matrix * matrix).sum(axis=1)
+    return tuple(chars), matrix
 
 
 def _distinct(chars: np.ndarray, middles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -124,8 +123,7 @@ def _distinct(chars: np.ndarray, middles: np.ndarray) -> tuple[np.ndarray, np.nd
     for char in dict.fromkeys(chars.tolist()):
         rows = np.flatnonzero(chars == char)
         group = middles[rows]
-        norms = (group * group).sum(axis=1)
-        apart = np.sqrt(np.maximum(norms[:, None] + norms[None, :] - 2.0 * (group @ group.T), 0.0) / group.shape[1])
+        apart = np.sqrt(squared_distances(group, group) / group.shape[1])
         kept: list[int] = []
         for i in range(len(rows)):
             if not kept or apart[i, kept].min() >= REPEAT:
