@@ -53,6 +53,17 @@ def test_a_client_that_opens_an_area_itself_is_learnt():
     assert {"#", "0", "1", "F"} <= set(seen.names.values()) and seen.restart[0] == "Ctrl+R"
 
 
+def test_a_client_that_does_not_react_to_clicks_stops_learning_with_the_reason():
+    """Every click is lost (a frozen or busy client): learning stops at the first click with a reason,
+    and no game is counted as played."""
+    print(f"seed {SEED}")
+    client = _client(SEED, drop_every=1)
+    with pytest.raises(LearnError, match="does not react to clicks") as stopped:
+        learn(_desk(client), "sim", 3, random.Random(SEED))
+    assert stopped.value.code == 1
+    assert client.clicks and not any(ch != "#" for _, _, ch in client.game.board().cells())
+
+
 class Restyled(FlatRenderer):
     """The same client after its user picked another look: every colour changed."""
 
