@@ -78,6 +78,42 @@ def test_display_numbers_can_be_kept_to_a_range(monkeypatch):
             assert 70 <= int(display.name[1:]) <= 79
 
 
+def test_displays_started_at_the_same_moment_get_numbers_of_their_own(monkeypatch):
+    """Both see the first number of the range free and start Xvfb on it: the one that does not get it
+    must move on, not take the other's server for its own (test workers once shared one screen)."""
+    import threading
+
+    if not shutil.which("Xvfb"):
+        pytest.skip("Xvfb is not installed (CI installs it)")
+    monkeypatch.setenv("SCREENBOT_XVFB_DISPLAYS", "70-79")
+    monkeypatch.setenv("DISPLAY", ":12345")
+    displays = [VirtualDisplay(window_manager=False) for _ in range(3)]
+    together = threading.Barrier(len(displays))
+    failed = []
+
+    def start(display):
+        together.wait()
+        try:
+            display.start()
+        except Exception as error:  # noqa: BLE001 - reported below
+            failed.append(error)
+
+    threads = [threading.Thread(target=start, args=(d,)) for d in displays]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert not failed, failed
+        names = [d.name for d in displays]
+        assert len(set(names)) == len(names), names
+        assert all(d._xvfb.poll() is None for d in displays)  # each its own server, still running
+    finally:
+        for d in displays:
+            if d._xvfb is not None:
+                d.stop()
+
+
 @pytest.fixture(scope="module")
 def display():
     if not shutil.which("Xvfb"):

@@ -105,8 +105,9 @@ def display_numbers_allowed(environ: dict[str, str] | None = None) -> range | No
 class VirtualDisplay:
     """Context manager: Xvfb on a free display number plus openbox; restores DISPLAY on exit.
 
-    Xvfb chooses the free number itself (``-displayfd``), so several processes can each start one
-    at the same time without racing on lock files.
+    Xvfb chooses the free number itself, or takes the first free one of SCREENBOT_XVFB_DISPLAYS, and
+    says on ``-displayfd`` which display it holds: several processes can each start one at the same
+    time without racing on lock files.
     """
 
     def __init__(
@@ -166,29 +167,26 @@ class VirtualDisplay:
         for number in numbers:
             if os.path.exists(f"/tmp/.X{number}-lock") or os.path.exists(f"/tmp/.X11-unix/X{number}"):
                 continue
-            self._xvfb = subprocess.Popen(["Xvfb", f":{number}", *self._xvfb_args()],
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            self.name = f":{number}"
-            deadline = time.monotonic() + self.start_timeout
-            while self._xvfb.poll() is None and not display_reachable(self.name):
-                if time.monotonic() > deadline:
-                    break
-                time.sleep(0.05)
-            if self._xvfb.poll() is None and display_reachable(self.name):
-                return
-            self._kill(self._xvfb)  # taken meanwhile by someone else: try the next number
-            self._xvfb, self.name = None, None
+            try:
+                self._spawn(f":{number}")
+            except DisplayError:
+                continue  # taken meanwhile by someone else: try the next number
+            return
         raise DisplayError(f"no free display number among :{numbers.start} to :{numbers.stop - 1} "
                            f"(SCREENBOT_XVFB_DISPLAYS)")
 
     def _start_any(self) -> None:
+        self._spawn(None)
+
+    def _spawn(self, display: str | None) -> None:
+        """Start Xvfb on ``display`` (None: Xvfb picks the lowest free number) and wait until it runs.
+
+        Xvfb writes its display number on ``-displayfd`` once it holds that display and accepts
+        connections, and writes nothing when it fails (with a given number: someone else holds it).
+        Waiting for an answer on the number instead would mistake another process's Xvfb, started on
+        the same number a moment earlier, for ours (two test workers then shared one screen)."""
         read_fd, write_fd = os.pipe()
-        cmd = [
-            "Xvfb",
-            "-displayfd",
-            str(write_fd),
-            *self._xvfb_args(),
-        ]
+        cmd = ["Xvfb", *([display] if display else []), "-displayfd", str(write_fd), *self._xvfb_args()]
         try:
             self._xvfb = subprocess.Popen(
                 cmd, pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
