@@ -105,3 +105,20 @@ def test_whether_a_win_needs_every_mine_flagged_is_learnt(needs_flags):
     assert seen.flags_to_win is needs_flags
     profile = profile_for(seen, "sim")
     assert profile["win_requires_all_flags"] is needs_flags and profile["win_requires_all_open"] is needs_flags
+
+
+@pytest.mark.parametrize("dialog", [True, False])
+def test_a_client_that_asks_something_and_writes_over_the_board_at_a_loss_is_learnt(dialog):
+    """Like KMines: every loss draws a band across the board's middle row, over opened cells too, for a
+    while, and may bring a window over the board that only Enter closes (Escape, tried first, does
+    nothing to it). Learning closes the window, waits the band out and names the lost boards behind."""
+    print(f"seed {SEED}")
+    rng = random.Random(SEED)
+    client = _client(SEED, loss_dialog_keys=("enter",) if dialog else None, end_mark_grabs=rng.randint(30, 90))
+    seen = learn(_desk(client), "sim", 3, rng)
+    assert {"#", "0", "1", "F", "X"} <= set(seen.names.values()) and seen.games_named >= 2
+    if dialog:
+        assert seen.after_loss is not None and seen.after_loss[0] == "Enter" and seen.after_loss[1].dialog
+    else:
+        assert seen.after_loss is None
+    assert seen.end_mark_seconds > 0 and seen.restart[0] == "Ctrl+R"

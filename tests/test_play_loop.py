@@ -89,6 +89,21 @@ def test_a_win_dialog_after_a_frame_that_did_not_show_the_last_click_is_closed(t
 
 
 @pytest.mark.parametrize("dialog", [True, False])
+def test_a_loss_that_asks_something_and_writes_over_the_board_is_seen_through(dialog, tmp_path):
+    """Like KMines (as learnt): a loss draws a band over the board for a while and may bring a window
+    over it that the profile's after-loss key closes. Each such game ends as a detected loss, and the
+    session goes on to the next game instead of stopping at an unreadable board."""
+    client = SimulatedClient(16, 30, 99, seed=5, loss_dialog_keys=("enter",) if dialog else None, end_mark_grabs=300)
+    profile = dataclasses.replace(GNOME_LIKE, end_mark=5.0,
+                                  after_loss=ControlAction(keys=("enter",), focus=False, dialog=True))
+    results = make_player(client, profile, tmp_path, games=5).play()
+    assert [r.outcome for r in results] and {r.outcome for r in results} <= {WON, LOST}
+    assert len(results) == 5 and sum(r.outcome == LOST for r in results) >= 2
+    assert ((("enter",) in client.keys) is dialog) and not client.dialog_open
+    assert_clicks_on_board(client)
+
+
+@pytest.mark.parametrize("dialog", [True, False])
 def test_keys_meant_for_a_dialog_go_out_only_while_one_is_over_the_board(dialog, tmp_path):
     """learn's guess at closing a win's window (Escape, ``"dialog": true``) closes the dialog of a client
     that brings one, and is never sent to one that brings none, where it would quit the game."""

@@ -7,6 +7,7 @@ user gave, else the usual ones in turn). The base of ``session.Session``; how it
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import numpy as np
 
@@ -17,6 +18,8 @@ from .watch import LearnError, Watcher
 log = logging.getLogger(__name__)
 
 RESTART_TIMEOUT = 2.0  # s a restart candidate may take to show a fresh board
+# s a mark drawn over the board at the end of a game may stay (KMines' "You have lost." stays 4 s).
+END_MARK_TIMEOUT = 8.0
 
 # What may close a window a win brings (gnome-mines' "Congratulations"), tried in turn; the keys go to the
 # dialog, which has the keyboard, so the game window is not focused first.
@@ -67,7 +70,7 @@ class GameEnds(Watcher):
                 seen.refused.append(f"a win brought a window ({', '.join(over)}) that none of the usual keys closed")
                 raise LearnError(f"a win brought a window over the board ({', '.join(over)}) that neither Escape "
                                  "nor Enter closed: close it by hand and learn again", code=1)
-        won_image, won = self.settled()
+        won_image, won = self.clear_board(ids, *self.settled())
         changed = won != ids
         changed[last] = False
         if changed.any() and np.isin(ids[changed], list(seen.covered)).all():
@@ -84,6 +87,46 @@ class GameEnds(Watcher):
                 self.keep(won_image, won, "won")
         log.info("learn: game %d won%s", seen.games_played,
                  f"; {seen.after_win[0]} closed the window it brought" if seen.after_win else "")
+
+    def clear_board(self, ids: np.ndarray, image: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A click's result (``image``, ``after``; ``ids`` the board before it) with what the end of a game
+        may put over the board taken away: a window of the client (closed with the usual keys, and the
+        key kept as what a loss needs) or a message drawn across the board (waited out). Cells opened
+        before never change in a game, so one that did shows something over the board."""
+        window = self.desk.window
+        if window is not None and window.windows_over(self.seen.lattice.board_rect(), own=True):
+            self.close_loss_window()
+            image, after = self.settled()
+        seen = self.seen
+        closed = list(seen.covered) + [cid for cid in (seen.flag, seen.question) if cid is not None]
+        opened = ~np.isin(ids, closed)
+        if not (opened & (after != ids)).any():
+            return image, after
+        start = self.desk.clock()
+        log.info("learn: opened cells changed: waiting for what came over the board to go")
+        while self.desk.clock() < start + END_MARK_TIMEOUT:
+            self.desk.sleep(0.2)
+            image, after = self.settled()
+            if not (opened & (after != ids)).any():
+                seen.end_mark_seconds = max(seen.end_mark_seconds, self.desk.clock() - start)
+                log.info("learn: it went after %.1f s", self.desk.clock() - start)
+                break
+        return image, after
+
+    def close_loss_window(self) -> None:
+        """A window of the client over the board in the middle of a game's clicks: what a loss brings
+        (a win's is closed by ``finish_win``). Closed with the usual keys, which go to it."""
+        window, board_rect = self.desk.window, self.seen.lattice.board_rect()
+        over = window.windows_over(board_rect, own=True)
+        for label_, action in AFTER_WIN_CANDIDATES:
+            self.control(action)
+            self.desk.sleep(0.3)
+            if not window.windows_over(board_rect, own=True):
+                self.seen.after_loss = (label_, replace(action, dialog=True))
+                log.info("learn: %s closed the window a loss brought (%s)", label_, ", ".join(over))
+                return
+        raise LearnError(f"the game brought a window over the board ({', '.join(over)}) that neither Escape nor "
+                         "Enter closed: close it by hand and learn again", code=1)
 
     def flag_the_rest(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
         """Right-click every cell still covered (all mines: every safe cell is open). Returns the board

@@ -173,7 +173,7 @@ class Session(GameEnds):
             cell, board, safe = self.pick(ids, choices, assisted)
             if board is not None and board.is_over:
                 break  # the loss is on the board already
-            image_next, after = self.open(ids, cell)
+            image_next, after = self.clear_board(ids, *self.open(ids, cell))
             if safe and self._last_safe(board):
                 self.finish_win(ids, cell)
                 return

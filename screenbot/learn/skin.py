@@ -105,6 +105,10 @@ def profile_for(seen: Seen, name: str) -> dict:
         # over the board, since the key may do harm to the game itself (Escape quits xdemineur). Wins
         # seen with nothing over the board get no action.
         play["after_win"] = {"keys": ["escape"], "wait": 0.05, "focus": False, "dialog": True}
+    if seen.after_loss is not None:
+        play["after_loss"] = action_json(seen.after_loss[1])
+    if seen.end_mark_seconds:
+        play["end_mark"] = round(seen.end_mark_seconds + 1.0, 1)
     slowest = max(seen.latencies, default=0.05)
     play.update({
         "redraw_timeout": round(max(0.5, 5 * slowest), 2),
@@ -126,7 +130,8 @@ def profile_for(seen: Seen, name: str) -> dict:
         "hover_highlight": seen.lit is not None,
         "pauses_on_focus_loss": seen.pauses_on_focus_loss,
         "question_marks": seen.question is not None,
-        "loss_shown": "learnt: every mine shown on the board",
+        "loss_shown": "learnt: every mine shown on the board"
+        + (f", with a window over it closed with {seen.after_loss[0]}" if seen.after_loss else ""),
         "win_shown": ("learnt: a window over the board, closed with " + seen.after_win[0]) if seen.after_win
         else "learnt: every safe cell open, then a flag on every mine" if seen.flags_to_win
         else "learnt: on the board" if seen.wins else "not seen while learning",

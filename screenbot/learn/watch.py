@@ -91,6 +91,12 @@ class Seen:
     pauses_on_focus_loss: bool = False  # the board is hidden while the window has not the keyboard
     preopened: bool = False  # the client opens an area of each new game itself (xdemineur)
     after_win: tuple[str, ControlAction] | None = None
+    # A window the client brings over the board at a loss (KMines asks "Reset the game?"), and the key
+    # that closed it.
+    after_loss: tuple[str, ControlAction] | None = None
+    # The longest a mark drawn over the board's opened cells at the end of a game took to go (KMines
+    # writes "You have lost." across the board for 4 s); 0: none seen.
+    end_mark_seconds: float = 0.0
     # Every safe cell open left the mines covered and the client took a flag on each of them: it wants
     # them all flagged for a win (xbomb, xdemineur). None: never seen at a win.
     flags_to_win: bool | None = None

@@ -13,6 +13,9 @@ reads all of this from here, so supporting a client is data, not ``if client == 
 - ``redraw_timeout``: seconds to wait for a click to show before treating it as ignored.
 - ``settle``: seconds a picture must stay unchanged to count as fully drawn.
 - ``restart_timeout``: seconds a restart may take to show a fresh board.
+- ``end_mark``: seconds a mark the client draws over the board when a game ends may stay (KMines writes
+  "You have lost." across it for 4 s): a board that stops reading is waited for that long before
+  anything else is made of it. 0 (the default): none.
 - ``chord_button``: the button that opens around a satisfied number (``middle`` or ``left``).
 - ``flood``: which neighbours the client opens around a revealed zero ("8", "4" or "none"); a zero
   still next to a covered cell means the frame was caught mid-redraw.
@@ -109,6 +112,7 @@ class PlayProfile:
     redraw_timeout: float = 0.5
     settle: float = 0.004
     restart_timeout: float = 3.0
+    end_mark: float = 0.0
     chord_button: str = "middle"
     frozen_board_means_won: bool = False
     flood: str = "8"  # which neighbours the client opens around a zero by itself: "8", "4" or "none"
@@ -157,6 +161,7 @@ def profile_from_dict(skin: str, data: dict) -> PlayProfile:
             redraw_timeout=float(play.get("redraw_timeout", 0.5)),
             settle=float(play.get("settle", 0.004)),
             restart_timeout=float(play.get("restart_timeout", 3.0)),
+            end_mark=float(play.get("end_mark", 0.0)),
             chord_button=str(play.get("chord_button", "middle")),
             frozen_board_means_won=bool(play.get("frozen_board_means_won", False)),
             flood=_choice(play.get("flood", "8"), ("8", "4", "none"), "flood"),

@@ -86,7 +86,7 @@ class SafeReader:
         be read at all (covered, gone, a dialog over it) goes to ``recover_lost_board``."""
         unreadable: Exception | None = None
         problems: list[str] = []
-        looked_for_dialogs = False
+        looked_for_dialogs = waited_for_mark = False
         for attempt in range(self.config.rechecks + 1):
             t_read = self.env.clock()
             reading, unreadable = None, None
@@ -110,13 +110,24 @@ class SafeReader:
                         if not seen:
                             # The usual reason a board stops reading right after a move: the win dialog.
                             return Step(None, frame, WON, (), None, 0.0, 0.0)
-                    if dialogs:
+                    if dialogs and self.profile.after_loss.dialog:
+                        # The client asks something at a loss (KMines: "Reset the game?"): the profile
+                        # says how to close it; the board behind is then read as any other.
+                        log.info("a window of the game (%r) came over the board: closing it as a loss's", dialogs[0])
+                        self.controls.control(located, self.profile.after_loss)
+                    elif dialogs:
                         # Not the win dialog (a question the user brought up, such as "new game?"):
                         # the user is at the game; stop rather than answer it.
                         raise WindowLostError(
                             f"a window of the game itself ({dialogs[0]!r}: a dialog?) came over the board and "
                             f"{seen}: stopped"
                         )
+                if self.profile.end_mark and not waited_for_mark:
+                    # A mark the client draws over the board when a game ends (KMines' "You have lost."):
+                    # waited out, then read again.
+                    waited_for_mark = True
+                    frame, changed = self.outlast_end_mark(located), True
+                    continue
             if reading is not None and problems and self.rules.over(reading.board):
                 # A finished game ignores the rest of a batch (xdemineur is won by its last flag even
                 # if opens follow in the same batch): what the bot did last no longer has to show.
@@ -150,6 +161,19 @@ class SafeReader:
             "nothing was clicked on it",
             frame_path=path,
         )
+
+    def outlast_end_mark(self, located: Located) -> np.ndarray:
+        """A frame of the board once it reads again, or the last one after ``profile.end_mark`` seconds."""
+        deadline = self.env.clock() + self.profile.end_mark
+        while True:
+            self.env.sleep(0.1)
+            frame = self.env.screen.grab(located.region.as_region())
+            try:
+                self.env.vision.read(frame, located.lattice)
+                return frame
+            except (UnrecognizedCellError, BoardNotFoundError):
+                if self.env.clock() > deadline:
+                    return frame
 
     def recover_lost_board(self, located: Located, frame, exc: Exception):
         """The board region no longer reads as a board: moved window, dialog, or closed window.

@@ -14,6 +14,8 @@ from ..geometry import Rect
 from ..mouse import LEFT, MIDDLE, RIGHT
 from .renderers import BACKGROUND, WINDOW_FACE, FlatRenderer
 
+END_MARK = (250, 250, 215)  # the colour of the band a loss draws across the board (end_mark_grabs)
+
 
 @dataclass
 class ClickRecord:
@@ -49,6 +51,11 @@ class SimulatedClient:
     ignore_clicks_after_win: bool = True
     win_dialog_keys: tuple[str, ...] | None = None  # a win shows a dialog over the board until these keys
     quit_keys: tuple[str, ...] | None = None  # these keys close the game (Escape quits xdemineur)
+    # Like KMines: a loss brings a window over the board ("Reset the game?") until these keys close it.
+    loss_dialog_keys: tuple[str, ...] | None = None
+    # Like KMines' "You have lost.": a band drawn across the board's middle row for this many grabs
+    # after a loss, over opened cells as well as covered ones.
+    end_mark_grabs: int = 0
     # Grabs after the winning click that still show its cell covered and no win dialog yet (a client
     # slow to draw them): the dialog then comes over the board.
     late_win_dialog: int = 0
@@ -72,6 +79,7 @@ class SimulatedClient:
     games_started: int = 0
     dialog_open: bool = False
     stale_win: list = field(default_factory=list)  # [winning cell, grabs left] (late_win_dialog)
+    end_mark: int = 0  # grabs left with the end mark drawn (end_mark_grabs)
     pressed: list = field(default_factory=list)  # [cell, grabs left]
     queued: list = field(default_factory=list)  # [button, grabs to wait] of clicks not handled yet
     closed: bool = False
@@ -172,6 +180,12 @@ class SimulatedClient:
                 state[:] = [(r, c), left - 1] if left > 1 else []
                 if look == "#" and not state:
                     self.dialog_open = True
+        if self.end_mark and not self.closed:
+            self.end_mark -= 1
+            frame = frame.copy()
+            rect = self.board_rect
+            y = rect.top + (self.rows // 2) * self.pitch
+            frame[y + self.pitch // 4 : y + 3 * self.pitch // 4, rect.left + self.pitch // 2 : rect.right - self.pitch // 2] = END_MARK
         if region is None:
             return frame.copy()
         left, top, w, h = region
@@ -262,6 +276,9 @@ class SimulatedClient:
             if self.pressed_grabs and self.game.board()[r, c] == "#":
                 self.pressed = [(r, c), self.pressed_grabs]
             self.game.open(r, c)
+        if self.game.status == LOST:
+            self.end_mark = self.end_mark_grabs
+            self.dialog_open = self.loss_dialog_keys is not None
         if self.win_dialog_keys and self.game.status == WON:
             if self.late_win_dialog:
                 self.stale_win = [(r, c), self.late_win_dialog]
@@ -292,7 +309,8 @@ class SimulatedClient:
         self.keys.append(keys)
         if self.dialog_open:
             # A modal dialog takes the keyboard: only its own key closes it.
-            if tuple(keys) == tuple(self.win_dialog_keys or ()):
+            closing = self.loss_dialog_keys if self.game.status == LOST else self.win_dialog_keys
+            if tuple(keys) == tuple(closing or ()):
                 self.dialog_open = False
             return
         if tuple(keys) == tuple(self.quit_keys or ()):
