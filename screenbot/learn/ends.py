@@ -181,15 +181,18 @@ class GameEnds(Watcher):
         return False
 
     def _fresh(self, ids: np.ndarray, before: np.ndarray) -> bool:
-        """A new game: every cell covered; for a client that opens an area itself, another board, mostly
-        covered, showing no picture seen only on finished games (mines, flags)."""
+        """A new game: every cell covered; for a client that opens an area itself, another board with
+        covered cells, showing no picture seen only on finished games (mines, flags). Until those
+        pictures are known, the board must also be mostly covered; once they are, the area opened may
+        be most of the board (it was 57% of one, and that restart was taken for a failure)."""
         covered = np.isin(ids, list(self.seen.covered))
         if not self.seen.preopened:
             return bool(covered.all())
         finished = [cid for cid, name in self.seen.names.items() if name in "*XWF"]
         if self.seen.flag is not None:
             finished.append(self.seen.flag)
-        return covered.mean() >= 0.5 and not np.array_equal(ids, before) and not np.isin(ids, finished).any()
+        enough = covered.any() if finished else covered.mean() >= 0.5
+        return bool(enough) and not np.array_equal(ids, before) and not np.isin(ids, finished).any()
 
     def _board_still_there(self, shown: np.ndarray) -> bool:
         """Does the board still show what it showed (or covered cells), after a restart that failed?"""

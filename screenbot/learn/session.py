@@ -84,12 +84,14 @@ class Session(GameEnds):
 
     def preopened_covered(self, ids: np.ndarray, values: np.ndarray, counts: np.ndarray) -> int:
         """The covered picture of a new game the client opened an area of by itself: the commonest
-        picture, if a right click on one of its cells shows something else (a flag), then put back."""
+        picture, if a right click on one of its cells shows something else (a flag), then put back. The
+        area may be most of the board, so the commonest picture need hold only a quarter of the cells:
+        the right click is the evidence (a 0 or a number takes no flag)."""
         lat = self.seen.lattice
         refusal = (f"the {lat.rows}x{lat.cols} board found does not show a fresh game (its cells look "
                    f"{len(values)} different ways")
         candidate = int(values[int(np.argmax(counts))])
-        if counts.max() < ids.size / 2:
+        if counts.max() < ids.size / 4:
             raise LearnError(f"{refusal}): start a new game, leave it untouched and run learn again", code=1)
         cells = [(int(r), int(c)) for r, c in np.argwhere(ids == candidate)]
         cell = self.rng.choice(cells)
