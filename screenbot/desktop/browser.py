@@ -18,6 +18,7 @@ from ..errors import ClientStartError
 from .install import ensure_debian_packages
 from .launch import launch_for
 from .processes import ClientWindow, client_env, free_port, spawn, stop_group, temp_home, wait_window
+from .windows import find_windows
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +115,7 @@ def start_react_minesweeper(
                 "--remote-allow-origins=*"]
     cmd.append(url)
     log_path = home / "client.log"
+    there = set(find_windows(name=launch.window_title))  # another copy's windows are not this one's
     proc = spawn(cmd, client_env(home), log_path)
     handle = ClientWindow("react-minesweeper", 0, proc.pid, url=url, devtools_port=devtools_port)
     handle._stoppers += [
@@ -123,7 +125,7 @@ def start_react_minesweeper(
         stop_group(proc),
     ]
     try:
-        handle.window = wait_window("react-minesweeper", proc, log_path, timeout, name=launch.window_title)
+        handle.window = wait_window("react-minesweeper", proc, log_path, timeout, there, name=launch.window_title)
         time.sleep(1.0)  # the title appears before the page has painted the board
     except BaseException:
         handle.close()

@@ -120,11 +120,12 @@ def launch_client(
     """Start a desktop client in ``home`` and wait for its window (title regex ``title``); ``then``
     runs once the window is there. On any failure everything started is stopped and ``home`` removed."""
     log_path = home / "client.log"
+    there = set(windows.find_windows(name=title))  # another copy's windows are not this one's
     proc = spawn(cmd, env, log_path)
     handle = ClientWindow(client, 0, proc.pid, log_path=log_path)
     handle._stoppers += [functools.partial(shutil.rmtree, home, ignore_errors=True), stop_group(proc)]
     try:
-        handle.window = wait_window(client, proc, log_path, timeout, name=title)
+        handle.window = wait_window(client, proc, log_path, timeout, there, name=title)
         if then is not None:
             then(handle)
     except BaseException:
@@ -165,8 +166,11 @@ def _read_log(path: Path) -> str:
 
 
 def wait_window(
-    client: str, proc: subprocess.Popen, log_path: Path, timeout: float, **query: object
+    client: str, proc: subprocess.Popen, log_path: Path, timeout: float, there: set[int] = frozenset(), **query: object
 ) -> int:
+    """The id of the client's window: the first matching ``query`` that is not one of ``there``, the
+    windows that matched before the client was started (a second copy of a client has the title of
+    the first, and was once given the first's window)."""
     deadline = time.monotonic() + timeout
     while True:
         if proc.poll() is not None:
@@ -174,6 +178,8 @@ def wait_window(
                                    client=client, log=_read_log(log_path))
         ids = windows.find_windows(**query)  # type: ignore[arg-type]
         for wid in ids:
+            if wid in there:
+                continue
             try:
                 rect = windows.window_geometry(wid)
             except Exception:
