@@ -60,13 +60,8 @@ class GameEnds(Watcher):
                 break
             self.desk.sleep(0.1)
         if over:
-            for label_, action in AFTER_WIN_CANDIDATES:
-                self.control(action)
-                self.desk.sleep(0.3)
-                if not window.windows_over(board_rect, own=True):
-                    seen.after_win = (label_, action)
-                    break
-            else:
+            seen.after_win = self._close_window(window, board_rect)
+            if seen.after_win is None:
                 seen.refused.append(f"a win brought a window ({', '.join(over)}) that none of the usual keys closed")
                 raise LearnError(f"a win brought a window over the board ({', '.join(over)}) that neither Escape "
                                  "nor Enter closed: close it by hand and learn again", code=1)
@@ -118,15 +113,22 @@ class GameEnds(Watcher):
         (a win's is closed by ``finish_win``). Closed with the usual keys, which go to it."""
         window, board_rect = self.desk.window, self.seen.lattice.board_rect()
         over = window.windows_over(board_rect, own=True)
+        closed = self._close_window(window, board_rect)
+        if closed is not None:
+            self.seen.after_loss = (closed[0], replace(closed[1], dialog=True))
+            log.info("learn: %s closed the window a loss brought (%s)", closed[0], ", ".join(over))
+            return
+        raise LearnError(f"the game brought a window over the board ({', '.join(over)}) that neither Escape nor "
+                         "Enter closed: close it by hand and learn again", code=1)
+
+    def _close_window(self, window, board_rect) -> tuple[str, ControlAction] | None:
+        """The first of the usual keys that takes the client's window off the board, or None."""
         for label_, action in AFTER_WIN_CANDIDATES:
             self.control(action)
             self.desk.sleep(0.3)
             if not window.windows_over(board_rect, own=True):
-                self.seen.after_loss = (label_, replace(action, dialog=True))
-                log.info("learn: %s closed the window a loss brought (%s)", label_, ", ".join(over))
-                return
-        raise LearnError(f"the game brought a window over the board ({', '.join(over)}) that neither Escape nor "
-                         "Enter closed: close it by hand and learn again", code=1)
+                return label_, action
+        return None
 
     def flag_the_rest(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
         """Right-click every cell still covered (all mines: every safe cell is open). Returns the board
