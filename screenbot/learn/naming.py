@@ -14,7 +14,9 @@ A loss shows every mine. On the lost board, with what was on screen just before 
   cell: xbomb's look like a 0), then it keeps that picture's name and is left out of the counts;
 - every opened cell then shows the count of mines around it, so each cluster of opened pictures must
   get exactly one count, and two clusters never the same one: that count is its name (``0`` the
-  opened cell with no mine around).
+  opened cell with no mine around). A client that draws its cells see-through makes several clusters
+  of one state (``Clusters.alike``): those may share a count, and its mines are the new pictures alike
+  one another.
 
 A clustering that does not fit (one cluster with two counts, a number that changed, a mine picture on
 a cell that was open) is refused with ``NamingError``: the game is not used.
@@ -27,6 +29,7 @@ pixels; the clusters come in as ids.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,6 +53,9 @@ class LostGame:
     covered: frozenset[int]  # ids of covered cells (plain, and lit under the pointer)
     flags: frozenset[int] = frozenset()  # ids a right click on a covered cell showed
     opened_before: frozenset[int] = frozenset()  # ids seen on opened cells before this loss
+    # Whether two ids may be one state drawn over different backgrounds (a see-through client); None:
+    # every id is a state of its own.
+    alike: Callable[[int, int], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -91,21 +97,25 @@ def name_lost_board(game: LostGame) -> Naming:
     uncovered = was_covered & ~is_covered
     uncovered[cr, cc] = False
     new = sorted(set(after[uncovered].tolist()) - set(game.opened_before) - set(covered) - set(flags))
-    if len(new) > MAX_NEW_CLUSTERS:
-        raise NamingError(f"{len(new)} pictures never seen before appeared at the loss")
+    families = _families(new, game.alike)
+    if len(families) > MAX_NEW_CLUSTERS:
+        raise NamingError(f"{len(families)} pictures never seen before appeared at the loss")
     if wrong_ids & (set(covered) | set(new) | set(game.opened_before)) or hit in wrong_ids:
         raise NamingError("a wrong flag looks like another kind of cell")
     last_error = "no mines"
-    # A client draws every mine it shows the same way: one new picture is the mine, the one on the most
-    # cells first (a client that shows the whole board at a loss also shows numbers never seen before,
-    # on fewer cells; taken for mines they can fit the counts too). Then two or more, then none.
-    cells_of = {cid: int((after[uncovered] == cid).sum()) for cid in new}
-    singles = [(cid,) for cid in sorted(new, key=lambda cid: -cells_of[cid])]
-    larger = [combo for size in range(2, len(new) + 1) for combo in itertools.combinations(new, size)]
-    for mine_ids in [*singles, *larger, ()]:
+    # A client draws every mine it shows the same way: one new picture (or family of alike ones) is the
+    # mine, the one on the most cells first (a client that shows the whole board at a loss also shows
+    # numbers never seen before, on fewer cells; taken for mines they can fit the counts too). Then two
+    # or more, then none.
+    cells_of = [int(np.isin(after[uncovered], family).sum()) for family in families]
+    order = sorted(range(len(families)), key=lambda i: -cells_of[i])
+    singles = [(families[i],) for i in order]
+    larger = [combo for size in range(2, len(families) + 1) for combo in itertools.combinations(families, size)]
+    for chosen in [*singles, *larger, ()]:
+        mine_ids = {cid for family in chosen for cid in family}
         try:
             return _name(after, uncovered, flag_mines, flag_shown_as_hit, wrong, disguised, (cr, cc), hit,
-                         set(mine_ids), set(covered), set(flags), wrong_ids)
+                         mine_ids, set(covered), set(flags), wrong_ids, game.alike)
         except NamingError as exc:
             last_error = str(exc)
     if not uncovered.any() and not changed_flag.any():
@@ -117,7 +127,8 @@ def name_lost_board(game: LostGame) -> Naming:
 
 def _name(after: np.ndarray, uncovered: np.ndarray, flag_mines: np.ndarray, flag_shown_as_hit: np.ndarray,
           wrong: np.ndarray, disguised: np.ndarray, clicked: tuple[int, int], hit: int, mine_ids: set[int],
-          covered: set[int], flags: set[int], wrong_ids: set[int]) -> Naming:
+          covered: set[int], flags: set[int], wrong_ids: set[int],
+          alike: Callable[[int, int], bool] | None = None) -> Naming:
     rows, cols = after.shape
     is_mine_picture = np.isin(after, list(mine_ids))
     # A client that does not mark the hit mine draws it, and flagged mines, like the others.
@@ -159,11 +170,12 @@ def _name(after: np.ndarray, uncovered: np.ndarray, flag_mines: np.ndarray, flag
             raise NamingError(f"one picture stands for the counts {sorted(found)}: the pictures are not "
                               "grouped the way the game's rules need")
         names[cid] = str(found.pop())
-    named = [names[cid] for cid in counts]
-    if len(set(named)) != len(named):
-        # A client draws a number the same way all over one board: two pictures with one count mean
-        # a picture was taken for the wrong thing (a mine taken for an opened cell, say).
-        raise NamingError("two different pictures get the same count")
+    for a, b in itertools.combinations(counts, 2):
+        if names[a] == names[b] and (alike is None or not alike(a, b)):
+            # A client draws a number the same way all over one board (see-through ones: alike pictures):
+            # two pictures with one count mean a picture was taken for the wrong thing (a mine taken for an
+            # opened cell, say).
+            raise NamingError("two different pictures get the same count")
     names.update({cid: MINE for cid in mine_ids})
     names.update({cid: WRONG_FLAG for cid in wrong_ids})
     names[hit] = MINE if hit in mine_ids else EXPLODED
@@ -235,6 +247,19 @@ def _name_by_fit(before: np.ndarray, opened: np.ndarray, clicked: tuple[int, int
     shown = [list(row) for row in board.grid]
     shown[clicked[0]][clicked[1]] = EXPLODED
     return Naming(names, Board(tuple("".join(row) for row in shown)), None)
+
+
+def _families(ids: list[int], alike: Callable[[int, int], bool] | None) -> list[tuple[int, ...]]:
+    """``ids`` grouped into families of pictures alike one another (each alike the family's first), in
+    the order of their first ids; singles when ``alike`` is None."""
+    families: list[list[int]] = []
+    for cid in ids:
+        home = next((f for f in families if alike is not None and alike(f[0], cid)), None)
+        if home is None:
+            families.append([cid])
+        else:
+            home.append(cid)
+    return [tuple(f) for f in families]
 
 
 def merge(known: dict[int, str], new: dict[int, str]) -> dict[int, str]:

@@ -194,7 +194,8 @@ class Session(GameEnds):
             self._first_click_evidence(opened_at_first, first_id, None)
             return
         lost = LostGame(before, ids, last_click, frozenset(seen.covered),
-                        frozenset({seen.flag} if seen.flag is not None else set()), frozenset(opened_seen))
+                        frozenset({seen.flag} if seen.flag is not None else set()), frozenset(opened_seen),
+                        seen.clusters.alike)
         try:
             naming = name_lost_board(lost)
             seen.names = merge(seen.names, naming.names)

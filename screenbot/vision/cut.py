@@ -98,16 +98,16 @@ def _drop_outside_lookalikes(groups: dict) -> None:
     for key in [k for k in groups if k[0] == OUTSIDE]:
         cells = [variant.ref for other, variants in groups.items() if other[0] != OUTSIDE and other[1:] == key[1:]
                  for variant in variants]
-        if not cells:
-            continue
-        stack = np.stack(cells).astype(np.float32)
-        kept = []
-        for variant in groups[key]:
-            ref = variant.ref.astype(np.float32)
-            rms = np.sqrt(((stack - ref) ** 2).reshape(len(stack), -1).mean(axis=1)).min()
-            if rms >= OUTSIDE_MIN_DISTANCE:
-                kept.append(variant)
-        groups[key] = kept
+        if cells:
+            groups[key] = [variant for variant in groups[key] if not like_a_cell(variant.ref, cells)]
+
+
+def like_a_cell(canon: np.ndarray, cells: list[np.ndarray]) -> bool:
+    """Whether the canonical picture ``canon`` of something that is not a cell is within
+    OUTSIDE_MIN_DISTANCE (RMS) of one of the canonical cell pictures ``cells``."""
+    stack = np.stack(cells).astype(np.float32)
+    rms = np.sqrt(((stack - canon.astype(np.float32)) ** 2).reshape(len(stack), -1).mean(axis=1))
+    return bool(rms.min() < OUTSIDE_MIN_DISTANCE)
 
 
 def _cells_and_ring(item: LabelledImage):

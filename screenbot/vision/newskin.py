@@ -25,7 +25,7 @@ import numpy as np
 from solver.board import Board
 
 from ..errors import ScreenError
-from .cut import VARIANT_DISTANCE, LabelledImage, cut_cells, write_cells
+from .cut import VARIANT_DISTANCE, LabelledImage, cut_cells, like_a_cell, write_cells
 from .fit import Fit, canonical_cells, fit_known, fit_lattice, mislabelled, room_around
 from ..geometry import Lattice
 from .skins import CANONICAL, CHAR_STATES, OUTSIDE, to_canonical
@@ -138,8 +138,11 @@ def _cut(examples: list[tuple[np.ndarray, Board]], fits: list[Fit]) -> dict:
     if not any(key[0] == OUTSIDE for key in cells):
         raise NewSkinError("what is around the board looks like the board's own cells on every screenshot, so "
                            "cells could not be told from the window: take screenshots showing more of the window")
+    # A block of cells that looks like one cell (see-through empty cells with faint lines between them,
+    # KMines) would make the reader take that cell for "not a cell": such blocks are left out.
+    singles = [to_canonical(p) for key, pictures in cells.items() if key[0] != OUTSIDE for p in pictures]
     for key, pictures in _block_pictures(examples, fits).items():
-        cells.setdefault(key, []).extend(pictures)
+        cells.setdefault(key, []).extend(p for p in pictures if not like_a_cell(to_canonical(p), singles))
     return cells
 
 

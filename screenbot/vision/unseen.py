@@ -9,6 +9,11 @@ number is safe whatever the number is) and lets the game go on where it used to 
 Only for a skin that lacks a picture of some number 1-8: with all of them, a cell like this is no
 number, and it is refused as before.
 
+A client that draws its opened cells see-through (KMines) puts a different shade of its background
+behind every cell, so no picture's surround is near an unseen number's: the surrounds are then also
+compared with each cell's and picture's own median colour taken away, and either comparison may say
+"an opened cell's surround".
+
 Known gap: a number the skin lacks can still be read as the nearest one it has where that is close
 (gnome-mines' small cells: a 3 read as a 2 at 23 px, where ``detail`` decides nothing). A check of each
 number's middle against its pictures caught that, but it also refused right reads of a learnt
@@ -53,18 +58,23 @@ def unseen_numbers(softened: np.ndarray, bank: TemplateBank, candidates: np.ndar
     ring = _ring()
     cells = np.asarray(softened, dtype=np.float32).reshape(-1, CANONICAL, CANONICAL, 3)[indices]
     templates = bank.vectors.reshape(-1, CANONICAL, CANONICAL, 3)
-    surround = _per_char(cells[:, ring], templates[:, ring], bank)
     middle = _per_char(cells[:, ~ring], templates[:, ~ring], bank)
     opened = [i for i, char in enumerate(order) if char in NUMBERS]
     closed = [i for i, char in enumerate(order) if char in _NOT_OPEN]
-    best_open = surround[:, opened].min(axis=1)
-    best_closed = surround[:, closed].min(axis=1) if closed else np.full(len(indices), np.inf)
-    found[indices] = (
-        (best_open <= SURROUND_CLOSE)
-        & (best_closed >= SURROUND_APART * best_open)
-        & (middle[:, order.index("0")] >= INK)
-    )
+    open_around = np.zeros(len(indices), dtype=bool)
+    for look in (lambda x: x, _less_median):
+        surround = _per_char(look(cells)[:, ring], look(templates)[:, ring], bank)
+        best_open = surround[:, opened].min(axis=1)
+        best_closed = surround[:, closed].min(axis=1) if closed else np.full(len(indices), np.inf)
+        open_around |= (best_open <= SURROUND_CLOSE) & (best_closed >= SURROUND_APART * best_open)
+    found[indices] = open_around & (middle[:, order.index("0")] >= INK)
     return found
+
+
+def _less_median(pictures: np.ndarray) -> np.ndarray:
+    """(k, CANONICAL, CANONICAL, 3) pictures, each less its own median colour."""
+    flat = pictures.reshape(len(pictures), -1, 3)
+    return (flat - np.median(flat, axis=1, keepdims=True)).reshape(pictures.shape)
 
 
 def _ring() -> np.ndarray:
