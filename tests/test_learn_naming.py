@@ -98,6 +98,57 @@ def test_random_lost_boards_are_named_right(case):
     assert label(b, naming.names).grid == tuple("".join(before[(r, c)] for c in range(cols)) for r in range(rows))
 
 
+@pytest.mark.parametrize("case", range(40))
+def test_a_see_through_client_several_pictures_per_state_is_named_right(case):
+    """Like KMines: every opened state (numbers, mines) comes in several pictures, by the part of the
+    board it is in; ``alike`` relates the pictures of one state. Alike pictures may share a count and
+    the mines are a family of them; without ``alike`` the same boards are refused."""
+    rng = random.Random(SEED * 1000 + 1300 + case)
+    print(f"seed {SEED} case {case}")
+    rows, cols = rng.randint(6, 14), rng.randint(6, 20)
+    before, after, clicked, flagged = lost_game(rng, rows, cols, rng.randint(4, rows * cols // 5), rng.randint(0, 2))
+    shades = rng.randint(2, 4)
+    ids = {ch: [10 * i + k for k in range(shades if ch in "012345678*" else 1)] for i, ch in enumerate("#F012345678*XW")}
+    # The shade is the part of the board: columns split into bands.
+    band = lambda c: min(shades - 1, c * shades // cols)
+    pick = lambda ch, c: ids[ch][min(band(c), len(ids[ch]) - 1)]
+    b = np.array([[pick(before[(r, c)], c) for c in range(cols)] for r in range(rows)])
+    a = np.array([[pick(after[(r, c)], c) for c in range(cols)] for r in range(rows)])
+    opened_before = frozenset(int(b[r, c]) for (r, c), ch in before.items() if ch.isdigit())
+    alike = lambda x, y: x // 10 == y // 10
+    game = LostGame(b, a, clicked, frozenset(ids["#"]), frozenset(ids["F"]), opened_before, alike)
+    naming = name_lost_board(game)
+    assert naming.board.grid == tuple("".join(after[(r, c)] for c in range(cols)) for r in range(rows))
+    for state, cluster_ids in ids.items():
+        for cid in cluster_ids:
+            assert naming.names.get(cid, state) == state
+    # Two pictures of one count that are not alike are still refused (a picture taken for the wrong
+    # thing), unless only one picture of each state is on this board.
+    shown_twice = [ch for ch in "012345678" if len({int(x) for x in a[np.isin(a, ids[ch])]}) > 1]
+    if shown_twice:
+        with pytest.raises(NamingError):
+            name_lost_board(LostGame(b, a, clicked, frozenset(ids["#"]), frozenset(ids["F"]), opened_before))
+
+
+def test_alike_clusters_are_one_state_over_another_shade():
+    """``Clusters.alike``: a picture and the same picture over a lighter, smoothly varying background are
+    alike; two different glyphs over one background are not."""
+    rng = np.random.default_rng(SEED % (1 << 32))
+    glyph = np.zeros((22, 22, 3), np.float32)
+    glyph[5:17, 9:13] = 140  # a bar
+    other = np.zeros((22, 22, 3), np.float32)
+    other[9:13, 4:18] = 140  # a bar the other way
+    ramp = np.linspace(0, 1, 22, dtype=np.float32)[None, :, None]
+    base = rng.uniform(60, 160, 3).astype(np.float32)
+    behind = lambda shift: base + shift + 12 * ramp
+    clusters = Clusters()
+    first = clusters.nearest((behind(0) + glyph).reshape(-1), add=True)
+    shaded = clusters.nearest((behind(float(rng.uniform(15, 30))) + glyph).reshape(-1), add=True)
+    different = clusters.nearest((behind(0) + other).reshape(-1), add=True)
+    assert len({first, shaded, different}) == 3  # tight clusters stay apart
+    assert clusters.alike(first, shaded) and not clusters.alike(first, different)
+
+
 @pytest.mark.parametrize("case", range(30))
 @pytest.mark.parametrize("hit", ["X", "*"])
 def test_a_client_that_redraws_flags_at_a_loss_like_xbomb(case, hit):

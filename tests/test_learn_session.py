@@ -122,3 +122,45 @@ def test_a_client_that_asks_something_and_writes_over_the_board_at_a_loss_is_lea
     else:
         assert seen.after_loss is None
     assert seen.end_mark_seconds > 0 and seen.restart[0] == "Ctrl+R"
+
+
+def test_a_client_that_draws_its_cells_see_through_is_learnt_and_reads_its_boards_right(tmp_path):
+    """Like KMines: opened cells let the picture behind the board show through, so one state looks a
+    shade different in every part of the board and makes several clusters. The alike ones share a name,
+    the skin built from them reads its own screens back, and it reads a game it never saw (opened at
+    random after learning) cell for cell as the game has it."""
+    from screenbot.learn.skin import build_skin
+    from screenbot.testing import TemplateRenderer
+    from screenbot.vision import load_skins, locate_board, read_board
+    from screenbot.vision.skins import TEMPLATES_DIR
+
+    print(f"seed {SEED}")
+    rng = random.Random(SEED)
+    share = rng.uniform(0.25, 0.4)
+    client = SimulatedClient(9, 9, 10, renderer=TemplateRenderer.from_skin(TEMPLATES_DIR / "minegauler"),
+                             screen_size=(520, 520), board_origin=(rng.randint(60, 140), rng.randint(60, 140)),
+                             seed=SEED, see_through=share)
+    seen = learn(_desk(client), "sim", 4, rng)
+    assert seen.games_named >= 2, f"seed {SEED}: {seen.refused}"
+    names = list(seen.all_names().values())
+    assert names.count("0") >= 2, f"seed {SEED}: the see-through board made one cluster of 0s ({share:.2f})"
+    built = build_skin(seen, "sim", tmp_path)
+    assert not [check for check in built.checks if "WRONG" in check[1]]
+    skins = load_skins(tmp_path)
+    reads = 0
+    for game in range(4):
+        client.press("ctrl", "r")
+        for _ in range(rng.randint(1, 4)):
+            if client.status != "playing":
+                break
+            covered = [(r, c) for r, c, ch in client.game.board().cells() if ch == "#"]
+            r, c = rng.choice(covered)
+            ox, oy = client.board_origin
+            client.click(ox + (c + 0.5) * client.pitch, oy + (r + 0.5) * client.pitch)
+        frame = client.grab()
+        truth = client.game.board()
+        if client.status == "playing":
+            lattice = locate_board(frame, skins, "sim")
+            assert read_board(frame, lattice, skins).board.grid == truth.grid, f"seed {SEED}, game {game}"
+            reads += 1
+    assert reads, f"seed {SEED}: every game was lost before it could be read"

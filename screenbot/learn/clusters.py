@@ -98,13 +98,16 @@ class Clusters:
         return ids
 
     def nearest(self, picture: np.ndarray, add: bool = False) -> int:
-        """The id of the cluster ``picture`` belongs to; -1 (or a new cluster with ``add``) for none."""
+        """The id of the first cluster ``picture`` belongs to; -1 (or a new cluster with ``add``) for none."""
         if self.prototypes:
             stack = np.stack(self.prototypes)
             d = distance(stack, picture)
             same = (d < self.threshold) & (peak(stack, picture) < self.peak_threshold)
             if same.any():
-                best = int(np.flatnonzero(same)[np.argmin(d[same])])
+                # The oldest cluster that fits, not the nearest: a cluster started later can then never
+                # take a picture from the one it went to before (on a see-through board, where shades
+                # run smoothly from one cluster into the next, the nearest could change from frame to frame).
+                best = int(np.flatnonzero(same)[0])
                 self.counts[best] += 1
                 return best
         if not add:

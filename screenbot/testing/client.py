@@ -72,6 +72,10 @@ class SimulatedClient:
     # before it; a left click there on a number chords, a right click toggles its flag.
     grab_misdelivery: bool = False
     answers_ping: bool = True  # the window speaks _NET_WM_PING
+    # Like KMines: the window shows a picture (here a smooth gradient across the screen) behind the board,
+    # and opened cells let this share of it show through, so each state looks a shade different in
+    # every part of the board. Covered cells, flags and question marks are opaque.
+    see_through: float = 0.0
     on_click: Callable[[SimulatedClient, int], None] | None = None
 
     clicks: list[ClickRecord] = field(default_factory=list)
@@ -95,6 +99,7 @@ class SimulatedClient:
     def __post_init__(self) -> None:
         self.pitch = self.renderer.pitch
         self._cache: tuple | None = None
+        self._backdrop_cache: np.ndarray | None = None
         self._new_game()
 
     # -- game state --
@@ -176,7 +181,7 @@ class SimulatedClient:
                 frame = frame.copy()
                 ox, oy = self.board_origin
                 y, x = oy + r * self.pitch, ox + c * self.pitch
-                frame[y : y + self.pitch, x : x + self.pitch] = self.renderer.cell(look)
+                frame[y : y + self.pitch, x : x + self.pitch] = self._tile(look, x, y)
                 state[:] = [(r, c), left - 1] if left > 1 else []
                 if look == "#" and not state:
                     self.dialog_open = True
@@ -204,7 +209,8 @@ class SimulatedClient:
             frame[:] = BACKGROUND
             if not self.closed:
                 win = self.geometry().clipped(self.screen_rect)
-                frame[win.top : win.bottom, win.left : win.right] = WINDOW_FACE
+                frame[win.top : win.bottom, win.left : win.right] = (
+                    self._backdrop()[win.top : win.bottom, win.left : win.right] if self.see_through else WINDOW_FACE)
             painted = None
         else:
             frame, painted = self._cache[1], self._cache[2]
@@ -216,7 +222,7 @@ class SimulatedClient:
                 for c, ch in enumerate(row):
                     if painted is None or painted[r][c] != ch:
                         y, x = oy + r * self.pitch, ox + c * self.pitch
-                        frame[y : y + self.pitch, x : x + self.pitch] = self.renderer.cell(ch)
+                        frame[y : y + self.pitch, x : x + self.pitch] = self._tile(ch, x, y)
             if self.dialog_open:
                 rect = self.board_rect
                 frame[rect.top + rect.height // 4 : rect.bottom, rect.left : rect.right] = (230, 230, 230)
@@ -226,6 +232,24 @@ class SimulatedClient:
                 frame[rect.top + 10 : rect.bottom - 10, rect.left + 10 : rect.right - 10] = (90, 160, 30)
         self._cache = (layout, frame, grid)
         return frame
+
+    def _tile(self, ch: str, x: int, y: int) -> np.ndarray:
+        """The picture of a cell showing ``ch`` whose box starts at screen pixel (x, y)."""
+        tile = self.renderer.cell(ch)
+        if not self.see_through or ch in "#F?":
+            return tile
+        behind = self._backdrop()[y : y + self.pitch, x : x + self.pitch].astype(np.float32)
+        return np.round((1 - self.see_through) * tile + self.see_through * behind).astype(np.uint8)
+
+    def _backdrop(self) -> np.ndarray:
+        """The picture behind the board (``see_through``): a smooth gradient over the whole screen."""
+        width, height = self.screen_size
+        if self._backdrop_cache is None:
+            u = np.linspace(0.0, 1.0, width, dtype=np.float32)[None, :]
+            v = np.linspace(0.0, 1.0, height, dtype=np.float32)[:, None]
+            picture = np.stack([110 + 70 * u + 0 * v, 150 - 40 * u + 40 * v, 200 - 60 * v + 0 * u], axis=-1)
+            self._backdrop_cache = np.clip(picture, 0, 255).astype(np.uint8)
+        return self._backdrop_cache
 
     # -- mouse and keyboard --
 
