@@ -108,12 +108,16 @@ LEARNT_CLIENTS = [
     ("xbomb", {"level": 1}, 8, ["--restart", "s"], "the given restart s", "#0123F*", {"8x8": 10}),
     ("xdemineur", {}, 6, [], "a click just above the board", "#0123F*X", {"16x16": 40}),
     ("sgt-mines", {"game_id": "16x16n40"}, 8, [], "Ctrl+N", "#012FX", None),
+    # KMines draws its opened cells see-through over a picture, asks "Reset the game?" at a loss and
+    # writes "You have lost." over the board for a few seconds.
+    ("kmines", {"level": "easy"}, 6, [], "Ctrl+N", "#012F*X", {"9x9": 10}),
 ]
 
 
 # Clients whose win needs every mine flagged (learnt: every safe cell open leaves the mines covered, and
 # each takes a flag).
-WINS_NEED_FLAGS = {"winemine": False, "minegauler": False, "xbomb": True, "xdemineur": True, "sgt-mines": False}
+WINS_NEED_FLAGS = {"winemine": False, "minegauler": False, "xbomb": True, "xdemineur": True, "sgt-mines": False,
+                   "kmines": False}
 
 
 @pytest.mark.parametrize("client, options, games, learn_options, restart, states, mine_total", LEARNT_CLIENTS,

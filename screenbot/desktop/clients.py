@@ -8,10 +8,11 @@
         finally:
             game.close()
 
-Seven clients are supported: ``start_gnome_mines``, ``start_xdemineur``, ``start_react_minesweeper``
+Eight clients are supported: ``start_gnome_mines``, ``start_xdemineur``, ``start_react_minesweeper``
 (the npm demo page in Chromium, in ``browser``), ``start_sgt_mines`` (Simon Tatham's "mines", taught to the reader
 with ``screenbot new-skin``), ``start_minegauler`` (Qt, from PyPI, in a venv of its own: ``minegauler``) and
-``start_xbomb`` (Athena widgets) and ``start_winemine`` (Wine's Minesweeper, in ``winemine``). ``start_client(name, **options)`` dispatches by skin name. Each returns
+``start_xbomb`` (Athena widgets), ``start_winemine`` (Wine's Minesweeper, in ``winemine``) and ``start_kmines``
+(KDE's, in ``kmines``). ``start_client(name, **options)`` dispatches by skin name. Each returns
 a ``ClientWindow`` (``processes``); ``close()`` stops every process the start function launched (and nothing else).
 Clients write settings under XDG dirs: each start gets its own temporary folder, removed on close.
 """
@@ -30,6 +31,7 @@ from ..geometry import Rect
 from .browser import start_react_minesweeper
 from .install import ensure_debian_packages
 from .launch import launch_for
+from .kmines import start_kmines
 from .minegauler import BUTTON_SIZES, LAUNCHER, LEVELS, ensure_minegauler_venv
 from .processes import ClientWindow, client_env, launch_client, temp_home
 from .windows import connect
@@ -43,7 +45,7 @@ GNOME_MINES_LEVELS = {"small": (8, 8, 10), "medium": (16, 16, 40), "big": (30, 1
 
 def start_client(name: str, **options: object) -> ClientWindow:
     """Start a client by its skin name: "gnome-mines", "xdemineur", "react-minesweeper", "sgt-mines", "minegauler",
-    "xbomb" or "winemine"."""
+    "xbomb", "winemine" or "kmines"."""
     starters = {
         "gnome-mines": start_gnome_mines,
         "xdemineur": start_xdemineur,
@@ -52,6 +54,7 @@ def start_client(name: str, **options: object) -> ClientWindow:
         "minegauler": start_minegauler,
         "xbomb": start_xbomb,
         "winemine": start_winemine,
+        "kmines": start_kmines,
     }
     if name not in starters:
         raise ClientStartError(f"unknown client; known: {', '.join(starters)}", client=name)
