@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..vision.cells import less_median_colour
+
 # Mean absolute difference (0-255 per channel) under which two cell pictures are the same state.
 # Measured on gnome-mines at 23 px: cells of one state 0 apart, the closest two states (a 1 and a 3,
 # small dark digits on near colours) 7.5, covered and the lit covered cell 17.
@@ -54,12 +56,6 @@ def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
     cells = scaled.reshape(lattice.rows, SIZE, lattice.cols, SIZE, 3).transpose(0, 2, 1, 3, 4)
     cells = cells[:, :, RIM : SIZE - RIM, RIM : SIZE - RIM]
     return np.ascontiguousarray(cells.reshape(lattice.rows * lattice.cols, -1))
-
-
-def less_background(picture: np.ndarray) -> np.ndarray:
-    """``picture`` (D,) less its median colour, channel by channel."""
-    pixels = np.asarray(picture, dtype=np.float32).reshape(-1, 3)
-    return (pixels - np.median(pixels, axis=0)).reshape(-1)
 
 
 def distance(a: np.ndarray, b: np.ndarray) -> np.ndarray | float:
@@ -122,6 +118,6 @@ class Clusters:
             return True
         key = (min(a, b), max(a, b))
         if key not in self._alike:
-            pa, pb = (less_background(self.prototypes[i]) for i in key)
+            pa, pb = (less_median_colour(self.prototypes[i].reshape(1, -1, 3)).reshape(-1) for i in key)
             self._alike[key] = bool(distance(pa, pb) < ALIKE and peak(pa, pb) < ALIKE_PEAK)
         return self._alike[key]

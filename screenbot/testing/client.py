@@ -245,9 +245,8 @@ class SimulatedClient:
         """The picture behind the board (``see_through``): a smooth gradient over the whole screen."""
         width, height = self.screen_size
         if self._backdrop_cache is None:
-            u = np.linspace(0.0, 1.0, width, dtype=np.float32)[None, :]
-            v = np.linspace(0.0, 1.0, height, dtype=np.float32)[:, None]
-            picture = np.stack([110 + 70 * u + 0 * v, 150 - 40 * u + 40 * v, 200 - 60 * v + 0 * u], axis=-1)
+            v, u = np.mgrid[0.0 : 1.0 : height * 1j, 0.0 : 1.0 : width * 1j]
+            picture = np.stack([110 + 70 * u, 150 - 40 * u + 40 * v, 200 - 60 * v], axis=-1)
             self._backdrop_cache = np.clip(picture, 0, 255).astype(np.uint8)
         return self._backdrop_cache
 

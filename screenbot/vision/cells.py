@@ -61,6 +61,13 @@ def _resized(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
 
 
+def less_median_colour(pictures: np.ndarray) -> np.ndarray:
+    """Pictures (k, pixels, 3) each less its own median colour, channel by channel: what is left of a
+    cell drawn see-through once the shade of the background behind it is taken away."""
+    pictures = np.asarray(pictures, dtype=np.float32)
+    return pictures - np.median(pictures, axis=1, keepdims=True)
+
+
 def interior_margin(interior: float) -> int:
     """Canonical pixels left out on each side when only the middle ``interior`` share is compared."""
     return max(0, min(CANONICAL // 2 - 1, round(CANONICAL * (1.0 - interior) / 2.0)))

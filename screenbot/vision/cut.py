@@ -99,13 +99,13 @@ def _drop_outside_lookalikes(groups: dict) -> None:
         cells = [variant.ref for other, variants in groups.items() if other[0] != OUTSIDE and other[1:] == key[1:]
                  for variant in variants]
         if cells:
-            groups[key] = [variant for variant in groups[key] if not like_a_cell(variant.ref, cells)]
+            stack = np.stack(cells).astype(np.float32)
+            groups[key] = [variant for variant in groups[key] if not like_a_cell(variant.ref, stack)]
 
 
-def like_a_cell(canon: np.ndarray, cells: list[np.ndarray]) -> bool:
+def like_a_cell(canon: np.ndarray, stack: np.ndarray) -> bool:
     """Whether the canonical picture ``canon`` of something that is not a cell is within
-    OUTSIDE_MIN_DISTANCE (RMS) of one of the canonical cell pictures ``cells``."""
-    stack = np.stack(cells).astype(np.float32)
+    OUTSIDE_MIN_DISTANCE (RMS) of one of the canonical cell pictures stacked in ``stack`` (float32)."""
     rms = np.sqrt(((stack - canon.astype(np.float32)) ** 2).reshape(len(stack), -1).mean(axis=1))
     return bool(rms.min() < OUTSIDE_MIN_DISTANCE)
 

@@ -140,7 +140,8 @@ def _cut(examples: list[tuple[np.ndarray, Board]], fits: list[Fit]) -> dict:
                            "cells could not be told from the window: take screenshots showing more of the window")
     # A block of cells that looks like one cell (see-through empty cells with faint lines between them,
     # KMines) would make the reader take that cell for "not a cell": such blocks are left out.
-    singles = [to_canonical(p) for key, pictures in cells.items() if key[0] != OUTSIDE for p in pictures]
+    singles = np.stack([to_canonical(p) for key, pictures in cells.items() if key[0] != OUTSIDE
+                        for p in pictures]).astype(np.float32)
     for key, pictures in _block_pictures(examples, fits).items():
         cells.setdefault(key, []).extend(p for p in pictures if not like_a_cell(to_canonical(p), singles))
     return cells

@@ -26,7 +26,7 @@ import numpy as np
 
 from solver.board import NUMBERS, UNKNOWN_CHARS
 
-from .cells import interior_margin, squared_distances
+from .cells import interior_margin, less_median_colour, squared_distances
 from .skins import CANONICAL, OUTSIDE, Skin, TemplateBank
 
 # The share of the cell, centred, left out of its surround: all but a thin frame, since the glyphs of
@@ -62,19 +62,13 @@ def unseen_numbers(softened: np.ndarray, bank: TemplateBank, candidates: np.ndar
     opened = [i for i, char in enumerate(order) if char in NUMBERS]
     closed = [i for i, char in enumerate(order) if char in _NOT_OPEN]
     open_around = np.zeros(len(indices), dtype=bool)
-    for look in (lambda x: x, _less_median):
+    for look in (lambda x: x, lambda x: less_median_colour(x.reshape(len(x), -1, 3)).reshape(x.shape)):
         surround = _per_char(look(cells)[:, ring], look(templates)[:, ring], bank)
         best_open = surround[:, opened].min(axis=1)
         best_closed = surround[:, closed].min(axis=1) if closed else np.full(len(indices), np.inf)
         open_around |= (best_open <= SURROUND_CLOSE) & (best_closed >= SURROUND_APART * best_open)
     found[indices] = open_around & (middle[:, order.index("0")] >= INK)
     return found
-
-
-def _less_median(pictures: np.ndarray) -> np.ndarray:
-    """(k, CANONICAL, CANONICAL, 3) pictures, each less its own median colour."""
-    flat = pictures.reshape(len(pictures), -1, 3)
-    return (flat - np.median(flat, axis=1, keepdims=True)).reshape(pictures.shape)
 
 
 def _ring() -> np.ndarray:
