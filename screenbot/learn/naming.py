@@ -160,7 +160,12 @@ def _name(after: np.ndarray, uncovered: np.ndarray, flag_mines: np.ndarray, flag
             elif cid in special:
                 raise NamingError(f"cell ({r}, {c}) is not a mine but looks like a mine, flag or covered cell")
             else:
-                n = sum(bool(mines[rr, cc]) for rr, cc in neighbours(rows, cols, r, c))
+                around = list(neighbours(rows, cols, r, c))
+                n = sum(bool(mines[rr, cc]) for rr, cc in around)
+                if n == 0 and any(int(after[rr, cc]) in covered for rr, cc in around):
+                    # Clients open every cell around a 0 themselves: a 0 beside a covered cell is a
+                    # picture taken for the wrong thing (a mine taken for an opened cell, say).
+                    raise NamingError(f"cell ({r}, {c}) would be a 0 beside a covered cell")
                 counts.setdefault(cid, set()).add(n)
                 chars[r, c] = str(n)
     names: dict[int, str] = {cid: COVERED for cid in covered}
