@@ -93,6 +93,36 @@ def test_boards_placed_anywhere_read_exactly(skins):
     assert not failures, "\n".join(failures)
 
 
+def test_a_board_cut_through_a_line_of_cells_by_the_picture_edge_is_refused(skins):
+    """A screenshot whose edge cuts a board through a line of cells (a page scrolled, a window partly
+    off screen), showing 0.3 to 0.8 of that line: never read as the smaller board that shows whole."""
+    rng = random.Random(SEED + 3)
+    wrong = []
+    for i in range(24):
+        shot = rng.choice(SHOTS)
+        frame, lattice = shot.image(), shot.lattice
+        side = rng.choice(["left", "right", "top", "bottom"])
+        across = lattice.cols if side in ("left", "right") else lattice.rows
+        line = rng.randint(1, across - 2)  # the line cut: whole lines before it, some after it hidden
+        share = rng.uniform(0.3, 0.8)
+        xs, ys = lattice.col_edges(), lattice.row_edges()
+        if side == "left":
+            cut = frame[:, round(xs[line + 1] - share * (xs[line + 1] - xs[line])):]
+        elif side == "right":
+            cut = frame[:, : round(xs[line] + share * (xs[line + 1] - xs[line]))]
+        elif side == "top":
+            cut = frame[round(ys[line + 1] - share * (ys[line + 1] - ys[line])):]
+        else:
+            cut = frame[: round(ys[line] + share * (ys[line + 1] - ys[line]))]
+        try:
+            found, _ = _read(np.ascontiguousarray(cut), skins)
+        except ScreenError:
+            continue
+        wrong.append(f"seed {SEED} case {i}: {shot.name} cut at its {side} through line {line} ({share:.2f} of it "
+                     f"showing) read as a {found.rows}x{found.cols} board")
+    assert not wrong, "\n".join(wrong)
+
+
 def test_transformed_boards_read_right_or_refused(skins):
     """Grey copies, noise or the board's own colours around it: a reading is exactly right or refused,
     never wrong. (Screenshots resampled to another size are not drawn here: a flag and gnome-mines'

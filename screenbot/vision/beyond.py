@@ -96,4 +96,58 @@ def grow(frame: np.ndarray, lattice: Lattice, skin: Skin, limit: int = 64) -> tu
     return lattice, [s for s in SIDES if beyond[s][0] > 0]
 
 
-__all__ = ["cells_beyond", "grow", "grown"]
+# A further line of cells that the frame's edge cuts (less than a pitch between a side and the edge):
+# the lines of pixels past the side repeat the lines one pitch inwards, from the side outwards.
+REPEAT_MEAN = 6.0  # mean difference (0-255) of a line of pixels and the line a pitch inwards
+REPEAT_PEAK = 30.0  # its 95th percentile
+REPEAT_LINES = 4  # lines that must repeat, the first two (the lattice may sit that far in) left out of...
+REPEAT_SLIP = 2
+REPEAT_DETAIL = 40.0  # ...the spread (0-255) they must show: a plain background repeats anywhere
+
+
+def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
+    """The sides where the frame's edge cuts a further line of the board's cells. A board scrolled or
+    pushed partly off screen ends in a piece of a line (a browser page: a few pixels, then the
+    window's frame) that no cell reading looks at whole; read short, it would be a wrong board with
+    no error. Past such a side the lines of pixels repeat the lines one pitch inwards (cells are drawn
+    every pitch, to the pixel), and they are not plain. Cells drawn apart on a plain background
+    (gnome-mines) repeat the background past a side too, but plain; the first ``REPEAT_SLIP`` lines,
+    which a lattice a pixel or two inside the drawn cells still takes from the board, do not count."""
+    height, width = frame.shape[:2]
+    rect = lattice.board_rect()
+    picture = frame.astype(np.float32)
+    out = []
+    for side, gap, pitch in (("left", rect.left, lattice.pitch[0]), ("right", width - rect.right, lattice.pitch[0]),
+                             ("top", rect.top, lattice.pitch[1]), ("bottom", height - rect.bottom, lattice.pitch[1])):
+        if gap >= pitch:
+            continue
+        inwards = 1 if side in ("left", "top") else -1
+        start = rect.left - 1 if side == "left" else rect.right if side == "right" else rect.top - 1 if side == "top" else rect.bottom
+        shifts = sorted({int(np.floor(pitch)), int(np.ceil(pitch))})
+        repeated = []
+        for j in range(int(gap)):
+            at = start - inwards * j
+            here = _pixel_line(picture, rect, side, at)
+            there = [_pixel_line(picture, rect, side, at + inwards * k) for k in shifts]
+            if here is None or any(t is None for t in there):
+                break
+            diff = min((np.abs(here - t).mean(axis=1) for t in there), key=lambda d: float(d.mean()))
+            if diff.mean() >= REPEAT_MEAN or np.percentile(diff, 95) >= REPEAT_PEAK:
+                break
+            repeated.append(here.mean(axis=1))
+        counted = repeated[REPEAT_SLIP:]
+        if len(repeated) >= REPEAT_LINES and np.ptp(np.concatenate(counted)) >= REPEAT_DETAIL:
+            out.append(side)
+    return out
+
+
+def _pixel_line(picture: np.ndarray, rect, side: str, at: int) -> np.ndarray | None:
+    """The line of pixels at ``at`` (a column for left/right, a row for top/bottom) along the board's
+    extent, or None off the frame."""
+    height, width = picture.shape[:2]
+    if side in ("left", "right"):
+        return picture[rect.top : rect.bottom, at] if 0 <= at < width else None
+    return picture[at, rect.left : rect.right] if 0 <= at < height else None
+
+
+__all__ = ["cells_beyond", "cut_at_frame", "grow", "grown"]

@@ -26,7 +26,7 @@ from ..geometry import Lattice, Rect
 from .align import refine
 from .cells import cell_images, match_cells
 from .skins import CANONICAL, OUTSIDE, Skin
-from .beyond import grow
+from .beyond import cut_at_frame, grow
 from .clipped import cut_sides
 from .grid import Grid
 from .structure import cell_faces, find_edges, find_grids
@@ -152,6 +152,10 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         score = float(_cell_scores(frame, lattice, skin).mean())
         if score < SKIN_MATCH:
             return Found(grid, None, score, f"grown over the cells past its sides, it matches {skin.name} poorly ({score:.2f})")
+    cut = cut_at_frame(frame, lattice)
+    if cut:
+        return Found(grid, None, 0.0, f"a piece of a further line of its cells shows past its {' and '.join(cut)} side, "
+                                      f"at the edge of the picture: the board goes on off screen")
     return Found(grid, lattice, score, _short_of_standard(lattice, skin))
 
 
