@@ -14,9 +14,9 @@ A loss shows every mine. On the lost board, with what was on screen just before 
   cell: xbomb's look like a 0), then it keeps that picture's name and is left out of the counts;
 - every opened cell then shows the count of mines around it, so each cluster of opened pictures must
   get exactly one count, and two clusters never the same one: that count is its name (``0`` the
-  opened cell with no mine around, never beside a covered cell: clients open round a 0). A client that draws its cells see-through makes several clusters
-  of one state (``Clusters.alike``): those may share a count, and its mines are the new pictures alike
-  one another.
+  opened cell with no mine around, never beside a covered cell: clients open round a 0). A client
+  that draws its cells see-through makes several clusters of one state (``Clusters.alike``): those
+  may share a count, and its mines are the new pictures alike one another.
 
 A clustering that does not fit (one cluster with two counts, a number that changed, a mine picture on
 a cell that was open) is refused with ``NamingError``: the game is not used.

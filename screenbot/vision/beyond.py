@@ -115,20 +115,23 @@ def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     which a lattice a pixel or two inside the drawn cells still takes from the board, do not count."""
     height, width = frame.shape[:2]
     rect = lattice.board_rect()
-    picture = frame.astype(np.float32)
     out = []
-    for side, gap, pitch in (("left", rect.left, lattice.pitch[0]), ("right", width - rect.right, lattice.pitch[0]),
-                             ("top", rect.top, lattice.pitch[1]), ("bottom", height - rect.bottom, lattice.pitch[1])):
+    # Per side: the pixels between it and the frame's edge, the pitch across it, the first line of
+    # pixels past it, and the step (+1 / -1) that goes back into the board.
+    for side, gap, pitch, start, inwards in (
+        ("left", rect.left, lattice.pitch[0], rect.left - 1, 1),
+        ("right", width - rect.right, lattice.pitch[0], rect.right, -1),
+        ("top", rect.top, lattice.pitch[1], rect.top - 1, 1),
+        ("bottom", height - rect.bottom, lattice.pitch[1], rect.bottom, -1),
+    ):
         if gap >= pitch:
             continue
-        inwards = 1 if side in ("left", "top") else -1
-        start = rect.left - 1 if side == "left" else rect.right if side == "right" else rect.top - 1 if side == "top" else rect.bottom
         shifts = sorted({int(np.floor(pitch)), int(np.ceil(pitch))})
         repeated = []
         for j in range(int(gap)):
             at = start - inwards * j
-            here = _pixel_line(picture, rect, side, at)
-            there = [_pixel_line(picture, rect, side, at + inwards * k) for k in shifts]
+            here = _pixel_line(frame, rect, side, at)
+            there = [_pixel_line(frame, rect, side, at + inwards * k) for k in shifts]
             if here is None or any(t is None for t in there):
                 break
             diff = min((np.abs(here - t).mean(axis=1) for t in there), key=lambda d: float(d.mean()))
@@ -141,13 +144,13 @@ def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     return out
 
 
-def _pixel_line(picture: np.ndarray, rect, side: str, at: int) -> np.ndarray | None:
+def _pixel_line(frame: np.ndarray, rect, side: str, at: int) -> np.ndarray | None:
     """The line of pixels at ``at`` (a column for left/right, a row for top/bottom) along the board's
-    extent, or None off the frame."""
-    height, width = picture.shape[:2]
+    extent, as float32, or None off the frame (only these lines are converted, not the frame)."""
+    height, width = frame.shape[:2]
     if side in ("left", "right"):
-        return picture[rect.top : rect.bottom, at] if 0 <= at < width else None
-    return picture[at, rect.left : rect.right] if 0 <= at < height else None
+        return frame[rect.top : rect.bottom, at].astype(np.float32) if 0 <= at < width else None
+    return frame[at, rect.left : rect.right].astype(np.float32) if 0 <= at < height else None
 
 
 __all__ = ["cells_beyond", "cut_at_frame", "grow", "grown"]
