@@ -99,58 +99,98 @@ def grow(frame: np.ndarray, lattice: Lattice, skin: Skin, limit: int = 64) -> tu
 # A further line of cells that the frame's edge cuts (less than a pitch between a side and the edge):
 # the lines of pixels past the side repeat the lines one pitch inwards, from the side outwards.
 REPEAT_MEAN = 6.0  # mean difference (0-255) of a line of pixels and the line a pitch inwards
-REPEAT_PEAK = 30.0  # its 95th percentile
+REPEAT_PEAK = 30.0  # ...and at most 5% of its pixels differ by this much
 REPEAT_LINES = 4  # lines that must repeat, the first two (the lattice may sit that far in) left out of...
 REPEAT_SLIP = 2
 REPEAT_DETAIL = 40.0  # ...the spread (0-255) they must show: a plain background repeats anywhere
+REPEAT_SHARE = 0.75  # of the cells along the side
 
 
 def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     """The sides where the frame's edge cuts a further line of the board's cells. A board scrolled or
     pushed partly off screen ends in a piece of a line (a browser page: a few pixels, then the
     window's frame) that no cell reading looks at whole; read short, it would be a wrong board with
-    no error. Past such a side the lines of pixels repeat the lines one pitch inwards (cells are drawn
-    every pitch, to the pixel), and they are not plain. Cells drawn apart on a plain background
-    (gnome-mines) repeat the background past a side too, but plain; the first ``REPEAT_SLIP`` lines,
-    which a lattice a pixel or two inside the drawn cells still takes from the board, do not count."""
-    height, width = frame.shape[:2]
-    rect = lattice.board_rect()
+    no error. Cells are drawn every pitch, to the pixel: past such a side, each cell's piece of the
+    cut line repeats, line of pixels by line of pixels, the same piece of some cell of the board (a
+    pixel either way: pitches are not whole); and the pieces are not plain. Cells drawn apart on a
+    plain background (gnome-mines) repeat the background past a side too, but plain; the first
+    ``REPEAT_SLIP`` lines, which a lattice a pixel or two inside the drawn cells still takes from the
+    board, do not count."""
+    if frame.ndim == 2:
+        frame = frame[..., None]
     out = []
-    # Per side: the pixels between it and the frame's edge, the pitch across it, the first line of
-    # pixels past it, and the step (+1 / -1) that goes back into the board.
-    for side, gap, pitch, start, inwards in (
-        ("left", rect.left, lattice.pitch[0], rect.left - 1, 1),
-        ("right", width - rect.right, lattice.pitch[0], rect.right, -1),
-        ("top", rect.top, lattice.pitch[1], rect.top - 1, 1),
-        ("bottom", height - rect.bottom, lattice.pitch[1], rect.bottom, -1),
-    ):
-        if gap >= pitch:
+    for side in SIDES:
+        view, along, across = _seen_from(frame, lattice, side)
+        end = round(across[-1])
+        depth = view.shape[0] - end  # lines of pixels between the side and the frame's edge
+        if depth < REPEAT_LINES or depth >= across[-1] - across[-2]:
             continue
-        shifts = sorted({int(np.floor(pitch)), int(np.ceil(pitch))})
-        repeated = []
-        for j in range(int(gap)):
-            at = start - inwards * j
-            here = _pixel_line(frame, rect, side, at)
-            there = [_pixel_line(frame, rect, side, at + inwards * k) for k in shifts]
-            if here is None or any(t is None for t in there):
-                break
-            diff = min((np.abs(here - t).mean(axis=1) for t in there), key=lambda d: float(d.mean()))
-            if diff.mean() >= REPEAT_MEAN or np.percentile(diff, 95) >= REPEAT_PEAK:
-                break
-            repeated.append(here.mean(axis=1))
-        counted = repeated[REPEAT_SLIP:]
-        if len(repeated) >= REPEAT_LINES and np.ptp(np.concatenate(counted)) >= REPEAT_DETAIL:
+        width = min(round(b) - round(a) for a, b in zip(along[:-1], along[1:]))
+        starts = [round(a) for a in along[:-1]]
+        # Where a piece may repeat: every cell of the board, a pixel either way.
+        origins = np.array([(y, x) for row_start in across[:-1] for y in (round(row_start) + d for d in (-1, 0, 1))
+                            for start in starts for x in (start - 1, start, start + 1)])
+        origins = origins[(origins[:, 0] >= 0) & (origins[:, 0] + depth <= end)
+                          & (origins[:, 1] >= 0) & (origins[:, 1] + width <= view.shape[1])]
+        pieces = [view[end:, x : x + width] for x in starts if 0 <= x and x + width <= view.shape[1]]
+        if not pieces or not len(origins):
+            continue
+        runs = _runs(view, pieces, origins)
+        if runs is None:
+            continue
+        # A cell of the cut line may be the only one of its kind (the one 7, an exploded mine): most
+        # of the line repeats the board.
+        repeated = sorted(runs)[int(len(runs) * (1 - REPEAT_SHARE))]
+        shown = np.concatenate([p[REPEAT_SLIP:repeated].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= repeated])
+        if np.ptp(shown) >= REPEAT_DETAIL:
             out.append(side)
     return out
 
 
-def _pixel_line(frame: np.ndarray, rect, side: str, at: int) -> np.ndarray | None:
-    """The line of pixels at ``at`` (a column for left/right, a row for top/bottom) along the board's
-    extent, as float32, or None off the frame (only these lines are converted, not the frame)."""
+def _runs(view: np.ndarray, pieces: list[np.ndarray], origins: np.ndarray) -> list[int] | None:
+    """Per piece, how many of its lines repeat a block at one of ``origins``; None as soon as more than
+    a ``1 - REPEAT_SHARE`` share of them repeat fewer than ``REPEAT_LINES`` (most sides stop at once)."""
+    allowed = len(pieces) * (1 - REPEAT_SHARE)
+    known: dict[bytes, int] = {}
+    runs = []
+    for piece in pieces:
+        key = piece.tobytes()
+        if key not in known:
+            known[key] = _repeating_lines(view, piece, origins)
+        runs.append(known[key])
+        if sum(run < REPEAT_LINES for run in runs) > allowed:
+            return None
+    return runs
+
+
+def _repeating_lines(view: np.ndarray, piece: np.ndarray, origins: np.ndarray) -> int:
+    """How many lines of pixels of ``piece``, from its first on, repeat the block of ``view`` at one of
+    ``origins`` (top-left corners). Compared a line at a time, keeping the blocks still alike: most
+    differ at once."""
+    along = np.arange(piece.shape[1])
+    for j in range(piece.shape[0]):
+        there = view[(origins[:, 0] + j)[:, None], origins[:, 1][:, None] + along].astype(np.float32)
+        diff = np.abs(there - piece[j].astype(np.float32)).mean(axis=2)  # per pixel, over the colour channels
+        same = (diff.mean(axis=1) < REPEAT_MEAN) & ((diff >= REPEAT_PEAK).mean(axis=1) <= 0.05)
+        origins = origins[same]
+        if not len(origins):
+            return j
+    return piece.shape[0]
+
+
+def _seen_from(frame: np.ndarray, lattice: Lattice, side: str):
+    """The frame turned so that ``side`` is the board's bottom, with the lattice's edges along that
+    side and across it in the turned picture's pixels (views only: nothing is copied)."""
+    xs, ys = lattice.col_edges(), lattice.row_edges()
     height, width = frame.shape[:2]
-    if side in ("left", "right"):
-        return frame[rect.top : rect.bottom, at].astype(np.float32) if 0 <= at < width else None
-    return frame[at, rect.left : rect.right].astype(np.float32) if 0 <= at < height else None
+    if side == "bottom":
+        return frame, xs, ys
+    if side == "top":
+        return frame[::-1], xs, tuple(height - y for y in reversed(ys))
+    turned = frame.transpose(1, 0, 2)
+    if side == "right":
+        return turned, ys, xs
+    return turned[::-1], ys, tuple(width - x for x in reversed(xs))
 
 
 __all__ = ["cells_beyond", "cut_at_frame", "grow", "grown"]

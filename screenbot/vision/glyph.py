@@ -47,17 +47,21 @@ def judge_weak_by_glyph(matches: CellMatches, frame: np.ndarray, lattice: Lattic
     indices = np.flatnonzero(weak)
     if not len(indices) or len(indices) > MOST_CELLS:
         return matches
-    pictures = _middles(skin)
     fields = {name: getattr(matches, name).copy() for name in CellMatches.FIELDS}
     for index in indices:
-        ranked = _fits(_around(frame, lattice, int(index)), *pictures) + [("", np.inf)]
-        (best, best_rms), (second, second_rms) = ranked[0], ranked[1]
-        score = float(confidence(np.array([best_rms]), np.array([second_rms]))[0])
+        (best, best_rms), (second, second_rms), score = glyph_look(frame, lattice, skin, int(index))
         if score > fields["confidence"][index]:
             fields["chars"][index], fields["second_chars"][index] = best, second
             fields["best_rms"][index], fields["second_rms"][index] = best_rms, second_rms
             fields["confidence"][index] = score
     return CellMatches(**fields)
+
+
+def glyph_look(frame: np.ndarray, lattice: Lattice, skin: Skin, index: int):
+    """This look at cell ``index``: its best (state, RMS), its second, and its confidence."""
+    ranked = _fits(_around(frame, lattice, index), *_middles(skin)) + [("", np.inf)]
+    (best, best_rms), (second, second_rms) = ranked[0], ranked[1]
+    return (best, best_rms), (second, second_rms), float(confidence(np.array([best_rms]), np.array([second_rms]))[0])
 
 
 def _around(frame: np.ndarray, lattice: Lattice, index: int) -> np.ndarray:

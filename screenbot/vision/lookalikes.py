@@ -10,6 +10,7 @@ import numpy as np
 
 from ..geometry import Lattice
 from .cells import RMS_SCALE, CellMatches
+from .glyph import glyph_look
 from .skins import Skin
 
 # Pairs of states whose pictures differ only by a small mark: a cell between them is decided by that mark.
@@ -57,6 +58,14 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
             read = fields["chars"][index]
             if share is not None and (share > MARK_PLAIN if read == plain else share < MARK_SEEN):
                 fields["confidence"][index] = 0.0
+            continue
+        # The mark tells the pair apart, not the pair from the rest: in grey levels a 4 on gnome-mines'
+        # pale orange looks enough like a flag on a covered cell to be taken for one of the pair. A
+        # weak cell whose glyph, sought anywhere in it, is none of the pair is left weak to that look.
+        (glyph, _), _, glyph_score = glyph_look(frame, lattice, skin, int(index))
+        if glyph not in pairs[index] and glyph_score >= threshold:
+            fields["confidence"][index] = 0.0
+            settled[index] = False
             continue
         if share is None or MARK_PLAIN < share < MARK_SEEN:
             fields["confidence"][index] = 0.0
