@@ -97,8 +97,8 @@ def grow(frame: np.ndarray, lattice: Lattice, skin: Skin, limit: int = 64) -> tu
 
 
 # A further line of cells that the frame's edge cuts (less than a pitch between a side and the edge):
-# the lines of pixels past the side repeat the lines one pitch inwards, from the side outwards.
-REPEAT_MEAN = 6.0  # mean difference (0-255) of a line of pixels and the line a pitch inwards
+# each cell's piece of it repeats, from the side outwards, the same piece of some cell of the board.
+REPEAT_MEAN = 6.0  # mean difference (0-255) of a line of pixels of a piece and of that cell
 REPEAT_PEAK = 30.0  # ...and at most 5% of its pixels differ by this much
 REPEAT_LINES = 4  # lines that must repeat, the first two (the lattice may sit that far in) left out of...
 REPEAT_SLIP = 2
