@@ -139,9 +139,9 @@ def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
         if runs is None:
             continue
         # A cell of the cut line may be the only one of its kind (the one 7, an exploded mine): most
-        # of the line repeats the board.
-        repeated = sorted(runs)[int(len(runs) * (1 - REPEAT_SHARE))]
-        shown = np.concatenate([p[REPEAT_SLIP:repeated].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= repeated])
+        # of the line repeats the board, each piece as far as it goes (cells drawn apart on a plain
+        # background may show it for their first lines, then their faces).
+        shown = np.concatenate([p[REPEAT_SLIP:run].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= REPEAT_LINES])
         if np.ptp(shown) >= REPEAT_DETAIL:
             out.append(side)
     return out
