@@ -59,22 +59,25 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
             if share is not None and (share > MARK_PLAIN if read == plain else share < MARK_SEEN):
                 fields["confidence"][index] = 0.0
             continue
-        # The mark tells the pair apart, not the pair from the rest: in grey levels a 4 on gnome-mines'
-        # pale orange looks enough like a flag on a covered cell to be taken for one of the pair. A
-        # weak cell whose glyph, sought anywhere in it, is none of the pair is left weak to that look.
-        (glyph, _), _, glyph_score = glyph_look(frame, lattice, skin, int(index))
-        if glyph not in pairs[index] and glyph_score >= threshold:
-            fields["confidence"][index] = 0.0
-            settled[index] = False
-            continue
         if share is None or MARK_PLAIN < share < MARK_SEEN:
             fields["confidence"][index] = 0.0
             continue
         read, other = (marked, plain) if share >= MARK_SEEN else (plain, marked)
-        fields["chars"][index], fields["second_chars"][index] = read, other
         # The first look's closeness to the pair still bounds the confidence: a cell far from both
         # (something drawn over it) stays refused.
-        fields["confidence"][index] = float(np.clip(1.0 - first.best_rms[index] / RMS_SCALE, 0.0, 1.0))
+        closeness = float(np.clip(1.0 - first.best_rms[index] / RMS_SCALE, 0.0, 1.0))
+        # The mark tells the pair apart, not the pair from the rest: in grey levels a 4 on gnome-mines'
+        # pale orange is close enough to a flag on a covered cell to pass for one of the pair. Before
+        # the mark's decision stands, the glyph look (the glyph sought anywhere in the cell) is asked;
+        # a cell whose glyph is confidently neither of the pair is left weak to that look.
+        if closeness >= threshold:
+            (glyph, _), _, glyph_score = glyph_look(frame, lattice, skin, int(index))
+            if glyph not in pairs[index] and glyph_score >= threshold:
+                fields["confidence"][index] = 0.0
+                settled[index] = False
+                continue
+        fields["chars"][index], fields["second_chars"][index] = read, other
+        fields["confidence"][index] = closeness
     return CellMatches(**fields), settled
 
 
