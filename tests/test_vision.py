@@ -322,7 +322,7 @@ def test_a_number_in_grey_levels_is_not_taken_for_a_flag_or_question_mark(name, 
     """In grey levels a gnome-mines 4 (or a mine) on its pale face looks enough like a flag on a covered
     cell for the first look to name the flag/"?" pair, whose small mark then decided between the two:
     one was read as a "?" with exit 0 (a random transformed case). The glyph look, which tells a 4 from
-    a flag, now has the last word: read exactly, or refused."""
+    a flag, is now asked first: read exactly, or refused."""
     import cv2
 
     shot = next(s for s in SHOTS if s.name == name)

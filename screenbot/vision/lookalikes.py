@@ -69,12 +69,12 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
         # The mark tells the pair apart, not the pair from the rest: in grey levels a 4 on gnome-mines'
         # pale orange is close enough to a flag on a covered cell to pass for one of the pair. Before
         # the mark's decision stands, the glyph look (the glyph sought anywhere in the cell) is asked;
-        # a cell whose glyph is confidently neither of the pair is left weak to that look.
+        # a cell whose glyph is confidently neither of the pair is refused (no look decides it).
         if closeness >= threshold:
             (glyph, _), _, glyph_score = glyph_look(frame, lattice, skin, int(index))
             if glyph not in pairs[index] and glyph_score >= threshold:
                 fields["confidence"][index] = 0.0
-                settled[index] = False
+                settled[index] = True
                 continue
         fields["chars"][index], fields["second_chars"][index] = read, other
         fields["confidence"][index] = closeness
