@@ -86,6 +86,24 @@ def test_the_covered_look_of_a_missing_picture_is_never_an_unread_number():
             read_board(shot.image(), shot.lattice, skins, unread=True)
 
 
+def test_a_thin_pale_number_the_skin_lacks_is_not_read_as_an_opened_0():
+    """xbomb draws its 7 as a thin violet stroke on white: at the small scale it is nearest an opened
+    0, and by the mean of the channels it was near enough one at full size too, so a skin with no 7
+    read it as 0 with exit 0. The full-size look now weighs the channel that differs most."""
+    from screenbot.play.live import refined_lattice
+
+    shot = next(s for s in load_shots(FIXTURES.parent / "screens-at-lattice") if s.name == "xb-l3-s7-g50-lost")
+    frame = shot.image()
+    lattice = refined_lattice(frame, SKINS, shot.lattice)
+    assert read_board(frame, lattice, SKINS).board.grid == shot.board.grid
+    skins = {"xbomb": without(SKINS["xbomb"], "7")}
+    with pytest.raises(UnrecognizedCellError) as refused:
+        read_board(frame, lattice, skins)
+    assert (refused.value.row, refused.value.col) == (3, 27)
+    want = tuple(row.replace("7", UNREAD) for row in shot.board.grid)
+    assert read_board(frame, lattice, skins, unread=True).board.grid == want
+
+
 def test_a_skin_with_every_number_never_reads_unread():
     for shot in ELIGIBLE[:20]:
         reading = read_board(shot.image(), shot.lattice, SKINS, unread=True)

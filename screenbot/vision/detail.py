@@ -29,11 +29,14 @@ MIDDLE = 0.6
 REACH = 2
 # Captures within this many pixels of the board's pitch count as its own size.
 SAME_SIZE = 0.5
-# The largest difference (0-255, mean of the channels, after a 3x3 blur, a pixel's slip forgiven) at
-# any pixel of the middle for a cell drawn like a capture. On every fixture with captures at its size,
-# right reads reach 36 (react-minesweeper's 7 at 1.25x; fixed-size clients 0). Other numbers are far
-# on large cells, where the small scale loses the glyph; on small ones (gnome-mines at 23 px: a 1 and
-# a 2 are 12 apart) this look decides nothing and the small scale, which sees them whole, does.
+# The largest difference (0-255, in the channel that differs most, after a 3x3 blur, a pixel's slip
+# forgiven) at any pixel of the middle for a cell drawn like a capture. On every fixture with captures
+# at its size, right reads reach 37 (react-minesweeper's 6 at 1.25x; fixed-size clients 0), while a
+# number set against an opened 0's captures is at least 67 (xdemineur's 5). The channel that differs
+# most, not their mean: xbomb's thin violet 7 on white differs from white mostly in green, and by the
+# mean (35) it passed for an opened 0. Other numbers are far on large cells, where the small scale
+# loses the glyph; on small ones (gnome-mines at 23 px: a 1 and a 2 are 12 apart) this look decides
+# nothing and the small scale, which sees them whole, does.
 PEAK = 48.0
 
 
@@ -98,14 +101,14 @@ def _nearest(raw: np.ndarray, captures: list[tuple[np.ndarray, tuple[int, int]]]
 
 def _apart(a: np.ndarray, b: np.ndarray) -> float:
     """The largest difference between two pictures (each with a one-pixel frame round the part
-    compared) at a pixel with no match within one pixel of it in the other, either way: a stroke
+    compared; at a pixel, the channel that differs most) at a pixel with no match within one pixel of it in the other, either way: a stroke
     drawn a pixel over (fonts at sizes a fraction of a pixel apart) counts for nothing, a stroke where
     the other picture has none within a pixel counts in full."""
 
     def one_way(x: np.ndarray, y: np.ndarray) -> float:
         h, w = x.shape[0] - 2, x.shape[1] - 2
         inner = x[1:-1, 1:-1]
-        near = np.stack([np.abs(inner - y[dy : dy + h, dx : dx + w]).mean(axis=2) for dy in range(3) for dx in range(3)])
+        near = np.stack([np.abs(inner - y[dy : dy + h, dx : dx + w]).max(axis=2) for dy in range(3) for dx in range(3)])
         return float(near.min(axis=0).max())
 
     return max(one_way(a, b), one_way(b, a))
