@@ -207,7 +207,18 @@ def _skin_lattices(grid: Grid, skin: Skin) -> list[Lattice]:
     xs = np.append(col_x - fx * px, col_x[-1] - fx * px + (col_x[-1] - col_x[-2]))
     ys = np.append(row_y - fy * py, row_y[-1] - fy * py + (row_y[-1] - row_y[-2]))
     own = Lattice.from_edges(skin.name, tuple(float(x) for x in xs), tuple(float(y) for y in ys))
-    return [whole, own] if whole is not straight else [own]
+    # A few columns whose faces sit off (xbomb's lost board: green borders and bombs where black lines
+    # were) pull the least-squares pitch off a whole number of pixels and bend the boxes that follow
+    # the faces; the median step and phase keep to the columns that agree.
+    steady = _whole_pixels(_median_lattice(skin.name, col_x, row_y, fx, fy))
+    return ([whole] if whole is not straight else []) + [own] + ([steady] if steady != whole else [])
+
+
+def _median_lattice(name: str, col_x: np.ndarray, row_y: np.ndarray, fx: float, fy: float) -> Lattice:
+    """A straight lattice through the columns' and rows' face centres by the median step and phase."""
+    (px, ox), (py, oy) = ((step, float(np.median(at - step * np.arange(len(at))))) for at in (col_x, row_y)
+                          for step in [float(np.median(np.diff(at)))])
+    return Lattice(name, (ox - fx * px, oy - fy * py), (px, py), len(row_y), len(col_x))
 
 
 WHOLE_PIXELS = 1.0  # px over the board by which a pitch may miss a whole number of pixels and be put on it
