@@ -8,7 +8,11 @@ Nothing here touches the screen: it imports no OpenCV, mss or pyautogui, and not
     decision = decide(board)            # the moves to make now
 """
 
-from .board import Board, format_board, parse_board
+from .native import refuse_stale
+
+refuse_stale()  # before a compiled module is imported in place of its edited source
+
+from .board import Board, format_board, parse_board  # noqa: E402
 from .errors import BoardFormatError, InconsistentBoardError, MinesweeperError
 from .policy import Decision, Move, PolicyConfig, decide
 from .probability import Analysis, analyze

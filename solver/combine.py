@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import cast
 
 from .constraints import ConstraintSystem, Deduction
 from .enumeration import ComponentSolutions, OutOfTime
@@ -105,7 +106,7 @@ def _poly(found: ComponentSolutions) -> _Poly:
     view = found.combined_view
     if view is None:
         view = found.combined_view = _Poly(found)
-    return view
+    return cast(_Poly, view)
 
 
 def _group_probabilities(poly: _Poly, sums: list[float], factor: float, never, always) -> list[float]:
@@ -257,7 +258,7 @@ def combine_with_total(
             a_vals, a_scale = fwd[n]
             e_vals, e_scale = back[n]
             expected = sum(
-                a_vals[t - lo[n]] * e_vals[t - lo[n]] * (mines_left - t) / floating for t in counts_at[n]
+                (a_vals[t - lo[n]] * e_vals[t - lo[n]] * (mines_left - t) / floating for t in counts_at[n]), 0.0
             )
             floating_prob = _clamp_uncertain(expected * math.exp(a_scale + e_scale - log_total))
     return group_probs, floating_prob, log_total
@@ -282,13 +283,15 @@ def combine_tilted(
         for options in terms:
             top = max(lc + m * middle for m, lc in options)
             weights = [(m, math.exp(lc + m * middle - top)) for m, lc in options]
-            expected += sum(m * w for m, w in weights) / sum(w for _, w in weights)
+            expected += sum((m * w for m, w in weights), 0.0) / sum((w for _, w in weights), 0.0)
         if expected > mines_left:
             high_t = middle
         else:
             low_t = middle
     p = 1.0 / (1.0 + math.exp(-(low_t + high_t) / 2))
-    group_probs, _, log_weight = combine_with_density(solutions, p, polys)
+    # Not unpacked into ``_``: compiled (solver/native.py), ``_`` is one variable of one type across
+    # the function, its comprehensions included, where it holds mine counts.
+    group_probs, _density, log_weight = combine_with_density(solutions, p, polys)
     return group_probs, _clamp_uncertain(p) if floating else 0.0, log_weight
 
 
@@ -308,7 +311,7 @@ def combine_with_density(
             for k, c in enumerate(poly.values)
         ]
         weights, scale = _scaled(logs)
-        total = sum(weights)
+        total = sum(weights, 0.0)
         log_weight += scale + math.log(total)
         never, always = poly.certain([m for m in found.counts if found.counts[m]])
         group_probs.append(_group_probabilities(poly, poly.expected(weights), 1.0 / total, never, always))
@@ -322,10 +325,10 @@ def estimate_density(system: ConstraintSystem, deduction: Deduction, solutions, 
     p = 0.15
     polys = [_poly(s) for s in solutions]
     for _ in range(20):
-        group_probs, _, _ = combine_with_density(solutions, p, polys)
+        group_probs = combine_with_density(solutions, p, polys)[0]
         expected = system.flags + deduction.mines.bit_count() + p * floating.bit_count()
         for found, nums in zip(solutions, group_probs):
-            expected += sum(n * g.size for n, g in zip(nums, found.component.groups))
+            expected += sum((n * g.size for n, g in zip(nums, found.component.groups)), 0.0)
         new = min(0.9, max(0.01, expected / covered))
         if abs(new - p) < 1e-6:
             break

@@ -153,7 +153,7 @@ def build_constraints(board: Board) -> ConstraintSystem:
             sources |= low
     constraints = tuple(sorted(by_source.values(), key=_SOURCE))
     system = ConstraintSystem(rows, cols, unknown, shown_mines, constraints)
-    _last_change = None if redo == -1 else (last[5], system, redo & (last[4] | sources), last[3], by_source)
+    _last_change = None if redo == -1 or last is None else (last[5], system, redo & (last[4] | sources), last[3], by_source)
     _last_built = (rows, cols, flat, by_source, sources, system)
     return system
 
@@ -270,7 +270,7 @@ def _continue(last, system: ConstraintSystem):
         # have changed (the others kept their very constraint, whose cells were not touched).
         _, _, redo, before, after = change
         looked_at = bits(redo)
-        olds = [before[i] for i in looked_at if i in before]
+        olds = tuple(before[i] for i in looked_at if i in before)
         now = {i: after[i] for i in looked_at if i in after}
     else:
         olds = old.constraints
@@ -366,12 +366,13 @@ def _pairwise(
             cells = a.cells
             partners = [y for y, con in enumerate(work) if con.cells & cells]
         else:
-            partners = set()
+            near: set[int] = set()
             mask = a.cells
             while mask:
                 low = mask & -mask
-                partners.update(by_cell[low.bit_length() - 1])
+                near.update(by_cell[low.bit_length() - 1])
                 mask ^= low
+            partners = list(near)
         for y in partners:
             # A pair of two fresh constraints is looked at from the first of them only.
             if y == x or (y < x and is_fresh[y]):

@@ -162,7 +162,7 @@ class _Search:
             telling ^= low
             parts = self.split(low.bit_length() - 1, group)
             if len(parts) > 1:  # a safe cell that tells placements apart: open it for free
-                result = sum(len(part) * self.win(part) for part in parts.values()) / len(group)
+                result = sum((len(part) * self.win(part) for part in parts.values()), 0.0) / len(group)
                 self.memo[key] = result
                 return result
         result = 0.0
@@ -175,7 +175,7 @@ class _Search:
             # count costs a fraction of the split and search it saves).
             if n - sum(1 for p in group if p & bit) <= result * n:
                 continue
-            score = sum(len(part) * self.win(part) for part in self.split(cell, group).values()) / n
+            score = sum((len(part) * self.win(part) for part in self.split(cell, group).values()), 0.0) / n
             if score > result:
                 result = score
         self.memo[key] = result
@@ -191,7 +191,7 @@ def best_endgame_move(model: Model, placements: list[int], deadline: float = mat
         for cell, safe in search.ranked:
             if best is not None and safe < best[0]:
                 break  # no cell from here on can win more often than it is safe (see _Search.win)
-            score = sum(len(part) * search.win(part) for part in search.split(cell, placements).values()) / len(placements)
+            score = sum((len(part) * search.win(part) for part in search.split(cell, placements).values()), 0.0) / len(placements)
             # The lowest cell among the best, as when every cell was tried in order.
             if best is None or score > best[0] or (score == best[0] and cell < best[1]):
                 best = (score, cell)

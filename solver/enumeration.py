@@ -15,7 +15,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from math import comb
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .constraints import Constraint
 from .grid import bits
@@ -58,7 +58,7 @@ class ComponentSolutions:
     tilt: Tilt | None = None
     # The combination's view of these counts (``combine._Poly``), made once: remembered components
     # are combined again and again by the lookahead.
-    combined_view: object = None
+    combined_view: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,10 +80,11 @@ class Game:
             if self.rules == "opening" and self.rows * self.cols - self.mines >= 1 + len(self._nbrs[i]):
                 excluded += self._nbrs[i]
             self._place_mines(excluded)
-        view = self._view
+        view, mine = self._view, self._mine
+        assert mine is not None  # placed above
         if view[i] != ord("#"):
             return 0
-        if self._mine[i]:
+        if mine[i]:
             self._lose(i)
             return 0
         revealed = 0
@@ -111,6 +112,7 @@ class Game:
 
     def _lose(self, hit: int) -> None:
         self.status = LOST
+        assert self._mine is not None  # a game is lost by opening a cell, which places the mines
         for j, is_mine in enumerate(self._mine):
             if j == hit:
                 self._view[j] = ord("X")

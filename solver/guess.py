@@ -81,7 +81,7 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
     if len(candidates) == 1:
         return Guess(candidates[0], complete)
     budget = [config.node_budget]
-    scored = []
+    scored: list[tuple[float, int, int]] = []
     for rank, i in enumerate(candidates):
         if scored and budget[0] <= 0:
             break

@@ -34,7 +34,8 @@ def survival_two_moves(model: Model, index: int, budget: list[int], deadline: fl
     seen = around & system.unknown & ~settled  # the covered neighbours whose state is open
     # Components that the new number or the opened cell touch are merged; the others stay as they are.
     reach = seen | bit
-    touched, kept = [], []
+    touched: list[ComponentSolutions] = []
+    kept: list[ComponentSolutions] = []
     for found in model.solutions:
         (touched if found.component.cells & reach else kept).append(found)
     constraints = []
@@ -56,6 +57,7 @@ def survival_two_moves(model: Model, index: int, budget: list[int], deadline: fl
             if combined is None:
                 continue  # this number cannot show with the board's mine total
         else:
+            assert model.density is not None  # solved without a total: with a density
             combined = combine_with_density(solutions, model.density)
         group_probs, floating_prob, log_weight = combined
         if log_weight == -math.inf:
@@ -69,8 +71,8 @@ def survival_two_moves(model: Model, index: int, budget: list[int], deadline: fl
     if not outcomes:
         return 0.0
     top = max(w for w, _ in outcomes)
-    total = sum(math.exp(w - top) for w, _ in outcomes)
-    score = sum(math.exp(w - top) * safety for w, safety in outcomes)
+    total = sum((math.exp(w - top) for w, _ in outcomes), 0.0)
+    score = sum((math.exp(w - top) * safety for w, safety in outcomes), 0.0)
     return (1.0 - model.probabilities[index]) * score / total
 
 

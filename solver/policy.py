@@ -97,6 +97,7 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
     # When every covered cell is a certain mine there is nothing left to open: the board is solved
     # (a client that wants all mines flagged gets them through flag_mines).
     if not safe and system.unknown & ~mines:
+        assert model is not None  # solved above: nothing was safe
         guess = choose_guess(board, model, config.guess, guess_by)
         moves.append(Move(OPEN, *divmod(guess.index, cols), float(model.probabilities[guess.index])))
         guessed = True

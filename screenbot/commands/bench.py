@@ -11,6 +11,7 @@ import sys
 from solver.bench import BenchConfig, BenchResult, run_benchmark
 from solver.game import LEVELS, RULES
 from solver.guess import STRATEGIES, GuessConfig
+from solver.native import compiled_modules
 from solver.policy import PolicyConfig
 from solver.shards import SHARD_SIZE
 
@@ -122,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
             f"{rows}x{cols}/{mines} rules={args.rules} first={args.first[0]},{args.first[1]} "
             f"guess={args.guess} games={result.games} seed={args.seed}\n"
             f"win rate {100 * result.win_rate:.2f}% (95% CI {100 * low:.2f}-{100 * high:.2f}%)\n"
-            f"{report['cpu_ms_per_game']:.1f} ms CPU per game, {report['games_per_second']:.1f} games/s per core, {report['wall_games_per_second']:.1f} games/s "
+            f"{report['cpu_ms_per_game']:.1f} ms CPU per game ({_core(report)}), {report['games_per_second']:.1f} games/s per core, "
+            f"{report['wall_games_per_second']:.1f} games/s "
             f"wall with {engine.slots} worker(s){' on Dask at ' + engine.address if engine.address else ''}\n"
             f"decision p50 {report['decision_ms_p50']:.2f} ms, p99 {report['decision_ms_p99']:.2f} ms, "
             f"max {report['decision_ms_max']:.1f} ms; {report['guesses_per_game']:.2f} guesses per game; "
@@ -131,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
             f"{len(result.shards)} shard(s) of {args.shard_size} games, fingerprint {result.fingerprint}"
         )
     return 0
+
+
+def _core(report: dict) -> str:
+    return "compiled solver core" if report["solver_compiled"] else "solver core as plain Python: slower"
 
 
 def _slowest_line(result: BenchResult) -> str:
@@ -170,6 +176,8 @@ def summary(result: BenchResult, wall: float, engine: Engine, shard_size: int) -
         "mines": config.mines,
         "seed": config.seed,
         "cpu_count": os.cpu_count(),
+        # The solver modules compiled at install (solver/native.py), in this process.
+        "solver_compiled": compiled_modules(),
         "shard_size": shard_size,
         "fingerprint": result.fingerprint,
         "shards": [
