@@ -268,6 +268,11 @@ class VirtualDisplay:
                 log.warning("openbox did not take over display %s; continuing without it", self.name)
                 return
             time.sleep(0.05)
+        # Owning the selection is not yet managing windows: a client that maps its window in the next
+        # moments can be left unmapped for good (xbomb started at once: 13 of 30 times, no window).
+        # A window of our own, managed, shows that openbox handles map requests.
+        if not _window_manager_manages(self.name or "", deadline):
+            log.warning("openbox on display %s did not manage a window within %.0f s", self.name, self.start_timeout)
 
     def stop(self) -> None:
         for proc in (self._wm, self._xvfb):
@@ -297,6 +302,10 @@ class VirtualDisplay:
             proc.stderr.close()
 
 
+# How long a probe window may wait to be managed before another is mapped (a managed one takes ~10 ms).
+PROBE_PATIENCE = 0.5
+
+
 def _window_manager_running(display: str) -> bool:
     if importlib.util.find_spec("Xlib") is None:  # pragma: no cover
         return True
@@ -307,6 +316,37 @@ def _window_manager_running(display: str) -> bool:
     try:
         selection = conn.intern_atom(f"WM_S{conn.get_default_screen()}")
         return conn.get_selection_owner(selection) != 0
+    finally:
+        conn.close()
+
+
+def _window_manager_manages(display: str, deadline: float) -> bool:
+    """Map a small window of our own until the window manager manages one (WM_STATE on it)."""
+    if importlib.util.find_spec("Xlib") is None:  # pragma: no cover
+        return True
+    try:
+        conn = connect(display)
+    except DisplayError:
+        return False
+    try:
+        screen = conn.screen()
+        wm_state = conn.intern_atom("WM_STATE")
+        while time.monotonic() < deadline:
+            probe = screen.root.create_window(0, 0, 8, 8, 0, screen.root_depth)
+            probe.set_wm_name("screenbot probe")
+            probe.map()
+            conn.sync()
+            # A probe mapped in the race is never managed either: a fresh one after a moment.
+            retry = min(deadline, time.monotonic() + PROBE_PATIENCE)
+            try:
+                while time.monotonic() < retry:
+                    if probe.get_full_property(wm_state, 0) is not None:
+                        return True
+                    time.sleep(0.02)
+            finally:
+                probe.destroy()
+                conn.sync()
+        return False
     finally:
         conn.close()
 
