@@ -297,6 +297,19 @@ def test_replay_answers_any_damaged_recording(tmp_path, capsys, damage):
         assert code != 0 or _harmless(lines, original, gone), (lines, gone)
 
 
+@pytest.mark.parametrize("key", ["steps", "digest"])
+def test_an_end_record_missing_its_count_or_digest_is_refused(tmp_path, capsys, key):
+    """Found by the fuzz test above: an 'end' record whose "steps" key lost a letter replayed with exit 0."""
+    folder = tmp_path / "rec"
+    shutil.copytree(RECORDING, folder)
+    lines = (RECORDING / "log.jsonl").read_text().splitlines()
+    end = json.loads(lines[-1])
+    end[key[1:]] = end.pop(key)
+    (folder / "log.jsonl").write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n")
+    code, _, _ = answer(["replay", str(folder)], capsys)
+    assert code != 0
+
+
 def _harmless(lines: list[str], original: list[str], gone: list[str]) -> bool:
     """A change replay cannot and need not see: only in fields that play no part in the replay (the
     time of a record, a game summary's figures), with every step and frame intact."""

@@ -68,9 +68,12 @@ class Recording:
         found = []
         if self.end is None:
             found.append(f"the log is cut: it ends after {len(self.steps)} steps without its 'end' record")
-        elif "digest" in self.end and self.end["digest"] != self.digest:
+        elif "digest" not in self.end or "steps" not in self.end:
+            # The recorder always writes both: without them nothing below could be checked.
+            found.append("the log was edited: its 'end' record lacks its digest or its count of steps")
+        elif self.end["digest"] != self.digest:
             found.append("the log was edited: its lines do not match the digest its 'end' record holds")
-        elif "steps" in self.end and self.end["steps"] != len(self.steps):
+        elif self.end["steps"] != len(self.steps):
             found.append(f"the 'end' record counts {self.end.get('steps')} steps but the log has {len(self.steps)}: steps were removed or added")
         seqs = [step.seq for step in self.steps]
         if any(b <= a for a, b in zip(seqs, seqs[1:])):
