@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -83,7 +84,10 @@ def test_help_works_without_a_display(monkeypatch, capsys):
 
 
 def test_replay_json_lists_nothing_for_an_empty_session(tmp_path, capsys):
-    (tmp_path / "log.jsonl").write_text('{"type": "start", "version": 1}\n{"type": "end"}\n')
+    start = '{"type": "start", "version": 1}'
+    # An 'end' record as the recorder writes it: the digest of the lines before it, and its count of steps.
+    digest = hashlib.sha256((start + "\n").encode()).hexdigest()
+    (tmp_path / "log.jsonl").write_text(start + "\n" + json.dumps({"type": "end", "steps": 0, "digest": digest}) + "\n")
     assert main(["replay", str(tmp_path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] is True and data["steps"] == 0 and data["differences"] == []
