@@ -306,7 +306,9 @@ class VirtualDisplay:
 PROBE_PATIENCE = 0.5
 
 
-def _window_manager_running(display: str) -> bool:
+def _ask_display(display: str, question) -> bool:
+    """``question(conn)`` on a fresh connection to ``display``: True without python-xlib (nothing to
+    ask with), False when the display cannot be reached."""
     if importlib.util.find_spec("Xlib") is None:  # pragma: no cover
         return True
     try:
@@ -314,21 +316,23 @@ def _window_manager_running(display: str) -> bool:
     except DisplayError:
         return False
     try:
-        selection = conn.intern_atom(f"WM_S{conn.get_default_screen()}")
-        return conn.get_selection_owner(selection) != 0
+        return question(conn)
     finally:
         conn.close()
 
 
+def _window_manager_running(display: str) -> bool:
+    def owned(conn) -> bool:
+        selection = conn.intern_atom(f"WM_S{conn.get_default_screen()}")
+        return conn.get_selection_owner(selection) != 0
+
+    return _ask_display(display, owned)
+
+
 def _window_manager_manages(display: str, deadline: float) -> bool:
     """Map a small window of our own until the window manager manages one (WM_STATE on it)."""
-    if importlib.util.find_spec("Xlib") is None:  # pragma: no cover
-        return True
-    try:
-        conn = connect(display)
-    except DisplayError:
-        return False
-    try:
+
+    def probe_managed(conn) -> bool:
         screen = conn.screen()
         wm_state = conn.intern_atom("WM_STATE")
         while time.monotonic() < deadline:
@@ -347,8 +351,8 @@ def _window_manager_manages(display: str, deadline: float) -> bool:
                 probe.destroy()
                 conn.sync()
         return False
-    finally:
-        conn.close()
+
+    return _ask_display(display, probe_managed)
 
 
 class _ExistingDisplay:
