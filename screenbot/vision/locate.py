@@ -216,9 +216,14 @@ def _skin_lattices(grid: Grid, skin: Skin) -> list[Lattice]:
 
 def _median_lattice(name: str, col_x: np.ndarray, row_y: np.ndarray, fx: float, fy: float) -> Lattice:
     """A straight lattice through the columns' and rows' face centres by the median step and phase."""
-    (px, ox), (py, oy) = ((step, float(np.median(at - step * np.arange(len(at))))) for at in (col_x, row_y)
-                          for step in [float(np.median(np.diff(at)))])
+    (px, ox), (py, oy) = _median_line(col_x), _median_line(row_y)
     return Lattice(name, (ox - fx * px, oy - fy * py), (px, py), len(row_y), len(col_x))
+
+
+def _median_line(at: np.ndarray) -> tuple[float, float]:
+    """(step, phase) of ``at[i] ~ phase + step * i`` by medians."""
+    step = float(np.median(np.diff(at)))
+    return step, float(np.median(at - step * np.arange(len(at))))
 
 
 WHOLE_PIXELS = 1.0  # px over the board by which a pitch may miss a whole number of pixels and be put on it
