@@ -277,6 +277,53 @@ def test_board_covered_by_another_program_stops_without_taking_it_back(tmp_path)
     assert len(client.clicks) == 2
 
 
+def _pause_at(k: int):
+    """Another window takes the focus at the k-th click: the client hides its board ("Paused")."""
+    def pause(client, n):
+        if n == k:
+            client.paused = True
+
+    return pause
+
+
+def test_a_game_paused_by_losing_the_focus_is_given_it_back_and_played_on(tmp_path):
+    """gnome-mines hides the board when another window (a second game opened beside it) takes the
+    focus; the panel reads as covered cells where cells were open. The bot gives the game the focus
+    back and plays on, and saves no frame of a failure that did not happen."""
+    client = SimulatedClient(16, 16, 40, seed=4, on_click=_pause_at(3))
+    player = make_player(client, dataclasses.replace(GNOME_LIKE, pauses_on_focus_loss=True), tmp_path, games=1)
+    (result,) = player.play()
+    assert result.outcome in ("won", "lost")
+    assert client.activations >= 2  # once at the start, once to take the pause back
+    assert not list(tmp_path.glob("screenbot-*.png"))
+
+
+def test_a_board_covered_where_it_was_open_stops_a_client_that_does_not_pause(tmp_path):
+    """The same picture from a client that never pauses is a reading that cannot be right: stop, with
+    the frame saved."""
+    client = SimulatedClient(16, 16, 40, seed=4, on_click=_pause_at(3))
+    with pytest.raises(InconsistentReadingError, match="cannot be right"):
+        make_player(client, GNOME_LIKE, tmp_path, games=1).play()
+    assert len(list(tmp_path.glob("screenbot-inconsistent-*.png"))) == 1
+
+
+def test_a_board_that_stays_hidden_after_the_focus_is_back_stops(tmp_path):
+    """The focus is given back once: a board that still reads covered where it was open stops the game."""
+    client = SimulatedClient(16, 16, 40, seed=4, on_click=_pause_at(3))
+    client_activate = client.activate
+
+    def activate_but_stay_paused():
+        client_activate()
+        if client.activations > 1:
+            client.paused = True
+
+    client.activate = activate_but_stay_paused
+    with pytest.raises(InconsistentReadingError, match="cannot be right"):
+        make_player(client, dataclasses.replace(GNOME_LIKE, pauses_on_focus_loss=True), tmp_path, games=1).play()
+    assert client.activations == 2
+    assert len(list(tmp_path.glob("screenbot-inconsistent-*.png"))) == 1
+
+
 class LyingVision(FlatVision):
     """Misreads the board from the ``after``-th reading on: a revealed number changes value."""
 

@@ -78,7 +78,24 @@ class SafeReader:
         self.reader = ChangedCellsReader(self.env.vision)
 
     def read(self, located: Located, frame: np.ndarray, changed: bool, previous, last_actions):
-        """Read and assess the board, or find out why that is not safe.
+        """Read and assess the board (see ``_read``). A client that hides its board when it loses the
+        focus (gnome-mines: a grey "Paused" panel, which reads as covered cells) gets the focus back
+        once before a reading that cannot be right stops the game: another window that took the focus
+        (a second game opened beside it) is not a reason to stop."""
+        if not self.profile.pauses_on_focus_loss or self.env.window is None:
+            return self._read(located, frame, changed, previous, last_actions, last_try=True)
+        try:
+            return self._read(located, frame, changed, previous, last_actions, last_try=False)
+        except InconsistentReadingError as exc:
+            log.info("%s: giving the game the focus back (it hides its board when unfocused), then reading again", exc)
+            self.env.window.activate()
+            self.env.sleep(0.2)
+            frame = self.env.screen.grab(located.region.as_region())
+            return self._read(located, frame, True, previous, last_actions, last_try=True)
+
+    def _read(self, located: Located, frame: np.ndarray, changed: bool, previous, last_actions, *, last_try: bool):
+        """Read and assess the board, or find out why that is not safe (the frame is saved only on the
+        ``last_try``).
 
         Returns a ``Step`` to act on (or telling that the game is over), or a new ``Located`` when the
         window moved. A reading that cannot be right is re-captured after the client's next redraw,
@@ -155,7 +172,7 @@ class SafeReader:
             frame, changed = again.frame, changed or again.changed
         if unreadable is not None:
             return self.recover_lost_board(located, frame, unreadable)
-        path = save_frame(frame, self.config.failure_dir, "inconsistent")
+        path = save_frame(frame, self.config.failure_dir, "inconsistent") if last_try else None
         raise InconsistentReadingError(
             f"the board read from the screen cannot be right{self.tracker.dialog_note(located)} ({'; '.join(problems[:3])}); "
             "nothing was clicked on it",

@@ -76,6 +76,10 @@ class SimulatedClient:
     # and opened cells let this share of it show through, so each state looks a shade different in
     # every part of the board. Covered cells, flags and question marks are opaque.
     see_through: float = 0.0
+    # Like gnome-mines when another window takes the focus: the board is hidden behind a "Paused" panel,
+    # here every cell drawn covered (what the reader makes of that panel), until the window is activated.
+    paused: bool = False
+    activations: int = 0
     on_click: Callable[[SimulatedClient, int], None] | None = None
 
     clicks: list[ClickRecord] = field(default_factory=list)
@@ -138,6 +142,8 @@ class SimulatedClient:
     def activate(self) -> None:
         if self.closed:
             raise WindowGoneError("the simulated window was closed", window=0)
+        self.activations += 1
+        self.paused = False
 
     def supports_ping(self) -> bool:
         return self.answers_ping
@@ -203,6 +209,8 @@ class SimulatedClient:
         # the cells whose state changed since (a full repaint per click made the tests slow).
         layout = (self.board_origin, self.closed, self.covered or self.minimised, self.dialog_open)
         grid = self.game.board().grid
+        if self.paused:
+            grid = tuple("#" * self.cols for _ in range(self.rows))
         if self._cache is None or self._cache[0] != layout:
             width, height = self.screen_size
             frame = np.empty((height, width, 3), np.uint8)
