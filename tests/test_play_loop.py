@@ -324,6 +324,19 @@ def test_a_board_that_stays_hidden_after_the_focus_is_back_stops(tmp_path):
     assert len(list(tmp_path.glob("screenbot-inconsistent-*.png"))) == 1
 
 
+def test_a_window_over_a_paused_board_stops_play_without_raising_the_game(tmp_path):
+    """Paused, and another program's window over the board as well: the focus is not taken back."""
+    def pause_under_a_window(client, n):
+        if n == 3:
+            client.paused = True
+            client.other_windows.append(("an editor", client.board_rect.translated(40, 40)))
+
+    client = SimulatedClient(16, 16, 40, seed=4, on_click=pause_under_a_window)
+    with pytest.raises(WindowLostError, match="covered by another window \\('an editor'\\)"):
+        make_player(client, dataclasses.replace(GNOME_LIKE, pauses_on_focus_loss=True), tmp_path, games=1).play()
+    assert client.activations == 1  # at the start only
+
+
 class LyingVision(FlatVision):
     """Misreads the board from the ``after``-th reading on: a revealed number changes value."""
 

@@ -87,6 +87,8 @@ class SafeReader:
         try:
             return self._read(located, frame, changed, previous, last_actions, last_try=False)
         except InconsistentReadingError as exc:
+            # Never raised over a window the user put on the board, nor a minimised one: stop instead.
+            self.tracker.check_board_shown(located)
             log.info("%s: giving the game the focus back (it hides its board when unfocused), then reading again", exc)
             self.env.window.activate()
             self.env.sleep(0.2)
