@@ -79,7 +79,6 @@ class SimulatedClient:
     # Like gnome-mines when another window takes the focus: the board is hidden behind a "Paused" panel,
     # here every cell drawn covered (what the reader makes of that panel), until the window is activated.
     paused: bool = False
-    activations: int = 0
     on_click: Callable[[SimulatedClient, int], None] | None = None
 
     clicks: list[ClickRecord] = field(default_factory=list)
@@ -96,6 +95,7 @@ class SimulatedClient:
     other_windows: list = field(default_factory=list)  # (title, Rect) of other programs' windows above
     pointer: tuple[float, float] = (0.0, 0.0)
     pings: int = 0
+    activations: int = 0
     misdelivered: int = 0
     unread_grabs: int = 0  # grabs left before the last click counts as read (grab_misdelivery)
     grab_cell: tuple[int, int] | None = None  # the cell holding the pointer grab (grab_misdelivery)
