@@ -25,6 +25,8 @@ GNOME_LIKE = PlayProfile(
     redraw_timeout=0.02,
     settle=0.0,
 )
+# Like gnome-mines: hides the board when it loses the focus.
+GNOME_PAUSING = dataclasses.replace(GNOME_LIKE, pauses_on_focus_loss=True)
 XDEMINEUR_LIKE = dataclasses.replace(
     GNOME_LIKE, first_click="preopened", win_requires_all_flags=True, hover_highlight=False,
     restart=ControlAction(click=(0.0, -2.0)),
@@ -273,7 +275,7 @@ def test_board_covered_by_another_program_stops_without_taking_it_back(tmp_path)
 
     client = SimulatedClient(16, 16, 40, seed=4, on_click=cover)
     with pytest.raises(WindowLostError, match="covered by another window \\('an editor'\\)"):
-        make_player(client, dataclasses.replace(GNOME_LIKE, pauses_on_focus_loss=True), tmp_path, games=1).play()
+        make_player(client, GNOME_PAUSING, tmp_path, games=1).play()
     assert len(client.clicks) == 2
 
 
@@ -291,7 +293,7 @@ def test_a_game_paused_by_losing_the_focus_is_given_it_back_and_played_on(tmp_pa
     focus; the panel reads as covered cells where cells were open. The bot gives the game the focus
     back and plays on, and saves no frame of a failure that did not happen."""
     client = SimulatedClient(16, 16, 40, seed=4, on_click=_pause_at(3))
-    player = make_player(client, dataclasses.replace(GNOME_LIKE, pauses_on_focus_loss=True), tmp_path, games=1)
+    player = make_player(client, GNOME_PAUSING, tmp_path, games=1)
     (result,) = player.play()
     assert result.outcome in ("won", "lost")
     assert client.activations >= 2  # once at the start, once to take the pause back
@@ -319,7 +321,7 @@ def test_a_board_that_stays_hidden_after_the_focus_is_back_stops(tmp_path):
 
     client.activate = activate_but_stay_paused
     with pytest.raises(InconsistentReadingError, match="cannot be right"):
-        make_player(client, dataclasses.replace(GNOME_LIKE, pauses_on_focus_loss=True), tmp_path, games=1).play()
+        make_player(client, GNOME_PAUSING, tmp_path, games=1).play()
     assert client.activations == 2
     assert len(list(tmp_path.glob("screenbot-inconsistent-*.png"))) == 1
 
@@ -333,7 +335,7 @@ def test_a_window_over_a_paused_board_stops_play_without_raising_the_game(tmp_pa
 
     client = SimulatedClient(16, 16, 40, seed=4, on_click=pause_under_a_window)
     with pytest.raises(WindowLostError, match="covered by another window \\('an editor'\\)"):
-        make_player(client, dataclasses.replace(GNOME_LIKE, pauses_on_focus_loss=True), tmp_path, games=1).play()
+        make_player(client, GNOME_PAUSING, tmp_path, games=1).play()
     assert client.activations == 1  # at the start only
 
 
