@@ -9,7 +9,7 @@ from screenbot.cli import main
 from screenbot.geometry import Lattice, Rect
 from screenbot.learn.clusters import Clusters
 from screenbot.learn.watch import Frame, Seen
-from screenbot.learn.skin import choose_examples, labelled_frames, profile_for
+from screenbot.learn.skin import add_looks, choose_examples, labelled_frames, profile_for
 from screenbot.play.profile import ControlAction, profile_from_dict
 
 
@@ -80,6 +80,28 @@ def test_frames_are_labelled_and_the_fewest_that_show_every_state_chosen():
     frames = labelled_frames(seen)
     chosen, _ = choose_examples(frames)
     assert [frames[i][2] for i in chosen] == ["hover", "before the loss", "question", "lost"]
+
+
+def test_frames_showing_a_shade_of_a_state_the_chosen_ones_lack_are_chosen_too():
+    """A see-through client draws its opened 0 lighter where its background is lighter: a frame whose
+    0s are all of a shade the chosen frames lack is taught too; one showing only known shades is not."""
+    from solver.board import Board
+
+    lattice = Lattice("x", (10.0, 10.0), (20.0, 20.0), 4, 4)
+    board = Board(("00##",) * 4)
+
+    def frame(shade: int) -> np.ndarray:
+        image = np.full((100, 100, 3), 40, np.uint8)
+        image[10:90, 10:50] = shade  # the opened 0s
+        image[10:90, 50:90] = 120  # covered cells
+        image[10:90, 52:88:4] = 160  # with a pattern of their own
+        return image
+
+    frames = [(frame(90), board, "dark"), (frame(90), board, "dark again"), (frame(190), board, "light"),
+              (frame(94), board, "nearly dark")]
+    chosen, held = add_looks(frames, lattice, [0])
+    assert [frames[i][2] for i in chosen] == ["dark", "light"]
+    assert [frames[i][2] for i in held] == ["dark again", "nearly dark"]
 
 
 def test_the_profile_comes_from_what_was_seen_and_can_be_played():

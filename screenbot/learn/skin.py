@@ -16,6 +16,7 @@ import numpy as np
 
 from solver.board import Board
 
+from ..geometry import Lattice
 from ..play.profile import action_json
 from .naming import label
 from .watch import Seen
@@ -24,6 +25,9 @@ log = logging.getLogger(__name__)
 
 MAX_EXAMPLES = 10  # screenshots given to the skin builder (a state left out may be misread as a look-alike)
 ALL_STATES = "#012345678F?*XW"
+# A cell this far (RMS, 0-255, at the canonical size) from every picture of its state chosen so far
+# shows a look of it they lack.
+NEW_LOOK = 6.0
 
 
 @dataclass
@@ -75,6 +79,57 @@ def choose_examples(frames: list[tuple[np.ndarray, Board, str]]) -> tuple[list[i
             have |= {ch for _, _, ch in frames[best][1].cells()}
     held = [i for i in range(len(frames)) if i not in chosen]
     return chosen, held
+
+
+def add_looks(frames: list[tuple[np.ndarray, Board, str]], lattice: Lattice, chosen: list[int]) -> tuple[list[int], list[int]]:
+    """``chosen`` with more frames, up to MAX_EXAMPLES, each the one showing the most cells unlike every
+    picture of their state in the frames chosen so far; and the frames held back. A client that draws
+    its opened cells see-through (KMines) shows each state in as many shades as its background has:
+    frames chosen for their states alone taught one shade of 0, and a 0 on a lighter part of the
+    board then read as a covered cell."""
+    from ..vision.cells import cell_images
+
+    cells = [(cell_images(image, lattice).reshape(board.rows * board.cols, -1).astype(np.float32),
+              np.array([ch for _, _, ch in board.cells()])) for image, board, _ in frames]
+    looks = _Looks()
+    chosen = list(chosen)
+    for i in chosen:
+        looks.add(*cells[i])
+    while len(chosen) < MAX_EXAMPLES:
+        gains = [(looks.new(*cells[i]), i) for i in range(len(frames)) if i not in chosen]
+        gains = [g for g in gains if g[0] > 0]
+        if not gains:
+            break
+        best = max(gains)[1]
+        chosen.append(best)
+        looks.add(*cells[best])
+    return chosen, [i for i in range(len(frames)) if i not in chosen]
+
+
+class _Looks:
+    """One picture (canonical size) of each look of each state seen: a cell joins when it is NEW_LOOK
+    or more from every picture of its state kept, so a board of cells that look alike keeps a few."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, np.ndarray] = {}
+
+    def _unlike(self, pictures: np.ndarray, state: str) -> np.ndarray:
+        from ..vision.cells import squared_distances
+
+        known = self.kept.get(state)
+        if known is None:
+            return np.ones(len(pictures), dtype=bool)
+        return squared_distances(pictures, known).min(axis=1) >= NEW_LOOK**2 * pictures.shape[1]
+
+    def new(self, pictures: np.ndarray, states: np.ndarray) -> int:
+        """How many of the cells (``pictures``, one row each, and their ``states``) show a new look."""
+        return sum(int(self._unlike(pictures[states == ch], ch).sum()) for ch in np.unique(states))
+
+    def add(self, pictures: np.ndarray, states: np.ndarray) -> None:
+        for ch in np.unique(states):
+            left = pictures[states == ch]
+            while len(left := left[self._unlike(left, ch)]):
+                self.kept[ch] = np.vstack([self.kept[ch], left[:1]]) if ch in self.kept else left[:1].copy()
 
 
 def profile_for(seen: Seen, name: str) -> dict:
@@ -196,8 +251,9 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
     chosen, held = choose_examples(frames)
     if not chosen:
         raise SkinCheckError("no screen could be labelled from the games played (no lost game was named)")
-    examples = [(frames[i][0], frames[i][1]) for i in chosen]
     lattice = seen.lattice.translated(-seen.crop.left, -seen.crop.top)
+    chosen, held = add_looks(frames, lattice, chosen)
+    examples = [(frames[i][0], frames[i][1]) for i in chosen]
     taught = make_skin(name, examples, stage, shot_names=[frames[i][2] for i in chosen],
                        lattices=[lattice] * len(examples), trust_labels=True)
     profile = profile_for(seen, name)
