@@ -65,6 +65,15 @@ def test_a_client_that_does_not_react_to_clicks_stops_learning_with_the_reason()
     assert client.clicks and not any(ch != "#" for _, _, ch in client.game.board().cells())
 
 
+@pytest.mark.parametrize("deaf", [1, 2])
+def test_a_client_that_takes_clicks_only_a_moment_after_it_starts_is_learnt(deaf):
+    """The first click, or the first two, change nothing (a client just started): it is tried again
+    a little later, and the session goes on."""
+    print(f"seed {SEED}")
+    seen = learn(_desk(_client(SEED, deaf_clicks=deaf)), "sim", 1, random.Random(SEED))
+    assert seen.games_played == 1 and "0" in seen.names.values()
+
+
 class Restyled(FlatRenderer):
     """The same client after its user picked another look: every colour changed."""
 

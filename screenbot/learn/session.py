@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 # Named lost games after which a client with a known mine total is played with the solver's help even
 # if it never showed a wrong flag (xbomb draws none).
 ASSIST_AFTER = 3
+# Seconds waited before each new try of a game's first click that changed nothing.
+FIRST_CLICK_RETRIES = (0.5, 1.5)
 
 
 class Session(GameEnds):
@@ -136,14 +138,19 @@ class Session(GameEnds):
                 raise LearnError("the board did not start as a fresh game", code=1)
             first = (lat.rows // 2, lat.cols // 2)
             image, after = self.open(ids, first)
-            if np.array_equal(after, ids):
-                self.desk.sleep(0.5)
+            # A client just started may draw its board before it takes clicks (minegauler, once, on a
+            # busy machine): the first click is tried again, a little later each time.
+            for wait in FIRST_CLICK_RETRIES:
+                if not np.array_equal(after, ids):
+                    break
+                self.desk.sleep(wait)
                 image, after = self.open(ids, first)
-                if np.array_equal(after, ids):
-                    if self.desk.window is not None:
-                        self.desk.window.geometry()  # WindowGoneError when the client closed (or crashed)
-                    raise LearnError("the client does not react to clicks on its board (a left click on a covered "
-                                     "cell changed nothing, twice): nothing was written", code=1)
+            if np.array_equal(after, ids):
+                if self.desk.window is not None:
+                    self.desk.window.geometry()  # WindowGoneError when the client closed (or crashed)
+                raise LearnError("the client does not react to clicks on its board (a left click on a covered "
+                                 f"cell changed nothing, {1 + len(FIRST_CLICK_RETRIES)} times): nothing was written",
+                                 code=1)
             seen.games_played += 1
             opened_at_first = int((after != ids).sum())
             first_id = int(after[first])

@@ -67,6 +67,8 @@ class SimulatedClient:
     late_clicks: bool = False
     # Like gnome-mines when clicks queue up: every n-th click on a covered cell is ignored (0: none).
     drop_every: int = 0
+    # Like a client just started (minegauler on a busy machine): its first n clicks do nothing.
+    deaf_clicks: int = 0
     # Like gnome-mines' pointer grab: a click that comes before the client has read the previous one
     # (no ping answered, fewer than two grabs since: the client had no time) goes to the cell pressed
     # before it; a left click there on a number chords, a right click toggles its flag.
@@ -291,6 +293,8 @@ class SimulatedClient:
             return
         r, c = cell
         if self.drop_every and len(self.clicks) % self.drop_every == 0 and self.game.board()[r, c] == "#":
+            return
+        if len(self.clicks) <= self.deaf_clicks:
             return
         if self.grab_misdelivery:
             if self.unread_grabs and self.grab_cell is not None and self.grab_cell != cell:
