@@ -105,6 +105,26 @@ def test_a_loss_that_asks_something_and_writes_over_the_board_is_seen_through(di
     assert_clicks_on_board(client)
 
 
+@pytest.mark.parametrize("late", [2, 5, 20])
+def test_a_loss_dialog_that_takes_the_restart_key_is_closed_and_the_restart_sent_again(late, tmp_path):
+    """Like KMines on a busy machine: "Reset the game?" comes only after the restart key, which it
+    swallows, and stays over the board. The after-loss key closes it, the restart goes again, and the
+    session plays on: no "no new game appeared" stop, and the board is still the whole board (the
+    dialog leaves a strip of cells above it that the locator, looking again, took for the board)."""
+    client = SimulatedClient(16, 30, 99, seed=5, loss_dialog_keys=("enter",), late_loss_dialog=late)
+    profile = dataclasses.replace(GNOME_LIKE, after_loss=ControlAction(keys=("enter",), focus=False, dialog=True))
+    player = make_player(client, profile, tmp_path, games=5)
+    results = player.play()
+    assert len(results) == 5 and {r.outcome for r in results} <= {WON, LOST}
+    restarts_after_a_loss = sum(r.outcome == LOST for r in results[:-1])
+    assert restarts_after_a_loss >= 1
+    # Every restart after a loss went twice (the first one swallowed), the others once.
+    assert client.keys.count(GNOME_LIKE.restart.keys) == 4 + restarts_after_a_loss
+    assert client.games_started == 5 and not client.dialog_open
+    assert (player.located.geometry.rows, player.located.geometry.cols) == (16, 30)
+    assert_clicks_on_board(client)
+
+
 @pytest.mark.parametrize("dialog", [True, False])
 def test_keys_meant_for_a_dialog_go_out_only_while_one_is_over_the_board(dialog, tmp_path):
     """learn's guess at closing a win's window (Escape, ``"dialog": true``) closes the dialog of a client

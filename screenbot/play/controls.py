@@ -101,9 +101,20 @@ class ClientControls:
         self.control(located, after)
         if self.restart is not None:
             self.control(located, self.restart)
-            if not self._new_game_shown(located, self.profile.restart_timeout):
-                raise PlayError(f"no new game appeared within {self.profile.restart_timeout:.1f} s of restarting")
-            return
+            if self._new_game_shown(located, self.profile.restart_timeout):
+                return
+            if after.dialog and self.tracker.own_windows_over(located):
+                # The game's window came over the board after the restart key (KMines asks "Reset the
+                # game?" about 0.2 s after a loss, later on a busy machine, whether or not a new game
+                # was asked for meanwhile): the after-game key closes it, and the restart goes again.
+                log.info("a window of the game came over the board after the restart: %s, then restarting again",
+                         "+".join(after.keys or ()) or "its action")
+                self.control(located, after)
+                self.control(located, self.restart)
+                if self._new_game_shown(located, self.profile.restart_timeout):
+                    return
+            raise PlayError(f"no new game appeared within {self.profile.restart_timeout:.1f} s of restarting"
+                            + self.tracker.dialog_note(located))
         if not self.profile.find_restart:
             raise PlayError(f"the {self.profile.skin} profile has no restart action: cannot start another game")
         tried = []
@@ -123,7 +134,11 @@ class ClientControls:
                         f'give its profile\'s "play" section a "restart"')
 
     def _new_game_shown(self, located: Located, timeout: float) -> bool:
+        """Whether a new game shows within ``timeout`` s, where the board was or where it is found
+        anew with as many rows and columns (a dialog over part of the board leaves a smaller grid of
+        cells that the locator may take for the board); the tracker then keeps that place."""
         deadline = self.env.clock() + timeout
+        size = (located.geometry.rows, located.geometry.cols)
         attempt = 0
         while True:
             attempt += 1
@@ -131,9 +146,12 @@ class ClientControls:
                 # A new game normally keeps the board where it was; locating again (the slow part) is
                 # only needed when it does not read there, e.g. the window changed size.
                 if attempt > 1 and attempt % 5 == 0:
-                    located = self.tracker.locate()
+                    found = self.tracker.locate()
+                    if (found.geometry.rows, found.geometry.cols) == size:
+                        located = found
                 board = self.board_now(located)
                 if self.rules.is_new_game(board):
+                    self.tracker.located = located
                     return True
             except (BoardNotFoundError, UnrecognizedCellError):
                 pass

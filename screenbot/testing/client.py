@@ -59,6 +59,9 @@ class SimulatedClient:
     # Grabs after the winning click that still show its cell covered and no win dialog yet (a client
     # slow to draw them): the dialog then comes over the board.
     late_win_dialog: int = 0
+    # Like KMines on a busy machine: the loss dialog comes this many grabs after the losing click, and
+    # a key pressed before it is lost.
+    late_loss_dialog: int = 0
     # Like gnome-mines and Chromium, draw a clicked cell "pressed" (here: looking like an open 0, the
     # worst case for a reader) during the next ``pressed_grabs`` grabs before showing the result.
     pressed_grabs: int = 0
@@ -87,6 +90,8 @@ class SimulatedClient:
     keys: list[tuple[str, ...]] = field(default_factory=list)
     games_started: int = 0
     dialog_open: bool = False
+    dialog_keys: tuple[str, ...] | None = None  # the keys that close the dialog open
+    loss_dialog_in: int = 0  # grabs until a late loss dialog opens
     stale_win: list = field(default_factory=list)  # [winning cell, grabs left] (late_win_dialog)
     end_mark: int = 0  # grabs left with the end mark drawn (end_mark_grabs)
     pressed: list = field(default_factory=list)  # [cell, grabs left]
@@ -192,7 +197,11 @@ class SimulatedClient:
                 frame[y : y + self.pitch, x : x + self.pitch] = self._tile(look, x, y)
                 state[:] = [(r, c), left - 1] if left > 1 else []
                 if look == "#" and not state:
-                    self.dialog_open = True
+                    self._open_dialog(self.win_dialog_keys)
+        if self.loss_dialog_in and not self.closed:
+            self.loss_dialog_in -= 1
+            if not self.loss_dialog_in:
+                self._open_dialog(self.loss_dialog_keys)
         if self.end_mark and not self.closed:
             self.end_mark -= 1
             frame = frame.copy()
@@ -313,12 +322,18 @@ class SimulatedClient:
             self.game.open(r, c)
         if self.game.status == LOST:
             self.end_mark = self.end_mark_grabs
-            self.dialog_open = self.loss_dialog_keys is not None
+            if self.loss_dialog_keys is not None and self.late_loss_dialog:
+                self.loss_dialog_in = self.late_loss_dialog
+            elif self.loss_dialog_keys is not None:
+                self._open_dialog(self.loss_dialog_keys)
         if self.win_dialog_keys and self.game.status == WON:
             if self.late_win_dialog:
                 self.stale_win = [(r, c), self.late_win_dialog]
             else:
-                self.dialog_open = True
+                self._open_dialog(self.win_dialog_keys)
+
+    def _open_dialog(self, closing: tuple[str, ...]) -> None:
+        self.dialog_open, self.dialog_keys = True, closing
 
     def _misdelivered_click(self, r: int, c: int, button: str) -> None:
         if button == RIGHT:
@@ -342,10 +357,11 @@ class SimulatedClient:
 
     def press(self, *keys: str) -> None:
         self.keys.append(keys)
+        if self.loss_dialog_in:
+            return  # busy bringing up the loss dialog
         if self.dialog_open:
             # A modal dialog takes the keyboard: only its own key closes it.
-            closing = self.loss_dialog_keys if self.game.status == LOST else self.win_dialog_keys
-            if tuple(keys) == tuple(closing or ()):
+            if tuple(keys) == tuple(self.dialog_keys or ()):
                 self.dialog_open = False
             return
         if tuple(keys) == tuple(self.quit_keys or ()):
