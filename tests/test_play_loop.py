@@ -249,6 +249,30 @@ def test_window_moved_mid_game_is_followed(tmp_path):
     assert client.board_origin == (237, 181)
 
 
+@pytest.mark.parametrize("profile", [XDEMINEUR_LIKE, GNOME_LIKE], ids=["face-click", "keys"])
+def test_window_moved_between_a_game_end_and_the_restart_is_followed(profile, tmp_path):
+    """The window is dragged after a game's last step, before the restart: the restart (a click on
+    the face above the board, placed from where the board is now) starts the next game, and no click
+    lands off the board but the restarts (xdemineur in CI: "no new game appeared", the face clicked
+    where it had been)."""
+    xdemineur = profile is XDEMINEUR_LIKE
+    client = SimulatedClient(16, 30, 99, seed=5, preopen=xdemineur, wins_need_flags=xdemineur,
+                             face=(0.0, -2.0) if xdemineur else None, rules="safe")
+    player = make_player(client, profile, tmp_path, games=3)
+    restart = player.controls.start_new_game
+    moves = iter([(137, 61), (-90, 40)])
+
+    def moved_then_restarted(last):
+        client.move_window(*next(moves))
+        restart(last)
+
+    player.controls.start_new_game = moved_then_restarted
+    results = player.play()
+    assert len(results) == 3 and {r.outcome for r in results} <= {WON, LOST}
+    assert client.games_started == 3 and client.board_origin == (147, 221)
+    assert_clicks_on_board(client)
+
+
 def test_window_closed_stops_cleanly(tmp_path):
     def close(client, n):
         if n == 5:

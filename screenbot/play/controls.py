@@ -96,6 +96,9 @@ class ClientControls:
         A profile with ``"restart": "find"`` tries the usual ways the first time and keeps the first
         that shows a new game."""
         located = self.tracker.located or self.tracker.locate()
+        # The window may have moved since the board was last found (dragged during the game's last
+        # step): a control click placed from the old place would miss the control, or land on the board.
+        located = self.tracker.window_moved(located) or located
         after = self.profile.after_win if last == WON else self.profile.after_loss
         self.env.sleep(GAME_END_PAUSE)
         self.control(located, after)
