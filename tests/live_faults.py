@@ -204,9 +204,21 @@ def _cause(fault: str, window: int, boards: list) -> list[subprocess.Popen]:
     elif fault == "closed":
         _xdotool("windowclose", str(window))
     elif fault == "dialog":
-        # gnome-mines asks before throwing a game in progress away: Ctrl+N opens that dialog.
-        _xdotool("windowactivate", "--sync", str(window))
-        _xdotool("key", "ctrl+n")
+        # gnome-mines asks before throwing a game in progress away: Ctrl+N opens that dialog. The key
+        # sometimes brings none (1 run in 6: the bot then played on for the whole time limit), so it
+        # is pressed again until a window of the game is over the board.
+        from screenbot.geometry import Rect
+        from screenbot.play.window import WindowTracker
+
+        tracker = WindowTracker(window)
+        try:
+            for _ in range(5):
+                _xdotool("windowactivate", "--sync", str(window))
+                _xdotool("key", "ctrl+n")
+                if _wait(lambda: bool(tracker.windows_over(Rect(*boards[0]), own=True)), 1.0):
+                    break
+        finally:
+            tracker.close()
     elif fault == "second-window":
         second = subprocess.Popen(["gnome-mines", "--small"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                   env=dict(os.environ, NO_AT_BRIDGE="1", PATH=os.environ.get("PATH", "") + ":/usr/games"))
