@@ -22,8 +22,10 @@ from .combine import combine_with_density, combine_with_total
 from .probability import Model
 
 
-def survival_two_moves(model: Model, index: int, budget: list[int], deadline: float = math.inf) -> float:
-    """P(cell is safe) * E[safety of the following move | the number it shows].
+def survival_two_moves(model: Model, index: int, budget: list[int], deadline: float = math.inf) -> tuple[float, float]:
+    """(P(cell is safe) * E[safety of the following move | the number it shows],
+    P(the board after it has a certain safe cell | it is safe)): the chance to survive two moves, and
+    the chance that the number it shows lets the game go on without another guess ("progress").
 
     ``budget``: search nodes left (a one-item list, decreased by what this uses); ``BudgetExceeded``
     when it runs out, ``OutOfTime`` past ``deadline``."""
@@ -44,12 +46,12 @@ def survival_two_moves(model: Model, index: int, budget: list[int], deadline: fl
             if cells & ~bit:
                 constraints.append(Constraint(cells & ~bit, mines, source))
             elif mines:
-                return 0.0  # a number that needs this very cell to be a mine: it cannot be safe
+                return 0.0, 0.0  # a number that needs this very cell to be a mine: it cannot be safe
     floating = model.floating & ~reach
     # A cell the cheap pass proved safe stays safe whatever the number: the next move is then free.
     free_next = bool(model.deduction.safe & ~bit)
     by_count = _enumerate_tracked(constraints, seen, index, budget, deadline)
-    outcomes = []  # (log weight of the board after the reveal, safety of the next move)
+    outcomes = []  # (log weight of the board after the reveal, safety of the next move, progress: 1 or 0)
     for tracked, found in sorted(by_count.items()):
         solutions = kept + ([found] if found.component.groups else [])
         if model.mines_left is not None:
@@ -67,13 +69,15 @@ def survival_two_moves(model: Model, index: int, budget: list[int], deadline: fl
             probs.append(floating_prob)
         uncertain = [p for p in probs if p != 1.0]
         # No covered cell left but certain mines: the game is won, the next move certainly survived.
-        outcomes.append((log_weight, 1.0 - min(uncertain) if uncertain and not free_next else 1.0))
+        safety = 1.0 - min(uncertain) if uncertain and not free_next else 1.0
+        outcomes.append((log_weight, safety, 1.0 if safety == 1.0 else 0.0))
     if not outcomes:
-        return 0.0
-    top = max(w for w, _ in outcomes)
-    total = sum((math.exp(w - top) for w, _ in outcomes), 0.0)
-    score = sum((math.exp(w - top) * safety for w, safety in outcomes), 0.0)
-    return (1.0 - model.probabilities[index]) * score / total
+        return 0.0, 0.0
+    top = max(w for w, _, _ in outcomes)
+    total = sum((math.exp(w - top) for w, _, _ in outcomes), 0.0)
+    survival = sum((math.exp(w - top) * safety for w, safety, _ in outcomes), 0.0) / total
+    progress = sum((math.exp(w - top) * moved for w, _, moved in outcomes), 0.0) / total
+    return (1.0 - model.probabilities[index]) * survival, progress
 
 
 def _constraints_of(component: Component):
