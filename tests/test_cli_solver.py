@@ -100,10 +100,23 @@ def test_bench_names_its_slowest_decision_with_a_board_solve_takes(capsys, tmp_p
     assert "move:" in capsys.readouterr().out
 
 
+def test_bench_progress_weight_reaches_the_policy(capsys):
+    """``--progress-weight 0`` plays the lookahead without its progress term: other choices, so other
+    games (fingerprints), and the report says which weight played."""
+    args = ["bench", "--level", "intermediate", "--games", "60", "--seed", "4", "--json"]
+    assert main(args) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert main(args + ["--progress-weight", "0"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert (default["progress_weight"], plain["progress_weight"]) == (0.2, 0.0)
+    assert default["fingerprint"] != plain["fingerprint"]
+
+
 @pytest.mark.parametrize(
     "args",
-    [["--level", "custom", "--rows", "5"], ["--first", "20,0", "--level", "beginner"], ["--games", "0"], ["--first", "x"]],
-    ids=["custom-incomplete", "first-off-board", "zero-games", "bad-first"],
+    [["--level", "custom", "--rows", "5"], ["--first", "20,0", "--level", "beginner"], ["--games", "0"], ["--first", "x"],
+     ["--progress-weight", "-1"], ["--progress-weight", "nan"]],
+    ids=["custom-incomplete", "first-off-board", "zero-games", "bad-first", "negative-weight", "nan-weight"],
 )
 def test_bench_bad_arguments(capsys, args):
     assert main(["bench", *args]) == 2

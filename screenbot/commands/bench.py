@@ -72,8 +72,27 @@ def register(subparsers) -> None:
         default=GuessConfig().strategy,
         help="guessing strategy, to compare them on the same games (default %(default)s)",
     )
+    parser.add_argument(
+        "--progress-weight",
+        type=progress_weight,
+        default=GuessConfig().progress_weight,
+        metavar="W",
+        help="how much the lookahead's score rises with the chance that a guess gives a free next move, "
+        "from 0 to 10 (0: survival of two moves alone; default %(default)s)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object, with per-shard results, instead of text")
     parser.set_defaults(run=run)
+
+
+def progress_weight(text: str) -> float:
+    """An argparse type: the lookahead's progress weight, 0 to 10."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number such as 0.2, got {text!r}") from None
+    if not 0 <= value <= 10:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 10, got {text!r}")
+    return value
 
 
 # A Dask scheduler address: scheme://host[:port] (the port defaults to 8786).
@@ -105,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         return fail("--workers goes with no --cluster or with --cluster local: a scheduler's workers are its own", EXIT_USAGE)
     workers = args.workers or 1
     # No clock in the policy: work budgets alone bound it, so a seed gives the same games under any load.
-    policy = PolicyConfig(guess=GuessConfig(strategy=args.guess), time_limit=None)
+    policy = PolicyConfig(guess=GuessConfig(strategy=args.guess, progress_weight=args.progress_weight), time_limit=None)
     config = BenchConfig(rows, cols, mines, args.rules, args.first, args.games, args.seed, policy)
     show_progress = sys.stderr.isatty()
     with open_engine(workers, args.cluster) as engine:
@@ -121,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         low, high = report["ci95"]
         print(
             f"{rows}x{cols}/{mines} rules={args.rules} first={args.first[0]},{args.first[1]} "
-            f"guess={args.guess} games={result.games} seed={args.seed}\n"
+            f"guess={args.guess} progress-weight={args.progress_weight:g} games={result.games} seed={args.seed}\n"
             f"win rate {100 * result.win_rate:.2f}% (95% CI {100 * low:.2f}-{100 * high:.2f}%)\n"
             f"{report['cpu_ms_per_game']:.1f} ms CPU per game ({_core(report)}), {report['games_per_second']:.1f} games/s per core, "
             f"{report['wall_games_per_second']:.1f} games/s "
@@ -169,6 +188,7 @@ def summary(result: BenchResult, wall: float, engine: Engine, shard_size: int) -
         "guesses_per_game": result.guesses / result.games if result.games else 0.0,
         "approximate_decisions": result.approximate,
         "guess": config.policy.guess.strategy,
+        "progress_weight": config.policy.guess.progress_weight,
         "rules": config.rules,
         "first": list(config.first),
         "rows": config.rows,
