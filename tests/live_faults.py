@@ -105,6 +105,25 @@ def board_box(window: int) -> tuple[int, int, int, int]:
     return lattice.board_rect().as_region()
 
 
+def _game_in_progress(window: int) -> bool:
+    """Whether the game window shows a game started and not over: some cells open, no mine shown
+    (read by the product's own reader)."""
+    from screenbot.capture import MssScreen
+    from screenbot.errors import ScreenError
+    from screenbot.geometry import Rect
+    from screenbot.vision import load_skins, locate_board, read_board
+
+    try:
+        with MssScreen() as screen:
+            frame = screen.grab()
+        skins = load_skins()
+        board = read_board(frame, locate_board(frame, skins, "gnome-mines", within=Rect(*window_box(window))), skins).board
+    except ScreenError:
+        return False
+    cells = "".join(board.grid)
+    return any(ch.isdigit() for ch in cells) and not any(ch in "*XW" for ch in cells)
+
+
 def _steps(log: Path) -> int:
     try:
         return sum(1 for line in log.read_text().splitlines() if '"type":"step"' in line)
@@ -204,18 +223,24 @@ def _cause(fault: str, window: int, boards: list) -> list[subprocess.Popen]:
     elif fault == "closed":
         _xdotool("windowclose", str(window))
     elif fault == "dialog":
-        # gnome-mines asks before throwing a game in progress away: Ctrl+N opens that dialog. The key
-        # sometimes brings none (1 run in 6: the bot then played on for the whole time limit), so it
-        # is pressed again until a window of the game is over the board.
+        # gnome-mines asks before throwing a game in progress away: Ctrl+N opens that dialog. On a
+        # game not yet started (the bot has just lost one and restarted) the key shows the level
+        # chooser instead, which the bot rightly reports as a board it cannot read (1 run in 18), so
+        # the key waits for a game in progress. It sometimes brings no dialog all the same (1 run in
+        # 6: the bot then played on for the whole time limit), so it is pressed again while no window
+        # of the game is over the board and the game still reads in progress: never on a dialog
+        # that came late, where it would start a new game.
         from screenbot.geometry import Rect
         from screenbot.play.window import WindowTracker
 
         tracker = WindowTracker(window)
         try:
             for _ in range(5):
+                if not _wait(lambda: _game_in_progress(window), 10.0):
+                    break
                 _xdotool("windowactivate", "--sync", str(window))
                 _xdotool("key", "ctrl+n")
-                if _wait(lambda: bool(tracker.windows_over(Rect(*boards[0]), own=True)), 1.0):
+                if _wait(lambda: bool(tracker.windows_over(Rect(*boards[0]), own=True)), 3.0):
                     break
         finally:
             tracker.close()
