@@ -12,9 +12,10 @@ Strategies (``GuessConfig.strategy``), kept side by side so the benchmark can co
   safety of its best guess), raised for progress: S * (1 + ``progress_weight`` * P(a certain safe cell
   follows | safe)). S alone counts a number that leaves the next move a guess at nearly the worth of
   one that gives a free move, though that guess is followed by more; the progress term (D. Hill's
-  solvers weigh it 0.2 too) is worth +0.47 points of win rate on intermediate in a paired benchmark,
-  and nothing measurable on expert. Candidates are the cells within ``tolerance`` of the best
-  probability, at most ``max_candidates`` of them, best tie-break first.
+  solvers weigh it 0.2 too) is worth +0.32 points of win rate on expert and +0.90 on intermediate
+  under the ``safe`` rules, nothing measurable elsewhere (docs/benchmarks.md, "The progress term").
+  Candidates are the cells within ``tolerance`` of the best probability, at most ``max_candidates``
+  of them, best tie-break first.
 """
 
 from __future__ import annotations
