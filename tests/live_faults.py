@@ -189,7 +189,7 @@ def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0)
                 if fault != "finished-before":
                     _wait(lambda: _steps(record / "log.jsonl") >= 2 or child.poll() is not None, 30)
                 caused = time.monotonic()
-                others += _cause(fault, client.window, boards)
+                others += _cause(fault, client.window, boards, child.pid)
                 try:
                     stdout, stderr = child.communicate(timeout=limit)
                     code = child.returncode
@@ -206,8 +206,9 @@ def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0)
         return FaultRun(fault, code, stderr, stdout, ended - caused, watch.presses, boards)
 
 
-def _cause(fault: str, window: int, boards: list) -> list[subprocess.Popen]:
-    """Do the fault; add the window's new place to ``boards`` when it moves. Returns processes to end."""
+def _cause(fault: str, window: int, boards: list, bot: int) -> list[subprocess.Popen]:
+    """Do the fault; add the window's new place to ``boards`` when it moves. Returns processes to end.
+    ``bot``: the process id of the playing bot."""
     if fault == "moved":
         _xdotool("windowmove", str(window), "300", "200")
         time.sleep(0.3)
@@ -224,24 +225,36 @@ def _cause(fault: str, window: int, boards: list) -> list[subprocess.Popen]:
         _xdotool("windowclose", str(window))
     elif fault == "dialog":
         # gnome-mines asks before throwing a game in progress away: Ctrl+N opens that dialog. On a
-        # game not yet started (the bot has just lost one and restarted) the key shows the level
-        # chooser instead, which the bot rightly reports as a board it cannot read (1 run in 18), so
-        # the key waits for a game in progress. It sometimes brings no dialog all the same (1 run in
-        # 6: the bot then played on for the whole time limit), so it is pressed again while no window
-        # of the game is over the board and the game still reads in progress: never on a dialog
-        # that came late, where it would start a new game.
+        # game not in progress (the bot has just lost one, or restarted) the key shows the level
+        # chooser instead, which the bot rightly reports as a board it cannot read: 1 run in 10 even
+        # when the key waited for a game that read in progress, as the bot's next click can end it
+        # meanwhile. So the bot is held (SIGSTOP) from that read until the dialog is up, as if the
+        # user had pressed the key between two of its moves. The key sometimes brings no dialog
+        # (1 run in 6: the bot then played on for the whole time limit): it is pressed again while
+        # the game still reads in progress, never on a dialog that came late.
+        import signal
+
         from screenbot.geometry import Rect
         from screenbot.play.window import WindowTracker
 
         tracker = WindowTracker(window)
         try:
-            for _ in range(5):
-                if not _wait(lambda: _game_in_progress(window), 10.0):
-                    break
-                _xdotool("windowactivate", "--sync", str(window))
-                _xdotool("key", "ctrl+n")
-                if _wait(lambda: bool(tracker.windows_over(Rect(*boards[0]), own=True)), 3.0):
-                    break
+            for attempt in range(10):
+                if attempt:
+                    time.sleep(0.5)  # the bot plays on, into a game in progress
+                try:
+                    os.kill(bot, signal.SIGSTOP)
+                except ProcessLookupError:
+                    break  # the bot has ended: the test says how
+                try:
+                    time.sleep(0.3)  # the client draws what the bot's last click did
+                    if _game_in_progress(window):
+                        _xdotool("windowactivate", "--sync", str(window))
+                        _xdotool("key", "ctrl+n")
+                        if _wait(lambda: bool(tracker.windows_over(Rect(*boards[0]), own=True)), 3.0):
+                            break
+                finally:
+                    os.kill(bot, signal.SIGCONT)
         finally:
             tracker.close()
     elif fault == "second-window":
