@@ -88,40 +88,44 @@ def window_box(window: int) -> tuple[int, int, int, int]:
     return int(values["X"]), int(values["Y"]), int(values["WIDTH"]), int(values["HEIGHT"])
 
 
-def board_box(window: int) -> tuple[int, int, int, int]:
-    """Where the board is on the screen now (x, y, w, h), found by the product's own locator inside
-    the game window; the whole window when no board reads there (a dialog over it)."""
+def _board_in(window: int):
+    """(screen frame, the board's lattice, the skins): the board found now by the product's own
+    locator inside the game window. Raises ScreenError when no board reads there."""
     from screenbot.capture import MssScreen
-    from screenbot.errors import ScreenError
     from screenbot.geometry import Rect
     from screenbot.vision import load_skins, locate_board
 
-    inside = Rect(*window_box(window))
+    skins = load_skins()
+    with MssScreen() as screen:
+        frame = screen.grab()
+    return frame, locate_board(frame, skins, "gnome-mines", within=Rect(*window_box(window))), skins
+
+
+def board_box(window: int) -> tuple[int, int, int, int]:
+    """Where the board is on the screen now (x, y, w, h); the whole window when no board reads there
+    (a dialog over it)."""
+    from screenbot.errors import ScreenError
+
     try:
-        with MssScreen() as screen:
-            lattice = locate_board(screen.grab(), load_skins(), "gnome-mines", within=inside)
+        _, lattice, _ = _board_in(window)
     except ScreenError:
-        return inside.as_region()
+        return window_box(window)
     return lattice.board_rect().as_region()
 
 
 def _game_in_progress(window: int) -> bool:
-    """Whether the game window shows a game started and not over: some cells open, no mine shown
-    (read by the product's own reader)."""
-    from screenbot.capture import MssScreen
+    """Whether the game window shows a game started and not over (by the product's own reader and
+    the play loop's own judgement of a board)."""
     from screenbot.errors import ScreenError
-    from screenbot.geometry import Rect
-    from screenbot.vision import load_skins, locate_board, read_board
+    from screenbot.play.outcome import PLAYING, game_status, is_fresh
+    from screenbot.vision import read_board
 
     try:
-        with MssScreen() as screen:
-            frame = screen.grab()
-        skins = load_skins()
-        board = read_board(frame, locate_board(frame, skins, "gnome-mines", within=Rect(*window_box(window))), skins).board
+        frame, lattice, skins = _board_in(window)
+        board = read_board(frame, lattice, skins).board
     except ScreenError:
         return False
-    cells = "".join(board.grid)
-    return any(ch.isdigit() for ch in cells) and not any(ch in "*XW" for ch in cells)
+    return not is_fresh(board) and game_status(board, mines=None) == PLAYING
 
 
 def _steps(log: Path) -> int:
