@@ -17,7 +17,7 @@ from solver.shards import SHARD_SIZE
 
 from ..bench.engines import LOCAL, Engine, open_engine
 from ..exit_codes import EXIT_USAGE
-from .common import MAX_SIDE, bounded_int, cell_argument, fail, worker_count
+from .common import MAX_SIDE, bounded_float, bounded_int, cell_argument, fail, worker_count
 
 # Ten million expert games is about a CPU-week: more is a typo.
 MAX_GAMES = 10_000_000
@@ -74,7 +74,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--progress-weight",
-        type=progress_weight,
+        type=bounded_float(0, 10, example="0.2"),
         default=GuessConfig().progress_weight,
         metavar="W",
         help="how much the lookahead's score rises with the chance that a guess gives a free next move, "
@@ -82,17 +82,6 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object, with per-shard results, instead of text")
     parser.set_defaults(run=run)
-
-
-def progress_weight(text: str) -> float:
-    """An argparse type: the lookahead's progress weight, 0 to 10."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number such as 0.2, got {text!r}") from None
-    if not 0 <= value <= 10:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 10, got {text!r}")
-    return value
 
 
 # A Dask scheduler address: scheme://host[:port] (the port defaults to 8786).

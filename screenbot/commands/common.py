@@ -49,15 +49,27 @@ def bounded_int(low: int, high: int, why: str = ""):
     return parse
 
 
-def seconds(text: str) -> float:
-    """An argparse type: a duration in seconds, above zero and at most a day."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds such as 30 or 2.5, got {text!r}") from None
-    if not 0 < value <= 86_400:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"expected seconds above 0 and at most 86400 (a day), got {text!r}")
-    return value
+def bounded_float(low: float, high: float, *, noun: str = "a number", example: str, above_low: bool = False, why: str = ""):
+    """An argparse type: a number from ``low`` to ``high`` (above ``low`` with ``above_low``), never
+    nan or inf; ``noun`` and ``example`` word the error, ``why`` explains the upper bound."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {noun} such as {example}, got {text!r}") from None
+        inside = low < value <= high if above_low else low <= value <= high  # also False for nan
+        if not inside:
+            span = f"above {low:g} and at most {high:g}" if above_low else f"from {low:g} to {high:g}"
+            because = f" ({why})" if why else ""
+            raise argparse.ArgumentTypeError(f"expected {noun} {span}{because}, got {text!r}")
+        return value
+
+    return parse
+
+
+# A duration in seconds, above zero and at most a day.
+seconds = bounded_float(0, 86_400, noun="seconds", example="30 or 2.5", above_low=True, why="a day")
 
 
 def worker_count(text: str) -> int:
