@@ -126,7 +126,10 @@ def test_a_client_that_asks_something_and_writes_over_the_board_at_a_loss_is_lea
     rng = random.Random(SEED)
     client = _client(SEED, loss_dialog_keys=("enter",) if dialog else None, end_mark_grabs=rng.randint(30, 90))
     seen = learn(_desk(client), "sim", 3, rng)
-    assert {"#", "0", "1", "F", "X"} <= set(seen.names.values()) and seen.games_named >= 2
+    # Games after the first named loss are assisted by the solver and may be won: a win counts as a game
+    # that went right, as a named loss does (a loss the band or the window spoilt is named in neither).
+    assert {"#", "0", "1", "F", "X"} <= set(seen.names.values()) and seen.games_named >= 1
+    assert seen.games_named + seen.wins >= 2, seen.refused
     if dialog:
         assert seen.after_loss is not None and seen.after_loss[0] == "Enter" and seen.after_loss[1].dialog
     else:
