@@ -75,7 +75,7 @@ def _mask(cells) -> int:
 
 
 class _Search:
-    def __init__(self, model: Model, placements: list[int], deadline: float) -> None:
+    def __init__(self, model: Model, placements: list[int], deadline: float, work: int) -> None:
         system = model.system
         self.neighbours = neighbour_masks(system.rows, system.cols)
         self.shown = system.shown_mines
@@ -84,7 +84,7 @@ class _Search:
         self.memo: dict[tuple[int, ...], float] = {}
         # What a zero opens, by (cell, placement): most are asked again under other sets of placements.
         self.areas: dict[tuple[int, int], int | tuple[tuple[int, int], ...]] = {}
-        self.work = WORK_BUDGET
+        self.work = work
         self.deadline = deadline
         # The cells a guess may be (a mine in some placements), safest first over all placements.
         self.ranked = _safest_first(system.unknown & ~reduce(and_, placements, -1), placements)
@@ -182,10 +182,12 @@ class _Search:
         return result
 
 
-def best_endgame_move(model: Model, placements: list[int], deadline: float = math.inf) -> tuple[int, float] | None:
+def best_endgame_move(
+    model: Model, placements: list[int], deadline: float = math.inf, work: int = WORK_BUDGET
+) -> tuple[int, float] | None:
     """The covered cell with the highest win chance and that chance, or None if the search is too big
-    (over its work budget, or still running at ``deadline``, a ``time.perf_counter()`` value)."""
-    search = _Search(model, placements, deadline)
+    (over its ``work`` budget, or still running at ``deadline``, a ``time.perf_counter()`` value)."""
+    search = _Search(model, placements, deadline, work)
     best: tuple[float, int] | None = None
     try:
         for cell, safe in search.ranked:

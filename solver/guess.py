@@ -25,9 +25,10 @@ import time
 from dataclasses import dataclass
 
 from .board import Board
-from .endgame import PLACEMENT_LIMIT, best_endgame_move, list_placements
+from .endgame import PLACEMENT_LIMIT, WORK_BUDGET, best_endgame_move, list_placements
 from .enumeration import BudgetExceeded, OutOfTime
 from .grid import bits, neighbour_masks, neighbour_table
+from .influence import owed_risk
 from .lookahead import survival_two_moves
 from .probability import Model
 
@@ -48,6 +49,16 @@ class GuessConfig:
     fifty_fifty: bool = True
     # How much the lookahead's score rises with the chance that the cell's number gives a free move.
     progress_weight: float = 0.2
+    endgame_work: int = WORK_BUDGET
+    # The next guess's safety, as the lookahead weighs it: (1 - blend) x the best cell's + blend x
+    # the second best's (``lookahead.survival_two_moves``).
+    blend: float = 0.0
+    # A candidate that can show only one number (it tells nothing) is chosen only when every scored
+    # candidate is such a "dead" cell.
+    dead_last: bool = False
+    # How much of the risk of ending in a 50/50 (``influence.owed_risk``) is credited back to a
+    # candidate: its score is multiplied by 1 + owed_credit x owed / P(safe).
+    owed_credit: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +81,7 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
     if config.endgame:
         placements = list_placements(model, config.endgame_limit)
         if placements:
-            found = best_endgame_move(model, placements, deadline)
+            found = best_endgame_move(model, placements, deadline, config.endgame_work)
             if found is not None:
                 return Guess(found[0], True)
             complete = time.perf_counter() <= deadline  # given up for time, not for its work budget
@@ -88,25 +99,36 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
     if len(candidates) == 1:
         return Guess(candidates[0], complete)
     budget = [config.node_budget]
-    scored: list[tuple[float, int, int]] = []
+    # (live, score, -rank, cell): live cells first, then the higher score; equal scores go to the
+    # earlier candidate (safer, then the better tie-break).
+    scored: list[tuple[bool, float, int, int]] = []
+    best_live = -1.0  # the best score of a live candidate so far (a dead one bounds nothing)
     for rank, i in enumerate(candidates):
         if scored and budget[0] <= 0:
             break
-        # A score is at most P(safe) * (1 + progress_weight), and the candidates come safest first:
-        # once that bound cannot beat the best score (ties go to the earlier candidate), no later
-        # candidate can either.
-        if scored and (1.0 - model.probabilities[i]) * (1.0 + config.progress_weight) <= max(scored)[0]:
-            break
+        safe = 1.0 - model.probabilities[i]
         try:
-            survival, progress = survival_two_moves(model, i, budget, deadline)
-            score = survival * (1.0 + config.progress_weight * progress)
+            credit = 1.0
+            if config.owed_credit:
+                credit += config.owed_credit * owed_risk(model, i, budget) / safe
+            # A score is at most P(safe) * credit * (1 + progress_weight). Without the credit the
+            # candidates come safest first: once that bound cannot beat the best live score, no later
+            # candidate can either; with it, a later one may still.
+            if scored and safe * credit * (1.0 + config.progress_weight) <= best_live:
+                if config.owed_credit:
+                    continue
+                break
+            survival, progress, live = survival_two_moves(model, i, budget, deadline, config.blend)
+            score = credit * survival * (1.0 + config.progress_weight * progress)
         except OutOfTime:
             complete = False
             break
         except BudgetExceeded:
             break  # the work budget is spent: settle for the candidates scored (deterministic)
-        # Equal scores go to the earlier candidate: safer, then the better tie-break.
-        scored.append((score, -rank, i))
+        live = live or not config.dead_last
+        if live:
+            best_live = max(best_live, score)
+        scored.append((live, score, -rank, i))
     if not scored:  # out of time before the first candidate was scored: the safest, best placed
         return Guess(candidates[0], False)
     return Guess(max(scored)[-1], complete)

@@ -22,10 +22,17 @@ from .combine import combine_with_density, combine_with_total
 from .probability import Model
 
 
-def survival_two_moves(model: Model, index: int, budget: list[int], deadline: float = math.inf) -> tuple[float, float]:
+def survival_two_moves(
+    model: Model, index: int, budget: list[int], deadline: float = math.inf, blend: float = 0.0
+) -> tuple[float, float, bool]:
     """(P(cell is safe) * E[safety of the following move | the number it shows],
-    P(the board after it has a certain safe cell | it is safe)): the chance to survive two moves, and
-    the chance that the number it shows lets the game go on without another guess ("progress").
+    P(the board after it has a certain safe cell | it is safe), live): the chance to survive two moves,
+    the chance that the number it shows lets the game go on without another guess ("progress"), and
+    whether it can show more than one number at all (a "dead" cell tells nothing when opened).
+
+    The safety of a following guess is (1 - ``blend``) x the best cell's + ``blend`` x the second
+    best's: a position with two good guesses is worth more than one with a single good one, since the
+    guess after that one is taken from what is left.
 
     ``budget``: search nodes left (a one-item list, decreased by what this uses); ``BudgetExceeded``
     when it runs out, ``OutOfTime`` past ``deadline``."""
@@ -42,11 +49,11 @@ def survival_two_moves(model: Model, index: int, budget: list[int], deadline: fl
         (touched if found.component.cells & reach else kept).append(found)
     constraints = []
     for found in touched:
-        for cells, mines, source in _constraints_of(found.component):
+        for cells, mines, source in constraints_of(found.component):
             if cells & ~bit:
                 constraints.append(Constraint(cells & ~bit, mines, source))
             elif mines:
-                return 0.0, 0.0  # a number that needs this very cell to be a mine: it cannot be safe
+                return 0.0, 0.0, False  # a number that needs this very cell to be a mine: it cannot be safe
     floating = model.floating & ~reach
     # A cell the cheap pass proved safe stays safe whatever the number: the next move is then free.
     free_next = bool(model.deduction.safe & ~bit)
@@ -64,23 +71,44 @@ def survival_two_moves(model: Model, index: int, budget: list[int], deadline: fl
         group_probs, floating_prob, log_weight = combined
         if log_weight == -math.inf:
             continue
-        probs = [p for found_probs in group_probs for p in found_probs]
-        if floating:
-            probs.append(floating_prob)
-        uncertain = [p for p in probs if p != 1.0]
         # No covered cell left but certain mines: the game is won, the next move certainly survived.
-        safety = 1.0 - min(uncertain) if uncertain and not free_next else 1.0
+        safety = 1.0 if free_next else _next_safety(solutions, group_probs, floating, floating_prob, blend)
         outcomes.append((log_weight, safety, 1.0 if safety == 1.0 else 0.0))
     if not outcomes:
-        return 0.0, 0.0
+        return 0.0, 0.0, False
     top = max(w for w, _, _ in outcomes)
     total = sum((math.exp(w - top) for w, _, _ in outcomes), 0.0)
     survival = sum((math.exp(w - top) * safety for w, safety, _ in outcomes), 0.0) / total
     progress = sum((math.exp(w - top) * moved for w, _, moved in outcomes), 0.0) / total
-    return (1.0 - model.probabilities[index]) * survival, progress
+    return (1.0 - model.probabilities[index]) * survival, progress, len(outcomes) > 1
 
 
-def _constraints_of(component: Component):
+def _next_safety(
+    solutions: list[ComponentSolutions], group_probs: list[list[float]], floating: int, floating_prob: float, blend: float
+) -> float:
+    """The safety of the next guess on a board (1.0 if a cell is certainly safe or none is left but
+    certain mines): the best cell's, blended with the second best's (``survival_two_moves``)."""
+    best = second = 1.0  # the two lowest mine chances of covered cells that are not certain mines
+    for found, probs in zip(solutions, group_probs):
+        for group, p in zip(found.component.groups, probs):
+            if p < second and p != 1.0:
+                if p < best:
+                    best, second = p, (p if group.size > 1 else best)
+                else:
+                    second = p
+    if floating and floating_prob != 1.0 and floating_prob < second:
+        if floating_prob < best:
+            best, second = floating_prob, (floating_prob if floating.bit_count() > 1 else best)
+        else:
+            second = floating_prob
+    if best == 1.0:  # nothing left but certain mines: the game is won
+        return 1.0
+    if best == 0.0 or second == 1.0:  # a free move, or a single covered cell left to guess
+        return 1.0 - best
+    return 1.0 - ((1.0 - blend) * best + blend * second)
+
+
+def constraints_of(component: Component):
     """The component's constraints as (cells, mines, source)."""
     for (members, mines), source in zip(component.constraints, component.sources):
         cells = 0

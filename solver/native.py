@@ -23,7 +23,7 @@ from pathlib import Path
 
 # Not the move policy and guessing modules: their frozen configuration classes go to the benchmark's
 # worker processes by pickle, which a compiled frozen dataclass does not survive.
-COMPILED = ("grid", "constraints", "enumeration", "combine", "endgame", "lookahead", "probability", "game")
+COMPILED = ("grid", "constraints", "enumeration", "combine", "endgame", "lookahead", "influence", "probability", "game")
 # Written by setup.py next to the modules: {module: sha256 of the source it compiled}.
 RECORD = "compiled_sources.json"
 

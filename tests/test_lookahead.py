@@ -1,8 +1,9 @@
 """The lookahead's figures for a cell equal the brute-force ones on small random boards, with a mine total
 and with a density: P(safe) * sum over the numbers v it could show of P(v | safe) * (safety of the
-best next move on the board showing v), and P(the board showing v has a certain safe cell | safe).
-They come from one enumeration for all v; here every placement is tried and every board after a
-reveal is solved by brute force.
+next move on the board showing v: the best cell's, blended with the second best's), P(the board
+showing v has a certain safe cell | safe), and whether more than one v can show. They come from one
+enumeration for all v; here every placement is tried and every board after a reveal is solved by
+brute force.
 """
 
 from __future__ import annotations
@@ -39,7 +40,17 @@ def _placements(board: Board, density: float | None):
             yield mines, weight
 
 
-def brute_score(board: Board, cell: tuple[int, int], density: float | None) -> tuple[float, float]:
+def blended_safety(probabilities: list[float], blend: float) -> float:
+    """The next move's safety on a board with these mine chances (certain mines left out)."""
+    ordered = sorted(probabilities)
+    if not ordered:
+        return 1.0  # nothing left to open: won
+    if ordered[0] < 1e-12 or len(ordered) == 1:
+        return 1 - ordered[0]
+    return 1 - ((1 - blend) * ordered[0] + blend * ordered[1])
+
+
+def brute_score(board: Board, cell: tuple[int, int], density: float | None, blend: float = 0.0) -> tuple[float, float, bool]:
     by_value: dict[int, float] = {}
     total = 0.0
     for mines, weight in _placements(board, density):
@@ -53,17 +64,17 @@ def brute_score(board: Board, cell: tuple[int, int], density: float | None) -> t
         grid[cell[0]][cell[1]] = str(v)
         after = brute_force(Board(tuple("".join(row) for row in grid), board.mines), density)
         uncertain = [p for p in after.values() if p < 1 - 1e-12]
-        score += weight * (1 - min(uncertain) if uncertain else 1.0)
+        score += weight * blended_safety(uncertain, blend)
         progress += weight * (not uncertain or min(uncertain) < 1e-12)
     safe = sum(by_value.values())
     # P(safe) * E[next safety | safe] = sum over v of P(v and safe) * safety; progress given safe.
-    return score / total, progress / safe
+    return score / total, progress / safe, len(by_value) > 1
 
 
 @pytest.mark.parametrize("with_total", [True, False], ids=["total", "density"])
 def test_score_equals_brute_force(with_total):
     rng = random.Random(17 + with_total)
-    checked = progressed = 0
+    checked = progressed = dead = 0
     for _ in range(400):
         rows, cols = rng.randint(2, 4), rng.randint(2, 5)
         board = random_position(rng, rows, cols, rng.randint(1, rows * cols // 3), reveal=rng.uniform(0.3, 0.7), flag=0.2)
@@ -80,9 +91,14 @@ def test_score_equals_brute_force(with_total):
             if 0 < p < 1:
                 index = (mask & -mask).bit_length() - 1
                 cell = divmod(index, board.cols)
-                expected = brute_score(board, cell, density)
-                assert survival_two_moves(model, index, [10**9]) == pytest.approx(expected, abs=1e-9), (board, cell)
-                progressed += 0 < expected[1] < 1
+                blend = rng.choice((0.0, 0.2, rng.random()))
+                survival, progress, live = brute_score(board, cell, density, blend)
+                got = survival_two_moves(model, index, [10**9], blend=blend)
+                assert got[:2] == pytest.approx((survival, progress), abs=1e-9), (board, cell, blend)
+                assert got[2] == live, (board, cell)
+                progressed += 0 < progress < 1
+                dead += not live
                 checked += 1
     assert checked >= 150
     assert progressed >= 10  # cells whose number may or may not give a free move were among them
+    assert 5 <= dead < checked  # and cells that can show one number only

@@ -1,0 +1,144 @@
+"""How much of a cell's risk is owed anyway: the chance that it ends in a 50/50 nothing can resolve.
+
+Two covered cells side by side whose outer flank (the three cells beyond each end) is all mines can
+never be told apart: every number that sees one sees the other, so one of them must some day be
+guessed at 1/2. So can a 2x2 box whose four diagonal outer corners are mines. A cell that may end in
+such a pattern carries that future guess with it; opening it now takes that risk while it also gives
+a number, so the risk is partly credited back when guesses are compared (D. Hill's "long-term risk").
+
+``owed_risk(model, i)`` is the chance, over the placements that fit the board, that cell i is a mine
+of such a pattern: the sum over the pairs holding i, and the largest over the boxes holding it, of
+P(the pattern's missing flank cells are mines, i is a mine and its partner(s) are safe). By symmetry
+that is half the chance the pattern occurs. Each probability is one exact count with the pattern's
+cells fixed (``joint_probability``), made only for patterns that the board leaves possible and that
+need at most ``MISSING_LIMIT`` more mines.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .combine import combine_with_total
+from .constraints import Constraint
+from .enumeration import ComponentSolutions, build_component, enumerate_by_count
+from .lookahead import constraints_of
+from .probability import Model
+
+# Patterns whose flank still needs more covered cells to be mines than this are not counted: they are
+# unlikely, and each costs an enumeration.
+MISSING_LIMIT = 3
+
+
+def owed_risk(model: Model, index: int, budget: list[int]) -> float:
+    """The chance that cell ``index`` is the mine of a 2-cell or 2x2 50/50 (see the module), at most
+    the smaller of its chances to be a mine and to be safe. 0 without a mine total or on an
+    approximate model. ``budget`` as for the enumeration (``BudgetExceeded`` when spent)."""
+    if model.mines_left is None or not model.exact:
+        return 0.0
+    system = model.system
+    rows, cols = system.rows, system.cols
+    r, c = divmod(index, cols)
+    pairs = 0.0
+    for partner, flank in _pairs(r, c, rows, cols):
+        pairs += _pattern(model, 1 << index, 1 << partner, flank, budget)
+    boxes = 0.0
+    for mines, safe, corners in _boxes(r, c, rows, cols):
+        boxes = max(boxes, _pattern(model, mines, safe, corners, budget))
+    p = model.probabilities[index]
+    return min(pairs + boxes, p, 1.0 - p)
+
+
+def _pattern(model: Model, mines: int, safe: int, flank: int, budget: list[int]) -> float:
+    """P(the pattern's cells ``mines`` are mines, ``safe`` safe and its ``flank`` all mines), or 0
+    when the board already rules it out or it needs too many more mines."""
+    system = model.system
+    covered = system.unknown
+    if (mines | safe) & ~covered or (mines | safe) & (model.mines | model.safe):
+        return 0.0  # a pattern cell is open, flagged or certain: no 50/50 here
+    if flank & ~(covered | system.shown_mines):
+        return 0.0  # an open flank cell shows a number that tells the pattern's cells apart
+    missing = flank & covered & ~model.mines
+    if missing.bit_count() > MISSING_LIMIT or missing & model.safe:
+        return 0.0
+    return joint_probability(model, mines | missing, safe, budget)
+
+
+def joint_probability(model: Model, mines: int, safe: int, budget: list[int]) -> float:
+    """P(every covered cell of ``mines`` is a mine and every one of ``safe`` is safe), over the
+    placements that fit the board and its mine total: the placements with those cells fixed, counted
+    again (only the components they touch), over all of them."""
+    assert model.mines_left is not None
+    known_mines, known_safe = model.deduction.mines, model.deduction.safe
+    if mines & known_safe or safe & known_mines:
+        return 0.0
+    mines &= ~known_mines
+    safe &= ~known_safe
+    fixed = mines | safe
+    touched: list[ComponentSolutions] = []
+    kept: list[ComponentSolutions] = []
+    for found in model.solutions:
+        (touched if found.component.cells & fixed else kept).append(found)
+    constraints = []
+    for found in touched:
+        for cells, count, source in constraints_of(found.component):
+            rest = cells & ~fixed
+            left = count - (cells & mines).bit_count()
+            if left < 0 or left > rest.bit_count():
+                return 0.0
+            if rest:
+                constraints.append(Constraint(rest, left, source))
+    solutions = list(kept)
+    if constraints:
+        found_fixed = enumerate_by_count(build_component(sorted(constraints)), budget).get(0)
+        if found_fixed is None:
+            return 0.0
+        solutions.append(found_fixed)
+    left = model.mines_left - mines.bit_count()
+    combined = combine_with_total(solutions, (model.floating & ~fixed).bit_count(), left) if left >= 0 else None
+    if combined is None:
+        return 0.0
+    return min(1.0, math.exp(combined[2] - model.log_weight))
+
+
+def _cell_mask(cells: list[tuple[int, int]], rows: int, cols: int) -> int:
+    """The cells on the board, as a bitmask (cells off the board are left out: a board edge closes a
+    pattern as a mine would)."""
+    mask = 0
+    for r, c in cells:
+        if 0 <= r < rows and 0 <= c < cols:
+            mask |= 1 << (r * cols + c)
+    return mask
+
+
+def _pairs(r: int, c: int, rows: int, cols: int) -> list[tuple[int, int]]:
+    """(partner, flank) of each side-by-side pair holding (r, c): the partner's index and the six
+    cells beyond the pair's two ends."""
+    out = []
+    for dc in (-1, 1):  # left and right partners: a pair across columns x, x + 1
+        x = min(c, c + dc)
+        if 0 <= c + dc < cols:
+            flank = [(r + dr, col) for dr in (-1, 0, 1) for col in (x - 1, x + 2)]
+            out.append((r * cols + c + dc, _cell_mask(flank, rows, cols)))
+    for dr in (-1, 1):  # above and below: a pair across rows y, y + 1
+        y = min(r, r + dr)
+        if 0 <= r + dr < rows:
+            flank = [(row, c + dc) for dc in (-1, 0, 1) for row in (y - 1, y + 2)]
+            out.append(((r + dr) * cols + c, _cell_mask(flank, rows, cols)))
+    return out
+
+
+def _boxes(r: int, c: int, rows: int, cols: int) -> list[tuple[int, int, int]]:
+    """(mines, safe, corners) of each 2x2 box holding (r, c): the diagonal through (r, c) as mines,
+    the other diagonal safe, and the box's four outer diagonal corners."""
+    out = []
+    for y in (r - 1, r):
+        for x in (c - 1, c):
+            if not (0 <= y and y + 1 < rows and 0 <= x and x + 1 < cols):
+                continue
+            box = [(y, x), (y, x + 1), (y + 1, x), (y + 1, x + 1)]
+            # The diagonal through (r, c): the box cells in the same row-and-column parity.
+            diagonal = [(a, b) for a, b in box if (a - r + b - c) % 2 == 0]
+            other = [cell for cell in box if cell not in diagonal]
+            corners = [(y - 1, x - 1), (y - 1, x + 2), (y + 2, x - 1), (y + 2, x + 2)]
+            out.append((_cell_mask(diagonal, rows, cols), _cell_mask(other, rows, cols), _cell_mask(corners, rows, cols)))
+    return out

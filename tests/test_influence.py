@@ -1,0 +1,135 @@
+"""The chance of ending in a 50/50 (``solver.influence``) equals brute force on small random boards:
+every placement of mines that fits is listed, and each 2-cell pair and 2x2 box of the board is
+checked against the definition in the module's docstring. The boards are drawn anew on every run
+(the seed is printed and named in every failure; ``SCREENBOT_RANDOM_SEED=<seed>`` replays it)."""
+
+from __future__ import annotations
+
+import os
+import random
+from itertools import combinations
+
+import pytest
+
+from solver.board import MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board, neighbours
+from solver.errors import InconsistentBoardError
+from solver.influence import MISSING_LIMIT, joint_probability, owed_risk
+from solver.probability import solve
+
+from .test_probability import random_position
+
+
+SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
+print(f"\ntests/test_influence.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED})")
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(SEED)
+
+
+def _placements(board: Board) -> list[frozenset[tuple[int, int]]]:
+    """Every set of mines among the covered cells that fits the numbers and the total."""
+    covered = [(r, c) for r, c, ch in board.cells() if ch in UNKNOWN_CHARS]
+    shown = {(r, c) for r, c, ch in board.cells() if ch in MINE_LIKE_CHARS}
+    numbers = [(int(ch), list(neighbours(board.rows, board.cols, r, c))) for r, c, ch in board.cells() if ch in NUMBERS]
+    left = board.mines - len(shown)
+    out = []
+    for pick in combinations(covered, left) if left >= 0 else ():
+        mines = frozenset(pick)
+        if all(sum(1 for n in nbrs if n in mines or n in shown) == v for v, nbrs in numbers):
+            out.append(mines)
+    return out
+
+
+def _boards(rng: random.Random, wanted: int):
+    """(board, its model, its placements) for ``wanted`` random small boards that fit."""
+    made = 0
+    while made < wanted:
+        rows, cols = rng.randint(2, 4), rng.randint(2, 5)
+        board = random_position(rng, rows, cols, rng.randint(1, rows * cols // 2), reveal=rng.uniform(0.2, 0.6), flag=0.2)
+        if not 1 <= board.count(UNKNOWN_CHARS) <= 12:
+            continue
+        try:
+            model = solve(board)
+        except InconsistentBoardError:
+            continue
+        made += 1
+        yield board, model, _placements(board)
+
+
+def test_joint_probability_equals_brute_force(rng):
+    for board, model, placements in _boards(rng, 150):
+        covered = [(r, c) for r, c, ch in board.cells() if ch in UNKNOWN_CHARS]
+        for _ in range(4):
+            chosen = rng.sample(covered, rng.randint(1, min(4, len(covered))))
+            split = rng.randint(0, len(chosen))
+            mines, safe = set(chosen[:split]), set(chosen[split:])
+            expected = sum(1 for p in placements if mines <= p and not safe & p) / len(placements)
+            got = joint_probability(model, _mask(board, mines), _mask(board, safe), [10**9])
+            assert got == pytest.approx(expected, abs=1e-9), (SEED, board, mines, safe)
+
+
+def test_owed_risk_equals_brute_force(rng):
+    seen = 0
+    for board, model, placements in _boards(rng, 300):
+        for r, c, ch in board.cells():
+            if ch in UNKNOWN_CHARS:
+                expected = _brute_owed(board, (r, c), placements)
+                assert owed_risk(model, r * board.cols + c, [10**9]) == pytest.approx(expected, abs=1e-9), (SEED, board, (r, c))
+                seen += expected > 0
+    assert seen >= 20, SEED  # cells that may end in a 50/50 were among them
+
+
+def test_owed_risk_of_an_enclosed_pair():
+    # The two cells of the top-left corner are shut in by the board's edges and two flags: whatever
+    # happens, one of them is a mine that nothing will tell apart from the other.
+    board = Board(("##F", "13F"), 3)
+    model = solve(board)
+    assert model.probabilities[0] == pytest.approx(0.5)
+    assert owed_risk(model, 0, [10**9]) == pytest.approx(0.5)
+    # Without a total nothing is counted (the chance is not defined on the same footing).
+    assert owed_risk(solve(board.with_mines(None)), 0, [10**9]) == 0.0
+
+
+def _mask(board: Board, cells) -> int:
+    return sum(1 << (r * board.cols + c) for r, c in cells)
+
+
+def _brute_owed(board: Board, cell: tuple[int, int], placements) -> float:
+    n = len(placements)
+    chance = {(r, c): sum((r, c) in p for p in placements) / n for r, c, ch in board.cells() if ch in UNKNOWN_CHARS}
+
+    def on_board(cells):
+        return [(r, c) for r, c in cells if 0 <= r < board.rows and 0 <= c < board.cols]
+
+    def pattern(mines, safe, flank):
+        if any(board[x] not in UNKNOWN_CHARS or chance[x] in (0.0, 1.0) for x in mines | safe):
+            return 0.0
+        if any(board[x] not in UNKNOWN_CHARS and board[x] not in MINE_LIKE_CHARS for x in flank):
+            return 0.0
+        missing = {x for x in flank if board[x] in UNKNOWN_CHARS and chance[x] < 1.0}
+        if len(missing) > MISSING_LIMIT:
+            return 0.0
+        return sum(1 for p in placements if (mines | missing) <= p and not safe & p) / n
+
+    r, c = cell
+    pairs = boxes = 0.0
+    # Every horizontal and vertical pair of the board, and every 2x2 box, that holds the cell.
+    for y in range(board.rows):
+        for x in range(board.cols):
+            for a, b, flank in (
+                ((y, x), (y, x + 1), [(y + d, x - 1) for d in (-1, 0, 1)] + [(y + d, x + 2) for d in (-1, 0, 1)]),
+                ((y, x), (y + 1, x), [(y - 1, x + d) for d in (-1, 0, 1)] + [(y + 2, x + d) for d in (-1, 0, 1)]),
+            ):
+                if cell in (a, b) and b[0] < board.rows and b[1] < board.cols:
+                    other = b if cell == a else a
+                    pairs += pattern({cell}, {other}, set(on_board(flank)))
+            box = [(y, x), (y, x + 1), (y + 1, x), (y + 1, x + 1)]
+            if cell in box and y + 1 < board.rows and x + 1 < board.cols:
+                across = {(2 * y + 1 - r, 2 * x + 1 - c)}  # the box cell diagonally opposite
+                diagonal = {cell} | across
+                corners = on_board([(y - 1, x - 1), (y - 1, x + 2), (y + 2, x - 1), (y + 2, x + 2)])
+                boxes = max(boxes, pattern(diagonal, set(box) - diagonal, set(corners)))
+    p = chance[cell]
+    return min(pairs + boxes, p, 1 - p)
