@@ -110,7 +110,7 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
         try:
             credit = 1.0
             if config.owed_credit:
-                credit += config.owed_credit * owed_risk(model, i, budget) / safe
+                credit += config.owed_credit * owed_risk(model, i, budget, deadline) / safe
             # A score is at most P(safe) * credit * (1 + progress_weight). Without the credit the
             # candidates come safest first: once that bound cannot beat the best live score, no later
             # candidate can either; with it, a later one may still.

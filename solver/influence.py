@@ -29,10 +29,11 @@ from .probability import Model
 MISSING_LIMIT = 3
 
 
-def owed_risk(model: Model, index: int, budget: list[int]) -> float:
+def owed_risk(model: Model, index: int, budget: list[int], deadline: float = math.inf) -> float:
     """The chance that cell ``index`` is the mine of a 2-cell or 2x2 50/50 (see the module), at most
     the smaller of its chances to be a mine and to be safe. 0 without a mine total or on an
-    approximate model. ``budget`` as for the enumeration (``BudgetExceeded`` when spent)."""
+    approximate model. ``budget`` and ``deadline`` as for the enumeration (``BudgetExceeded`` when the
+    budget is spent, ``OutOfTime`` past the deadline)."""
     if model.mines_left is None or not model.exact:
         return 0.0
     system = model.system
@@ -40,15 +41,15 @@ def owed_risk(model: Model, index: int, budget: list[int]) -> float:
     r, c = divmod(index, cols)
     pairs = 0.0
     for partner, flank in _pairs(r, c, rows, cols):
-        pairs += _pattern(model, 1 << index, 1 << partner, flank, budget)
+        pairs += _pattern(model, 1 << index, 1 << partner, flank, budget, deadline)
     boxes = 0.0
     for mines, safe, corners in _boxes(r, c, rows, cols):
-        boxes = max(boxes, _pattern(model, mines, safe, corners, budget))
+        boxes = max(boxes, _pattern(model, mines, safe, corners, budget, deadline))
     p = model.probabilities[index]
     return min(pairs + boxes, p, 1.0 - p)
 
 
-def _pattern(model: Model, mines: int, safe: int, flank: int, budget: list[int]) -> float:
+def _pattern(model: Model, mines: int, safe: int, flank: int, budget: list[int], deadline: float) -> float:
     """P(the pattern's cells ``mines`` are mines, ``safe`` safe and its ``flank`` all mines), or 0
     when the board already rules it out or it needs too many more mines."""
     system = model.system
@@ -60,10 +61,10 @@ def _pattern(model: Model, mines: int, safe: int, flank: int, budget: list[int])
     missing = flank & covered & ~model.mines
     if missing.bit_count() > MISSING_LIMIT or missing & model.safe:
         return 0.0
-    return joint_probability(model, mines | missing, safe, budget)
+    return joint_probability(model, mines | missing, safe, budget, deadline)
 
 
-def joint_probability(model: Model, mines: int, safe: int, budget: list[int]) -> float:
+def joint_probability(model: Model, mines: int, safe: int, budget: list[int], deadline: float = math.inf) -> float:
     """P(every covered cell of ``mines`` is a mine and every one of ``safe`` is safe), over the
     placements that fit the board and its mine total: the placements with those cells fixed, counted
     again (only the components they touch), over all of them."""
@@ -89,12 +90,13 @@ def joint_probability(model: Model, mines: int, safe: int, budget: list[int]) ->
                 constraints.append(Constraint(rest, left, source))
     solutions = list(kept)
     if constraints:
-        found_fixed = enumerate_by_count(build_component(sorted(constraints)), budget).get(0)
+        found_fixed = enumerate_by_count(build_component(sorted(constraints)), budget, deadline=deadline).get(0)
         if found_fixed is None:
             return 0.0
         solutions.append(found_fixed)
     left = model.mines_left - mines.bit_count()
-    combined = combine_with_total(solutions, (model.floating & ~fixed).bit_count(), left) if left >= 0 else None
+    floating = (model.floating & ~fixed).bit_count()
+    combined = combine_with_total(solutions, floating, left, deadline) if left >= 0 else None
     if combined is None:
         return 0.0
     return min(1.0, math.exp(combined[2] - model.log_weight))
