@@ -1,10 +1,12 @@
 """The pure commands through ``screenbot.cli.main``: output contracts and exit codes."""
 
+import dataclasses
 import json
 
 import pytest
 
 from screenbot.cli import main
+from solver.guess import GuessConfig
 
 
 @pytest.fixture
@@ -112,11 +114,26 @@ def test_bench_progress_weight_reaches_the_policy(capsys):
     assert default["fingerprint"] != plain["fingerprint"]
 
 
+def test_bench_guess_options_reach_the_policy(capsys):
+    """``--guess-option NAME=VALUE`` sets a knob of the guessing policy: other games, and the report
+    holds every knob that played."""
+    args = ["bench", "--level", "intermediate", "--games", "60", "--seed", "4", "--json"]
+    assert main(args) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert main(args + ["--guess-option", "endgame=false", "--guess-option", "tolerance=0"]) == 0
+    changed = json.loads(capsys.readouterr().out)
+    assert default["guess_config"] == dataclasses.asdict(GuessConfig())
+    assert changed["guess_config"] == {**default["guess_config"], "endgame": False, "tolerance": 0.0}
+    assert default["fingerprint"] != changed["fingerprint"]
+
+
 @pytest.mark.parametrize(
     "args",
     [["--level", "custom", "--rows", "5"], ["--first", "20,0", "--level", "beginner"], ["--games", "0"], ["--first", "x"],
-     ["--progress-weight", "-1"], ["--progress-weight", "nan"]],
-    ids=["custom-incomplete", "first-off-board", "zero-games", "bad-first", "negative-weight", "nan-weight"],
+     ["--progress-weight", "-1"], ["--progress-weight", "nan"], ["--guess-option", "blend"],
+     ["--guess-option", "blend=1.5"], ["--guess-option", "dead_last=maybe"], ["--guess-option", "strategy=lowest"]],
+    ids=["custom-incomplete", "first-off-board", "zero-games", "bad-first", "negative-weight", "nan-weight",
+         "option-without-value", "option-out-of-range", "option-not-a-bool", "option-unknown"],
 )
 def test_bench_bad_arguments(capsys, args):
     assert main(["bench", *args]) == 2

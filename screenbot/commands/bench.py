@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import re
@@ -80,8 +81,53 @@ def register(subparsers) -> None:
         help="how much the lookahead's score rises with the chance that a guess gives a free next move, "
         "from 0 to 10 (0: survival of two moves alone; default %(default)s)",
     )
+    parser.add_argument(
+        "--guess-option",
+        type=guess_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set one more knob of the guessing policy, to compare policies on the same games (repeatable): "
+        + "; ".join(f"{name} ({what}, default {getattr(GuessConfig(), name)})" for name, (_, what) in GUESS_OPTIONS.items()),
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object, with per-shard results, instead of text")
     parser.set_defaults(run=run)
+
+
+def _yes_no(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+# The guessing policy's knobs that --guess-option sets (solver/guess.py, GuessConfig, says what each
+# does), with their parsers; the strategy and the progress weight have flags of their own.
+GUESS_OPTIONS = {
+    "blend": (bounded_float(0, 1, example="0.2"), "0 to 1: the next guess's safety blended with the second best's"),
+    "dead_last": (_yes_no, "true/false: cells that can show one number only are guessed last"),
+    "owed_credit": (bounded_float(0, 10, example="0.9"), "0 to 10: how much of the risk of ending in a 50/50 is credited back"),
+    "fifty_fifty": (_yes_no, "true/false: a forced 50/50 is guessed at once"),
+    "endgame": (_yes_no, "true/false: the exhaustive endgame search"),
+    "endgame_limit": (bounded_int(0, 100_000), "placements at most for the endgame search"),
+    "endgame_work": (bounded_int(0, 100_000_000), "the endgame search's work budget"),
+    "tolerance": (bounded_float(0, 10, example="0.1"), "how far above the safest a candidate may be, relative"),
+    "max_candidates": (bounded_int(1, 1000), "candidates the lookahead scores at most"),
+    "node_budget": (bounded_int(1, 100_000_000), "the lookahead's search nodes"),
+}
+
+
+def guess_option(text: str) -> tuple[str, object]:
+    """An argparse type: NAME=VALUE for one of ``GUESS_OPTIONS``."""
+    name, equals, value = text.partition("=")
+    if not equals or name not in GUESS_OPTIONS:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE with NAME one of {', '.join(GUESS_OPTIONS)}, got {text!r}")
+    parse, _ = GUESS_OPTIONS[name]
+    try:
+        return name, parse(value)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{name}: {exc}") from None
 
 
 # A Dask scheduler address: scheme://host[:port] (the port defaults to 8786).
@@ -113,7 +159,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("--workers goes with no --cluster or with --cluster local: a scheduler's workers are its own", EXIT_USAGE)
     workers = args.workers or 1
     # No clock in the policy: work budgets alone bound it, so a seed gives the same games under any load.
-    policy = PolicyConfig(guess=GuessConfig(strategy=args.guess, progress_weight=args.progress_weight), time_limit=None)
+    guess = GuessConfig(strategy=args.guess, progress_weight=args.progress_weight, **dict(args.guess_option))
+    policy = PolicyConfig(guess=guess, time_limit=None)
     config = BenchConfig(rows, cols, mines, args.rules, args.first, args.games, args.seed, policy)
     show_progress = sys.stderr.isatty()
     with open_engine(workers, args.cluster) as engine:
@@ -129,7 +176,8 @@ def run(args: argparse.Namespace) -> int:
         low, high = report["ci95"]
         print(
             f"{rows}x{cols}/{mines} rules={args.rules} first={args.first[0]},{args.first[1]} "
-            f"guess={args.guess} progress-weight={args.progress_weight:g} games={result.games} seed={args.seed}\n"
+            f"guess={args.guess} progress-weight={args.progress_weight:g}"
+            f"{''.join(f' {name}={value}' for name, value in args.guess_option)} games={result.games} seed={args.seed}\n"
             f"win rate {100 * result.win_rate:.2f}% (95% CI {100 * low:.2f}-{100 * high:.2f}%)\n"
             f"{report['cpu_ms_per_game']:.1f} ms CPU per game ({_core(report)}), {report['games_per_second']:.1f} games/s per core, "
             f"{report['wall_games_per_second']:.1f} games/s "
@@ -178,6 +226,8 @@ def summary(result: BenchResult, wall: float, engine: Engine, shard_size: int) -
         "approximate_decisions": result.approximate,
         "guess": config.policy.guess.strategy,
         "progress_weight": config.policy.guess.progress_weight,
+        # Every knob of the guessing policy that played (solver/guess.py, GuessConfig).
+        "guess_config": dataclasses.asdict(config.policy.guess),
         "rules": config.rules,
         "first": list(config.first),
         "rows": config.rows,
