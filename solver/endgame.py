@@ -21,12 +21,12 @@ from .enumeration import BudgetExceeded, enumerate_component
 from .grid import bits, dilate, neighbour_masks
 from .probability import Model
 
-PLACEMENT_LIMIT = 200
-# Cells revealed under a placement, in all, before the search gives up and the lookahead chooses
-# (deterministic, unlike a clock). 25,000 keeps the slowest decision near 0.1 s where 150,000 let one
-# take 0.5 s; on the same games it changed no win on seeds 11 and 7 and 3 of 2,000 on seed 101
-# (811 won instead of 810).
-WORK_BUDGET = 25_000
+# Up to 1,000 placements (200 before): see docs/benchmarks.md, "Blend, dead cells, 50/50s, longer endgame".
+PLACEMENT_LIMIT = 1000
+# Placements split and cells shown by openings, in all, before the search gives up and the lookahead
+# chooses (deterministic, unlike a clock). A search that gives up has spent it for nothing, so it is
+# kept small: counting the splits alone, one beginner decision took 0.6 s in openings.
+WORK_BUDGET = 100_000
 NODE_BUDGET = 20_000  # for listing the solutions of each component
 
 
@@ -116,6 +116,9 @@ class _Search:
                 fresh = neighbours[c] & self.unknown & ~seen
                 seen |= fresh
                 stack.extend(bits(fresh))
+        # Each cell an opening shows is work too: on a board of wide empty areas the openings, not
+        # the splits, are most of a search (split checks the budget).
+        self.work -= len(shown)
         return tuple(sorted(shown))
 
     def split(self, cell: int, group: list[int]) -> dict[int | tuple[tuple[int, int], ...], list[int]]:

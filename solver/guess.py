@@ -9,11 +9,17 @@ Strategies (``GuessConfig.strategy``), kept side by side so the benchmark can co
   number it could show, the board after it is weighed (``lookahead.survival_two_moves``: one enumeration
   for all the numbers); the candidate's score is the chance to survive it *and* the next move,
   S = P(safe) * sum over values v of P(v | safe) * (1 if the new board has a certain safe cell else the
-  safety of its best guess), raised for progress: S * (1 + ``progress_weight`` * P(a certain safe cell
-  follows | safe)). S alone counts a number that leaves the next move a guess at nearly the worth of
-  one that gives a free move, though that guess is followed by more; the progress term (D. Hill's
-  solvers weigh it 0.2 too) is worth +0.32 points of win rate on expert and +0.90 on intermediate
-  under the ``safe`` rules, nothing measurable elsewhere (docs/benchmarks.md, "The progress term").
+  safety of its next guess: 0.8 x the best cell's + 0.2 x the second best's, ``blend``), raised for
+  progress: S * (1 + ``progress_weight`` * P(a certain safe cell follows | safe)). S alone counts a
+  number that leaves the next move a guess at nearly the worth of one that gives a free move, though
+  that guess is followed by more; the progress term (D. Hill's solvers weigh it 0.2 too) is worth
+  +0.32 points of win rate on expert and +0.90 on intermediate under the ``safe`` rules, nothing
+  measurable elsewhere (docs/benchmarks.md, "The progress term"). The score is then multiplied by
+  1 + 0.9 x P(the cell is the mine of a 50/50 nothing can resolve) / P(safe) (``owed_credit``,
+  ``influence.owed_risk``): that risk is taken some day anyway. A "dead" candidate, which can show one
+  number only, is chosen only when every scored candidate is dead (``dead_last``). Those three and the
+  longer endgame search gained +0.24 points on expert ``safe`` together (docs/benchmarks.md,
+  "Blend, dead cells, 50/50s, longer endgame").
   Candidates are the cells within ``tolerance`` of the best probability, at most ``max_candidates``
   of them, best tie-break first.
 """
@@ -49,16 +55,16 @@ class GuessConfig:
     fifty_fifty: bool = True
     # How much the lookahead's score rises with the chance that the cell's number gives a free move.
     progress_weight: float = 0.2
-    endgame_work: int = WORK_BUDGET
+    endgame_work: int = WORK_BUDGET  # the endgame search's work budget (``endgame.WORK_BUDGET``)
     # The next guess's safety, as the lookahead weighs it: (1 - blend) x the best cell's + blend x
     # the second best's (``lookahead.survival_two_moves``).
-    blend: float = 0.0
+    blend: float = 0.2
     # A candidate that can show only one number (it tells nothing) is chosen only when every scored
     # candidate is such a "dead" cell.
-    dead_last: bool = False
+    dead_last: bool = True
     # How much of the risk of ending in a 50/50 (``influence.owed_risk``) is credited back to a
     # candidate: its score is multiplied by 1 + owed_credit x owed / P(safe).
-    owed_credit: float = 0.0
+    owed_credit: float = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +98,10 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
     limit = float(best) * (1 + config.tolerance) + 0.005
     # Of the floating cells only the first of each shape can be a candidate (``_spread``): the others
     # are left out before sorting, which gives the same candidates without sorting hundreds of cells.
-    near = [(p, i) for p, mask in model.classes if p <= limit for i in bits(mask & ~model.floating)]
-    near += [(p, i) for p, mask in model.classes if p <= limit for i in _first_of_each_shape(mask & model.floating, model)]
+    # Never a certain mine, which the limit lets in when the safest cell is a likely mine too.
+    near = [(p, i) for p, mask in model.classes if p <= limit and p < 1 for i in bits(mask & ~model.floating)]
+    near += [(p, i) for p, mask in model.classes if p <= limit and p < 1
+             for i in _first_of_each_shape(mask & model.floating, model)]
     candidates = [i for _, i in sorted(near, key=lambda pi: (pi[0], key(pi[1])))]
     candidates = _spread(candidates, model)[: config.max_candidates]
     if len(candidates) == 1:

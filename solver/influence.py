@@ -16,6 +16,7 @@ need at most ``MISSING_LIMIT`` more mines.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from .combine import combine_with_total
@@ -37,29 +38,31 @@ def owed_risk(model: Model, index: int, budget: list[int], deadline: float = mat
     if model.mines_left is None or not model.exact:
         return 0.0
     system = model.system
-    rows, cols = system.rows, system.cols
-    r, c = divmod(index, cols)
-    pairs = 0.0
-    for partner, flank in _pairs(r, c, rows, cols):
-        pairs += _pattern(model, 1 << index, 1 << partner, flank, budget, deadline)
-    boxes = 0.0
-    for mines, safe, corners in _boxes(r, c, rows, cols):
-        boxes = max(boxes, _pattern(model, mines, safe, corners, budget, deadline))
+    certain_mines, certain_safe = model.mines, model.safe  # (each a pass over the model's classes)
+    pairs = boxes = 0.0
+    for mines, safe, flank, box in _patterns(index, system.rows, system.cols):
+        chance = _pattern(model, certain_mines, certain_safe, mines, safe, flank, budget, deadline)
+        if box:
+            boxes = max(boxes, chance)
+        else:
+            pairs += chance
     p = model.probabilities[index]
     return min(pairs + boxes, p, 1.0 - p)
 
 
-def _pattern(model: Model, mines: int, safe: int, flank: int, budget: list[int], deadline: float) -> float:
+def _pattern(
+    model: Model, certain_mines: int, certain_safe: int, mines: int, safe: int, flank: int, budget: list[int], deadline: float
+) -> float:
     """P(the pattern's cells ``mines`` are mines, ``safe`` safe and its ``flank`` all mines), or 0
     when the board already rules it out or it needs too many more mines."""
     system = model.system
     covered = system.unknown
-    if (mines | safe) & ~covered or (mines | safe) & (model.mines | model.safe):
+    if (mines | safe) & ~covered or (mines | safe) & (certain_mines | certain_safe):
         return 0.0  # a pattern cell is open, flagged or certain: no 50/50 here
     if flank & ~(covered | system.shown_mines):
         return 0.0  # an open flank cell shows a number that tells the pattern's cells apart
-    missing = flank & covered & ~model.mines
-    if missing.bit_count() > MISSING_LIMIT or missing & model.safe:
+    missing = flank & covered & ~certain_mines
+    if missing.bit_count() > MISSING_LIMIT or missing & certain_safe:
         return 0.0
     return joint_probability(model, mines | missing, safe, budget, deadline)
 
@@ -100,6 +103,16 @@ def joint_probability(model: Model, mines: int, safe: int, budget: list[int], de
     if combined is None:
         return 0.0
     return min(1.0, math.exp(combined[2] - model.log_weight))
+
+
+@functools.cache
+def _patterns(index: int, rows: int, cols: int) -> tuple[tuple[int, int, int, bool], ...]:
+    """(mines, safe, flank, is a box) of every pattern holding cell ``index`` with it as a mine,
+    made once per cell and board size."""
+    r, c = divmod(index, cols)
+    pairs = [(1 << index, 1 << partner, flank, False) for partner, flank in _pairs(r, c, rows, cols)]
+    boxes = [(mines, safe, corners, True) for mines, safe, corners in _boxes(r, c, rows, cols)]
+    return tuple(pairs + boxes)
 
 
 def _cell_mask(cells: list[tuple[int, int]], rows: int, cols: int) -> int:

@@ -3,12 +3,13 @@ is one by brute force (exactly one mine in every placement, and swapping it keep
 
 from __future__ import annotations
 
+import os
 import random
 
 from solver.board import MINE_LIKE_CHARS, UNKNOWN_CHARS, Board, neighbours
 from solver.errors import InconsistentBoardError
 from solver.guess import GuessConfig, _forced_pair
-from solver.policy import decide
+from solver.policy import PolicyConfig, decide
 from solver.probability import solve
 
 from .test_lookahead import _placements
@@ -63,3 +64,26 @@ def test_pairs_found_on_random_boards_are_forced():
             near = set(neighbours(rows, cols, *cell))
             assert (a in near) == (b in near), (board, cell)  # nor can any number still to show
     assert found >= 5
+
+
+def test_dense_boards_never_guess_a_certain_mine():
+    """When even the safest cell is likely a mine (over 90%), the candidates' limit reaches past 1: a
+    certain mine must still never be a candidate (scoring one divided by its zero chance to be safe).
+    Boards drawn anew on every run; the seed is printed and named in every failure."""
+    seed = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
+    print(f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})")
+    rng = random.Random(seed)
+    checked = 0
+    for _ in range(4000):
+        rows, cols = rng.randint(3, 6), rng.randint(3, 6)
+        board = random_position(rng, rows, cols, rng.randint(rows * cols // 2, rows * cols - 2), reveal=rng.uniform(0.5, 1), flag=0)
+        try:
+            model = solve(board)
+        except InconsistentBoardError:
+            continue
+        if not 0.9 < model.safest() < 1 or not model.mines:
+            continue
+        checked += 1
+        (move,) = decide(board, PolicyConfig(time_limit=None)).moves
+        assert 0.9 < move.probability < 1, (seed, board)
+    assert checked >= 20, seed
