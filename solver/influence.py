@@ -20,9 +20,8 @@ import functools
 import math
 
 from .combine import combine_with_total
-from .constraints import Constraint
 from .enumeration import ComponentSolutions, build_component, enumerate_by_count
-from .lookahead import constraints_of
+from .lookahead import fixed_constraints, split_touched
 from .probability import Model
 
 # Patterns whose flank still needs more covered cells to be mines than this are not counted: they are
@@ -78,20 +77,11 @@ def joint_probability(model: Model, mines: int, safe: int, budget: list[int], de
     mines &= ~known_mines
     safe &= ~known_safe
     fixed = mines | safe
-    touched: list[ComponentSolutions] = []
-    kept: list[ComponentSolutions] = []
-    for found in model.solutions:
-        (touched if found.component.cells & fixed else kept).append(found)
-    constraints = []
-    for found in touched:
-        for cells, count, source in constraints_of(found.component):
-            rest = cells & ~fixed
-            left = count - (cells & mines).bit_count()
-            if left < 0 or left > rest.bit_count():
-                return 0.0
-            if rest:
-                constraints.append(Constraint(rest, left, source))
-    solutions = list(kept)
+    touched, kept = split_touched(model, fixed)
+    constraints = fixed_constraints(touched, mines, safe)
+    if constraints is None:
+        return 0.0
+    solutions: list[ComponentSolutions] = list(kept)
     if constraints:
         found_fixed = enumerate_by_count(build_component(sorted(constraints)), budget, deadline=deadline).get(0)
         if found_fixed is None:

@@ -43,17 +43,10 @@ def survival_two_moves(
     seen = around & system.unknown & ~settled  # the covered neighbours whose state is open
     # Components that the new number or the opened cell touch are merged; the others stay as they are.
     reach = seen | bit
-    touched: list[ComponentSolutions] = []
-    kept: list[ComponentSolutions] = []
-    for found in model.solutions:
-        (touched if found.component.cells & reach else kept).append(found)
-    constraints = []
-    for found in touched:
-        for cells, mines, source in constraints_of(found.component):
-            if cells & ~bit:
-                constraints.append(Constraint(cells & ~bit, mines, source))
-            elif mines:
-                return 0.0, 0.0, False  # a number that needs this very cell to be a mine: it cannot be safe
+    touched, kept = split_touched(model, reach)
+    constraints = fixed_constraints(touched, 0, bit)
+    if constraints is None:
+        return 0.0, 0.0, False  # a number that needs this very cell to be a mine: it cannot be safe
     floating = model.floating & ~reach
     # A cell the cheap pass proved safe stays safe whatever the number: the next move is then free.
     free_next = bool(model.deduction.safe & ~bit)
@@ -106,6 +99,32 @@ def _next_safety(
     if best == 0.0 or second == 1.0:  # a free move, or a single covered cell left to guess
         return 1.0 - best
     return 1.0 - ((1.0 - blend) * best + blend * second)
+
+
+def split_touched(model: Model, cells: int) -> tuple[list[ComponentSolutions], list[ComponentSolutions]]:
+    """The model's components that ``cells`` touch, and the others."""
+    touched: list[ComponentSolutions] = []
+    kept: list[ComponentSolutions] = []
+    for found in model.solutions:
+        (touched if found.component.cells & cells else kept).append(found)
+    return touched, kept
+
+
+def fixed_constraints(touched: list[ComponentSolutions], mines: int, safe: int) -> list[Constraint] | None:
+    """The constraints of the ``touched`` components once the cells of ``mines`` are fixed as mines and
+    those of ``safe`` as safe: those cells left out, the counts reduced by the mines among them. None
+    when a constraint can then no longer be met."""
+    fixed = mines | safe
+    constraints = []
+    for found in touched:
+        for cells, count, source in constraints_of(found.component):
+            rest = cells & ~fixed
+            left = count - (cells & mines).bit_count()
+            if left < 0 or left > rest.bit_count():
+                return None
+            if rest:
+                constraints.append(Constraint(rest, left, source))
+    return constraints
 
 
 def constraints_of(component: Component):
