@@ -1,7 +1,7 @@
 """Which of the solver's modules run compiled, and a guard against a compiled module older than its source.
 
 The solver proper (``COMPILED``: bitmask helpers, constraints, enumeration, combination, endgame search,
-the lookahead, the probabilities) and the simulator the benchmark plays on are compiled to C by mypyc when the package is installed and a C compiler is there (``setup.py``); it is
+the lookahead, the 50/50 count, the probabilities) and the simulator the benchmark plays on are compiled to C by mypyc when the package is installed and a C compiler is there (``setup.py``); it is
 the same source, and without a compiler the install falls back to it as plain Python, slower (about
 1.35x the CPU per expert game). A compiled module is imported before its ``.py``, so in a checkout
 installed with ``pip install -e .`` an edited source would silently not run: the install records a
