@@ -99,9 +99,9 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
     # Of the floating cells only the first of each shape can be a candidate (``_spread``): the others
     # are left out before sorting, which gives the same candidates without sorting hundreds of cells.
     # Never a certain mine, which the limit lets in when the safest cell is a likely mine too.
-    near = [(p, i) for p, mask in model.classes if p <= limit and p < 1 for i in bits(mask & ~model.floating)]
-    near += [(p, i) for p, mask in model.classes if p <= limit and p < 1
-             for i in _first_of_each_shape(mask & model.floating, model)]
+    classes = [(p, mask) for p, mask in model.classes if p <= limit and p < 1]
+    near = [(p, i) for p, mask in classes for i in bits(mask & ~model.floating)]
+    near += [(p, i) for p, mask in classes for i in _first_of_each_shape(mask & model.floating, model)]
     candidates = [i for _, i in sorted(near, key=lambda pi: (pi[0], key(pi[1])))]
     candidates = _spread(candidates, model)[: config.max_candidates]
     if len(candidates) == 1:

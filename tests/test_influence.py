@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import os
 import random
-from itertools import combinations
 
 import pytest
 
-from solver.board import MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board, neighbours
+from solver.board import MINE_LIKE_CHARS, UNKNOWN_CHARS, Board
 from solver.errors import InconsistentBoardError
 from solver.influence import MISSING_LIMIT, joint_probability, owed_risk
 from solver.probability import solve
 
+from .test_lookahead import _placements
 from .test_probability import random_position
 
 
@@ -26,20 +26,6 @@ print(f"\ntests/test_influence.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={S
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(SEED)
-
-
-def _placements(board: Board) -> list[frozenset[tuple[int, int]]]:
-    """Every set of mines among the covered cells that fits the numbers and the total."""
-    covered = [(r, c) for r, c, ch in board.cells() if ch in UNKNOWN_CHARS]
-    shown = {(r, c) for r, c, ch in board.cells() if ch in MINE_LIKE_CHARS}
-    numbers = [(int(ch), list(neighbours(board.rows, board.cols, r, c))) for r, c, ch in board.cells() if ch in NUMBERS]
-    left = board.mines - len(shown)
-    out = []
-    for pick in combinations(covered, left) if left >= 0 else ():
-        mines = frozenset(pick)
-        if all(sum(1 for n in nbrs if n in mines or n in shown) == v for v, nbrs in numbers):
-            out.append(mines)
-    return out
 
 
 def _boards(rng: random.Random, wanted: int):
@@ -55,7 +41,7 @@ def _boards(rng: random.Random, wanted: int):
         except InconsistentBoardError:
             continue
         made += 1
-        yield board, model, _placements(board)
+        yield board, model, [frozenset(mines) for mines, _ in _placements(board, None)]
 
 
 def test_joint_probability_equals_brute_force(rng):
