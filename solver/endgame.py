@@ -5,8 +5,13 @@ listed explicitly and the game tree is searched: the win chance of a set S of pl
 is 1 when one placement is left; otherwise, if a safe cell would tell placements apart, it is opened
 (free information); else it is the best over covered cells c of the average, over what c could show,
 of the win chance of the placements that agree. A zero shows the whole area the game opens around it.
-Sets of placements are memoised; a node budget stops the search, and the caller then falls back to
-the lookahead.
+
+It is a branch and bound: cells are tried safest first, and a cell stops being searched as soon as
+it cannot beat the best found (a cell wins at most as often as it is safe, and each outcome searched
+lowers that by what it loses); each outcome is asked only whether it beats what keeps its cell in the
+running, and answers with a bound when it does not. Sets of placements are memoised, and the memo is
+kept for the next decision of the same game (the position after a move leaves a part of the
+placements). A work budget stops the search, and the caller then falls back to the lookahead.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from .enumeration import BudgetExceeded, enumerate_component
 from .grid import bits, dilate, neighbour_masks
 from .probability import Model
 
-# Up to 1,000 placements (200 before): see docs/benchmarks.md, "Blend, dead cells, 50/50s, longer endgame".
-PLACEMENT_LIMIT = 1000
+# Up to 400 placements: past that the search nearly always runs out of work (3 of 112 searches of
+# 400-1,000 placements ended, over 3,000 expert, 3,000 intermediate and 5,000 beginner games), and a
+# search that gives up costs its whole budget (docs/benchmarks.md, "The endgame search").
+PLACEMENT_LIMIT = 400
 # Placements split and cells shown by openings, in all, before the search gives up and the lookahead
 # chooses (deterministic, unlike a clock). A search that gives up has spent it for nothing, so it is
 # kept small: counting the splits alone, one beginner decision took 0.6 s in openings; 100,000 won
@@ -82,14 +89,23 @@ class _Search:
         self.shown = system.shown_mines
         self.unknown = system.unknown
         self.size = system.rows, system.cols
+        self.placements = frozenset(placements)
+        # Win chances by set of placements (in increasing order: see ``best_endgame_move``). They
+        # depend on nothing else, so they hold for later moves of the same game too (``_search_for``).
         self.memo: dict[tuple[int, ...], float] = {}
+        # Upper bounds of win chances for the sets of placements whose search stopped once it was
+        # sure to fall short of what its caller needed.
+        self.bounds: dict[tuple[int, ...], float] = {}
         # What a zero opens, by (cell, placement): most are asked again under other sets of placements.
         self.areas: dict[tuple[int, int], int | tuple[tuple[int, int], ...]] = {}
         self.work = work
         self.deadline = deadline
-        # The cells a guess may be (a mine in some placements), safest first over all placements.
-        self.ranked = _safest_first(system.unknown & ~reduce(and_, placements, -1), placements)
-        self.order = [cell for cell, _ in self.ranked]
+
+    def carries_on(self, model: Model, placements: list[int]) -> bool:
+        """Whether ``placements`` are what is left of this search's after moves of the same game."""
+        system = model.system
+        return (self.size == (system.rows, system.cols) and self.shown == system.shown_mines
+                and system.unknown & ~self.unknown == 0 and self.placements.issuperset(placements))
 
     def reveal(self, cell: int, placement: int) -> int | tuple[tuple[int, int], ...]:
         """What opening ``cell`` shows under ``placement``: its number, or for a zero the numbers of the
@@ -142,7 +158,10 @@ class _Search:
                     part.append(p)
         return out
 
-    def win(self, group: list[int]) -> float:
+    def win(self, group: list[int], need: float = -1.0) -> float:
+        """The chance to win with the placements ``group`` left, when it is above ``need``; when it
+        is not, any value at most ``need`` that is at least the chance (the caller only needed to
+        know that it does not beat ``need``, and stops there)."""
         if len(group) == 1:
             return 1.0
         # A tuple: a set of placements always comes in the same order (split keeps the order of the
@@ -151,6 +170,11 @@ class _Search:
         known = self.memo.get(key)
         if known is not None:
             return known
+        above = self.bounds.get(key)  # the chance is known to be at most this
+        if above is not None and above <= need:
+            return above
+        n = len(group)
+        floor = need * n
         union = reduce(or_, group)
         common = reduce(and_, group)
         varying = union & ~common
@@ -161,29 +185,64 @@ class _Search:
         # placement and tells nothing. Found with bit operations, not a loop over every covered cell;
         # lowest first, as that loop went.
         telling = self.unknown & ~union & (dilate(varying, rows, cols) | ~dilate(fixed, rows, cols))
+        result = -1.0
         while telling:  # (lowest first; the first cell tells more often than not: no list of them all)
             low = telling & -telling
             telling ^= low
             parts = self.split(low.bit_length() - 1, group)
             if len(parts) > 1:  # a safe cell that tells placements apart: open it for free
-                result = sum((len(part) * self.win(part) for part in parts.values()), 0.0) / len(group)
-                self.memo[key] = result
-                return result
-        result = 0.0
-        n = len(group)
-        for cell in self.order:  # safest over all placements first: a good score early skips more
-            bit = 1 << cell
-            if not varying & bit:
-                continue
-            # A cell wins at most as often as it is safe: skip it when that cannot beat the best (its
-            # count costs a fraction of the split and search it saves).
-            if n - sum(1 for p in group if p & bit) <= result * n:
-                continue
-            score = sum((len(part) * self.win(part) for part in self.split(cell, group).values()), 0.0) / n
-            if score > result:
-                result = score
+                result = self.score(parts, n, n, floor)
+                break
+        else:
+            result = 0.0
+            for safe, cell in self.rank(varying, group):
+                # A cell wins at most as often as it is safe: once that cannot beat the best, no
+                # cell after it (they are safer first) can.
+                if safe <= max(result * n, floor):
+                    break
+                score = self.score(self.split(cell, group), safe, n, max(result * n, floor))
+                if score > result:
+                    result = score
+        if result <= need:
+            # Every move fell short of ``need``: the chance is at most ``need``, not known exactly.
+            self.bounds[key] = need
+            return need
         self.memo[key] = result
         return result
+
+    def rank(self, cells: int, group: list[int]) -> list[tuple[int, int]]:
+        """(placements of ``group`` where the cell is safe, cell) for each of ``cells``, safest first
+        (lower cells first among equals): a good score found early lets more cells be skipped."""
+        mines: dict[int, int] = {}
+        for p in group:  # (a placement's mines among the cells are fewer than the cells)
+            m = p & cells
+            while m:
+                low = m & -m
+                m ^= low
+                cell = low.bit_length() - 1
+                mines[cell] = mines.get(cell, 0) + 1
+        n = len(group)
+        ranked = [(n - mines.get(cell, 0), cell) for cell in bits(cells)]
+        ranked.sort(key=lambda sc: (-sc[0], sc[1]))
+        return ranked
+
+    def score(self, parts: dict[int | tuple[tuple[int, int], ...], list[int]], safe: int, n: int, floor: float) -> float:
+        """The win chance of a move whose outcomes split the ``n`` placements left into ``parts``
+        (``safe`` placements in all), or -1 as soon as it is sure not to beat ``floor`` / n.
+        Optimistically every part is won; each part searched lowers that by what it loses, so each
+        is asked only to say whether it beats what keeps the move above ``floor`` (the largest first:
+        they lose the most)."""
+        reachable = float(safe)
+        total = 0.0
+        for part in sorted(parts.values(), key=len, reverse=True):
+            size = len(part)
+            need = (floor - reachable + size) / size
+            won = self.win(part, need)
+            if won <= need:
+                return -1.0
+            total += size * won
+            reachable -= size * (1.0 - won)
+        return total / n
 
 
 def best_endgame_move(
@@ -191,13 +250,20 @@ def best_endgame_move(
 ) -> tuple[int, float] | None:
     """The covered cell with the highest win chance and that chance, or None if the search is too big
     (over its ``work`` budget, or still running at ``deadline``, a ``time.perf_counter()`` value)."""
-    search = _Search(model, placements, deadline, work)
+    # In increasing order, so that the same set of placements is the same tuple in every search
+    # (``split`` keeps the order).
+    placements = sorted(placements)
+    search = _search_for(model, placements, deadline, work)
     best: tuple[float, int] | None = None
+    n = len(placements)
     try:
-        for cell, safe in search.ranked:
-            if best is not None and safe < best[0]:
+        for safe, cell in search.rank(search.unknown & ~reduce(and_, placements, -1), placements):
+            if best is not None and safe < best[0] * n:
                 break  # no cell from here on can win more often than it is safe (see _Search.win)
-            score = sum((len(part) * search.win(part) for part in search.split(cell, placements).values()), 0.0) / len(placements)
+            # A cell that ties the best still counts (the lowest cell among the best is chosen), so
+            # only a cell sure to fall short of the best is dropped early.
+            floor = -1.0 if best is None else best[0] * n - 1e-9
+            score = search.score(search.split(cell, placements), safe, n, floor)
             # The lowest cell among the best, as when every cell was tried in order.
             if best is None or score > best[0] or (score == best[0] and cell < best[1]):
                 best = (score, cell)
@@ -206,9 +272,22 @@ def best_endgame_move(
     return None if best is None else (best[1], best[0])
 
 
-def _safest_first(cells: int, placements: list[int]) -> list[tuple[int, float]]:
-    """(cell, chance that it is safe over ``placements``), safest first, lower cells first among equals."""
-    n = len(placements)
-    ranked = [(cell, 1.0 - sum(1 for p in placements if p >> cell & 1) / n) for cell in bits(cells)]
-    ranked.sort(key=lambda cs: -cs[1])  # stable: lower cells stay first among equals
-    return ranked
+# The last search, for the next decision to carry on: the endgame's next position leaves a part of
+# its placements, whose win chances it has mostly worked out already. A search that gave up leaves
+# the most: the next one, on fewer placements, starts from all it found.
+_last_search: _Search | None = None
+
+
+def _search_for(model: Model, placements: list[int], deadline: float, work: int) -> _Search:
+    global _last_search
+    search = _last_search
+    if search is not None and search.carries_on(model, placements):
+        # Cells opened since no longer open areas (what they show is known): what zeros open is
+        # found again, while the win chances stand.
+        if search.unknown != model.system.unknown:
+            search.unknown = model.system.unknown
+            search.areas = {}
+        search.work, search.deadline = work, deadline
+    else:
+        search = _last_search = _Search(model, placements, deadline, work)
+    return search

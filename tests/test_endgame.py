@@ -1,4 +1,7 @@
+import os
 import random
+
+import pytest
 
 from solver.board import parse_board
 from solver.endgame import best_endgame_move, list_placements
@@ -56,3 +59,74 @@ def test_search_past_its_deadline_gives_up():
     board = parse_board("mines: 1\n###\n")
     model = solve(board)
     assert best_endgame_move(model, list_placements(model), deadline=0.0) is None
+
+
+def _reference_win(board, placements: list[int]) -> dict[int, float]:
+    """Each covered cell's win chance over ``placements``, by the plain game tree: every cell tried at
+    every node, no pruning; a zero shows the whole area the game opens around it."""
+    rows, cols = board.rows, board.cols
+    covered = [r * cols + c for r, c, ch in board.cells() if ch == "#"]
+    flags = {r * cols + c for r, c, ch in board.cells() if ch == "F"}
+
+    def around(i: int) -> list[int]:
+        r, c = divmod(i, cols)
+        return [rr * cols + cc for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
+                if 0 <= rr < rows and 0 <= cc < cols and (rr, cc) != (r, c)]
+
+    def shows(cell: int, placement: int):
+        def number(i: int) -> int:
+            return sum(1 for j in around(i) if j in flags or placement >> j & 1)
+        seen, todo, out = {cell}, [cell], []
+        while todo:
+            i = todo.pop()
+            out.append((i, number(i)))
+            if number(i) == 0:
+                fresh = [j for j in around(i) if j in covered and j not in seen]
+                seen.update(fresh)
+                todo.extend(fresh)
+        return tuple(sorted(out))
+
+    memo: dict[frozenset, float] = {}
+
+    def parts(cell: int, group: frozenset) -> list[frozenset]:
+        shown: dict = {}
+        for p in group:
+            if not p >> cell & 1:
+                shown.setdefault(shows(cell, p), set()).add(p)
+        return [frozenset(part) for part in shown.values()]
+
+    def outcome(cell: int, group: frozenset) -> float:
+        return sum(len(part) * value(part) for part in parts(cell, group)) / len(group)
+
+    def value(group: frozenset) -> float:
+        if len(group) == 1:
+            return 1.0
+        if group not in memo:
+            # Every cell that changes what is known: a possible mine, or a safe cell that tells.
+            memo[group] = max(outcome(cell, group) for cell in covered
+                              if any(p >> cell & 1 for p in group) or len(parts(cell, group)) > 1)
+        return memo[group]
+
+    whole = frozenset(placements)
+    return {cell: outcome(cell, whole) for cell in covered if not all(p >> cell & 1 for p in whole)}
+
+
+def test_the_search_finds_the_best_move_of_the_plain_game_tree():
+    # Random small positions, new on every run: the pruned search must reach the plain tree's best
+    # win chance, with a move that has it.
+    seed = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
+    print(f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})")
+    rng = random.Random(seed)
+    checked = 0
+    while checked < 60:
+        rows, cols = rng.randint(2, 4), rng.randint(3, 5)
+        board = random_position(rng, rows, cols, rng.randint(1, rows * cols // 3), reveal=rng.uniform(0.2, 0.6), flag=0.1)
+        model = solve(board)
+        placements = list_placements(model, limit=60)
+        if not placements or len(placements) < 3:
+            continue
+        expected = _reference_win(board, placements)
+        cell, chance = best_endgame_move(model, placements)
+        assert chance == pytest.approx(max(expected.values()), abs=1e-12), (seed, board)
+        assert expected[cell] == pytest.approx(chance, abs=1e-12), (seed, board)
+        checked += 1
