@@ -8,9 +8,11 @@ installed with ``pip install -e .`` an edited source would silently not run: the
 hash of each source it compiled, and importing ``solver`` refuses a compiled module whose source has
 changed since.
 
-Compiled, two habits of plain Python go wrong, so the core avoids them: ``_`` is one variable of one
+Compiled, three habits of plain Python go wrong, so the core avoids them: ``_`` is one variable of one
 type across a function and its comprehensions (unpacking a float into it where a loop holds ints in it
-is a TypeError), and ``sum`` of floats starts from ``0.0`` (from the int 0 it was checked as an int).
+is a TypeError), ``sum`` of floats starts from ``0.0`` (from the int 0 it was checked as an int), and
+``functools.cached_property`` on a compiled class computes its value again at every use (so
+``Model.probabilities`` is made with the model).
 """
 
 from __future__ import annotations

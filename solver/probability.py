@@ -22,8 +22,7 @@ floating cells have probability p. ``density`` gives p; without it p is estimate
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 import math
 
 from .board import Board
@@ -82,16 +81,14 @@ class Model:
     exact: bool
     mines_left: int | None  # mines not yet shown or proven, None if the total is unknown
     density: float | None
+    # Probability per covered cell index (``classes`` cell by cell). Made with the model, not on first
+    # use: compiled, a cached_property is computed again at every use.
+    probabilities: dict[int, float] = field(compare=False, repr=False)
 
     @property
     def weight(self) -> float:
         """How many placements fit (with a density: their prior weight); inf when past float range."""
         return math.exp(self.log_weight) if self.log_weight < 700 else math.inf
-
-    @cached_property
-    def probabilities(self) -> dict[int, float]:
-        """Probability per covered cell index."""
-        return {i: p for p, mask in self.classes for i in bits(mask)}
 
     @property
     def safe(self) -> int:
@@ -248,6 +245,7 @@ def solve_system(
         all(s.exact for s in solutions) and not tilted,
         mines_left,
         used_density,
+        {i: p for p, mask in classes for i in bits(mask)},
     )
 
 
