@@ -36,11 +36,11 @@ def owed_risk(model: Model, index: int, budget: list[int], deadline: float = mat
     budget is spent, ``OutOfTime`` past the deadline)."""
     if model.mines_left is None or not model.exact:
         return 0.0
-    system = model.system
-    certain_mines, certain_safe = model.mines, model.safe  # (each a pass over the model's classes)
+    certain_mines, certain_safe = model.mines, model.safe
     pairs = boxes = 0.0
-    for mines, safe, flank, box in _patterns(index, system.rows, system.cols):
-        chance = _pattern(model, certain_mines, certain_safe, mines, safe, flank, budget, deadline)
+    for mines, safe, flank, box in _patterns(index, model.system.rows, model.system.cols):
+        missing = _missing(model, certain_mines, certain_safe, mines, safe, flank)
+        chance = 0.0 if missing < 0 else joint_probability(model, mines | missing, safe, budget, deadline)
         if box:
             boxes = max(boxes, chance)
         else:
@@ -49,21 +49,27 @@ def owed_risk(model: Model, index: int, budget: list[int], deadline: float = mat
     return min(pairs + boxes, p, 1.0 - p)
 
 
-def _pattern(
-    model: Model, certain_mines: int, certain_safe: int, mines: int, safe: int, flank: int, budget: list[int], deadline: float
-) -> float:
-    """P(the pattern's cells ``mines`` are mines, ``safe`` safe and its ``flank`` all mines), or 0
-    when the board already rules it out or it needs too many more mines."""
+def closed_pattern(model: Model, index: int) -> bool:
+    """Whether cell ``index`` is in a pattern whose whole flank is already mines or the board's edge:
+    with it a mine, nothing could then tell it from its partner(s)."""
+    certain_mines, certain_safe = model.mines, model.safe
+    return any(_missing(model, certain_mines, certain_safe, mines, safe, flank) == 0
+               for mines, safe, flank, _ in _patterns(index, model.system.rows, model.system.cols))
+
+
+def _missing(model: Model, certain_mines: int, certain_safe: int, mines: int, safe: int, flank: int) -> int:
+    """The pattern's flank cells not yet known to be mines, or -1 when the board already rules the
+    pattern out or it needs more than ``MISSING_LIMIT`` more mines."""
     system = model.system
     covered = system.unknown
     if (mines | safe) & ~covered or (mines | safe) & (certain_mines | certain_safe):
-        return 0.0  # a pattern cell is open, flagged or certain: no 50/50 here
+        return -1  # a pattern cell is open, flagged or certain: no 50/50 here
     if flank & ~(covered | system.shown_mines):
-        return 0.0  # an open flank cell shows a number that tells the pattern's cells apart
+        return -1  # an open flank cell shows a number that tells the pattern's cells apart
     missing = flank & covered & ~certain_mines
     if missing.bit_count() > MISSING_LIMIT or missing & certain_safe:
-        return 0.0
-    return joint_probability(model, mines | missing, safe, budget, deadline)
+        return -1
+    return missing
 
 
 def joint_probability(model: Model, mines: int, safe: int, budget: list[int], deadline: float = math.inf) -> float:

@@ -5,6 +5,7 @@ checked against the definition in the module's docstring. The boards are drawn a
 
 from __future__ import annotations
 
+import math
 import os
 import random
 
@@ -12,7 +13,8 @@ import pytest
 
 from solver.board import MINE_LIKE_CHARS, UNKNOWN_CHARS, Board
 from solver.errors import InconsistentBoardError
-from solver.influence import MISSING_LIMIT, joint_probability, owed_risk
+from solver.guess import PSEUDO_SHARE, _pseudo_fifty_fifties
+from solver.influence import MISSING_LIMIT, closed_pattern, joint_probability, owed_risk
 from solver.probability import solve
 
 from .test_lookahead import _placements
@@ -57,14 +59,40 @@ def test_joint_probability_equals_brute_force(rng):
 
 
 def test_owed_risk_equals_brute_force(rng):
-    seen = 0
+    seen = shut = 0
     for board, model, placements in _boards(rng, 300):
         for r, c, ch in board.cells():
             if ch in UNKNOWN_CHARS:
-                expected = _brute_owed(board, (r, c), placements)
+                expected, closed = _brute_owed(board, (r, c), placements)
                 assert owed_risk(model, r * board.cols + c, [10**9]) == pytest.approx(expected, abs=1e-9), (SEED, board, (r, c))
+                assert closed_pattern(model, r * board.cols + c) == closed, (SEED, board, (r, c))
                 seen += expected > 0
+                shut += closed
     assert seen >= 20, SEED  # cells that may end in a 50/50 were among them
+    assert shut >= 5, SEED  # and cells in a pattern already closed
+
+
+def test_pseudo_fifty_fifties_equal_brute_force(rng):
+    # The guess's pseudo-50/50 cells (here with no tolerance, so that every cell may be one) are
+    # exactly the frontier cells of P(mine) up to 1/2 that are, if mines, at least 90% sure to be the
+    # mine of a closed 50/50, and whose safety plus the credit reaches the safest cell's.
+    found = 0
+    for board, model, placements in _boards(rng, 300):
+        best = model.safest()
+        got = set(_pseudo_fifty_fifties(model, 0.0, best, 0.9, {}, [10**9], math.inf))
+        for r, c, ch in board.cells():
+            i = r * board.cols + c
+            if ch not in UNKNOWN_CHARS or model.floating >> i & 1:
+                continue
+            p = model.probabilities[i]
+            risk, closed = _brute_owed(board, (r, c), placements)
+            margins = (risk - PSEUDO_SHARE * p, 1 - p + 0.9 * risk - (1 - best))
+            if any(abs(m) < 1e-9 for m in margins):
+                continue  # on a threshold: rounding decides
+            expected = 0 < p <= 0.5 and closed and min(margins) > 0
+            assert (i in got) == expected, (SEED, board, (r, c))
+            found += expected
+    assert found >= 5, SEED
 
 
 def test_owed_risk_of_an_enclosed_pair():
@@ -74,6 +102,7 @@ def test_owed_risk_of_an_enclosed_pair():
     model = solve(board)
     assert model.probabilities[0] == pytest.approx(0.5)
     assert owed_risk(model, 0, [10**9]) == pytest.approx(0.5)
+    assert closed_pattern(model, 0) and closed_pattern(model, 1)
     # Without a total nothing is counted (the chance is not defined on the same footing).
     assert owed_risk(solve(board.with_mines(None)), 0, [10**9]) == 0.0
 
@@ -82,8 +111,10 @@ def _mask(board: Board, cells) -> int:
     return sum(1 << (r * board.cols + c) for r, c in cells)
 
 
-def _brute_owed(board: Board, cell: tuple[int, int], placements) -> float:
+def _brute_owed(board: Board, cell: tuple[int, int], placements) -> tuple[float, bool]:
+    """The owed risk of ``cell``, and whether one of its patterns has its whole flank mines already."""
     n = len(placements)
+    closed = False
     chance = {(r, c): sum((r, c) in p for p in placements) / n for r, c, ch in board.cells() if ch in UNKNOWN_CHARS}
 
     def on_board(cells):
@@ -97,6 +128,8 @@ def _brute_owed(board: Board, cell: tuple[int, int], placements) -> float:
         missing = {x for x in flank if board[x] in UNKNOWN_CHARS and chance[x] < 1.0}
         if len(missing) > MISSING_LIMIT:
             return 0.0
+        nonlocal closed
+        closed = closed or not missing
         return sum(1 for p in placements if (mines | missing) <= p and not safe & p) / n
 
     r, c = cell
@@ -118,4 +151,4 @@ def _brute_owed(board: Board, cell: tuple[int, int], placements) -> float:
                 corners = on_board([(y - 1, x - 1), (y - 1, x + 2), (y + 2, x - 1), (y + 2, x + 2)])
                 boxes = max(boxes, pattern(diagonal, set(box) - diagonal, set(corners)))
     p = chance[cell]
-    return min(pairs + boxes, p, 1 - p)
+    return min(pairs + boxes, p, 1 - p), closed

@@ -108,6 +108,7 @@ GUESS_OPTIONS = {
     "blend": (bounded_float(0, 1, example="0.2"), "0 to 1: the next guess's safety blended with the second best's"),
     "dead_last": (_yes_no, "true/false: cells that can show one number only are guessed last"),
     "owed_credit": (bounded_float(0, 10, example="0.9"), "0 to 10: how much of the risk of ending in a 50/50 is credited back"),
+    "pseudo_fifty": (_yes_no, "true/false: cells nearly sure to end in a 50/50 if mines join the candidates"),
     "fifty_fifty": (_yes_no, "true/false: a forced 50/50 is guessed at once"),
     "endgame": (_yes_no, "true/false: the exhaustive endgame search"),
     "endgame_limit": (bounded_int(0, 100_000), "placements at most for the endgame search"),
