@@ -25,7 +25,7 @@ Strategies (``GuessConfig.strategy``), kept side by side so the benchmark can co
   one in a pair or 2x2 box whose flank is all mines already, that is at least 90% sure to be the
   mine of a 50/50 nothing can resolve if it is a mine at all, and whose safety plus the credit
   reaches the safest cell's. Its mine would be guessed some day anyway; opening it now costs
-  little and tells more. Over 80,000 expert ``safe`` games played by both policies: +0.04 points
+  little and tells more. Over 120,000 expert ``safe`` games played by both policies: +0.04 points
   (docs/benchmarks.md, "Pseudo-50/50s").
 """
 
