@@ -185,7 +185,6 @@ class _Search:
         # placement and tells nothing. Found with bit operations, not a loop over every covered cell;
         # lowest first, as that loop went.
         telling = self.unknown & ~union & (dilate(varying, rows, cols) | ~dilate(fixed, rows, cols))
-        result = -1.0
         while telling:  # (lowest first; the first cell tells more often than not: no list of them all)
             low = telling & -telling
             telling ^= low

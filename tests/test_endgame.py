@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from solver.board import parse_board
+from solver.board import neighbours, parse_board
 from solver.endgame import best_endgame_move, list_placements
 from solver.probability import solve
 
@@ -69,9 +69,7 @@ def _reference_win(board, placements: list[int]) -> dict[int, float]:
     flags = {r * cols + c for r, c, ch in board.cells() if ch == "F"}
 
     def around(i: int) -> list[int]:
-        r, c = divmod(i, cols)
-        return [rr * cols + cc for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
-                if 0 <= rr < rows and 0 <= cc < cols and (rr, cc) != (r, c)]
+        return [rr * cols + cc for rr, cc in neighbours(rows, cols, *divmod(i, cols))]
 
     def shows(cell: int, placement: int):
         def number(i: int) -> int:
