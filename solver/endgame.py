@@ -277,6 +277,15 @@ def best_endgame_move(
 _last_search: _Search | None = None
 
 
+def forget() -> None:
+    """Drop the last search, at the start of a new game. Carrying on needs the new position to
+    continue the last search's, which a new game's cannot do but by chance; without this, a game
+    played again right after a search of its own that gave up would find that search's work (and
+    could then choose otherwise): a game's moves would depend on what was played before it."""
+    global _last_search
+    _last_search = None
+
+
 def _search_for(model: Model, placements: list[int], deadline: float, work: int) -> _Search:
     global _last_search
     search = _last_search

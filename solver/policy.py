@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from .board import Board
 from .constraints import build_constraints, deduce_next
+from .endgame import forget
 from .enumeration import DEFAULT_NODE_BUDGET
 from .grid import bits
 from .probability import Analysis, solve, solve_system, to_analysis
@@ -76,6 +77,7 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
     untouched = not system.constraints and system.unknown.bit_count() == board.rows * board.cols
     # An untouched board that is all mines has nothing to open: the general path below says so.
     if untouched and (board.mines is None or board.mines < board.rows * board.cols):
+        forget()  # a new game: its moves must not depend on the games played before it
         row, col = config.first_click or (0, 0)
         # A first click meant for a bigger board moves to the nearest cell of this one.
         row, col = min(row, board.rows - 1), min(col, board.cols - 1)

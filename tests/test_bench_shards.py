@@ -3,6 +3,8 @@ fingerprints in one process, on two local worker processes and on a Dask cluster
 worker processes that the test starts)."""
 
 import json
+import os
+import random
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -120,3 +122,25 @@ def test_bad_bench_options(args, message, capsys):
     assert main([*BENCH, *args]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def _outcome(result) -> tuple:
+    return result.won, result.guesses, result.approximate, len(result.decision_seconds)
+
+
+def test_a_game_is_played_the_same_whatever_was_played_before_it():
+    # Game 1474 of seed 1 (expert, safe) ends on an endgame search that runs out of work. Played
+    # again right after, that search once carried on from the first one's work and chose otherwise.
+    expert = BenchConfig(16, 30, 99, "safe", (0, 0), 2000, 1)
+    assert _outcome(play_game(expert, 1474)) == _outcome(play_game(expert, 1474))
+    # And games drawn at random, each played alone, after itself and after another game.
+    seed = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
+    print(f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})")
+    rng = random.Random(seed)
+    config = BenchConfig(16, 30, 99, "safe", (0, 0), 10**6, seed)
+    games = rng.sample(range(10**6), 12)
+    alone = [_outcome(play_game(config, k)) for k in games]
+    for k, expected in zip(games, alone):
+        assert _outcome(play_game(config, k)) == expected, (seed, k)
+    for k, expected in zip(reversed(games), reversed(alone)):
+        assert _outcome(play_game(config, k)) == expected, (seed, k)
