@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import re
 import sys
 from typing import Sequence
 
@@ -61,6 +62,22 @@ def _add_log_options(parser: argparse.ArgumentParser, default) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", default=quiet_default, help="only errors in the log output")
 
 
+# A value that starts with a minus but is no option: "-1,5" (argparse takes "-5" as a number, but
+# "-1,5" as an unknown option, and then says only "expected one argument").
+_NEGATIVE_VALUE = re.compile(r"-\d+(,-?\d+)+")
+
+
+def _attach_negative_values(argv: Sequence[str]) -> list[str]:
+    """``--first -1,5`` -> ``--first=-1,5``, so the option's own check says what is wrong with it."""
+    out: list[str] = []
+    for token in argv:
+        if out and out[-1].startswith("--") and "=" not in out[-1] and _NEGATIVE_VALUE.fullmatch(token):
+            out[-1] = f"{out[-1]}={token}"
+        else:
+            out.append(token)
+    return out
+
+
 def main(
     argv: Sequence[str] | None = None,
     commands: Sequence[str] = COMMAND_MODULES,
@@ -70,7 +87,7 @@ def main(
     """Run one command; the lab's tools in a checkout (``python3 -m lab``) come in with their own list."""
     try:
         parser = build_parser(commands, prog, description)
-        args = parser.parse_args(argv)
+        args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:  # argparse exits 2 on bad arguments and 0 on --help
         return int(exc.code or 0)
     except KeyboardInterrupt:  # while the command modules load

@@ -140,6 +140,14 @@ def test_bench_bad_arguments(capsys, args):
     assert "Traceback" not in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["bench", "play"])
+@pytest.mark.parametrize("cell", ["-1,5", "2,-3", "-1,-1"])
+def test_a_negative_first_click_is_named_as_such(capsys, command, cell):
+    # argparse alone reads "-1,5" as an unknown option and says only "expected one argument".
+    assert main([command, "--first", cell]) == 2
+    assert f"cell '{cell}' has a negative coordinate" in capsys.readouterr().err
+
+
 def test_help_lists_commands(capsys):
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
