@@ -3,7 +3,6 @@ is one by brute force (exactly one mine in every placement, and swapping it keep
 
 from __future__ import annotations
 
-import os
 import random
 
 from solver.board import MINE_LIKE_CHARS, UNKNOWN_CHARS, Board, neighbours
@@ -12,6 +11,7 @@ from solver.guess import GuessConfig, _forced_pair
 from solver.policy import PolicyConfig, decide
 from solver.probability import solve
 
+from .seeds import REPLAY, SEED
 from .test_lookahead import _placements
 from .test_probability import random_position
 
@@ -70,8 +70,8 @@ def test_dense_boards_never_guess_a_certain_mine():
     """When even the safest cell is likely a mine (over 90%), the candidates' limit reaches past 1: a
     certain mine must still never be a candidate (scoring one divided by its zero chance to be safe).
     Boards drawn anew on every run; the seed is printed and named in every failure."""
-    seed = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
-    print(f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})")
+    seed = SEED
+    print(REPLAY)
     rng = random.Random(seed)
     checked = 0
     for _ in range(4000):

@@ -9,7 +9,6 @@ games (random safe clicks, some mines flagged). The seed is drawn at random on e
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import pytest
@@ -20,8 +19,9 @@ from solver.game import Game
 from solver.policy import PolicyConfig, decide
 from solver.probability import analyze
 
-SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
-print(f"\ntests/test_huge_boards.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED})")
+from .seeds import REPLAY, SEED
+
+print(f"\ntests/test_huge_boards.py: {REPLAY}")
 
 
 def lattice_board(rng: random.Random, rows: int, cols: int, density: float) -> tuple[Board, set[tuple[int, int]]]:
@@ -92,7 +92,7 @@ def test_lattice_60x60_is_answered(tmp_path, capsys, with_total):
     board, mines = lattice_board(rng, 60, 60, rng.uniform(0.15, 0.3))
     if not with_total:
         board = board.with_mines(None)
-    why = f"seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED}), lattice, total={with_total}"
+    why = f"{REPLAY}, lattice, total={with_total}"
     code, out, err = solve_json(tmp_path, capsys, board)
     assert code == 0, f"{why}: exit {code}: {err}"
     check_answer(board, mines, out, why)
@@ -106,7 +106,7 @@ def test_played_60x60_is_answered(tmp_path, capsys, with_total):
     board, mines = played_board(rng, 60, 60, rng.uniform(0.17, 0.3))
     if not with_total:
         board = board.with_mines(None)
-    why = f"seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED}), played game, total={with_total}"
+    why = f"{REPLAY}, played game, total={with_total}"
     code, out, err = solve_json(tmp_path, capsys, board)
     assert code == 0, f"{why}: exit {code}: {err}"
     check_answer(board, mines, out, why)

@@ -5,7 +5,6 @@ every run, printed: replay with SCREENBOT_RANDOM_SEED=<seed> pytest tests/test_i
 
 from __future__ import annotations
 
-import os
 import random
 
 import solver.constraints as constraints
@@ -17,8 +16,9 @@ from solver.game import PLAYING, Game
 from solver.policy import PolicyConfig, decide
 from solver.probability import solve
 
-SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
-print(f"\ntests/test_incremental.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED})")
+from .seeds import REPLAY, SEED
+
+print(f"\ntests/test_incremental.py: {REPLAY}")
 
 
 def _fresh(fn, *args):

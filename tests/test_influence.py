@@ -6,7 +6,6 @@ checked against the definition in the module's docstring. The boards are drawn a
 from __future__ import annotations
 
 import math
-import os
 import random
 
 import pytest
@@ -17,12 +16,12 @@ from solver.guess import PSEUDO_SHARE, _pseudo_fifty_fifties
 from solver.influence import MISSING_LIMIT, closed_pattern, joint_probability, owed_risk
 from solver.probability import solve
 
+from .seeds import REPLAY, SEED
 from .test_lookahead import _placements
 from .test_probability import random_position
 
 
-SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
-print(f"\ntests/test_influence.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED})")
+print(f"\ntests/test_influence.py: {REPLAY}")
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
 from collections import Counter
@@ -22,10 +21,11 @@ import pytest
 
 from screenbot.desktop import VirtualDisplay, start_client
 
+from .seeds import SEED
+
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[1]
-SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED", random.randrange(1 << 30)))
 
 
 def _display() -> VirtualDisplay:

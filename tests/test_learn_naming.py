@@ -4,7 +4,6 @@ named back to the true states; clusterings that break the rules must be refused.
 
 from __future__ import annotations
 
-import os
 import random
 
 import numpy as np
@@ -14,7 +13,8 @@ from screenbot.learn.clusters import Clusters
 from screenbot.learn.naming import LostGame, NamingError, label, merge, name_lost_board
 from solver.board import neighbours
 
-SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED", random.randrange(1 << 30)))
+from .seeds import SEED
+
 
 
 def lost_game(rng: random.Random, rows: int, cols: int, mines: int, flags: int, reveal_all: bool = False):

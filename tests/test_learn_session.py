@@ -4,7 +4,6 @@ random on every run (seed printed; SCREENBOT_RANDOM_SEED replays)."""
 
 from __future__ import annotations
 
-import os
 import random
 
 import numpy as np
@@ -17,7 +16,8 @@ from screenbot.testing.client import SimulatedClient
 from screenbot.testing.renderers import FlatRenderer
 from solver.board import UNREAD
 
-SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED", random.randrange(1 << 30)))
+from .seeds import SEED
+
 
 
 def _desk(client: SimulatedClient) -> Desk:

@@ -21,7 +21,8 @@ import pytest
 
 from screenbot.desktop import VirtualDisplay
 
-from .test_random_real import judge_labelled, random_seed
+from .seeds import REPLAY, SEED
+from .test_random_real import judge_labelled
 
 # Real Xvfb and minegauler: a quick run deselects them with -m "not e2e".
 pytestmark = pytest.mark.e2e
@@ -38,15 +39,14 @@ MIN_READ = 7
 def test_minegauler_read_at_random_button_sizes(tmp_path):
     from lab.shots.minegauler import one_game
 
-    seed = random_seed()
+    seed = SEED
     rng = random.Random(seed)
-    replay = f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})"
     sizes = rng.sample([s for s in range(16, 41) if s % 4], 3)  # sizes the skin was not taught at
     boards = [rng.choice([b for b in BOARDS if b[1] * size <= WHOLE_HEIGHT]) for size in sizes]
-    print(f"\nminegauler button sizes {sizes}, boards {boards}, {replay}")
+    print(f"\nminegauler button sizes {sizes}, boards {boards}, {REPLAY}")
     paths = []
     with VirtualDisplay():
         for size, (cols, rows, mines) in zip(sizes, boards):
             paths += one_game(tmp_path, tmp_path, size, cols, rows, mines, rng, for_templates=False)
-    counts, summary = judge_labelled(paths, f"minegauler at {sizes} px", replay)
+    counts, summary = judge_labelled(paths, f"minegauler at {sizes} px", REPLAY)
     assert counts["right"] >= MIN_READ, summary

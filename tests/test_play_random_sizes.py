@@ -20,19 +20,19 @@ import pytest
 
 from screenbot.desktop import VirtualDisplay, start_client
 
+from .seeds import REPLAY, SEED
 from .test_e2e_play import ROOT, check, play_in_child
 
 # Real Xvfb and clients: a quick run deselects them with -m "not e2e".
 pytestmark = pytest.mark.e2e
 
-SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
 RNG = random.Random(SEED)
 # The smallest window (width, height) that shows each level's whole board (gnome-mines 40.1 under
 # openbox: cells are at least 20 px; a narrower or lower window clips the board).
 SMALLEST = {"small": (500, 400), "medium": (560, 480), "big": (820, 480)}
 DRAWS = [(level, (RNG.randint(SMALLEST[level][0], 1270), RNG.randint(SMALLEST[level][1], 1010)))
          for level in (RNG.choice(list(SMALLEST)) for _ in range(5))]
-print(f"\ntests/test_play_random_sizes.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED}): {DRAWS}")
+print(f"\ntests/test_play_random_sizes.py: {REPLAY}: {DRAWS}")
 
 
 @pytest.mark.parametrize("level, window", DRAWS, ids=[f"{level}-{w}x{h}" for level, (w, h) in DRAWS])

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -28,7 +27,9 @@ from pathlib import Path
 import pytest
 
 from solver.board import parse_board
+
 from . import random_cases
+from .seeds import REPLAY, SEED
 
 # Real Xvfb and clients: a quick run deselects them with -m "not e2e".
 pytestmark = pytest.mark.e2e
@@ -74,12 +75,6 @@ def judge_all(paths, what: str, replay: str, describe=lambda path: "", where: st
     print(summary)
     assert not wrong, summary + where + "\n" + "\n".join(f"  {v.name}: {v.detail}" for v in wrong)
     return counts, summary
-
-
-def random_seed() -> int:
-    """SCREENBOT_RANDOM_SEED when given (to replay a run), else a fresh seed."""
-    given = os.environ.get("SCREENBOT_RANDOM_SEED")
-    return int(given) if given else random.SystemRandom().randrange(10**9)
 
 
 @dataclass
@@ -143,13 +138,12 @@ def test_reader_on_random_real_screenshots(client, env, default, tmp_path):
     missing = random_cases.missing_tools(client)
     if missing:
         pytest.skip(f"needs {', '.join(missing)} (CI installs them: .ci/run)")
-    seed = random_seed()
-    replay = f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})"
-    print(f"\n{count} random {client} cases, {replay}; cases in {tmp_path}")
+    seed = SEED
+    print(f"\n{count} random {client} cases, {REPLAY}; cases in {tmp_path}")
     try:
         paths = random_cases.generate(tmp_path, count, seed, client, report=lambda line: print(line, flush=True))
     except RuntimeError as exc:
-        pytest.fail(f"{client} cases, {replay}: the generator failed: {exc}")
+        pytest.fail(f"{client} cases, {REPLAY}: the generator failed: {exc}")
 
-    judge_all(paths, f"{client}: {len(paths)} random cases", replay, lambda path: f" [{_describe(path)}]",
+    judge_all(paths, f"{client}: {len(paths)} random cases", REPLAY, lambda path: f" [{_describe(path)}]",
               f"; cases in {tmp_path}")

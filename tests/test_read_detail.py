@@ -7,7 +7,6 @@ number and its colour drawn at random on every run (seed printed; SCREENBOT_RAND
 
 from __future__ import annotations
 
-import os
 import random
 
 import numpy as np
@@ -19,7 +18,8 @@ from screenbot.vision import load_skins, read_board
 from screenbot.vision.newskin import make_skin
 from solver.board import Board
 
-SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED", random.randrange(1 << 30)))
+from .seeds import SEED
+
 PITCH = 48
 MARGIN = 60
 SEEN_COLOURS = {"1": (200, 0, 0), "2": (0, 120, 0), "3": (0, 0, 200)}

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib.machinery
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -24,6 +23,8 @@ import pytest
 
 import solver
 from solver.native import COMPILED, compiled_modules, stale_modules
+
+from .seeds import REPLAY, SEED
 
 # Plays the games and prints every decision: its moves and every cell's probability (repr of floats).
 TRACE = r"""
@@ -61,10 +62,6 @@ for index in range(games):
 GAMES = 30
 
 
-def _seed() -> int:
-    return int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
-
-
 def _trace(seed: int, where: Path, path: Path | None) -> list[str]:
     """The trace's lines, run in ``where`` (not the checkout, whose solver/ ``-c`` would import first),
     with ``path`` before the installed package when given."""
@@ -79,20 +76,19 @@ def _trace(seed: int, where: Path, path: Path | None) -> list[str]:
 
 
 def test_the_compiled_core_plays_exactly_as_its_source(tmp_path):
-    seed = _seed()
-    replay = f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})"
+    seed = SEED
     plain = tmp_path / "plain" / "solver"
     plain.mkdir(parents=True)
     for source in Path(solver.__file__).parent.glob("*.py"):
         shutil.copy(source, plain / source.name)
     installed = _trace(seed, tmp_path, None)
     source = _trace(seed, tmp_path, plain.parent)
-    print(f"\n{replay}: installed {installed[0]}, source {source[0]}, {len(installed)} lines")
+    print(f"\n{REPLAY}: installed {installed[0]}, source {source[0]}, {len(installed)} lines")
     assert source[0] == "compiled: []", "the plain source's run imported compiled modules"
     assert sum(line.endswith(("won", "lost")) for line in installed) == GAMES
     for line_installed, line_source in zip(installed[1:], source[1:]):
-        assert line_installed == line_source, replay
-    assert len(installed) == len(source), replay
+        assert line_installed == line_source, REPLAY
+    assert len(installed) == len(source), REPLAY
 
 
 def test_the_core_is_compiled_where_required():

@@ -6,17 +6,15 @@ no repeated picture gives none. Replay a failure with SCREENBOT_RANDOM_SEED=<see
 
 from __future__ import annotations
 
-import os
-import random
-
 import numpy as np
 import pytest
 
 from screenbot.vision.structure import find_grids
 from screenbot.vision.tiled import tiled_grid
 
-SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
-print(f"\ntests/test_tiled.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED})")
+from .seeds import REPLAY, SEED
+
+print(f"\ntests/test_tiled.py: {REPLAY}")
 
 
 def _picture(rng: np.random.Generator, pitch: int, kind: str) -> np.ndarray:

@@ -9,7 +9,6 @@ SCREENBOT_RANDOM_SEED=<seed>).
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -28,12 +27,12 @@ from screenbot.testing import FlatVision, SimulatedClient
 from screenbot.vision import load_skins, read_board
 from screenbot.vision.skins import Skin
 
+from .seeds import REPLAY, SEED
 from .test_play_loop import GNOME_LIKE, make_player
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
 SKINS = load_skins()
-SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
-print(f"\ntests/test_unseen.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED})")
+print(f"\ntests/test_unseen.py: {REPLAY}")
 
 
 def _own_size(shot) -> bool:

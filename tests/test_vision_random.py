@@ -23,10 +23,10 @@ from screenbot.vision.locate import locate_boards
 from screenbot.vision.plausible import check_plausible, implausible
 from solver.board import parse_board
 
+from .seeds import REPLAY, SEED
 from .test_vision import SHOTS
 
-SEED = int(os.environ.get("SCREENBOT_RANDOM_SEED") or random.SystemRandom().randrange(10**6))
-print(f"\ntests/test_vision_random.py: seed {SEED} (replay: SCREENBOT_RANDOM_SEED={SEED})")
+print(f"\ntests/test_vision_random.py: {REPLAY}")
 
 
 @pytest.fixture(scope="module")

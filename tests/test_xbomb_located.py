@@ -17,7 +17,8 @@ import pytest
 
 from screenbot.desktop import VirtualDisplay
 
-from .test_random_real import judge_labelled, random_seed
+from .seeds import REPLAY, SEED
+from .test_random_real import judge_labelled
 
 # Real Xvfb and xbomb: a quick run deselects them with -m "not e2e".
 pytestmark = pytest.mark.e2e
@@ -31,11 +32,10 @@ def test_xbomb_located_and_read_at_random_levels(tmp_path):
     from lab.shots import xbomb
     from lab.shots.store import save_shot
 
-    seed = random_seed()
+    seed = SEED
     rng = random.Random(seed)
-    replay = f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})"
     levels = sorted(rng.sample([1, 2, 3], 2))
-    print(f"\nxbomb levels {levels}, {replay}")
+    print(f"\nxbomb levels {levels}, {REPLAY}")
     paths = []
     with VirtualDisplay():
         for level in levels:
@@ -52,6 +52,6 @@ def test_xbomb_located_and_read_at_random_levels(tmp_path):
                     break
             finally:
                 session.close()
-    assert paths, f"no game at levels {levels} could be labelled; {replay}"
-    counts, summary = judge_labelled(paths, f"xbomb at levels {levels}", replay)
+    assert paths, f"no game at levels {levels} could be labelled; {REPLAY}"
+    counts, summary = judge_labelled(paths, f"xbomb at levels {levels}", REPLAY)
     assert counts["right"] >= MIN_READ_SHARE * len(paths), summary
