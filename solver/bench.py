@@ -114,15 +114,15 @@ def play_game(config: BenchConfig, index: int) -> GameResult:
     policy = replace(config.policy, first_click=config.first)
     guesses = approximate = 0
     times = []
-    slowest: Slowest | None = None
+    slowest_step, slowest_board = -1, None  # written out once the game is over, off the clock
     start = time.process_time()
     while game.status == PLAYING:
         board = game.board()
         t0 = time.process_time()
         decision = decide(board, policy)
         times.append(time.process_time() - t0)
-        if slowest is None or times[-1] > slowest.seconds:
-            slowest = Slowest(times[-1], index, len(times) - 1, format_board(board))
+        if slowest_board is None or times[-1] > times[slowest_step]:
+            slowest_step, slowest_board = len(times) - 1, board
         guesses += decision.guessed
         approximate += decision.approximate
         for move in decision.moves:
@@ -132,7 +132,9 @@ def play_game(config: BenchConfig, index: int) -> GameResult:
                 game.flag(move.row, move.col)
             else:
                 game.open(move.row, move.col)
-    return GameResult(game.status == WON, guesses, approximate, tuple(times), time.process_time() - start, slowest)
+    seconds = time.process_time() - start
+    slowest = None if slowest_board is None else Slowest(times[slowest_step], index, slowest_step, format_board(slowest_board))
+    return GameResult(game.status == WON, guesses, approximate, tuple(times), seconds, slowest)
 
 
 def play_shard(config: BenchConfig, shard: Shard, on_game: Callable[[GameResult], None] | None = None) -> ShardResult:

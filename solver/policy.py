@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .board import Board
@@ -17,7 +17,7 @@ from .constraints import build_constraints, deduce_next
 from .endgame import forget
 from .enumeration import DEFAULT_NODE_BUDGET
 from .grid import bits
-from .probability import Analysis, solve, solve_system, to_analysis
+from .probability import Analysis, Model, solve, solve_system, to_analysis
 from .guess import GuessConfig, choose_guess
 
 OPEN, FLAG = "open", "flag"
@@ -51,12 +51,18 @@ class PolicyConfig:
 @dataclass(frozen=True, slots=True)
 class Decision:
     moves: tuple[Move, ...]
-    # The full analysis, or None when the cheap pass found the moves and full_analysis was off.
-    analysis: Analysis | None
+    # The model solved for the decision, or None when the cheap pass found the moves and
+    # full_analysis was off. Its ``analysis`` is made only when asked for: the benchmark never does.
+    model: Model | None = field(repr=False)
     guessed: bool  # True when the move is a guess (probability above zero)
     # True when the answer is not the full policy's: a component was approximated (over its work
     # budget or out of time) or the guess search was cut short by the time limit.
     approximate: bool = False
+
+    @property
+    def analysis(self) -> Analysis | None:
+        """The full analysis (probabilities per cell, certain cells), or None with ``model``."""
+        return None if self.model is None else to_analysis(self.model)
 
 
 @lru_cache(maxsize=4096)
@@ -82,8 +88,8 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
         # A first click meant for a bigger board moves to the nearest cell of this one.
         row, col = min(row, board.rows - 1), min(col, board.cols - 1)
         probability = (board.mines or 0) / (board.rows * board.cols) if board.mines is not None else 0.0
-        analysis = to_analysis(solve(board, density=config.density, system=system)) if config.full_analysis else None
-        return Decision((Move(OPEN, row, col, probability),), analysis, guessed=True)
+        model = solve(board, density=config.density, system=system) if config.full_analysis else None
+        return Decision((Move(OPEN, row, col, probability),), model, guessed=True)
     deduction = deduce_next(system, deadline=solve_by)
     model = None
     safe, mines = deduction.safe, deduction.mines
@@ -104,4 +110,4 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
         moves.append(Move(OPEN, *divmod(guess.index, cols), float(model.probabilities[guess.index])))
         guessed = True
         approximate = approximate or not guess.complete
-    return Decision(tuple(moves), to_analysis(model) if model is not None else None, guessed, approximate)
+    return Decision(tuple(moves), model, guessed, approximate)
