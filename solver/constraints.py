@@ -252,7 +252,9 @@ def deduce_next(system: ConstraintSystem, deadline: float = math.inf) -> Deducti
     return result
 
 
-def _continue(last, system: ConstraintSystem):
+def _continue(
+    last: tuple[ConstraintSystem, Deduction] | None, system: ConstraintSystem
+) -> tuple[Deduction, tuple[Constraint, ...], int, int] | None:
     """(previous deduction, constraints of the numbers shown since, cells opened, cells flagged) when
     ``system`` continues the last deduced one, else None."""
     if last is None:
@@ -293,13 +295,16 @@ def _continue(last, system: ConstraintSystem):
     return prev, fresh, opened, flagged
 
 
-def _reduce(system, work, safe, mines, touched):
+def _reduce(
+    system: ConstraintSystem, work: list[Constraint], safe: int, mines: int, touched: int
+) -> tuple[list[Constraint], int, int]:
     """Remove settled cells from the constraints that hold any of ``touched`` (the others are reduced
     already), then apply the single-number rule."""
-    out = []
-    seen = set()
+    out: list[Constraint] = []
+    seen: set[tuple[int, int]] = set()
     for con in work:
-        mask, left = con.cells, con.mines
+        cells, left, source = con
+        mask = cells
         if mask & touched:
             if mask & mines:
                 left -= (mask & mines).bit_count()
@@ -308,7 +313,7 @@ def _reduce(system, work, safe, mines, touched):
             size = mask.bit_count()
             if left < 0 or left > size:
                 raise InconsistentBoardError(
-                    "a number cannot be satisfied", cells=(system.cell(con.source),) + system.cells(con.cells)
+                    "a number cannot be satisfied", cells=(system.cell(source),) + system.cells(cells)
                 )
             if not mask:
                 continue
@@ -321,7 +326,7 @@ def _reduce(system, work, safe, mines, touched):
         key = (mask, left)
         if key not in seen:
             seen.add(key)
-            out.append(con if mask == con.cells else _constraint((mask, left, con.source)))
+            out.append(con if mask == cells else _constraint((mask, left, source)))
     return out, safe, mines
 
 

@@ -26,10 +26,11 @@ from .enumeration import BudgetExceeded, enumerate_component
 from .grid import bits, dilate, neighbour_masks
 from .probability import Model
 
-# Up to 400 placements: past that the search nearly always runs out of work (3 of 112 searches of
-# 400-1,000 placements ended, over 3,000 expert, 3,000 intermediate and 5,000 beginner games), and a
-# search that gives up costs its whole budget (docs/benchmarks.md, "The endgame search").
-PLACEMENT_LIMIT = 400
+# Up to 250 placements: past that the search mostly runs out of work (on expert, 24 of the 27
+# searches of 250-400 placements in 1,500 games gave up; 3 of 112 of 400-1,000 placements ended in
+# 11,000 games of all levels), and a search that gives up costs its whole budget. Searching up to 400
+# took 6% more CPU per expert game for no game won more (docs/benchmarks.md, "The endgame search").
+PLACEMENT_LIMIT = 250
 # Placements split and cells shown by openings, in all, before the search gives up and the lookahead
 # chooses (deterministic, unlike a clock). A search that gives up has spent it for nothing, so it is
 # kept small: counting the splits alone, one beginner decision took 0.6 s in openings; 100,000 won

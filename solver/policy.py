@@ -53,7 +53,8 @@ class Decision:
     moves: tuple[Move, ...]
     # The model solved for the decision, or None when the cheap pass found the moves and
     # full_analysis was off. Its ``analysis`` is made only when asked for: the benchmark never does.
-    model: Model | None = field(repr=False)
+    # (Left out of ==: a model holds caches; compare the analyses.)
+    model: Model | None = field(repr=False, compare=False)
     guessed: bool  # True when the move is a guess (probability above zero)
     # True when the answer is not the full policy's: a component was approximated (over its work
     # budget or out of time) or the guess search was cut short by the time limit.
