@@ -29,7 +29,8 @@ from .probability import Model
 # Up to 250 placements: past that the search mostly runs out of work (on expert, 24 of the 27
 # searches of 250-400 placements in 1,500 games gave up; 3 of 112 of 400-1,000 placements ended in
 # 11,000 games of all levels), and a search that gives up costs its whole budget. Searching up to 400
-# took 6% more CPU per expert game for no game won more (docs/benchmarks.md, "The endgame search").
+# took 6% more CPU per expert game and won no more (9 of 40,000 games changed: 6 won only with 400,
+# 3 only with 250; docs/benchmarks.md, "The endgame search").
 PLACEMENT_LIMIT = 250
 # Placements split and cells shown by openings, in all, before the search gives up and the lookahead
 # chooses (deterministic, unlike a clock). A search that gives up has spent it for nothing, so it is
