@@ -112,9 +112,8 @@ def _reference_win(board, placements: list[int]) -> dict[int, float]:
 def test_the_search_finds_the_best_move_of_the_plain_game_tree():
     # Random small positions, new on every run: the pruned search must reach the plain tree's best
     # win chance, with a move that has it.
-    seed = SEED
     print(REPLAY)
-    rng = random.Random(seed)
+    rng = random.Random(SEED)
     checked = 0
     while checked < 60:
         rows, cols = rng.randint(2, 4), rng.randint(3, 5)
@@ -125,6 +124,6 @@ def test_the_search_finds_the_best_move_of_the_plain_game_tree():
             continue
         expected = _reference_win(board, placements)
         cell, chance = best_endgame_move(model, placements)
-        assert chance == pytest.approx(max(expected.values()), abs=1e-12), (seed, board)
-        assert expected[cell] == pytest.approx(chance, abs=1e-12), (seed, board)
+        assert chance == pytest.approx(max(expected.values()), abs=1e-12), (SEED, board)
+        assert expected[cell] == pytest.approx(chance, abs=1e-12), (SEED, board)
         checked += 1

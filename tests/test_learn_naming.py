@@ -16,7 +16,6 @@ from solver.board import neighbours
 from .seeds import SEED
 
 
-
 def lost_game(rng: random.Random, rows: int, cols: int, mines: int, flags: int, reveal_all: bool = False):
     """A random game played to a loss: (true chars before, true chars after, clicked cell, flagged cells)."""
     cells = [(r, c) for r in range(rows) for c in range(cols)]

@@ -19,7 +19,6 @@ from solver.board import UNREAD
 from .seeds import SEED
 
 
-
 def _desk(client: SimulatedClient) -> Desk:
     now = [0.0]
 

@@ -39,8 +39,7 @@ MIN_READ = 7
 def test_minegauler_read_at_random_button_sizes(tmp_path):
     from lab.shots.minegauler import one_game
 
-    seed = SEED
-    rng = random.Random(seed)
+    rng = random.Random(SEED)
     sizes = rng.sample([s for s in range(16, 41) if s % 4], 3)  # sizes the skin was not taught at
     boards = [rng.choice([b for b in BOARDS if b[1] * size <= WHOLE_HEIGHT]) for size in sizes]
     print(f"\nminegauler button sizes {sizes}, boards {boards}, {REPLAY}")

@@ -138,10 +138,9 @@ def test_reader_on_random_real_screenshots(client, env, default, tmp_path):
     missing = random_cases.missing_tools(client)
     if missing:
         pytest.skip(f"needs {', '.join(missing)} (CI installs them: .ci/run)")
-    seed = SEED
     print(f"\n{count} random {client} cases, {REPLAY}; cases in {tmp_path}")
     try:
-        paths = random_cases.generate(tmp_path, count, seed, client, report=lambda line: print(line, flush=True))
+        paths = random_cases.generate(tmp_path, count, SEED, client, report=lambda line: print(line, flush=True))
     except RuntimeError as exc:
         pytest.fail(f"{client} cases, {REPLAY}: the generator failed: {exc}")
 

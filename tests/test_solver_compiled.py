@@ -76,13 +76,12 @@ def _trace(seed: int, where: Path, path: Path | None) -> list[str]:
 
 
 def test_the_compiled_core_plays_exactly_as_its_source(tmp_path):
-    seed = SEED
     plain = tmp_path / "plain" / "solver"
     plain.mkdir(parents=True)
     for source in Path(solver.__file__).parent.glob("*.py"):
         shutil.copy(source, plain / source.name)
-    installed = _trace(seed, tmp_path, None)
-    source = _trace(seed, tmp_path, plain.parent)
+    installed = _trace(SEED, tmp_path, None)
+    source = _trace(SEED, tmp_path, plain.parent)
     print(f"\n{REPLAY}: installed {installed[0]}, source {source[0]}, {len(installed)} lines")
     assert source[0] == "compiled: []", "the plain source's run imported compiled modules"
     assert sum(line.endswith(("won", "lost")) for line in installed) == GAMES

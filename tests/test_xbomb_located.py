@@ -32,8 +32,7 @@ def test_xbomb_located_and_read_at_random_levels(tmp_path):
     from lab.shots import xbomb
     from lab.shots.store import save_shot
 
-    seed = SEED
-    rng = random.Random(seed)
+    rng = random.Random(SEED)
     levels = sorted(rng.sample([1, 2, 3], 2))
     print(f"\nxbomb levels {levels}, {REPLAY}")
     paths = []
