@@ -124,3 +124,23 @@ def _outcome(fn, *args):
         return fn(*args)
     except InconsistentBoardError as error:
         return type(error).__name__
+
+
+def test_a_character_of_no_kind_builds_like_a_dot_even_when_not_ascii():
+    # A Board made by hand may hold any character; one that is neither covered, a mine nor a number
+    # tells nothing, whether it is ASCII or not, and a build after it goes on from it.
+    rng = random.Random(SEED + 5)
+    for board in _positions(rng, 3)[::4]:
+        opened = [(r, c) for r, c, ch in board.cells() if ch == "0"]
+        if not opened:
+            continue
+        r, c = rng.choice(opened)
+        for odd in ("é", "\u2603", "."):
+            grid = list(board.grid)
+            grid[r] = grid[r][:c] + odd + grid[r][c + 1 :]
+            dotted = list(board.grid)
+            dotted[r] = dotted[r][:c] + "." + dotted[r][c + 1 :]
+            expected = _fresh(build_constraints, Board(tuple(dotted), board.mines))
+            assert _fresh(build_constraints, Board(tuple(grid), board.mines)) == expected, f"seed {SEED}"
+            build_constraints(board)
+            assert build_constraints(Board(tuple(grid), board.mines)) == expected, f"seed {SEED}"
