@@ -14,7 +14,7 @@ from typing import cast
 
 from .constraints import ConstraintSystem, Deduction
 from .enumeration import ComponentSolutions, OutOfTime
-from .grid import bits
+from .grid import bit_length, bits, popcount
 
 _NEG_INF = -math.inf
 _TINY = math.nextafter(0.0, 1.0)
@@ -132,7 +132,7 @@ def _convolve_support(a: int, b: int) -> int:
     out = 0
     while b:
         low = b & -b
-        out |= a << (low.bit_length() - 1)
+        out |= a << (bit_length(low) - 1)
         b ^= low
     return out
 
@@ -176,8 +176,8 @@ def combine_with_total(
     live = [reach[i] & complete[i] for i in range(n + 1)]
     # Vectors are windows over [lo[i], hi[i]], the live counts' range (narrow on big boards where
     # mines_left is in the thousands but each prefix of components spans a few hundred counts).
-    lo = [(x & -x).bit_length() - 1 for x in live]
-    hi = [x.bit_length() - 1 for x in live]
+    lo = [bit_length(x & -x) - 1 for x in live]
+    hi = [bit_length(x) - 1 for x in live]
     counts_at = [bits(x) for x in live]  # (bit tests on these long ints cost their length: list them once)
     fwd: list[tuple[list[float], float]] = [([1.0], 0.0)]
     for i, poly in enumerate(polys):
@@ -319,14 +319,14 @@ def combine_with_density(
 
 
 def estimate_density(system: ConstraintSystem, deduction: Deduction, solutions, floating: int) -> float:
-    covered = system.unknown.bit_count() + system.flags
+    covered = popcount(system.unknown) + system.flags
     if covered == 0:
         return 0.15
     p = 0.15
     polys = [_poly(s) for s in solutions]
     for _ in range(20):
         group_probs = combine_with_density(solutions, p, polys)[0]
-        expected = system.flags + deduction.mines.bit_count() + p * floating.bit_count()
+        expected = system.flags + popcount(deduction.mines) + p * popcount(floating)
         for found, nums in zip(solutions, group_probs):
             expected += sum((n * g.size for n, g in zip(nums, found.component.groups)), 0.0)
         new = min(0.9, max(0.01, expected / covered))

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from .board import MINE_LIKE_CHARS, NUMBERS, UNKNOWN_CHARS, Board
 from .errors import InconsistentBoardError
-from .grid import bits, dilate, neighbour_masks
+from .grid import bit_length, bits, dilate, neighbour_masks, popcount
 
 
 class Constraint(NamedTuple):
@@ -45,7 +45,7 @@ class ConstraintSystem:
 
     @property
     def flags(self) -> int:
-        return self.shown_mines.bit_count()
+        return popcount(self.shown_mines)
 
     def reveal(self, index: int, value: int) -> ConstraintSystem:
         """The system after the covered cell ``index`` turns out safe and shows ``value``."""
@@ -57,8 +57,8 @@ class ConstraintSystem:
         ]
         around = neighbour_masks(self.rows, self.cols)[index]
         cells = around & unknown
-        left = value - (around & self.shown_mines).bit_count()
-        if left < 0 or left > cells.bit_count():
+        left = value - popcount(around & self.shown_mines)
+        if left < 0 or left > popcount(cells):
             raise InconsistentBoardError(f"{divmod(index, self.cols)} cannot show {value}", cells=(divmod(index, self.cols),))
         if cells:
             constraints.append(Constraint(cells, left, index))
@@ -125,7 +125,7 @@ def build_constraints(board: Board) -> ConstraintSystem:
     near_mines = dilate(shown_mines, rows, cols)
     lonely = nonzero & ~near_unknown & ~near_mines  # a number with nothing around that could be a mine
     if lonely:
-        i = (lonely & -lonely).bit_length() - 1
+        i = bit_length(lonely & -lonely) - 1
         raise InconsistentBoardError(
             f"the {flat[i]} at {divmod(i, cols)} sees no flags and no covered cells", cells=(divmod(i, cols),)
         )
@@ -151,15 +151,15 @@ def build_constraints(board: Board) -> ConstraintSystem:
     made: list[Constraint] = []  # in the order of their numbers: ``visit`` is read lowest bit first
     while visit:
         low = visit & -visit
-        i = low.bit_length() - 1
+        i = bit_length(low) - 1
         visit ^= low
         near = around[i]
         mask = near & unknown
-        shown = (near & shown_mines).bit_count() if shown_mines else 0
+        shown = popcount(near & shown_mines) if shown_mines else 0
         left = cell_bytes[last_cell - i] - 48 - shown
-        if left < 0 or left > mask.bit_count():
+        if left < 0 or left > popcount(mask):
             raise InconsistentBoardError(
-                f"the {flat[i]} at {divmod(i, cols)} sees {shown} flags and {mask.bit_count()} covered cells",
+                f"the {flat[i]} at {divmod(i, cols)} sees {shown} flags and {popcount(mask)} covered cells",
                 cells=(divmod(i, cols),),
             )
         if mask:
@@ -315,7 +315,7 @@ def _continue(
         if current is con and not con.cells & off:
             continue  # the very constraint (build_constraints kept it), its cells all still covered
         cells = con.cells & system.unknown
-        mines = con.mines - (con.cells & flagged).bit_count()
+        mines = con.mines - popcount(con.cells & flagged)
         if cells:
             if current is None or current.cells != cells or current.mines != mines:
                 return None
@@ -342,10 +342,10 @@ def _reduce(
             continue
         mask = cells
         if mask & mines:
-            left -= (mask & mines).bit_count()
+            left -= popcount(mask & mines)
             mask &= ~mines
         mask &= ~safe
-        size = mask.bit_count()
+        size = popcount(mask)
         if left < 0 or left > size:
             raise InconsistentBoardError(
                 "a number cannot be satisfied", cells=(system.cell(source),) + system.cells(cells)
@@ -410,7 +410,7 @@ def _pairwise(
             mask = con.cells
             while mask:
                 low = mask & -mask
-                by_cell.setdefault(low.bit_length() - 1, []).append(k)
+                by_cell.setdefault(bit_length(low) - 1, []).append(k)
                 mask ^= low
     safe = mines = 0
     for count, x in enumerate(fresh):
@@ -425,7 +425,7 @@ def _pairwise(
             mask = a.cells
             while mask:
                 low = mask & -mask
-                near.update(by_cell[low.bit_length() - 1])
+                near.update(by_cell[bit_length(low) - 1])
                 mask ^= low
             partners = list(near)
         for y in partners:
@@ -436,7 +436,7 @@ def _pairwise(
             both = a.cells & b.cells
             only_a = a.cells & ~both
             only_b = b.cells & ~both
-            na, nb, nboth = only_a.bit_count(), only_b.bit_count(), both.bit_count()
+            na, nb, nboth = popcount(only_a), popcount(only_b), popcount(both)
             low_m = max(0, a.mines - na, b.mines - nb)
             high_m = min(nboth, a.mines, b.mines)
             for only, n, left in ((only_a, na, a.mines), (only_b, nb, b.mines)):

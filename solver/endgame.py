@@ -23,7 +23,7 @@ from itertools import combinations
 from operator import and_, or_
 
 from .enumeration import BudgetExceeded, enumerate_component
-from .grid import bits, dilate, neighbour_masks
+from .grid import bit_length, bits, dilate, neighbour_masks, popcount
 from .probability import Model
 
 # Up to 250 placements: past that the search mostly runs out of work (on expert, 24 of the 27
@@ -121,7 +121,7 @@ class _Search:
     def _open(self, cell: int, placement: int) -> int | tuple[tuple[int, int], ...]:
         neighbours = self.neighbours
         mines = placement | self.shown
-        value = (neighbours[cell] & mines).bit_count()
+        value = popcount(neighbours[cell] & mines)
         if value:
             return value
         seen = 1 << cell
@@ -129,7 +129,7 @@ class _Search:
         shown = []
         while stack:
             c = stack.pop()
-            v = (neighbours[c] & mines).bit_count()
+            v = popcount(neighbours[c] & mines)
             shown.append((c, v))
             if v == 0:
                 fresh = neighbours[c] & self.unknown & ~seen
@@ -148,11 +148,11 @@ class _Search:
         if self.work < 0 or time.perf_counter() > self.deadline:
             raise BudgetExceeded
         near = self.neighbours[cell]
-        flags = (near & self.shown).bit_count()
+        flags = popcount(near & self.shown)
         for p in group:
             if not p & bit:
                 # The number itself when it is not a zero (most cells): no call for the common case.
-                value = (near & p).bit_count() + flags or self.reveal(cell, p)
+                value = popcount(near & p) + flags or self.reveal(cell, p)
                 part = out.get(value)
                 if part is None:
                     out[value] = [p]
@@ -190,7 +190,7 @@ class _Search:
         while telling:  # (lowest first; the first cell tells more often than not: no list of them all)
             low = telling & -telling
             telling ^= low
-            parts = self.split(low.bit_length() - 1, group)
+            parts = self.split(bit_length(low) - 1, group)
             if len(parts) > 1:  # a safe cell that tells placements apart: open it for free
                 result = self.score(parts, n, n, floor)
                 break
@@ -220,7 +220,7 @@ class _Search:
             while m:
                 low = m & -m
                 m ^= low
-                cell = low.bit_length() - 1
+                cell = bit_length(low) - 1
                 mines[cell] = mines.get(cell, 0) + 1
         n = len(group)
         ranked = [(n - mines.get(cell, 0), cell) for cell in bits(cells)]

@@ -18,7 +18,7 @@ from math import comb
 from typing import Any, NamedTuple
 
 from .constraints import Constraint
-from .grid import bits
+from .grid import bit_length, bits, popcount
 
 # Search nodes allowed per analysis before a component is approximated instead (``approximate.approximate``).
 # About 0.3 s of pure Python on a slow core; typical expert positions need a few hundred.
@@ -104,7 +104,7 @@ def partition(constraints: tuple[Constraint, ...]) -> list[list[Constraint]]:
         mask = con.cells
         while mask:
             low = mask & -mask
-            cell = low.bit_length() - 1
+            cell = bit_length(low) - 1
             other = owner.setdefault(cell, k)
             if other != k:
                 a, b = find(other), find(k)
@@ -129,14 +129,14 @@ def build_component(part: list[Constraint]) -> Component:
         mask = con.cells
         while mask:
             low = mask & -mask
-            cell = low.bit_length() - 1
+            cell = bit_length(low) - 1
             signature[cell] = signature.get(cell, 0) | (1 << k)
             mask ^= low
     groups_by_sig: dict[int, int] = {}
     for cell, sig in signature.items():
         groups_by_sig[sig] = groups_by_sig.get(sig, 0) | (1 << cell)
     members = _search_order(list(groups_by_sig.items()), len(part))
-    groups = tuple(CellGroup(cells, cells.bit_count()) for _, cells in members)
+    groups = tuple(CellGroup(cells, popcount(cells)) for _, cells in members)
     member_lists: list[list[int]] = [[] for _ in part]
     for g, (sig, _) in enumerate(members):
         for k in bits(sig):
@@ -154,13 +154,13 @@ def _search_order(members: list[tuple[int, int]], nconstraints: int) -> list[tup
     """
     n = len(members)
     if n <= 2:
-        return sorted(members, key=lambda m: -m[0].bit_count())
+        return sorted(members, key=lambda m: -popcount(m[0]))
     by_constraint: list[list[int]] = [[] for _ in range(nconstraints)]
     for g, (sig, _) in enumerate(members):
         for k in bits(sig):
             by_constraint[k].append(g)
     score = [0] * n
-    pops = [sig.bit_count() for sig, _ in members]
+    pops = [popcount(sig) for sig, _ in members]
     heap = [(0, -pops[g], g) for g in range(n)]
     heapq.heapify(heap)
     placed = [False] * n

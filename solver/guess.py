@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from .board import Board
 from .endgame import PLACEMENT_LIMIT, WORK_BUDGET, best_endgame_move, list_placements
 from .enumeration import BudgetExceeded, OutOfTime
-from .grid import bits, neighbour_masks, neighbour_table
+from .grid import bits, neighbour_masks, neighbour_table, popcount
 from .influence import closed_pattern, owed_risk
 from .lookahead import survival_two_moves
 from .probability import Model
@@ -191,7 +191,7 @@ def _tie_break(model: Model):
     unknown = system.unknown
 
     def key(i: int) -> tuple[int, int, int]:
-        return (len(table[i]), (around[i] & unknown).bit_count(), i)
+        return (len(table[i]), popcount(around[i] & unknown), i)
 
     return key
 
@@ -203,7 +203,7 @@ def _first_of_each_shape(cells: int, model: Model) -> list[int]:
     unknown = model.system.unknown
     first: dict[tuple[int, int], int] = {}
     for i in bits(cells):
-        first.setdefault((len(table[i]), (around[i] & unknown).bit_count()), i)
+        first.setdefault((len(table[i]), popcount(around[i] & unknown)), i)
     return list(first.values())
 
 
@@ -218,7 +218,7 @@ def _spread(candidates: list[int], model: Model) -> list[int]:
     out = []
     for i in candidates:
         if floating >> i & 1:
-            shape = (len(table[i]), (around[i] & unknown).bit_count())
+            shape = (len(table[i]), popcount(around[i] & unknown))
             if shape in seen:
                 continue
             seen.add(shape)
@@ -241,7 +241,7 @@ def _forced_pair(model: Model) -> tuple[int, int] | None:
     for con in model.deduction.constraints:
         # Reduced by what the enumeration settled too (the cheap pass's constraints do not know it).
         cells = con.cells & ~settled
-        if cells.bit_count() != 2 or con.mines - (con.cells & certain_mines).bit_count() != 1:
+        if popcount(cells) != 2 or con.mines - popcount(con.cells & certain_mines) != 1:
             continue
         a, b = bits(cells)
         if probabilities.get(a) != 0.5 or probabilities.get(b) != 0.5:
@@ -249,6 +249,6 @@ def _forced_pair(model: Model) -> tuple[int, int] | None:
         if (around[a] ^ around[b]) & ~cells & ~certain_mines:
             continue  # a cell next to one only may be (or is) a number that tells them apart
         unknown = system.unknown & ~certain_mines
-        first = max((a, b), key=lambda i: ((around[i] & unknown).bit_count(), -i))
+        first = max((a, b), key=lambda i: (popcount(around[i] & unknown), -i))
         return first, a + b - first
     return None

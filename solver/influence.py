@@ -21,6 +21,7 @@ import math
 
 from .combine import combine_with_total
 from .enumeration import ComponentSolutions, build_component, enumerate_by_count
+from .grid import popcount
 from .lookahead import fixed_constraints, split_touched
 from .probability import Model
 
@@ -67,7 +68,7 @@ def _missing(model: Model, certain_mines: int, certain_safe: int, mines: int, sa
     if flank & ~(covered | system.shown_mines):
         return -1  # an open flank cell shows a number that tells the pattern's cells apart
     missing = flank & covered & ~certain_mines
-    if missing.bit_count() > MISSING_LIMIT or missing & certain_safe:
+    if popcount(missing) > MISSING_LIMIT or missing & certain_safe:
         return -1
     return missing
 
@@ -93,8 +94,8 @@ def joint_probability(model: Model, mines: int, safe: int, budget: list[int], de
         if found_fixed is None:
             return 0.0
         solutions.append(found_fixed)
-    left = model.mines_left - mines.bit_count()
-    floating = (model.floating & ~fixed).bit_count()
+    left = model.mines_left - popcount(mines)
+    floating = popcount(model.floating & ~fixed)
     combined = combine_with_total(solutions, floating, left, deadline) if left >= 0 else None
     if combined is None:
         return 0.0

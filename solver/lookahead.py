@@ -17,7 +17,7 @@ import math
 
 from .constraints import Constraint
 from .enumeration import Component, ComponentSolutions, build_component, enumerate_by_count
-from .grid import neighbour_masks
+from .grid import neighbour_masks, popcount
 from .combine import combine_with_density, combine_with_total
 from .probability import Model
 
@@ -55,7 +55,7 @@ def survival_two_moves(
     for tracked, found in sorted(by_count.items()):
         solutions = kept + ([found] if found.component.groups else [])
         if model.mines_left is not None:
-            combined = combine_with_total(solutions, floating.bit_count(), model.mines_left)
+            combined = combine_with_total(solutions, popcount(floating), model.mines_left)
             if combined is None:
                 continue  # this number cannot show with the board's mine total
         else:
@@ -91,7 +91,7 @@ def _next_safety(
                     second = p
     if floating and floating_prob != 1.0 and floating_prob < second:
         if floating_prob < best:
-            best, second = floating_prob, (floating_prob if floating.bit_count() > 1 else best)
+            best, second = floating_prob, (floating_prob if popcount(floating) > 1 else best)
         else:
             second = floating_prob
     if best == 1.0:  # nothing left but certain mines: the game is won
@@ -119,8 +119,8 @@ def fixed_constraints(touched: list[ComponentSolutions], mines: int, safe: int) 
     for found in touched:
         for cells, count, source in constraints_of(found.component):
             rest = cells & ~fixed
-            left = count - (cells & mines).bit_count()
-            if left < 0 or left > rest.bit_count():
+            left = count - popcount(cells & mines)
+            if left < 0 or left > popcount(rest):
                 return None
             if rest:
                 constraints.append(Constraint(rest, left, source))

@@ -16,7 +16,7 @@ from .board import Board
 from .constraints import build_constraints, deduce_next
 from .endgame import forget
 from .enumeration import DEFAULT_NODE_BUDGET
-from .grid import bits
+from .grid import bits, popcount
 from .probability import Analysis, Model, solve, solve_system, to_analysis
 from .guess import GuessConfig, choose_guess
 
@@ -81,7 +81,7 @@ def decide(board: Board, config: PolicyConfig = PolicyConfig()) -> Decision:
         solve_by = start + 0.45 * config.time_limit
         guess_by = start + 0.75 * config.time_limit
     system = build_constraints(board)
-    untouched = not system.constraints and system.unknown.bit_count() == board.rows * board.cols
+    untouched = not system.constraints and popcount(system.unknown) == board.rows * board.cols
     # An untouched board that is all mines has nothing to open: the general path below says so.
     if untouched and (board.mines is None or board.mines < board.rows * board.cols):
         forget()  # a new game: its moves must not depend on the games played before it

@@ -40,7 +40,7 @@ from .enumeration import (
     partition,
 )
 from .errors import InconsistentBoardError
-from .grid import bits
+from .grid import bits, popcount
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,28 +198,28 @@ def solve_system(
     floating = system.unknown & ~(frontier | deduction.safe | deduction.mines)
     tilted = False  # the total's coupling approximated for time
     if mines_total is not None:
-        mines_left = mines_total - system.flags - deduction.mines.bit_count()
+        mines_left = mines_total - system.flags - popcount(deduction.mines)
         if mines_left < 0:
             raise InconsistentBoardError(
                 f"the total of {mines_total} mines is fewer than the mines shown or proven",
                 cells=system.cells(deduction.mines),
             )
         try:
-            combined = combine_with_total(solutions, floating.bit_count(), mines_left, deadline)
+            combined = combine_with_total(solutions, popcount(floating), mines_left, deadline)
         except OutOfTime:
             if strict:
                 raise
-            combined = combine_tilted(solutions, floating.bit_count(), mines_left)
+            combined = combine_tilted(solutions, popcount(floating), mines_left)
             tilted = True
         if combined is None and not all(s.exact for s in solutions):
             # The approximations' windows of mine counts miss the total: widen them to every count.
             solutions = [
                 s if s.exact else approximate(s.component, deadline, full_range=True) for s in solutions
             ]
-            combined = combine_with_total(solutions, floating.bit_count(), mines_left)  # no clock: must answer
+            combined = combine_with_total(solutions, popcount(floating), mines_left)  # no clock: must answer
         if combined is None:
             low = sum(min(s.counts) for s in solutions)
-            high = sum(max(s.counts) for s in solutions) + floating.bit_count()
+            high = sum(max(s.counts) for s in solutions) + popcount(floating)
             raise InconsistentBoardError(
                 f"the covered cells can hold {low} to {high} more mines, but the total of {mines_total} leaves {mines_left}",
                 cells=system.cells(system.unknown),
@@ -264,6 +264,6 @@ def to_analysis(model: Model) -> Analysis:
         safe=frozenset(system.cells(model.safe)),
         mines=frozenset(system.cells(model.mines)),
         exact=model.exact,
-        mines_total=None if model.mines_left is None else model.mines_left + system.flags + model.deduction.mines.bit_count(),
+        mines_total=None if model.mines_left is None else model.mines_left + system.flags + popcount(model.deduction.mines),
         density=model.density,
     )
