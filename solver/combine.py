@@ -70,7 +70,7 @@ class _Poly:
                     continue
                 if m in tilt.exceptions:
                     for g, d in enumerate(tilt.exceptions[m]):
-                        sums[g] += w * d * sizes[g]
+                        sums[g] = sums[g] + w * d * sizes[g]
                 else:
                     w0 += w
                     w1 += w * (m - tilt.mean)
@@ -81,7 +81,7 @@ class _Poly:
                 count = found.counts[m]
                 for g, mines in enumerate(found.group_mines[m]):
                     if mines:
-                        sums[g] += w * (mines / count)
+                        sums[g] = sums[g] + w * (mines / count)
         return sums
 
     def certain(self, counts: list[int]) -> tuple[list[bool], list[bool]]:
@@ -122,8 +122,7 @@ def _group_probabilities(poly: _Poly, sums: list[float], factor: float, never, a
 
 
 def _rescale(values: list[float], log_scale: float) -> tuple[list[float], float]:
-    # A loop, not max(values, default=0.0): compiled, the builtin called with a keyword takes the slow
-    # generic call, which was 1.5% of the instructions per expert game.
+    # A loop, not max(values, default=0.0), which compiled is a slow generic call (see native.py).
     top = 0.0
     for v in values:
         if v > top:
@@ -199,7 +198,7 @@ def combine_with_total(
                 for j, c in terms:
                     j += a
                     if 0 <= j < size:
-                        out[j] += x * c
+                        out[j] = out[j] + x * c
         kept = [0.0] * size
         for t in counts_at[i + 1]:
             kept[t - base] = out[t - base]

@@ -77,7 +77,7 @@ def list_placements(model: Model, limit: int = PLACEMENT_LIMIT) -> list[int] | N
     return out
 
 
-def _mask(cells) -> int:
+def _mask(cells: tuple[int, ...]) -> int:
     mask = 0
     for i in cells:
         mask |= 1 << i

@@ -177,7 +177,7 @@ def _search_order(members: list[tuple[int, int]], nconstraints: int) -> list[tup
         for k in bits(fresh):
             for h in by_constraint[k]:
                 if not placed[h]:
-                    score[h] += 1
+                    score[h] = score[h] + 1
                     heapq.heappush(heap, (-score[h], -pops[h], h))
     return ordered
 
@@ -275,7 +275,7 @@ def enumerate_by_count(
             sums = found.group_mines[total] = [0] * ngroups
         for i, mines in enumerate(chosen):
             if mines:
-                sums[i] += weight * mines
+                sums[i] = sums[i] + weight * mines
 
     # The leaves' work is in ``store``, not here, so this recursive function's frames stay small:
     # CPython 3.11 stacks them in fixed-size chunks, and a deep search whose frames cross a chunk's
@@ -310,11 +310,11 @@ def enumerate_by_count(
         cons = touching[g]
         for mines in range(low, high + 1):
             for k in cons:
-                need[k] -= mines
+                need[k] = need[k] - mines
             chosen[g] = mines
             search(g + 1, weight * row[mines], total + mines)
             for k in cons:
-                need[k] += mines
+                need[k] = need[k] + mines
         chosen[g] = 0
 
     # One level of recursion per group: a frontier of a few thousand cells needs more than Python's

@@ -67,7 +67,7 @@ class Game:
             # Counted once per mine here, not summed over eight neighbours at every reveal: the
             # benchmark's CPU time per game includes this simulator.
             for k in self._nbrs[i]:
-                shows[k] += 1
+                shows[k] = shows[k] + 1
         self._shows = bytes(shows)
 
     def open(self, row: int, col: int) -> int:

@@ -12,7 +12,11 @@ Compiled, three habits of plain Python go wrong, so the core avoids them: ``_`` 
 type across a function and its comprehensions (unpacking a float into it where a loop holds ints in it
 is a TypeError), ``sum`` of floats starts from ``0.0`` (from the int 0 it was checked as an int), and
 ``functools.cached_property`` on a compiled class computes its value again at every use (so
-``Model.probabilities`` is made with the model).
+``Model.probabilities`` is made with the model). Three more are only slow, so the core avoids them
+too: ``a[i] += x`` on a list is a generic Python operation (the core writes ``a[i] = a[i] + x``,
+which is compiled for the item's type), ``x.bit_count()`` is a method looked up at every call
+(``grid.popcount``), and a builtin called with a keyword (``max(v, default=0.0)``) takes the slow
+generic call.
 """
 
 from __future__ import annotations

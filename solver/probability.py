@@ -192,7 +192,7 @@ def solve_system(
                 _SOLVED[key] = (found, used)
                 if len(_SOLVED) > _SOLVED_SIZE:
                     _SOLVED.popitem(last=False)
-        budget[0] -= used
+        budget[0] = budget[0] - used
         solutions.append(found)
         frontier |= found.component.cells
     floating = system.unknown & ~(frontier | deduction.safe | deduction.mines)
