@@ -57,6 +57,25 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+def cell_shape(index: int, unknown: int, rows: int, cols: int) -> tuple[int, int]:
+    """(neighbours on the board, how many of them are in ``unknown``): a corner, edge or inside cell,
+    and how covered its surroundings are. Cells off the frontier with the same chance of a mine
+    differ by no more than this."""
+    return len(neighbour_table(rows, cols)[index]), popcount(neighbour_masks(rows, cols)[index] & unknown)
+
+
+def first_of_each_shape(cells: int, unknown: int, rows: int, cols: int) -> list[int]:
+    """The lowest cell of each ``cell_shape`` among ``cells``, in the order they come."""
+    table = neighbour_table(rows, cols)
+    around = neighbour_masks(rows, cols)
+    first: dict[tuple[int, int], int] = {}
+    for i in bits(cells):
+        shape = (len(table[i]), popcount(around[i] & unknown))  # cell_shape, with the tables at hand
+        if shape not in first:
+            first[shape] = i
+    return list(first.values())
+
+
 @lru_cache(maxsize=64)
 def _column_masks(rows: int, cols: int) -> tuple[int, int]:
     """Cells not in the first column, cells not in the last column."""

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from .board import Board
 from .endgame import PLACEMENT_LIMIT, WORK_BUDGET, best_endgame_move, list_placements
 from .enumeration import BudgetExceeded, OutOfTime
-from .grid import bits, neighbour_masks, neighbour_table, popcount
+from .grid import bits, cell_shape, first_of_each_shape, neighbour_masks, neighbour_table, popcount
 from .influence import closed_pattern, owed_risk
 from .lookahead import survival_two_moves
 from .probability import Model
@@ -112,7 +112,8 @@ def choose_guess(board: Board, model: Model, config: GuessConfig = GuessConfig()
     # Never a certain mine, which the limit lets in when the safest cell is a likely mine too.
     classes = [(p, mask) for p, mask in model.classes if p <= limit and p < 1]
     near = [(p, i) for p, mask in classes for i in bits(mask & ~model.floating)]
-    near += [(p, i) for p, mask in classes for i in _first_of_each_shape(mask & model.floating, model)]
+    rows, cols, unknown = model.system.rows, model.system.cols, model.system.unknown
+    near += [(p, i) for p, mask in classes for i in first_of_each_shape(mask & model.floating, unknown, rows, cols)]
     candidates = [i for _, i in sorted(near, key=lambda pi: (pi[0], key(pi[1])))]
     candidates = _spread(candidates, model)[: config.max_candidates]
     budget = [config.node_budget]
@@ -196,29 +197,16 @@ def _tie_break(model: Model):
     return key
 
 
-def _first_of_each_shape(cells: int, model: Model) -> list[int]:
-    """The lowest cell of each shape (as ``_spread`` tells them) among ``cells``."""
-    table = neighbour_table(model.system.rows, model.system.cols)
-    around = neighbour_masks(model.system.rows, model.system.cols)
-    unknown = model.system.unknown
-    first: dict[tuple[int, int], int] = {}
-    for i in bits(cells):
-        first.setdefault((len(table[i]), popcount(around[i] & unknown)), i)
-    return list(first.values())
-
-
 def _spread(candidates: list[int], model: Model) -> list[int]:
     """Keep one floating cell per shape class: floating cells of equal probability differ only by
     their position (corner, edge, inside), so evaluating several of the same kind is wasted work."""
     floating = model.floating
-    table = neighbour_table(model.system.rows, model.system.cols)
-    around = neighbour_masks(model.system.rows, model.system.cols)
-    unknown = model.system.unknown
+    rows, cols, unknown = model.system.rows, model.system.cols, model.system.unknown
     seen: set[tuple[int, int]] = set()
     out = []
     for i in candidates:
         if floating >> i & 1:
-            shape = (len(table[i]), popcount(around[i] & unknown))
+            shape = cell_shape(i, unknown, rows, cols)
             if shape in seen:
                 continue
             seen.add(shape)
