@@ -30,6 +30,10 @@ class CellGroup(NamedTuple):
     size: int
 
 
+# Made in C, as constraints are (``constraints.make_constraint``).
+_cell_group = functools.partial(tuple.__new__, CellGroup)
+
+
 @dataclass(frozen=True, slots=True)
 class Component:
     groups: tuple[CellGroup, ...]
@@ -136,7 +140,7 @@ def build_component(part: list[Constraint]) -> Component:
     for cell, sig in signature.items():
         groups_by_sig[sig] = groups_by_sig.get(sig, 0) | (1 << cell)
     members = _search_order(list(groups_by_sig.items()), len(part))
-    groups = tuple(CellGroup(cells, popcount(cells)) for _, cells in members)
+    groups = tuple([_cell_group((cells, popcount(cells))) for _, cells in members])
     member_lists: list[list[int]] = [[] for _ in part]
     for g, (sig, _) in enumerate(members):
         for k in bits(sig):

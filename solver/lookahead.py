@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from .constraints import Constraint
+from .constraints import Constraint, make_constraint
 from .enumeration import Component, ComponentSolutions, build_component, enumerate_by_count
 from .grid import neighbour_masks, popcount
 from .combine import combine_with_density, combine_with_total
@@ -123,7 +123,7 @@ def fixed_constraints(touched: list[ComponentSolutions], mines: int, safe: int) 
             if left < 0 or left > popcount(rest):
                 return None
             if rest:
-                constraints.append(Constraint(rest, left, source))
+                constraints.append(make_constraint((rest, left, source)))
     return constraints
 
 
@@ -142,7 +142,7 @@ def _enumerate_tracked(
     """Every placement over the merged constraints and the ``tracked`` cells, split by how many
     mines the tracked cells hold: one ``ComponentSolutions`` per count (the tracked cells form groups
     of the component; their count is recorded, not constrained)."""
-    virtual = Constraint(tracked, 0, index)
+    virtual = make_constraint((tracked, 0, index))
     parts = sorted(constraints) + ([virtual] if tracked else [])
     if not parts:
         return {0: ComponentSolutions(Component((), (), ()))}
