@@ -243,7 +243,7 @@ def enumerate_by_count(
     if tracked is not None:
         enforced = enforced[:tracked] + enforced[tracked + 1 :]
         tracked_groups = component.constraints[tracked][0]
-    need = [mines for _, mines in enforced]
+    need: list[int] = [mines for _, mines in enforced]
     touching: list[list[int]] = [[] for _ in range(ngroups)]
     # Per group g, its constraints k with the cells they hold in groups after g: groups are placed
     # in order, so that is all the room k has left once g is placed, whatever the path.
@@ -256,44 +256,91 @@ def enumerate_by_count(
             room[g].append((k, after))
     # C(size, k) looked up rather than computed at every node.
     combs = [_binomials(size) for size in sizes]
-    results: dict[int, ComponentSolutions] = {}
-    chosen = [0] * ngroups
-    nodes = budget[0]
+    search = _Search(component, tracked_groups, need, touching, room, combs, budget[0], deadline, record)
+    # One level of recursion per group: a frontier of a few thousand cells needs more than Python's
+    # default limit (as plain Python, calls do not grow the C stack from 3.11 on; compiled, a level
+    # is a small C frame).
+    old_limit = sys.getrecursionlimit()
+    if ngroups + 100 > old_limit:
+        sys.setrecursionlimit(ngroups + 100)
+    try:
+        if ngroups:
+            search.search(0, 1, 0)
+        else:
+            search.store(1, 0)  # no group: the one empty placement
+    finally:
+        budget[0] = search.nodes  # also when the budget ran out, so callers can count what was spent
+        sys.setrecursionlimit(old_limit)
+    return search.results
 
-    def store(weight: int, total: int) -> None:
+
+class _Search:
+    """The state of one ``enumerate_by_count`` search: the placement being built (mines per group,
+    ``chosen``), the mines each constraint still needs (``need``), the nodes left, and the results.
+    A class, not nested functions: compiled, a method calls itself directly, where a nested function
+    was a Python call with boxed arguments at every node."""
+
+    def __init__(
+        self,
+        component: Component,
+        tracked_groups: tuple[int, ...],
+        need: list[int],
+        touching: list[list[int]],
+        room: list[list[tuple[int, int]]],
+        combs: list[tuple[int, ...]],
+        nodes: int,
+        deadline: float,
+        record: list[tuple[int, ...]] | None,
+    ) -> None:
+        self.component = component
+        self.tracked_groups = tracked_groups
+        self.need = need
+        self.touching = touching
+        self.room = room
+        self.combs = combs
+        self.sizes = [g.size for g in component.groups]
+        self.last = len(component.groups) - 1
+        self.chosen = [0] * len(component.groups)
+        self.nodes = nodes
+        self.deadline = deadline
+        self.record = record
+        self.results: dict[int, ComponentSolutions] = {}
+
+    def store(self, weight: int, total: int) -> None:
         """Add the placement in ``chosen`` (``weight`` ways, ``total`` mines) to its count's result."""
-        if record is not None:
-            record.append(tuple(chosen))
+        chosen = self.chosen
+        if self.record is not None:
+            self.record.append(tuple(chosen))
         # The tracked count is summed here rather than carried down the tree as an argument;
         # without tracking the loop is empty and everything goes under 0.
         count = 0
-        for t in tracked_groups:
+        for t in self.tracked_groups:
             count += chosen[t]
-        found = results.get(count)
+        found = self.results.get(count)
         if found is None:
-            found = results[count] = ComponentSolutions(component)
+            found = self.results[count] = ComponentSolutions(self.component)
         counts = found.counts
         counts[total] = counts.get(total, 0) + weight
         sums = found.group_mines.get(total)
         if sums is None:
-            sums = found.group_mines[total] = [0] * ngroups
+            sums = found.group_mines[total] = [0] * len(chosen)
         for i, mines in enumerate(chosen):
             if mines:
                 sums[i] = sums[i] + weight * mines
 
-    # The leaves' work is in ``store``, not here, so this recursive function's frames stay small:
-    # CPython 3.11 stacks them in fixed-size chunks, and a deep search whose frames cross a chunk's
-    # end is up to 45% slower (measured on an expert component; where that happens depends on frame
-    # size and call depth).
-    def search(g: int, weight: int, total: int) -> None:
-        nonlocal nodes
-        nodes -= 1
-        if nodes < 0:
+    # The leaves' work is in ``store``, not here, so this recursive method's frames stay small: as
+    # plain Python, CPython 3.11 stacks them in fixed-size chunks, and a deep search whose frames
+    # cross a chunk's end is up to 45% slower (measured on an expert component; where that happens
+    # depends on frame size and call depth).
+    def search(self, g: int, weight: int, total: int) -> None:
+        self.nodes -= 1
+        if self.nodes < 0:
             raise BudgetExceeded
-        if not nodes & 1023 and time.perf_counter() > deadline:
+        if not self.nodes & 1023 and time.perf_counter() > self.deadline:
             raise OutOfTime
-        low, high = 0, sizes[g]
-        for k, after in room[g]:
+        need = self.need
+        low, high = 0, self.sizes[g]
+        for k, after in self.room[g]:
             # The later groups of constraint k can hold at most ``after`` mines.
             left = need[k]
             if left - after > low:
@@ -302,37 +349,22 @@ def enumerate_by_count(
                 high = left
         if low > high:
             return
-        row = combs[g]
-        if g == last:
+        row = self.combs[g]
+        chosen = self.chosen
+        if g == self.last:
             # Every placement from here is a solution: stored without a call per leaf (and
             # ``need`` is read no further, so it is left as it is).
             for mines in range(low, high + 1):
                 chosen[g] = mines
-                store(weight * row[mines], total + mines)
+                self.store(weight * row[mines], total + mines)
             chosen[g] = 0
             return
-        cons = touching[g]
+        cons = self.touching[g]
         for mines in range(low, high + 1):
             for k in cons:
                 need[k] = need[k] - mines
             chosen[g] = mines
-            search(g + 1, weight * row[mines], total + mines)
+            self.search(g + 1, weight * row[mines], total + mines)
             for k in cons:
                 need[k] = need[k] + mines
         chosen[g] = 0
-
-    # One level of recursion per group: a frontier of a few thousand cells needs more than Python's
-    # default limit (Python-to-Python calls do not grow the C stack from 3.11 on).
-    old_limit = sys.getrecursionlimit()
-    if ngroups + 100 > old_limit:
-        sys.setrecursionlimit(ngroups + 100)
-    last = ngroups - 1
-    try:
-        if ngroups:
-            search(0, 1, 0)
-        else:
-            store(1, 0)  # no group: the one empty placement
-    finally:
-        budget[0] = nodes  # also when the budget ran out, so callers can count what was spent
-        sys.setrecursionlimit(old_limit)
-    return results
