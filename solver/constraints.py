@@ -149,11 +149,8 @@ def build_constraints(board: Board) -> ConstraintSystem:
         by_source = {}
         sources = 0
         kept = []
-    made: list[Constraint] = []  # in the order of their numbers: ``visit`` is read lowest bit first
-    while visit:
-        low = visit & -visit
-        i = bit_length(low) - 1
-        visit ^= low
+    made: list[Constraint] = []  # in the order of their numbers, as ``bits`` lists them
+    for i in bits(visit):
         near = around[i]
         mask = near & unknown
         shown = popcount(near & shown_mines) if shown_mines else 0
@@ -167,7 +164,7 @@ def build_constraints(board: Board) -> ConstraintSystem:
             con = make_constraint((mask, left, i))
             by_source[i] = con
             made.append(con)
-            sources |= low
+            sources |= 1 << i
     constraints = _merged(kept, made)
     system = ConstraintSystem(rows, cols, unknown, shown_mines, constraints)
     _last_change = None if redo == -1 or last is None else (last[5], system, redo & (last[4] | sources), last[3], by_source)
@@ -408,11 +405,8 @@ def _pairwise(
         for k, con in enumerate(work):
             if not con.cells & reach:
                 continue  # shares no cell with a fresh constraint: no pair to look at
-            mask = con.cells
-            while mask:
-                low = mask & -mask
-                by_cell.setdefault(bit_length(low) - 1, []).append(k)
-                mask ^= low
+            for cell in bits(con.cells):
+                by_cell.setdefault(cell, []).append(k)
     safe = mines = 0
     for count, x in enumerate(fresh):
         if not count & 255 and count and time.perf_counter() > deadline:
@@ -423,11 +417,8 @@ def _pairwise(
             partners = [y for y, con in enumerate(work) if con.cells & cells]
         else:
             near: set[int] = set()
-            mask = a.cells
-            while mask:
-                low = mask & -mask
-                near.update(by_cell[bit_length(low) - 1])
-                mask ^= low
+            for cell in bits(a.cells):
+                near.update(by_cell[cell])
             partners = list(near)
         for y in partners:
             # A pair of two fresh constraints is looked at from the first of them only.

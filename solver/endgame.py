@@ -216,11 +216,7 @@ class _Search:
         (lower cells first among equals): a good score found early lets more cells be skipped."""
         mines: dict[int, int] = {}
         for p in group:  # (a placement's mines among the cells are fewer than the cells)
-            m = p & cells
-            while m:
-                low = m & -m
-                m ^= low
-                cell = bit_length(low) - 1
+            for cell in bits(p & cells):
                 mines[cell] = mines.get(cell, 0) + 1
         n = len(group)
         ranked = [(n - mines.get(cell, 0), cell) for cell in bits(cells)]

@@ -18,7 +18,7 @@ from math import comb
 from typing import Any, NamedTuple
 
 from .constraints import Constraint
-from .grid import bit_length, bits, popcount
+from .grid import bits, popcount
 
 # Search nodes allowed per analysis before a component is approximated instead (``approximate.approximate``).
 # About 0.3 s of pure Python on a slow core; typical expert positions need a few hundred.
@@ -105,16 +105,12 @@ def partition(constraints: tuple[Constraint, ...]) -> list[list[Constraint]]:
 
     owner: dict[int, int] = {}  # cell -> a constraint holding it
     for k, con in enumerate(constraints):
-        mask = con.cells
-        while mask:
-            low = mask & -mask
-            cell = bit_length(low) - 1
+        for cell in bits(con.cells):
             other = owner.setdefault(cell, k)
             if other != k:
                 a, b = find(other), find(k)
                 if a != b:
                     parent[a] = b
-            mask ^= low
     by_root: dict[int, list[Constraint]] = {}
     for k, con in enumerate(constraints):
         by_root.setdefault(find(k), []).append(con)
@@ -130,12 +126,8 @@ def build_component(part: list[Constraint]) -> Component:
     """The cell groups of one independent set of constraints, in search order."""
     signature: dict[int, int] = {}
     for k, con in enumerate(part):
-        mask = con.cells
-        while mask:
-            low = mask & -mask
-            cell = bit_length(low) - 1
+        for cell in bits(con.cells):
             signature[cell] = signature.get(cell, 0) | (1 << k)
-            mask ^= low
     groups_by_sig: dict[int, int] = {}
     for cell, sig in signature.items():
         groups_by_sig[sig] = groups_by_sig.get(sig, 0) | (1 << cell)
