@@ -172,6 +172,21 @@ def _screenbot(args: list[str], **kw) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 
+def test_a_dry_run_that_stops_says_why():
+    """A dry run stopped before its first move names the reason, as play does (it used to print only
+    that it would do nothing, with exit 1). Here the window sticks out past the screen's right edge
+    while its board is on the screen: play refuses such a window, as its clicks could miss."""
+    with VirtualDisplay() as display:
+        with start_client("gnome-mines", level="medium", window_size=(640, 560)) as client:
+            subprocess.run(["xdotool", "windowmove", "--sync", str(client.window), str(display.size[0] - 560), "100"],
+                           check=True)
+            dry = _screenbot(["play", "--client", "gnome-mines", "--dry-run"])
+            out, err = dry.communicate(timeout=120)
+    assert "board at" in out and "would do 0 action(s)" in out, out + err  # the board was read
+    assert dry.returncode == 1, err
+    assert "stopped: the game window" in err and "partly off the screen" in err, err
+
+
 def test_dry_run_and_ctrl_c_on_a_real_client(tmp_path):
     """On the browser client at 1.5x (every state it shows has templates, so nothing but the signal
     ends the session)."""

@@ -212,22 +212,22 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     if after is not None:
         after(player)
     if config.dry_run:
-        _print_dry_run(player, found, as_json)
-        return code
-    summary = summarize(player.results, player.timings)
-    if as_json:
-        data = summary.as_dict()
-        data["client"] = profile.client
-        data["skin"] = found.skin
-        if stopped:
-            data["stopped"] = stopped
-        print(json.dumps(data))
+        _print_dry_run(player, found, as_json, stopped)
     else:
-        print(f"{profile.client} ({found.skin}): " + format_summary(summary))
-    if stopped:
+        summary = summarize(player.results, player.timings)
+        if as_json:
+            data = summary.as_dict()
+            data["client"] = profile.client
+            data["skin"] = found.skin
+            if stopped:
+                data["stopped"] = stopped
+            print(json.dumps(data))
+        else:
+            print(f"{profile.client} ({found.skin}): " + format_summary(summary))
+        if code == EXIT_OK and summary.aborted:
+            code = EXIT_FAILED
+    if stopped:  # why it stopped, a dry run too (it may stop before its first move)
         print(f"screenbot: stopped: {stopped}", file=sys.stderr)
-    if code == EXIT_OK and summary.aborted:
-        code = EXIT_FAILED
     return code
 
 
@@ -266,10 +266,13 @@ class _NoClickMouse:
         raise PlayError("--dry-run must not press keys: refusing")
 
 
-def _print_dry_run(player, found, as_json: bool) -> None:
+def _print_dry_run(player, found, as_json: bool, stopped: str) -> None:
     actions = [{"action": a.kind, "row": a.row, "col": a.col} for a in player.dry_run_actions]
     if as_json:
-        print(json.dumps({"skin": found.skin, "dry_run": True, "actions": actions}))
+        data = {"skin": found.skin, "dry_run": True, "actions": actions}
+        if stopped:
+            data["stopped"] = stopped
+        print(json.dumps(data))
         return
     print(f"{found.skin}: board at {found.board}; would do {len(actions)} action(s), clicking nothing:")
     for a in actions:
