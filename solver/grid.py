@@ -65,15 +65,50 @@ def cell_shape(index: int, unknown: int, rows: int, cols: int) -> tuple[int, int
 
 
 def first_of_each_shape(cells: int, unknown: int, rows: int, cols: int) -> list[int]:
-    """The lowest cell of each ``cell_shape`` among ``cells``, in the order they come."""
-    table = neighbour_table(rows, cols)
-    around = neighbour_masks(rows, cols)
-    first: dict[tuple[int, int], int] = {}
-    for i in bits(cells):
-        shape = (len(table[i]), popcount(around[i] & unknown))  # cell_shape, with the tables at hand
-        if shape not in first:
-            first[shape] = i
-    return list(first.values())
+    """The lowest cell of each ``cell_shape`` among ``cells``, lowest first."""
+    # On whole masks, not cell by cell (a guess looks at hundreds of floating cells): the number of
+    # covered neighbours of every cell at once, then for each shape its cells' lowest bit.
+    planes = _neighbour_counts(unknown, rows, cols)
+    full = (1 << (rows * cols)) - 1
+    out = []
+    for count in range(9):
+        exact = cells
+        for k, plane in enumerate(planes):
+            exact &= plane if count >> k & 1 else full & ~plane
+        if not exact:
+            continue
+        for degree_cells in _degree_masks(rows, cols):
+            found = exact & degree_cells
+            if found:
+                out.append(bit_length(found & -found) - 1)
+    out.sort()
+    return out
+
+
+def _neighbour_counts(mask: int, rows: int, cols: int) -> list[int]:
+    """How many neighbours of each cell are in ``mask``, as four bit planes: cell i has
+    sum(2**k for the planes k that hold bit i)."""
+    not_first, not_last = _column_masks(rows, cols)
+    full = (1 << (rows * cols)) - 1
+    west = (mask << 1) & not_first  # bit i: the cell left of i is in mask
+    east = (mask >> 1) & not_last
+    planes = [0, 0, 0, 0]
+    for one in (west, east, (west << cols) & full, (mask << cols) & full, (east << cols) & full,
+                west >> cols, mask >> cols, east >> cols):
+        for k in range(4):  # add one bit plane: a ripple of carries through the count's planes
+            if not one:
+                break
+            planes[k], one = planes[k] ^ one, planes[k] & one
+    return planes
+
+
+@lru_cache(maxsize=64)
+def _degree_masks(rows: int, cols: int) -> tuple[int, ...]:
+    """The cells of each number of neighbours on the board (corners, sides, inside)."""
+    by_degree: dict[int, int] = {}
+    for i, nbrs in enumerate(neighbour_table(rows, cols)):
+        by_degree[len(nbrs)] = by_degree.get(len(nbrs), 0) | 1 << i
+    return tuple(by_degree.values())
 
 
 @lru_cache(maxsize=64)
