@@ -37,10 +37,10 @@ def owed_risk(model: Model, index: int, budget: list[int], deadline: float = mat
     budget is spent, ``OutOfTime`` past the deadline)."""
     if model.mines_left is None or not model.exact:
         return 0.0
-    certain_mines, certain_safe = model.mines, model.safe
+    masks = _board_masks(model)
     pairs = boxes = 0.0
     for mines, safe, flank, box in _patterns(index, model.system.rows, model.system.cols):
-        missing = _missing(model, certain_mines, certain_safe, mines, safe, flank)
+        missing = _missing(masks, mines, safe, flank)
         chance = 0.0 if missing < 0 else joint_probability(model, mines | missing, safe, budget, deadline)
         if box:
             boxes = max(boxes, chance)
@@ -53,21 +53,39 @@ def owed_risk(model: Model, index: int, budget: list[int], deadline: float = mat
 def closed_pattern(model: Model, index: int) -> bool:
     """Whether cell ``index`` is in a pattern whose whole flank is already mines or the board's edge:
     with it a mine, nothing could then tell it from its partner(s)."""
-    certain_mines, certain_safe = model.mines, model.safe
-    return any(_missing(model, certain_mines, certain_safe, mines, safe, flank) == 0
+    masks = _board_masks(model)
+    return any(_missing(masks, mines, safe, flank) == 0
                for mines, safe, flank, _ in _patterns(index, model.system.rows, model.system.cols))
 
 
-def _missing(model: Model, certain_mines: int, certain_safe: int, mines: int, safe: int, flank: int) -> int:
+# The masks the pattern tests read, for the last model asked about: a guess asks about many cells of
+# one model. (model, (cells no pattern cell may be, flank cells that tell, covered cells not certain
+# mines, certain safe cells))
+_last_masks: tuple[Model, tuple[int, int, int, int]] | None = None
+
+
+def _board_masks(model: Model) -> tuple[int, int, int, int]:
+    global _last_masks
+    if _last_masks is None or _last_masks[0] is not model:
+        system = model.system
+        covered = system.unknown
+        certain_mines, certain_safe = model.mines, model.safe
+        # A pattern cell may not be open, flagged or certain; an open flank cell shows a number.
+        masks = (~covered | certain_mines | certain_safe, ~(covered | system.shown_mines), covered & ~certain_mines,
+                 certain_safe)
+        _last_masks = (model, masks)
+    return _last_masks[1]
+
+
+def _missing(masks: tuple[int, int, int, int], mines: int, safe: int, flank: int) -> int:
     """The pattern's flank cells not yet known to be mines, or -1 when the board already rules the
-    pattern out or it needs more than ``MISSING_LIMIT`` more mines."""
-    system = model.system
-    covered = system.unknown
-    if (mines | safe) & ~covered or (mines | safe) & (certain_mines | certain_safe):
+    pattern out or it needs more than ``MISSING_LIMIT`` more mines. ``masks``: ``_board_masks``."""
+    blocked, telling, uncertain, certain_safe = masks
+    if (mines | safe) & blocked:
         return -1  # a pattern cell is open, flagged or certain: no 50/50 here
-    if flank & ~(covered | system.shown_mines):
+    if flank & telling:
         return -1  # an open flank cell shows a number that tells the pattern's cells apart
-    missing = flank & covered & ~certain_mines
+    missing = flank & uncertain
     if popcount(missing) > MISSING_LIMIT or missing & certain_safe:
         return -1
     return missing
