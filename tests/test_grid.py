@@ -41,3 +41,27 @@ def test_dilate_adds_every_neighbour():
         for i in bits(mask):
             expected |= around[i]
         assert dilate(mask, rows, cols) == expected, f"seed {SEED}, {rows}x{cols}"
+
+
+def test_search_order_places_the_group_sharing_most_placed_constraints_next():
+    from solver.enumeration import _search_order
+
+    def plain(members, nconstraints):
+        # The definition: next, the group in the most constraints already touched, then the one in the
+        # most constraints, then the first; the heap of packed ints must give the same order.
+        order, touched, left = [], 0, list(range(len(members)))
+        if len(members) <= 2:
+            return sorted(members, key=lambda m: -m[0].bit_count())
+        while left:
+            g = max(left, key=lambda h: ((members[h][0] & touched).bit_count(), members[h][0].bit_count(), -h))
+            left.remove(g)
+            order.append(members[g])
+            touched |= members[g][0]
+        return order
+
+    rng = random.Random(SEED + 3)
+    for _ in range(300):
+        nconstraints = rng.randint(1, 70)
+        sigs = list(dict.fromkeys(rng.getrandbits(nconstraints) or 1 for _ in range(rng.randint(1, 60))))
+        members = [(sig, rng.getrandbits(40)) for sig in sigs]
+        assert _search_order(members, nconstraints) == plain(members, nconstraints), f"seed {SEED}"
