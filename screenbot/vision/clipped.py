@@ -18,7 +18,9 @@ CUT_SHARE = 1 / 3
 def cut_sides(grid: Grid, edges: Edges) -> list[str]:
     """The sides past which the grid's cells go on, cut short (by the frame, a window edge, or a
     window over them): separators between its rows (columns) that continue beyond its last column
-    (row) for at least a few pixels. A board with such a side is not all visible."""
+    (row) for at least a few pixels, or any of its lines that goes on past it in a whole cell of its
+    own size (``lines_going_on``: a window over all but a few rows of its left columns). A board
+    with such a side is not all visible."""
     height, width = edges.shape
     left, top, right, bottom = grid.box()
     (cx, cy), (px, py) = grid.centre, grid.pitch
@@ -50,6 +52,11 @@ def cut_sides(grid: Grid, edges: Edges) -> list[str]:
         else:
             share = np.mean([separator_share(edges.dx, x, [(a, b)], px) for x in col_cuts])
         if share >= CUT_SHARE and _pieces_beyond(grid, side, (a, b)) >= CUT_SHARE:
+            sides.append(side)
+    for side in ("left", "right", "top", "bottom"):
+        # A window over most of a side leaves the separators and pieces of only a few lines going on
+        # (too few for the shares above), but those lines show whole cells past the side.
+        if side not in sides and lines_going_on(grid, side):
             sides.append(side)
     flat = ~edges.mask()
     for side in ("left", "right", "top", "bottom"):
@@ -157,3 +164,59 @@ def _corner_gains(f, flat: np.ndarray, side: str) -> np.ndarray:
         corners = np.r_[0:end, len(outer) - end : len(outer)]
         gains.append(outer[corners].mean() - inner[corners].mean())
     return np.array(gains)
+
+
+# A cell just past a side shows where the lattice puts it: a whole face (or the pieces a digit or an
+# icon cuts it into, taken together) of the size of the board's own cells' faces, to within
+# SAME_SIZE of it (or SAME_SIZE_PX), centred within ALIGNED of a pitch of where the cell would be.
+SAME_SIZE = 0.12
+SAME_SIZE_PX = 2
+ALIGNED = 0.2
+FILLED = 0.6  # share of that size the pieces' boxes must fill: a digit cuts a face into a few large pieces
+SIZE_SEEN = 2  # cells of the board that must show a face of a size for it to be a face size of the board
+
+
+def lines_going_on(grid: Grid, side: str) -> list[int]:
+    """The lines of the grid (rows for left/right, columns for top/bottom) that go on past ``side``:
+    where the lattice puts the next cell of the line, a face of the size of the grid's own cells'
+    faces shows whole (alone, or as the pieces a digit cuts it into). A window over the rest of the
+    side hides the other lines, so each line counts on its own: a board with one such line goes on."""
+    pieces = grid.pieces
+    if pieces is None or not len(pieces):
+        return []
+    (cx, cy), (px, py) = grid.centre, grid.pitch
+    col, row = (pieces.cx - cx) / px, (pieces.cy - cy) / py
+    line_c, line_r = np.round(col), np.round(row)
+    # The sizes of the faces the board's own cells show, each seen on at least SIZE_SEEN cells (a
+    # covered cell's face and an open one's differ: a bevel).
+    on_cell = (pieces.square & (line_c >= 0) & (line_c < grid.cols) & (line_r >= 0) & (line_r < grid.rows)
+               & (np.abs(col - line_c) < ALIGNED) & (np.abs(row - line_r) < ALIGNED))
+    found, seen = np.unique(np.stack([pieces.width[on_cell], pieces.height[on_cell]], axis=1), axis=0, return_counts=True)
+    sizes = found[seen >= SIZE_SEEN].astype(float)
+    if not len(sizes):
+        return []
+    if side in ("left", "right"):
+        count, at = grid.rows, (-1 if side == "left" else grid.cols)
+    else:
+        count, at = grid.cols, (-1 if side == "top" else grid.rows)
+    going_on = []
+    for k in range(count):
+        c, r = (at, k) if side in ("left", "right") else (k, at)
+        x, y = cx + c * px, cy + r * py  # where that cell's face would be centred
+        # Every piece lying inside that cell's pitch box (a little widened): the face, or its pieces.
+        inside = ((pieces.left >= x - 0.6 * px) & (pieces.left + pieces.width <= x + 0.6 * px)
+                  & (pieces.top >= y - 0.6 * py) & (pieces.top + pieces.height <= y + 0.6 * py))
+        if not inside.any():
+            continue
+        left, top = pieces.left[inside].min(), pieces.top[inside].min()
+        right, bottom = (pieces.left + pieces.width)[inside].max(), (pieces.top + pieces.height)[inside].max()
+        w, h = float(right - left), float(bottom - top)
+        if abs((left + right) / 2 - x) >= ALIGNED * px or abs((top + bottom) / 2 - y) >= ALIGNED * py:
+            continue
+        if (pieces.width * pieces.height)[inside].sum() < FILLED * w * h:
+            continue  # scattered small pieces (a title bar's icon and text), not one face
+        alike = ((np.abs(w - sizes[:, 0]) <= np.maximum(SAME_SIZE_PX, SAME_SIZE * sizes[:, 0]))
+                 & (np.abs(h - sizes[:, 1]) <= np.maximum(SAME_SIZE_PX, SAME_SIZE * sizes[:, 1])))
+        if alike.any():
+            going_on.append(k)
+    return going_on
