@@ -51,3 +51,60 @@ def test_a_board_whose_own_border_the_picture_edge_cuts_is_read_whole():
     frame = _cut_below(shot, shot.lattice.rows - 1, 1.5)
     lattice = locate_board(frame, load_skins())
     assert (lattice.rows, lattice.cols) == (shot.lattice.rows, shot.lattice.cols)
+
+
+# Clients with labelled screenshots, and the one the escaped case came from (react-minesweeper, a fresh
+# all-covered board: a few lines of white bevel and grey face, then the window's border).
+CUT_CLIENTS = ("react-minesweeper", "xdemineur", "gnome-mines", "sgt-mines", "minegauler")
+
+
+def _covered_past(image, lattice, side: str, shown: int, border, behind):
+    """``image`` with all but ``shown`` lines of pixels of the outermost row on ``side`` hidden behind
+    a window: a 3 px border of colour ``border``, then ``behind`` to the picture's edge."""
+    frame = image.copy()
+    ys = lattice.row_edges()
+    if side == "bottom":
+        y = round(ys[-2]) + shown
+        frame[y : y + 3], frame[y + 3 :] = border, behind
+    else:
+        y = round(ys[1]) - shown
+        frame[: y - 3], frame[y - 3 : y] = behind, border
+    return frame
+
+
+def _cut_case(client: str, side: str, fresh: bool):
+    """A labelled shot of ``client`` (a fresh board when ``fresh``) and how much of its outermost row on
+    ``side`` to leave showing: from ``beyond.REPEAT_LINES`` to half a pitch, drawn from the run's seed."""
+    import random
+
+    from screenbot.vision.beyond import REPEAT_LINES
+
+    from .seeds import SEED
+    from .test_vision import SHOTS
+
+    rng = random.Random(f"{SEED}-{client}-{side}-{fresh}")
+    shots = [s for s in SHOTS if s.client == client and (not fresh or s.name.endswith("-fresh"))]
+    shot = rng.choice(shots)
+    shown = rng.randint(REPEAT_LINES, int(shot.lattice.pitch[1] / 2))
+    colours = [tuple(rng.randrange(256) for _ in range(3)) for _ in range(2)]
+    return shot, shown, colours
+
+
+@pytest.mark.parametrize("side", ["bottom", "top"])
+@pytest.mark.parametrize("client,fresh", [("react-minesweeper", True)] + [(c, False) for c in CUT_CLIENTS])
+def test_a_line_cut_straight_by_a_window_is_not_left_out(client, fresh, side):
+    """A window's border (or a window over the board) hides all but a few lines of the outermost row:
+    from the documented 4 px to half a pitch of it show, then a straight line. The board is refused, or
+    found whole (the reader then judges the cut cells); never found a row short, which read as a
+    smaller board with exit 0 (react-minesweeper in a Chromium window resized to show 4-9 px of the
+    last row of covered cells, ``beyond.cut_straight``)."""
+    from .seeds import REPLAY
+
+    shot, shown, (border, behind) = _cut_case(client, side, fresh)
+    frame = _covered_past(shot.image(), shot.lattice, side, shown, border, behind)
+    try:
+        lattice = locate_board(frame, load_skins())
+    except BoardNotFoundError:
+        return
+    assert (lattice.rows, lattice.cols) == (shot.lattice.rows, shot.lattice.cols), (
+        f"{shot.name} with {shown} px of its {side} row showing read as {lattice.rows}x{lattice.cols}; {REPLAY}")

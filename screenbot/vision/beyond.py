@@ -147,6 +147,55 @@ def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     return out
 
 
+# A further line of cells cut straight by something drawn over it (a window's border, a browser's
+# toolbar or status bar) a few pixels past a side: its pieces repeat the board like those the frame's
+# edge cuts (above), then all stop repeating at one line of pixels, a pitch or less past the side.
+CUT_STRAIGHT = 1  # px either way: the line at which the pieces stop repeating, with pitches not whole
+CUT_SIDES = ("top", "bottom")
+
+
+def cut_straight(frame: np.ndarray, lattice: Lattice, sides: tuple[str, ...] = CUT_SIDES) -> list[str]:
+    """The sides (of ``sides``) past which a piece of a further line of the board's cells shows, cut
+    straight before the frame's edge: a window's border (or a window, a toolbar) over the rest of the
+    line. ``cut_at_frame`` sees only pieces the frame's edge cuts; a window resized to show a few lines
+    of the last row, then its bottom border, left them to no check: 4 to 9 px of covered react cells
+    (white bevel and grey face) read as a whole board one row short. As there, each piece must repeat,
+    from the side outwards, at least ``REPEAT_LINES`` lines of some cell of the board (a pixel either
+    way) and show detail, in at least ``REPEAT_SHARE`` of the cells along the side; and those pieces
+    must stop repeating at one line (``CUT_STRAIGHT`` either way) less than a pitch past the side.
+    What follows a whole board (its frame, a margin, the page) repeats no cell for that long."""
+    if frame.ndim == 2:
+        frame = frame[..., None]
+    out = []
+    for side in sides:
+        view, along, across = _seen_from(frame, lattice, side)
+        end = round(across[-1])
+        room = view.shape[0] - end
+        if room < across[-1] - across[-2]:
+            continue  # the frame's edge comes first: ``cut_at_frame``
+        depth = int(np.ceil(across[-1] - across[-2]))  # a whole pitch: where a piece stops is measured
+        width = min(round(b) - round(a) for a, b in zip(along[:-1], along[1:]))
+        starts = [round(a) for a in along[:-1]]
+        origins = np.array([(y, x) for row_start in across[:-1] for y in (round(row_start) + d for d in (-1, 0, 1))
+                            for start in starts for x in (start - 1, start, start + 1)])
+        origins = origins[(origins[:, 0] >= 0) & (origins[:, 0] + depth <= end)
+                          & (origins[:, 1] >= 0) & (origins[:, 1] + width <= view.shape[1])]
+        pieces = [view[end : end + depth, x : x + width] for x in starts if 0 <= x and x + width <= view.shape[1]]
+        if not pieces or not len(origins):
+            continue
+        runs = _runs(view, pieces, origins)
+        if runs is None:
+            continue
+        long = [run for run in runs if run >= REPEAT_LINES]
+        stop = int(np.median(long))
+        if stop >= depth or sum(abs(run - stop) <= CUT_STRAIGHT for run in long) < REPEAT_SHARE * len(pieces):
+            continue  # a whole further line (``grow`` reads those), or pieces that stop here and there
+        shown = np.concatenate([p[REPEAT_SLIP:run].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= REPEAT_LINES])
+        if np.ptp(shown) >= REPEAT_DETAIL:
+            out.append(side)
+    return out
+
+
 def _runs(view: np.ndarray, pieces: list[np.ndarray], origins: np.ndarray) -> list[int] | None:
     """Per piece, how many of its lines repeat a block at one of ``origins``; None as soon as more than
     a ``1 - REPEAT_SHARE`` share of them repeat fewer than ``REPEAT_LINES`` (most sides stop at once)."""
@@ -193,4 +242,4 @@ def _seen_from(frame: np.ndarray, lattice: Lattice, side: str):
     return turned[::-1], ys, tuple(width - x for x in reversed(xs))
 
 
-__all__ = ["cells_beyond", "cut_at_frame", "grow", "grown"]
+__all__ = ["cells_beyond", "cut_at_frame", "cut_straight", "grow", "grown"]

@@ -26,7 +26,7 @@ from ..geometry import Lattice, Rect
 from .align import refine
 from .cells import cell_images, match_cells
 from .skins import CANONICAL, OUTSIDE, Skin
-from .beyond import cut_at_frame, grow
+from .beyond import cut_at_frame, cut_straight, grow
 from .clipped import cut_sides
 from .grid import Grid
 from .structure import cell_faces, find_edges, find_grids
@@ -156,6 +156,11 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     if cut:
         return Found(grid, None, 0.0, f"a piece of a further line of its cells shows past its {' and '.join(cut)} side, "
                                       f"at the edge of the picture: the board goes on off screen")
+    cut = cut_straight(frame, lattice)
+    if cut:
+        return Found(grid, None, 0.0, f"a piece of a further line of its cells shows past its {' and '.join(cut)} side, "
+                                      f"cut straight: part of the board is hidden (cut by its window or covered by "
+                                      f"another one)")
     return Found(grid, lattice, score, _short_of_standard(lattice, skin))
 
 
