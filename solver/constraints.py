@@ -30,7 +30,7 @@ class Constraint(NamedTuple):
     source: int
 
 
-# ``makemake_constraint((cells, mines, source))`` makes a Constraint in C: calling the class runs the named
+# ``make_constraint((cells, mines, source))`` makes a Constraint in C: calling the class runs the named
 # tuple's ``__new__``, a Python function, which cost a sixth of ``build_constraints``. The solver makes
 # its constraints with this.
 make_constraint = partial(tuple.__new__, Constraint)
