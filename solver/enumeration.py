@@ -255,7 +255,7 @@ def enumerate_by_count(
             room[g].append((k, after))
     # C(size, k) looked up rather than computed at every node.
     combs = [_binomials(size) for size in sizes]
-    search = _Search(component, tracked_groups, need, touching, room, combs, budget[0], deadline, record)
+    search = _Search(component, tracked_groups, sizes, need, touching, room, combs, budget[0], deadline, record)
     # One level of recursion per group: a frontier of a few thousand cells needs more than Python's
     # default limit (as plain Python, calls do not grow the C stack from 3.11 on; compiled, a level
     # is a small C frame).
@@ -283,6 +283,7 @@ class _Search:
         self,
         component: Component,
         tracked_groups: tuple[int, ...],
+        sizes: list[int],
         need: list[int],
         touching: list[list[int]],
         room: list[list[tuple[int, int]]],
@@ -297,9 +298,9 @@ class _Search:
         self.touching = touching
         self.room = room
         self.combs = combs
-        self.sizes = [g.size for g in component.groups]
-        self.last = len(component.groups) - 1
-        self.chosen = [0] * len(component.groups)
+        self.sizes = sizes
+        self.last = len(sizes) - 1
+        self.chosen = [0] * len(sizes)
         self.nodes = nodes
         self.deadline = deadline
         self.record = record

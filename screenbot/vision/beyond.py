@@ -121,28 +121,11 @@ def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     out = []
     for side in SIDES:
         view, along, across = _seen_from(frame, lattice, side)
-        end = round(across[-1])
-        depth = view.shape[0] - end  # lines of pixels between the side and the frame's edge
+        depth = view.shape[0] - round(across[-1])  # lines of pixels between the side and the frame's edge
         if depth < REPEAT_LINES or depth >= across[-1] - across[-2]:
             continue
-        width = min(round(b) - round(a) for a, b in zip(along[:-1], along[1:]))
-        starts = [round(a) for a in along[:-1]]
-        # Where a piece may repeat: every cell of the board, a pixel either way.
-        origins = np.array([(y, x) for row_start in across[:-1] for y in (round(row_start) + d for d in (-1, 0, 1))
-                            for start in starts for x in (start - 1, start, start + 1)])
-        origins = origins[(origins[:, 0] >= 0) & (origins[:, 0] + depth <= end)
-                          & (origins[:, 1] >= 0) & (origins[:, 1] + width <= view.shape[1])]
-        pieces = [view[end:, x : x + width] for x in starts if 0 <= x and x + width <= view.shape[1]]
-        if not pieces or not len(origins):
-            continue
-        runs = _runs(view, pieces, origins)
-        if runs is None:
-            continue
-        # A cell of the cut line may be the only one of its kind (the one 7, an exploded mine): most
-        # of the line repeats the board, each piece as far as it goes (cells drawn apart on a plain
-        # background may show it for their first lines, then their faces).
-        shown = np.concatenate([p[REPEAT_SLIP:run].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= REPEAT_LINES])
-        if np.ptp(shown) >= REPEAT_DETAIL:
+        found = _pieces_past(view, along, across, depth)
+        if found is not None and _detailed(*found):
             out.append(side)
     return out
 
@@ -169,31 +152,48 @@ def cut_straight(frame: np.ndarray, lattice: Lattice, sides: tuple[str, ...] = C
     out = []
     for side in sides:
         view, along, across = _seen_from(frame, lattice, side)
-        end = round(across[-1])
-        room = view.shape[0] - end
-        if room < across[-1] - across[-2]:
+        if view.shape[0] - round(across[-1]) < across[-1] - across[-2]:
             continue  # the frame's edge comes first: ``cut_at_frame``
         depth = int(np.ceil(across[-1] - across[-2]))  # a whole pitch: where a piece stops is measured
-        width = min(round(b) - round(a) for a, b in zip(along[:-1], along[1:]))
-        starts = [round(a) for a in along[:-1]]
-        origins = np.array([(y, x) for row_start in across[:-1] for y in (round(row_start) + d for d in (-1, 0, 1))
-                            for start in starts for x in (start - 1, start, start + 1)])
-        origins = origins[(origins[:, 0] >= 0) & (origins[:, 0] + depth <= end)
-                          & (origins[:, 1] >= 0) & (origins[:, 1] + width <= view.shape[1])]
-        pieces = [view[end : end + depth, x : x + width] for x in starts if 0 <= x and x + width <= view.shape[1]]
-        if not pieces or not len(origins):
+        found = _pieces_past(view, along, across, depth)
+        if found is None:
             continue
-        runs = _runs(view, pieces, origins)
-        if runs is None:
-            continue
+        pieces, runs = found
         long = [run for run in runs if run >= REPEAT_LINES]
         stop = int(np.median(long))
         if stop >= depth or sum(abs(run - stop) <= CUT_STRAIGHT for run in long) < REPEAT_SHARE * len(pieces):
             continue  # a whole further line (``grow`` reads those), or pieces that stop here and there
-        shown = np.concatenate([p[REPEAT_SLIP:run].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= REPEAT_LINES])
-        if np.ptp(shown) >= REPEAT_DETAIL:
+        if _detailed(pieces, runs):
             out.append(side)
     return out
+
+
+def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.ndarray], list[int]] | None:
+    """The ``depth`` lines of pixels past the side (``_seen_from``), one piece per cell along it, and
+    per piece how many of its lines repeat some cell of the board (``_runs``); None when there is no
+    such piece, or when most of them repeat too little."""
+    end = round(across[-1])
+    width = min(round(b) - round(a) for a, b in zip(along[:-1], along[1:]))
+    starts = [round(a) for a in along[:-1]]
+    # Where a piece may repeat: every cell of the board, a pixel either way.
+    origins = np.array([(y, x) for row_start in across[:-1] for y in (round(row_start) + d for d in (-1, 0, 1))
+                        for start in starts for x in (start - 1, start, start + 1)])
+    origins = origins[(origins[:, 0] >= 0) & (origins[:, 0] + depth <= end)
+                      & (origins[:, 1] >= 0) & (origins[:, 1] + width <= view.shape[1])]
+    pieces = [view[end : end + depth, x : x + width] for x in starts if 0 <= x and x + width <= view.shape[1]]
+    if not pieces or not len(origins):
+        return None
+    runs = _runs(view, pieces, origins)
+    return None if runs is None else (pieces, runs)
+
+
+def _detailed(pieces: list[np.ndarray], runs: list[int]) -> bool:
+    """Whether the pieces' repeating lines show detail: a plain background repeats anywhere. A cell of
+    the line may be the only one of its kind (the one 7, an exploded mine): what counts is the pieces
+    that repeat the board, each as far as it goes (cells drawn apart on a plain background may show
+    it for their first lines, then their faces)."""
+    shown = np.concatenate([p[REPEAT_SLIP:run].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= REPEAT_LINES])
+    return bool(np.ptp(shown) >= REPEAT_DETAIL)
 
 
 def _runs(view: np.ndarray, pieces: list[np.ndarray], origins: np.ndarray) -> list[int] | None:
