@@ -24,8 +24,10 @@ from screenbot.desktop import VirtualDisplay, start_client
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# What each fault does to the game, caused after the bot's first recorded steps.
-FAULTS = ("moved", "resized", "covered", "minimised", "closed", "dialog", "second-window", "finished-before")
+# What each fault does to the game, caused after the bot's first recorded steps ("finished-before" and
+# "covered-at-start": before the bot starts).
+FAULTS = ("moved", "resized", "covered", "minimised", "closed", "dialog", "second-window", "finished-before",
+          "covered-at-start")
 
 
 @dataclass
@@ -37,6 +39,8 @@ class FaultRun:
     after_fault: float  # seconds from the fault to the bot's exit
     presses: list[dict] = field(default_factory=list)  # pointer button presses seen
     boards: list[tuple[int, int, int, int]] = field(default_factory=list)  # where the board was (x, y, w, h)
+    # Titles of other programs' windows over the game window once the bot ended ("covered" faults).
+    over_after: list[str] = field(default_factory=list)
 
     @property
     def off_board(self) -> list[dict]:
@@ -150,12 +154,24 @@ def _xdotool(*args: str) -> None:
 
 def _covering_window(board: tuple[int, int, int, int]) -> subprocess.Popen:
     """A plain window of another program over the whole board (xmessage from x11-utils), once it
-    shows on top. The window manager may map a new window below the one being clicked (focus-stealing
-    prevention, seen under load): it is then raised as a user bringing it forward would. It covers
-    every cell, so that a click the bot made just before it showed cannot land on a visible part of
-    the game and have the window manager raise the game over it again (CI saw the bot play on so)."""
+    shows on top. It covers every cell, so that a click the bot made just before it showed cannot
+    land on a visible part of the game and have the window manager raise the game over it again (CI
+    saw the bot play on so)."""
     left, top, width, height = board
-    size = f"{left + width + 40}x{top + height + 40}+0+0"
+    return _window_on_top(f"{left + width + 40}x{top + height + 40}+0+0")
+
+
+def _window_beside_the_board(window: int, board: tuple[int, int, int, int]) -> subprocess.Popen:
+    """Another program's window over the game window's top left corner, clear of the board: the
+    board can be found, but raising the game would put it over this window."""
+    left, top, _, _ = window_box(window)
+    return _window_on_top(f"{board[0] - left - 10}x{board[1] - top - 10}+{left}+{top}")
+
+
+def _window_on_top(size: str) -> subprocess.Popen:
+    """An xmessage window of ``size`` (X geometry), once it shows on top. The window manager may map
+    a new window below the one being clicked (focus-stealing prevention, seen under load): it is then
+    raised as a user bringing it forward would."""
     cover = subprocess.Popen(["xmessage", "-name", "screenbot-cover", "-geometry", size, "a window over the game"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--classname", "screenbot-cover"],
@@ -183,6 +199,8 @@ def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0)
             _xdotool("windowmove", "--sync", str(client.window), "630", "0")
             time.sleep(0.3)
         boards = [board_box(client.window)]
+        if fault == "covered-at-start":
+            others.append(_window_beside_the_board(client.window, boards[0]))
         with PointerWatch() as watch:
             child = subprocess.Popen(
                 [sys.executable, "-m", "screenbot", "play", "--games", str(50 if fault in STOPPING else games), "--record", str(record),
@@ -190,7 +208,7 @@ def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0)
                 cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             )
             try:
-                if fault != "finished-before":
+                if fault not in ("finished-before", "covered-at-start"):
                     _wait(lambda: _steps(record / "log.jsonl") >= 2 or child.poll() is not None, 30)
                 caused = time.monotonic()
                 others += _cause(fault, client.window, boards, child.pid)
@@ -202,12 +220,21 @@ def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0)
                     stdout, stderr = child.communicate()
                     code = None
                 ended = time.monotonic()
+                over_after = _windows_over(client.window) if fault.startswith("covered") else []
             finally:
                 if child.poll() is None:
                     child.kill()
                 for other in others:
                     other.kill()
-        return FaultRun(fault, code, stderr, stdout, ended - caused, watch.presses, boards)
+        return FaultRun(fault, code, stderr, stdout, ended - caused, watch.presses, boards, over_after)
+
+
+def _windows_over(window: int) -> list[str]:
+    """Titles of other programs' windows stacked over the game window."""
+    from screenbot.desktop.windows import windows_over
+    from screenbot.geometry import Rect
+
+    return windows_over(window, Rect(*window_box(window)))
 
 
 def _cause(fault: str, window: int, boards: list, bot: int) -> list[subprocess.Popen]:

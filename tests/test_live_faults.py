@@ -26,6 +26,7 @@ EXPECTED = {
     "dialog": (1, "a window of the game itself", 15),  # its own dialog over the board: stop, naming it
     "second-window": (0, "", 60),  # beside the first: the window it follows is played on
     "finished-before": (0, "", 60),  # a new game is started first
+    "covered-at-start": (1, "covered by another window", 15),  # not raised over it: stops, naming it
 }
 
 
@@ -44,5 +45,7 @@ def test_live_fault(fault, tmp_path):
     assert "Traceback" not in run.stderr and "Xlib" not in run.stderr, detail
     assert run.after_fault <= seconds, detail
     assert not run.off_board, f"{detail}\npresses off the board: {run.off_board} (boards {run.boards})"
+    if fault.startswith("covered"):
+        assert run.over_after, f"{detail}\nthe game was raised over the window on it"
     if code == 0:
         assert "aborted" not in run.stdout or ", 0 aborted" in run.stdout, detail

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from screenbot.errors import WindowGoneError
+from screenbot.geometry import Rect
 from screenbot.play import InconsistentReadingError, PlayConfig, PlayError, Player, WindowLostError
 from screenbot.play.clicking import PING_ROUNDS
 from screenbot.play.observer import ABORTED, LOST, WON
@@ -321,6 +322,20 @@ def test_board_covered_by_another_program_stops_without_taking_it_back(tmp_path)
     with pytest.raises(WindowLostError, match="covered by another window \\('an editor'\\)"):
         make_player(client, GNOME_PAUSING, tmp_path, games=1).play()
     assert len(client.clicks) == 2
+
+
+@pytest.mark.parametrize("where", ["over the board", "over the window's edge only"])
+def test_a_game_covered_at_the_start_is_not_raised_over_the_window(tmp_path, where):
+    """At the start the game is raised and focused, but never over another program's window lying on
+    it: play stops before any click, naming that window."""
+    client = SimulatedClient(16, 16, 40, seed=4)
+    board = client.board_rect
+    over = board.translated(40, 40) if where == "over the board" else Rect(board.left - 30, board.top - 30, 20, 20)
+    client.other_windows.append(("an editor", over))
+    player = make_player(client, GNOME_PAUSING, tmp_path, games=1)
+    with pytest.raises(WindowLostError, match="covered by another window \\('an editor'\\)"):
+        player.play()
+    assert client.activations == 0 and not client.clicks
 
 
 def _pause_at(k: int):

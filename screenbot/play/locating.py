@@ -115,6 +115,20 @@ class BoardTracker:
                 "so that no click lands on it"
             )
 
+    def check_window_uncovered(self) -> None:
+        """Before the game is raised at the start: stop (WindowLostError) when another program's
+        window lies over the game window. The board is not located yet (a client that pauses when
+        unfocused hides it until it is raised), so the whole window is asked about, and raising it
+        would put the game over a window the user placed there."""
+        if self.env.window is None:
+            return
+        over = self.env.window.windows_over(self.env.window.geometry())
+        if over:
+            raise WindowLostError(
+                f"the game window is covered by another window ({', '.join(repr(t) for t in over[:3])}): "
+                "move that window off the game and start again (the bot does not raise the game over it)"
+            )
+
     def own_windows_over(self, located: Located) -> list[str]:
         return self.env.window.windows_over(located.geometry.inner_rect(), own=True) if self.env.window is not None else []
 

@@ -124,7 +124,8 @@ class Player:
         """Play ``config.games`` games (stopping early on a lost window or an unsafe reading)."""
         if self.env.window is not None and not self.config.dry_run:
             # Raise and focus the game: key presses go to it, and gnome-mines pauses (hiding the
-            # board) while it is not the active window.
+            # board) while it is not the active window. Never over a window the user put on it.
+            self.tracker.check_window_uncovered()
             self.env.window.activate()
             self.env.sleep(0.2)
         located = self.tracker.located or self.locate()
