@@ -130,6 +130,25 @@ def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     return out
 
 
+# Lines of pixels a side must keep from the frame's edge. A further line of cells cut closer shows too
+# little of itself for ``cut_at_frame`` to tell from a margin: an xdemineur board 3 px past the screen's
+# left edge read one column short, and gnome-mines' 57 px cells, 4 px from the edge, showed their
+# spacing and 2 px of a face. Clients draw wider margins or frames round their boards: on every
+# labelled screenshot a board keeps 18 px or more from the picture's edges.
+NEAR_LINES = 8
+
+
+def near_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
+    """The sides fewer than ``NEAR_LINES`` lines of pixels from the frame's edge: the board may go on
+    off screen there."""
+    out = []
+    for side in SIDES:
+        view, _, across = _seen_from(frame, lattice, side)
+        if view.shape[0] - round(across[-1]) < NEAR_LINES:
+            out.append(side)
+    return out
+
+
 # A further line of cells cut straight by something drawn over it (a window's border, a browser's
 # toolbar or status bar) a few pixels past a side: its pieces repeat the board like those the frame's
 # edge cuts (above), then all stop repeating at one line of pixels, a pitch or less past the side.
@@ -242,4 +261,4 @@ def _seen_from(frame: np.ndarray, lattice: Lattice, side: str):
     return turned[::-1], ys, tuple(width - x for x in reversed(xs))
 
 
-__all__ = ["cells_beyond", "cut_at_frame", "cut_straight", "grow", "grown"]
+__all__ = ["cells_beyond", "cut_at_frame", "cut_straight", "grow", "grown", "near_frame"]

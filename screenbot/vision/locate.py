@@ -26,7 +26,7 @@ from ..geometry import Lattice, Rect
 from .align import refine
 from .cells import cell_images, match_cells
 from .skins import CANONICAL, OUTSIDE, Skin
-from .beyond import cut_at_frame, cut_straight, grow
+from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
 from .clipped import cut_sides
 from .grid import Grid
 from .structure import cell_faces, find_edges, find_grids
@@ -120,12 +120,19 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     if cut:
         return Found(grid, None, 0.0, f"its cells go on past its {' and '.join(cut)} side: part of the board is "
                                       f"hidden (cut by its window or covered by another one)")
+    # A skin places its pitch boxes round the faces found, and alignment moves them: a board near the
+    # picture's edge can have a skin's boxes past it (cut there, a cell is no cell: an empty crop).
+    room = Rect(0, 0, width, height).expanded(-int(np.ceil(ALIGN_REACH)) - 1)
+    placements = {s.name: [p for p in _skin_lattices(grid, s) if room.contains_rect(p.board_rect())] for s in skins}
+    if not any(placements.values()):
+        return Found(grid, None, 0.0, "it runs into the edge of the picture (partly off screen)")
     best: tuple[float, Lattice] | None = None
-    quick = sorted(((_quick_match(frame, grid, s), s) for s in skins), key=lambda q: -q[0])
+    quick = sorted(((_quick_match(frame, placements[s.name][0], s), s) for s in skins if placements[s.name]),
+                   key=lambda q: -q[0])
     for first_look, skin in quick:
         if first_look < quick[0][0] - QUICK_MARGIN:
             break  # far behind the best skin before alignment: alignment does not make up that much
-        for placed in _skin_lattices(grid, skin):
+        for placed in placements[skin.name]:
             lattice = refine(frame, skin, placed, (ALIGN_REACH, ALIGN_REACH))
             score = float(_cell_scores(frame, lattice, skin).mean())
             if best is None or score > best[0]:
@@ -152,6 +159,10 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         score = float(_cell_scores(frame, lattice, skin).mean())
         if score < SKIN_MATCH:
             return Found(grid, None, score, f"grown over the cells past its sides, it matches {skin.name} poorly ({score:.2f})")
+    near = near_frame(frame, lattice)
+    if near:
+        return Found(grid, None, 0.0, f"it ends less than {NEAR_LINES} px from the {' and '.join(near)} edge of the "
+                                      f"picture: the board may go on off screen")
     cut = cut_at_frame(frame, lattice)
     if cut:
         return Found(grid, None, 0.0, f"a piece of a further line of its cells shows past its {' and '.join(cut)} side, "
@@ -187,11 +198,6 @@ def _short_of_standard(lattice: Lattice, skin: Skin) -> str:
 
 # A board whose cells stray further than this (px) from a straight lattice gets a box per cell width.
 STRAY = 0.75
-
-
-def _skin_lattice(grid: Grid, skin: Skin) -> Lattice:
-    """The first of ``_skin_lattices``: enough to compare skins on a sample before aligning any."""
-    return _skin_lattices(grid, skin)[0]
 
 
 def _skin_lattices(grid: Grid, skin: Skin) -> list[Lattice]:
@@ -280,12 +286,12 @@ QUICK_CELLS = 24  # cells sampled to order the skins before the full alignment
 QUICK_MARGIN = 0.2
 
 
-def _quick_match(frame: np.ndarray, grid: Grid, skin: Skin) -> float:
-    """Mean confidence of a few cells spread over the grid, unaligned: enough to try the right skin first."""
-    lattice = _skin_lattice(grid, skin)
+def _quick_match(frame: np.ndarray, lattice: Lattice, skin: Skin) -> float:
+    """Mean confidence of a few cells spread over the skin's first placement of the grid, unaligned:
+    enough to try the right skin first."""
     rng = np.random.default_rng(0)
-    count = min(QUICK_CELLS, grid.rows * grid.cols)
-    picks = rng.choice(grid.rows * grid.cols, size=count, replace=False)
+    count = min(QUICK_CELLS, lattice.rows * lattice.cols)
+    picks = rng.choice(lattice.rows * lattice.cols, size=count, replace=False)
     return float(_cell_scores(frame, lattice, skin, picks).mean())
 
 
