@@ -97,13 +97,17 @@ def read_board(
     # one whose pattern, where the lattice puts it, says another state than the one read.
     patterns = pattern_states(softened, bank, matches.chars)
     # A number read at the canonical size must also look like one of its captures at the board's own
-    # size, where the skin has one (a state the skin never saw can pass for a near one when small).
-    unlike = detail_mismatches(frame, lattice, skin, matches.chars)
+    # size, or where the skin has none of it there, at the nearest size (a state the skin never saw
+    # can pass for a near one when small).
+    unlike, untaught = detail_mismatches(frame, lattice, skin, matches.chars)
     refused = (matches.chars == OUTSIDE) | (patterns != "") | unlike
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
                           np.where(refused, 0.0, matches.confidence))
-    if unread and lacks_a_number(skin) and (matches.confidence < threshold).any():
-        unseen = unseen_numbers(softened, bank, matches.confidence < threshold)
+    # A number unlike every picture of it from another size may be one the skin has at no size near
+    # this one, even when it has every number somewhere: it too may be read as unread.
+    candidates = (matches.confidence < threshold) if lacks_a_number(skin) else untaught
+    if unread and candidates.any():
+        unseen = unseen_numbers(softened, bank, candidates)
         matches = CellMatches(np.where(unseen, UNREAD, matches.chars), matches.best_rms, matches.second_rms,
                               matches.second_chars, np.where(unseen, threshold, matches.confidence))
     confidence = matches.confidence.reshape(lattice.rows, lattice.cols)
@@ -112,10 +116,11 @@ def read_board(
     if min_conf < threshold:
         row, col = divmod(worst, lattice.cols)
         path = save_crop(frame, lattice, row, col, crops_dir)
+        pictures = "from the nearest size" if untaught[worst] else "at this size"
         why = (f"its colours look like {str(matches.chars[worst])!r} but its pattern like {str(patterns[worst])!r} "
                f"(are the colours changed?)" if patterns[worst] else
                f"the {lattice.skin} cell matches no state well enough: it is near {str(matches.chars[worst])!r} at a "
-               f"small scale, but unlike every picture of it at this size (a number the skin has no picture of?)"
+               f"small scale, but unlike every picture of it {pictures} (a number the skin has no picture of?)"
                if unlike[worst] else
                f"the {lattice.skin} cell matches no state well enough (second best {str(matches.second_chars[worst])!r})")
         raise UnrecognizedCellError(

@@ -7,7 +7,9 @@ telling nothing about its neighbours. That keeps every deduction sound (a cell p
 number is safe whatever the number is) and lets the game go on where it used to stop.
 
 Only for a skin that lacks a picture of some number 1-8: with all of them, a cell like this is no
-number, and it is refused as before.
+number, and it is refused as before; unless it was read as a number the skin has no picture of at this
+cell size and ``detail`` found it unlike that number's pictures of the nearest size (the client may
+draw a number differently here).
 
 A client that draws its opened cells see-through (KMines) puts a different shade of its background
 behind every cell, so no picture's surround is near an unseen number's: the surrounds are then also
