@@ -60,8 +60,7 @@ def cut_sides(grid: Grid, edges: Edges) -> list[str]:
             sides.append(side)
     flat = ~edges.mask()
     for side in ("left", "right", "top", "bottom"):
-        if side not in sides and (_faces_cut_flat(grid, flat, side) or _faces_cut_short(grid, side)
-                                  or _on_a_long_edge(grid, edges, side)):
+        if side not in sides and (_faces_cut_flat(grid, flat, side) or _on_a_long_edge(grid, edges, side)):
             sides.append(side)
     return sides
 
@@ -127,8 +126,14 @@ def _faces_cut_flat(grid: Grid, flat: np.ndarray, side: str) -> bool:
     ends a pixel early, with square corners where the client draws round ones. Measured against the
     grid's other faces: a client whose faces are lopsided by design (a raised button's flat part hugs
     its light top-left bevel: minegauler) shows the same difference on every face, not a cut."""
+    (cx, cy), (px, py) = grid.centre, grid.pitch
     f = grid.faces
-    on = _on_outer_line(grid, side)
+    if side in ("top", "bottom"):
+        line = 0 if side == "top" else grid.rows - 1
+        on = np.abs(f.cy - (cy + line * py)) < py / 2
+    else:
+        line = 0 if side == "left" else grid.cols - 1
+        on = np.abs(f.cx - (cx + line * px)) < px / 2
     index = np.flatnonzero(on)
     if len(index) < max(2, (grid.cols if side in ("top", "bottom") else grid.rows) // 2):
         return False
@@ -141,90 +146,6 @@ def _faces_cut_flat(grid: Grid, flat: np.ndarray, side: str) -> bool:
         usual = float(np.median(gains[alike])) if alike.sum() >= 2 else 0.0
         excess.append(gains[i] - max(usual, 0.0))
     return bool(np.median(excess) > CUT_EDGE)
-
-
-def _on_outer_line(grid: Grid, side: str) -> np.ndarray:
-    """Per face of the grid: whether it is a face of the outermost row (column) on ``side``."""
-    (cx, cy), (px, py) = grid.centre, grid.pitch
-    f = grid.faces
-    if side in ("top", "bottom"):
-        line = 0 if side == "top" else grid.rows - 1
-        return np.abs(f.cy - (cy + line * py)) < py / 2
-    line = 0 if side == "left" else grid.cols - 1
-    return np.abs(f.cx - (cx + line * px)) < px / 2
-
-
-# The faces of the outermost line are this many pixels (or more) shorter across the side than the
-# grid's other faces as wide as them: the line is cut there (a window's border over part of its
-# cells). On the labelled screenshots of every client (1,247 sides of whole boards) the outer faces
-# are at most 1 px shorter than the rest (GTK gives some rows a pixel more); gnome-mines' expert
-# board with 2 px of its top faces hidden already reads its "?" marks as flags.
-CUT_SHORT = 2.0
-# Each face is set against this percentile of its alike faces' size: the taller rows of a toolkit that
-# gives some rows a pixel more, not their median.
-CUT_SHORT_USUAL = 90
-
-
-def _faces_cut_short(grid: Grid, side: str) -> bool:
-    """Are the faces of the outermost row (column) on ``side`` visibly shorter across the side than the
-    grid's other faces of their width? A window's border that hides part of that line leaves its
-    faces cut short, still linked to the board: its cells are then read from boxes that reach past
-    what shows (gnome-mines: 15 of a 21 px row showing, its "?" marks read as flags)."""
-    shortfall = _shortfall(grid, side)
-    return shortfall is not None and shortfall >= CUT_SHORT
-
-
-def _shortfall(grid: Grid, side: str) -> float | None:
-    """By how many pixels the cells of the outermost line on ``side`` show shorter faces across the side
-    than the grid's other faces as wide as them (the median over the line); None when too few of
-    its cells show a face to compare. The outer line's faces are taken from all the pieces on the
-    frame: a face cut short may no longer be square enough to be one of the grid's faces."""
-    deep, wide = _outer_extents(grid, side)
-    count = grid.cols if side in ("top", "bottom") else grid.rows
-    f = grid.faces
-    outer = _on_outer_line(grid, side)
-    f_deep, f_wide = (f.height, f.width) if side in ("top", "bottom") else (f.width, f.height)
-    usual: dict[float, float | None] = {}  # per width: the size across of the other faces that wide
-    short = []
-    for d, w in zip(deep, wide):
-        if w not in usual:
-            alike = ~outer & (np.abs(f_wide - w) <= 1)
-            usual[w] = float(np.percentile(f_deep[alike], CUT_SHORT_USUAL)) if alike.sum() >= SIZE_SEEN else None
-        if usual[w] is not None:
-            short.append(usual[w] - d)
-    if len(short) < max(2, count // 2):
-        return None
-    return float(np.median(short))
-
-
-def _outer_extents(grid: Grid, side: str) -> tuple[list[float], list[float]]:
-    """Per cell of the outermost line on ``side`` that shows a face where the lattice puts it: the
-    face's size across the side and along it (the largest piece inside the cell's pitch box: a mark
-    drawn on a face leaves it one piece round the mark)."""
-    pieces = grid.pieces if grid.pieces is not None and len(grid.pieces) else grid.faces
-    (cx, cy), (px, py) = grid.centre, grid.pitch
-    deep, wide = [], []
-    if side in ("top", "bottom"):
-        cells = [(c, 0 if side == "top" else grid.rows - 1) for c in range(grid.cols)]
-    else:
-        cells = [(0 if side == "left" else grid.cols - 1, r) for r in range(grid.rows)]
-    # The pieces near that line only: the cells are then looked at among a few dozen, not thousands.
-    (c0, r0), (c1, r1) = cells[0], cells[-1]
-    near = ((pieces.left >= cx + c0 * px - 0.6 * px) & (pieces.left + pieces.width <= cx + c1 * px + 0.6 * px)
-            & (pieces.top >= cy + r0 * py - 0.6 * py) & (pieces.top + pieces.height <= cy + r1 * py + 0.6 * py))
-    pieces = pieces.subset(np.flatnonzero(near))
-    right_edge, bottom_edge = pieces.left + pieces.width, pieces.top + pieces.height
-    for c, r in cells:
-        x, y = cx + c * px, cy + r * py
-        inside = ((pieces.left >= x - 0.6 * px) & (right_edge <= x + 0.6 * px)
-                  & (pieces.top >= y - 0.6 * py) & (bottom_edge <= y + 0.6 * py))
-        if not inside.any():
-            continue
-        i = np.flatnonzero(inside)[np.argmax((pieces.width * pieces.height)[inside])]
-        w, h = float(pieces.width[i]), float(pieces.height[i])
-        deep.append(h if side in ("top", "bottom") else w)
-        wide.append(w if side in ("top", "bottom") else h)
-    return deep, wide
 
 
 def _corner_gains(f, flat: np.ndarray, side: str) -> np.ndarray:
