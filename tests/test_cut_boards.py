@@ -5,6 +5,7 @@ no error before ``beyond.cut_at_frame``: they must be refused."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -59,17 +60,42 @@ CUT_CLIENTS = ("react-minesweeper", "xdemineur", "gnome-mines", "sgt-mines", "mi
 
 
 def _covered_past(image, lattice, side: str, shown: int, border, behind):
-    """``image`` with all but ``shown`` lines of pixels of the outermost row on ``side`` hidden behind
-    a window: a 3 px border of colour ``border``, then ``behind`` to the picture's edge."""
+    """``image`` with all but ``shown`` lines of pixels of the outermost line of cells on ``side``
+    hidden behind a window: a 3 px border of colour ``border``, then ``behind`` to the picture's edge.
+    Counted from the first whole line of pixels of that line of cells: the labelled lattice's edges
+    are fractional, and the next line's cells can be drawn from the pixel a rounded edge leaves out
+    (gnome-mines' 10x12 board at 57.4 px draws its second row from y 173, the edge is at 173.5)."""
     frame = image.copy()
-    ys = lattice.row_edges()
-    if side == "bottom":
-        y = round(ys[-2]) + shown
-        frame[y : y + 3], frame[y + 3 :] = border, behind
+    turned = frame if side in ("top", "bottom") else frame.transpose(1, 0, 2)  # a view: writes go to frame
+    edges = lattice.row_edges() if side in ("top", "bottom") else lattice.col_edges()
+    if side in ("bottom", "right"):
+        y = math.ceil(edges[-2]) + shown
+        turned[y : y + 3], turned[y + 3 :] = border, behind
     else:
-        y = round(ys[1]) - shown
-        frame[: y - 3], frame[y - 3 : y] = behind, border
+        y = math.floor(edges[1]) - shown
+        turned[: max(0, y - 3)], turned[max(0, y - 3) : y] = behind, border
     return frame
+
+
+def _plain_lines(image, lattice, side: str) -> int:
+    """How many lines of pixels of the outermost line of cells on ``side``, from its first whole line
+    inwards of the cut, are plain all along the board (the background between two rows)."""
+    from screenbot.vision.beyond import REPEAT_DETAIL
+
+    turned = image if side in ("top", "bottom") else image.transpose(1, 0, 2)
+    edges = lattice.row_edges() if side in ("top", "bottom") else lattice.col_edges()
+    along = lattice.col_edges() if side in ("top", "bottom") else lattice.row_edges()
+    span = slice(math.ceil(along[0]), math.floor(along[-1]))
+    if side in ("bottom", "right"):
+        lines = range(math.ceil(edges[-2]), math.floor(edges[-1]))
+    else:
+        lines = range(math.floor(edges[1]) - 1, math.ceil(edges[0]) - 1, -1)
+    plain = 0
+    for y in lines:
+        if np.ptp(turned[y, span].mean(axis=1)) >= REPEAT_DETAIL:
+            break
+        plain += 1
+    return plain
 
 
 def _cut_case(client: str, side: str, fresh: bool):
@@ -85,7 +111,10 @@ def _cut_case(client: str, side: str, fresh: bool):
     rng = random.Random(f"{SEED}-{client}-{side}-{fresh}")
     shots = [s for s in SHOTS if s.client == client and (not fresh or s.name.endswith("-fresh"))]
     shot = rng.choice(shots)
-    shown = rng.randint(REPEAT_LINES, int(shot.lattice.pitch[1] / 2))
+    # What the docs leave unseen is not drawn: lines that show only the plain background between
+    # cells drawn apart (gnome-mines' 4 px between rows) look just like a whole board's margin.
+    least = max(REPEAT_LINES, _plain_lines(shot.image(), shot.lattice, side) + 1)
+    shown = rng.randint(least, max(least, int(shot.lattice.pitch[1] / 2)))
     colours = [tuple(rng.randrange(256) for _ in range(3)) for _ in range(2)]
     return shot, shown, colours
 
