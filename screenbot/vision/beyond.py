@@ -121,7 +121,7 @@ def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     out = []
     for side in SIDES:
         view, along, across = _seen_from(frame, lattice, side)
-        depth = view.shape[0] - round(across[-1])  # lines of pixels between the side and the frame's edge
+        depth = _lines_past(view, across)
         if depth < REPEAT_LINES or depth >= across[-1] - across[-2]:
             continue
         found = _pieces_past(view, along, across, depth)
@@ -144,7 +144,7 @@ def near_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     out = []
     for side in SIDES:
         view, _, across = _seen_from(frame, lattice, side)
-        if view.shape[0] - round(across[-1]) < NEAR_LINES:
+        if _lines_past(view, across) < NEAR_LINES:
             out.append(side)
     return out
 
@@ -171,7 +171,7 @@ def cut_straight(frame: np.ndarray, lattice: Lattice, sides: tuple[str, ...] = C
     out = []
     for side in sides:
         view, along, across = _seen_from(frame, lattice, side)
-        if view.shape[0] - round(across[-1]) < across[-1] - across[-2]:
+        if _lines_past(view, across) < across[-1] - across[-2]:
             continue  # the frame's edge comes first: ``cut_at_frame``
         depth = int(np.ceil(across[-1] - across[-2]))  # a whole pitch: where a piece stops is measured
         found = _pieces_past(view, along, across, depth)
@@ -244,6 +244,11 @@ def _repeating_lines(view: np.ndarray, piece: np.ndarray, origins: np.ndarray) -
         if not len(origins):
             return j
     return piece.shape[0]
+
+
+def _lines_past(view: np.ndarray, across) -> int:
+    """Lines of pixels between the side (``_seen_from``) and the frame's edge."""
+    return view.shape[0] - round(across[-1])
 
 
 def _seen_from(frame: np.ndarray, lattice: Lattice, side: str):

@@ -95,10 +95,10 @@ def detail_peaks(frame: np.ndarray, lattice: Lattice, skin: Skin,
         row, col = divmod(int(index), lattice.cols)
         rect = lattice.cell_rect(row, col)
         char = str(chars[index])
-        captures = own.get(char) or _scaled_captures(skin, char, rect.width, rect.height, *pitch)
+        taught = char in own
+        captures = own[char] if taught else _scaled_captures(skin, char, rect.width, rect.height, *pitch)
         if not captures:
             continue
-        limit = PEAK if char in own else SCALED_PEAK
         framed, (mx, my) = captures[0]
         # The cell's middle with REACH px to move in, one more px round it for ``_apart`` and one for
         # the blur (pictures of one number share their size and place).
@@ -112,8 +112,8 @@ def detail_peaks(frame: np.ndarray, lattice: Lattice, skin: Skin,
         if key not in _judged:
             if len(_judged) > JUDGED_KEPT:
                 _judged.clear()
-            _judged[key] = _nearest(raw, captures, limit)
-        out[index], scaled[index] = _judged[key], char not in own
+            _judged[key] = _nearest(raw, captures, PEAK if taught else SCALED_PEAK)
+        out[index], scaled[index] = _judged[key], not taught
     return out, scaled
 
 
