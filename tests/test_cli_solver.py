@@ -2,11 +2,14 @@
 
 import dataclasses
 import json
+import random
 
 import pytest
 
 from screenbot.cli import main
 from solver.guess import GuessConfig
+
+from .seeds import REPLAY, SEED
 
 
 @pytest.fixture
@@ -163,3 +166,24 @@ def test_module_entry_point_runs():
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["mines"] == 1
+
+
+def test_bench_refuses_opening_rules_on_a_board_too_crowded_for_them(capsys):
+    # The simulator plays such a board by the ``safe`` rule (as a client must): a benchmark asked for
+    # ``opening`` would report a rule it did not play. Boards and first clicks drawn at random.
+    rng = random.Random(SEED)
+    for _ in range(6):
+        rows, cols = rng.randint(1, 12), rng.randint(1, 12)
+        first = (rng.randrange(rows), rng.randrange(cols))
+        kept = 1 + sum(0 <= first[0] + dr < rows and 0 <= first[1] + dc < cols
+                       for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+        room = rows * cols - kept
+        args = ["bench", "--level", "custom", "--rows", str(rows), "--cols", str(cols), "--rules", "opening",
+                "--first", f"{first[0]},{first[1]}", "--games", "3", "--seed", "1"]
+        if room + 1 < rows * cols:
+            assert main([*args, "--mines", str(room + 1)]) == 2, REPLAY
+            assert f"has room for {room} mines, not {room + 1}" in capsys.readouterr().err, REPLAY
+        if room >= 0:
+            assert main([*args, "--mines", str(room), "--json"]) == 0, REPLAY
+            report = json.loads(capsys.readouterr().out)
+            assert report["games"] == 3 and report["wins"] == 3, REPLAY  # every mine-free cell opens at once

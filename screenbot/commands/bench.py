@@ -11,6 +11,7 @@ import sys
 
 from solver.bench import BenchConfig, BenchResult, run_benchmark
 from solver.game import LEVELS, RULES
+from solver.grid import neighbour_table
 from solver.guess import STRATEGIES, GuessConfig
 from solver.native import compiled_modules
 from solver.policy import PolicyConfig
@@ -156,6 +157,9 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"a {rows}x{cols} board cannot hold {mines} mines", EXIT_USAGE)
     if not (args.first[0] < rows and args.first[1] < cols):
         return fail(f"first click {args.first} is off the {rows}x{cols} board", EXIT_USAGE)
+    crowded = _too_crowded_to_open(rows, cols, mines, args.rules, args.first)
+    if crowded:
+        return fail(crowded, EXIT_USAGE)
     if args.cluster not in (None, LOCAL) and args.workers is not None:
         return fail("--workers goes with no --cluster or with --cluster local: a scheduler's workers are its own", EXIT_USAGE)
     workers = args.workers or 1
@@ -187,9 +191,23 @@ def run(args: argparse.Namespace) -> int:
             f"max {report['decision_ms_max']:.1f} ms; {report['guesses_per_game']:.2f} guesses per game; "
             f"{result.approximate} decision(s) on an approximate analysis\n"
             f"{_slowest_line(result)}"
-            f"{len(result.shards)} shard(s) of {args.shard_size} games, fingerprint {result.fingerprint}"
+            f"{len(result.shards)} shard(s) of up to {args.shard_size} games, fingerprint {result.fingerprint}"
         )
     return 0
+
+
+def _too_crowded_to_open(rows: int, cols: int, mines: int, rules: str, first: tuple[int, int]) -> str | None:
+    """Why ``opening`` cannot be played on this board, or None. The simulator then plays ``safe``
+    (as a client must), but a benchmark asked for ``opening`` would report a rule it did not play."""
+    if rules != "opening":
+        return None
+    kept = 1 + len(neighbour_table(rows, cols)[first[0] * cols + first[1]])
+    if mines <= rows * cols - kept:
+        return None
+    return (
+        f"--rules opening keeps the first click {first[0]},{first[1]} and its {kept - 1} neighbours free of mines: "
+        f"a {rows}x{cols} board then has room for {rows * cols - kept} mines, not {mines} (use --rules safe or fewer mines)"
+    )
 
 
 def _core(report: dict) -> str:
