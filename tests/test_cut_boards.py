@@ -99,8 +99,9 @@ def _plain_lines(image, lattice, side: str) -> int:
 
 
 def _cut_case(client: str, side: str, fresh: bool):
-    """A labelled shot of ``client`` (a fresh board when ``fresh``) and how much of its outermost row on
-    ``side`` to leave showing: from ``beyond.REPEAT_LINES`` to half a pitch, drawn from the run's seed."""
+    """A labelled shot of ``client`` (a fresh board when ``fresh``) and how much of its outermost line of
+    cells on ``side`` to leave showing: from ``beyond.REPEAT_LINES`` to half a pitch (across that
+    line), drawn from the run's seed."""
     import random
 
     from screenbot.vision.beyond import REPEAT_LINES
@@ -114,19 +115,21 @@ def _cut_case(client: str, side: str, fresh: bool):
     # What the docs leave unseen is not drawn: lines that show only the plain background between
     # cells drawn apart (gnome-mines' 4 px between rows) look just like a whole board's margin.
     least = max(REPEAT_LINES, _plain_lines(shot.image(), shot.lattice, side) + 1)
-    shown = rng.randint(least, max(least, int(shot.lattice.pitch[1] / 2)))
+    across = shot.lattice.pitch[1] if side in ("top", "bottom") else shot.lattice.pitch[0]
+    shown = rng.randint(least, max(least, int(across / 2)))
     colours = [tuple(rng.randrange(256) for _ in range(3)) for _ in range(2)]
     return shot, shown, colours
 
 
-@pytest.mark.parametrize("side", ["bottom", "top"])
+@pytest.mark.parametrize("side", ["bottom", "top", "left", "right"])
 @pytest.mark.parametrize("client,fresh", [("react-minesweeper", True)] + [(c, False) for c in CUT_CLIENTS])
 def test_a_line_cut_straight_by_a_window_is_not_left_out(client, fresh, side):
-    """A window's border (or a window over the board) hides all but a few lines of the outermost row:
-    from the documented 4 px to half a pitch of it show, then a straight line. The board is refused, or
-    found whole (the reader then judges the cut cells); never found a row short, which read as a
-    smaller board with exit 0 (react-minesweeper in a Chromium window resized to show 4-9 px of the
-    last row of covered cells, ``beyond.cut_straight``)."""
+    """A window's border (or a window over the board) hides all but a few lines of the outermost row or
+    column: from the documented 4 px to half a pitch of it show, then a straight line. The board is
+    refused, or found whole (the reader then judges the cut cells); never found a line short, which
+    read as a smaller board with exit 0 (react-minesweeper in a Chromium window resized to show 4-9 px
+    of the last row of covered cells; xdemineur and react boards with a few px of their left or right
+    column showing, ``beyond.cut_straight``)."""
     from .seeds import REPLAY
 
     shot, shown, (border, behind) = _cut_case(client, side, fresh)
@@ -136,7 +139,7 @@ def test_a_line_cut_straight_by_a_window_is_not_left_out(client, fresh, side):
     except BoardNotFoundError:
         return
     assert (lattice.rows, lattice.cols) == (shot.lattice.rows, shot.lattice.cols), (
-        f"{shot.name} with {shown} px of its {side} row showing read as {lattice.rows}x{lattice.cols}; {REPLAY}")
+        f"{shot.name} with {shown} px of its {side} line showing read as {lattice.rows}x{lattice.cols}; {REPLAY}")
 
 
 def _cropped_past(image, lattice, side: str, shown: int):

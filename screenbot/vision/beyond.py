@@ -150,10 +150,12 @@ def near_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
 
 
 # A further line of cells cut straight by something drawn over it (a window's border, a browser's
-# toolbar or status bar) a few pixels past a side: its pieces repeat the board like those the frame's
-# edge cuts (above), then all stop repeating at one line of pixels, a pitch or less past the side.
+# toolbar or status bar, another window) a few pixels past a side: its pieces repeat the board like
+# those the frame's edge cuts (above), then all stop repeating at one line of pixels, a pitch or less
+# past the side. Every side: a window's left or right border over all but a few columns of pixels of
+# the outer column read a column short as surely as a bottom border over the last row did.
 CUT_STRAIGHT = 1  # px either way: the line at which the pieces stop repeating, with pitches not whole
-CUT_SIDES = ("top", "bottom")
+CUT_SIDES = SIDES
 
 
 def cut_straight(frame: np.ndarray, lattice: Lattice, sides: tuple[str, ...] = CUT_SIDES) -> list[str]:
