@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from screenbot.errors import BoardNotFoundError
+from screenbot.errors import BoardNotFoundError, MinesweeperError
 from screenbot.vision import load_skins, locate_board
 
 CUT = Path(__file__).resolve().parent.parent / "fixtures" / "cut"
@@ -176,3 +176,72 @@ def test_a_line_left_a_few_pixels_at_the_picture_edge_is_not_left_out(client, si
     with pytest.raises(BoardNotFoundError):
         lattice = locate_board(frame, load_skins())
         print(f"{shot.name} with {shown} px of its {side} line at the edge read as {lattice.rows}x{lattice.cols}; {REPLAY}")
+
+
+# A window's border over the outermost row past its middle: the structure and the skin still find the
+# whole board, but each cell of that row shows only part of itself, and gnome-mines' "?" with its top
+# third hidden read as a flag, a flag with its top hidden as a covered cell, xdemineur's covered cells
+# with the lower quarter of the bottom row hidden as opened 0s, all with exit 0.
+DRAWN_OVER = [
+    ("gm-big-850x600-flags-and-questions", "top", 14, (60, 60, 60), (246, 245, 244)),
+    ("gm-big-850x600-flags-and-questions", "top", 14, (0, 0, 0), (255, 255, 255)),
+    ("gm-small-600-hover0", "top", 33, (60, 60, 60), (246, 245, 244)),
+    ("gm-small-600-hover0", "top", 33, (0, 0, 0), (255, 255, 255)),
+    ("xd-dense-c-marked", "bottom", 16, (139, 227, 248), (53, 44, 54)),
+]
+
+
+@pytest.mark.parametrize("name,side,shown,border,behind", DRAWN_OVER,
+                         ids=[f"{name}-{side}-{shown}px-{n}" for n, (name, side, shown, _, _) in enumerate(DRAWN_OVER)])
+def test_a_line_drawn_over_past_its_middle_is_refused(name, side, shown, border, behind):
+    from .test_vision import SHOTS
+
+    shot = next(s for s in SHOTS if s.name == name)
+    frame = _covered_past(shot.image(), shot.lattice, side, shown, border, behind)
+    # Refused as drawn over, or as cut straight past a side next to the one drawn over (whose pieces
+    # past it the window's border stops at one line too).
+    with pytest.raises(BoardNotFoundError, match="partly hidden|part of the board is hidden"):
+        locate_board(frame, load_skins())
+
+
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+@pytest.mark.parametrize("client", ("gnome-mines", "react-minesweeper", "sgt-mines", "minegauler"))
+def test_a_line_drawn_over_past_its_middle_is_refused_or_read_exactly(client, side):
+    """The outermost line on ``side`` of a labelled shot drawn over by a window (colours at random) with
+    more than half of it showing: the board is refused, or read exactly. Drawn from the run's seed.
+    (xdemineur is not drawn here: a border over its bevel alone still pulls the lattice a pixel and
+    can read a covered cell as a 0, a limit docs/reading.md names.)"""
+    import random
+
+    from screenbot.vision.read import read_board
+
+    from .seeds import REPLAY, SEED
+    from .test_vision import SHOTS
+
+    rng = random.Random(f"{SEED}-{client}-{side}-drawn-over")
+    shot = rng.choice([s for s in SHOTS if s.client == client])
+    pitch = shot.lattice.pitch[1] if side in ("top", "bottom") else shot.lattice.pitch[0]
+    shown = rng.randint(int(pitch / 2) + 1, math.ceil(pitch) - 1)
+    border, behind = (tuple(rng.randrange(256) for _ in range(3)) for _ in range(2))
+    frame = _covered_past(shot.image(), shot.lattice, side, shown, border, behind)
+    skins = load_skins()
+    try:
+        lattice = locate_board(frame, skins)
+        board = read_board(frame, lattice, skins).board
+    except MinesweeperError:
+        return
+    assert (lattice.rows, lattice.cols, board.grid) == (shot.lattice.rows, shot.lattice.cols, shot.board.grid), (
+        f"{shot.name} with {shown} of {pitch:.1f} px of its {side} line showing read wrong; {REPLAY}")
+
+
+WHOLE = Path(__file__).resolve().parent.parent / "fixtures" / "whole"
+
+
+def test_a_whole_board_mid_game_is_not_taken_for_a_cut_one():
+    """A real xdemineur frame, 16x16 mid-game, its right column mostly opened cells: a check of faces
+    cut short (tried, and taken out) refused it at the start of play, "its cells go on past its
+    right side"; every check of a cut or drawn-over side must find it whole."""
+    import cv2
+
+    lattice = locate_board(cv2.imread(str(WHOLE / "xd-16x16-midgame-right-column-opened.png")), load_skins())
+    assert (lattice.skin, lattice.rows, lattice.cols) == ("xdemineur", 16, 16)

@@ -28,6 +28,7 @@ from .cells import cell_images, match_cells
 from .skins import CANONICAL, OUTSIDE, Skin
 from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
 from .clipped import cut_sides
+from .drawn_over import sides_drawn_over
 from .grid import Grid
 from .structure import cell_faces, find_edges, find_grids
 
@@ -172,6 +173,10 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         return Found(grid, None, 0.0, f"a piece of a further line of its cells shows past its {' and '.join(cut)} side, "
                                       f"cut straight: part of the board is hidden (cut by its window or covered by "
                                       f"another one)")
+    over = sides_drawn_over(frame, lattice, skin)
+    if over:
+        return Found(grid, None, 0.0, f"its {' and '.join(over)} line of cells is partly hidden along its length (a "
+                                      f"window's border or another window drawn over it): its cells cannot be read")
     return Found(grid, lattice, score, _short_of_standard(lattice, skin))
 
 
