@@ -192,7 +192,9 @@ def cut_straight(frame: np.ndarray, lattice: Lattice, sides: tuple[str, ...] = C
 def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.ndarray], list[int]] | None:
     """The ``depth`` lines of pixels past the side (``_seen_from``), one piece per cell along it, and
     per piece how many of its lines repeat some cell of the board (``_runs``); None when there is no
-    such piece, or when most of them repeat too little."""
+    such piece, or when most of them repeat too little, or when they are all plain (what ``_detailed``
+    would find of any runs: a margin or a gap past the side, whose lines repeat everywhere and are
+    costly to follow)."""
     end = round(across[-1])
     width = min(round(b) - round(a) for a, b in zip(along[:-1], along[1:]))
     starts = [round(a) for a in along[:-1]]
@@ -203,6 +205,8 @@ def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.n
                       & (origins[:, 1] >= 0) & (origins[:, 1] + width <= view.shape[1])]
     pieces = [view[end : end + depth, x : x + width] for x in starts if 0 <= x and x + width <= view.shape[1]]
     if not pieces or not len(origins):
+        return None
+    if depth >= REPEAT_LINES and not _detailed(pieces, [depth] * len(pieces)):
         return None
     runs = _runs(view, pieces, origins)
     return None if runs is None else (pieces, runs)

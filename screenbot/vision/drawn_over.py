@@ -21,8 +21,8 @@ import numpy as np
 
 from ..geometry import Lattice
 from .beyond import SIDES
-from .cells import cell_images
-from .skins import CANONICAL, Skin, soften
+from .cells import cell_images, squared_distances
+from .skins import Skin, soften
 
 # Canonical lines (of CANONICAL) in each strip: a quarter of the cell, past the gap or bevel round a
 # face (a window's border the colour of the gap leaves those alike) and into the face and its glyph.
@@ -39,8 +39,8 @@ DRAWN_OVER = 25.0
 def sides_drawn_over(frame: np.ndarray, lattice: Lattice, skin: Skin) -> list[str]:
     """The sides whose outermost line of cells is drawn over along its length (see the module)."""
     cells = soften(cell_images(frame, lattice))
-    pictures = skin.bank(lattice.pitch).vectors.reshape(-1, CANONICAL, CANONICAL, 3)
-    return [side for side in SIDES if _strip_gap(_outer_line(cells, side), pictures, side) >= DRAWN_OVER]
+    bank = skin.bank(lattice.pitch)
+    return [side for side in SIDES if _strip_gap(_outer_line(cells, side), bank.vectors, side) >= DRAWN_OVER]
 
 
 def _outer_line(cells: np.ndarray, side: str) -> np.ndarray:
@@ -50,10 +50,10 @@ def _outer_line(cells: np.ndarray, side: str) -> np.ndarray:
 
 def _strip_gap(line: np.ndarray, pictures: np.ndarray, side: str) -> float:
     """Median over the cells of ``line``: RMS of the strip nearest ``side`` less RMS of the far strip,
-    each cell against the picture nearest it as a whole."""
-    squared = ((pictures[None] - line[:, None]) ** 2).mean(axis=4)  # (cells, pictures, rows, cols)
-    nearest = squared.reshape(*squared.shape[:2], -1).mean(axis=2).argmin(axis=1)
-    squared = squared[np.arange(len(line)), nearest]
+    each cell against the picture (a row of ``pictures``) nearest it as a whole."""
+    vectors = np.ascontiguousarray(line, dtype=np.float32).reshape(len(line), -1)
+    nearest = squared_distances(vectors, pictures).argmin(axis=1)
+    squared = ((pictures[nearest] - vectors) ** 2).reshape(line.shape).mean(axis=3)  # (cells, rows, cols)
     # Turned so that the side is the first row of every cell.
     if side == "bottom":
         squared = squared[:, ::-1]
