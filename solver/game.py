@@ -34,6 +34,12 @@ LEVELS = {
 PLAYING, WON, LOST = "playing", "won", "lost"
 
 
+def opening_room(rows: int, cols: int, first: int) -> int:
+    """How many mines the ``opening`` rule leaves room for: every cell but the first click (cell index
+    ``first``) and its neighbours. With more, a game falls back to ``safe``."""
+    return rows * cols - 1 - len(neighbour_table(rows, cols)[first])
+
+
 class Game:
     """One game. Cells are revealed with ``open``; ``board()`` shows what a player sees."""
 
@@ -77,7 +83,7 @@ class Game:
         i = self._index(row, col)
         if self._mine is None:
             excluded = [i]
-            if self.rules == "opening" and self.rows * self.cols - self.mines >= 1 + len(self._nbrs[i]):
+            if self.rules == "opening" and self.mines <= opening_room(self.rows, self.cols, i):
                 excluded += self._nbrs[i]
             self._place_mines(excluded)
         view, mine = self._view, self._mine

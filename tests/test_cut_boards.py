@@ -182,7 +182,7 @@ def test_a_line_left_a_few_pixels_at_the_picture_edge_is_not_left_out(client, si
 # whole board, but each cell of that row shows only part of itself, and gnome-mines' "?" with its top
 # third hidden read as a flag, a flag with its top hidden as a covered cell, xdemineur's covered cells
 # with the lower quarter of the bottom row hidden as opened 0s, all with exit 0.
-DRAWN_OVER = [
+DRAWN_OVER_CASES = [
     ("gm-big-850x600-flags-and-questions", "top", 14, (60, 60, 60), (246, 245, 244)),
     ("gm-big-850x600-flags-and-questions", "top", 14, (0, 0, 0), (255, 255, 255)),
     ("gm-small-600-hover0", "top", 33, (60, 60, 60), (246, 245, 244)),
@@ -191,8 +191,8 @@ DRAWN_OVER = [
 ]
 
 
-@pytest.mark.parametrize("name,side,shown,border,behind", DRAWN_OVER,
-                         ids=[f"{name}-{side}-{shown}px-{n}" for n, (name, side, shown, _, _) in enumerate(DRAWN_OVER)])
+@pytest.mark.parametrize("name,side,shown,border,behind", DRAWN_OVER_CASES,
+                         ids=[f"{name}-{side}-{shown}px-{n}" for n, (name, side, shown, _, _) in enumerate(DRAWN_OVER_CASES)])
 def test_a_line_drawn_over_past_its_middle_is_refused(name, side, shown, border, behind):
     from .test_vision import SHOTS
 

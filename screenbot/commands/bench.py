@@ -10,8 +10,7 @@ import re
 import sys
 
 from solver.bench import BenchConfig, BenchResult, run_benchmark
-from solver.game import LEVELS, RULES
-from solver.grid import neighbour_table
+from solver.game import LEVELS, RULES, opening_room
 from solver.guess import STRATEGIES, GuessConfig
 from solver.native import compiled_modules
 from solver.policy import PolicyConfig
@@ -199,14 +198,12 @@ def run(args: argparse.Namespace) -> int:
 def _too_crowded_to_open(rows: int, cols: int, mines: int, rules: str, first: tuple[int, int]) -> str | None:
     """Why ``opening`` cannot be played on this board, or None. The simulator then plays ``safe``
     (as a client must), but a benchmark asked for ``opening`` would report a rule it did not play."""
-    if rules != "opening":
-        return None
-    kept = 1 + len(neighbour_table(rows, cols)[first[0] * cols + first[1]])
-    if mines <= rows * cols - kept:
+    room = opening_room(rows, cols, first[0] * cols + first[1])
+    if rules != "opening" or mines <= room:
         return None
     return (
-        f"--rules opening keeps the first click {first[0]},{first[1]} and its {kept - 1} neighbours free of mines: "
-        f"a {rows}x{cols} board then has room for {rows * cols - kept} mines, not {mines} (use --rules safe or fewer mines)"
+        f"--rules opening keeps the first click {first[0]},{first[1]} and its {rows * cols - 1 - room} neighbours free "
+        f"of mines: a {rows}x{cols} board then has room for {room} mines, not {mines} (use --rules safe or fewer mines)"
     )
 
 
