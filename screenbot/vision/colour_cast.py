@@ -1,0 +1,146 @@
+"""Has a screenshot's colour been changed since its client drew it? (a brightness or gamma change, a
+colour filter or profile, an edited picture, a capture of fewer colours)
+
+Several clients tell states apart by flat colour alone: gnome-mines' covered cell, that cell lit under
+the pointer and its open 0 differ by 10-20 levels. A brightness or gamma change of a few levels moves
+one onto another, and every cell still matches some picture confidently: a whole board of covered
+cells read as open 0s, with nothing weak to refuse. So a reading of a picture from a file is checked
+here as a whole:
+
+- each cell read as a state whose pictures are plain in the middle (covered, open 0: not a number or
+  an icon, whose share of the cell changes with the size it is drawn at) is compared, by the mean
+  colour of its middle, with the picture of that state nearest it in colour;
+- "off" is the median, over those cells, of each one's largest difference on one channel;
+- far off (``REFUSE_OFF``): refused, the cells' colours cannot tell the states apart;
+- a little off (``RECHECK_OFF``): the board is read again with the median difference taken off its
+  colours, and refused if it then reads otherwise (a small change that moved one state onto another).
+
+The middle checked is the part the live hint overlay never draws on (``read.INTERIOR``).
+
+Live play does not ask this: its frames come from the screen as the client draws them, and at cell
+sizes between a skin's captures flat cells are up to ~3 levels off already, too near the limits to
+stop a game on. A picture of fewer colours (a 16-bit capture, the low bits of each channel dropped) is
+restored before it is read (``restore_16_bit``).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..errors import ImplausibleBoardError, ScreenError
+from .cells import cell_images
+from .skins import CANONICAL, OUTSIDE, Skin, to_canonical
+
+# The median colour difference (0-255, largest channel) over which a board is refused. Labelled
+# screenshots read as they are stay under 1; resized ones up to ~1.1, JPEG at quality 40 up to ~2,
+# restored 16-bit ones up to ~3.8. Changes that made a board read wrong were 3 to 13 levels off.
+REFUSE_OFF = 3.0
+# Over this, the board is read again with the difference taken off and must read the same.
+RECHECK_OFF = 1.5
+# A picture counts as plain when no channel of its middle varies more than this (standard deviation,
+# levels): a covered cell's faint texture (minegauler's: ~5) is plain, a number or an icon (16-100) is not.
+PLAIN_STD = 6.0
+# Fewer plain cells than this say nothing about the colours as a whole.
+MIN_CELLS = 4
+# The middle compared: the share of the cell the hint overlay never draws on.
+_MARGIN = round(CANONICAL * (1 - 0.625) / 2)
+
+
+class ColourCastError(ImplausibleBoardError):
+    """The board's colours are not its skin's: its states cannot be told apart by colour. Exit 5."""
+
+    def __init__(self, message: str, /, *, off: float) -> None:
+        super().__init__(message, off=off)
+        self.off = off
+
+
+def _middle_means(canonical: np.ndarray) -> np.ndarray:
+    """The mean colour of the middle of each canonical cell: (..., 3) float."""
+    return canonical[..., _MARGIN:-_MARGIN, _MARGIN:-_MARGIN, :].astype(np.float32).mean(axis=(-3, -2))
+
+
+@functools.lru_cache(maxsize=32)
+def _plain_pictures(skin: Skin, sixteen_bit: bool) -> dict[str, np.ndarray]:
+    """For each state with plain pictures, their middles' mean colours: (n, 3) per state char. With
+    ``sixteen_bit`` the pictures are first brought to the colours a restored 16-bit capture has."""
+    plain: dict[str, list[np.ndarray]] = {}
+    for template in skin.templates:
+        if template.char == OUTSIDE:  # never read as a cell
+            continue
+        # A 16-bit capture drops bits pixel by pixel, before the cell is scaled to the canonical size.
+        canonical = to_canonical(_restored(template.image & ~_DROPPED)) if sixteen_bit else template.canonical
+        middle = canonical[_MARGIN:-_MARGIN, _MARGIN:-_MARGIN, :].astype(np.float32)
+        if float(middle.std(axis=(0, 1)).max()) <= PLAIN_STD:
+            plain.setdefault(template.char, []).append(middle.mean(axis=(0, 1)))
+    return {char: np.stack(means) for char, means in plain.items()}
+
+
+def colour_offset(frame: np.ndarray, lattice, chars: np.ndarray, skin: Skin,
+                  sixteen_bit: bool = False) -> tuple[float, np.ndarray]:
+    """How far the board's plain cells are from their skin's pictures: ("off", the median difference
+    per channel). ``chars`` is the state read for each cell, (rows, cols); ``sixteen_bit``: ``frame``
+    is a restored 16-bit capture. (0.0, zeros) when too few cells are plain to tell."""
+    pictures = _plain_pictures(skin, sixteen_bit)
+    means = _middle_means(cell_images(frame, lattice)).reshape(-1, 3)
+    flat_chars = np.asarray(chars).reshape(-1)
+    differences = []
+    for char, options in pictures.items():
+        cells = means[flat_chars == char]
+        if not len(cells):
+            continue
+        # Each cell against each picture of its state: keep the picture nearest it.
+        diff = cells[:, None, :] - options[None, :, :]
+        nearest = np.abs(diff).max(axis=2).argmin(axis=1)
+        differences.append(diff[np.arange(len(cells)), nearest])
+    if not differences:
+        return 0.0, np.zeros(3, np.float32)
+    difference = np.concatenate(differences)
+    if len(difference) < MIN_CELLS:
+        return 0.0, np.zeros(3, np.float32)
+    return float(np.median(np.abs(difference).max(axis=1))), np.median(difference, axis=0)
+
+
+def check_colours(frame: np.ndarray, reading, skin: Skin, read_again, *, sixteen_bit: bool = False) -> None:
+    """Raise ColourCastError when ``reading`` (of ``frame``, with ``skin``) cannot be trusted for the
+    board's colours. ``read_again(frame)`` reads a corrected frame at the same lattice (a Reading);
+    ``sixteen_bit``: ``frame`` is a restored 16-bit capture (``restore_16_bit``)."""
+    chars = np.array([list(row) for row in reading.board.grid])
+    off, shift = colour_offset(frame, reading.lattice, chars, skin, sixteen_bit)
+    if off <= RECHECK_OFF:
+        return
+    what = f"the {skin.name} board's colours differ from the skin's by about {off:.0f} levels"
+    advice = ("(a colour filter, a colour profile or an edited screenshot?): its cells cannot be told apart by "
+              "colour; capture the screen as it is")
+    if off > REFUSE_OFF:
+        raise ColourCastError(f"{what} {advice}", off=off)
+    corrected = np.clip(frame.astype(np.float32) - shift, 0, 255).round().astype(np.uint8)
+    try:
+        again = read_again(corrected)
+    except ScreenError as exc:  # a cell the corrected board shows that no picture matches
+        raise ColourCastError(f"{what}, and with that taken off it does not read ({exc}) {advice}", off=off) from exc
+    for r, (row, other) in enumerate(zip(reading.board.grid, again.board.grid)):
+        for c, (a, b) in enumerate(zip(row, other)):
+            if a != b:
+                raise ColourCastError(f"{what}, and with that taken off ({r},{c}) reads {b!r}, not {a!r} {advice}",
+                                      off=off)
+
+
+def restore_16_bit(frame: np.ndarray) -> tuple[np.ndarray, bool]:
+    """(``frame`` with each channel's dropped low bits set to the middle of their range, True) when
+    every pixel has them at 0, as in a 5-6-5 capture (3 low bits of blue and red, 2 of green); else
+    (``frame``, False). Such a capture is otherwise up to 7 levels darker than the skin, which moves
+    one flat state onto another: covered cells lit under the pointer read as open 0s."""
+    if frame.size == 0 or (frame & _DROPPED).any():
+        return frame, False
+    return _restored(frame), True
+
+
+# The low bits a 16-bit (5-6-5) capture drops, per channel in BGR order, and the middle of their range.
+_DROPPED = np.array([7, 3, 7], np.uint8)
+_MIDDLE = np.array([4, 2, 4], np.uint8)
+
+
+def _restored(pixels: np.ndarray) -> np.ndarray:
+    return pixels | _MIDDLE
