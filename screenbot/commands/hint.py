@@ -37,7 +37,8 @@ def register(subparsers) -> None:
         "draw the same hints on a screenshot. With --lattice the board is not searched for: it is read where "
         "the option says (in screen pixels live, image pixels with --image). Exit codes: 0 ok, 2 bad "
         "arguments, unreadable image or a --lattice not fully on the screen or image, 3 no usable display, "
-        "4 no game window or board found, 5 unrecognized cell or a board no game could show, 6 impossible board.",
+        "4 no game window or board found, 5 unrecognized cell, a board no game could show or (--image) colours changed from the client's own, "
+        "6 impossible board.",
     )
     parser.add_argument("--client", default="auto", metavar="NAME|auto", help="live: the skin of the game to follow (default auto: any known skin on the screen)")
     parser.add_argument("--skin", default="auto", metavar="NAME|auto", help="offline: the skin to read the screenshot with (default: auto)")

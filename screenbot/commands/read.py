@@ -18,8 +18,8 @@ def register(subparsers) -> None:
         "cell size) and print it in the board text format ('#' covered, 'F' flag, '?' question mark, "
         "'0'-'8' numbers, '*' mine, 'X' exploded mine, 'W' wrong flag). With --lattice the board is not "
         "searched for: it is read where the option says. Exit codes: 0 ok, 2 bad arguments, unreadable "
-        "file or a --lattice not fully on the picture, 4 no board found, 5 the board could not be read (a cell not recognized, or a board no game could show: "
-        "refused rather than guessed).",
+        "file or a --lattice not fully on the picture, 4 no board found, 5 the board could not be read (a cell not recognized, a board no game could show, or "
+        "colours changed from the client's own: refused rather than guessed).",
     )
     parser.add_argument("image", help="screenshot file")
     parser.add_argument("--skin", default="auto", help="client skin name, or auto (default) to try them all")

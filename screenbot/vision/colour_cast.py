@@ -31,11 +31,13 @@ import numpy as np
 
 from ..errors import ImplausibleBoardError, ScreenError
 from .cells import cell_images
+from .read import INTERIOR
 from .skins import CANONICAL, OUTSIDE, Skin, to_canonical
 
 # The median colour difference (0-255, largest channel) over which a board is refused. Labelled
-# screenshots read as they are stay under 1; resized ones up to ~1.1, JPEG at quality 40 up to ~2,
-# restored 16-bit ones up to ~3.8. Changes that made a board read wrong were 3 to 13 levels off.
+# screenshots and real gnome-mines at random window sizes read as they are: 0.5 at most; resized
+# 0.7-2.2x or saved as JPEG (quality 40-95): up to ~1.9; restored 16-bit captures: 0.5. Brightness and
+# gamma changes that made a board read wrong: 3.9 to 15.
 REFUSE_OFF = 3.0
 # Over this, the board is read again with the difference taken off and must read the same.
 RECHECK_OFF = 1.5
@@ -45,7 +47,7 @@ PLAIN_STD = 6.0
 # Fewer plain cells than this say nothing about the colours as a whole.
 MIN_CELLS = 4
 # The middle compared: the share of the cell the hint overlay never draws on.
-_MARGIN = round(CANONICAL * (1 - 0.625) / 2)
+_MARGIN = round(CANONICAL * (1 - INTERIOR) / 2)
 
 
 class ColourCastError(ImplausibleBoardError):
