@@ -245,3 +245,13 @@ def test_a_whole_board_mid_game_is_not_taken_for_a_cut_one():
 
     lattice = locate_board(cv2.imread(str(WHOLE / "xd-16x16-midgame-right-column-opened.png")), load_skins())
     assert (lattice.skin, lattice.rows, lattice.cols) == ("xdemineur", 16, 16)
+
+
+def test_a_whole_board_of_large_cells_near_its_windows_border_is_not_taken_for_a_cut_one():
+    """A real gnome-mines 8x8 board of 60 px cells in a 702x872 window, its left side 25 px from the
+    window's border: the lattice sits 3 px inside the faces there, and those lines of face followed by
+    the margin passed for a piece of a further column cut straight (refused, exit 4)."""
+    import cv2
+
+    lattice = locate_board(cv2.imread(str(WHOLE / "gm-8x8-60px-window-border-near-left.png")), load_skins())
+    assert (lattice.skin, lattice.rows, lattice.cols) == ("gnome-mines", 8, 8)

@@ -102,6 +102,9 @@ REPEAT_MEAN = 6.0  # mean difference (0-255) of a line of pixels of a piece and 
 REPEAT_PEAK = 30.0  # ...and at most 5% of its pixels differ by this much
 REPEAT_LINES = 4  # lines that must repeat, the first two (the lattice may sit that far in) left out of...
 REPEAT_SLIP = 2
+# ...or more on large cells: a straight lattice through gnome-mines' 60 px cells sat 3 px inside the
+# faces, and their first lines past the side (face, then the margin) passed for a piece of a cut line.
+REPEAT_SLIP_SHARE = 0.05  # of the pitch along the side
 REPEAT_DETAIL = 40.0  # ...the spread (0-255) they must show: a plain background repeats anywhere
 REPEAT_SHARE = 0.75  # of the cells along the side
 
@@ -217,8 +220,9 @@ def _detailed(pieces: list[np.ndarray], runs: list[int]) -> bool:
     the line may be the only one of its kind (the one 7, an exploded mine): what counts is the pieces
     that repeat the board, each as far as it goes (cells drawn apart on a plain background may show
     it for their first lines, then their faces)."""
-    shown = np.concatenate([p[REPEAT_SLIP:run].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= REPEAT_LINES])
-    return bool(np.ptp(shown) >= REPEAT_DETAIL)
+    slip = max(REPEAT_SLIP, round(REPEAT_SLIP_SHARE * pieces[0].shape[1]))
+    shown = np.concatenate([p[slip:run].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= REPEAT_LINES])
+    return shown.size > 0 and bool(np.ptp(shown) >= REPEAT_DETAIL)
 
 
 def _runs(view: np.ndarray, pieces: list[np.ndarray], origins: np.ndarray) -> list[int] | None:
