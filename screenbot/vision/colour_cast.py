@@ -17,10 +17,9 @@ here as a whole:
 
 The middle checked is the part the live hint overlay never draws on (``read.INTERIOR``).
 
-Live play does not ask this: its frames come from the screen as the client draws them, and at cell
-sizes between a skin's captures flat cells are up to ~3 levels off already, too near the limits to
-stop a game on. A picture of fewer colours (a 16-bit capture, the low bits of each channel dropped) is
-restored before it is read (``restore_16_bit``).
+Live play does not ask this: it grabs the pixels the client drew, and a screen's gamma or night-light
+setting under X changes what the monitor shows, not those pixels. A picture of fewer colours (a 16-bit
+capture, the low bits of each channel dropped) is restored before it is read (``restore_16_bit``).
 """
 
 from __future__ import annotations
