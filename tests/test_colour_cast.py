@@ -135,6 +135,15 @@ def test_the_clients_own_colours_resized_or_compressed_are_not_refused_for_them(
     assert not refused, f"{REPLAY}: refused for colours that are the client's own: {refused}"
 
 
+def test_the_smallest_gnome_mines_cells_as_drawn_are_not_refused(skins):
+    """gnome-mines' 20 px cells (a 16x30 board in an 814x806 window), smaller than any picture of the
+    skin: a wider middle took in part of each face's rim and was 7 levels off, and this fresh board was
+    refused for its colours."""
+    frame = cv2.imread(str(Path(__file__).resolve().parent.parent / "fixtures" / "colours" / "gm-16x30-20px-fresh.png"))
+    board, why = _read(frame, skins)
+    assert board == ("#" * 30,) * 16, why
+
+
 def test_restore_16_bit_only_touches_captures_without_low_bits():
     frame = np.full((4, 4, 3), 201, np.uint8)
     assert restore_16_bit(frame)[1] is False and restore_16_bit(frame)[0] is frame

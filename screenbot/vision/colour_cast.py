@@ -15,7 +15,7 @@ here as a whole:
 - a little off (``RECHECK_OFF``): the board is read again with the median difference taken off its
   colours, and refused if it then reads otherwise (a small change that moved one state onto another).
 
-The middle checked is the part the live hint overlay never draws on (``read.INTERIOR``).
+The middle checked (``MIDDLE``) is inside the part the live hint overlay never draws on.
 
 Live play does not ask this: it grabs the pixels the client drew, and a screen's gamma or night-light
 setting under X changes what the monitor shows, not those pixels. A picture of fewer colours (a 16-bit
@@ -30,13 +30,12 @@ import numpy as np
 
 from ..errors import ImplausibleBoardError, ScreenError
 from .cells import cell_images
-from .read import INTERIOR
 from .skins import CANONICAL, OUTSIDE, Skin, to_canonical
 
 # The median colour difference (0-255, largest channel) over which a board is refused. Labelled
-# screenshots and real gnome-mines at random window sizes read as they are: 0.5 at most; resized
-# 0.7-2.2x or saved as JPEG (quality 40-95): up to ~1.9; restored 16-bit captures: 0.5. Brightness and
-# gamma changes that made a board read wrong: 3.9 to 15.
+# screenshots, real gnome-mines at random window sizes (20-100 px cells) and react pages at random
+# scales, as they are, resized 0.7-2.2x, or restored 16-bit captures: 0.1 at most; saved as JPEG
+# (quality 40-95): up to 2. Brightness and gamma changes that made a board read wrong: 3.9 to 15.
 REFUSE_OFF = 3.0
 # Over this, the board is read again with the difference taken off and must read the same.
 RECHECK_OFF = 1.5
@@ -45,8 +44,11 @@ RECHECK_OFF = 1.5
 PLAIN_STD = 6.0
 # Fewer plain cells than this say nothing about the colours as a whole.
 MIN_CELLS = 4
-# The middle compared: the share of the cell the hint overlay never draws on.
-_MARGIN = round(CANONICAL * (1 - INTERIOR) / 2)
+# The middle compared, as a share of the pitch: well inside the face at any size. At gnome-mines'
+# smallest cells (20 px) the face's rim takes part of a wider middle, which was then 7 levels off its
+# larger pictures' (62.5%, the share the hint overlay never draws on: it draws on none of this either).
+MIDDLE = 0.375
+_MARGIN = round(CANONICAL * (1 - MIDDLE) / 2)
 
 
 class ColourCastError(ImplausibleBoardError):
