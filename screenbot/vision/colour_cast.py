@@ -59,9 +59,9 @@ class ColourCastError(ImplausibleBoardError):
         self.off = off
 
 
-def _middle_means(canonical: np.ndarray) -> np.ndarray:
-    """The mean colour of the middle of each canonical cell: (..., 3) float."""
-    return canonical[..., _MARGIN:-_MARGIN, _MARGIN:-_MARGIN, :].astype(np.float32).mean(axis=(-3, -2))
+def _middle(canonical: np.ndarray) -> np.ndarray:
+    """The middle (``MIDDLE``) of each canonical cell, as floats: (..., m, m, 3)."""
+    return canonical[..., _MARGIN:-_MARGIN, _MARGIN:-_MARGIN, :].astype(np.float32)
 
 
 @functools.lru_cache(maxsize=32)
@@ -74,7 +74,7 @@ def _plain_pictures(skin: Skin, sixteen_bit: bool) -> dict[str, np.ndarray]:
             continue
         # A 16-bit capture drops bits pixel by pixel, before the cell is scaled to the canonical size.
         canonical = to_canonical(_restored(template.image & ~_DROPPED)) if sixteen_bit else template.canonical
-        middle = canonical[_MARGIN:-_MARGIN, _MARGIN:-_MARGIN, :].astype(np.float32)
+        middle = _middle(canonical)
         if float(middle.std(axis=(0, 1)).max()) <= PLAIN_STD:
             plain.setdefault(template.char, []).append(middle.mean(axis=(0, 1)))
     return {char: np.stack(means) for char, means in plain.items()}
@@ -86,7 +86,7 @@ def colour_offset(frame: np.ndarray, lattice, chars: np.ndarray, skin: Skin,
     per channel). ``chars`` is the state read for each cell, (rows, cols); ``sixteen_bit``: ``frame``
     is a restored 16-bit capture. (0.0, zeros) when too few cells are plain to tell."""
     pictures = _plain_pictures(skin, sixteen_bit)
-    means = _middle_means(cell_images(frame, lattice)).reshape(-1, 3)
+    means = _middle(cell_images(frame, lattice)).mean(axis=(-3, -2)).reshape(-1, 3)
     flat_chars = np.asarray(chars).reshape(-1)
     differences = []
     for char, options in pictures.items():
@@ -97,11 +97,9 @@ def colour_offset(frame: np.ndarray, lattice, chars: np.ndarray, skin: Skin,
         diff = cells[:, None, :] - options[None, :, :]
         nearest = np.abs(diff).max(axis=2).argmin(axis=1)
         differences.append(diff[np.arange(len(cells)), nearest])
-    if not differences:
+    if sum(map(len, differences)) < MIN_CELLS:
         return 0.0, np.zeros(3, np.float32)
     difference = np.concatenate(differences)
-    if len(difference) < MIN_CELLS:
-        return 0.0, np.zeros(3, np.float32)
     return float(np.median(np.abs(difference).max(axis=1))), np.median(difference, axis=0)
 
 
