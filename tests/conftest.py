@@ -1,9 +1,66 @@
-"""Shared by every test module: the run's random seed, printed in pytest's header."""
+"""Shared by every test module: the run's random seed, printed in pytest's header, and the test tiers.
+
+Every test belongs to exactly one tier, by a marker on its module (``pytestmark``) or on the test itself:
+
+- ``unit``: pure logic (solver, board text, geometry, parsing). No pictures, no processes: a unit test
+  that starts a process or decodes, scales or matches a picture with OpenCV fails, so the tier stays
+  what its name says (and fast: ``python3 -m pytest -m unit``).
+- ``integration``: pictures, fakes, rendered boards, simulated sessions, the CLI in a subprocess.
+- ``e2e``: a virtual display and real clients.
+
+A test with no tier, or with two, stops the collection with its name.
+"""
 
 from __future__ import annotations
 
+import subprocess
+
+import pytest
+
 from .seeds import REPLAY
+
+TIERS = ("unit", "integration", "e2e")
 
 
 def pytest_report_header(config) -> str:
     return f"random cases: {REPLAY}"
+
+
+def tier_of(item: pytest.Item) -> str | None:
+    """The item's one tier, or None when it has none or several."""
+    tiers = {mark.name for mark in item.iter_markers() if mark.name in TIERS}
+    return tiers.pop() if len(tiers) == 1 else None
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    untiered = [item.nodeid for item in items if tier_of(item) is None]
+    if untiered:
+        shown = "\n  ".join(untiered[:20]) + (f"\n  ... and {len(untiered) - 20} more" if len(untiered) > 20 else "")
+        raise pytest.UsageError(
+            f"{len(untiered)} test(s) belong to no tier or to several (mark each with exactly one of "
+            f"{', '.join(TIERS)}; see tests/conftest.py):\n  {shown}")
+
+
+# What a unit test may not call: starting a process, and the OpenCV calls that decode, write, scale,
+# convert or match pictures (everything vision does with a picture goes through some of these).
+_PROCESS = (subprocess.Popen, "__init__")
+_PICTURE_CALLS = ("imread", "imdecode", "imwrite", "imencode", "resize", "cvtColor", "matchTemplate")
+
+
+@pytest.fixture(autouse=True)
+def _unit_tests_stay_pure(request, monkeypatch):
+    if tier_of(request.node) != "unit":
+        yield
+        return
+
+    def refuse(what: str):
+        def call(*args, **kwargs):
+            raise AssertionError(f"a unit test {what}: mark it integration (tests/conftest.py)")
+        return call
+
+    monkeypatch.setattr(*_PROCESS, refuse("started a process"))
+    import cv2
+
+    for name in _PICTURE_CALLS:
+        monkeypatch.setattr(cv2, name, refuse(f"used a picture (cv2.{name})"))
+    yield

@@ -29,3 +29,11 @@ def _run_seed() -> int:
 SEED = _run_seed()
 # How a failure names its draw.
 REPLAY = f"seed {SEED} (replay: {ENV}={SEED})"
+
+
+def with_regressions(*seeds: int) -> list:
+    """Parameters for a test drawn at random: this run's seed, then the seeds of draws that once failed,
+    kept as fixed cases beside it (ids "random" and "seed-N")."""
+    import pytest
+
+    return [pytest.param(SEED, id="random"), *(pytest.param(seed, id=f"seed-{seed}") for seed in seeds)]

@@ -21,6 +21,8 @@ from screenbot.labelled_shots import load_shots
 from screenbot.play.live import load_skins, refined_lattice
 from screenbot.vision import locate_board, read_board
 
+pytestmark = pytest.mark.integration
+
 FOLDER = Path(__file__).resolve().parents[1] / "fixtures" / "screens-at-lattice"
 SHOTS = load_shots(FOLDER)
 # Shots whose reading at the true lattice is refused today (a state the skin was not shown at that size).

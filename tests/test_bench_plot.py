@@ -11,6 +11,8 @@ from screenbot.cli import main
 from solver.anchors import ANCHORS, anchors_for
 from solver.game import LEVELS, RULES
 
+pytestmark = pytest.mark.integration
+
 
 def report(level: str, rules: str, first: list[int], games: int, wins: int, **more) -> dict:
     size = LEVELS[level]

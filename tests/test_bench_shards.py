@@ -16,6 +16,8 @@ from solver.shards import Shard, fingerprint, plan_shards
 
 from .seeds import REPLAY, SEED
 
+pytestmark = pytest.mark.integration
+
 # A small board and few games: the whole comparison takes seconds.
 BENCH = ["bench", "--level", "beginner", "--rules", "opening", "--first", "2,2", "--games", "60", "--seed", "11",
          "--shard-size", "20", "--json"]

@@ -3,6 +3,8 @@ import pytest
 from solver.board import Board, format_board, parse_board
 from solver.errors import BoardFormatError
 
+pytestmark = pytest.mark.unit
+
 ROUND_TRIP = {
     "with-total": "mines: 3\n##1F\n#210\n0000\n",
     "no-total": "#?\nF1\n",

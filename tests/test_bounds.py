@@ -16,6 +16,8 @@ from solver.board import Board
 from solver.game import Game
 from solver.policy import PolicyConfig, decide
 
+pytestmark = pytest.mark.unit
+
 
 def _racing_clock(monkeypatch, step: float) -> None:
     """time.perf_counter advancing by ``step`` seconds at every call."""

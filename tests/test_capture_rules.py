@@ -16,6 +16,7 @@ from screenbot.geometry import Lattice
 from screenbot.vision.skins import TEMPLATES_DIR
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     ("board", "percent"),
     [((8, 8, 46), 72), ((8, 8, 10), 16), ((16, 16, 206), None), ((12, 10, 95), None), ((30, 16, 99), None)],
@@ -33,6 +34,7 @@ def _gnome_mines_pictures(state: str) -> list:
     return [(p, cv2.imread(str(p))) for p in sorted((TEMPLATES_DIR / "gnome-mines" / "cells").glob(f"{state}-*.png"))]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("state", ["8", "7", "exploded"])
 def test_an_eight_is_not_the_exploded_mine(state):
     pictures = _gnome_mines_pictures(state)

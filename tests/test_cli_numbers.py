@@ -7,6 +7,8 @@ import pytest
 
 from screenbot.commands.common import bounded_float, bounded_int, seconds
 
+pytestmark = pytest.mark.unit
+
 
 def test_bounded_float_takes_its_ends_and_refuses_past_them():
     weight = bounded_float(0, 10, example="0.2")

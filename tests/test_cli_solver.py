@@ -11,6 +11,8 @@ from solver.guess import GuessConfig
 
 from .seeds import REPLAY, SEED
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture
 def board_file(tmp_path):

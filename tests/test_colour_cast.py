@@ -24,6 +24,8 @@ from screenbot.vision.colour_cast import REFUSE_OFF, ColourCastError, check_colo
 from .seeds import REPLAY, SEED
 from .test_vision import SHOTS
 
+pytestmark = pytest.mark.integration
+
 print(f"\ntests/test_colour_cast.py: {REPLAY}")
 
 BY_NAME = {shot.name: shot for shot in SHOTS}

@@ -14,6 +14,8 @@ import pytest
 from screenbot.errors import BoardNotFoundError, MinesweeperError
 from screenbot.vision import load_skins, locate_board
 
+pytestmark = pytest.mark.integration
+
 CUT = Path(__file__).resolve().parent.parent / "fixtures" / "cut"
 
 

@@ -23,6 +23,7 @@ from screenbot.errors import MissingPackagesError, WaylandSessionError
 needs_xvfb = pytest.mark.skipif(not shutil.which("Xvfb"), reason="Xvfb is not installed (CI installs it)")
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "env",
     [{"WAYLAND_DISPLAY": "wayland-0"}, {"XDG_SESSION_TYPE": "wayland"}],
@@ -33,10 +34,12 @@ def test_wayland_session_is_refused_by_name(env):
         check_not_wayland(env)
 
 
+@pytest.mark.integration
 def test_x11_session_passes():
     check_not_wayland({"DISPLAY": ":0", "XDG_SESSION_TYPE": "x11"})
 
 
+@pytest.mark.integration
 def test_missing_package_without_root_names_the_command(monkeypatch):
     monkeypatch.setattr(install.os, "geteuid", lambda: 1000)
     with pytest.raises(MissingPackagesError) as caught:
@@ -45,6 +48,7 @@ def test_missing_package_without_root_names_the_command(monkeypatch):
     assert "apt-get install" in caught.value.command and "screenbot-no-such-package" in caught.value.command
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(not shutil.which("dpkg-query"), reason="not a Debian system")
 def test_installed_package_needs_nothing():
     assert ensure_debian_packages(["dpkg"]) == ()
@@ -89,6 +93,7 @@ def test_a_client_started_as_soon_as_the_display_is_up_gets_its_window():
                 client.wait(timeout=5)
 
 
+@pytest.mark.integration
 def test_display_numbers_can_be_kept_to_a_range(monkeypatch):
     from screenbot.desktop.display import display_numbers_allowed
     from screenbot.errors import DisplayError
@@ -105,6 +110,7 @@ def test_display_numbers_can_be_kept_to_a_range(monkeypatch):
             assert 70 <= int(display.name[1:]) <= 79
 
 
+@pytest.mark.integration
 def test_displays_started_at_the_same_moment_get_numbers_of_their_own(monkeypatch):
     """Both see the first number of the range free and start Xvfb on it: the one that does not get it
     must move on, not take the other's server for its own (test workers once shared one screen)."""

@@ -9,6 +9,8 @@ from solver.probability import solve
 from .seeds import REPLAY, SEED
 from .test_probability import random_position
 
+pytestmark = pytest.mark.unit
+
 
 def test_listed_placements_are_exactly_the_consistent_ones():
     rng = random.Random(5)

@@ -25,6 +25,8 @@ from hypothesis import strategies as st
 
 from screenbot.cli import main
 
+pytestmark = pytest.mark.integration
+
 ROOT = Path(__file__).resolve().parents[1]
 RECORDING = ROOT / "fixtures" / "recordings" / "gnome-mines-play-small"
 SHOT = ROOT / "fixtures" / "screens" / "gm-medium-600-fresh.png"

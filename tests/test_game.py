@@ -3,6 +3,8 @@ import pytest
 from solver.game import LEVELS, LOST, PLAYING, WON, Game
 from solver.grid import neighbour_table
 
+pytestmark = pytest.mark.unit
+
 
 def mine_cells(game: Game) -> set[tuple[int, int]]:
     return {(r, c) for r in range(game.rows) for c in range(game.cols) if game.is_mine(r, c)}

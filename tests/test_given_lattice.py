@@ -18,6 +18,8 @@ from screenbot.geometry import Lattice
 
 from .test_play_loop import GNOME_LIKE
 
+pytestmark = pytest.mark.integration
+
 SCREENS = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
 
 

@@ -8,6 +8,10 @@ from solver.grid import bits, cell_shape, dilate, first_of_each_shape, neighbour
 
 from .seeds import REPLAY, SEED
 
+import pytest
+
+pytestmark = pytest.mark.unit
+
 print(f"\ntests/test_grid.py: {REPLAY}")
 
 

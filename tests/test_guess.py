@@ -15,6 +15,10 @@ from .seeds import REPLAY, SEED
 from .test_lookahead import _placements
 from .test_probability import random_position
 
+import pytest
+
+pytestmark = pytest.mark.unit
+
 
 def test_a_pair_walled_by_flags_is_found():
     board = Board(("##F2", "13F2", "0111"), 3)

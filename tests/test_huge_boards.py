@@ -21,6 +21,8 @@ from solver.probability import analyze
 
 from .seeds import REPLAY, SEED
 
+pytestmark = pytest.mark.unit
+
 print(f"\ntests/test_huge_boards.py: {REPLAY}")
 
 

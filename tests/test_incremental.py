@@ -18,6 +18,10 @@ from solver.probability import solve
 
 from .seeds import REPLAY, SEED
 
+import pytest
+
+pytestmark = pytest.mark.unit
+
 print(f"\ntests/test_incremental.py: {REPLAY}")
 
 

@@ -20,6 +20,8 @@ from .seeds import REPLAY, SEED
 from .test_lookahead import _placements
 from .test_probability import random_position
 
+pytestmark = pytest.mark.unit
+
 
 print(f"\ntests/test_influence.py: {REPLAY}")
 

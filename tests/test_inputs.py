@@ -13,6 +13,8 @@ from screenbot.capture import load_image, save_picture
 from screenbot.errors import InputError
 from screenbot.inputs import IMAGE_PIXEL_LIMIT, check_image_file, image_size, read_text
 
+pytestmark = pytest.mark.integration
+
 
 def _png_header(width: int, height: int) -> bytes:
     """A PNG signature and IHDR chunk announcing width x height (no picture data)."""

@@ -10,6 +10,8 @@ from screenbot.desktop.display import VirtualDisplay
 from screenbot.desktop.install import LOCK_TIMEOUT, ensure_debian_packages, plan_install
 from screenbot.errors import DisplayError, MissingPackagesError
 
+pytestmark = pytest.mark.unit
+
 WAIT = ("-o", f"DPkg::Lock::Timeout={LOCK_TIMEOUT}")
 
 

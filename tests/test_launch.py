@@ -14,6 +14,8 @@ from screenbot.desktop.launch import demo_clients, launch_for
 from screenbot.errors import ClientStartError
 from screenbot.skin_folders import TEMPLATES_DIR
 
+pytestmark = pytest.mark.unit
+
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted(p.parent.name for p in TEMPLATES_DIR.glob("*/profile.json"))
 

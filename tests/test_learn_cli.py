@@ -12,6 +12,10 @@ from screenbot.learn.watch import Frame, Seen
 from screenbot.learn.skin import add_looks, choose_examples, labelled_frames, profile_for
 from screenbot.play.profile import ControlAction, profile_from_dict
 
+import pytest
+
+pytestmark = pytest.mark.integration
+
 
 def test_bad_names_and_existing_skins_are_refused_before_the_screen(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("DISPLAY", raising=False)

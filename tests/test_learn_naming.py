@@ -15,6 +15,8 @@ from solver.board import neighbours
 
 from .seeds import SEED
 
+pytestmark = pytest.mark.unit
+
 
 def lost_game(rng: random.Random, rows: int, cols: int, mines: int, flags: int, reveal_all: bool = False):
     """A random game played to a loss: (true chars before, true chars after, clicked cell, flagged cells)."""

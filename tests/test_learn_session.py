@@ -16,7 +16,9 @@ from screenbot.testing.client import SimulatedClient
 from screenbot.testing.renderers import FlatRenderer
 from solver.board import UNREAD
 
-from .seeds import SEED
+from .seeds import SEED, with_regressions
+
+pytestmark = pytest.mark.integration
 
 
 def _desk(client: SimulatedClient) -> Desk:
@@ -136,26 +138,32 @@ def test_a_client_that_asks_something_and_writes_over_the_board_at_a_loss_is_lea
     assert seen.end_mark_seconds > 0 and seen.restart[0] == "Ctrl+R"
 
 
-def test_a_client_that_draws_its_cells_see_through_is_learnt_and_reads_its_boards_right(tmp_path):
+# 537891: every game opened at random after learning was lost before it could be read (the test then
+# clicked mines too). 519751: the 0s learnt looked alike enough to make one cluster, which the test took
+# for a failure; the skin built from it reads every fresh game right, so the count is printed, not asserted.
+@pytest.mark.parametrize("seed", with_regressions(537891, 519751))
+def test_a_client_that_draws_its_cells_see_through_is_learnt_and_reads_its_boards_right(seed, tmp_path):
     """Like KMines: opened cells let the picture behind the board show through, so one state looks a
-    shade different in every part of the board and makes several clusters. The alike ones share a name,
-    the skin built from them reads its own screens back, and it reads a game it never saw (opened at
-    random after learning) cell for cell as the game has it."""
+    shade different in every part of the board and may make several clusters. The alike ones share a
+    name, the skin built from them reads its own screens back, and it reads games it never saw (opened at
+    random after learning) cell for cell as the game has it. (Several pictures of one state named as
+    one: test_learn_naming.)"""
     from screenbot.learn.skin import build_skin
     from screenbot.testing import TemplateRenderer
     from screenbot.vision import load_skins, locate_board, read_board
     from screenbot.vision.skins import TEMPLATES_DIR
 
-    print(f"seed {SEED}")
-    rng = random.Random(SEED)
+    print(f"seed {seed}")
+    rng = random.Random(seed)
     share = rng.uniform(0.25, 0.4)
     client = SimulatedClient(9, 9, 10, renderer=TemplateRenderer.from_skin(TEMPLATES_DIR / "minegauler"),
                              screen_size=(520, 520), board_origin=(rng.randint(60, 140), rng.randint(60, 140)),
-                             seed=SEED, see_through=share)
+                             seed=seed, see_through=share)
     seen = learn(_desk(client), "sim", 4, rng)
-    assert seen.games_named >= 1, f"seed {SEED}: {seen.refused}"
+    assert seen.games_named >= 1, f"seed {seed}: {seen.refused}"
     names = list(seen.all_names().values())
-    assert names.count("0") >= 2, f"seed {SEED}: the see-through board made one cluster of 0s ({share:.2f})"
+    assert "0" in names, f"seed {seed}: {names}"
+    print(f"pictures of 0 learnt as {names.count('0')} cluster(s) at see-through {share:.2f}")
     built = build_skin(seen, "sim", tmp_path)
     assert not [check for check in built.checks if "WRONG" in check[1]]
     skins = load_skins(tmp_path)
@@ -165,7 +173,9 @@ def test_a_client_that_draws_its_cells_see_through_is_learnt_and_reads_its_board
         for _ in range(rng.randint(1, 4)):
             if client.status != "playing":
                 break
-            covered = [(r, c) for r, c, ch in client.game.board().cells() if ch == "#"]
+            # Safe cells only: a read needs a game still in play, and four games lost at random left
+            # nothing to read (seed 537891).
+            covered = [(r, c) for r, c, ch in client.game.board().cells() if ch == "#" and not client.game.is_mine(r, c)]
             r, c = rng.choice(covered)
             ox, oy = client.board_origin
             client.click(ox + (c + 0.5) * client.pitch, oy + (r + 0.5) * client.pitch)
@@ -177,6 +187,6 @@ def test_a_client_that_draws_its_cells_see_through_is_learnt_and_reads_its_board
             got = read_board(frame, lattice, skins, unread=True).board
             known = {template.char for template in skins["sim"].templates}
             for (r, c, ch), (_, _, want) in zip(got.cells(), truth.cells()):
-                assert ch == want or (ch == UNREAD and want not in known), f"seed {SEED}, game {game}, cell {(r, c)}"
+                assert ch == want or (ch == UNREAD and want not in known), f"seed {seed}, game {game}, cell {(r, c)}"
             reads += 1
-    assert reads, f"seed {SEED}: every game was lost before it could be read"
+    assert reads, f"seed {seed}: every game was won before it could be read"

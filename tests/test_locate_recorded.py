@@ -24,6 +24,8 @@ from screenbot.vision import locate_board, read_board
 from screenbot.vision.beyond import cells_beyond, grow
 from screenbot.vision.structure import find_grids, flatten_stipple
 
+pytestmark = pytest.mark.integration
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SHOTS = [s for folder in ("screens", "screens-at-lattice") for s in load_shots(FIXTURES / folder)
          if s.client in ("minegauler", "xbomb")]

@@ -21,6 +21,8 @@ from solver.probability import solve
 from .bruteforce import brute_force
 from .test_probability import random_position
 
+pytestmark = pytest.mark.unit
+
 
 def _placements(board: Board, density: float | None):
     """(mines, weight) for every placement of mines that fits the numbers (and the total)."""

@@ -39,6 +39,7 @@ def _args(shots) -> list[str]:
     return args
 
 
+@pytest.mark.integration
 def test_fixtures_cover_what_a_taught_skin_must_read():
     """Taught from one 30x16 game; held back: other games at 30x16, 16x16 and 9x9, fresh (all
     covered) and lost boards among them."""
@@ -49,6 +50,7 @@ def test_fixtures_cover_what_a_taught_skin_must_read():
     assert any(set("".join(s.board.grid)) == {"#"} for s in held)
 
 
+@pytest.mark.integration
 def test_committed_skin_is_what_the_procedure_makes(tmp_path, capsys):
     templates = _other_skins(tmp_path)
     assert main(["new-skin", "sgt-mines", *_args(TEACH), "--templates", str(templates)]) == 0
@@ -63,6 +65,7 @@ def test_committed_skin_is_what_the_procedure_makes(tmp_path, capsys):
         assert a.shape == b.shape and np.array_equal(a, b), name
 
 
+@pytest.mark.integration
 def test_taught_skin_reads_the_held_back_games_with_auto(tmp_path):
     """Only the two teaching screenshots and the other clients' skins: every held-back sgt-mines
     shot (30x16, 16x16, 9x9; fresh, opened, mid-game, lost) is located with ``auto`` and read exactly."""
@@ -75,6 +78,7 @@ def test_taught_skin_reads_the_held_back_games_with_auto(tmp_path):
         assert read_board(shot.image(), lattice, skins).board.grid == shot.board.grid, shot.name
 
 
+@pytest.mark.integration
 def test_a_typing_slip_in_the_board_text_is_named(tmp_path, capsys):
     shot = TEACH[0]
     rows = list(shot.board.grid)
@@ -90,6 +94,7 @@ def test_a_typing_slip_in_the_board_text_is_named(tmp_path, capsys):
     assert not (templates / "mine-x").exists()
 
 
+@pytest.mark.integration
 def test_a_screenshot_cropped_to_the_board_is_refused_with_the_reason(tmp_path, capsys):
     """Without any of the window around the board the reader could not tell cells from background
     (and the locator needs those pictures): a clear refusal, not a skin that fails later."""
@@ -104,6 +109,7 @@ def test_a_screenshot_cropped_to_the_board_is_refused_with_the_reason(tmp_path, 
     assert "around the board" in capsys.readouterr().err
 
 
+@pytest.mark.integration
 def test_a_state_never_taught_stops_reading_and_is_named(tmp_path, capsys):
     """Taught from a lost 30x16 game without any 4-8: a board showing them is not misread: exit 5,
     and the message lists the states the skin has no picture of."""
@@ -169,6 +175,7 @@ def test_new_skin_end_to_end_on_the_live_client(tmp_path, capsys):
         assert reading["skin"] == "sgt-mines" and reading["board"].split("\n") == list(shot.board.grid), shot.name
 
 
+@pytest.mark.integration
 def test_a_skin_taught_on_big_cells_finds_boards_of_smaller_cells(tmp_path):
     """Taught at 40 px (the teaching screenshots scaled up 2x), the default pitch range reaches down
     to the real 20 px boards, which are found at their own pitch with every cell right: none is
@@ -189,6 +196,7 @@ def test_a_skin_taught_on_big_cells_finds_boards_of_smaller_cells(tmp_path):
         assert read_board(shot.image(), lattice, skins).board.grid == shot.board.grid, name
 
 
+@pytest.mark.integration
 def test_an_existing_skin_is_not_overwritten_without_replace(tmp_path, capsys):
     templates = _other_skins(tmp_path)
     before = sorted(p.name for p in (templates / "xdemineur" / "cells").glob("*.png"))

@@ -9,6 +9,8 @@ import pytest
 
 from screenbot.cli import main
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.mark.parametrize(
     "argv, message",

@@ -22,6 +22,8 @@ from screenbot.overlay.x11 import _pack_bitmap
 from solver.board import parse_board
 from solver.policy import PolicyConfig, decide
 
+pytestmark = pytest.mark.integration
+
 GREY = (182, 189, 186)  # gnome-mines' covered cell colour, BGR
 
 

@@ -12,6 +12,8 @@ from screenbot.overlay.draw import render_layer
 from screenbot.geometry import Lattice
 from screenbot.overlay.marks import FRAME_STYLE, Hints
 
+pytestmark = pytest.mark.unit
+
 MS = 0.001
 
 

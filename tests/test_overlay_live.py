@@ -20,6 +20,8 @@ from screenbot.geometry import Lattice
 from screenbot.testing import FlatRenderer, FlatVision, SimulatedClient
 from solver.policy import PolicyConfig, decide
 
+pytestmark = pytest.mark.integration
+
 PITCH = 24
 
 

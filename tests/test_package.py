@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOT = ROOT / "fixtures" / "screens" / "gm-medium-600-marked"
 
 
+@pytest.mark.integration
 def test_shipped_skins_live_inside_the_package():
     import screenbot
 
@@ -29,6 +30,7 @@ def test_shipped_skins_live_inside_the_package():
     assert {"gnome-mines", "xdemineur", "react-minesweeper", "sgt-mines"} <= set(load_skins())
 
 
+@pytest.mark.integration
 def test_skin_folders_put_the_environment_and_the_option_after_the_shipped_skins(tmp_path):
     env_dir, option_dir = tmp_path / "env", tmp_path / "option"
     assert skin_folders(environ={}) == [TEMPLATES_DIR]
@@ -46,6 +48,7 @@ def _user_copy_of(skin: str, folder: Path, name: str | None = None) -> Path:
     return folder
 
 
+@pytest.mark.integration
 def test_a_user_skin_is_read_beside_the_shipped_ones_and_replaces_one_of_its_name(tmp_path, monkeypatch):
     mine = _user_copy_of("xdemineur", tmp_path, name="my-xdemineur")
     _user_copy_of("sgt-mines", mine)
@@ -59,6 +62,7 @@ def test_a_user_skin_is_read_beside_the_shipped_ones_and_replaces_one_of_its_nam
     assert skin_folder("gnome-mines") == TEMPLATES_DIR / "gnome-mines"
 
 
+@pytest.mark.integration
 def test_read_takes_a_user_skin_by_option_or_environment(tmp_path, monkeypatch, capsys):
     mine = _user_copy_of("gnome-mines", tmp_path, name="my-mines")
     truth = SHOT.with_suffix(".txt").read_text().strip()
@@ -72,6 +76,7 @@ def test_read_takes_a_user_skin_by_option_or_environment(tmp_path, monkeypatch, 
     assert capsys.readouterr().out.strip() == truth
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("command", ["read", "hint", "play", "demo", "read-bench", "replay", "new-skin"])
 def test_every_command_that_loads_skins_takes_templates(command, tmp_path, capsys):
     """--templates DIR on each command that loads skins; a file given as the folder is refused by name."""
@@ -82,6 +87,7 @@ def test_every_command_that_loads_skins_takes_templates(command, tmp_path, capsy
     assert "is not a folder" in capsys.readouterr().err
 
 
+@pytest.mark.integration
 def test_hint_on_a_screenshot_uses_a_skin_from_templates(tmp_path, monkeypatch, capsys):
     mine = _user_copy_of("gnome-mines", tmp_path, name="my-mines")
     monkeypatch.delenv(TEMPLATES_ENV, raising=False)
@@ -96,12 +102,14 @@ def test_hint_on_a_screenshot_uses_a_skin_from_templates(tmp_path, monkeypatch, 
     assert main(argv) == 2
 
 
+@pytest.mark.integration
 def test_a_missing_user_skins_folder_is_named(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv(TEMPLATES_ENV, str(tmp_path / "nowhere"))
     assert main(["read", str(SHOT.with_suffix(".png"))]) == 2
     assert f"templates folder {tmp_path / 'nowhere'} does not exist" in capsys.readouterr().err
 
 
+@pytest.mark.integration
 def test_read_bench_outside_a_checkout_asks_for_the_fixtures(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(read_bench, "CHECKOUT_FIXTURES", tmp_path / "fixtures" / "screens")
     assert main(["read-bench", "--reads", "1", "--locates", "1"]) == 2
@@ -122,6 +130,7 @@ def _run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.Complete
     return done
 
 
+@pytest.mark.integration
 def test_the_lab_commands_run_from_the_checkout_and_are_not_screenbot_commands(capsys):
     from lab.cli import main as lab_main
 

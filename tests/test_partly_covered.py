@@ -24,6 +24,8 @@ from screenbot.vision.plausible import check_plausible
 from .seeds import REPLAY, SEED
 from .test_vision import SHOTS
 
+pytestmark = pytest.mark.integration
+
 SIDES = ("left", "right", "top", "bottom")
 COVERED = Path(__file__).resolve().parent.parent / "fixtures" / "covered"
 

@@ -6,6 +6,8 @@ import pytest
 
 from screenbot.cli import main
 
+pytestmark = pytest.mark.integration
+
 
 def test_play_refuses_without_a_display(monkeypatch, capsys):
     monkeypatch.delenv("DISPLAY", raising=False)

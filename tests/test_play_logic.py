@@ -18,6 +18,8 @@ from screenbot.play.summary import format_summary, summarize
 from solver.board import Board, parse_board
 from solver.policy import Move, PolicyConfig, decide
 
+pytestmark = pytest.mark.unit
+
 
 def board(text: str, mines: int | None = None) -> Board:
     return parse_board(text).with_mines(mines)

@@ -15,6 +15,8 @@ from screenbot.play.observer import ABORTED, LOST, WON
 from screenbot.play.profile import ControlAction, PlayProfile
 from screenbot.testing import FlatVision, SimulatedClient
 
+pytestmark = pytest.mark.integration
+
 GNOME_LIKE = PlayProfile(
     skin="flat",
     client="sim",

@@ -16,6 +16,8 @@ from screenbot.play.observer import LOST, WON
 from screenbot.play.profile import ControlAction, PlayProfile
 from screenbot.testing import FlatRenderer, FlatVision, SimulatedClient
 
+pytestmark = pytest.mark.unit
+
 BOARD = Lattice("flat", origin=(100.5, 40.0), pitch=(23.0, 23.0), rows=16, cols=30)
 
 

@@ -14,6 +14,10 @@ from screenbot.geometry import Lattice
 from screenbot.vision import load_skins, read_board
 from solver.game import Game
 
+import pytest
+
+pytestmark = pytest.mark.integration
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

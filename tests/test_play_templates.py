@@ -15,6 +15,10 @@ from screenbot.vision.skins import TEMPLATES_DIR
 from solver.board import neighbours
 from solver.game import Game
 
+import pytest
+
+pytestmark = pytest.mark.integration
+
 TEMPLATES = TEMPLATES_DIR
 
 

@@ -4,6 +4,8 @@ from solver.board import Board, parse_board
 from solver.guess import STRATEGIES, GuessConfig
 from solver.policy import FLAG, OPEN, PolicyConfig, decide
 
+pytestmark = pytest.mark.unit
+
 
 def test_untouched_board_opens_the_configured_first_cell():
     board = Board.covered(16, 30, 99)

@@ -8,6 +8,8 @@ from solver.probability import analyze
 
 from .bruteforce import brute_force
 
+pytestmark = pytest.mark.unit
+
 
 def random_position(rng: random.Random, rows: int, cols: int, mines: int, reveal: float, flag: float) -> Board:
     """A real game position: a random layout with a random subset of safe cells shown."""

@@ -12,6 +12,8 @@ from screenbot.labelled_shots import load_shots
 from screenbot.vision import load_skins, read_board
 from screenbot.vision.skins import CHAR_STATES, TEMPLATES_DIR
 
+pytestmark = pytest.mark.integration
+
 ROOT = Path(__file__).resolve().parents[1]
 UNSUPPORTED = [s for s in load_shots(ROOT / "fixtures" / "screens-unsupported") if s.client == "react-minesweeper"]
 # react-minesweeper draws covered cells, flags, 0-8 and one mine picture; no "?", no exploded mine and

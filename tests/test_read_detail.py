@@ -28,6 +28,8 @@ from solver.board import UNREAD, Board
 
 from .seeds import REPLAY, SEED
 
+pytestmark = pytest.mark.integration
+
 PITCH = 48
 MARGIN = 60
 SEEN_COLOURS = {"1": (200, 0, 0), "2": (0, 120, 0), "3": (0, 0, 200)}

@@ -19,6 +19,8 @@ from solver.board import Board, parse_board
 from solver.game import Game
 from solver.policy import PolicyConfig, decide
 
+pytestmark = pytest.mark.integration
+
 PITCH = 12
 
 

@@ -14,6 +14,8 @@ from screenbot.recording import load_recording
 from screenbot.recording.replay import lattice_from_record, replay, solver_moves, vision_reader
 from solver.board import parse_board
 
+pytestmark = pytest.mark.integration
+
 RECORDINGS = sorted(p.parent for p in (Path(__file__).resolve().parents[1] / "fixtures" / "recordings").glob("*/log.jsonl"))
 
 

@@ -26,6 +26,8 @@ from solver.native import COMPILED, compiled_modules, stale_modules
 
 from .seeds import REPLAY, SEED
 
+pytestmark = pytest.mark.integration
+
 # Plays the games and prints every decision: its moves and every cell's probability (repr of floats).
 TRACE = r"""
 import sys

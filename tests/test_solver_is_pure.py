@@ -5,6 +5,10 @@ from pathlib import Path
 
 import solver
 
+import pytest
+
+pytestmark = pytest.mark.unit
+
 FORBIDDEN = {"cv2", "mss", "pyautogui", "screenbot", "Xlib", "numpy"}
 
 

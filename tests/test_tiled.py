@@ -14,6 +14,8 @@ from screenbot.vision.tiled import tiled_grid
 
 from .seeds import REPLAY, SEED
 
+pytestmark = pytest.mark.integration
+
 print(f"\ntests/test_tiled.py: {REPLAY}")
 
 

@@ -30,6 +30,8 @@ from screenbot.vision.skins import Skin
 from .seeds import REPLAY, SEED
 from .test_play_loop import GNOME_LIKE, make_player
 
+pytestmark = pytest.mark.integration
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
 SKINS = load_skins()
 print(f"\ntests/test_unseen.py: {REPLAY}")

@@ -17,6 +17,8 @@ from screenbot.vision import frames_agree, load_skins, locate_board, read_board
 from screenbot.vision.cut import LabelledImage, cut_cells
 from screenbot.vision.skins import TEMPLATES_DIR, to_canonical
 
+pytestmark = pytest.mark.integration
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
 SHOTS = load_shots(FIXTURES)
 BY_NAME = {shot.name: shot for shot in SHOTS}

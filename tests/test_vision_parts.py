@@ -9,6 +9,8 @@ from screenbot.vision.align import sample_lines
 from screenbot.vision.clipped import cut_sides
 from screenbot.vision.structure import find_edges, find_grids
 
+pytestmark = pytest.mark.integration
+
 
 def test_sample_lines_spread_over_the_board_with_both_ends():
     # 16 rows of 30 cells: about 64 cells means 3 rows, the first and the last among them.

@@ -26,6 +26,8 @@ from solver.board import parse_board
 from .seeds import REPLAY, SEED
 from .test_vision import SHOTS
 
+pytestmark = pytest.mark.integration
+
 print(f"\ntests/test_vision_random.py: {REPLAY}")
 
 

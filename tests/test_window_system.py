@@ -17,6 +17,7 @@ from screenbot.errors import InputError
 from .test_e2e_play import ROOT
 
 
+@pytest.mark.integration
 def test_auto_is_x11_on_an_x_display_and_none_without():
     assert window_system({"DISPLAY": ":3"}) == X11
     assert window_system({}) == NONE
@@ -24,6 +25,7 @@ def test_auto_is_x11_on_an_x_display_and_none_without():
     assert window_system({ENV: " X11 "}) == X11
 
 
+@pytest.mark.integration
 def test_an_unknown_window_system_is_a_usage_error(monkeypatch, capsys):
     with pytest.raises(InputError, match="x11, none"):
         window_system({ENV: "wayland"})
@@ -32,6 +34,7 @@ def test_an_unknown_window_system_is_a_usage_error(monkeypatch, capsys):
     assert ENV in capsys.readouterr().err
 
 
+@pytest.mark.integration
 def test_live_hints_need_x11(monkeypatch, capsys):
     """On an X display, turning X11 off is refused by name for the live overlay; without a display
     the answer stays "no display" (exit 3)."""

@@ -35,7 +35,8 @@ def react_minesweeper_dist(cache_dir: Path | None = None) -> Path:
         # Only when npm is not on PATH: a Node.js from elsewhere brings its own npm, and Debian's npm
         # package conflicts with it.
         ensure_debian_packages(("npm",), why="the browser client is fetched with npm")
-    work = Path(tempfile.mkdtemp(prefix="screenbot-npm-", dir=cache if cache.is_dir() else None))
+    cache.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="screenbot-npm-", dir=cache))
     try:
         done = subprocess.run(
             ["npm", "pack", page, "--silent"], cwd=work, capture_output=True, text=True,
@@ -46,9 +47,19 @@ def react_minesweeper_dist(cache_dir: Path | None = None) -> Path:
             raise ClientStartError(f"npm pack failed: {done.stderr.strip()[-500:]}", client="react-minesweeper")
         import tarfile
 
-        target.mkdir(parents=True, exist_ok=True)
+        # Unpacked beside the cache and renamed into place whole: processes that start the client at
+        # the same time (tests on several workers) never see a half-unpacked page.
+        unpacked = work / "unpacked"
         with tarfile.open(tarballs[0]) as tar:
-            tar.extractall(target, filter="data")
+            tar.extractall(unpacked, filter="data")
+        if not (dist / "index.html").is_file():  # else another process put its copy there first
+            shutil.rmtree(target, ignore_errors=True)  # a copy left half-unpacked by an older version
+            try:
+                unpacked.rename(target)
+            except OSError as exc:
+                if not (dist / "index.html").is_file():
+                    raise ClientStartError(f"could not put the page in {target}: {exc}",
+                                           client="react-minesweeper") from exc
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if not (dist / "index.html").is_file():

@@ -1,5 +1,5 @@
 """``python3 -m screenbot.desktop.prepare CLIENT...``: make what a client needs before its first start
-(minegauler's venv, winemine's Wine prefix), as CI does before the tests, so that time shows apart.
+(minegauler's venv, winemine's Wine prefix, the browser client's page), as CI does before the tests, so that time shows apart.
 
 A module of its own: run as ``__main__``, a module that ``screenbot.desktop`` imports would be loaded
 twice (Python warns about it).
@@ -13,11 +13,13 @@ import sys
 
 def main(argv: list[str]) -> int:
     from ..errors import ScreenError
+    from .browser import react_minesweeper_dist
     from .launch import launch_for
     from .minegauler import ensure_minegauler_venv
     from .winemine import ensure_prefix
 
-    preparers = {"minegauler": ensure_minegauler_venv, "winemine": ensure_prefix}
+    preparers = {"minegauler": ensure_minegauler_venv, "winemine": ensure_prefix,
+                 "react-minesweeper": lambda packages: react_minesweeper_dist()}
     unknown = [name for name in argv if name not in preparers]
     if not argv or unknown:
         print(f"usage: python3 -m screenbot.desktop.prepare {{{','.join(preparers)}}}...", file=sys.stderr)
