@@ -53,7 +53,7 @@ def check(report: dict, games: int) -> None:
     assert report["unsafe"] == []
 
 
-@pytest.mark.parametrize("level, window, games", [("big", (900, 640), 10), ("medium", (600, 400), 10)])
+@pytest.mark.parametrize("level, window, games", [("big", (900, 640), 5), ("medium", (600, 400), 5)])
 def test_gnome_mines(level, window, games, tmp_path):
     # Both sizes give 23 px cells (expert: 30 columns in a 900 px window; medium: 16 in 600).
     with VirtualDisplay():

@@ -23,7 +23,8 @@ from screenbot.desktop import VirtualDisplay, start_client
 
 from .seeds import SEED
 
-pytestmark = pytest.mark.e2e
+# The longest tests of the end-to-end tier (2-4 minutes each): started first (tests/conftest.py).
+pytestmark = pytest.mark.e2e(minutes=3)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -115,6 +116,10 @@ LEARNT_CLIENTS = [
 ]
 
 
+# Games played with each learnt skin: enough for the mechanism (each game ends in a detected win or loss
+# on the learnt skin alone); rates are measured elsewhere (docs/benchmarks.md, `screenbot play --games`).
+PLAYED_GAMES = 5
+
 # Clients whose win needs every mine flagged (learnt: every safe cell open leaves the mines covered, and
 # each takes a flag).
 WINS_NEED_FLAGS = {"winemine": False, "minegauler": False, "xbomb": True, "xdemineur": True, "sgt-mines": False,
@@ -124,9 +129,9 @@ WINS_NEED_FLAGS = {"winemine": False, "minegauler": False, "xbomb": True, "xdemi
 @pytest.mark.parametrize("client, options, games, learn_options, restart, states, mine_total", LEARNT_CLIENTS,
                          ids=[c[0] + (f"-{c[1]['style']}" if "style" in c[1] else "") for c in LEARNT_CLIENTS])
 def test_learn_from_zero_labels_then_play(client, options, games, learn_options, restart, states, mine_total, tmp_path):
-    """Learnt from zero labels, then 10 games with the learnt skin (named, so the shipped skin of the
-    client is not used): each game ends in a detected win or loss, or the session stops on a state
-    learning never saw."""
+    """Learnt from zero labels, then PLAYED_GAMES games with the learnt skin (named, so the shipped skin
+    of the client is not used): each game ends in a detected win or loss, or the session stops on a
+    state learning never saw."""
     print(f"seed {SEED}")
     skins = tmp_path / "skins"
     with _display():
@@ -144,12 +149,12 @@ def test_learn_from_zero_labels_then_play(client, options, games, learn_options,
             if profile["learnt"]["wins"]:  # the rule is learnt from a win
                 assert profile["win_requires_all_flags"] is WINS_NEED_FLAGS[client], profile["win_shown"]
             assert not any(check["verdict"].startswith("WRONG") for check in summary["checks"])
-            played = _screenbot(["play", "--client", "learnt", "--games", "10", "--json",
+            played = _screenbot(["play", "--client", "learnt", "--games", str(PLAYED_GAMES), "--json",
                                  "--failure-dir", str(tmp_path)], env={"SCREENBOT_TEMPLATES": str(skins)})
             if played.returncode != 0:  # the client's own words, should it have ended by itself
                 print("client's output:", started.log_path.read_text(errors="replace")[-1500:]
                       if started.log_path and started.log_path.exists() else "none")
-    _check_played(played, 10)
+    _check_played(played, PLAYED_GAMES)
 
 
 def _check_played(played: subprocess.CompletedProcess, games: int) -> None:
@@ -163,6 +168,7 @@ def _check_played(played: subprocess.CompletedProcess, games: int) -> None:
         assert result["aborted"] == 1 and result["wins"] + result["losses"] == result["games"] - 1
 
 
+@pytest.mark.e2e  # seconds, not minutes
 def test_learn_refuses_a_screen_without_a_board_and_writes_nothing(tmp_path):
     skins = tmp_path / "skins"
     with _display():
@@ -172,6 +178,7 @@ def test_learn_refuses_a_screen_without_a_board_and_writes_nothing(tmp_path):
     assert not (skins / "nothing-here").exists()
 
 
+@pytest.mark.e2e  # seconds, not minutes
 def test_learn_stops_cleanly_when_the_window_closes(tmp_path):
     """The client is killed while learning: a clear message, exit 1, no skin written."""
     import time
