@@ -13,7 +13,7 @@ from typing import Protocol
 import numpy as np
 
 from .errors import CaptureError, ImageReadError
-from .inputs import IMAGE_PIXEL_LIMIT, check_image_file
+from .inputs import IMAGE_PIXEL_LIMIT, read_image_file
 
 log = logging.getLogger(__name__)
 
@@ -35,13 +35,13 @@ def load_image(path: str | Path) -> np.ndarray:
     """Read a PNG/JPEG file as a BGR uint8 frame; raises ImageReadError naming the file."""
     import cv2
 
-    p = check_image_file(path)
+    data = read_image_file(path)
     try:
-        frame = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    except cv2.error:  # the decoder's own pixel cap, for formats whose header check_image_file skips
-        raise ImageReadError(f"not readable, or larger than {IMAGE_PIXEL_LIMIT} pixels", path=p) from None
+        frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:  # the decoder's own pixel cap, for formats whose header read_image_file skips
+        raise ImageReadError(f"not readable, or larger than {IMAGE_PIXEL_LIMIT} pixels", path=Path(path)) from None
     if frame is None:
-        raise ImageReadError("not a readable image (PNG or JPEG expected)", path=p)
+        raise ImageReadError("not a readable image (PNG or JPEG expected)", path=Path(path))
     return frame
 
 

@@ -7,6 +7,7 @@ keep a wrong file (a disk image, /dev/zero, a 10000x10000 picture) from eating t
 
 from __future__ import annotations
 
+import stat
 import struct
 import sys
 from pathlib import Path
@@ -43,26 +44,29 @@ def read_text(path: str | Path, *, what: str = "file", limit: int = TEXT_LIMIT) 
         raise InputError(f"{name}: not a {what}: byte {exc.start} is not UTF-8 text (a binary file?)") from None
 
 
-def check_image_file(path: str | Path) -> Path:
-    """``path`` as a Path once it is a readable file of sane size whose header (PNG, JPEG) does not
-    announce more than IMAGE_PIXEL_LIMIT pixels."""
+def read_image_file(path: str | Path) -> bytes:
+    """The bytes of ``path`` once it is a regular file of sane size whose header (PNG, JPEG) does not
+    announce more than IMAGE_PIXEL_LIMIT pixels. The caller decodes them (``cv2.imdecode``): the image
+    library is never handed a path (one that is not UTF-8 crashed OpenCV's own reader)."""
     p = Path(path)
     _check_file(p, "picture", IMAGE_FILE_LIMIT)
     try:
         with open(p, "rb") as handle:
-            head = handle.read(64 << 10)
+            data = handle.read(IMAGE_FILE_LIMIT + 1)
     except OSError as exc:
         raise InputError(f"{p}: cannot read: {exc.strerror or exc}") from None
-    if _cut_short(p, head):
+    if len(data) > IMAGE_FILE_LIMIT:
+        raise InputError(f"{p}: larger than {_size(IMAGE_FILE_LIMIT)}: not a picture")
+    if _cut_short(data):
         # Decoding would print the image library's own errors before failing.
         raise InputError(f"{p}: the picture file is cut short (its last bytes are missing)")
-    size = image_size(head)
+    size = image_size(data[: 64 << 10])
     if size is not None and size[0] * size[1] > IMAGE_PIXEL_LIMIT:
         raise InputError(
             f"{p}: a {size[0]}x{size[1]} picture is larger than the {IMAGE_PIXEL_LIMIT // 1_000_000} million "
             "pixels this reads; crop it to the game window"
         )
-    return p
+    return data
 
 
 def image_size(head: bytes) -> tuple[int, int] | None:
@@ -85,28 +89,40 @@ def image_size(head: bytes) -> tuple[int, int] | None:
     return None
 
 
-def _cut_short(path: Path, head: bytes) -> bool:
+def _cut_short(data: bytes) -> bool:
     """A PNG that does not end with its IEND chunk, or a JPEG with no end marker near its end."""
-    png, jpeg = head[:8] == b"\x89PNG\r\n\x1a\n", head[:2] == b"\xff\xd8"
+    png, jpeg = data[:8] == b"\x89PNG\r\n\x1a\n", data[:2] == b"\xff\xd8"
     if not (png or jpeg):
         return False
-    with open(path, "rb") as handle:
-        handle.seek(max(0, path.stat().st_size - 1024))
-        tail = handle.read()
+    tail = data[-1024:]
     return not tail.endswith(b"IEND\xaeB`\x82") if png else b"\xff\xd9" not in tail
 
 
 def _check_file(path: Path, what: str, limit: int) -> None:
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    if path.is_dir():
-        raise InputError(f"{path}: is a folder, not a {what}")
+    """Refuse, before opening it, anything but a regular file of at most ``limit`` bytes: opening a
+    named pipe waits for a writer, and a device or socket never ends (InputError, exit 2)."""
     try:
-        size = path.stat().st_size
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if path.is_file() and size > limit:
-        raise InputError(f"{path}: {_size(size)} is larger than {_size(limit)}: not a {what}")
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{path}: is a folder, not a {what}")
+    if not stat.S_ISREG(mode):
+        raise InputError(f"{path}: is {_kind(mode)}, not a file: save the {what} to a file and give that")
+    if path.stat().st_size > limit:
+        raise InputError(f"{path}: {_size(path.stat().st_size)} is larger than {_size(limit)}: not a {what}")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a pipe (reading it could wait for ever)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 def _size(count: int) -> str:

@@ -19,7 +19,7 @@ import pytest
 
 from screenbot.desktop import VirtualDisplay, start_client
 
-# Real Xvfb and clients: a quick run deselects them with -m "not e2e".
+# Real Xvfb and clients: the end-to-end tier (tests/conftest.py).
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[1]

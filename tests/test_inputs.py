@@ -11,7 +11,7 @@ import pytest
 
 from screenbot.capture import load_image, save_picture
 from screenbot.errors import InputError
-from screenbot.inputs import IMAGE_PIXEL_LIMIT, check_image_file, image_size, read_text
+from screenbot.inputs import IMAGE_PIXEL_LIMIT, image_size, read_image_file, read_text
 
 pytestmark = pytest.mark.integration
 
@@ -47,9 +47,19 @@ def test_text_faults_are_named(tmp_path, make, words):
     assert str(path) in str(info.value)
 
 
-def test_a_stream_that_never_ends_is_cut_at_the_limit():
-    with pytest.raises(InputError, match="larger than"):
+def test_a_device_is_refused_before_it_is_read():
+    with pytest.raises(InputError, match="/dev/zero: is a device, not a file"):
         read_text("/dev/zero", limit=1000)
+
+
+def test_a_standard_input_that_never_ends_is_cut_at_the_limit(monkeypatch):
+    class Endless:
+        def read(self, count: int) -> bytes:
+            return b"#" * count
+
+    monkeypatch.setattr("sys.stdin", type("Stdin", (), {"buffer": Endless()})())
+    with pytest.raises(InputError, match="standard input: larger than"):
+        read_text("-", limit=1000)
 
 
 def test_a_huge_announced_picture_is_refused_before_decoding(tmp_path):
@@ -57,7 +67,7 @@ def test_a_huge_announced_picture_is_refused_before_decoding(tmp_path):
     path.write_bytes(_png_header(10_000, 10_000) + b"IEND\xaeB`\x82")
     assert image_size(path.read_bytes()) == (10_000, 10_000)
     with pytest.raises(InputError, match="10000x10000 picture is larger"):
-        check_image_file(path)
+        read_image_file(path)
     assert 10_000 * 10_000 > IMAGE_PIXEL_LIMIT
 
 

@@ -24,7 +24,7 @@ from screenbot.desktop import VirtualDisplay
 from .seeds import REPLAY, SEED
 from .test_random_real import judge_labelled
 
-# Real Xvfb and minegauler: a quick run deselects them with -m "not e2e".
+# Real Xvfb and minegauler: the end-to-end tier (tests/conftest.py).
 pytestmark = pytest.mark.e2e
 
 BOARDS = [(8, 8, 10), (16, 16, 40), (12, 10, 30)]  # (cols, rows, mines)

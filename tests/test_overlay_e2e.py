@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-# Real Xvfb and clients: a quick run deselects them with -m "not e2e".
+# Real Xvfb and clients: the end-to-end tier (tests/conftest.py).
 pytestmark = pytest.mark.e2e
 
 

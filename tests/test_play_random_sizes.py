@@ -23,7 +23,7 @@ from screenbot.desktop import VirtualDisplay, start_client
 from .seeds import REPLAY, SEED
 from .test_e2e_play import ROOT, check, play_in_child
 
-# Real Xvfb and clients: a quick run deselects them with -m "not e2e".
+# Real Xvfb and clients: the end-to-end tier (tests/conftest.py).
 pytestmark = pytest.mark.e2e
 
 RNG = random.Random(SEED)

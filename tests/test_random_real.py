@@ -31,7 +31,7 @@ from solver.board import parse_board
 from . import random_cases
 from .seeds import REPLAY, SEED
 
-# Real Xvfb and clients: a quick run deselects them with -m "not e2e".
+# Real Xvfb and clients: the end-to-end tier (tests/conftest.py).
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[1]

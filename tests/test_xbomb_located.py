@@ -20,7 +20,7 @@ from screenbot.desktop import VirtualDisplay
 from .seeds import REPLAY, SEED
 from .test_random_real import judge_labelled
 
-# Real Xvfb and xbomb: a quick run deselects them with -m "not e2e".
+# Real Xvfb and xbomb: the end-to-end tier (tests/conftest.py).
 pytestmark = pytest.mark.e2e
 
 # Share of the screenshots that must read exactly: 16 of 16 did over six games at the three levels

@@ -94,7 +94,7 @@ def load_recording(directory: str | Path) -> Recording:
     log_path = folder / LOG_NAME
     if not folder.is_dir():
         raise RecordingError("not a folder", path=folder)
-    if not log_path.is_file():
+    if not log_path.exists():  # anything else that is not a file (a pipe, a folder) is named by read_text
         raise RecordingError(f"no {LOG_NAME} in this folder: not a recording", path=folder)
     header: dict[str, Any] | None = None
     steps: list[Step] = []

@@ -58,9 +58,9 @@ class TemplateRenderer:
     def from_skin(cls, folder, pitch: int | None = None) -> TemplateRenderer:
         """Tiles from ``templates/<skin>/cells/<state>-<pitch>-<n>.png``, all captured at one pitch
         (the given one, else the pitch with templates for the most states)."""
-        import cv2
         from pathlib import Path
 
+        from ..capture import load_image
         from ..vision.skins import STATE_CHARS, _TEMPLATE_NAME
 
         by_pitch: dict[str, dict[str, np.ndarray]] = {}
@@ -69,7 +69,7 @@ class TemplateRenderer:
             if not match or match["py"] or match["state"] not in STATE_CHARS:
                 continue
             tiles = by_pitch.setdefault(match["px"], {})
-            tiles.setdefault(STATE_CHARS[match["state"]], cv2.imread(str(path), cv2.IMREAD_COLOR))
+            tiles.setdefault(STATE_CHARS[match["state"]], load_image(path))
         if pitch is not None:
             key = next((k for k in by_pitch if float(k) == pitch), None)
         else:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import SkinError
+from ..errors import InputError, SkinError
 from ..skin_folders import TEMPLATES_DIR, skin_folders  # noqa: F401 - TEMPLATES_DIR: where callers look for the shipped skins
 
 log = logging.getLogger(__name__)
@@ -189,7 +189,7 @@ def read_profile(folder: Path) -> dict:
 
 
 def load_skin(folder: Path) -> Skin:
-    import cv2
+    from ..capture import load_image
 
     name = folder.name
     profile = read_profile(folder)
@@ -198,9 +198,10 @@ def load_skin(folder: Path) -> Skin:
         match = _TEMPLATE_NAME.match(path.stem)
         if not match or match["state"] not in STATE_CHARS:
             raise SkinError(f"template file name {path.name!r} is not <state>-<pitch>-<n>.png", skin=name)
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise SkinError(f"unreadable template {path.name}", skin=name)
+        try:
+            image = load_image(path)
+        except InputError as exc:
+            raise SkinError(f"unreadable template {path.name}: {exc}", skin=name) from None
         px = float(match["px"])
         py = float(match["py"] or px)
         templates.append(Template(STATE_CHARS[match["state"]], (px, py), to_canonical(image), image, path))

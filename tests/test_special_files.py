@@ -1,0 +1,85 @@
+"""Special files given where a command reads a file: a named pipe (opening one waits for a writer, for
+ever), a socket, a device. Each command answers exit 2 naming the file and what it is, before any work,
+and never hangs; a picture whose name is not UTF-8 is read (OpenCV is handed its bytes, not its path:
+its own reader crashed the process on such a name).
+
+Each case runs the command in a child process with a timeout, so a hang fails the test instead of
+stopping the suite."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[1]
+SCREENS = ROOT / "fixtures" / "screens"
+SHOT = "gm-big-900-opened"
+
+# Each command and where it reads a file; F is the special file, T a folder of the test's own.
+COMMANDS = {
+    "read": ["read", "F"],
+    "read --json": ["read", "F", "--json"],
+    "solve": ["solve", "F"],
+    "hint --image": ["hint", "--image", "F", "--out", "T/out.png"],
+    "bench-plot": ["bench-plot", "F", "--out", "T/plot.png"],
+    "new-skin --shot": ["new-skin", "x", "--shot", "F", "--board", str(SCREENS / f"{SHOT}.txt"), "--templates", "T/skins"],
+    "new-skin --board": ["new-skin", "x", "--shot", str(SCREENS / f"{SHOT}.png"), "--board", "F", "--templates", "T/skins"],
+    "replay": ["replay", "T/recording"],
+}
+
+KINDS = {"pipe": "a pipe", "socket": "a socket", "device": "a device"}
+
+
+def _special(kind: str, where: Path) -> tuple[str, object]:
+    """A special file of ``kind`` at ``where`` (the device is /dev/null, linked there); what to close."""
+    if kind == "pipe":
+        os.mkfifo(where)
+        return str(where), None
+    if kind == "socket":
+        held = socket.socket(socket.AF_UNIX)
+        held.bind(str(where))
+        return str(where), held
+    os.symlink("/dev/null", where)
+    return str(where), None
+
+
+def _run(args: list) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "screenbot", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=30)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_special_file_is_refused_at_once_by_name(command, kind, tmp_path):
+    recording = tmp_path / "recording"
+    recording.mkdir()
+    # replay reads the recording's log, which is here the special file
+    path, held = _special(kind, recording / "log.jsonl" if command == "replay" else tmp_path / "input")
+    args = [path if a == "F" else a.replace("T/", f"{tmp_path}/") for a in COMMANDS[command]]
+    try:
+        done = _run(args)
+    finally:
+        if held is not None:
+            held.close()
+    assert done.returncode == 2, f"{command} on {kind}: exit {done.returncode}\n{done.stderr[-2000:]}"
+    assert KINDS[kind] in done.stderr and path in done.stderr, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out.png").exists() and not (tmp_path / "skins").exists()
+
+
+def test_a_picture_whose_name_is_not_utf8_is_read(tmp_path):
+    name = os.fsencode(tmp_path) + b"/board-\xff\xfe.png"
+    shutil.copyfile(SCREENS / f"{SHOT}.png", name)
+    done = subprocess.run([sys.executable, "-m", "screenbot", "read", name], cwd=ROOT, capture_output=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    assert done.stdout.decode().strip() == (SCREENS / f"{SHOT}.txt").read_text().strip()
