@@ -178,14 +178,19 @@ def to_canonical(cell: np.ndarray) -> np.ndarray:
 
 
 def read_profile(folder: Path) -> dict:
-    """The skin folder's profile.json as a dict; SkinError when it is missing or unreadable."""
+    """The skin folder's profile.json as a dict; SkinError when it is missing, unreadable or does not
+    fit the profile reference (profile_schema)."""
+    from .profile_schema import check_profile
+
     path = folder / "profile.json"
     try:
-        return json.loads(path.read_text())
+        data = json.loads(path.read_text())
     except FileNotFoundError:
         raise SkinError(f"no profile.json in {folder}", skin=folder.name) from None
     except (OSError, ValueError) as exc:
         raise SkinError(f"cannot read {path}: {exc}", skin=folder.name) from None
+    check_profile(data, folder.name, path)
+    return data
 
 
 def load_skin(folder: Path) -> Skin:
