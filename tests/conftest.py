@@ -41,7 +41,7 @@ def pytest_collection_modifyitems(config, items) -> None:
             f"{len(untiered)} test(s) belong to no tier or to several (mark each with exactly one of "
             f"{', '.join(TIERS)}; see tests/conftest.py):\n  {shown}")
     # Tests that take minutes (``e2e(minutes=N)``) first, longest first: workers that take the next test
-    # as they finish one (``-n 2 --maxschedchunk 1``) then end at about the same time, not one of them
+    # as they finish one (``--maxschedchunk 1``) then end at about the same time, not one of them
     # starting a four-minute test as the other runs out of work. The rest keep their order.
     items.sort(key=lambda item: -minutes_of(item))
 

@@ -19,11 +19,12 @@ import pytest
 from screenbot.errors import BoardNotFoundError, ScreenError
 from screenbot.geometry import Rect
 from screenbot.vision import load_skins, locate_board, read_board
+from screenbot.vision.beyond import NEAR_LINES
 from screenbot.vision.locate import locate_boards
 from screenbot.vision.plausible import check_plausible, implausible
 from solver.board import parse_board
 
-from .seeds import REPLAY, SEED
+from .seeds import REPLAY, SEED, with_regressions
 from .test_vision import SHOTS
 
 pytestmark = pytest.mark.integration
@@ -60,10 +61,20 @@ def _canvas(rng: random.Random, size: tuple[int, int], kind: str, crop: np.ndarr
     return np.random.default_rng(rng.randrange(10**9)).integers(0, 256, (height, width, 3), dtype=np.uint8)
 
 
-def _place(rng: random.Random, crop: np.ndarray, kind: str) -> tuple[np.ndarray, tuple[int, int]]:
+def _place(rng: random.Random, crop: np.ndarray, kind: str, board_at: tuple[int, int] | None = None,
+           board_size: tuple[int, int] | None = None) -> tuple[np.ndarray, tuple[int, int]]:
+    """``crop`` somewhere on a larger canvas. Given where the board lies in the crop (``board_at``, its
+    width and height ``board_size``), the board ends NEAR_LINES px or more from every edge of the
+    canvas: nearer, it is refused by design (a further line of cells cut there would show too little to
+    tell from a margin; docs/reading.md, Known limits), which is not what these draws test."""
     height, width = crop.shape[:2]
     canvas = _canvas(rng, (height + rng.randint(10, 400), width + rng.randint(10, 500)), kind, crop)
-    y, x = rng.randint(0, canvas.shape[0] - height), rng.randint(0, canvas.shape[1] - width)
+    xs, ys = (0, canvas.shape[1] - width), (0, canvas.shape[0] - height)
+    if board_at is not None:
+        (bx, by), (bw, bh) = board_at, board_size
+        xs = (max(xs[0], NEAR_LINES - bx), min(xs[1], canvas.shape[1] - NEAR_LINES - bx - bw))
+        ys = (max(ys[0], NEAR_LINES - by), min(ys[1], canvas.shape[0] - NEAR_LINES - by - bh))
+    y, x = rng.randint(*ys), rng.randint(*xs)
     canvas[y : y + height, x : x + width] = crop
     return canvas, (x, y)
 
@@ -75,16 +86,21 @@ def _read(frame, skins):
     return lattice, reading
 
 
-def test_boards_placed_anywhere_read_exactly(skins):
-    """Unscaled boards anywhere on plain surroundings, including the colour of their own cells: all right."""
-    rng = random.Random(SEED)
+# 683272: a board placed 6 px from the picture's right edge, which the reader refuses by design; the
+# draws now keep boards NEAR_LINES px or more inside (see _place).
+@pytest.mark.parametrize("seed", with_regressions(683272))
+def test_boards_placed_anywhere_read_exactly(seed, skins):
+    """Unscaled boards anywhere on plain surroundings, including the colour of their own cells, NEAR_LINES
+    px or more from the picture's edges: all right."""
+    rng = random.Random(seed)
     failures = []
     for i in range(30):
         shot = rng.choice(SHOTS)
-        crop, _ = _board_with_surroundings(shot, rng)
+        crop, board_at = _board_with_surroundings(shot, rng)
         kind = rng.choice(["plain", "cell colour"])
-        frame, at = _place(rng, crop, kind)
-        case = f"seed {SEED} case {i}: {shot.name} on {kind} surroundings at {at}"
+        rect = shot.lattice.board_rect()
+        frame, at = _place(rng, crop, kind, board_at, (rect.width, rect.height))
+        case = f"seed {seed} case {i}: {shot.name} on {kind} surroundings at {at}"
         try:
             _, reading = _read(frame, skins)
         except ScreenError as exc:
