@@ -1,8 +1,9 @@
 """Reading the files users hand to commands: sized, decoded and checked before any work.
 
 Every reader raises ``InputError`` (exit 2) with a message that names the file and says what is wrong
-with it: missing, a folder, too big, not text, not a picture. Limits are generous for real inputs and
-keep a wrong file (a disk image, /dev/zero, a 10000x10000 picture) from eating the machine.
+with it: missing, a folder, a pipe, socket or device, too big, not text, not a picture. Limits are
+generous for real inputs and keep a wrong file (a disk image, a 10000x10000 picture) from eating the
+machine.
 """
 
 from __future__ import annotations
@@ -102,17 +103,17 @@ def _check_file(path: Path, what: str, limit: int) -> None:
     """Refuse, before opening it, anything but a regular file of at most ``limit`` bytes: opening a
     named pipe waits for a writer, and a device or socket never ends (InputError, exit 2)."""
     try:
-        mode = path.stat().st_mode
+        status = path.stat()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(mode):
+    if stat.S_ISDIR(status.st_mode):
         raise InputError(f"{path}: is a folder, not a {what}")
-    if not stat.S_ISREG(mode):
-        raise InputError(f"{path}: is {_kind(mode)}, not a file: save the {what} to a file and give that")
-    if path.stat().st_size > limit:
-        raise InputError(f"{path}: {_size(path.stat().st_size)} is larger than {_size(limit)}: not a {what}")
+    if not stat.S_ISREG(status.st_mode):
+        raise InputError(f"{path}: is {_kind(status.st_mode)}, not a file: save the {what} to a file and give that")
+    if status.st_size > limit:
+        raise InputError(f"{path}: {_size(status.st_size)} is larger than {_size(limit)}: not a {what}")
 
 
 def _kind(mode: int) -> str:
