@@ -19,6 +19,8 @@ from .grid import bit_length, bits, popcount
 _NEG_INF = -math.inf
 _TINY = math.nextafter(0.0, 1.0)
 _NEAR_ONE = math.nextafter(1.0, 0.0)
+# The largest x whose exp(x) a float holds comfortably (exp(709.78) overflows).
+_LARGEST_EXP = 700.0
 
 
 def _log(n: int) -> float:
@@ -248,7 +250,13 @@ def combine_with_total(
                 if blo <= a + m <= bhi:
                     rest += x * b_vals[a + m - blo]
             weights[k] = c * rest
-        factor = math.exp(a_scale + b_scale + poly.log_scale - log_total) if log_total > _NEG_INF else 0.0
+        log_factor = a_scale + b_scale + poly.log_scale - log_total
+        if log_factor > _LARGEST_EXP:
+            # Past what a float holds (a 200x200 board, a tenth of it open, gave exp(800)), where the
+            # weights are as small: the scale goes into them first. Only then, so that every other
+            # board gets the very same numbers as before.
+            weights, log_factor = _rescale(weights, log_factor)
+        factor = math.exp(log_factor) if log_total > _NEG_INF and any(weights) else 0.0
         never, always = poly.certain(feasible)
         group_probs.append(_group_probabilities(poly, poly.expected(weights), factor, never, always))
     floating_prob = 0.0
@@ -264,7 +272,11 @@ def combine_with_total(
             expected = sum(
                 (a_vals[t - lo[n]] * e_vals[t - lo[n]] * (mines_left - t) / floating for t in counts_at[n]), 0.0
             )
-            floating_prob = _clamp_uncertain(expected * math.exp(a_scale + e_scale - log_total))
+            log_factor = a_scale + e_scale - log_total
+            if log_factor > _LARGEST_EXP:  # as above
+                log_factor += math.log(expected) if expected > 0.0 else _NEG_INF
+                expected = 1.0
+            floating_prob = _clamp_uncertain(expected * math.exp(min(log_factor, _LARGEST_EXP)))
     return group_probs, floating_prob, log_total
 
 

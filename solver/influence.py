@@ -117,7 +117,7 @@ def joint_probability(model: Model, mines: int, safe: int, budget: list[int], de
     combined = combine_with_total(solutions, floating, left, deadline) if left >= 0 else None
     if combined is None:
         return 0.0
-    return min(1.0, math.exp(combined[2] - model.log_weight))
+    return math.exp(min(0.0, combined[2] - model.log_weight))  # min first: exp of a large log overflows
 
 
 @functools.cache

@@ -19,7 +19,7 @@ from solver.game import Game
 from solver.policy import PolicyConfig, decide
 from solver.probability import analyze
 
-from .seeds import REPLAY, SEED
+from .seeds import REPLAY, SEED, with_regressions
 
 pytestmark = pytest.mark.unit
 
@@ -61,6 +61,22 @@ def played_board(rng: random.Random, rows: int, cols: int, density: float) -> tu
     for r, c in rng.sample(sorted(mines), rng.randrange(len(mines) // 4 + 1)):
         game.flag(r, c)
     return game.board(), mines
+
+
+def scattered_board(rng: random.Random, rows: int, cols: int, density: float, share: float) -> tuple[Board, set[tuple[int, int]]]:
+    """A random layout with ``share`` of its safe cells shown as their numbers, each on its own (no
+    openings): thousands of small components, the case whose scale once overflowed a float."""
+    mines = {(r, c) for r in range(rows) for c in range(cols) if rng.random() < density}
+    grid = []
+    for r in range(rows):
+        row = []
+        for c in range(cols):
+            if (r, c) not in mines and rng.random() < share:
+                row.append(str(sum((rr, cc) in mines for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2))))
+            else:
+                row.append("#")
+        grid.append("".join(row))
+    return Board(tuple(grid), len(mines)), mines
 
 
 def check_answer(board: Board, mines: set[tuple[int, int]], out: dict, why: str) -> None:
@@ -109,6 +125,25 @@ def test_played_60x60_is_answered(tmp_path, capsys, with_total):
     if not with_total:
         board = board.with_mines(None)
     why = f"{REPLAY}, played game, total={with_total}"
+    code, out, err = solve_json(tmp_path, capsys, board)
+    assert code == 0, f"{why}: exit {code}: {err}"
+    check_answer(board, mines, out, why)
+
+
+# (200, 200, seed 3, with its total): `OverflowError: math range error` in combine_with_total, where
+# the scale of a component's weights (exp of about 800) was raised before the weights were scaled down.
+@pytest.mark.parametrize("seed", with_regressions(3))
+def test_boards_up_to_the_limit_with_scattered_numbers_are_answered(tmp_path, capsys, seed):
+    rng = random.Random(seed)
+    if seed == 3:
+        rows, cols, density, share, with_total = 200, 200, 0.1, 0.1, True
+    else:
+        rows, cols, with_total = rng.randint(150, 256), rng.randint(150, 256), rng.random() < 0.5
+        density, share = rng.uniform(0.05, 0.25), rng.uniform(0.05, 0.15)
+    board, mines = scattered_board(rng, rows, cols, density, share)
+    if not with_total:
+        board = board.with_mines(None)
+    why = f"seed {seed}, {rows}x{cols}, density {density:.2f}, {share:.0%} shown, total={with_total}"
     code, out, err = solve_json(tmp_path, capsys, board)
     assert code == 0, f"{why}: exit {code}: {err}"
     check_answer(board, mines, out, why)
