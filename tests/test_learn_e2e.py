@@ -23,7 +23,7 @@ from screenbot.desktop import VirtualDisplay, start_client
 
 from .seeds import SEED
 
-# The longest tests of the end-to-end tier (2-4 minutes each): started first (tests/conftest.py).
+# The longest tests of the end-to-end tier (1-4 minutes each): started first (tests/conftest.py).
 pytestmark = pytest.mark.e2e(minutes=3)
 
 ROOT = Path(__file__).resolve().parents[1]
