@@ -18,6 +18,10 @@ from .watch import LearnError, Watcher
 log = logging.getLogger(__name__)
 
 RESTART_TIMEOUT = 2.0  # s a restart candidate may take to show a fresh board
+# s a win's window (gnome-mines' "Congratulations!") may take to come over the board. It came after
+# 1.5 s, the wait before, on a machine running three end-to-end tests at once: the skin was written
+# with no way to close it, and `play` stopped at the first win. Costs a clean win this much once.
+WIN_WINDOW_WAIT = 3.0
 # s a mark drawn over the board at the end of a game may stay (KMines' "You have lost." stays 4 s).
 END_MARK_TIMEOUT = 8.0
 
@@ -52,7 +56,7 @@ class GameEnds(Watcher):
         seen.wins += 1
         board_rect = seen.lattice.board_rect()
         window = self.desk.window
-        deadline = self.desk.clock() + 1.5
+        deadline = self.desk.clock() + WIN_WINDOW_WAIT
         over: list[str] = []
         while window is not None and self.desk.clock() < deadline:
             over = window.windows_over(board_rect, own=True)
