@@ -3,10 +3,12 @@ that suit it, with each tier's time; the exit status is 0 only when every tier p
 
 - unit: in one process (a few seconds of pure logic; starting workers would cost more).
 - integration: two workers, as it computes (pictures): one per core of a 2-core machine.
-- e2e: three workers, each test with its own virtual display. Its tests mostly wait for the clients
-  (a redraw, a learning session letting a picture settle): with three, two cores are about 60% busy,
-  and the tier takes about half the time it takes on two. The longest tests start first (conftest.py),
-  one test at a time to each worker (``--maxschedchunk 1``), so the workers end together.
+- e2e: two workers, each test with its own virtual display; the longest tests start first
+  (conftest.py), one test at a time to each worker (``--maxschedchunk 1``), so the workers end
+  together. Its tests mostly wait for the clients: three workers took about half the time of two
+  (495-670 s against 900 s), but in two of five runs a test that races the window manager or the
+  client's redraw failed (a window over the board at the start, a win's window coming late), so
+  two it is until those races are fixed.
 
 Every tier runs even when an earlier one failed, so one run shows every failure. The arguments are
 given to every tier's pytest (``--durations=20``, ``-x``, ``-k ...``). One random seed is drawn for all
@@ -24,7 +26,7 @@ from .seeds import REPLAY
 TIERS = (
     ("unit", []),
     ("integration", ["-n", "2"]),
-    ("e2e", ["-n", "3", "--maxschedchunk", "1"]),
+    ("e2e", ["-n", "2", "--maxschedchunk", "1"]),
 )
 
 
