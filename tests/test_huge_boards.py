@@ -96,6 +96,16 @@ def check_answer(board: Board, mines: set[tuple[int, int]], out: dict, why: str)
     assert out["exact"] or out["approximate"], f"{why}: an inexact analysis must be flagged approximate"
 
 
+def answered(tmp_path, capsys, board: Board, mines: set[tuple[int, int]], with_total: bool, why: str) -> dict:
+    """``screenbot solve --json`` on ``board`` (with its mine total or without): exit 0 and a right answer."""
+    if not with_total:
+        board = board.with_mines(None)
+    code, out, err = solve_json(tmp_path, capsys, board)
+    assert code == 0, f"{why}: exit {code}: {err}"
+    check_answer(board, mines, out, why)
+    return out
+
+
 def solve_json(tmp_path, capsys, board: Board) -> tuple[int, dict | None, str]:
     path = tmp_path / "board.txt"
     path.write_text(format_board(board))
@@ -108,12 +118,8 @@ def solve_json(tmp_path, capsys, board: Board) -> tuple[int, dict | None, str]:
 def test_lattice_60x60_is_answered(tmp_path, capsys, with_total):
     rng = random.Random(SEED * 2 + with_total)
     board, mines = lattice_board(rng, 60, 60, rng.uniform(0.15, 0.3))
-    if not with_total:
-        board = board.with_mines(None)
     why = f"{REPLAY}, lattice, total={with_total}"
-    code, out, err = solve_json(tmp_path, capsys, board)
-    assert code == 0, f"{why}: exit {code}: {err}"
-    check_answer(board, mines, out, why)
+    out = answered(tmp_path, capsys, board, mines, with_total, why)
     # This frontier is one component far past the enumeration budget: the answer must say so.
     assert not out["exact"] and out["approximate"], why
 
@@ -122,12 +128,7 @@ def test_lattice_60x60_is_answered(tmp_path, capsys, with_total):
 def test_played_60x60_is_answered(tmp_path, capsys, with_total):
     rng = random.Random(SEED * 2 + with_total + 7)
     board, mines = played_board(rng, 60, 60, rng.uniform(0.17, 0.3))
-    if not with_total:
-        board = board.with_mines(None)
-    why = f"{REPLAY}, played game, total={with_total}"
-    code, out, err = solve_json(tmp_path, capsys, board)
-    assert code == 0, f"{why}: exit {code}: {err}"
-    check_answer(board, mines, out, why)
+    answered(tmp_path, capsys, board, mines, with_total, f"{REPLAY}, played game, total={with_total}")
 
 
 # (200, 200, seed 3, with its total): `OverflowError: math range error` in combine_with_total, where
@@ -141,12 +142,8 @@ def test_boards_up_to_the_limit_with_scattered_numbers_are_answered(tmp_path, ca
         rows, cols, with_total = rng.randint(150, 256), rng.randint(150, 256), rng.random() < 0.5
         density, share = rng.uniform(0.05, 0.25), rng.uniform(0.05, 0.15)
     board, mines = scattered_board(rng, rows, cols, density, share)
-    if not with_total:
-        board = board.with_mines(None)
     why = f"seed {seed}, {rows}x{cols}, density {density:.2f}, {share:.0%} shown, total={with_total}"
-    code, out, err = solve_json(tmp_path, capsys, board)
-    assert code == 0, f"{why}: exit {code}: {err}"
-    check_answer(board, mines, out, why)
+    answered(tmp_path, capsys, board, mines, with_total, why)
 
 
 def test_many_cells_without_a_total_do_not_underflow():
