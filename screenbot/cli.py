@@ -12,7 +12,9 @@ import argparse
 import importlib
 import logging
 import re
+import signal
 import sys
+import threading
 from typing import Sequence
 
 from solver.errors import MinesweeperError
@@ -78,6 +80,31 @@ def _attach_negative_values(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def _interrupt_on_termination() -> dict:
+    """SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) end a command as Ctrl-C
+    does: its ``finally`` and ``with`` blocks run (workers stopped, clients and displays it started
+    closed, staging folders removed) and it prints what it has so far. Further signals are ignored
+    while that runs, so the clean-up is not cut short. Only the main thread may set handlers. Returns
+    the handlers it replaced (``main`` puts them back: it is also called inside other programs)."""
+
+    def interrupt(signum, frame) -> None:
+        for sig in (*_ENDING_SIGNALS, signal.SIGINT):
+            signal.signal(sig, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    # getsignal: None for a handler not set from Python, which cannot be put back.
+    replaced = {sig: signal.getsignal(sig) for sig in (*_ENDING_SIGNALS, signal.SIGINT)}
+    for sig in _ENDING_SIGNALS:
+        signal.signal(sig, interrupt)
+    return {sig: handler for sig, handler in replaced.items() if handler is not None}
+
+
+# SIGTERM and SIGHUP where the platform has them (Windows has no SIGHUP); SIGINT is Ctrl-C itself.
+_ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 def main(
     argv: Sequence[str] | None = None,
     commands: Sequence[str] = COMMAND_MODULES,
@@ -104,7 +131,9 @@ def main(
     from .skin_folders import use_option_folder
 
     use_option_folder(getattr(args, "templates", None))
+    replaced = {}
     try:
+        replaced = _interrupt_on_termination()
         return int(args.run(args))
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
@@ -119,3 +148,5 @@ def main(
         return for_error(exc)
     finally:
         use_option_folder(None)
+        for sig, handler in replaced.items():
+            signal.signal(sig, handler)

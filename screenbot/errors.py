@@ -110,6 +110,10 @@ class SkinError(ScreenError):
         self.skin = skin
 
 
+class SkinBusyError(ScreenError):
+    """Another run (learn, new-skin) is writing the same skin into the same folder. Exit 1."""
+
+
 class BoardNotFoundError(ScreenError):
     """No complete Minesweeper board is visible on the frame (none, partly off screen, or covered)."""
 

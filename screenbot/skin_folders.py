@@ -12,7 +12,7 @@ import importlib.resources
 import os
 from pathlib import Path
 
-from .errors import SkinError
+from .errors import SkinBusyError, SkinError
 
 # The environment variable naming a user's own skins folder (what ``--templates DIR`` names too).
 TEMPLATES_ENV = "SCREENBOT_TEMPLATES"
@@ -59,3 +59,25 @@ def skin_folder(name: str) -> Path:
         if (root / name / "profile.json").is_file():
             return root / name
     raise SkinError(f"no skin {name!r} in {', '.join(map(str, skin_folders()))}", skin=name)
+
+
+def hold_skin(folder: Path, name: str):
+    """Hold skin ``name`` of ``folder`` for writing, and return the held lock (``release()`` it when
+    the skin is written or given up). ``learn`` and ``new-skin`` hold it from before they look whether
+    the skin exists until it is in place: two runs writing one skin would otherwise both say "wrote"
+    and one skin be silently lost. A second run stops at once with SkinBusyError (exit 1); OSError
+    when the folder cannot be written.
+
+    filelock rather than a lock of our own: one way on Linux and Windows (flock / LockFileEx), and the
+    operating system lets go of the lock when the process ends however it ends, so a killed run leaves
+    no stale lock. The lock file (hidden, empty) stays beside the skins."""
+    from filelock import FileLock, Timeout
+
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(folder / f".{name}.lock")
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise SkinBusyError(f"another screenbot run (learn or new-skin) is writing skin {name!r} in {folder} "
+                            "now: wait for it to end, or choose another name; nothing was written") from None
+    return lock

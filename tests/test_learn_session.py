@@ -118,6 +118,24 @@ def test_whether_a_win_needs_every_mine_flagged_is_learnt(needs_flags):
     assert profile["win_requires_all_flags"] is needs_flags and profile["win_requires_all_open"] is needs_flags
 
 
+@pytest.mark.parametrize("marks, shown", [("F", "learnt: on the board"), ("*", "not learnt")])
+def test_a_win_is_learnt_as_shown_on_the_board_only_when_every_mine_shows_a_flag(marks, shown):
+    """A client that draws a flag on every mine at a win (sgt-mines) is learnt as showing its win on
+    the board; one that draws its mines (which play would read as a loss) teaches nothing about wins:
+    the rule is written "not learnt", never guessed."""
+    from screenbot.learn.skin import profile_for
+
+    print(f"seed {SEED}")
+    client = SimulatedClient(9, 9, 10, renderer=FlatRenderer(20), screen_size=(400, 400), board_origin=(100, 120),
+                             seed=SEED, win_marks=marks)
+    seen = learn(_desk(client), "sim", 8, random.Random(SEED))
+    assert seen.wins >= 1, f"seed {SEED}: no game won in 8, nothing to learn the rule from"
+    profile = profile_for(seen, "sim")
+    assert profile["win_shown"].startswith(shown), profile["win_shown"]
+    assert (seen.flags_to_win, seen.unclear_wins) == ((False, 0) if marks == "F" else (None, seen.wins))
+    assert profile["win_requires_all_flags"] is False
+
+
 @pytest.mark.parametrize("dialog", [True, False])
 def test_a_client_that_asks_something_and_writes_over_the_board_at_a_loss_is_learnt(dialog):
     """Like KMines: every loss draws a band across the board's middle row, over opened cells too, for a

@@ -36,4 +36,21 @@ def open_engine(workers: int, cluster: str | None = None) -> Iterator[Engine]:
     else:
         # spawn: each worker starts a fresh interpreter, as on a cluster, with nothing forked from this one.
         with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-            yield Engine("process", pool, workers)
+            try:
+                yield Engine("process", pool, workers)
+            except BaseException:
+                _stop_workers(pool)
+                raise
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers now: on Ctrl-C, SIGTERM or an error the shards they play are not wanted,
+    and leaving the pool would wait for them to finish (SIGTERM reaches this process only, not its
+    workers, which would play on). The executor has no public way to end its workers before Python
+    3.14's ``terminate_workers``, hence its process table."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(5)

@@ -15,6 +15,7 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 
 from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_USAGE, for_error
 from .common import add_templates_argument, bounded_int, fail, key_chord, skin_name
@@ -29,8 +30,9 @@ def register(subparsers) -> None:
         "names every cell picture by the rules of the game, finds how the client restarts, and writes "
         "NAME/cells/*.png and NAME/profile.json (with its \"play\" section) into the skins folder. Nothing is "
         "written unless the new skin reads its own screens back. Exit codes: 0 ok, 1 learning failed (the client "
-        "does not react, its window closed, no game could be named, the skin misread its screens), 2 bad "
-        "arguments (or NAME exists without --replace or --extend), 3 no display, 4 no board on the screen.",
+        "does not react, its window closed, no game could be named, the skin misread its screens, another run is "
+        "writing the same skin), 2 bad arguments (or NAME exists without --replace or --extend), 3 no display, 4 no "
+        "board on the screen, 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).",
     )
     parser.add_argument("name", type=skin_name, help="skin name (a folder name: letters, digits, - and _)")
     add_templates_argument(parser, help="skins folder to write to (default: the SCREENBOT_TEMPLATES environment "
@@ -52,14 +54,20 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..skin_folders import user_skins_folder
+    from .new_skin import holding_skin
+
+    templates = user_skins_folder(args.templates)
+    return holding_skin(templates, args.name, lambda: _run(args, templates))
+
+
+def _run(args: argparse.Namespace, templates: Path) -> int:
     from ..errors import BoardNotFoundError, DisplayError, MinesweeperError, ScreenError, SkinError
     from ..learn.watch import LearnError, debug_keep_skin
     from ..learn.skin import SkinCheckError, labelled_frames
-    from ..skin_folders import user_skins_folder
     from ..vision.newskin import NewSkinError, state_names
     from .new_skin import publish, staging
 
-    templates = user_skins_folder(args.templates)
     exists = (templates / args.name / "profile.json").exists()
     if exists and not (args.replace or args.extend):
         return fail(f"skin {args.name!r} exists already in {templates}: choose another name, or add --replace "

@@ -12,7 +12,7 @@ import contextlib
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_USAGE
 from .common import add_templates_argument, fail, skin_name
@@ -28,7 +28,7 @@ def register(subparsers) -> None:
         "existing profile.json is kept), then re-reads the screenshots to check. "
         "An existing skin of that name is only rebuilt with --replace. "
         "Exit codes: 0 ok, 2 bad arguments, unreadable files, a board text that disagrees with its "
-        "screenshot, or NAME existing already without --replace, 4 no grid of the board's size found, 1 the new skin does not read the screenshots back (nothing is written then).",
+        "screenshot, or NAME existing already without --replace, 4 no grid of the board's size found, 1 the new skin does not read the screenshots back, or another run is writing the same skin (nothing is written then), 130 interrupted.",
     )
     parser.add_argument("name", type=skin_name, help="skin name (a folder name: letters, digits, - and _)")
     parser.add_argument("--shot", action="append", required=True, help="screenshot of the client (repeatable)")
@@ -50,20 +50,12 @@ def run(args: argparse.Namespace) -> int:
     from solver.errors import BoardFormatError
 
     from ..capture import load_image
-    from ..errors import BoardNotFoundError, InputError, SkinError
+    from ..errors import InputError
     from ..inputs import read_text
     from ..skin_folders import user_skins_folder
-    from ..vision.newskin import NewSkinError, make_skin, state_names
 
     if len(args.shot) != len(args.board):
         return fail(f"{len(args.shot)} --shot but {len(args.board)} --board: give one board per screenshot", EXIT_USAGE)
-    templates = user_skins_folder(args.templates)
-    existing = list((templates / args.name / "cells").glob("*.png"))
-    if existing and not args.replace:
-        # Its pictures would be replaced by these screenshots' only: a tuned skin would be lost.
-        return fail(f"skin {args.name!r} exists already ({len(existing)} pictures in {templates / args.name}): "
-                    f"choose another name, or add --replace to rebuild it from these screenshots (give all of "
-                    f"them, old and new)", EXIT_USAGE)
     examples = []
     for shot, board_path in zip(args.shot, args.board):
         try:
@@ -81,6 +73,39 @@ def run(args: argparse.Namespace) -> int:
         mismatch = _size_mismatch(board, sizes, [size for other in grids for size in other])
         if mismatch:
             return fail(f"{shot} with {board_path}: {mismatch}", EXIT_USAGE)
+    templates = user_skins_folder(args.templates)
+    return holding_skin(templates, args.name, lambda: _write(args, templates, examples))
+
+
+def holding_skin(templates: Path, name: str, work: Callable[[], int]) -> int:
+    """``work()`` (learn's or new-skin's whole run) while this run alone may write skin ``name`` into
+    ``templates`` (``skin_folders.hold_skin``): another run writing it stops at once, exit 1."""
+    from ..errors import SkinBusyError
+    from ..skin_folders import hold_skin
+
+    try:
+        held = hold_skin(templates, name)
+    except SkinBusyError as exc:
+        return fail(str(exc), EXIT_FAILED)
+    except OSError as exc:
+        return fail(f"cannot write the skin into {templates}: {exc.strerror or exc}", EXIT_USAGE)
+    try:
+        return work()
+    finally:
+        held.release()
+
+
+def _write(args: argparse.Namespace, templates: Path, examples: list) -> int:
+    """The skin taught from ``examples`` (screenshot, board) built, checked and moved into place."""
+    from ..errors import BoardNotFoundError, SkinError
+    from ..vision.newskin import NewSkinError, make_skin, state_names
+
+    existing = list((templates / args.name / "cells").glob("*.png"))
+    if existing and not args.replace:
+        # Its pictures would be replaced by these screenshots' only: a tuned skin would be lost.
+        return fail(f"skin {args.name!r} exists already ({len(existing)} pictures in {templates / args.name}): "
+                    f"choose another name, or add --replace to rebuild it from these screenshots (give all of "
+                    f"them, old and new)", EXIT_USAGE)
     # Built in a staging folder beside the others and moved in only once it reads its screenshots
     # back: a failed run leaves no skin behind for `auto` to pick up.
     try:

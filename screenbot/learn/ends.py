@@ -72,14 +72,27 @@ class GameEnds(Watcher):
         won_image, won = self.clear_board(ids, *self.settled())
         changed = won != ids
         changed[last] = False
-        if changed.any() and np.isin(ids[changed], list(seen.covered)).all():
-            new = set(won[changed].tolist()) - set(seen.all_names())
-            if len(new) == 1:
-                seen.names[new.pop()] = "F"  # a won game shows a flag on every mine
+        mines = np.isin(ids, list(seen.covered))  # every safe cell is open: each cell still covered is a mine
+        mines[last] = False
+        shown = set(won[mines].tolist())
+        if changed.any() and np.array_equal(changed, mines) and len(shown) == 1 \
+                and seen.all_names().get(next(iter(shown)), "F") == "F":
+            # Every mine shows one picture, a flag or a picture never seen: the win is on the board.
+            if next(iter(shown)) not in seen.all_names():
+                seen.names[next(iter(shown))] = "F"
             self.keep(won_image, won, "won")
             if seen.flags_to_win is None:
                 seen.flags_to_win = False
-        elif not changed.any() and seen.flag is not None:
+        elif changed.any():
+            # Anything else (some mines changed, or to different pictures, or cells that were open) is
+            # no evidence of how a win shows: a picture read before the client had drawn it all, say.
+            names = seen.all_names()
+            log.info("learn: game %d: at its last safe cell %d cells changed (%s), not the %d mines to one "
+                     "picture a win would show: nothing learnt from this win", seen.games_played,
+                     int(changed.sum()), "".join(sorted({names.get(int(i), "?") for i in won[changed]})),
+                     int(mines.sum()))
+            seen.unclear_wins += 1
+        elif seen.flag is not None:
             won_image, won, taken = self.flag_the_rest(won)
             seen.flags_to_win = taken and seen.flags_to_win is not False  # every win seen must agree
             if taken:

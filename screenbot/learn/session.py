@@ -183,7 +183,7 @@ class Session(GameEnds):
             if board is not None and board.is_over:
                 break  # the loss is on the board already
             image_next, after = self.clear_board(ids, *self.open(ids, cell))
-            if safe and self._last_safe(board):
+            if safe and self._last_safe(board) and self._shows_a_number(after, cell):
                 self.finish_win(ids, cell)
                 return
             if np.array_equal(after, ids):
@@ -300,6 +300,12 @@ class Session(GameEnds):
                 break
             image, ids = self.right(ids, cell, again=True)
         return image, ids, int(ids[cell]) == picture
+
+    def _shows_a_number(self, ids: np.ndarray, cell: tuple[int, int]) -> bool:
+        """Did the cell just opened show a number (0-8)? Only then was the last safe cell of the named
+        board safe: names learnt so far may be wrong, and a mine hit there shows every mine on the
+        covered cells, which is not how the client shows a win."""
+        return self.seen.all_names().get(int(ids[cell]), "").isdigit()
 
     def pick(self, ids: np.ndarray, choices: list[tuple[int, int]], assisted: bool):
         """The next cell to open, and the board as named (None when some picture has no name yet):

@@ -189,11 +189,13 @@ def profile_for(seen: Seen, name: str) -> dict:
         + (f", with a window over it closed with {seen.after_loss[0]}" if seen.after_loss else ""),
         "win_shown": ("learnt: a window over the board, closed with " + seen.after_win[0]) if seen.after_win
         else "learnt: every safe cell open, then a flag on every mine" if seen.flags_to_win
-        else "learnt: on the board" if seen.wins else "not seen while learning",
+        else "learnt: on the board" if seen.flags_to_win is False
+        else f"not learnt: {seen.wins} won games showed nothing clear" if seen.wins else "not seen while learning",
         "learnt": {
             "games": seen.games_played,
             "games_named": seen.games_named,
             "wins": seen.wins,
+            "wins_unclear": seen.unclear_wins,
             "first_clicks": seen.first_clicks,
             "mines_seen": seen.mine_counts,
             "restart": seen.restart[0] if seen.restart is not None else None,

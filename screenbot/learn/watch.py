@@ -88,6 +88,7 @@ class Seen:
     zero_flood: bool | None = None  # every 0 seen had no covered neighbour
     window_title: str | None = None
     wins: int = 0
+    unclear_wins: int = 0  # wins whose board changed in a way no win explains (nothing learnt from them)
     pauses_on_focus_loss: bool = False  # the board is hidden while the window has not the keyboard
     preopened: bool = False  # the client opens an area of each new game itself (xdemineur)
     after_win: tuple[str, ControlAction] | None = None

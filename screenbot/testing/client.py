@@ -49,6 +49,8 @@ class SimulatedClient:
     preopen: bool = False  # open a random zero area at each start (xdemineur)
     wins_need_flags: bool = False  # xdemineur: won only when every mine is flagged
     ignore_clicks_after_win: bool = True
+    # Like sgt-mines ("F"): a win draws this state on every mine left covered; None: they stay covered.
+    win_marks: str | None = None
     win_dialog_keys: tuple[str, ...] | None = None  # a win shows a dialog over the board until these keys
     quit_keys: tuple[str, ...] | None = None  # these keys close the game (Escape quits xdemineur)
     # Like KMines: a loss brings a window over the board ("Reset the game?") until these keys close it.
@@ -220,6 +222,8 @@ class SimulatedClient:
         # the cells whose state changed since (a full repaint per click made the tests slow).
         layout = (self.board_origin, self.closed, self.covered or self.minimised, self.dialog_open)
         grid = self.game.board().grid
+        if self.win_marks is not None and self.status == WON:
+            grid = tuple(row.replace("#", self.win_marks) for row in grid)
         if self.paused:
             grid = tuple("#" * self.cols for _ in range(self.rows))
         if self._cache is None or self._cache[0] != layout:
