@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from ..exit_codes import EXIT_USAGE
-from .common import fail
+from .common import fail, output_png
 
 
 def register(subparsers) -> None:
@@ -21,18 +20,14 @@ def register(subparsers) -> None:
         "written, or matplotlib not installed.",
     )
     parser.add_argument("reports", nargs="+", metavar="REPORT", help="files written by `screenbot bench --json` (- for standard input)")
-    parser.add_argument("--out", required=True, metavar="PNG", help="the picture to write")
+    parser.add_argument("--out", required=True, type=output_png, metavar="PNG", help="the picture to write")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..bench.plot import draw, load_report, panels
 
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        return fail(f"--out {out}: no folder {out.parent}", EXIT_USAGE)
-    if out.is_dir():
-        return fail(f"--out {out} is a folder: name the PNG to write", EXIT_USAGE)
+    out = args.out
     figure_panels = panels([load_report(path) for path in args.reports])
     try:
         draw(figure_panels, out)

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..outputs import check_output_file, check_output_folder
+
 
 def cell_argument(text: str) -> tuple[int, int]:
     """Parse ``ROW,COL`` (0-based)."""
@@ -139,3 +141,22 @@ def key_chord(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(f"{text!r}: unknown key(s) {', '.join(map(repr, unknown))}; give keys "
                                          "joined by +, e.g. s, ctrl+n, f2")
     return keys
+
+
+def output_png(value: str) -> Path:
+    """An argparse type: a PNG written at the end of the run, checked now (``outputs``)."""
+    return _checked(lambda: check_output_file(value, ".png"))
+
+
+def output_folder(value: str) -> Path:
+    """An argparse type: a folder files are written into during the run, checked now (``outputs``)."""
+    return _checked(lambda: check_output_folder(value))
+
+
+def _checked(check):
+    from ..errors import InputError
+
+    try:
+        return check()
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

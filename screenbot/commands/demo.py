@@ -11,11 +11,10 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from pathlib import Path
 
 from ..desktop.launch import demo_clients
 from ..exit_codes import EXIT_FAILED, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_USAGE
-from .common import add_templates_argument, fail
+from .common import add_templates_argument, fail, output_png
 from .play import add_play_arguments, config_from_args
 
 log = logging.getLogger(__name__)
@@ -36,7 +35,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--client", choices=sorted(DEMO_CLIENTS), default="gnome-mines", help="client to start (default gnome-mines, expert 16x30/99)")
     add_play_arguments(parser, games=3)
-    parser.add_argument("--out", type=Path, default=Path("screenbot-demo-last-board.png"), help="PNG of the last board (default screenbot-demo-last-board.png)")
+    parser.add_argument("--out", type=output_png, default="screenbot-demo-last-board.png", help="PNG of the last board (default screenbot-demo-last-board.png)")
     add_templates_argument(parser)
     parser.set_defaults(run=run)
 

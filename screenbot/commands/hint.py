@@ -21,7 +21,7 @@ import logging
 from pathlib import Path
 
 from ..exit_codes import EXIT_IMPOSSIBLE, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE
-from .common import add_lattice_argument, add_templates_argument, cell_argument, fail, seconds
+from .common import add_lattice_argument, add_templates_argument, cell_argument, fail, output_png, seconds
 from .screenshot import read_screenshot
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ def register(subparsers) -> None:
     parser.add_argument("--record", type=Path, metavar="DIR", help="record every changed frame, board, analysis and hint into DIR (live only)")
     parser.add_argument("--seconds", type=seconds, help="stop after this many seconds (live; default: until the game window closes)")
     parser.add_argument("--image", type=Path, metavar="IN.png", help="offline: a screenshot to draw the hints on")
-    parser.add_argument("--out", type=Path, metavar="OUT.png", help="offline: where to write the picture")
+    parser.add_argument("--out", type=output_png, metavar="OUT.png", help="offline: where to write the picture")
     parser.add_argument("--style", choices=("fill", "frame"), default="fill", help="offline drawing style: fill (tinted cells, the default) or frame (the live overlay's look)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
     add_lattice_argument(parser, "screen pixels (live) or image", "--client (live) or --skin (--image)")
@@ -85,10 +85,6 @@ def _run_offline(args: argparse.Namespace) -> int:
         frame = load_image(args.image)
     except InputError as exc:
         return fail(str(exc), EXIT_USAGE)
-    if args.out.suffix.lower() != ".png":
-        return fail(f"{args.out}: the output must be a .png file", EXIT_USAGE)
-    if not args.out.parent.is_dir():
-        return fail(f"{args.out.parent}: no such folder for the output", EXIT_USAGE)
     try:
         skins = load_skins()
     except SkinError as exc:

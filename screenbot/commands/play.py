@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..desktop.window_system import CHOICES as WINDOW_SYSTEMS
 from ..exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_USAGE
-from .common import add_lattice_argument, add_templates_argument, bounded_int, cell_argument, fail, positive_int
+from .common import add_lattice_argument, add_templates_argument, bounded_int, cell_argument, fail, output_folder, positive_int
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ def add_play_arguments(parser: argparse.ArgumentParser, *, games: int = 1) -> No
     parser.add_argument("--mines", type=positive_int, help="the mine total, when the client's profile does not know it")
     parser.add_argument("--first", type=cell_argument, metavar="ROW,COL", help="first click on an untouched board (default from the client's rules)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    parser.add_argument("--failure-dir", type=Path, default=Path("."),
+    parser.add_argument("--failure-dir", type=output_folder, default=".",
                         help="where to save the frame that stopped a game, or the screen when no board is found (default .)")
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from ..exit_codes import EXIT_OK, EXIT_USAGE
-from .common import add_lattice_argument, add_templates_argument, fail
+from .common import add_lattice_argument, add_templates_argument, fail, output_folder
 from .screenshot import read_screenshot
 
 
@@ -27,7 +27,7 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object: skin, rows, cols, origin, pitch, board, min_confidence")
     add_templates_argument(parser)
-    parser.add_argument("--crops", help="folder for the crop of an unrecognized cell (default: a temp folder)")
+    parser.add_argument("--crops", type=output_folder, help="folder for the crop of an unrecognized cell (default: a temp folder)")
     parser.set_defaults(run=run)
 
 
