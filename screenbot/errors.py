@@ -62,6 +62,10 @@ class InputError(ScreenError):
     outside the board. The message names the file or option."""
 
 
+class OutputError(InputError):
+    """Standard output could not be written (a full disk, /dev/full). Exit 2."""
+
+
 class MissingExtraError(InputError):
     """An option needs a Python package of an optional extra that is not installed. ``extra`` names the
     extra that brings it (``pip install 'screenbot-minesweeper[EXTRA]'``)."""

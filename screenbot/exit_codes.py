@@ -13,17 +13,17 @@ EXIT_NO_DISPLAY = 3  # no usable X display (or a Wayland session)
 EXIT_NO_BOARD = 4  # no complete board found (none, cut, covered, several)
 EXIT_UNREADABLE = 5  # a cell matches no template, or the board read is one no game could show
 EXIT_IMPOSSIBLE = 6  # the board's numbers fit no placement of mines
-EXIT_INTERRUPTED = 130  # Ctrl-C
+EXIT_INTERRUPTED = 130  # Ctrl-C, SIGTERM, SIGHUP
 
 TABLE = (
     (EXIT_OK, "ok"),
     (EXIT_FAILED, "stopped early or failed (the message says why)"),
-    (EXIT_USAGE, "bad arguments or input (unreadable, malformed or too big)"),
+    (EXIT_USAGE, "bad arguments or input (unreadable, malformed or too big), or an output that cannot be written"),
     (EXIT_NO_DISPLAY, "no usable display"),
     (EXIT_NO_BOARD, "no complete board found"),
     (EXIT_UNREADABLE, "a cell could not be recognised, or the board read is implausible"),
     (EXIT_IMPOSSIBLE, "impossible board: no mine placement fits its numbers"),
-    (EXIT_INTERRUPTED, "interrupted"),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C, SIGTERM, SIGHUP)"),
 )
 
 

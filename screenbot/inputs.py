@@ -27,14 +27,16 @@ def read_text(path: str | Path, *, what: str = "file", limit: int = TEXT_LIMIT) 
     mark, at most ``limit`` bytes."""
     name = str(path)
     if name == "-":
+        if sys.stdin is None:  # started with its standard input closed
+            raise InputError("standard input is closed: give the board text as a file, or pipe it in")
         stream = getattr(sys.stdin, "buffer", None)  # a text-only stdin (a test's StringIO) has none
-        data = stream.read(limit + 1) if stream is not None else sys.stdin.read(limit + 1).encode("utf-8")
+        data = _read_at_most(stream, limit) if stream is not None else sys.stdin.read(limit + 1).encode("utf-8")
         name = "standard input"
     else:
         _check_file(Path(path), what, limit)
         try:
             with open(path, "rb") as handle:
-                data = handle.read(limit + 1)  # files that lie about their size (/dev/zero) stop here
+                data = _read_at_most(handle, limit)
         except OSError as exc:
             raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
     if len(data) > limit:
@@ -53,7 +55,7 @@ def read_image_file(path: str | Path) -> bytes:
     _check_file(p, "picture", IMAGE_FILE_LIMIT)
     try:
         with open(p, "rb") as handle:
-            data = handle.read(IMAGE_FILE_LIMIT + 1)
+            data = _read_at_most(handle, IMAGE_FILE_LIMIT)
     except OSError as exc:
         raise InputError(f"{p}: cannot read: {exc.strerror or exc}") from None
     if len(data) > IMAGE_FILE_LIMIT:
@@ -68,6 +70,20 @@ def read_image_file(path: str | Path) -> bytes:
             "pixels this reads; crop it to the game window"
         )
     return data
+
+
+def _read_at_most(stream, limit: int) -> bytes:
+    """Up to ``limit`` + 1 bytes of ``stream``, read in pieces: ``read(limit + 1)`` would first take
+    ``limit`` bytes of memory (256 MB for a picture), a MemoryError under a memory limit for a 100 kB
+    file. The extra byte tells a caller the stream is longer than ``limit``."""
+    pieces, total = [], 0
+    while total <= limit:
+        piece = stream.read(min(1 << 20, limit + 1 - total))
+        if not piece:
+            break
+        pieces.append(piece)
+        total += len(piece)
+    return b"".join(pieces)
 
 
 def image_size(head: bytes) -> tuple[int, int] | None:

@@ -83,3 +83,76 @@ def test_a_picture_whose_name_is_not_utf8_is_read(tmp_path):
                           timeout=60)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     assert done.stdout.decode().strip() == (SCREENS / f"{SHOT}.txt").read_text().strip()
+
+
+# Commands that print their answer, for the standard-stream cases.
+PRINTING = {
+    "read": ["read", str(SCREENS / f"{SHOT}.png")],
+    "read --json": ["read", str(SCREENS / f"{SHOT}.png"), "--json"],
+    "solve": ["solve", str(SCREENS / f"{SHOT}.txt")],
+    "bench": ["bench", "--level", "beginner", "--games", "5"],
+}
+
+
+def _run_with(args: list, **streams) -> subprocess.CompletedProcess:
+    """screenbot with some standard streams replaced (``stdout=``, ``stdin=``: a file object, or
+    "closed"); stderr is captured unless closed."""
+    closed = [fd for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")) if streams.get(name) == "closed"]
+
+    def close_them() -> None:  # in the child, before screenbot starts
+        for fd in closed:
+            os.close(fd)
+
+    given = {name: value for name, value in streams.items() if value != "closed"}
+    given.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([sys.executable, "-m", "screenbot", *args], cwd=ROOT, preexec_fn=close_them, timeout=60,
+                          **given)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="/dev/full (a device every write to fails) is Linux's")
+@pytest.mark.parametrize("command", PRINTING)
+def test_output_that_cannot_be_written_is_said_with_exit_2(command):
+    """Into /dev/full (a full disk): a traceback before; now a message and exit 2."""
+    with open("/dev/full", "w") as full:
+        done = _run_with(PRINTING[command], stdout=full)
+    err = done.stderr.decode()
+    assert done.returncode == 2 and "cannot write the output (standard output)" in err, err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", PRINTING)
+def test_a_closed_standard_output_is_refused_before_any_work(command):
+    """With its output closed the answer went nowhere and the exit was 0."""
+    done = _run_with(PRINTING[command], stdout="closed")
+    err = done.stderr.decode()
+    assert done.returncode == 2 and "standard output is closed" in err, err
+
+
+def test_a_closed_error_stream_keeps_the_exit_code(tmp_path):
+    """Messages have nowhere to go, but the exit code still tells (a missing file: 2, was 1)."""
+    done = _run_with(["read", str(tmp_path / "missing.png")], stderr="closed", stdout=subprocess.PIPE)
+    assert done.returncode == 2 and done.stdout == b""
+
+
+def test_a_closed_standard_input_is_named():
+    done = _run_with(["solve", "-"], stdin="closed", stdout=subprocess.PIPE)
+    err = done.stderr.decode()
+    assert done.returncode == 2 and "standard input is closed" in err and "Traceback" not in err, err
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="address-space limits (ulimit -v) as Linux sets them")
+def test_a_picture_is_read_under_a_memory_limit_and_too_little_memory_is_said():
+    """Under ``ulimit -v`` a 100 kB picture ended in a MemoryError traceback: its reading asked for
+    256 MB at once. 600 MB of address space now reads it; with far too little the command still ends
+    without a traceback."""
+    import resource
+
+    def limit(megabytes: int):
+        return lambda: resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+
+    args = [sys.executable, "-m", "screenbot", "read", str(SCREENS / f"{SHOT}.png")]
+    done = subprocess.run(args, cwd=ROOT, preexec_fn=limit(600), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == (SCREENS / f"{SHOT}.txt").read_text().strip()
+    done = subprocess.run(args, cwd=ROOT, preexec_fn=limit(300), capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
