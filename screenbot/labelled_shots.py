@@ -36,19 +36,47 @@ class StoredShot:
 
 
 def load_shots(folder: Path) -> list[StoredShot]:
+    """Every labelled screenshot in ``folder``. InputError (exit 2) names a file that is not one: JSON
+    that does not parse or lacks the lattice or client, a board text that is not a board."""
+    from solver.errors import BoardFormatError
+
+    from .errors import InputError
+    from .inputs import read_text
+
     shots = []
     for meta_path in sorted(folder.glob("*.json")):
-        meta = json.loads(meta_path.read_text())
-        lat = meta["lattice"]
-        lattice = Lattice.from_json(lat)
+        try:
+            meta = json.loads(read_text(meta_path, what="labelled screenshot's JSON"))
+            lattice = Lattice.from_json(meta["lattice"])
+            client, tags = meta["client"], tuple(meta.get("tags", ()))
+            if not isinstance(client, str) or not all(isinstance(tag, str) for tag in tags):
+                raise TypeError("client and tags must be text")
+            numbers = (*lattice.origin, *lattice.pitch)
+            if len(numbers) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in numbers) \
+                    or not all(isinstance(n, int) and n > 0 for n in (lattice.rows, lattice.cols)) \
+                    or min(lattice.pitch) <= 0:
+                raise ValueError("origin and pitch must be two numbers each (pitch above 0), rows and cols counts")
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{meta_path}: not JSON: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(f"{meta_path}: not a labelled screenshot's JSON (it needs \"client\" and a "
+                             f"\"lattice\" with skin, origin, pitch, rows and cols): {exc!r}") from None
+        board_path = meta_path.with_suffix(".txt")
+        try:
+            board = parse_board(read_text(board_path, what="board text"))
+        except BoardFormatError as exc:
+            raise InputError(f"{board_path}: {exc}") from None
+        if (board.rows, board.cols) != (lattice.rows, lattice.cols):
+            raise InputError(f"{board_path}: a {board.rows}x{board.cols} board, but {meta_path.name} gives a "
+                             f"{lattice.rows}x{lattice.cols} lattice")
         shots.append(
             StoredShot(
                 name=meta_path.stem,
-                client=meta["client"],
+                client=client,
                 image_path=meta_path.with_suffix(".png"),
-                board=parse_board(meta_path.with_suffix(".txt").read_text()),
+                board=board,
                 lattice=lattice,
-                tags=tuple(meta.get("tags", ())),
+                tags=tags,
                 for_templates=bool(meta.get("for_templates")),
                 full_frame=bool(meta.get("full_frame")),
             )

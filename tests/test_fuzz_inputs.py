@@ -43,6 +43,7 @@ DOCUMENTED = {
     "bench-plot": {0, 2},
     "play": {0, 1, 2, 3, 4},
     "new-skin": {0, 1, 2, 4},
+    "read-bench": {0, 2},
 }
 FUZZ = settings(
     max_examples=EXAMPLES,
@@ -385,3 +386,41 @@ def _small_bench(argv: list[str]) -> list[str]:
         if i + 1 < len(out) and out[i + 1] in ("expert", "intermediate"):
             out[i + 1] = "beginner"
     return out
+
+
+@st.composite
+def damaged_fixtures(draw) -> tuple[dict | str, str]:
+    """A labelled screenshot's JSON with one value replaced (or its text cut), and its board text
+    perhaps cut or given a wrong character."""
+    meta = json.loads(SHOT.with_suffix(".json").read_text())
+    board = SHOT.with_suffix(".txt").read_text()
+    what = draw(st.sampled_from(["value", "lattice value", "cut json", "board"]))
+    if what == "value":
+        meta[draw(st.sampled_from(sorted(meta)))] = draw(JSON_VALUES)
+    elif what == "lattice value":
+        meta["lattice"][draw(st.sampled_from(sorted(meta["lattice"])))] = draw(JSON_VALUES)
+    elif what == "cut json":
+        text = json.dumps(meta)
+        return text[: draw(st.integers(0, len(text) - 1))], board
+    else:
+        at = draw(st.integers(0, len(board) - 1))
+        board = board[:at] + draw(st.sampled_from(["", "x", "9", "\n"])) + board[at + 1 :]
+    return meta, board
+
+
+@settings(FUZZ, max_examples=max(5, EXAMPLES // 4))  # each case reads a board (about a second)
+@given(damage=damaged_fixtures())
+def test_read_bench_answers_any_damaged_fixture(tmp_path, capsys, damage):
+    """A fixture folder a user made by hand, damaged anywhere: a traceback before (a KeyError, a JSON
+    error); now a timing, or exit 2 naming the file."""
+    meta, board = damage
+    folder = tmp_path / "shots"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    shutil.copyfile(SHOT, folder / SHOT.name)
+    (folder / SHOT.with_suffix(".json").name).write_text(meta if isinstance(meta, str) else json.dumps(meta))
+    (folder / SHOT.with_suffix(".txt").name).write_text(board)
+    code, _, err = answer(["read-bench", "--fixtures", str(folder), "--shots", SHOT.stem, "--reads", "1",
+                           "--locates", "1"], capsys)
+    if code:
+        assert str(folder) in err or "--shots" in err, err

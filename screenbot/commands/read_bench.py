@@ -82,6 +82,10 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"no shot named {', '.join(sorted(set(names) - set(chosen)))} in {folder}", EXIT_USAGE)
     if not chosen:
         return fail(f"no {rows}x{cols} screenshot in {folder}", EXIT_USAGE)
+    for shot in chosen.values():  # its client is the skin "locate skin" is timed with
+        if shot.client not in skins:
+            return fail(f"{shot.image_path.with_suffix('.json')}: client {shot.client!r} is no known skin "
+                        f"(known: {', '.join(sorted(skins))})", EXIT_USAGE)
     # The machine's load decides these figures as much as the code does: print it with them.
     print("load average (1, 5, 15 min): " + ", ".join(f"{v:.2f}" for v in os.getloadavg()))
     # CPU time of this process (one BLAS thread, see screenbot/__init__.py): steadier than the wall
