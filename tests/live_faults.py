@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # What each fault does to the game, caused after the bot's first recorded steps ("finished-before" and
 # "covered-at-start": before the bot starts).
-FAULTS = ("moved", "resized", "covered", "minimised", "closed", "dialog", "second-window", "finished-before",
+FAULTS = ("moved", "resized", "covered", "appears", "minimised", "closed", "dialog", "second-window", "finished-before",
           "covered-at-start")
 
 
@@ -41,6 +42,7 @@ class FaultRun:
     boards: list[tuple[int, int, int, int]] = field(default_factory=list)  # where the board was (x, y, w, h)
     # Titles of other programs' windows over the game window once the bot ended ("covered" faults).
     over_after: list[str] = field(default_factory=list)
+    maps: list[float] = field(default_factory=list)  # when top-level windows were mapped (monotonic)
 
     @property
     def off_board(self) -> list[dict]:
@@ -63,6 +65,7 @@ class PointerWatch:
         self._mask = X.Button1Mask | X.Button2Mask | X.Button3Mask
         self.period = period
         self.presses: list[dict] = []
+        self.maps: list[float] = []  # when a top-level window was mapped (the X server's MapNotify)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -76,8 +79,15 @@ class PointerWatch:
         self._display.close()
 
     def _run(self) -> None:
+        from Xlib import X
+
         was_down = False
+        self._root.change_attributes(event_mask=X.SubstructureNotifyMask)
         while not self._stop.is_set():
+            while self._display.pending_events():
+                event = self._display.next_event()
+                if event.type == X.MapNotify:
+                    self.maps.append(time.monotonic())
             reply = self._root.query_pointer()
             down = bool(reply.mask & self._mask)
             if down and not was_down:
@@ -183,7 +193,7 @@ def _window_on_top(size: str) -> subprocess.Popen:
 
 
 # Faults that must stop the bot: it is given games enough to be still playing when they come.
-STOPPING = ("covered", "minimised", "closed", "dialog")
+STOPPING = ("covered", "appears", "minimised", "closed", "dialog")
 
 
 def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0) -> FaultRun:
@@ -220,13 +230,14 @@ def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0)
                     stdout, stderr = child.communicate()
                     code = None
                 ended = time.monotonic()
-                over_after = _windows_over(client.window) if fault.startswith("covered") else []
+                over_after = _windows_over(client.window) if fault.startswith("covered") or fault == "appears" else []
             finally:
                 if child.poll() is None:
                     child.kill()
                 for other in others:
                     other.kill()
-        return FaultRun(fault, code, stderr, stdout, ended - caused, watch.presses, boards, over_after)
+        return FaultRun(fault, code, stderr, stdout, ended - caused, watch.presses, boards, over_after,
+                        [t for t in watch.maps if t >= caused])
 
 
 def _windows_over(window: int) -> list[str]:
@@ -250,6 +261,16 @@ def _cause(fault: str, window: int, boards: list, bot: int) -> list[subprocess.P
         boards.append(board_box(window))
     elif fault == "covered":
         return [_covering_window(boards[0])]
+    elif fault == "appears":
+        # Opened over the board as a program opens a window, not raised by the test: the window
+        # manager places it (under the game, with openbox's focus-stealing prevention while the bot
+        # clicks). At a moment drawn at random (FAULT_SEED, printed by the test).
+        time.sleep(random.Random(int(os.environ.get("FAULT_SEED", "0"))).uniform(0.0, 1.5))
+        left, top, width, height = boards[0]
+        cover = subprocess.Popen(["xmessage", "-name", "screenbot-cover", "-geometry",
+                                  f"{width + 40}x{height + 40}+{max(0, left - 20)}+{max(0, top - 20)}",
+                                  "a window over the game"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return [cover]
     elif fault == "minimised":
         _xdotool("windowminimize", str(window))
     elif fault == "closed":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import numpy as np
 import pytest
@@ -14,6 +15,8 @@ from screenbot.play.clicking import PING_ROUNDS
 from screenbot.play.observer import ABORTED, LOST, WON
 from screenbot.play.profile import ControlAction, PlayProfile
 from screenbot.testing import FlatVision, SimulatedClient
+
+from .seeds import SEED
 
 pytestmark = pytest.mark.integration
 
@@ -398,6 +401,27 @@ def test_a_window_over_a_paused_board_stops_play_without_raising_the_game(tmp_pa
     with pytest.raises(WindowLostError, match="covered by another window \\('an editor'\\)"):
         make_player(client, GNOME_PAUSING, tmp_path, games=1).play()
     assert client.activations == 1  # at the start only
+
+
+@pytest.mark.parametrize("client_pauses", [False, True])
+def test_a_window_mapped_under_the_game_stops_play_before_the_next_click(client_pauses, tmp_path):
+    """A window manager with focus-stealing prevention maps a window opened over the board *under*
+    the game the bot is clicking: no stacking query finds it over the board, yet the user opened it
+    there. Play stops before the next click, never raises the game again, and the window is put back
+    over the game. The click it comes at is drawn at random (seed printed)."""
+    k = random.Random(SEED).randint(2, 12)
+    print(f"seed {SEED}: the window comes at click {k}")
+
+    def map_below(client, n):
+        if n == k:
+            client.mapped_below.append(("an editor", client.board_rect.translated(40, 40)))
+
+    client = SimulatedClient(16, 16, 40, seed=4, on_click=map_below)
+    with pytest.raises(WindowLostError, match="covered by another window \\('an editor', which had just come over it\\)"):
+        make_player(client, GNOME_PAUSING if client_pauses else GNOME_LIKE, tmp_path, games=3).play()
+    assert len(client.clicks) == k, "a click after the window came"
+    assert client.activations == 1  # at the start only
+    assert client.other_windows == [("an editor", client.board_rect.translated(40, 40))]  # over the game again
 
 
 class LyingVision(FlatVision):

@@ -196,3 +196,109 @@ def screen_size(*, display: str | None = None) -> tuple[int, int]:
         return screen.width_in_pixels, screen.height_in_pixels
     finally:
         conn.close()
+
+
+class WindowArrivals:
+    """Other programs' windows that come over a part of the screen, as the X server tells them
+    (MapNotify and restacks of top-level windows, on a connection's root window).
+
+    Asking the stacking order before a focus request or a click leaves a gap: a window mapped just
+    after the question is missed, and a window manager with focus-stealing prevention maps a new
+    window *under* the window the pointer has just clicked (seen with openbox: an xterm opened over
+    the board ended up behind the game 2-4 events after it appeared). Events have no gap: every
+    window mapped since the last look is reported, whether it ended up above the game or below it.
+    One mapped below, over the board, is put back on top (asked of the window manager as a pager
+    would): it is where it would have been had the bot not been clicking.
+    """
+
+    def __init__(self, conn, window_id: int) -> None:
+        from Xlib import X
+
+        self._conn = conn
+        self._root = conn.screen().root
+        self._root.change_attributes(event_mask=X.SubstructureNotifyMask)
+        game = conn.create_resource_object("window", window_id)
+        self._game_pid = _window_pid(conn, game)
+        self._game_frame = self._top_level(window_id)
+
+    def _top_level(self, window_id: int) -> int:
+        """The root's child holding ``window_id`` (the window manager's frame around it)."""
+        window = self._conn.create_resource_object("window", window_id)
+        try:
+            while True:
+                parent = window.query_tree().parent
+                if parent.id == self._root.id:
+                    return window.id
+                window = parent
+        except Exception:  # closed meanwhile: no frame to tell apart
+            return window_id
+
+    def over(self, rect: Rect) -> list[str]:
+        """Titles of other programs' windows mapped over ``rect`` since the last call (or raised over
+        the game there). Reads only what the X server has already sent, but for windows that qualify."""
+        from Xlib import X
+
+        mapped, restacked = [], []
+        while self._conn.pending_events():
+            event = self._conn.next_event()
+            if event.type == X.MapNotify and event.event.id == self._root.id:
+                mapped.append(event.window.id)
+            elif event.type == X.ConfigureNotify and event.event.id == self._root.id:
+                restacked.append(event.window.id)
+        if not mapped and not restacked:
+            return []
+        try:
+            stacking = [w.id for w in self._root.query_tree().children]  # bottom to top
+        except Exception:
+            return []
+        game_at = stacking.index(self._game_frame) if self._game_frame in stacking else -1
+        titles = []
+        for window_id in dict.fromkeys(mapped + restacked):
+            if window_id == self._game_frame or window_id not in stacking:
+                continue
+            above = stacking.index(window_id) > game_at
+            if window_id not in mapped and not above:
+                continue  # moved or lowered below the game: not over it
+            title = self._other_program_over(window_id, rect)
+            if title is None:
+                continue
+            titles.append(title)
+            if not above:
+                self._give_back(window_id)
+        return titles
+
+    def _other_program_over(self, window_id: int, rect: Rect) -> str | None:
+        """The title of top-level window ``window_id`` when it is viewable, overlaps ``rect`` and
+        belongs to another program than the game (and this one); else None."""
+        from Xlib import X
+
+        frame = self._conn.create_resource_object("window", window_id)
+        try:
+            if frame.get_attributes().map_state != X.IsViewable:
+                return None
+            geom = frame.get_geometry()
+        except Exception:  # gone meanwhile
+            return None
+        if not Rect(geom.x, geom.y, geom.width, geom.height).intersects(rect):
+            return None
+        client = next(_client_windows(self._conn, frame), frame)
+        pid = _window_pid(self._conn, client)
+        if pid is not None and pid in (self._game_pid, os.getpid()):
+            return None
+        return _window_name(self._conn, client) or f"0x{client.id:x}"
+
+    def _give_back(self, window_id: int) -> None:
+        """Ask the window manager to raise and focus the program's window inside frame ``window_id``."""
+        from Xlib import X
+        from Xlib.protocol import event
+
+        frame = self._conn.create_resource_object("window", window_id)
+        client = next(_client_windows(self._conn, frame), frame)
+        message = event.ClientMessage(window=client, client_type=self._conn.intern_atom("_NET_ACTIVE_WINDOW"),
+                                      data=(32, [2, X.CurrentTime, 0, 0, 0]))  # 2: as a pager asks
+        try:
+            self._root.send_event(message, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+            self._conn.flush()
+        except Exception as exc:
+            log.debug("could not raise window 0x%x back over the game: %s", window_id, exc)
+        log.info("a window mapped over the board went under the game: raised back over it")

@@ -77,8 +77,9 @@ class Clicker:
         """Click the actions in order (see ``Batch`` for what is returned). ``careful``: no click waits
         less than its cell showing (see the module's notes).
 
-        Before each click two cheap checks: the window is still where the board was located (a
-        window dragged mid-batch stops the batch: ``window_moved``), and the target cell still looks
+        Before each click cheap checks: no window came over the board and the window is still where
+        the board was located (``window_moved``: a window dragged mid-batch stops the batch; one that
+        came over the board stops play), and the target cell still looks
         exactly as in the frame that was read. A cell that changed was either opened by an earlier
         click of this batch (nothing to do) or is hidden by something that appeared over the board:
         skipped either way, and the next reading decides what happened."""
@@ -88,7 +89,7 @@ class Clicker:
         waited = 0.0
         handled_all = False
         for action in actions:
-            if done and window_moved():
+            if window_moved():  # also raises WindowLostError when a window came over the board
                 break
             cell = located.geometry.cell_inner_rect(action.row, action.col)
             local = cell.translated(-region.left, -region.top)

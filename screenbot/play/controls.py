@@ -171,7 +171,7 @@ class ClientControls:
             if self.env.window is not None and action.focus:
                 # Raising the game for its keys must not take it back from a window put over it.
                 self.tracker.check_board_shown(located)
-                self.env.window.activate()
+                self.tracker.activate(located.geometry.inner_rect())
             self.mouse.press(*action.keys)
         if action.click is not None:
             self.control_click(located, action)

@@ -22,6 +22,9 @@ LOCATE_MARGIN = 48
 
 # Seconds a board may take to read again after its window moved or was resized (it redraws).
 RELOCATE_PATIENCE = 3.0
+# s the window manager is given to carry out a request to raise the game before play looks whether a
+# window came over the board meanwhile (openbox answers within a few ms; a loaded machine is slower).
+ACTIVATE_SETTLE = 0.1
 
 
 def find_board(vision: Vision, frame, area: Rect, window: Rect | None) -> Lattice:
@@ -114,6 +117,36 @@ class BoardTracker:
                 f"the board is covered by another window ({', '.join(repr(t) for t in over[:3])}): stopped, "
                 "so that no click lands on it"
             )
+        self.check_no_arrival(located.geometry.inner_rect())
+
+    def check_no_arrival(self, rect: Rect) -> None:
+        """Stop (WindowLostError) when another program's window was mapped over ``rect`` since the last
+        look, even one the window manager put under the game (focus-stealing prevention does, while
+        the bot clicks): no stacking query can then be asked at the wrong moment. Cheap: the X server
+        has sent the events already."""
+        if self.env.window is None:
+            return
+        arrived = self.env.window.appeared_over(rect)
+        if arrived:
+            raise WindowLostError(
+                f"the board is covered by another window ({', '.join(repr(t) for t in arrived[:3])}, which "
+                "had just come over it): stopped, so that no click lands on it"
+            )
+
+    def activate(self, rect: Rect) -> None:
+        """Raise and focus the game (its keys go to it; gnome-mines shows its board only then), after
+        the checks that nothing lies over ``rect``; and, once the window manager has done it, check
+        that no window came over ``rect`` meanwhile: raising the game would have put it over that
+        window, which ``appeared_over`` then puts back on top before play stops."""
+        self.env.window.activate()
+        self.env.sleep(ACTIVATE_SETTLE)
+        self.check_no_arrival(rect)
+
+    def board_disturbed(self, located: Located) -> bool:
+        """Before each click: WindowLostError when a window came over the board; True when the game
+        window moved (the batch stops and the board is located again)."""
+        self.check_no_arrival(located.geometry.inner_rect())
+        return bool(self.window_moved(located, relocate=False))
 
     def check_window_uncovered(self) -> None:
         """Before the game is raised at the start: stop (WindowLostError) when another program's
@@ -128,6 +161,7 @@ class BoardTracker:
                 f"the game window is covered by another window ({', '.join(repr(t) for t in over[:3])}): "
                 "move that window off the game and start again (the bot does not raise the game over it)"
             )
+        self.check_no_arrival(self.env.window.geometry())
 
     def own_windows_over(self, located: Located) -> list[str]:
         return self.env.window.windows_over(located.geometry.inner_rect(), own=True) if self.env.window is not None else []

@@ -126,8 +126,8 @@ class Player:
             # Raise and focus the game: key presses go to it, and gnome-mines pauses (hiding the
             # board) while it is not the active window. Never over a window the user put on it.
             self.tracker.check_window_uncovered()
-            self.env.window.activate()
-            self.env.sleep(0.2)
+            self.tracker.activate(self.env.window.geometry())
+            self.env.sleep(0.1)
         located = self.tracker.located or self.locate()
         size_only = Board.covered(located.geometry.rows, located.geometry.cols)
         if self.profile.win_requires_all_flags and self.mine_total_for(size_only) is None:
@@ -222,7 +222,7 @@ class Player:
                 continue
             t_act = self.env.clock()
             done, waited, handled_all = self.clicker.act(
-                located, step.actions, step.frame, lambda: bool(self.tracker.window_moved(located, relocate=False)),
+                located, step.actions, step.frame, lambda: self.tracker.board_disturbed(located),
                 careful=unanswered > 0,
             )
             act = self.env.clock() - t_act - waited

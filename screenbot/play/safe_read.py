@@ -90,8 +90,8 @@ class SafeReader:
             # Never raised over a window the user put on the board, nor a minimised one: stop instead.
             self.tracker.check_board_shown(located)
             log.info("%s: giving the game the focus back (it hides its board when unfocused), then reading again", exc)
-            self.env.window.activate()
-            self.env.sleep(0.2)
+            self.tracker.activate(located.geometry.inner_rect())
+            self.env.sleep(0.1)
             frame = self.env.screen.grab(located.region.as_region())
             return self._read(located, frame, True, previous, last_actions, last_try=True)
 
@@ -202,8 +202,8 @@ class SafeReader:
             self.tracker.check_board_shown(located)
             if self.profile.pauses_on_focus_loss:
                 # Another window took the focus and the client hid its board behind "Paused".
-                self.env.window.activate()
-                self.env.sleep(0.2)
+                self.tracker.activate(located.geometry.inner_rect())
+                self.env.sleep(0.1)
         try:
             found = self.tracker.locate()
             self.env.vision.read(self.env.screen.grab(found.region.as_region()), found.lattice)

@@ -59,6 +59,9 @@ class Window(Protocol):
 
     def windows_over(self, rect: Rect, own: bool = False) -> list[str]: ...  # other programs' (own: the game's) windows over rect
 
+    # other programs' windows mapped over rect since the last call, whatever the stacking says now
+    def appeared_over(self, rect: Rect) -> list[str]: ...
+
 
 @dataclass(slots=True)
 class Surroundings:

@@ -41,6 +41,14 @@ class WindowTracker:
         self._root = self._conn.screen().root
         self._display_name = name
         self._ping_conn = None  # opened on first use: it receives the answers, sent to the root window
+        # Windows mapped from now on, told by the X server (see WindowArrivals): armed before any check.
+        from ..desktop.windows import WindowArrivals
+
+        try:
+            self._arrivals = WindowArrivals(self._conn, window_id)
+        except Exception as exc:  # the window closed already: the first geometry() says so
+            log.debug("could not watch for windows over the game: %s", exc)
+            self._arrivals = None
         self._ping_atoms = (0, 0)  # WM_PROTOCOLS and _NET_WM_PING, once that connection is open
         self._pings = 0
 
@@ -62,6 +70,17 @@ class WindowTracker:
             return windows_over(self.window_id, rect, own=own, display=self._display_name)
         except Exception as exc:  # a window closed while the tree was walked: not covered by it
             log.debug("could not list the windows over the game: %s", exc)
+            return []
+
+    def appeared_over(self, rect: Rect) -> list[str]:
+        """Titles of other programs' windows mapped over ``rect`` since the last call, above the game
+        or under it (one under it is raised back over it): ``WindowArrivals``."""
+        if self._arrivals is None:
+            return []
+        try:
+            return self._arrivals.over(rect)
+        except Exception as exc:  # the X connection broke: the next geometry query says how
+            log.debug("could not read window arrivals: %s", exc)
             return []
 
     def is_viewable(self) -> bool:

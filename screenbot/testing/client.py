@@ -102,6 +102,10 @@ class SimulatedClient:
     covered: bool = False
     minimised: bool = False
     other_windows: list = field(default_factory=list)  # (title, Rect) of other programs' windows above
+    # (title, Rect) of windows just mapped under the game (a window manager's focus-stealing prevention
+    # puts a new window under the one being clicked): the next appeared_over reports them and puts
+    # them over the game (into other_windows), as WindowArrivals asks the window manager to.
+    mapped_below: list = field(default_factory=list)
     pointer: tuple[float, float] = (0.0, 0.0)
     pings: int = 0
     activations: int = 0
@@ -164,6 +168,14 @@ class SimulatedClient:
         if own:
             return ["Congratulations"] if self.dialog_open and self.board_rect.intersects(rect) else []
         return [title for title, over in self.other_windows if over.intersects(rect)]
+
+    def appeared_over(self, rect: Rect) -> list[str]:
+        arrived = [(title, over) for title, over in self.mapped_below if over.intersects(rect)]
+        self.mapped_below = [window for window in self.mapped_below if window not in arrived]
+        self.other_windows.extend(arrived)
+        if arrived:
+            self.covered = True
+        return [title for title, _ in arrived]
 
     def ping(self, timeout: float) -> bool:
         if self.closed:
