@@ -43,6 +43,7 @@ class FaultRun:
     # Titles of other programs' windows over the game window once the bot ended ("covered" faults).
     over_after: list[str] = field(default_factory=list)
     maps: list[float] = field(default_factory=list)  # when top-level windows were mapped (monotonic)
+    caused: float = 0.0  # when the fault was caused (monotonic, as the presses' "t")
 
     @property
     def off_board(self) -> list[dict]:
@@ -237,7 +238,7 @@ def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0)
                 for other in others:
                     other.kill()
         return FaultRun(fault, code, stderr, stdout, ended - caused, watch.presses, boards, over_after,
-                        [t for t in watch.maps if t >= caused])
+                        [t for t in watch.maps if t >= caused], caused)
 
 
 def _windows_over(window: int) -> list[str]:

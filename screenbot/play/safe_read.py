@@ -121,6 +121,11 @@ class SafeReader:
                 # last click (the winning one, whose dialog then covers the board).
                 if not looked_for_dialogs:
                     looked_for_dialogs = True
+                    # A window moved or resized shows something else where the board was: not a dialog
+                    # (taking it for the win's had the bot press Escape for seconds at the old place).
+                    moved = self.tracker.window_moved(located)
+                    if moved is not None:
+                        return moved
                     self.tracker.check_board_shown(located)
                     dialogs = self.tracker.own_windows_over(located)
                     seen = "the game was not won"
