@@ -122,7 +122,10 @@ class MssScreen:
         return cv2.cvtColor(bgra, cv2.COLOR_BGRA2BGR)
 
     def close(self) -> None:
-        self._sct.close()
+        try:
+            self._sct.close()
+        except Exception as exc:  # its display went away first (the X server ended): nothing to close
+            log.debug("closing the screen capture: %s", exc)
 
     def __enter__(self) -> MssScreen:
         return self

@@ -156,6 +156,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     from ..play import Player, PlayError
     from ..play.live import check_playable, game_vision, hide_overlays, measure_scale, profile_for
     from ..play.summary import format_summary, summarize
+    from ..desktop.display import display_lost
     from ..desktop.window_system import uses_x11
     from ..play.window import WindowTracker
 
@@ -198,18 +199,27 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     except KeyboardInterrupt:
         code, stopped = EXIT_INTERRUPTED, "interrupted (Ctrl-C)"
     except WindowGoneError as exc:
-        code, stopped = EXIT_FAILED, f"the game window was closed: {exc}"
+        # A window "gone" with its display is the display's going (told apart by connecting again).
+        code, stopped = EXIT_FAILED, (_display_went(exc.__cause__ or exc) if display_lost(exc.__cause__ or exc)
+                                      else f"the game window was closed: {exc}")
     except InputError as exc:  # an option that does not fit the board found, before any click on it
         code, stopped = EXIT_USAGE, str(exc)
     except (PlayError, ScreenError) as exc:
-        code, stopped = EXIT_FAILED, str(exc)
-    except Exception as exc:  # pyautogui.FailSafeException, without importing pyautogui at top level
-        if type(exc).__name__ != "FailSafeException":
+        code, stopped = EXIT_FAILED, _display_went(exc) if display_lost(exc.__cause__ or exc) else str(exc)
+    except Exception as exc:
+        if type(exc).__name__ == "FailSafeException":  # pyautogui's, without importing it at top level
+            code, stopped = EXIT_FAILED, "stopped by the fail-safe: the pointer was moved into a screen corner"
+        elif display_lost(exc):
+            # The games so far are summed up and a recording is closed whole, as after any stop.
+            code, stopped = EXIT_FAILED, _display_went(exc)
+        else:
             raise
-        code, stopped = EXIT_FAILED, "stopped by the fail-safe: the pointer was moved into a screen corner"
     finally:
         if window is not None:
-            window.close()
+            try:
+                window.close()
+            except Exception as exc:  # its connection went with the display
+                log.debug("closing the game window's connection: %s", exc)
     if after is not None:
         after(player)
     if config.dry_run:
@@ -230,6 +240,10 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
     if stopped:  # why it stopped, a dry run too (it may stop before its first move)
         print(f"screenbot: stopped: {stopped}", file=sys.stderr)
     return code
+
+
+def _display_went(exc: BaseException) -> str:
+    return f"the display went away (the X server ended or the session closed; {type(exc).__name__}: {exc})"
 
 
 def _recorder(args: argparse.Namespace, found):

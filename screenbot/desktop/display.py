@@ -68,6 +68,16 @@ def display_reachable(display: str, timeout: float = 2.0) -> bool:
     return True
 
 
+def display_lost(exc: BaseException) -> bool:
+    """Was ``exc`` the X display going away under a running command (the X server ended, the session
+    closed)? Xlib names its lost connections; what mss or pyautogui raise then is confirmed by trying
+    to connect again."""
+    if type(exc).__module__.startswith("Xlib") and "Connection" in type(exc).__name__:
+        return True
+    display = os.environ.get("DISPLAY")
+    return bool(display) and not display_reachable(display)
+
+
 def _reachable_with_xdpyinfo(display: str, timeout: float) -> bool:
     if not shutil.which("xdpyinfo"):
         return False
