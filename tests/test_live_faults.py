@@ -58,9 +58,10 @@ def test_live_fault(fault, tmp_path, monkeypatch):
         after = [p["t"] - run.caused for p in run.presses if p["t"] > run.caused]
         assert after and after[0] < 3.0, f"{detail}\nfirst press after the fault: {after[:1]}"
     if fault == "appears":
-        # No press once the window was mapped (a press the bot sent just before may be seen a poll
-        # period late).
-        late = [p for p in run.presses if run.maps and p["t"] > run.maps[0] + 0.02]
+        # No press once the window was mapped, but one already on its way: the bot looks for new
+        # windows just before each press, and a window mapped between that look and the press (a few
+        # ms; tens on a loaded machine) can take that one press. The bound is that gap's, not a speed.
+        late = [p for p in run.presses if run.maps and p["t"] > run.maps[0] + 0.1]
         assert not late, f"{detail}\npresses after the window came: {late}"
     if code == 0:
         assert "aborted" not in run.stdout or ", 0 aborted" in run.stdout, detail

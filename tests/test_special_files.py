@@ -91,6 +91,9 @@ PRINTING = {
     "read --json": ["read", str(SCREENS / f"{SHOT}.png"), "--json"],
     "solve": ["solve", str(SCREENS / f"{SHOT}.txt")],
     "bench": ["bench", "--level", "beginner", "--games", "5"],
+    "hint --image": ["hint", "--image", str(SCREENS / f"{SHOT}.png"), "--out", "T/hint.png"],
+    "replay": ["replay", str(ROOT / "fixtures" / "recordings" / "gnome-mines-play-small")],
+    "read-bench": ["read-bench", "--shots", SHOT, "--reads", "1", "--locates", "1"],
 }
 
 
@@ -111,19 +114,19 @@ def _run_with(args: list, **streams) -> subprocess.CompletedProcess:
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="/dev/full (a device every write to fails) is Linux's")
 @pytest.mark.parametrize("command", PRINTING)
-def test_output_that_cannot_be_written_is_said_with_exit_2(command):
+def test_output_that_cannot_be_written_is_said_with_exit_2(command, tmp_path):
     """Into /dev/full (a full disk): a traceback before; now a message and exit 2."""
     with open("/dev/full", "w") as full:
-        done = _run_with(PRINTING[command], stdout=full)
+        done = _run_with([a.replace("T/", f"{tmp_path}/") for a in PRINTING[command]], stdout=full)
     err = done.stderr.decode()
     assert done.returncode == 2 and "cannot write the output (standard output)" in err, err
     assert "Traceback" not in err
 
 
 @pytest.mark.parametrize("command", PRINTING)
-def test_a_closed_standard_output_is_refused_before_any_work(command):
+def test_a_closed_standard_output_is_refused_before_any_work(command, tmp_path):
     """With its output closed the answer went nowhere and the exit was 0."""
-    done = _run_with(PRINTING[command], stdout="closed")
+    done = _run_with([a.replace("T/", f"{tmp_path}/") for a in PRINTING[command]], stdout="closed")
     err = done.stderr.decode()
     assert done.returncode == 2 and "standard output is closed" in err, err
 

@@ -207,8 +207,8 @@ class WindowArrivals:
     window *under* the window the pointer has just clicked (seen with openbox: an xterm opened over
     the board ended up behind the game 2-4 events after it appeared). Events have no gap: every
     window mapped since the last look is reported, whether it ended up above the game or below it.
-    One mapped below, over the board, is put back on top (asked of the window manager as a pager
-    would): it is where it would have been had the bot not been clicking.
+    One left below the game, over the board, is put back on top (``put_back``, asked of the window
+    manager as a pager would): it is where it would have been had the bot not been clicking.
     """
 
     def __init__(self, conn, window_id: int) -> None:
@@ -220,6 +220,7 @@ class WindowArrivals:
         game = conn.create_resource_object("window", window_id)
         self._game_pid = _window_pid(conn, game)
         self._game_frame = self._top_level(window_id)
+        self._arrived: list[int] = []  # frames reported by the last ``over``, for ``put_back``
 
     def _top_level(self, window_id: int) -> int:
         """The root's child holding ``window_id`` (the window manager's frame around it)."""
@@ -252,20 +253,31 @@ class WindowArrivals:
         except Exception:
             return []
         game_at = stacking.index(self._game_frame) if self._game_frame in stacking else -1
-        titles = []
+        titles, self._arrived = [], []
         for window_id in dict.fromkeys(mapped + restacked):
             if window_id == self._game_frame or window_id not in stacking:
                 continue
-            above = stacking.index(window_id) > game_at
-            if window_id not in mapped and not above:
+            if window_id not in mapped and stacking.index(window_id) < game_at:
                 continue  # moved or lowered below the game: not over it
             title = self._other_program_over(window_id, rect)
-            if title is None:
-                continue
-            titles.append(title)
-            if not above:
-                self._give_back(window_id)
+            if title is not None:
+                titles.append(title)
+                self._arrived.append(window_id)
         return titles
+
+    def put_back(self) -> None:
+        """Raise the windows the last ``over`` reported that are now under the game. Asked once the
+        window manager has carried out what came before: a click the bot sent just before a window
+        appeared has it raise the game (click to raise) a moment *after* the window was mapped."""
+        try:
+            stacking = [w.id for w in self._root.query_tree().children]
+        except Exception:
+            return
+        game_at = stacking.index(self._game_frame) if self._game_frame in stacking else -1
+        for window_id in self._arrived:
+            if window_id in stacking and stacking.index(window_id) < game_at:
+                self._give_back(window_id)
+        self._arrived = []
 
     def _other_program_over(self, window_id: int, rect: Rect) -> str | None:
         """The title of top-level window ``window_id`` when it is viewable, overlaps ``rect`` and

@@ -25,6 +25,9 @@ RELOCATE_PATIENCE = 3.0
 # s the window manager is given to carry out a request to raise the game before play looks whether a
 # window came over the board meanwhile (openbox answers within a few ms; a loaded machine is slower).
 ACTIVATE_SETTLE = 0.1
+# s the window manager is given, after a window came over the board, to carry out what came before it
+# (a click just sent raises the game), before a window left under the game is put back over it.
+ARRIVAL_SETTLE = 0.3
 
 
 def find_board(vision: Vision, frame, area: Rect, window: Rect | None) -> Lattice:
@@ -128,6 +131,10 @@ class BoardTracker:
             return
         arrived = self.env.window.appeared_over(rect)
         if arrived:
+            # What the window manager does next (raising the game for a click sent just before the
+            # window came) is waited out, then a window left under the game is put back over it.
+            self.env.sleep(ARRIVAL_SETTLE)
+            self.env.window.put_arrivals_back()
             raise WindowLostError(
                 f"the board is covered by another window ({', '.join(repr(t) for t in arrived[:3])}, which "
                 "had just come over it): stopped, so that no click lands on it"

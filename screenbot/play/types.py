@@ -62,6 +62,8 @@ class Window(Protocol):
     # other programs' windows mapped over rect since the last call, whatever the stacking says now
     def appeared_over(self, rect: Rect) -> list[str]: ...
 
+    def put_arrivals_back(self) -> None: ...  # raise those (when under the game now) back over it
+
 
 @dataclass(slots=True)
 class Surroundings:

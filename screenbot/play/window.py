@@ -74,7 +74,7 @@ class WindowTracker:
 
     def appeared_over(self, rect: Rect) -> list[str]:
         """Titles of other programs' windows mapped over ``rect`` since the last call, above the game
-        or under it (one under it is raised back over it): ``WindowArrivals``."""
+        or under it: ``WindowArrivals``."""
         if self._arrivals is None:
             return []
         try:
@@ -82,6 +82,14 @@ class WindowTracker:
         except Exception as exc:  # the X connection broke: the next geometry query says how
             log.debug("could not read window arrivals: %s", exc)
             return []
+
+    def put_arrivals_back(self) -> None:
+        """Raise back over the game the windows ``appeared_over`` last reported that are under it now."""
+        if self._arrivals is not None:
+            try:
+                self._arrivals.put_back()
+            except Exception as exc:
+                log.debug("could not put windows back over the game: %s", exc)
 
     def is_viewable(self) -> bool:
         from Xlib import X

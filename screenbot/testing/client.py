@@ -104,7 +104,7 @@ class SimulatedClient:
     other_windows: list = field(default_factory=list)  # (title, Rect) of other programs' windows above
     # (title, Rect) of windows just mapped under the game (a window manager's focus-stealing prevention
     # puts a new window under the one being clicked): the next appeared_over reports them and puts
-    # them over the game (into other_windows), as WindowArrivals asks the window manager to.
+    # them over the game (into other_windows), as play then asks the window manager to.
     mapped_below: list = field(default_factory=list)
     pointer: tuple[float, float] = (0.0, 0.0)
     pings: int = 0
@@ -176,6 +176,9 @@ class SimulatedClient:
         if arrived:
             self.covered = True
         return [title for title, _ in arrived]
+
+    def put_arrivals_back(self) -> None:
+        return None  # appeared_over put them over the game already
 
     def ping(self, timeout: float) -> bool:
         if self.closed:
