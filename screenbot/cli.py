@@ -9,9 +9,7 @@ work anywhere.
 from __future__ import annotations
 
 import argparse
-import errno
 import importlib
-import io
 import logging
 import os
 import re
@@ -25,6 +23,7 @@ from solver.errors import MinesweeperError
 from . import __version__
 from .errors import OutputError
 from .exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, for_error
+from .streams import CheckedOutput, closed_streams
 
 
 COMMAND_MODULES = (
@@ -109,60 +108,6 @@ def _interrupt_on_termination() -> dict:
 _ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
-def _closed_streams() -> str:
-    """What is wrong with the standard streams before any work, or "". A program started with its
-    output closed would print into nothing and exit 0; with its error stream closed, messages go
-    nowhere (they are dropped: the exit code still tells). Output that cannot be written later (a
-    full disk) is said when it happens (``_Output``)."""
-    if _closed(sys.stderr):
-        sys.stderr = open(os.devnull, "w")
-    if _closed(sys.stdout):
-        return "standard output is closed: nothing this command prints could be seen; run it with its output open"
-    return ""
-
-
-def _closed(stream) -> bool:
-    """Is ``stream`` missing, or on a file descriptor that takes no writes? Python still makes a stream
-    for a descriptor closed at start, and the first file opened may take that number, read-only: an
-    empty write tells. A stream without a descriptor (a test's capture) is open."""
-    if stream is None:
-        return True
-    try:
-        os.write(stream.fileno(), b"")
-    except OSError as exc:  # a full device (ENOSPC) is open; its writes fail later, and are said then
-        return exc.errno == errno.EBADF
-    except (AttributeError, ValueError, io.UnsupportedOperation):
-        return False
-    return False
-
-
-class _Output:
-    """Standard output, whose failed writes (a full disk, /dev/full) become OutputError: said and
-    exit 2, where they were a traceback. A reader gone away (BrokenPipeError) is left as it is."""
-
-    def __init__(self, stream) -> None:
-        self._stream = stream
-
-    def write(self, text: str) -> int:
-        try:
-            return self._stream.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(f"cannot write the output (standard output): {exc.strerror or exc}") from None
-
-    def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(f"cannot write the output (standard output): {exc.strerror or exc}") from None
-
-    def __getattr__(self, name: str):
-        return getattr(self._stream, name)
-
-
 def _out_of_memory(exc: Exception) -> bool:
     """Python's MemoryError, or OpenCV's error for the same (``cv2.error``, code -4, "Insufficient
     memory"), told apart without importing OpenCV here."""
@@ -193,16 +138,16 @@ def main(
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
-    # --templates DIR (on every command that loads skins): read beside the shipped skins while it runs.
-    from .skin_folders import use_option_folder
-
-    closed = _closed_streams()
+    closed = closed_streams()
     if closed:
         print(f"{prog}: {closed}", file=sys.stderr)
         return EXIT_USAGE
+    # --templates DIR (on every command that loads skins): read beside the shipped skins while it runs.
+    from .skin_folders import use_option_folder
+
     use_option_folder(getattr(args, "templates", None))
     replaced = {}
-    stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
+    stdout, sys.stdout = sys.stdout, CheckedOutput(sys.stdout)
     try:
         replaced = _interrupt_on_termination()
         code = int(args.run(args))

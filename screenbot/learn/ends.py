@@ -75,11 +75,11 @@ class GameEnds(Watcher):
         mines = np.isin(ids, list(seen.covered))  # every safe cell is open: each cell still covered is a mine
         mines[last] = False
         shown = set(won[mines].tolist())
-        if changed.any() and np.array_equal(changed, mines) and len(shown) == 1 \
-                and seen.all_names().get(next(iter(shown)), "F") == "F":
+        picture = shown.pop() if len(shown) == 1 else None  # what every mine shows now, if one picture
+        if picture is not None and np.array_equal(changed, mines) and seen.all_names().get(picture, "F") == "F":
             # Every mine shows one picture, a flag or a picture never seen: the win is on the board.
-            if next(iter(shown)) not in seen.all_names():
-                seen.names[next(iter(shown))] = "F"
+            if picture not in seen.all_names():
+                seen.names[picture] = "F"
             self.keep(won_image, won, "won")
             if seen.flags_to_win is None:
                 seen.flags_to_win = False

@@ -144,7 +144,7 @@ class BoardTracker:
         """Raise and focus the game (its keys go to it; gnome-mines shows its board only then), after
         the checks that nothing lies over ``rect``; and, once the window manager has done it, check
         that no window came over ``rect`` meanwhile: raising the game would have put it over that
-        window, which ``appeared_over`` then puts back on top before play stops."""
+        window, which is then put back on top before play stops."""
         self.env.window.activate()
         self.env.sleep(ACTIVATE_SETTLE)
         self.check_no_arrival(rect)

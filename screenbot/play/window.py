@@ -41,14 +41,10 @@ class WindowTracker:
         self._root = self._conn.screen().root
         self._display_name = name
         self._ping_conn = None  # opened on first use: it receives the answers, sent to the root window
-        # Windows mapped from now on, told by the X server (see WindowArrivals): armed before any check.
-        from ..desktop.windows import WindowArrivals
-
-        try:
-            self._arrivals = WindowArrivals(self._conn, window_id)
-        except Exception as exc:  # the window closed already: the first geometry() says so
-            log.debug("could not watch for windows over the game: %s", exc)
-            self._arrivals = None
+        # Windows mapped over the board, told by the X server (WindowArrivals): armed by the first
+        # ``appeared_over`` (play asks before its first click), so that a user of this class that never
+        # asks (learn) has no events queued for it.
+        self._arrivals = None
         self._ping_atoms = (0, 0)  # WM_PROTOCOLS and _NET_WM_PING, once that connection is open
         self._pings = 0
 
@@ -76,6 +72,12 @@ class WindowTracker:
         """Titles of other programs' windows mapped over ``rect`` since the last call, above the game
         or under it: ``WindowArrivals``."""
         if self._arrivals is None:
+            from ..desktop.windows import WindowArrivals
+
+            try:
+                self._arrivals = WindowArrivals(self._conn, self.window_id)
+            except Exception as exc:  # the window closed already: the next geometry() says so
+                log.debug("could not watch for windows over the game: %s", exc)
             return []
         try:
             return self._arrivals.over(rect)
