@@ -179,7 +179,7 @@ def _run_live(args: argparse.Namespace) -> int:
         check_client(skins, args.client, to_play=False)
         if args.record is not None:
             check_record_dir(args.record)
-    except (SkinError, RecordingError) as exc:
+    except (SkinError, RecordingError, InputError) as exc:
         return fail(str(exc), EXIT_USAGE)
     # These errors reach cli.main, which gives their exit codes (DisplayError 3, InputError 2).
     require_x_display("run this on the desktop where the game is shown")

@@ -198,6 +198,17 @@ def screen_size(*, display: str | None = None) -> tuple[int, int]:
         conn.close()
 
 
+def request_active(conn, window) -> None:
+    """Ask the window manager (EWMH ``_NET_ACTIVE_WINDOW``, source 2: as a pager asks, which focus-
+    stealing prevention lets through) to raise and focus ``window``. Sent, not flushed."""
+    from Xlib import X
+    from Xlib.protocol import event
+
+    message = event.ClientMessage(window=window, client_type=conn.intern_atom("_NET_ACTIVE_WINDOW"),
+                                  data=(32, [2, X.CurrentTime, 0, 0, 0]))
+    conn.screen().root.send_event(message, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+
+
 class WindowArrivals:
     """Other programs' windows that come over a part of the screen, as the X server tells them
     (MapNotify and restacks of top-level windows, on a connection's root window).
@@ -220,7 +231,7 @@ class WindowArrivals:
         game = conn.create_resource_object("window", window_id)
         self._game_pid = _window_pid(conn, game)
         self._game_frame = self._top_level(window_id)
-        self._arrived: list[int] = []  # frames reported by the last ``over``, for ``put_back``
+        self._arrived: list[tuple[int, object]] = []  # (frame id, program window) the last ``over`` reported
 
     def _top_level(self, window_id: int) -> int:
         """The root's child holding ``window_id`` (the window manager's frame around it)."""
@@ -248,40 +259,49 @@ class WindowArrivals:
                 restacked.append(event.window.id)
         if not mapped and not restacked:
             return []
-        try:
-            stacking = [w.id for w in self._root.query_tree().children]  # bottom to top
-        except Exception:
+        under = self._under_game()
+        if under is None:
             return []
-        game_at = stacking.index(self._game_frame) if self._game_frame in stacking else -1
         titles, self._arrived = [], []
         for window_id in dict.fromkeys(mapped + restacked):
-            if window_id == self._game_frame or window_id not in stacking:
-                continue
-            if window_id not in mapped and stacking.index(window_id) < game_at:
+            if window_id == self._game_frame or window_id not in under:
+                continue  # the game itself, or gone meanwhile
+            if window_id not in mapped and under[window_id]:
                 continue  # moved or lowered below the game: not over it
-            title = self._other_program_over(window_id, rect)
-            if title is not None:
-                titles.append(title)
-                self._arrived.append(window_id)
+            found = self._other_program_over(window_id, rect)
+            if found is not None:
+                titles.append(found[0])
+                self._arrived.append((window_id, found[1]))
         return titles
 
     def put_back(self) -> None:
         """Raise the windows the last ``over`` reported that are now under the game. Asked once the
         window manager has carried out what came before: a click the bot sent just before a window
         appeared has it raise the game (click to raise) a moment *after* the window was mapped."""
-        try:
-            stacking = [w.id for w in self._root.query_tree().children]
-        except Exception:
-            return
-        game_at = stacking.index(self._game_frame) if self._game_frame in stacking else -1
-        for window_id in self._arrived:
-            if window_id in stacking and stacking.index(window_id) < game_at:
-                self._give_back(window_id)
+        under = self._under_game() or {}
+        for window_id, client in self._arrived:
+            if under.get(window_id):
+                try:
+                    request_active(self._conn, client)
+                    self._conn.flush()
+                    log.info("a window mapped over the board went under the game: raised back over it")
+                except Exception as exc:
+                    log.debug("could not raise window 0x%x back over the game: %s", window_id, exc)
         self._arrived = []
 
-    def _other_program_over(self, window_id: int, rect: Rect) -> str | None:
-        """The title of top-level window ``window_id`` when it is viewable, overlaps ``rect`` and
-        belongs to another program than the game (and this one); else None."""
+    def _under_game(self) -> dict[int, bool] | None:
+        """For each top-level window now, whether it is stacked under the game's frame (None when
+        the tree cannot be read)."""
+        try:
+            stacking = [w.id for w in self._root.query_tree().children]  # bottom to top
+        except Exception:
+            return None
+        game_at = stacking.index(self._game_frame) if self._game_frame in stacking else -1
+        return {window_id: at < game_at for at, window_id in enumerate(stacking)}
+
+    def _other_program_over(self, window_id: int, rect: Rect):
+        """(title, program window) of top-level window ``window_id`` when it is viewable, overlaps
+        ``rect`` and belongs to another program than the game (and this one); else None."""
         from Xlib import X
 
         frame = self._conn.create_resource_object("window", window_id)
@@ -297,20 +317,4 @@ class WindowArrivals:
         pid = _window_pid(self._conn, client)
         if pid is not None and pid in (self._game_pid, os.getpid()):
             return None
-        return _window_name(self._conn, client) or f"0x{client.id:x}"
-
-    def _give_back(self, window_id: int) -> None:
-        """Ask the window manager to raise and focus the program's window inside frame ``window_id``."""
-        from Xlib import X
-        from Xlib.protocol import event
-
-        frame = self._conn.create_resource_object("window", window_id)
-        client = next(_client_windows(self._conn, frame), frame)
-        message = event.ClientMessage(window=client, client_type=self._conn.intern_atom("_NET_ACTIVE_WINDOW"),
-                                      data=(32, [2, X.CurrentTime, 0, 0, 0]))  # 2: as a pager asks
-        try:
-            self._root.send_event(message, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
-            self._conn.flush()
-        except Exception as exc:
-            log.debug("could not raise window 0x%x back over the game: %s", window_id, exc)
-        log.info("a window mapped over the board went under the game: raised back over it")
+        return _window_name(self._conn, client) or f"0x{client.id:x}", client

@@ -104,14 +104,11 @@ class WindowTracker:
     def activate(self) -> None:
         """Ask the window manager to raise and focus the window (EWMH), so key presses reach it."""
         from Xlib import X
-        from Xlib.protocol import event
 
-        atom = self._conn.intern_atom("_NET_ACTIVE_WINDOW")
-        message = event.ClientMessage(
-            window=self._window, client_type=atom, data=(32, [2, X.CurrentTime, 0, 0, 0])
-        )
+        from ..desktop.windows import request_active
+
         try:
-            self._root.send_event(message, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+            request_active(self._conn, self._window)
             self._window.set_input_focus(X.RevertToParent, X.CurrentTime)
             self._conn.sync()
         except Exception as exc:

@@ -79,19 +79,14 @@ def moves_record(decision: Any) -> list[dict[str, Any]] | None:
 
 
 def check_record_dir(directory: str | Path) -> Path:
-    """``directory`` if a new recording can go there (checked before any screen work): not a file,
-    not an existing recording, and in a place that can be written."""
-    from ..outputs import can_write_in
+    """``directory`` if a new recording can go there (checked before any screen work): not an
+    existing recording, and a folder that can be written (``outputs.check_output_folder``: InputError)."""
+    from ..outputs import check_output_folder
 
     folder = Path(directory)
     if (folder / LOG_NAME).exists():
         raise RecordingError("already holds a recording; choose a new folder", path=folder)
-    if folder.exists() and not folder.is_dir():
-        raise RecordingError("exists and is not a folder", path=folder)
-    existing = next((p for p in (folder, *folder.absolute().parents) if p.exists()), None)
-    if existing is None or not existing.is_dir() or not can_write_in(existing):
-        raise RecordingError(f"cannot write here ({existing} is not a writable folder)", path=folder)
-    return folder
+    return check_output_folder(folder)
 
 
 class Recorder:
