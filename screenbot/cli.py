@@ -9,7 +9,9 @@ work anywhere.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
 import logging
 import os
 import re
@@ -83,6 +85,28 @@ def _attach_negative_values(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def _printed(prog: str, text: str, code: int) -> int:
+    """``code`` once ``text`` (what argparse printed: ``--help``, ``--version``) is written out.
+    argparse drops a write that fails: help into a full device was lost with exit 0."""
+    if not text:
+        return code
+    closed = closed_streams()
+    if closed:
+        print(f"{prog}: {closed}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (a pipe into ``head``): it had what it wanted
+        sys.stderr.close()
+        return code
+    except OSError as exc:
+        print(f"{prog}: cannot write the output (standard output): {exc.strerror or exc}", file=sys.stderr)
+        sys.stdout = open(os.devnull, "w")  # what Python would flush at exit is dropped, not said twice
+        return EXIT_USAGE
+    return code
+
+
 def _interrupt_on_termination() -> dict:
     """SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) end a command as Ctrl-C
     does: its ``finally`` and ``with`` blocks run (workers stopped, clients and displays it started
@@ -123,11 +147,13 @@ def main(
     description: str = DESCRIPTION,
 ) -> int:
     """Run one command; the lab's tools in a checkout (``python3 -m lab``) come in with their own list."""
+    printed = io.StringIO()
     try:
-        parser = build_parser(commands, prog, description)
-        args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else argv))
+        with contextlib.redirect_stdout(printed):
+            parser = build_parser(commands, prog, description)
+            args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:  # argparse exits 2 on bad arguments and 0 on --help
-        return int(exc.code or 0)
+        return _printed(prog, printed.getvalue(), int(exc.code or 0))
     except KeyboardInterrupt:  # while the command modules load
         print(f"{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -94,6 +94,10 @@ PRINTING = {
     "hint --image": ["hint", "--image", str(SCREENS / f"{SHOT}.png"), "--out", "T/hint.png"],
     "replay": ["replay", str(ROOT / "fixtures" / "recordings" / "gnome-mines-play-small")],
     "read-bench": ["read-bench", "--shots", SHOT, "--reads", "1", "--locates", "1"],
+    # argparse prints these itself, and dropped a write that failed: exit 0 with the help lost
+    "--help": ["--help"],
+    "read --help": ["read", "--help"],
+    "--version": ["--version"],
 }
 
 

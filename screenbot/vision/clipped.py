@@ -173,6 +173,9 @@ SAME_SIZE = 0.12
 SAME_SIZE_PX = 2
 ALIGNED = 0.2
 FILLED = 0.6  # share of that size the pieces' boxes must fill: a digit cuts a face into a few large pieces
+# Share of the box's width and of its height the pieces must span: the pieces of one face are apart
+# only by the strokes of the digit that cut it.
+SPANNED = 0.8
 SIZE_SEEN = 2  # cells of the board that must show a face of a size for it to be a face size of the board
 
 
@@ -215,8 +218,19 @@ def lines_going_on(grid: Grid, side: str) -> list[int]:
             continue
         if (pieces.width * pieces.height)[inside].sum() < FILLED * w * h:
             continue  # scattered small pieces (a title bar's icon and text), not one face
+        if (_covered(pieces.left[inside], pieces.width[inside], left, w) < SPANNED
+                or _covered(pieces.top[inside], pieces.height[inside], top, h) < SPANNED):
+            continue  # a wide gap across the box: pieces of two things (a button, the text below it)
         alike = ((np.abs(w - sizes[:, 0]) <= np.maximum(SAME_SIZE_PX, SAME_SIZE * sizes[:, 0]))
                  & (np.abs(h - sizes[:, 1]) <= np.maximum(SAME_SIZE_PX, SAME_SIZE * sizes[:, 1])))
         if alike.any():
             going_on.append(k)
     return going_on
+
+
+def _covered(starts: np.ndarray, lengths: np.ndarray, origin: float, extent: float) -> float:
+    """Share of [origin, origin + extent) covered by the intervals [start, start + length)."""
+    covered = np.zeros(max(1, int(round(extent))), dtype=bool)
+    for start, length in zip(starts, lengths):
+        covered[max(0, int(start - origin)) : max(0, int(start - origin + length))] = True
+    return float(covered.mean())

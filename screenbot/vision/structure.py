@@ -292,24 +292,34 @@ def _links(faces: Faces) -> np.ndarray:
     out = []
     size = np.maximum(faces.width, faces.height).astype(np.float64)
     for axis, along, across in ((0, faces.cx, faces.cy), (1, faces.cy, faces.cx)):
-        order = np.lexsort((along, _lines(across)))
-        a, b = order[:-1], order[1:]
-        same_line = _lines(across)[a] == _lines(across)[b]
+        a, b = _next_on_line(along, across)
         gap = along[b] - along[a]
         big = np.maximum(size[a], size[b])
         small = np.minimum(size[a], size[b])
-        ok = same_line & (small * SIZE_RATIO >= big) & (gap >= 0.8 * small) & (gap <= 1.9 * big + 3)
+        ok = (small * SIZE_RATIO >= big) & (gap >= 0.8 * small) & (gap <= 1.9 * big + 3)
         out.append(np.stack([a[ok], b[ok], np.full(int(ok.sum()), axis)], axis=1))
     return np.concatenate(out) if out else np.zeros((0, 3), dtype=int)
 
 
-def _lines(values: np.ndarray) -> np.ndarray:
-    """Label values into lines: sorted values closer than CENTRE_SLACK to the previous share a label."""
-    order = np.argsort(values, kind="stable")
-    jumps = np.diff(values[order]) > CENTRE_SLACK
-    labels = np.empty(len(values), dtype=np.int64)
-    labels[order] = np.concatenate([[0], np.cumsum(jumps)])
-    return labels
+def _next_on_line(along: np.ndarray, across: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (a, b): b is the nearest face after a along the axis whose centre line is within
+    CENTRE_SLACK of a's own. Each pair is judged on its own two centres: lines labelled by chaining
+    close centres would let the faces of a board beside this one (a few pixels off its rows) and
+    pieces of icons between them join rows of different heights into one line."""
+    order = np.argsort(across, kind="stable")
+    sorted_across = across[order]
+    lo = np.searchsorted(sorted_across, across - CENTRE_SLACK, side="left")
+    hi = np.searchsorted(sorted_across, across + CENTRE_SLACK, side="right")
+    counts = hi - lo
+    a = np.repeat(np.arange(len(along)), counts)
+    offsets = np.arange(len(a)) - np.repeat(np.cumsum(counts) - counts, counts)
+    b = order[np.repeat(lo, counts) + offsets]
+    after = along[b] > along[a]
+    a, b = a[after], b[after]
+    first = np.lexsort((along[b], a))  # by face a, then the nearest b first
+    a, b = a[first], b[first]
+    keep = np.r_[True, a[1:] != a[:-1]] if len(a) else np.zeros(0, dtype=bool)
+    return a[keep], b[keep]
 
 
 def _groups(count: int, links: np.ndarray) -> list[np.ndarray]:
