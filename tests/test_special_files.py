@@ -8,6 +8,7 @@ stopping the suite."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -16,6 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytestmark = pytest.mark.integration
 
@@ -163,3 +166,80 @@ def test_a_picture_is_read_under_a_memory_limit_and_too_little_memory_is_said():
     assert done.stdout.strip() == (SCREENS / f"{SHOT}.txt").read_text().strip()
     done = subprocess.run(args, cwd=ROOT, preexec_fn=limit(300), capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+
+
+# Every way a file given to a command can be wrong or odd, and every state of the standard streams, drawn
+# together: the tables above take each cause alone. Each case is a process (about a second).
+INPUT_KINDS = ("pipe", "socket", "device", "directory", "missing", "empty", "valid", "valid, name not UTF-8")
+STREAM_STATES = {"stdout": ("pipe", "full", "closed"), "stdin": ("empty", "closed")}
+# A real input for each command (the valid kinds): what a user would give it.
+VALID = {"read": SCREENS / f"{SHOT}.png", "read --json": SCREENS / f"{SHOT}.png", "solve": SCREENS / f"{SHOT}.txt",
+         "hint --image": SCREENS / f"{SHOT}.png", "new-skin --shot": SCREENS / f"{SHOT}.png",
+         "new-skin --board": SCREENS / f"{SHOT}.txt",
+         "replay": ROOT / "fixtures" / "recordings" / "gnome-mines-play-small" / "log.jsonl"}
+BENCH_REPORT = {"rows": 9, "cols": 9, "mines": 10, "rules": "opening", "first": [2, 2], "games": 100, "wins": 90,
+                "seed": 7, "guess": "lookahead"}
+
+
+def _input(kind: str, command: str, tmp_path: Path) -> tuple[bytes, object]:
+    """The file a case gives ``command`` (as bytes: a name need not be UTF-8), and what to close after.
+    replay is given a recording folder, whose log is the odd file."""
+    odd_name = kind.endswith("not UTF-8")
+    name = os.fsdecode(b"input-\xff" if odd_name else b"input")
+    if command == "replay":
+        folder = tmp_path / name
+        shutil.copytree(VALID["replay"].parent, folder)
+        where = folder / "log.jsonl"
+        if not kind.startswith("valid"):
+            where.unlink()
+    else:
+        where = tmp_path / name
+    held = None
+    if kind in KINDS:
+        _, held = _special(kind, where)
+    elif kind == "directory":
+        where.mkdir()
+    elif kind == "empty":
+        where.write_bytes(b"")
+    elif kind.startswith("valid") and command != "replay":
+        if command == "bench-plot":
+            where.write_text(json.dumps(BENCH_REPORT))
+        else:
+            shutil.copyfile(VALID[command], where)
+    return os.fsencode(where.parent if command == "replay" else where), held
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+@settings(max_examples=int(os.environ.get("SCREENBOT_FUZZ_EXAMPLES") or 16), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(command=st.sampled_from(sorted(COMMANDS)), kind=st.sampled_from(INPUT_KINDS),
+       stdout=st.sampled_from(STREAM_STATES["stdout"]), stdin=st.sampled_from(STREAM_STATES["stdin"]))
+def test_any_input_kind_with_any_stream_state_is_answered(command, kind, stdout, stdin, tmp_path_factory):
+    """Exit 2 naming what is wrong (the closed output, the odd file, the output that cannot be written),
+    exit 0 only with the answer written, never a traceback or a hang."""
+    tmp_path = tmp_path_factory.mktemp("case")
+    path, held = _input(kind, command, tmp_path)
+    args = [path if a in ("F", "T/recording") else os.fsencode(a.replace("T/", f"{tmp_path}/"))
+            for a in COMMANDS[command]]
+    full = open("/dev/full", "w") if stdout == "full" else None
+    try:
+        done = _run_with(args, stdout=full or ("closed" if stdout == "closed" else subprocess.PIPE),
+                         stdin="closed" if stdin == "closed" else subprocess.DEVNULL)
+    finally:
+        for thing in (held, full):
+            if thing is not None:
+                thing.close()
+    err = done.stderr.decode(errors="replace")
+    case = f"{command} given {kind}, stdout {stdout}, stdin {stdin}: exit {done.returncode}\n{err[-2000:]}"
+    assert "Traceback" not in err, case
+    if stdout == "closed":
+        assert done.returncode == 2 and "standard output is closed" in err, case
+    elif not kind.startswith("valid"):
+        what = {**KINDS, "directory": "folder", "missing": "", "empty": ""}[kind]
+        assert done.returncode == 2 and what in err and "input" in err, case  # named, and what it is
+    elif stdout == "full":  # every one of these commands prints what it did
+        assert done.returncode == 2 and "cannot write the output (standard output)" in err, case
+    else:
+        assert done.returncode == 0, case
+        if stdout == "pipe" and command in ("read", "solve"):
+            assert done.stdout.strip(), case
