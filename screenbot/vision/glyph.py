@@ -58,10 +58,22 @@ def judge_weak_by_glyph(matches: CellMatches, frame: np.ndarray, lattice: Lattic
 
 
 def glyph_look(frame: np.ndarray, lattice: Lattice, skin: Skin, index: int):
-    """This look at cell ``index``: its best (state, RMS), its second, and its confidence."""
-    ranked = _fits(_around(frame, lattice, index), *_middles(skin)) + [("", np.inf)]
+    """This look at cell ``index``: its best (state, RMS), its second, and its confidence. Once per
+    picture: a board's flags are mostly drawn alike, pixel for pixel, and every one is looked at."""
+    region = _around(frame, lattice, index)
+    key = (skin, region.shape, region.tobytes())
+    if key not in _looked:
+        if len(_looked) > LOOKED_KEPT:
+            _looked.clear()
+        _looked[key] = _fits(region, *_middles(skin)) + [("", np.inf)]
+    ranked = _looked[key]
     (best, best_rms), (second, second_rms) = ranked[0], ranked[1]
     return (best, best_rms), (second, second_rms), float(confidence(np.array([best_rms]), np.array([second_rms]))[0])
+
+
+# Regions already looked at: (skin, shape, pixels) -> states ranked by fit.
+_looked: dict[tuple, list] = {}
+LOOKED_KEPT = 5_000
 
 
 def _around(frame: np.ndarray, lattice: Lattice, index: int) -> np.ndarray:
