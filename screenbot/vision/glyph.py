@@ -13,6 +13,7 @@ fit, and the cell is read only when one state fits clearly better than every oth
 from __future__ import annotations
 
 import functools
+import hashlib
 
 import numpy as np
 
@@ -61,7 +62,7 @@ def glyph_look(frame: np.ndarray, lattice: Lattice, skin: Skin, index: int):
     """This look at cell ``index``: its best (state, RMS), its second, and its confidence. Once per
     picture: a board's flags are mostly drawn alike, pixel for pixel, and every one is looked at."""
     region = _around(frame, lattice, index)
-    key = (skin, region.shape, region.tobytes())
+    key = (skin, region.shape, hashlib.blake2b(region.tobytes(), digest_size=16).digest())
     if key not in _looked:
         if len(_looked) > LOOKED_KEPT:
             _looked.clear()
@@ -71,7 +72,7 @@ def glyph_look(frame: np.ndarray, lattice: Lattice, skin: Skin, index: int):
     return (best, best_rms), (second, second_rms), float(confidence(np.array([best_rms]), np.array([second_rms]))[0])
 
 
-# Regions already looked at: (skin, shape, pixels) -> states ranked by fit.
+# Regions already looked at: (skin, shape, digest of the pixels) -> states ranked by fit.
 _looked: dict[tuple, list] = {}
 LOOKED_KEPT = 5_000
 
