@@ -102,7 +102,8 @@ def _printed(prog: str, text: str, code: int) -> int:
         return code
     except OSError as exc:
         print(f"{prog}: cannot write the output (standard output): {exc.strerror or exc}", file=sys.stderr)
-        sys.stdout = open(os.devnull, "w")  # what Python would flush at exit is dropped, not said twice
+        # What Python would flush at exit is dropped, not said twice.
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")
         return EXIT_USAGE
     return code
 
@@ -189,7 +190,7 @@ def main(
     except OutputError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         if stdout is sys.__stdout__:  # the process's own: what Python would flush at exit is dropped
-            stdout = open(os.devnull, "w")
+            stdout = open(os.devnull, "w", encoding="utf-8")
         return EXIT_USAGE
     except MinesweeperError as exc:
         # An error a command did not handle itself: its exit code comes from the one table.

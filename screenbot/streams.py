@@ -18,7 +18,7 @@ def closed_streams() -> str:
     nowhere (they are dropped: the exit code still tells). Output that cannot be written later (a
     full disk) is said when it happens (``CheckedOutput``)."""
     if _closed(sys.stderr):
-        sys.stderr = open(os.devnull, "w")
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
     if _closed(sys.stdout):
         return "standard output is closed: nothing this command prints could be seen; run it with its output open"
     return ""

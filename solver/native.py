@@ -55,7 +55,7 @@ def stale_modules(folder: Path = _HERE) -> list[str]:
     if not built:
         return []
     try:
-        record = json.loads((folder / RECORD).read_text())
+        record = json.loads((folder / RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         record = {}
     return [name for name in built

@@ -128,7 +128,7 @@ class ClientStateTruth:
         deadline = time.monotonic() + 2
         while time.monotonic() < deadline:
             try:
-                state = json.loads(open(self.path).read())
+                state = json.loads(open(self.path, encoding="utf-8").read())
             except (OSError, ValueError):
                 state = {}
             if state.get("state") in ("WON", "LOST"):

@@ -145,7 +145,7 @@ def _game_in_progress(window: int) -> bool:
 
 def _steps(log: Path) -> int:
     try:
-        return sum(1 for line in log.read_text().splitlines() if '"type":"step"' in line)
+        return sum(1 for line in log.read_text(encoding="utf-8").splitlines() if '"type":"step"' in line)
     except OSError:
         return 0
 

@@ -91,8 +91,8 @@ class Case:
         png = folder / f"{name}.png"
         cv2.imwrite(str(png), self.frame)
         if self.board is not None:
-            (folder / f"{name}.txt").write_text(format_board(self.board))
-        (folder / f"{name}.json").write_text(json.dumps(self.meta, indent=1) + "\n")
+            (folder / f"{name}.txt").write_text(format_board(self.board), encoding="utf-8")
+        (folder / f"{name}.json").write_text(json.dumps(self.meta, indent=1) + "\n", encoding="utf-8")
         return png
 
 
@@ -837,7 +837,7 @@ def _keep_discarded(folder: Path, stem: str, exc: Exception) -> None:
     import cv2
 
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{stem}.txt").write_text(f"{exc}\n")
+    (folder / f"{stem}.txt").write_text(f"{exc}\n", encoding="utf-8")
     for label, frame in getattr(exc, "frames", {}).items():
         cv2.imwrite(str(folder / f"{stem}-{label}.png"), frame)
 

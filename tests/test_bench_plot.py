@@ -31,7 +31,7 @@ def reports(tmp_path):
         "beginner-opening": report("beginner", "opening", [2, 2], 5000, 4867, shards=[]),
     }.items():
         path = tmp_path / f"{name}.json"
-        path.write_text(json.dumps(data))
+        path.write_text(json.dumps(data), encoding="utf-8")
         paths.append(str(path))
     return paths
 
@@ -98,7 +98,7 @@ def test_plot_without_matplotlib_says_what_to_install(reports, tmp_path, monkeyp
 )
 def test_a_file_that_is_not_a_bench_report_is_refused(content, message, tmp_path, capsys):
     path = tmp_path / "report.json"
-    path.write_text(content)
+    path.write_text(content, encoding="utf-8")
     assert main(["bench-plot", str(path), "--out", str(tmp_path / "plot.png")]) == 2
     err = capsys.readouterr().err
     assert message in err and str(path) in err and "Traceback" not in err

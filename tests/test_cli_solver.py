@@ -18,7 +18,7 @@ pytestmark = pytest.mark.integration
 def board_file(tmp_path):
     def write(text: str):
         path = tmp_path / "board.txt"
-        path.write_text(text)
+        path.write_text(text, encoding="utf-8")
         return str(path)
 
     return write
@@ -102,7 +102,7 @@ def test_bench_names_its_slowest_decision_with_a_board_solve_takes(capsys, tmp_p
     assert (board.rows, board.cols, board.mines) == (9, 9, 10)
     game = play_game(BenchConfig(9, 9, 10, games=30, seed=5), slowest["game"])
     assert slowest["step"] < len(game.decision_seconds)  # a step of that game (the games are seeded)
-    (tmp_path / "slow.txt").write_text(slowest["board"])
+    (tmp_path / "slow.txt").write_text(slowest["board"], encoding="utf-8")
     assert main(["solve", str(tmp_path / "slow.txt")]) == 0
     assert "move:" in capsys.readouterr().out
 

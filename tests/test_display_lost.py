@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _steps(log: Path) -> int:
     try:
-        return sum('"type":"step"' in line for line in log.read_text().splitlines())
+        return sum('"type":"step"' in line for line in log.read_text(encoding="utf-8").splitlines())
     except OSError:
         return 0
 
@@ -54,7 +54,7 @@ def test_the_display_going_away_mid_play_ends_with_a_summary_and_a_whole_recordi
     assert "the display went away" in err and "Traceback" not in err, err[-2000:]
     summary = json.loads(out.strip().splitlines()[-1])
     assert "display went away" in summary["stopped"] and summary["steps"] >= 2
-    assert json.loads((record / "log.jsonl").read_text().splitlines()[-1])["type"] == "end"
+    assert json.loads((record / "log.jsonl").read_text(encoding="utf-8").splitlines()[-1])["type"] == "end"
     replay = subprocess.run([sys.executable, "-m", "screenbot", "replay", str(record)], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert replay.returncode == 0 and "no differences" in replay.stdout, replay.stdout + replay.stderr

@@ -167,7 +167,7 @@ def test_solve_never_recommends_opening_a_certain_mine(capsys):
         mines = rng.randint(0, cells)
         text = f"mines: {mines}\n" + "\n".join("#" * cols for _ in range(rows)) + "\n"
         path = Path(os.environ.get("TMPDIR", "/tmp")) / f"fuzz-board-{os.getpid()}.txt"
-        path.write_text(text)
+        path.write_text(text, encoding="utf-8")
         assert main(["solve", str(path), "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         move = out["move"]
@@ -246,7 +246,7 @@ JSON_VALUES = st.recursive(
 @st.composite
 def damaged_recordings(draw) -> tuple[list[str], list[str]]:
     """(log lines, frame names to delete) of the small fixture recording, damaged."""
-    lines = (RECORDING / "log.jsonl").read_text().splitlines()
+    lines = (RECORDING / "log.jsonl").read_text(encoding="utf-8").splitlines()
     for _ in range(draw(st.integers(1, 3))):
         how = draw(st.sampled_from(["cut", "drop", "swap", "field", "garble", "duplicate"]))
         if not lines:
@@ -290,11 +290,11 @@ def test_replay_answers_any_damaged_recording(tmp_path, capsys, damage):
     folder = tmp_path / "rec"
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(RECORDING, folder)
-    (folder / "log.jsonl").write_text("\n".join(lines) + "\n")
+    (folder / "log.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     for name in gone:
         (folder / "frames" / name).unlink()
     code, _, _ = answer(["replay", str(folder)], capsys)
-    original = (RECORDING / "log.jsonl").read_text().splitlines()
+    original = (RECORDING / "log.jsonl").read_text(encoding="utf-8").splitlines()
     if lines != original or gone:
         # Whatever was damaged, the recording is never passed as identical to what was played.
         assert code != 0 or _harmless(lines, original, gone), (lines, gone)
@@ -305,10 +305,10 @@ def test_an_end_record_missing_its_count_or_digest_is_refused(tmp_path, capsys, 
     """Found by the fuzz test above: an 'end' record whose "steps" key lost a letter replayed with exit 0."""
     folder = tmp_path / "rec"
     shutil.copytree(RECORDING, folder)
-    lines = (RECORDING / "log.jsonl").read_text().splitlines()
+    lines = (RECORDING / "log.jsonl").read_text(encoding="utf-8").splitlines()
     end = json.loads(lines[-1])
     end[key[1:]] = end.pop(key)
-    (folder / "log.jsonl").write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n")
+    (folder / "log.jsonl").write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n", encoding="utf-8")
     code, _, _ = answer(["replay", str(folder)], capsys)
     assert code != 0
 
@@ -392,8 +392,8 @@ def _small_bench(argv: list[str]) -> list[str]:
 def damaged_fixtures(draw) -> tuple[dict | str, str]:
     """A labelled screenshot's JSON with one value replaced (or its text cut), and its board text
     perhaps cut or given a wrong character."""
-    meta = json.loads(SHOT.with_suffix(".json").read_text())
-    board = SHOT.with_suffix(".txt").read_text()
+    meta = json.loads(SHOT.with_suffix(".json").read_text(encoding="utf-8"))
+    board = SHOT.with_suffix(".txt").read_text(encoding="utf-8")
     what = draw(st.sampled_from(["value", "lattice value", "cut json", "board"]))
     if what == "value":
         meta[draw(st.sampled_from(sorted(meta)))] = draw(JSON_VALUES)
@@ -418,8 +418,9 @@ def test_read_bench_answers_any_damaged_fixture(tmp_path, capsys, damage):
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir()
     shutil.copyfile(SHOT, folder / SHOT.name)
-    (folder / SHOT.with_suffix(".json").name).write_text(meta if isinstance(meta, str) else json.dumps(meta))
-    (folder / SHOT.with_suffix(".txt").name).write_text(board)
+    (folder / SHOT.with_suffix(".json").name).write_text(meta if isinstance(meta, str) else json.dumps(meta),
+                                                         encoding="utf-8")
+    (folder / SHOT.with_suffix(".txt").name).write_text(board, encoding="utf-8")
     code, _, err = answer(["read-bench", "--fixtures", str(folder), "--shots", SHOT.stem, "--reads", "1",
                            "--locates", "1"], capsys)
     if code:

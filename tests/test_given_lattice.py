@@ -25,7 +25,7 @@ SCREENS = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
 
 def lattice_text(name: str, dx: float = 0.0, dy: float = 0.0) -> str:
     """The --lattice text of a fixture screenshot's true lattice, moved by (dx, dy) pitches."""
-    lat = json.loads((SCREENS / f"{name}.json").read_text())["lattice"]
+    lat = json.loads((SCREENS / f"{name}.json").read_text(encoding="utf-8"))["lattice"]
     (ox, oy), (px, py) = lat["origin"], lat["pitch"]
     return f"{ox + dx * px},{oy + dy * py},{px}x{py},{lat['rows']}x{lat['cols']}"
 
@@ -90,10 +90,10 @@ def test_read_with_the_true_lattice_gives_the_board_and_the_skin(name, skin, cap
     assert main(["read", str(SCREENS / f"{name}.png"), "--lattice", lattice_text(name), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["skin"] == skin  # chosen among all skins by reading the lattice
-    assert out["board"] == (SCREENS / f"{name}.txt").read_text().strip()
+    assert out["board"] == (SCREENS / f"{name}.txt").read_text(encoding="utf-8").strip()
     # The same board as text, the skin named this time (choosing it, the slow part, was checked above).
     assert main(["read", str(SCREENS / f"{name}.png"), "--lattice", lattice_text(name), "--skin", skin]) == 0
-    assert capsys.readouterr().out.strip() == (SCREENS / f"{name}.txt").read_text().strip()
+    assert capsys.readouterr().out.strip() == (SCREENS / f"{name}.txt").read_text(encoding="utf-8").strip()
 
 
 def test_read_with_a_named_skin_that_does_not_fit_is_refused(capsys):

@@ -108,7 +108,7 @@ def answered(tmp_path, capsys, board: Board, mines: set[tuple[int, int]], with_t
 
 def solve_json(tmp_path, capsys, board: Board) -> tuple[int, dict | None, str]:
     path = tmp_path / "board.txt"
-    path.write_text(format_board(board))
+    path.write_text(format_board(board), encoding="utf-8")
     code = main(["solve", str(path), "--json"])
     captured = capsys.readouterr()
     return code, json.loads(captured.out) if code == 0 else None, captured.err

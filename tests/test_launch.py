@@ -27,7 +27,7 @@ def test_every_shipped_client_says_how_it_starts(client):
     # start_client has a starter for it, and CI installs its packages.
     with pytest.raises(TypeError):  # the starter exists: it is only called with a bad option
         clients.start_client(client, no_such_option=1)
-    ci = (ROOT / ".ci" / "run").read_text()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert all(re.search(rf"\b{re.escape(package)}\b", ci) for package in found.packages), found.packages
 
 
@@ -72,14 +72,14 @@ def test_a_starter_takes_packages_command_and_title_from_the_profile(monkeypatch
 
 def test_a_profile_without_a_launch_section_is_named(monkeypatch, tmp_path):
     (tmp_path / "mine-x").mkdir()
-    (tmp_path / "mine-x" / "profile.json").write_text(json.dumps({"client": "mine-x"}))
+    (tmp_path / "mine-x" / "profile.json").write_text(json.dumps({"client": "mine-x"}), encoding="utf-8")
     monkeypatch.setattr(launch, "TEMPLATES_DIR", tmp_path)
     with pytest.raises(ClientStartError, match="has no launch section: screenbot cannot start it"):
         launch_for("mine-x")
-    (tmp_path / "mine-x" / "profile.json").write_text(json.dumps({"launch": {"command": ["x"]}}))
+    (tmp_path / "mine-x" / "profile.json").write_text(json.dumps({"launch": {"command": ["x"]}}), encoding="utf-8")
     with pytest.raises(ClientStartError, match="launch needs packages, command and window_title"):
         launch_for("mine-x")
-    (tmp_path / "mine-x" / "profile.json").write_text(json.dumps({"client": "mine-x"}))
+    (tmp_path / "mine-x" / "profile.json").write_text(json.dumps({"client": "mine-x"}), encoding="utf-8")
     assert demo_clients() == {}  # a skin taught by a user is read, not started
 
 

@@ -22,7 +22,7 @@ def test_bad_names_and_existing_skins_are_refused_before_the_screen(tmp_path, ca
     assert main(["learn", "auto", "--templates", str(tmp_path)]) == 2
     assert main(["learn", "bad/name", "--templates", str(tmp_path)]) == 2
     (tmp_path / "taken").mkdir()
-    (tmp_path / "taken" / "profile.json").write_text("{}")
+    (tmp_path / "taken" / "profile.json").write_text("{}", encoding="utf-8")
     assert main(["learn", "taken", "--templates", str(tmp_path)]) == 2
     assert "exists already" in capsys.readouterr().err
     assert main(["learn", "fine", "--templates", str(tmp_path), "--games", "0"]) == 2
@@ -148,7 +148,7 @@ def test_boxes_are_centred_on_the_cells_so_each_holds_its_own_border():
     screens = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
     for name in ("mg-16-16x16-fresh", "mg-20-30x16-fresh"):
         image = cv2.imread(str(screens / f"{name}.png"))
-        recorded = json.loads((screens / f"{name}.json").read_text())["lattice"]["origin"]
+        recorded = json.loads((screens / f"{name}.json").read_text(encoding="utf-8"))["lattice"]["origin"]
         found = board_lattice(image, "x")
         assert abs(found.origin[0] - recorded[0]) <= 1 and abs(found.origin[1] - recorded[1]) <= 1, name
         assert fresh_phase(image, found) == found, name

@@ -55,7 +55,7 @@ def test_learn_gnome_mines_from_zero_labels(tmp_path):
             assert summary["restart"] == "Ctrl+R" and summary["first_click"] == "opening"
             assert summary["mine_total"] == {"16x16": 40}
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])
-            profile = json.loads((skins / "gm-learnt" / "profile.json").read_text())
+            profile = json.loads((skins / "gm-learnt" / "profile.json").read_text(encoding="utf-8"))
             assert profile["win_requires_all_flags"] is False  # its win brings a dialog
             assert profile["hover_highlight"] is True and profile["play"]["restart"]["keys"] == ["ctrl", "r"]
             assert not (skins / "gm-learnt").is_symlink() and not list(skins.glob(".new-skin-*"))
@@ -145,7 +145,7 @@ def test_learn_from_zero_labels_then_play(client, options, games, learn_options,
             assert set(states) <= set(summary["states"])
             assert summary["restart"] == restart and summary["mine_total"] == mine_total
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])
-            profile = json.loads((skins / "learnt" / "profile.json").read_text())
+            profile = json.loads((skins / "learnt" / "profile.json").read_text(encoding="utf-8"))
             # A rule said to be learnt (from a win) must be right; wins that showed nothing clear
             # leave it "not learnt". learn's log of the wins is printed, to see why.
             print(profile["win_shown"], *[line for line in done.stderr.splitlines() if "won" in line
@@ -158,7 +158,7 @@ def test_learn_from_zero_labels_then_play(client, options, games, learn_options,
             played = _screenbot(["play", "--client", "learnt", "--games", str(PLAYED_GAMES), "--json",
                                  "--failure-dir", str(tmp_path)], env={"SCREENBOT_TEMPLATES": str(skins)})
             if played.returncode != 0:  # the client's own words, should it have ended by itself
-                print("client's output:", started.log_path.read_text(errors="replace")[-1500:]
+                print("client's output:", started.log_path.read_text(errors="replace", encoding="utf-8")[-1500:]
                       if started.log_path and started.log_path.exists() else "none")
     _check_played(played, PLAYED_GAMES)
 

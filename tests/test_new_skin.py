@@ -85,7 +85,7 @@ def test_a_typing_slip_in_the_board_text_is_named(tmp_path, capsys):
     r, c = next((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "1" and 0 < c)
     rows[r] = rows[r][:c] + "2" + rows[r][c + 1 :]
     wrong = tmp_path / "wrong.txt"
-    wrong.write_text("\n".join(rows) + "\n")
+    wrong.write_text("\n".join(rows) + "\n", encoding="utf-8")
     templates = _other_skins(tmp_path)
     code = main(["new-skin", "mine-x", "--shot", str(shot.image_path), "--board", str(wrong), "--templates", str(templates)])
     assert code == 2
@@ -144,7 +144,7 @@ def test_new_skin_end_to_end_on_the_live_client(tmp_path, capsys):
     def save(shot):
         path = tmp_path / f"{shot.name}.png"
         cv2.imwrite(str(path), shot.frame)
-        (tmp_path / f"{shot.name}.txt").write_text("\n".join(shot.board.grid) + "\n")
+        (tmp_path / f"{shot.name}.txt").write_text("\n".join(shot.board.grid) + "\n", encoding="utf-8")
         return path
 
     with VirtualDisplay(), MssScreen() as screen:
@@ -220,7 +220,7 @@ def test_a_new_skin_plays_with_the_profile_new_skin_writes(tmp_path, monkeypatch
     templates = _other_skins(tmp_path)
     assert main(["new-skin", "sgt-mines", *_args(TEACH), "--templates", str(templates)]) == 0
     capsys.readouterr()
-    profile = json.loads((templates / "sgt-mines" / "profile.json").read_text())
+    profile = json.loads((templates / "sgt-mines" / "profile.json").read_text(encoding="utf-8"))
     assert profile["play"]["restart"] == "find"
     monkeypatch.setenv("SCREENBOT_TEMPLATES", str(templates))
     games = 3

@@ -72,7 +72,7 @@ def test_replay_of_a_folder_that_is_no_recording(tmp_path, capsys):
 
 
 def test_replay_of_a_broken_log(tmp_path, capsys):
-    (tmp_path / "log.jsonl").write_text('{"type": "start", "version": 1}\n{oops\n')
+    (tmp_path / "log.jsonl").write_text('{"type": "start", "version": 1}\n{oops\n', encoding="utf-8")
     assert main(["replay", str(tmp_path), "--json"]) == 2
     assert "line 2" in capsys.readouterr().err
 
@@ -89,7 +89,8 @@ def test_replay_json_lists_nothing_for_an_empty_session(tmp_path, capsys):
     start = '{"type": "start", "version": 1}'
     # An 'end' record as the recorder writes it: the digest of the lines before it, and its count of steps.
     digest = hashlib.sha256((start + "\n").encode()).hexdigest()
-    (tmp_path / "log.jsonl").write_text(start + "\n" + json.dumps({"type": "end", "steps": 0, "digest": digest}) + "\n")
+    end = json.dumps({"type": "end", "steps": 0, "digest": digest})
+    (tmp_path / "log.jsonl").write_text(start + "\n" + end + "\n", encoding="utf-8")
     assert main(["replay", str(tmp_path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] is True and data["steps"] == 0 and data["differences"] == []

@@ -65,7 +65,7 @@ def test_a_user_skin_is_read_beside_the_shipped_ones_and_replaces_one_of_its_nam
 @pytest.mark.integration
 def test_read_takes_a_user_skin_by_option_or_environment(tmp_path, monkeypatch, capsys):
     mine = _user_copy_of("gnome-mines", tmp_path, name="my-mines")
-    truth = SHOT.with_suffix(".txt").read_text().strip()
+    truth = SHOT.with_suffix(".txt").read_text(encoding="utf-8").strip()
     monkeypatch.delenv(TEMPLATES_ENV, raising=False)
     assert main(["read", str(SHOT.with_suffix(".png")), "--skin", "my-mines"]) == 2
     assert "unknown skin 'my-mines'" in capsys.readouterr().err
@@ -82,7 +82,7 @@ def test_every_command_that_loads_skins_takes_templates(command, tmp_path, capsy
     """--templates DIR on each command that loads skins; a file given as the folder is refused by name."""
     assert main([command, "--help"]) == 0
     assert "--templates DIR" in capsys.readouterr().out
-    (tmp_path / "file").write_text("")
+    (tmp_path / "file").write_text("", encoding="utf-8")
     assert main([command, "--templates", str(tmp_path / "file")]) == 2
     assert "is not a folder" in capsys.readouterr().err
 
@@ -196,7 +196,7 @@ def test_a_wheel_built_from_the_checkout_reads_a_fixture_from_a_venv_outside_it(
     where = _run([str(python), "-c", "import screenbot; print(screenbot.__file__)"], cwd=elsewhere).stdout.strip()
     assert Path(where).is_relative_to(venv), where
     read = _run([str(venv / "bin" / "screenbot"), "read", str(SHOT.with_suffix(".png"))], cwd=elsewhere)
-    assert read.stdout.strip() == SHOT.with_suffix(".txt").read_text().strip()
+    assert read.stdout.strip() == SHOT.with_suffix(".txt").read_text(encoding="utf-8").strip()
     # The fixtures are not in the wheel: the bench that needs them says so instead of a traceback.
     bench = subprocess.run([str(venv / "bin" / "screenbot"), "read-bench"], cwd=elsewhere, env=_venv_env(),
                            capture_output=True, text=True, timeout=120)

@@ -127,7 +127,7 @@ def test_a_window_edge_at_every_pixel_of_a_cell_over_a_real_xdemineur_board(skin
     a cell 1 to 3 cells into the board (before the fix, one pixel of each cell, on the white bevel,
     was read short with no error). Cells, lines and the edge along the side drawn from the seed."""
     frame = load_image(COVERED / "xd-22x13-open.png")
-    truth = [row.replace(".", "0") for row in (COVERED / "xd-22x13-open.txt").read_text().split()]
+    truth = [row.replace(".", "0") for row in (COVERED / "xd-22x13-open.txt").read_text(encoding="utf-8").split()]
     lattice = locate_board(frame, skins)
     assert (lattice.rows, lattice.cols) == (13, 22) and _read_exactly_or_refused(frame, skins, truth) == "ok"
     rng = random.Random(f"{SEED}-xdemineur-every-pixel")

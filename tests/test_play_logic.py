@@ -154,7 +154,7 @@ def test_profile_loading(tmp_path):
                 "play": {"restart": {"keys": ["ctrl", "r"], "wait": 0.1}, "after_win": {"click": [0, -2]}},
             }
         )
-    )
+, encoding="utf-8")
     profile = load_profile("demo", tmp_path)
     assert profile.mine_total(16, 30) == 99 and profile.mine_total(9, 9) is None
     assert profile.restart.keys == ("ctrl", "r") and profile.after_win.click == (0.0, -2.0)

@@ -62,7 +62,7 @@ def test_changed_cells_reads_equal_full_reads_through_simulated_games():
 def test_changed_cells_reads_equal_full_reads_on_a_real_recording():
     """Consecutive real gnome-mines frames of a recorded game, read with the real recognizer."""
     folder = ROOT / "fixtures" / "recordings" / "gnome-mines-play-small"
-    steps = [json.loads(line) for line in (folder / "log.jsonl").read_text().splitlines()]
+    steps = [json.loads(line) for line in (folder / "log.jsonl").read_text(encoding="utf-8").splitlines()]
     steps = [s for s in steps if s["type"] == "step"]
     skins = load_skins()
     lat = steps[0]["lattice"]

@@ -44,7 +44,7 @@ def test_a_profile_that_does_not_fit_names_the_key_and_the_rule(data, words):
 @pytest.mark.unit
 @pytest.mark.parametrize("folder", sorted(p.name for p in TEMPLATES_DIR.iterdir() if (p / "profile.json").is_file()))
 def test_every_shipped_profile_fits(folder):
-    check_profile(json.loads((TEMPLATES_DIR / folder / "profile.json").read_text()), folder, folder)
+    check_profile(json.loads((TEMPLATES_DIR / folder / "profile.json").read_text(encoding="utf-8")), folder, folder)
 
 
 @pytest.mark.unit
@@ -58,7 +58,7 @@ def test_read_with_a_skin_whose_profile_does_not_fit_exits_2_naming_it(tmp_path,
 
     skin = tmp_path / "xdemineur"
     shutil.copytree(TEMPLATES_DIR / "xdemineur", skin)
-    (skin / "profile.json").write_text('{"mine_total": -5}')
+    (skin / "profile.json").write_text('{"mine_total": -5}', encoding="utf-8")
     shot = TEMPLATES_DIR.parents[1] / "fixtures" / "screens" / "xd-16x16-lost.png"
     assert main(["read", str(shot), "--templates", str(tmp_path)]) == 2
     err = capsys.readouterr().err

@@ -55,9 +55,9 @@ def judge_labelled(pngs, what: str, replay: str) -> tuple[dict[str, int], str]:
     metas = []
     for png in pngs:
         meta_path = png.with_suffix(".json")
-        meta = json.loads(meta_path.read_text())
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
         meta.update(name=png.stem, expect="read")
-        meta_path.write_text(json.dumps(meta))
+        meta_path.write_text(json.dumps(meta), encoding="utf-8")
         metas.append(meta_path)
     return judge_all(metas, f"{what}: {len(metas)} screenshots", replay)
 
@@ -86,7 +86,7 @@ class Verdict:
 
 def judge(json_path: Path) -> Verdict:
     """Read one case with the command line reader and compare it with its truth."""
-    meta = json.loads(json_path.read_text())
+    meta = json.loads(json_path.read_text(encoding="utf-8"))
     png = json_path.with_suffix(".png").resolve()  # the reader runs in the repository root
     try:
         done = subprocess.run([sys.executable, "-m", "screenbot", "read", str(png), "--json"], cwd=ROOT,
@@ -102,7 +102,7 @@ def judge(json_path: Path) -> Verdict:
         read = json.loads(done.stdout)
         return Verdict(meta["name"], "wrong", f"read a {read['rows']}x{read['cols']} board with exit 0, but "
                                               f"{meta['why']}")
-    truth = parse_board(json_path.with_suffix(".txt").read_text())
+    truth = parse_board(json_path.with_suffix(".txt").read_text(encoding="utf-8"))
     read = json.loads(done.stdout)
     rows = read["board"].split("\n")
     if (len(rows), len(rows[0]) if rows else 0) != (truth.rows, truth.cols):
@@ -117,7 +117,7 @@ def judge(json_path: Path) -> Verdict:
 
 
 def _describe(json_path: Path) -> str:
-    meta = json.loads(json_path.read_text())
+    meta = json.loads(json_path.read_text(encoding="utf-8"))
     if meta["client"] == "gnome-mines":
         size = f"{meta['level']} in a {meta['window'][2]}x{meta['window'][3]} window"
     else:

@@ -109,7 +109,7 @@ def recorded(tmp_path):
 
 def test_log_follows_the_documented_format(recorded):
     folder, steps = recorded
-    lines = [json.loads(line) for line in (folder / "log.jsonl").read_text().splitlines()]
+    lines = [json.loads(line) for line in (folder / "log.jsonl").read_text(encoding="utf-8").splitlines()]
     assert lines[0]["type"] == "start" and lines[0]["version"] == FORMAT_VERSION
     assert lines[0]["policy"]["full_analysis"] is True and lines[0]["policy"]["first_click"] is None
     assert lines[-1]["type"] == "end" and lines[-1]["steps"] == steps
@@ -213,7 +213,7 @@ def test_recorder_refuses_to_overwrite(recorded):
     ids=["empty", "not-json", "no-start", "version", "missing-fields", "escape"],
 )
 def test_bad_recordings_are_named_errors(tmp_path, content, message):
-    (tmp_path / "log.jsonl").write_text(content)
+    (tmp_path / "log.jsonl").write_text(content, encoding="utf-8")
     with pytest.raises(RecordingError, match=message):
         load_recording(tmp_path)
 
@@ -267,12 +267,12 @@ def test_a_frame_that_cannot_be_written_stops_the_recording(tmp_path):
     lattice = Lattice("flat", (4, 4), (PITCH, PITCH), 9, 9)
     recorder = Recorder(tmp_path / "r", command="play", mines=10)
     shutil.rmtree(tmp_path / "r" / "frames")
-    (tmp_path / "r" / "frames").write_text("not a folder")  # every frame write now fails
+    (tmp_path / "r" / "frames").write_text("not a folder", encoding="utf-8")  # every frame write now fails
     frame = render(game.board())
     with pytest.raises(RecordingError, match="could not write frames/000001.png"):
         recorder.on_step(frame, FlatVision(PITCH).read(frame, lattice), None, (), StepTimings())
         recorder.close()
-    assert json.loads((tmp_path / "r" / "log.jsonl").read_text().splitlines()[-1])["type"] == "end"
+    assert json.loads((tmp_path / "r" / "log.jsonl").read_text(encoding="utf-8").splitlines()[-1])["type"] == "end"
 
 
 @pytest.mark.parametrize("field, value", [("board", None), ("lattice", "abc"), ("seq", None), ("moves", [{"row": 1}])])
@@ -286,11 +286,11 @@ def test_a_malformed_step_is_named_with_its_line(tmp_path, capsys, field, value)
 
     folder = tmp_path / "rec"
     shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "gnome-mines-play-small", folder)
-    lines = (folder / "log.jsonl").read_text().splitlines()
+    lines = (folder / "log.jsonl").read_text(encoding="utf-8").splitlines()
     step = json.loads(lines[1])
     step[field] = value
     lines[1] = json.dumps(step)
-    (folder / "log.jsonl").write_text("\n".join(lines) + "\n")
+    (folder / "log.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert main(["replay", str(folder)]) == 2
     err = capsys.readouterr().err
     assert "log.jsonl, line 2" in err and field in err

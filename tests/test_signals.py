@@ -38,7 +38,7 @@ def _children(pid: int) -> set[int]:
     kids = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            fields = stat.read_text(encoding="utf-8").rsplit(")", 1)[1].split()
         except OSError:
             continue
         if int(fields[1]) == pid and fields[0] != "Z":  # fields[0]: state, fields[1]: parent pid
@@ -48,7 +48,7 @@ def _children(pid: int) -> set[int]:
 
 def _alive(pid: int) -> bool:
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        state = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
     except OSError:
         return False
     return state != "Z"

@@ -105,12 +105,12 @@ def test_an_edited_source_is_refused_while_its_compiled_copy_is_older(tmp_path):
 
     folder = tmp_path / "solver"
     folder.mkdir()
-    (folder / "grid.py").write_text("X = 1\n")
+    (folder / "grid.py").write_text("X = 1\n", encoding="utf-8")
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     (folder / f"grid{suffix}").write_bytes(b"")
-    (folder / native.RECORD).write_text('{"grid": "%s"}' % native.source_hash(folder / "grid.py"))
+    (folder / native.RECORD).write_text('{"grid": "%s"}' % native.source_hash(folder / "grid.py"), encoding="utf-8")
     assert native.stale_modules(folder) == []
-    (folder / "grid.py").write_text("X = 2\n")
+    (folder / "grid.py").write_text("X = 2\n", encoding="utf-8")
     assert native.stale_modules(folder) == ["grid"]
     (folder / native.RECORD).unlink()
     assert native.stale_modules(folder) == ["grid"]

@@ -14,7 +14,7 @@ FORBIDDEN = {"cv2", "mss", "pyautogui", "screenbot", "Xlib", "numpy"}
 
 def test_solver_imports_nothing_from_the_screen_side():
     for path in Path(solver.__file__).parent.glob("*.py"):
-        tree = ast.parse(path.read_text(), filename=str(path))
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]

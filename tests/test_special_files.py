@@ -85,7 +85,7 @@ def test_a_picture_whose_name_is_not_utf8_is_read(tmp_path):
     done = subprocess.run([sys.executable, "-m", "screenbot", "read", name], cwd=ROOT, capture_output=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
-    assert done.stdout.decode().strip() == (SCREENS / f"{SHOT}.txt").read_text().strip()
+    assert done.stdout.decode().strip() == (SCREENS / f"{SHOT}.txt").read_text(encoding="utf-8").strip()
 
 
 # Commands that print their answer, for the standard-stream cases.
@@ -123,7 +123,7 @@ def _run_with(args: list, **streams) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("command", PRINTING)
 def test_output_that_cannot_be_written_is_said_with_exit_2(command, tmp_path):
     """Into /dev/full (a full disk): a traceback before; now a message and exit 2."""
-    with open("/dev/full", "w") as full:
+    with open("/dev/full", "w", encoding="utf-8") as full:
         done = _run_with([a.replace("T/", f"{tmp_path}/") for a in PRINTING[command]], stdout=full)
     err = done.stderr.decode()
     assert done.returncode == 2 and "cannot write the output (standard output)" in err, err
@@ -163,7 +163,7 @@ def test_a_picture_is_read_under_a_memory_limit_and_too_little_memory_is_said():
     args = [sys.executable, "-m", "screenbot", "read", str(SCREENS / f"{SHOT}.png")]
     done = subprocess.run(args, cwd=ROOT, preexec_fn=limit(600), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == (SCREENS / f"{SHOT}.txt").read_text().strip()
+    assert done.stdout.strip() == (SCREENS / f"{SHOT}.txt").read_text(encoding="utf-8").strip()
     done = subprocess.run(args, cwd=ROOT, preexec_fn=limit(300), capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
 
@@ -203,7 +203,7 @@ def _input(kind: str, command: str, tmp_path: Path) -> tuple[bytes, object]:
         where.write_bytes(b"")
     elif kind.startswith("valid") and command != "replay":
         if command == "bench-plot":
-            where.write_text(json.dumps(BENCH_REPORT))
+            where.write_text(json.dumps(BENCH_REPORT), encoding="utf-8")
         else:
             shutil.copyfile(VALID[command], where)
     return os.fsencode(where.parent if command == "replay" else where), held
@@ -221,7 +221,7 @@ def test_any_input_kind_with_any_stream_state_is_answered(command, kind, stdout,
     path, held = _input(kind, command, tmp_path)
     args = [path if a in ("F", "T/recording") else os.fsencode(a.replace("T/", f"{tmp_path}/"))
             for a in COMMANDS[command]]
-    full = open("/dev/full", "w") if stdout == "full" else None
+    full = open("/dev/full", "w", encoding="utf-8") if stdout == "full" else None
     try:
         done = _run_with(args, stdout=full or ("closed" if stdout == "closed" else subprocess.PIPE),
                          stdin="closed" if stdin == "closed" else subprocess.DEVNULL)

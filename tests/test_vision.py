@@ -263,7 +263,7 @@ def test_read_command_exit_codes(tmp_path, capsys):
 
     shot = BY_NAME[_pick("xdemineur")]
     assert main(["read", str(tmp_path / "missing.png")]) == 2
-    (tmp_path / "not-an-image.png").write_text("hello")
+    (tmp_path / "not-an-image.png").write_text("hello", encoding="utf-8")
     assert main(["read", str(tmp_path / "not-an-image.png")]) == 2
     assert main(["read", str(shot.image_path), "--skin", "no-such-skin"]) == 2
     blank = tmp_path / "blank.png"

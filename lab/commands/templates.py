@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         count = write_cells(cut_cells(images), folder)
         if not (folder / "profile.json").exists():
-            (folder / "profile.json").write_text(json.dumps({"client": client}, indent=1) + "\n")
+            (folder / "profile.json").write_text(json.dumps({"client": client}, indent=1) + "\n", encoding="utf-8")
         print(f"{client}: {count} templates from {len(images)} screenshots -> {folder}")
     return EXIT_FAILED if failures else 0
 

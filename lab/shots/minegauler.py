@@ -68,7 +68,7 @@ class Session:
     def state(self) -> dict:
         for _ in range(100):
             try:
-                return json.loads(self.state_file.read_text())
+                return json.loads(self.state_file.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 time.sleep(0.02)
         raise RuntimeError("minegauler wrote no state")

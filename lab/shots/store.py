@@ -45,7 +45,7 @@ def save_shot(shot: LabelledShot, folder: Path, *, for_templates: bool, full_fra
     lattice = shot.lattice.translated(-left, -top)
     path = folder / f"{shot.name}.png"
     cv2.imwrite(str(path), crop, [cv2.IMWRITE_PNG_COMPRESSION, 9])
-    (folder / f"{shot.name}.txt").write_text(format_board(shot.board))
+    (folder / f"{shot.name}.txt").write_text(format_board(shot.board), encoding="utf-8")
     meta = {
         "client": shot.client,
         "lattice": lattice.to_json(),
@@ -54,5 +54,5 @@ def save_shot(shot: LabelledShot, folder: Path, *, for_templates: bool, full_fra
         "full_frame": full_frame,
         "truth": TRUTH_SOURCES.get(shot.client, "unknown"),
     }
-    (folder / f"{shot.name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+    (folder / f"{shot.name}.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     return path

@@ -87,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
             return fail(f"{shot.image_path.with_suffix('.json')}: client {shot.client!r} is no known skin "
                         f"(known: {', '.join(sorted(skins))})", EXIT_USAGE)
     # The machine's load decides these figures as much as the code does: print it with them.
-    print("load average (1, 5, 15 min): " + ", ".join(f"{v:.2f}" for v in os.getloadavg()))
+    if hasattr(os, "getloadavg"):  # not on Windows
+        print("load average (1, 5, 15 min): " + ", ".join(f"{v:.2f}" for v in os.getloadavg()))
     # CPU time of this process (one BLAS thread, see screenbot/__init__.py): steadier than the wall
     # clock on a shared machine, where the other jobs' share of the cores would be counted too.
     print(f"{'client':18} {'shot':28} {'locate auto':>12} {'locate skin':>12} {'warm read':>10}  (medians, CPU ms)")

@@ -138,7 +138,7 @@ def start_gnome_mines(
         cols, rows, mines = custom
         lines += [f"xsize={int(cols)}", f"ysize={int(rows)}", f"nmines={int(mines)}", "mode=3"]
     # The keyfile backend reads settings from a file we write: no dconf service, nothing outside `home`.
-    (settings / "keyfile").write_text("\n".join(lines) + "\n")
+    (settings / "keyfile").write_text("\n".join(lines) + "\n", encoding="utf-8")
     env = client_env(home, GSETTINGS_BACKEND="keyfile")
     args = [] if custom is not None else [f"--{level}"]
     # A custom game is set up on the client's start page once its window is there.
@@ -334,7 +334,7 @@ def _minegauler_lattice(state_file: str, rows: int, cols: int, timeout: float = 
     deadline = time.monotonic() + timeout
     while True:
         try:
-            state = json.loads(Path(state_file).read_text())
+            state = json.loads(Path(state_file).read_text(encoding="utf-8"))
             (x, y), pitch = state["origin"], float(state["pitch"])
             return Lattice("minegauler", (float(x), float(y)), (pitch, pitch), rows, cols)
         except (OSError, ValueError, KeyError):

@@ -76,7 +76,8 @@ class DebianApt:
         return missing_debian_packages(names)
 
     def can_install(self) -> tuple[bool, bool]:
-        return os.geteuid() == 0, shutil.which("apt-get") is not None
+        root = hasattr(os, "geteuid") and os.geteuid() == 0  # Windows has no user ids (nor apt-get)
+        return root, shutil.which("apt-get") is not None
 
     def run(self, cmd: tuple[str, ...]) -> tuple[int, str]:
         log.info("%s", " ".join(cmd))

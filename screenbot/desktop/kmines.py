@@ -42,7 +42,8 @@ def start_kmines(level: str = "easy", window_size: tuple[int, int] = (720, 760),
         "[General]\n"
         f"kmines_reset={'true' if reset_dialog else 'false'}\n\n"
         "[KgDifficulty]\n"
-        f"Level={level.capitalize()}\n"
+        f"Level={level.capitalize()}\n",
+        encoding="utf-8",
     )
     # Qt's own option sizes the first window (no size is saved in the fresh config to override it).
     command = [*launch.command, "-qwindowgeometry", f"{width}x{height}"]

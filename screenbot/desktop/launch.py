@@ -33,7 +33,7 @@ def launch_for(client: str) -> Launch:
     """The launch section of the shipped skin ``client``; ClientStartError when there is none."""
     path = TEMPLATES_DIR / client / "profile.json"
     try:
-        section = json.loads(path.read_text()).get("launch")
+        section = json.loads(path.read_text(encoding="utf-8")).get("launch")
     except (OSError, ValueError) as exc:
         raise ClientStartError(f"cannot read {path}: {exc}", client=client) from None
     if not isinstance(section, dict):
@@ -50,5 +50,5 @@ def launch_for(client: str) -> Launch:
 def demo_clients() -> dict[str, dict]:
     """The clients ``screenbot demo`` can start, with the options it starts each with."""
     launches = [launch_for(p.parent.name) for p in sorted(TEMPLATES_DIR.glob("*/profile.json"))
-                if "launch" in json.loads(p.read_text())]
+                if "launch" in json.loads(p.read_text(encoding="utf-8"))]
     return {launch.client: launch.demo for launch in launches if launch.demo is not None}

@@ -160,7 +160,7 @@ def _signal_group(pgid: int, sig: int) -> None:
 
 def _read_log(path: Path) -> str:
     try:
-        return path.read_text(errors="replace")
+        return path.read_text(errors="replace", encoding="utf-8")
     except OSError:
         return ""
 

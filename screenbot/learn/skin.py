@@ -261,10 +261,10 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
     profile = profile_for(seen, name)
     states, missing = taught.states, taught.missing
     if extend is not None:
-        profile = extended_profile(json.loads((extend / "profile.json").read_text()), profile)
+        profile = extended_profile(json.loads((extend / "profile.json").read_text(encoding="utf-8")), profile)
         kept = keep_pictures(extend / "cells", stage / name / "cells")
         log.info("learn: kept %d pictures of the skin extended", len(kept))
-    (stage / name / "profile.json").write_text(json.dumps(profile, indent=1) + "\n")
+    (stage / name / "profile.json").write_text(json.dumps(profile, indent=1) + "\n", encoding="utf-8")
     check_playable(profile_from_dict(name, profile))
     skins = load_skins(stage)
     if extend is not None:

@@ -353,7 +353,7 @@ def debug_dump(game: int, lost: LostGame, before: np.ndarray, after: np.ndarray,
     os.makedirs(folder, exist_ok=True)
     cv2.imwrite(os.path.join(folder, f"game{game}-before.png"), before)
     cv2.imwrite(os.path.join(folder, f"game{game}-after.png"), after)
-    with open(os.path.join(folder, f"game{game}.txt"), "w") as out:
+    with open(os.path.join(folder, f"game{game}.txt"), "w", encoding="utf-8") as out:
         out.write(f"{exc}\nclicked {lost.clicked}\ncovered {sorted(lost.covered)} flags {sorted(lost.flags)} "
                   f"opened before {sorted(lost.opened_before)}\nbefore\n{lost.before}\nafter\n{lost.after}\n")
 
@@ -376,7 +376,7 @@ def debug_keep_skin(stage_skin: Path, frames: list) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for i, (image, board, what) in enumerate(frames):
         cv2.imwrite(str(target / f"frame{i}-{what}.png"), image)
-        (target / f"frame{i}-{what}.txt").write_text("\n".join(board.grid) + "\n")
+        (target / f"frame{i}-{what}.txt").write_text("\n".join(board.grid) + "\n", encoding="utf-8")
 
 
 def opened_ids(seen: Seen, ids: np.ndarray) -> set[int]:

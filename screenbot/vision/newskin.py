@@ -126,7 +126,7 @@ def make_skin(name: str, examples: list[tuple[np.ndarray, Board]], templates_dir
     write_cells(cells, folder)
     profile_path = folder / "profile.json"
     if not profile_path.exists():
-        profile_path.write_text(json.dumps(default_profile(name), indent=1) + "\n")
+        profile_path.write_text(json.dumps(default_profile(name), indent=1) + "\n", encoding="utf-8")
     states = "".join(ch for ch in ALL_STATES if any(key[0] == ch for key in cells))
     pitches = tuple(sorted({(round(f.lattice.pitch[0], 2), round(f.lattice.pitch[1], 2)) for f in fits}))
     return Taught(tuple(fits), states, pitches)
@@ -204,7 +204,7 @@ def _choose_alignment(name: str, examples: list[tuple[np.ndarray, Board]], fits:
         trial = shifted(shift)
         with tempfile.TemporaryDirectory(prefix="screenbot-new-skin-") as tmp:
             write_cells(_cut(examples, trial), Path(tmp) / name)
-            (Path(tmp) / name / "profile.json").write_text(json.dumps(default_profile(name)))
+            (Path(tmp) / name / "profile.json").write_text(json.dumps(default_profile(name)), encoding="utf-8")
             skins = load_skins(tmp)
             score = 0
             for (image, board), fit in zip(examples, trial):

@@ -184,7 +184,7 @@ def read_profile(folder: Path) -> dict:
 
     path = folder / "profile.json"
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SkinError(f"no profile.json in {folder}", skin=folder.name) from None
     except (OSError, ValueError) as exc:
