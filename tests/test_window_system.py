@@ -26,6 +26,34 @@ def test_auto_is_x11_on_an_x_display_and_none_without():
 
 
 @pytest.mark.integration
+def test_auto_is_none_on_windows_and_macos_whatever_display_says():
+    """Wine gives every Windows program its X DISPLAY: taken as X11, play under Windows' Python
+    failed on a missing Xlib (exit 3 "no X display" with the window system none)."""
+    for platform in ("win32", "darwin"):
+        assert window_system({"DISPLAY": ":3"}, platform) == NONE
+        assert window_system({ENV: "x11", "DISPLAY": ":3"}, platform) == X11  # when asked for
+    assert window_system({"DISPLAY": ":3"}, "linux") == X11
+
+
+@pytest.mark.integration
+def test_a_screen_is_an_x_display_only_where_the_desktop_is_x(monkeypatch):
+    import screenbot.desktop.display as display
+    from screenbot.errors import DisplayError
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("XDG_SESSION_TYPE", raising=False)
+    monkeypatch.setenv(ENV, "none")
+    display.require_screen("advice", platform="win32")  # the session's desktop: nothing to name
+    display.require_screen("advice", platform="darwin")
+    with pytest.raises(DisplayError, match="no X display.*advice"):
+        display.require_screen("advice", platform="linux")
+    monkeypatch.setenv(ENV, "x11")  # asked for X11 on Windows: its display must be there
+    with pytest.raises(DisplayError):
+        display.require_screen("advice", platform="win32")
+
+
+@pytest.mark.integration
 def test_an_unknown_window_system_is_a_usage_error(monkeypatch, capsys):
     with pytest.raises(InputError, match="x11, none"):
         window_system({ENV: "wayland"})

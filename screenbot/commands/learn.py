@@ -145,14 +145,14 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
 def _learn(name: str, games: int, seed: int, say, restart_keys: tuple[str, ...] | None):
     """Open the display, find the board and its window, and play while learning."""
     from ..capture import MssScreen
-    from ..desktop.display import require_x_display
+    from ..desktop.display import require_screen
     from ..learn.session import learn
     from ..learn.watch import Desk, board_lattice
     from ..mouse import PyAutoGuiMouse
     from ..play.live import _window_holding, measure_scale
     from ..play.profile import ControlAction
 
-    require_x_display("start the client on an X display (or under Xvfb) and run learn there")
+    require_screen("start the client on an X display (or under Xvfb) and run learn there")
     with MssScreen() as screen:
         lattice = board_lattice(screen.grab(), name)
         mouse = PyAutoGuiMouse()

@@ -42,7 +42,8 @@ def register(subparsers) -> None:
     parser.add_argument("--window-system", choices=WINDOW_SYSTEMS, default=None,
                         help="x11: find and follow the game's window (moves, closing, windows over it, pings); none: "
                         "screenshots and mouse input only, the portable fallback (a moved board is located again "
-                        "when it stops reading; several boards are refused). Default auto (x11 on an X display), "
+                        "when it stops reading; several boards are refused). Default auto (x11 on an X display on Linux, "
+                        "none on Windows and macOS), "
                         "or the SCREENBOT_WINDOW_SYSTEM environment variable")
     add_lattice_argument(parser, "screen", "--client")
     add_templates_argument(parser)
@@ -77,7 +78,7 @@ def config_from_args(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     from ..desktop import window_system
-    from ..desktop.display import require_x_display
+    from ..desktop.display import require_screen
     from ..errors import (
         BoardNotFoundError,
         DisplayError,
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     except (SkinError, RecordingError, InputError) as exc:
         return fail(str(exc), EXIT_USAGE)
     try:
-        require_x_display(
+        require_screen(
             "start the game on an X11 desktop, or run 'screenbot demo' to start a virtual one with a client"
         )
     except DisplayError as exc:

@@ -8,13 +8,16 @@
   located again where it is now, clicks are confirmed by the cells they change, several complete boards
   on the screen are refused, and the live hint overlay (an X11 window) is not available.
 
-``auto`` (the default) is ``x11`` when an X display is set, else ``none``. The environment variable
-``SCREENBOT_WINDOW_SYSTEM`` or ``--window-system`` chooses.
+``auto`` (the default) is ``x11`` when an X display is set on a system whose desktop is X (Linux, the
+BSDs), else ``none``: on Windows and macOS a DISPLAY names at most an X server beside the desktop
+(Wine passes its own to every Windows program). The environment variable ``SCREENBOT_WINDOW_SYSTEM``
+or ``--window-system`` chooses.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
 from ..errors import InputError
 
@@ -23,14 +26,18 @@ X11, NONE, AUTO = "x11", "none", "auto"
 CHOICES = (AUTO, X11, NONE)
 
 
-def window_system(environ: dict[str, str] | None = None) -> str:
+# Systems whose desktop is not an X display, whatever DISPLAY says.
+OWN_DESKTOPS = ("win32", "cygwin", "darwin")
+
+
+def window_system(environ: dict[str, str] | None = None, platform: str = sys.platform) -> str:
     """``x11`` or ``none``, as chosen (InputError for a value that is neither, nor ``auto``)."""
     env = os.environ if environ is None else environ
     value = env.get(ENV, AUTO).strip().lower() or AUTO
     if value not in CHOICES:
         raise InputError(f"{ENV}={env.get(ENV)!r}: the window system must be one of {', '.join(CHOICES)}")
     if value == AUTO:
-        return X11 if env.get("DISPLAY") else NONE
+        return X11 if env.get("DISPLAY") and platform not in OWN_DESKTOPS else NONE
     return value
 
 
