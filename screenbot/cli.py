@@ -108,6 +108,14 @@ def _printed(prog: str, text: str, code: int) -> int:
     return code
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised as Ctrl-C's KeyboardInterrupt is, so every ``except KeyboardInterrupt``
+    cleans up after it. A subclass, not KeyboardInterrupt itself: once a KeyboardInterrupt (that exact
+    type) has ended code CPython runs for an extension module (``PyRun_*``, as a library's import can),
+    CPython ends the process by SIGINT at exit, whatever exit code ``main`` returned: SIGTERM during
+    new-skin's imports on a busy machine ended it so in 1 run of 24."""
+
+
 def _interrupt_on_termination() -> dict:
     """SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) end a command as Ctrl-C
     does: its ``finally`` and ``with`` blocks run (workers stopped, clients and displays it started
@@ -118,7 +126,7 @@ def _interrupt_on_termination() -> dict:
     def interrupt(signum, frame) -> None:
         for sig in (*_ENDING_SIGNALS, signal.SIGINT):
             signal.signal(sig, signal.SIG_IGN)
-        raise KeyboardInterrupt
+        raise Terminated
 
     if threading.current_thread() is not threading.main_thread():
         return {}

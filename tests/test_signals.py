@@ -98,6 +98,30 @@ def test_new_skin_ended_by_sigterm_at_a_random_moment_leaves_no_staging_folder(t
         assert "interrupted" in err and not (templates / "sgt-again").exists()
 
 
+# Run as ``python -m``, as the screenbot command runs: the handler's exception ends code that CPython runs
+# for an extension module (PyRun_*, as a library's import can), then main returns 130.
+_TERMINATED_IN_EXTENSION_CODE = """
+import ctypes
+from screenbot.cli import _interrupt_on_termination
+_interrupt_on_termination()
+ctypes.pythonapi.PyRun_SimpleString(b"import os, signal, time; os.kill(os.getpid(), signal.SIGTERM); time.sleep(5)")
+raise SystemExit(130)
+"""
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="CPython's own rule for a KeyboardInterrupt")
+def test_a_termination_inside_code_an_extension_runs_still_exits_130(tmp_path):
+    """CPython ends a process by SIGINT at exit, whatever exit code it returns, once a KeyboardInterrupt
+    (that exact type) has ended code it ran for an extension module: SIGTERM during new-skin's imports
+    on a busy machine ended it so (killed by SIGINT, not exit 130: 1 run in 24). Termination is now a
+    subclass of KeyboardInterrupt, which every ``except KeyboardInterrupt`` still catches."""
+    (tmp_path / "terminated_in_extension_code.py").write_text(_TERMINATED_IN_EXTENSION_CODE, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(tmp_path)]))
+    done = subprocess.run([sys.executable, "-m", "terminated_in_extension_code"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130, f"exit {done.returncode}: {done.stderr[-1000:]}"
+
+
 def test_a_skin_another_run_is_writing_is_not_written(tmp_path):
     """While another run holds skin NAME (learn or new-skin, here the test itself), new-skin of the
     same NAME stops at once, exit 1, naming why, and writes nothing."""
