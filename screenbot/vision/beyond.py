@@ -187,9 +187,29 @@ def cut_straight(frame: np.ndarray, lattice: Lattice, sides: tuple[str, ...] = C
         stop = int(np.median(long))
         if stop >= depth or sum(abs(run - stop) <= CUT_STRAIGHT for run in long) < REPEAT_SHARE * len(pieces):
             continue  # a whole further line (``grow`` reads those), or pieces that stop here and there
-        if _detailed(pieces, runs):
+        if _detailed(pieces, runs, _overhang(view, along, across, depth)):
             out.append(side)
     return out
+
+
+def _overhang(view: np.ndarray, along, across, depth: int) -> int:
+    """Lines of pixels past the side that still continue the board's outer cells, the same as their
+    last line inside: a straight lattice through a toolkit's uneven cells sits a few pixels inside the
+    outer faces (gnome-mines in a 1003x675 window: 3 px, more than ``REPEAT_SLIP``). What repeats the
+    board only there, then the gap after a face, is the margin of a whole board, plain once those
+    lines are left out; a line of cells cut further out shows the next cell's face as well. The
+    median over the cells along the side (the pieces of ``_pieces_past``)."""
+    end = round(across[-1])
+    width = min(round(b) - round(a) for a, b in zip(along[:-1], along[1:]))
+    inside = view[end - 1].astype(np.float32)
+    counts = []
+    for x in (round(a) for a in along[:-1]):
+        if x < 0 or x + width > view.shape[1]:
+            continue
+        piece = view[end : end + depth, x : x + width].astype(np.float32)
+        apart = np.abs(piece - inside[x : x + width]).mean(axis=(1, 2))
+        counts.append(int(np.argmax(apart >= REPEAT_MEAN)) if (apart >= REPEAT_MEAN).any() else len(apart))
+    return int(np.median(counts)) if counts else 0
 
 
 def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.ndarray], list[int]] | None:
@@ -215,12 +235,12 @@ def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.n
     return None if runs is None else (pieces, runs)
 
 
-def _detailed(pieces: list[np.ndarray], runs: list[int]) -> bool:
+def _detailed(pieces: list[np.ndarray], runs: list[int], overhang: int = 0) -> bool:
     """Whether the pieces' repeating lines show detail: a plain background repeats anywhere. A cell of
     the line may be the only one of its kind (the one 7, an exploded mine): what counts is the pieces
     that repeat the board, each as far as it goes (cells drawn apart on a plain background may show
     it for their first lines, then their faces)."""
-    slip = max(REPEAT_SLIP, round(REPEAT_SLIP_SHARE * pieces[0].shape[1]))
+    slip = max(REPEAT_SLIP, round(REPEAT_SLIP_SHARE * pieces[0].shape[1]), overhang)
     shown = np.concatenate([p[slip:run].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= REPEAT_LINES])
     return shown.size > 0 and bool(np.ptp(shown) >= REPEAT_DETAIL)
 
