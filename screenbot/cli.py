@@ -94,14 +94,15 @@ def _printed(prog: str, text: str, code: int) -> int:
     if closed:
         print(f"{prog}: {closed}", file=sys.stderr)
         return EXIT_USAGE
+    out = CheckedOutput(sys.stdout)
     try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        out.write(text)
+        out.flush()
     except BrokenPipeError:  # the reader went away (a pipe into ``head``): it had what it wanted
         sys.stderr.close()
         return code
-    except OSError as exc:
-        print(f"{prog}: cannot write the output (standard output): {exc.strerror or exc}", file=sys.stderr)
+    except OutputError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
         # What Python would flush at exit is dropped, not said twice.
         sys.stdout = open(os.devnull, "w", encoding="utf-8")
         return EXIT_USAGE

@@ -200,16 +200,21 @@ def _overhang(view: np.ndarray, along, across, depth: int) -> int:
     lines are left out; a line of cells cut further out shows the next cell's face as well. The
     median over the cells along the side (the pieces of ``_pieces_past``)."""
     end = round(across[-1])
-    width = min(round(b) - round(a) for a, b in zip(along[:-1], along[1:]))
+    starts, width = _piece_places(view, along)
     inside = view[end - 1].astype(np.float32)
     counts = []
-    for x in (round(a) for a in along[:-1]):
-        if x < 0 or x + width > view.shape[1]:
-            continue
+    for x in starts:
         piece = view[end : end + depth, x : x + width].astype(np.float32)
         apart = np.abs(piece - inside[x : x + width]).mean(axis=(1, 2))
         counts.append(int(np.argmax(apart >= REPEAT_MEAN)) if (apart >= REPEAT_MEAN).any() else len(apart))
     return int(np.median(counts)) if counts else 0
+
+
+def _piece_places(view: np.ndarray, along) -> tuple[list[int], int]:
+    """Where each cell's piece past the side starts along it (those wholly on the picture), and the
+    pieces' width: the narrowest cell, pitches not being whole."""
+    width = min(round(b) - round(a) for a, b in zip(along[:-1], along[1:]))
+    return [x for x in (round(a) for a in along[:-1]) if 0 <= x and x + width <= view.shape[1]], width
 
 
 def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.ndarray], list[int]] | None:
@@ -219,14 +224,13 @@ def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.n
     would find of any runs: a margin or a gap past the side, whose lines repeat everywhere and are
     costly to follow)."""
     end = round(across[-1])
-    width = min(round(b) - round(a) for a, b in zip(along[:-1], along[1:]))
-    starts = [round(a) for a in along[:-1]]
+    places, width = _piece_places(view, along)
     # Where a piece may repeat: every cell of the board, a pixel either way.
     origins = np.array([(y, x) for row_start in across[:-1] for y in (round(row_start) + d for d in (-1, 0, 1))
-                        for start in starts for x in (start - 1, start, start + 1)])
+                        for start in (round(a) for a in along[:-1]) for x in (start - 1, start, start + 1)])
     origins = origins[(origins[:, 0] >= 0) & (origins[:, 0] + depth <= end)
                       & (origins[:, 1] >= 0) & (origins[:, 1] + width <= view.shape[1])]
-    pieces = [view[end : end + depth, x : x + width] for x in starts if 0 <= x and x + width <= view.shape[1]]
+    pieces = [view[end : end + depth, x : x + width] for x in places]
     if not pieces or not len(origins):
         return None
     if depth >= REPEAT_LINES and not _detailed(pieces, [depth] * len(pieces)):

@@ -60,7 +60,8 @@ def judge_weak_by_glyph(matches: CellMatches, frame: np.ndarray, lattice: Lattic
 
 def glyph_look(frame: np.ndarray, lattice: Lattice, skin: Skin, index: int):
     """This look at cell ``index``: its best (state, RMS), its second, and its confidence. Once per
-    picture: a board's flags are mostly drawn alike, pixel for pixel, and every one is looked at."""
+    picture: a board's weak cells are mostly drawn alike, pixel for pixel (a won board's flags), and
+    the frames of a game in play show them again and again."""
     region = _around(frame, lattice, index)
     key = (skin, region.shape, hashlib.blake2b(region.tobytes(), digest_size=16).digest())
     if key not in _looked:
