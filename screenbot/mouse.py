@@ -175,9 +175,9 @@ class PyAutoGuiMouse:
     """Real pointer and keyboard input through pyautogui (XTEST on X11)."""
 
     def __init__(self, pause: float = PYAUTOGUI_PAUSE) -> None:
-        from .desktop.windows import xlib_prints_logged
+        from .streams import prints_logged
 
-        with xlib_prints_logged():
+        with prints_logged():
             import pyautogui  # opens the display: only once DISPLAY is set
 
         pyautogui.PAUSE = pause

@@ -4,12 +4,16 @@ cannot be written (a full disk, /dev/full) turned into OutputError (exit 2) wher
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
+import logging
 import os
 import sys
 
 from .errors import OutputError
+
+log = logging.getLogger(__name__)
 
 
 def closed_streams() -> str:
@@ -64,3 +68,18 @@ class CheckedOutput:
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def prints_logged():
+    """What a library prints on stdout goes to the log instead, while the block runs. python-xlib prints
+    its warnings on stdout ("Xlib.xauth: warning, no xauthority details available"
+    for the empty ~/.Xauthority that xvfb-run leaves behind), where they would corrupt ``--json``
+    output: while connecting they go to the log instead. pyautogui connects when it is imported."""
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            yield
+    finally:
+        for line in printed.getvalue().splitlines():
+            log.debug("%s", line)

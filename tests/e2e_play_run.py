@@ -23,7 +23,7 @@ from screenbot.play.consistency import reading_problems
 from screenbot.play.live import SkinVision, load_skins, measure_scale, profile_for
 from screenbot.play.profile import USUAL_RESTARTS
 from screenbot.play.summary import summarize
-from screenbot.play.window import WindowTracker
+from screenbot.platforms.x11.tracker import WindowTracker
 from solver.errors import InconsistentBoardError
 from solver.probability import analyze
 

@@ -243,7 +243,7 @@ def run_fault(fault: str, workdir: Path, *, games: int = 3, limit: float = 60.0)
 
 def _windows_over(window: int) -> list[str]:
     """Titles of other programs' windows stacked over the game window."""
-    from screenbot.desktop.windows import windows_over
+    from screenbot.platforms.x11.windows import windows_over
     from screenbot.geometry import Rect
 
     return windows_over(window, Rect(*window_box(window)))
@@ -288,7 +288,7 @@ def _cause(fault: str, window: int, boards: list, bot: int) -> list[subprocess.P
         import signal
 
         from screenbot.geometry import Rect
-        from screenbot.play.window import WindowTracker
+        from screenbot.platforms.x11.tracker import WindowTracker
 
         tracker = WindowTracker(window)
         try:

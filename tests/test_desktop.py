@@ -76,7 +76,7 @@ def test_a_client_started_as_soon_as_the_display_is_up_gets_its_window():
     import subprocess
 
     from screenbot.desktop.install import ensure_debian_packages
-    from screenbot.desktop.windows import find_windows
+    from screenbot.platforms.x11.windows import find_windows
 
     ensure_debian_packages(["xbomb"], why="the xbomb client")
     for attempt in range(10):
@@ -218,7 +218,7 @@ def test_x_connections_print_nothing_on_stdout(display, tmp_path):
     empty = tmp_path / "empty.Xauthority"
     empty.write_bytes(b"")
     code = (
-        "from screenbot.desktop.windows import connect\n"
+        "from screenbot.platforms.x11.windows import connect\n"
         "from screenbot.mouse import PyAutoGuiMouse\n"
         "connect().close()\n"
         "PyAutoGuiMouse()\n"

@@ -192,16 +192,14 @@ def test_a_given_lattice_that_does_not_read_is_no_board(tmp_path):
     assert client.clicks == []
 
 
-def test_find_game_with_a_lattice_chooses_the_skin_and_plays_it(tmp_path, monkeypatch):
+def test_find_game_with_a_lattice_chooses_the_skin_and_plays_it(tmp_path):
     """The whole path of ``play --lattice`` without a display: the skin is chosen by reading the given
     lattice on the (simulated) screen with the real vision, and the game is played on that lattice."""
     from screenbot.play import live
-    from screenbot.testing import TemplateRenderer
+    from screenbot.testing import FakeDesktop, TemplateRenderer
 
     from .test_play_templates import TEMPLATES, _drawable_seed
 
-    monkeypatch.delenv("DISPLAY", raising=False)  # no X: no overlays to hide, no windows to list
-    monkeypatch.setattr(live, "_window_holding", lambda board: 1)
     renderer = TemplateRenderer.from_skin(TEMPLATES / "xdemineur")
     rows, cols, mines = 9, 12, 12
     seed = _drawable_seed(rows, cols, mines, (rows // 2, cols // 2), set(renderer.images), 1)
@@ -210,9 +208,9 @@ def test_find_game_with_a_lattice_chooses_the_skin_and_plays_it(tmp_path, monkey
     pitch = float(renderer.pitch)
     skins = live.load_skins(TEMPLATES)
     with pytest.raises(LatticeOffFrameError, match="not fully on the 1280x1024 screen"):
-        live.find_game(client, skins, lattice=GivenLattice((1100.0, 217.0), (pitch, pitch), rows, cols))
-    found = live.find_game(client, skins, lattice=GivenLattice((333.0, 217.0), (pitch, pitch), rows, cols))
-    assert found.skin == "xdemineur" and found.lattice.origin == (333.0, 217.0)
+        live.find_game(client, skins, FakeDesktop(client), lattice=GivenLattice((1100.0, 217.0), (pitch, pitch), rows, cols))
+    found = live.find_game(client, skins, FakeDesktop(client), lattice=GivenLattice((333.0, 217.0), (pitch, pitch), rows, cols))
+    assert found.skin == "xdemineur" and found.lattice.origin == (333.0, 217.0) and found.window == client.window_id
     player = Player(
         screen=client, screen_rect=client.screen_rect, mouse=client, vision=live.game_vision(skins, found),
         profile=live.profile_for(found.skin), config=PlayConfig(games=1, mines=mines, failure_dir=tmp_path),

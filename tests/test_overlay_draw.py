@@ -18,7 +18,7 @@ from screenbot.overlay.marks import (
     percent_label,
     probability_rgb,
 )
-from screenbot.overlay.x11 import _pack_bitmap
+from screenbot.platforms.x11.overlay_pictures import pack_bitmap
 from solver.board import parse_board
 from solver.policy import PolicyConfig, decide
 
@@ -193,7 +193,7 @@ def test_compose_leaves_undrawn_pixels_alone():
 def test_bitmap_for_the_window_shape(lsb_first):
     rng = np.random.default_rng(1)
     mask = rng.random((7, 45)) < 0.5
-    data = _pack_bitmap(mask, 32, lsb_first=lsb_first)
+    data = pack_bitmap(mask, 32, lsb_first=lsb_first)
     stride = len(data) // 7
     assert stride == 8  # 45 bits padded to two 32-bit units
     bits = np.unpackbits(np.frombuffer(data, np.uint8).reshape(7, stride), axis=1, bitorder="little" if lsb_first else "big")

@@ -80,10 +80,10 @@ def test_live_overlay_on_gnome_mines(game):
     from screenbot.geometry import Rect
     from screenbot.overlay.marks import MOVE_RGB
     from screenbot.overlay.live import DRAWN, UNCHANGED, HintConfig, HintSession
-    from screenbot.overlay.hiding import overlays_hidden
-    from screenbot.overlay.x11 import X11Overlay
+    from screenbot.platforms.x11.hiding import overlays_hidden
+    from screenbot.platforms.x11.overlay import X11Overlay
     from screenbot.play.live import SkinVision, load_skins, profile_for
-    from screenbot.play.window import WindowTracker
+    from screenbot.platforms.x11.tracker import WindowTracker
     from solver.policy import PolicyConfig, decide
 
     pyautogui.PAUSE = 0.02
@@ -228,8 +228,8 @@ def test_the_overlay_wakes_when_the_game_draws(game):
     """The live session looks at the board as soon as the game draws (DAMAGE), not at the next poll."""
     import pyautogui
 
-    from screenbot.overlay.x11 import X11Overlay
-    from screenbot.play.window import WindowTracker
+    from screenbot.platforms.x11.overlay import X11Overlay
+    from screenbot.platforms.x11.tracker import WindowTracker
 
     overlay = X11Overlay(game.window)
     try:

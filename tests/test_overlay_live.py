@@ -12,7 +12,7 @@ from screenbot.errors import UnrecognizedCellError, WindowGoneError
 from screenbot.geometry import Rect
 from screenbot.overlay.draw import render_layer
 from screenbot.overlay.marks import FRAME_STYLE, OverlayStyle
-from screenbot.overlay.fake import FakeOverlay, OverlaidScreen
+from screenbot.testing.overlay import FakeOverlay, OverlaidScreen
 from screenbot.overlay.live import DRAWN, HIDDEN, UNCHANGED, HintConfig, HintSession
 from screenbot.recording import Recorder, load_recording
 from screenbot.recording.replay import replay, solver_moves

@@ -1,5 +1,5 @@
-"""The window system choice (``screenbot.desktop.window_system``) and ``play`` with X11 switched off:
-only mss screenshots and pyautogui input, the portable fallback, on a real gnome-mines."""
+"""The platform layer's choice of a desktop (``screenbot.platforms``), and ``play`` with X11 switched
+off: only mss screenshots and pyautogui input, the portable fallback, on a real gnome-mines."""
 
 from __future__ import annotations
 
@@ -11,61 +11,71 @@ import sys
 import pytest
 
 from screenbot.cli import main
-from screenbot.desktop.window_system import ENV, NONE, X11, window_system
 from screenbot.errors import InputError
+from screenbot.platforms import ENV, NONE, WINDOWS, X11, chosen, open_desktop
 
 from .test_e2e_play import ROOT
 
 
-@pytest.mark.integration
+@pytest.mark.unit
 def test_auto_is_x11_on_an_x_display_and_none_without():
-    assert window_system({"DISPLAY": ":3"}) == X11
-    assert window_system({}) == NONE
-    assert window_system({ENV: "none", "DISPLAY": ":3"}) == NONE
-    assert window_system({ENV: " X11 "}) == X11
+    assert chosen(environ={"DISPLAY": ":3"}, platform="linux") == X11
+    assert chosen(environ={}, platform="linux") == NONE
+    assert chosen(environ={ENV: "none", "DISPLAY": ":3"}, platform="linux") == NONE
+    assert chosen(environ={ENV: " X11 "}, platform="linux") == X11
+    assert chosen("none", environ={ENV: "x11", "DISPLAY": ":3"}, platform="linux") == NONE  # the option wins
 
 
-@pytest.mark.integration
-def test_auto_is_none_on_windows_and_macos_whatever_display_says():
+@pytest.mark.unit
+def test_auto_is_the_windows_backend_on_windows_and_none_on_macos_whatever_display_says():
     """Wine gives every Windows program its X DISPLAY: taken as X11, play under Windows' Python
     failed on a missing Xlib (exit 3 "no X display" with the window system none)."""
-    for platform in ("win32", "darwin"):
-        assert window_system({"DISPLAY": ":3"}, platform) == NONE
-        assert window_system({ENV: "x11", "DISPLAY": ":3"}, platform) == X11  # when asked for
-    assert window_system({"DISPLAY": ":3"}, "linux") == X11
+    assert chosen(environ={"DISPLAY": ":3"}, platform="win32") == WINDOWS
+    assert chosen(environ={ENV: "none", "DISPLAY": ":3"}, platform="win32") == NONE  # when asked for
+    assert chosen(environ={"DISPLAY": ":3"}, platform="darwin") == NONE
+    assert chosen(environ={ENV: "x11", "DISPLAY": ":3"}, platform="darwin") == X11  # an X server beside it
+    assert chosen(environ={"DISPLAY": ":3"}, platform="cygwin") == NONE  # no windll in Cygwin's Python
+
+
+@pytest.mark.unit
+def test_a_backend_the_system_cannot_have_is_refused_by_name():
+    with pytest.raises(InputError, match="only on Windows"):
+        chosen("windows", environ={}, platform="linux")
+    with pytest.raises(InputError, match="--window-system=x11.*not X11"):
+        chosen("x11", environ={}, platform="win32")
+    with pytest.raises(InputError, match=f"{ENV}='wayland'.*auto, x11, windows, none"):
+        chosen(environ={ENV: "wayland"}, platform="linux")
 
 
 @pytest.mark.integration
 def test_a_screen_is_an_x_display_only_where_the_desktop_is_x(monkeypatch):
-    import screenbot.desktop.display as display
     from screenbot.errors import DisplayError
 
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     monkeypatch.delenv("XDG_SESSION_TYPE", raising=False)
-    monkeypatch.setenv(ENV, "none")
-    display.require_screen("advice", platform="win32")  # the session's desktop: nothing to name
-    display.require_screen("advice", platform="darwin")
+    open_desktop("none", platform="win32").require_screen("advice")  # the session's desktop: nothing to name
+    open_desktop("none", platform="darwin").require_screen("advice")
     with pytest.raises(DisplayError, match="no X display.*advice"):
-        display.require_screen("advice", platform="linux")
-    monkeypatch.setenv(ENV, "x11")  # asked for X11 on Windows: its display must be there
-    with pytest.raises(DisplayError):
-        display.require_screen("advice", platform="win32")
+        open_desktop("none", platform="linux").require_screen("advice")
+    with pytest.raises(DisplayError, match="no X display.*advice"):
+        open_desktop("x11", platform="darwin").require_screen("advice")  # asked for X11: its display must be there
 
 
 @pytest.mark.integration
 def test_an_unknown_window_system_is_a_usage_error(monkeypatch, capsys):
-    with pytest.raises(InputError, match="x11, none"):
-        window_system({ENV: "wayland"})
     monkeypatch.setenv(ENV, "wayland")
     assert main(["play", "--games", "1"]) == 2
     assert ENV in capsys.readouterr().err
+    monkeypatch.delenv(ENV)
+    assert main(["play", "--games", "1", "--window-system", "windows"]) == 2
+    assert "only on Windows" in capsys.readouterr().err
 
 
 @pytest.mark.integration
-def test_live_hints_need_x11(monkeypatch, capsys):
-    """On an X display, turning X11 off is refused by name for the live overlay; without a display
-    the answer stays "no display" (exit 3)."""
+def test_live_hints_need_a_window_system(monkeypatch, capsys):
+    """On an X display, turning the window system off is refused by name for the live overlay;
+    without a display the answer stays "no display" (exit 3)."""
     import screenbot.desktop.display as display
 
     monkeypatch.setenv(ENV, "none")
@@ -75,7 +85,7 @@ def test_live_hints_need_x11(monkeypatch, capsys):
     monkeypatch.setenv("DISPLAY", ":97")
     monkeypatch.setattr(display, "display_reachable", lambda name, timeout=2.0: True)
     assert main(["hint"]) == 2
-    assert "X11" in capsys.readouterr().err
+    assert "'none' knows no windows" in capsys.readouterr().err
 
 
 # The child plays with every X11 window-system entry point made to fail: window lookup and geometry,
@@ -83,11 +93,11 @@ def test_live_hints_need_x11(monkeypatch, capsys):
 # remain, as on a platform without an X11 backend.
 _PLAY_WITHOUT_X11 = """
 import json, sys
-import screenbot.desktop.windows as windows, screenbot.play.window as window, screenbot.overlay.hiding as hiding
+import screenbot.platforms.x11.windows as windows, screenbot.platforms.x11.tracker as tracker, screenbot.platforms.x11.hiding as hiding
 def refuse(*args, **kwargs):
     raise AssertionError("an X11 window-system call with the window system switched off")
 windows.find_windows = windows.window_geometry = windows.windows_over = refuse
-window.WindowTracker.__init__ = refuse
+tracker.WindowTracker.__init__ = refuse
 hiding.overlays_hidden = refuse
 from screenbot.cli import main
 sys.exit(main(["play", "--window-system", "none", "--games", "3", "--json", "--failure-dir", sys.argv[1]]))

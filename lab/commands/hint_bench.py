@@ -135,7 +135,7 @@ def _measure(args, game, display: str) -> dict:
     from screenbot.geometry import Rect
     from ..latency import CellProbe, change_events, figures, settle_latency
     from screenbot.play.live import SkinVision, load_skins, profile_for
-    from screenbot.play.window import WindowTracker
+    from screenbot.platforms.x11.tracker import WindowTracker
 
     pyautogui.PAUSE = 0.0
     pyautogui.moveTo(5, 5)  # gnome-mines lights the cell under the pointer

@@ -357,7 +357,7 @@ class _DenseGames:
 
 def _resize_window(client, size: tuple[int, int], timeout: float = 3.0) -> None:
     """Ask for the client area ``size`` (width, height) and wait until the window has it."""
-    from screenbot.desktop.windows import connect
+    from screenbot.platforms.x11.windows import connect
 
     conn = connect()
     try:
@@ -376,7 +376,7 @@ def _resize_window(client, size: tuple[int, int], timeout: float = 3.0) -> None:
 def _press(*keys: str) -> None:
     """Press ``keys`` together (held in order, released in reverse) through XTEST, as a user would."""
     from Xlib import X, XK
-    from screenbot.desktop.windows import connect
+    from screenbot.platforms.x11.windows import connect
     from Xlib.ext import xtest
 
     conn = connect()

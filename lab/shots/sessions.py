@@ -46,7 +46,7 @@ class LabelledShot:
 
 
 def _xtest(action: Callable) -> None:
-    from screenbot.desktop.windows import connect
+    from screenbot.platforms.x11.windows import connect
 
     conn = connect()
     try:

@@ -167,7 +167,7 @@ class SgtGame:
 def _press(*keys: str) -> None:
     """Press ``keys`` together through XTEST (sgt-mines, like GTK, ignores synthetic key events)."""
     from Xlib import X, XK
-    from screenbot.desktop.windows import connect
+    from screenbot.platforms.x11.windows import connect
     from Xlib.ext import xtest
 
     conn = connect()

@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
 def _play(client, args: argparse.Namespace) -> int:
     from ..capture import MssScreen, save_picture
     from ..errors import SkinError
+    from ..platforms import open_desktop
     from ..play.live import FoundGame, load_skins
     from .play import play_found
 
@@ -93,7 +94,9 @@ def _play(client, args: argparse.Namespace) -> int:
             from ..play.live import refined_lattice
 
             lattice = refined_lattice(screen.grab(), skins, lattice)
-        found = FoundGame(client.client, client.window, window, lattice)
+        # Followed as the desktop finds it (the client's own window, unless the window system is 'none').
+        desktop = open_desktop()
+        found = FoundGame(client.client, desktop.window_holding(window), window, lattice)
 
         def save_last_board(player) -> None:
             located = player.located
@@ -104,4 +107,4 @@ def _play(client, args: argparse.Namespace) -> int:
             except Exception as exc:  # the window may be gone; the summary still matters more
                 log.warning("could not save the last board: %s", exc)
 
-        return play_found(screen, skins, found, config_from_args(args), args.json, after=save_last_board)
+        return play_found(screen, skins, desktop, found, config_from_args(args), args.json, after=save_last_board)

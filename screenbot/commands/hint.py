@@ -155,7 +155,6 @@ def _run_live(args: argparse.Namespace) -> int:
     import time
 
     from ..capture import MssScreen
-    from ..desktop.display import require_x_display
     from ..errors import (
         BoardNotFoundError,
         DisplayError,
@@ -167,14 +166,14 @@ def _run_live(args: argparse.Namespace) -> int:
     from ..geometry import Rect
     from ..given_lattice import LatticeOffFrameError
     from ..overlay.live import HintConfig, HintSession
+    from ..platforms import open_desktop
     from ..play.live import check_client, find_game, game_vision, load_skins
     from ..recording import Recorder, RecordingError
     from ..recording.recorder import check_record_dir
 
-    from ..desktop.window_system import NONE, window_system
-
     # Everything the arguments can be checked against without the screen, before the screen.
     try:
+        desktop = open_desktop()
         skins = load_skins()
         check_client(skins, args.client, to_play=False)
         if args.record is not None:
@@ -182,20 +181,17 @@ def _run_live(args: argparse.Namespace) -> int:
     except (SkinError, RecordingError, InputError) as exc:
         return fail(str(exc), EXIT_USAGE)
     # These errors reach cli.main, which gives their exit codes (DisplayError 3, InputError 2).
-    require_x_display("run this on the desktop where the game is shown")
-    if window_system() == NONE:  # with a display, only when chosen
-        raise InputError("the live overlay is an X11 window, and SCREENBOT_WINDOW_SYSTEM=none turns X11 off "
-                         "(hints on a screenshot need no window system: --image)")
+    desktop.require_screen("run this on the desktop where the game is shown")
+    if desktop.overlay_refusal is not None:
+        raise InputError(desktop.overlay_refusal)
     screen = MssScreen()
     overlay = recorder = session = None
     ended = "stopped"
     try:
-        found = find_game(screen, skins, args.client, lattice=args.lattice)
+        found = find_game(screen, skins, desktop, args.client, lattice=args.lattice)
         if found.window is None:
             return fail("found a board but no window around it to follow", EXIT_NO_BOARD)
-        from ..overlay.x11 import X11Overlay
-
-        overlay = X11Overlay(found.window)
+        overlay = desktop.overlay(found.window)
         session = HintSession(
             screen=screen,
             screen_rect=Rect(0, 0, *screen.size),

@@ -145,24 +145,21 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
 def _learn(name: str, games: int, seed: int, say, restart_keys: tuple[str, ...] | None):
     """Open the display, find the board and its window, and play while learning."""
     from ..capture import MssScreen
-    from ..desktop.display import require_screen
     from ..learn.session import learn
     from ..learn.watch import Desk, board_lattice
     from ..mouse import PyAutoGuiMouse
-    from ..play.live import _window_holding, measure_scale
+    from ..platforms import open_desktop
+    from ..play.live import measure_scale
     from ..play.profile import ControlAction
 
-    require_screen("start the client on an X display (or under Xvfb) and run learn there")
+    desktop = open_desktop()
+    desktop.require_screen("start the client on an X display (or under Xvfb) and run learn there")
     with MssScreen() as screen:
         lattice = board_lattice(screen.grab(), name)
         mouse = PyAutoGuiMouse()
-        window = None
-        wid = _window_holding(lattice.board_rect())
-        if wid is not None:
-            from ..play.window import WindowTracker
-
-            window = WindowTracker(wid)
-        desk = Desk(screen, mouse, window, measure_scale(screen, mouse))
+        wid = desktop.window_holding(lattice.board_rect())
+        window = desktop.follow(wid) if wid is not None else None
+        desk = Desk(screen, mouse, window, measure_scale(screen, mouse), desktop=desktop)
         try:
             restart = ControlAction(keys=restart_keys, wait=0.1) if restart_keys else None
             return learn(desk, name, games, random.Random(seed), progress=say, restart=restart)

@@ -8,7 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from ..desktop.window_system import CHOICES as WINDOW_SYSTEMS
+from ..platforms import CHOICES as WINDOW_SYSTEMS
 from ..exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_USAGE
 from .common import add_lattice_argument, add_templates_argument, bounded_int, cell_argument, fail, output_folder, positive_int
 
@@ -32,7 +32,7 @@ def register(subparsers) -> None:
         "Exit codes: 0 all games played to a win or a loss, 1 stopped early (unsafe reading, a live fault "
         "above, moved off the --lattice, fail-safe), 2 bad arguments (an unknown --client or one that "
         "cannot be played, a --record folder holding a recording, --first/--mines that do not fit the "
-        "board, a --lattice not fully on the screen), 3 no usable X display (or a Wayland session), 4 no "
+        "board, a --lattice not fully on the screen), 3 no usable display (no X display on Linux, or a Wayland session), 4 no "
         "board on the screen (or none reads at the --lattice), 130 interrupted.",
     )
     add_play_arguments(parser)
@@ -40,11 +40,11 @@ def register(subparsers) -> None:
     parser.add_argument("--dry-run", action="store_true", help="read the board and print the moves, click nothing")
     parser.add_argument("--record", type=Path, metavar="DIR", help="record every changed frame, board read, analysis and action into DIR (see 'screenbot replay')")
     parser.add_argument("--window-system", choices=WINDOW_SYSTEMS, default=None,
-                        help="x11: find and follow the game's window (moves, closing, windows over it, pings); none: "
-                        "screenshots and mouse input only, the portable fallback (a moved board is located again "
-                        "when it stops reading; several boards are refused). Default auto (x11 on an X display on Linux, "
-                        "none on Windows and macOS), "
-                        "or the SCREENBOT_WINDOW_SYSTEM environment variable")
+                        help="x11, windows: find and follow the game's window (moves, closing, windows over it; "
+                        "on x11 pings too); none: screenshots and mouse input only, the portable fallback (a moved "
+                        "board is located again when it stops reading; several boards are refused). Default auto "
+                        "(windows on Windows, x11 on an X display on Linux, none on macOS), "
+                        "or the SCREENBOT_WINDOW_SYSTEM environment variable"),
     add_lattice_argument(parser, "screen", "--client")
     add_templates_argument(parser)
     parser.set_defaults(run=run)
@@ -77,8 +77,6 @@ def config_from_args(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..desktop import window_system
-    from ..desktop.display import require_screen
     from ..errors import (
         BoardNotFoundError,
         DisplayError,
@@ -87,13 +85,14 @@ def run(args: argparse.Namespace) -> int:
         UnrecognizedCellError,
     )
     from ..given_lattice import LatticeOffFrameError
+    from ..platforms import open_desktop
     from ..play.live import check_client, find_game, load_skins
     from ..recording import RecordingError
     from ..recording.recorder import check_record_dir
 
     # Everything the arguments can be checked against without the screen, before the screen.
     try:
-        window_system.choose(args.window_system)
+        desktop = open_desktop(args.window_system)
         skins = load_skins()
         check_client(skins, args.client, to_play=not args.dry_run)
         if args.record is not None:
@@ -101,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     except (SkinError, RecordingError, InputError) as exc:
         return fail(str(exc), EXIT_USAGE)
     try:
-        require_screen(
+        desktop.require_screen(
             "start the game on an X11 desktop, or run 'screenbot demo' to start a virtual one with a client"
         )
     except DisplayError as exc:
@@ -111,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with MssScreen() as screen:
             try:
-                found = find_game(screen, skins, args.client, lattice=args.lattice)
+                found = find_game(screen, skins, desktop, args.client, lattice=args.lattice)
             except LatticeOffFrameError as exc:
                 return fail(str(exc), EXIT_USAGE)
             except (BoardNotFoundError, UnrecognizedCellError) as exc:  # the latter: only with --lattice
@@ -124,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(recorder, int):
                 return recorder
             try:
-                return play_found(screen, skins, found, config_from_args(args), args.json, observer=recorder)
+                return play_found(screen, skins, desktop, found, config_from_args(args), args.json, observer=recorder)
             finally:
                 if recorder is not None:
                     recorder.close()
@@ -148,18 +147,15 @@ def _save_screen(screen, folder: Path) -> str:
     return ""
 
 
-def play_found(screen, skins, found, config, as_json: bool, observer=None, after=None) -> int:
-    """Play on a found game and print the summary; shared with ``demo``. ``after(player)`` runs once
-    the games are over (or stopped), while the screen is still open."""
+def play_found(screen, skins, desktop, found, config, as_json: bool, observer=None, after=None) -> int:
+    """Play on a game found on ``desktop`` and print the summary; shared with ``demo``. ``after(player)``
+    runs once the games are over (or stopped), while the screen is still open."""
     from ..errors import InputError, ScreenError, SkinError, WindowGoneError
     from ..geometry import Rect
     from ..mouse import PyAutoGuiMouse
     from ..play import Player, PlayError
-    from ..play.live import check_playable, game_vision, hide_overlays, measure_scale, profile_for
+    from ..play.live import check_playable, game_vision, measure_scale, profile_for
     from ..play.summary import format_summary, summarize
-    from ..desktop.display import display_lost
-    from ..desktop.window_system import uses_x11
-    from ..play.window import WindowTracker
 
     try:
         profile = profile_for(found.skin)
@@ -174,11 +170,11 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
         mouse = _NoClickMouse(mouse)
     size = screen.size
     scale = measure_scale(screen, mouse)
-    window = WindowTracker(found.window) if found.window is not None else None
+    window = desktop.follow(found.window) if found.window is not None else None
     if window is None:
-        log.warning("no window %s around the board: a moved board is located again when it stops reading; "
-                    "a window over it or closed is seen only as a board that no longer reads",
-                    "found" if uses_x11() else "looked for (window system: none)")
+        log.warning("no window found around the board (window system: %s): a moved board is located again "
+                    "when it stops reading; a window over it or closed is seen only as a board that no longer "
+                    "reads", desktop.name)
     player = Player(
         screen=screen,
         screen_rect=Rect(0, 0, *size),
@@ -189,7 +185,7 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
         window=window,
         scale=scale,
         observer=observer,
-        overlays_hidden=hide_overlays(),
+        overlays_hidden=desktop.overlays_hidden,
     )
     if observer is not None and hasattr(observer, "bind_settings"):
         # A recorder stores, per step, the solver settings each decision was made with (for replay).
@@ -201,16 +197,16 @@ def play_found(screen, skins, found, config, as_json: bool, observer=None, after
         code, stopped = EXIT_INTERRUPTED, "interrupted (Ctrl-C)"
     except WindowGoneError as exc:
         # A window "gone" with its display is the display's going (told apart by connecting again).
-        code, stopped = EXIT_FAILED, (_display_went(exc.__cause__ or exc) if display_lost(exc.__cause__ or exc)
+        code, stopped = EXIT_FAILED, (_display_went(exc.__cause__ or exc) if desktop.lost(exc.__cause__ or exc)
                                       else f"the game window was closed: {exc}")
     except InputError as exc:  # an option that does not fit the board found, before any click on it
         code, stopped = EXIT_USAGE, str(exc)
     except (PlayError, ScreenError) as exc:
-        code, stopped = EXIT_FAILED, _display_went(exc) if display_lost(exc.__cause__ or exc) else str(exc)
+        code, stopped = EXIT_FAILED, _display_went(exc) if desktop.lost(exc.__cause__ or exc) else str(exc)
     except Exception as exc:
         if type(exc).__name__ == "FailSafeException":  # pyautogui's, without importing it at top level
             code, stopped = EXIT_FAILED, "stopped by the fail-safe: the pointer was moved into a screen corner"
-        elif display_lost(exc):
+        elif desktop.lost(exc):
             # The games so far are summed up and a recording is closed whole, as after any stop.
             code, stopped = EXIT_FAILED, _display_went(exc)
         else:

@@ -10,7 +10,7 @@ from .clients import start_client, start_gnome_mines, start_xdemineur
 from .display import VirtualDisplay, check_not_wayland, ensure_display
 from .install import ensure_debian_packages
 from .processes import ClientWindow
-from .windows import find_windows, window_exists, window_geometry
+from ..platforms.x11.windows import find_windows, window_exists, window_geometry
 
 __all__ = [
     "ClientWindow",

@@ -18,7 +18,7 @@ from ..errors import ClientStartError
 from .install import ensure_debian_packages
 from .launch import launch_for
 from .processes import ClientWindow, client_env, free_port, spawn, stop_group, temp_home, wait_window
-from .windows import find_windows
+from ..platforms.x11.windows import find_windows
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from .launch import launch_for
 from .kmines import start_kmines
 from .minegauler import BUTTON_SIZES, LAUNCHER, LEVELS, ensure_minegauler_venv
 from .processes import ClientWindow, client_env, launch_client, temp_home
-from .windows import connect
+from ..platforms.x11.keys import click as xtest_click, press_key as xtest_key
 from .winemine import start_winemine
 from .xbomb import XBOMB_LEVELS, xbomb_lattice
 
@@ -59,40 +59,6 @@ def start_client(name: str, **options: object) -> ClientWindow:
     if name not in starters:
         raise ClientStartError(f"unknown client; known: {', '.join(starters)}", client=name)
     return starters[name](**options)  # type: ignore[operator]
-
-
-def _xtest_key(keysym_name: str) -> None:
-    """Press and release a key through XTEST: GTK ignores synthetic XSendEvent keys (xdotool --window)."""
-    from Xlib import X, XK
-    from Xlib.ext import xtest
-
-    conn = connect()
-    try:
-        code = conn.keysym_to_keycode(XK.string_to_keysym(keysym_name))
-        xtest.fake_input(conn, X.KeyPress, code)
-        conn.sync()
-        xtest.fake_input(conn, X.KeyRelease, code)
-        conn.sync()
-    finally:
-        conn.close()
-
-
-def _xtest_click(x: int, y: int) -> None:
-    from Xlib import X
-    from Xlib.ext import xtest
-
-    conn = connect()
-    try:
-        xtest.fake_input(conn, X.MotionNotify, x=x, y=y)
-        conn.sync()
-        time.sleep(0.05)
-        xtest.fake_input(conn, X.ButtonPress, 1)
-        conn.sync()
-        time.sleep(0.05)
-        xtest.fake_input(conn, X.ButtonRelease, 1)
-        conn.sync()
-    finally:
-        conn.close()
 
 
 # --- gnome-mines -------------------------------------------------------------------------------------
@@ -174,7 +140,7 @@ def _gnome_mines_play_custom(handle: ClientWindow, percent: int | None = None) -
     from ..capture import MssScreen
 
     time.sleep(0.5)  # the window maps before GTK has drawn and focused its start page
-    _xtest_key("4")
+    xtest_key("4")
     deadline = time.monotonic() + 10
     with MssScreen() as screen:
         while time.monotonic() < deadline:
@@ -187,7 +153,7 @@ def _gnome_mines_play_custom(handle: ClientWindow, percent: int | None = None) -
             if len(xs) > 200:
                 if percent is not None:
                     _type_percent(frame, rect, xs, ys, percent)
-                _xtest_click(rect.left + int(xs.mean()), rect.top + int(ys.mean()))
+                xtest_click(rect.left + int(xs.mean()), rect.top + int(ys.mean()))
                 time.sleep(0.5)
                 return
     raise ClientStartError("the custom game page did not show its Play Game button", client="gnome-mines")
@@ -212,10 +178,10 @@ def _type_percent(frame, rect: Rect, xs, ys, percent: int) -> None:
     cols = np.flatnonzero(white[field_rows].any(axis=0))
     y = rect.top + max(0, top - 60) + int(field_rows.mean())
     x = rect.left + left + int(cols.min()) + 10
-    _xtest_click(x, y)
+    xtest_click(x, y)
     time.sleep(0.2)
     for key in ["End"] + ["BackSpace"] * 4 + list(str(percent)) + ["Tab"]:
-        _xtest_key(key)
+        xtest_key(key)
         time.sleep(0.05)
     time.sleep(0.3)
 

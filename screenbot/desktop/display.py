@@ -14,13 +14,11 @@ import os
 import select
 import shutil
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 
 from ..errors import DisplayError, WaylandSessionError
-from .window_system import OWN_DESKTOPS, X11, window_system
-from .windows import connect
+from ..platforms.x11.windows import connect
 
 log = logging.getLogger(__name__)
 
@@ -56,15 +54,6 @@ def require_x_display(advice: str) -> str:
     if not display or not display_reachable(display):
         raise DisplayError(f"no X display (DISPLAY={display!r}): {advice}", display=display)
     return display
-
-
-def require_screen(advice: str, platform: str = sys.platform) -> None:
-    """Check that this process has a screen to capture and click on: the X display where the bot
-    talks to X11 or the desktop is X (Linux, the BSDs; DisplayError ending with ``advice`` when there
-    is none); on Windows and macOS with the window system ``none``, the session's own desktop, which
-    mss and pyautogui reach with no display to name (their own errors say when they cannot)."""
-    if window_system() == X11 or platform not in OWN_DESKTOPS:
-        require_x_display(advice)
 
 
 def display_reachable(display: str, timeout: float = 2.0) -> bool:

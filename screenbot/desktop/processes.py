@@ -19,7 +19,7 @@ from typing import Callable
 
 from ..errors import ClientStartError
 from ..geometry import Rect
-from . import windows
+from ..platforms.x11 import windows
 
 log = logging.getLogger(__name__)
 

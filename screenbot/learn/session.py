@@ -21,7 +21,7 @@ from ..play.profile import USUAL_RESTARTS, ControlAction
 from .clusters import Clusters
 from .ends import GameEnds
 from .naming import LostGame, NamingError, merge, name_lost_board
-from .watch import (Desk, FocusProbe, LearnError, Seen, board_lattice, crop_around, debug_dump,
+from .watch import (Desk, LearnError, Seen, board_lattice, crop_around, debug_dump,
                     fresh_phase, opened_ids)
 
 log = logging.getLogger(__name__)
@@ -77,10 +77,8 @@ class Session(GameEnds):
         self.seen = Seen(lattice, crop, Clusters())
         self.mouse = BoardMouse(self.desk.mouse, lattice, self.desk.scale, Rect(0, 0, width, height))
         if self.desk.window is not None:
-            from ..desktop.windows import window_title
-
             try:
-                self.seen.window_title = window_title(self.desk.window.window_id) or None
+                self.seen.window_title = self.desk.window.title() or None
             except Exception:  # a title is only a convenience for the profile
                 self.seen.window_title = None
 
@@ -232,11 +230,11 @@ class Session(GameEnds):
         """Does the client hide its board when its window loses the keyboard (gnome-mines pauses)?
         A small window of ours takes the keyboard for a moment, then the client's window gets it back."""
         window = self.desk.window
-        if window is None:
+        if window is None or self.desk.desktop is None:
             return image, ids
         try:
-            probe = FocusProbe()
-        except Exception as exc:  # no X11 window to take the keyboard: the rule stays unknown (false)
+            probe = self.desk.desktop.focus_probe()
+        except Exception as exc:  # no window of ours to take the keyboard: the rule stays unknown (false)
             log.info("learn: could not open a window to take the keyboard (%s)", exc)
             return image, ids
         try:

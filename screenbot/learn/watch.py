@@ -3,7 +3,7 @@ frames kept and every cell as a cluster id (``Seen``), and the ``Watcher`` that 
 picture to settle and clicks through a ``BoardMouse`` on that board (``session`` plays the games).
 
 The desk (screen, mouse and keyboard, window, clock) comes in from outside, so this module opens no
-display itself (but for ``FocusProbe``, a window of ours that takes the keyboard for a moment).
+display itself (but for the desktop's focus probe, a window of ours that takes the keyboard for a moment).
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ class LearnError(ScreenError):
 @dataclass
 class Desk:
     """What the session works with: ``screen.grab(region)``, ``mouse`` (move, click, press),
-    ``window`` (a WindowTracker or None), ``scale`` (pixels per click point)."""
+    ``window`` (the game's ``screenbot.platforms.GameWindow``, or None), ``scale`` (pixels per click
+    point), ``desktop`` (the ``screenbot.platforms.Desktop`` it is on, or None: its focus probe)."""
 
     screen: object
     mouse: object
@@ -52,6 +53,7 @@ class Desk:
     scale: ScreenScale = ScreenScale()
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], float] = time.monotonic
+    desktop: object | None = None
 
 
 @dataclass
@@ -303,41 +305,6 @@ def _only_cell_changed(before: np.ndarray, after: np.ndarray, cell: tuple[int, i
     changed = before != after
     changed[cell] = False
     return not changed.any()
-
-
-class FocusProbe:
-    """A small window in the screen's top-left corner that takes the keyboard while it exists."""
-
-    def __init__(self) -> None:
-        import time as _time
-
-        from Xlib import X, Xutil
-
-        from ..desktop.windows import connect
-
-        self.conn = connect(purpose="to open a window on")
-        screen = self.conn.screen()
-        self.window = screen.root.create_window(0, 0, 40, 40, 0, screen.root_depth, X.InputOutput, X.CopyFromParent,
-                                                background_pixel=screen.black_pixel)
-        self.window.set_wm_name("screenbot learn: focus probe")
-        self.window.set_wm_normal_hints(flags=Xutil.USPosition | Xutil.PPosition, x=0, y=0)
-        self.window.map()
-        self.conn.sync()
-        _time.sleep(0.2)
-        self.window.set_input_focus(X.RevertToParent, X.CurrentTime)
-        self.conn.sync()
-
-    def rect(self) -> Rect:
-        geom = self.window.get_geometry()
-        origin = self.window.translate_coords(self.conn.screen().root, 0, 0)
-        return Rect(-origin.x, -origin.y, geom.width, geom.height)
-
-    def close(self) -> None:
-        try:
-            self.window.destroy()
-            self.conn.sync()
-        finally:
-            self.conn.close()
 
 
 def debug_dump(game: int, lost: LostGame, before: np.ndarray, after: np.ndarray, exc: object) -> None:

@@ -13,7 +13,7 @@ from .marks import Hints, OverlayStyle
 
 
 class OverlayPainter:
-    """Draws hints on an overlay window (``show(bgr, mask, rect, boxes=...)``, see ``x11.X11Overlay``)."""
+    """Draws hints on an overlay window (``show(bgr, mask, rect, boxes=...)``, see ``screenbot.platforms.base.Overlay``)."""
 
     def __init__(self) -> None:
         # The overlay picture as last shown and the mark of each cell in it (redraws touch changed cells).

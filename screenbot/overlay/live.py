@@ -95,7 +95,7 @@ class HintStats:
 
 class HintSession:
     """``overlay`` follows the game window: ``target_state()``, ``follow()``, ``show(bgr, mask, rect)``,
-    ``hide()`` (``screenbot.overlay.x11.X11Overlay``). ``vision`` has ``locate(frame, origin)`` and
+    ``hide()`` (a ``screenbot.platforms.Overlay``). ``vision`` has ``locate(frame, origin)`` and
     ``read(frame, lattice)``; ``profile`` (optional) gives ``mine_total(rows, cols)`` and
     ``first_click_cell(rows, cols)``; ``observer`` (optional) gets ``on_step`` like the play loop's."""
 

@@ -1,6 +1,6 @@
 """What the hint overlay marks, before any pixel is drawn: the probability colour scale and its labels,
 the hints per cell (``Hints``), the two drawing
-styles and the ``Layer`` a drawing results in (where the cells are: ``screenbot.geometry.Lattice``). ``draw`` renders them; ``live`` and ``x11`` show them.
+styles and the ``Layer`` a drawing results in (where the cells are: ``screenbot.geometry.Lattice``). ``draw`` renders them; ``live`` shows them in the desktop's overlay.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ Clients differ in how fast clicks may follow each other (the profile's ``confirm
   did. So a press sent before gnome-mines has handled the previous one goes to the previous tile (a
   cell the bot clicked already: a left click there changes nothing, or chords around correct flags; a
   right click there would take its flag off). Back to back, ~40% of clicks were lost that way. Here
-  each open waits for two round trips through the client (``Window.ping``, _NET_WM_PING: a few ms
+  each open waits for two round trips through the client (``GameWindow.ping``, _NET_WM_PING: a few ms
   each): after one, 8.6% of opens were still lost (GDK may answer a ping before it has handled the
   events ahead of it), after two 1.5%, chosen again at the next step (``drops_clicks``). Flags wait
   for their cell to show, as with ``"cell"``. Without a window that answers pings, this is ``"cell"``.

@@ -5,7 +5,6 @@ Import order matters (see ``screenbot.mouse``): the screen and DISPLAY first, py
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +65,7 @@ def load_skins(directory: Path | None = None):
 @dataclass(frozen=True, slots=True)
 class FoundGame:
     skin: str
-    window: int | None  # X window id of the client holding the board, when one was found
+    window: int | None  # the desktop's id of the window holding the board, when one was found
     board: Rect  # where the board was seen, in screen pixels
     lattice: object | None = None  # the lattice given with --lattice (screen pixels, skin chosen)
 
@@ -79,44 +78,30 @@ def refined_lattice(frame, skins, lattice):
     return refine(frame, skins[lattice.skin], lattice, (2.0, 2.0))
 
 
-def find_game(screen, skins, skin: str = "auto", lattice=None) -> FoundGame:
-    """Locate a board on the whole screen, then the top-level window that holds it.
+def find_game(screen, skins, desktop, skin: str = "auto", lattice=None) -> FoundGame:
+    """Locate a board on the whole screen, then the top-level window of ``desktop`` that holds it.
 
     ``lattice``, a ``screenbot.given_lattice.GivenLattice`` in screen pixels, replaces the search: only
     the skin is chosen (``skin``, or the one that reads it best). LatticeOffFrameError when it is not
     fully on the screen."""
-    from ..desktop.window_system import uses_x11
     from ..given_lattice import choose_skin
 
-    x11 = uses_x11()
-    with hide_overlays()():  # a hint overlay over the game would hide the whole-cell look locating needs
+    with desktop.overlays_hidden():  # a hint overlay over the game would hide the whole-cell look locating needs
         frame = screen.grab()
     if lattice is None:
         try:
             found = SkinVision(skins, skin).locate(frame)
         except BoardNotFoundError as exc:
-            if exc.reason != "several boards" or not x11:
+            stacked = desktop.stacked() if exc.reason == "several boards" else []
+            if not stacked:  # not several boards, or a desktop that knows no windows to tell them apart
                 raise
-            found = _topmost_board(frame, skins, skin, getattr(screen, "origin", (0, 0)))
+            found = _topmost_board(frame, skins, skin, getattr(screen, "origin", (0, 0)), stacked)
     else:
         found = choose_skin(frame, lattice, skins, skin, what="screen").lattice
     ox, oy = found.origin
     px, py = found.pitch if isinstance(found.pitch, (tuple, list)) else (found.pitch, found.pitch)
     board = Rect(int(ox), int(oy), int(px * found.cols), int(py * found.rows))
-    window = _window_holding(board) if x11 else None
-    return FoundGame(found.skin, window, board, found if lattice is not None else None)
-
-
-def hide_overlays():
-    """The context manager that takes hint overlays off the screen while a board is located: X11's,
-    or one that does nothing without a window system (there are no overlays then)."""
-    from ..desktop.window_system import uses_x11
-
-    if uses_x11():
-        from ..overlay.hiding import overlays_hidden
-
-        return overlays_hidden
-    return contextlib.nullcontext
+    return FoundGame(found.skin, desktop.window_holding(board), board, found if lattice is not None else None)
 
 
 def game_vision(skins, found: FoundGame):
@@ -129,19 +114,13 @@ def game_vision(skins, found: FoundGame):
     return GivenLatticeVision(vision, found.lattice)
 
 
-def _topmost_board(frame: np.ndarray, skins, skin: str, origin: tuple[int, int]):
-    """Of several complete boards on the screen, the one in the window stacked highest (the one the
-    user looked at last); BoardNotFoundError naming them when no window tells them apart."""
-    from ..desktop.windows import find_windows, window_geometry
+def _topmost_board(frame: np.ndarray, skins, skin: str, origin: tuple[int, int], stacked: list[Rect]):
+    """Of several complete boards on the screen, the one in the window stacked highest (``stacked``:
+    the windows bottom to top; the one the user looked at last); BoardNotFoundError naming them when no
+    window tells them apart."""
     from ..vision.locate import locate_boards
 
     boards = [f.lattice for f in locate_boards(frame, skins, skin) if f.lattice is not None and not f.refusal]
-    stacked = []  # bottom to top, as the X server stacks them
-    for wid in find_windows():
-        try:
-            stacked.append(window_geometry(wid))
-        except Exception:  # the window closed meanwhile
-            continue
 
     def height(lattice) -> int:
         rect = lattice.board_rect().translated(origin[0], origin[1])
@@ -154,25 +133,6 @@ def _topmost_board(frame: np.ndarray, skins, skin: str, origin: tuple[int, int])
                                  reason="several boards")
     log.info("%d boards on the screen: playing the one in the topmost window", len(boards))
     return ranks[-1][1]
-
-
-def _window_holding(board: Rect) -> int | None:
-    """The smallest visible top-level window containing the board (None without X windows)."""
-    try:
-        from ..desktop.windows import find_windows, window_geometry
-    except ImportError:  # pragma: no cover - python-xlib is a dependency on Linux
-        return None
-    best: tuple[int, int] | None = None
-    for wid in find_windows():
-        try:
-            rect = window_geometry(wid)
-        except Exception:
-            continue
-        if rect.contains_rect(board):
-            area = rect.width * rect.height
-            if best is None or area < best[0]:
-                best = (area, wid)
-    return best[1] if best else None
 
 
 def measure_scale(screen, mouse) -> ScreenScale:

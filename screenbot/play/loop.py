@@ -34,6 +34,7 @@ from solver.policy import PolicyConfig
 from ..errors import ScreenError
 from ..geometry import Rect
 from ..mouse import Mouse, ScreenScale
+from ..platforms.base import GameWindow
 from .clicking import Clicker
 from .controls import ClientControls
 from .locating import BoardTracker
@@ -44,7 +45,7 @@ from .profile import CONFIRM_PING, PlayProfile
 from .rules import GameRules
 from .safe_read import SafeReader, save_frame
 from .stability import wait_for_paint, wait_for_redraw
-from .types import Located, PlayConfig, PlayError, Screen, Surroundings, Vision, Window
+from .types import Located, PlayConfig, PlayError, Screen, Surroundings, Vision
 from .unread import name_unread
 
 log = logging.getLogger(__name__)
@@ -66,7 +67,7 @@ class Player:
         vision: Vision,
         profile: PlayProfile,
         config: PlayConfig = PlayConfig(),
-        window: Window | None = None,
+        window: GameWindow | None = None,
         scale: ScreenScale = ScreenScale(),
         observer: PlayObserver | None = None,
         clock: Callable[[], float] = time.perf_counter,

@@ -1,5 +1,5 @@
 """What the play loop works with: its settings, the board it located, the interfaces of what it drives
-(screen, vision, window), and the errors that stop it."""
+(screen, vision; the game window is a ``screenbot.platforms.GameWindow``), and the errors that stop it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import ScreenError
 from ..geometry import Lattice, Rect
+from ..platforms.base import GameWindow
 
 
 class PlayError(ScreenError):
@@ -46,25 +47,6 @@ class Vision(Protocol):
     def read(self, frame: np.ndarray, lattice): ...  # -> reading with .board, .min_confidence
 
 
-class Window(Protocol):
-    def geometry(self) -> Rect: ...
-
-    def activate(self) -> None: ...
-
-    def supports_ping(self) -> bool: ...
-
-    def ping(self, timeout: float) -> bool: ...  # True once the client has read all input sent before
-
-    def is_viewable(self) -> bool: ...  # False once minimised (or unmapped)
-
-    def windows_over(self, rect: Rect, own: bool = False) -> list[str]: ...  # other programs' (own: the game's) windows over rect
-
-    # other programs' windows mapped over rect since the last call, whatever the stacking says now
-    def appeared_over(self, rect: Rect) -> list[str]: ...
-
-    def put_arrivals_back(self) -> None: ...  # raise those (when under the game now) back over it
-
-
 @dataclass(slots=True)
 class Surroundings:
     """What every part of a session looks at and waits on: the screen and its extent, the eyes, the game
@@ -74,7 +56,7 @@ class Surroundings:
     screen: Screen
     screen_rect: Rect
     vision: Vision
-    window: Window | None = None
+    window: GameWindow | None = None
     clock: Callable[[], float] = time.perf_counter
     sleep: Callable[[float], None] = time.sleep
 

@@ -7,6 +7,8 @@
 - Renderers: ``FlatRenderer`` paints each cell state in its own flat colour (read back by
   ``FlatVision``, a fake of the vision module); ``TemplateRenderer`` pastes a skin's template images,
   so the real vision code reads the simulated game like a real client.
+- ``FakeDesktop``: a ``screenbot.platforms.Desktop`` whose one window is a ``SimulatedClient``;
+  ``FakeOverlay`` (with ``OverlaidScreen``) the hint overlay over it.
 - ``RecordingMouse`` (from ``screenbot.mouse``) for tests that only look at the clicks.
 """
 
@@ -14,15 +16,20 @@ from solver.game import LOST, WON
 
 from ..mouse import RecordingMouse
 from .client import ClickRecord, SimulatedClient
+from .desktop import FakeDesktop
+from .overlay import FakeOverlay, OverlaidScreen
 from .renderers import FlatReading, FlatRenderer, FlatVision, TemplateRenderer
 
 __all__ = [
     "LOST",
     "WON",
     "ClickRecord",
+    "FakeDesktop",
+    "FakeOverlay",
     "FlatReading",
     "FlatRenderer",
     "FlatVision",
+    "OverlaidScreen",
     "RecordingMouse",
     "SimulatedClient",
     "TemplateRenderer",

@@ -158,6 +158,14 @@ class SimulatedClient:
         self.activations += 1
         self.paused = False
 
+    window_id = 1  # as a desktop's window id (``screenbot.testing.FakeDesktop``)
+
+    def title(self) -> str:
+        return "Simulated Minesweeper"
+
+    def close(self) -> None:
+        return None  # a followed window lets go of its connection here; the fake holds none
+
     def supports_ping(self) -> bool:
         return self.answers_ping
 

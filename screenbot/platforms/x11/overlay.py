@@ -23,35 +23,26 @@ Platforms: this module needs X11 with the SHAPE extension (any Xorg or Xvfb). Wi
 layered (WS_EX_LAYERED | WS_EX_TRANSPARENT) topmost window, and macOS a borderless NSWindow that ignores
 mouse events; neither is implemented here (see docs/hint-and-replay.md, "Platform support").
 
-This module is the window itself; ``x11_pictures`` packs what it shows into X requests and
-``x11_events`` watches for the game drawing and other windows restacking.
+This module is the window itself; ``overlay_pictures`` packs what it shows into X requests and
+``overlay_events`` watches for the game drawing and other windows restacking.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import DisplayError, WindowGoneError
-from ..geometry import Rect
+from ...errors import DisplayError, WindowGoneError
+from ...geometry import Rect
+from ..base import TargetState
 from .hiding import WM_CLASS
-from .x11_events import ChangeWatch
-from .x11_pictures import pack_bitmap as _pack_bitmap  # noqa: F401 (tests import it from here)
-from .x11_pictures import put_picture, set_shape
+from .overlay_events import ChangeWatch
+from .overlay_pictures import put_picture, set_shape
 
 log = logging.getLogger(__name__)
 
 OVERLAY_NAME = "screenbot hint overlay"
-
-
-@dataclass(frozen=True, slots=True)
-class TargetState:
-    """Where the followed game window is: its client area in root coordinates, and whether it shows."""
-
-    rect: Rect
-    viewable: bool
 
 
 class X11Overlay:
@@ -66,7 +57,7 @@ class X11Overlay:
     def __init__(self, target_window: int, *, display: str | None = None) -> None:
         from Xlib import X, error as xerror
 
-        from ..desktop.windows import connect
+        from .windows import connect
 
         self._conn = connect(display, purpose="for the live overlay")
         name = self._conn.get_display_name()

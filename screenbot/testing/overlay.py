@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..geometry import Rect
-from .x11 import TargetState
+from ..platforms.base import TargetState
 
 
 class FakeOverlay:

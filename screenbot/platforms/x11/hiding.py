@@ -7,7 +7,7 @@ import contextlib
 import time
 from typing import Iterator
 
-from ..errors import DisplayError
+from ...errors import DisplayError
 
 WM_CLASS = ("screenbot-overlay", "Screenbot")  # how other processes find overlay windows
 
@@ -23,7 +23,7 @@ def overlays_hidden(*, display: str | None = None, settle: float = 0.15) -> Iter
     """
     from Xlib import X, error as xerror
 
-    from ..desktop.windows import connect
+    from .windows import connect
 
     try:
         conn = connect(display)

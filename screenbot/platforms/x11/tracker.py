@@ -15,8 +15,8 @@ import logging
 import select
 import time
 
-from ..errors import WindowGoneError
-from ..geometry import Rect
+from ...errors import WindowGoneError
+from ...geometry import Rect
 
 log = logging.getLogger(__name__)
 
@@ -26,10 +26,10 @@ def _quiet_x_error(error, request) -> None:
 
 
 class WindowTracker:
-    """A top-level X window by id (as found by ``screenbot.desktop.windows.find_windows``)."""
+    """A top-level X window by id (as found by ``windows.find_windows``): the X11 ``GameWindow``."""
 
     def __init__(self, window_id: int, display: str | None = None) -> None:
-        from ..desktop.windows import connect
+        from .windows import connect
 
         self._conn = connect(display, purpose="to follow the game window on")
         name = self._conn.get_display_name()
@@ -57,10 +57,15 @@ class WindowTracker:
             raise WindowGoneError(f"the game window 0x{self.window_id:x} was closed", window=self.window_id) from exc
         return Rect(-origin.x, -origin.y, geom.width, geom.height)
 
+    def title(self) -> str:
+        from .windows import window_title
+
+        return window_title(self.window_id, display=self._display_name)
+
     def windows_over(self, rect: Rect, own: bool = False) -> list[str]:
         """Titles of other programs' windows stacked above the game window over ``rect`` (with
         ``own``: of the game's own windows, its dialogs)."""
-        from ..desktop.windows import windows_over
+        from .windows import windows_over
 
         try:
             return windows_over(self.window_id, rect, own=own, display=self._display_name)
@@ -72,7 +77,7 @@ class WindowTracker:
         """Titles of other programs' windows mapped over ``rect`` since the last call, above the game
         or under it: ``WindowArrivals``."""
         if self._arrivals is None:
-            from ..desktop.windows import WindowArrivals
+            from .windows import WindowArrivals
 
             try:
                 self._arrivals = WindowArrivals(self._conn, self.window_id)
@@ -105,7 +110,7 @@ class WindowTracker:
         """Ask the window manager to raise and focus the window (EWMH), so key presses reach it."""
         from Xlib import X
 
-        from ..desktop.windows import request_active
+        from .windows import request_active
 
         try:
             request_active(self._conn, self._window)
@@ -129,7 +134,7 @@ class WindowTracker:
         from Xlib import X
         from Xlib.protocol import event
 
-        from ..desktop.windows import connect
+        from .windows import connect
 
         if self._ping_conn is None:
             conn = connect(self._display_name)

@@ -6,14 +6,13 @@ pyautogui use, excluding the window manager's decorations.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import logging
 import os
 import re
 
-from ..errors import DisplayError, WindowGoneError
-from ..geometry import Rect
+from ...errors import DisplayError, WindowGoneError
+from ...geometry import Rect
+from ...streams import prints_logged
 
 log = logging.getLogger(__name__)
 
@@ -27,24 +26,10 @@ def connect(display: str | None = None, *, purpose: str = "to look for windows o
     if not name:
         raise DisplayError(f"DISPLAY is not set: no X display {purpose}")
     try:
-        with xlib_prints_logged():
+        with prints_logged():
             return xdisplay.Display(name)
     except Exception as exc:  # Xlib raises DisplayNameError, DisplayConnectionError, OSError...
         raise DisplayError(f"cannot connect to X display {name}: {exc}", display=name) from exc
-
-
-@contextlib.contextmanager
-def xlib_prints_logged():
-    """python-xlib prints its warnings on stdout ("Xlib.xauth: warning, no xauthority details available"
-    for the empty ~/.Xauthority that xvfb-run leaves behind), where they would corrupt ``--json``
-    output: while connecting they go to the log instead. pyautogui connects when it is imported."""
-    printed = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(printed):
-            yield
-    finally:
-        for line in printed.getvalue().splitlines():
-            log.debug("%s", line)
 
 
 def _window_name(conn, window) -> str:

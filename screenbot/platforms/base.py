@@ -1,0 +1,96 @@
+"""What the bot asks of a desktop besides screenshots and clicks: the interfaces every backend implements.
+
+A ``Desktop`` is opened once per session (``screenbot.platforms.open_desktop``); the sessions above it
+(play, hint, learn) ask it for the game's window and follow that window through a ``GameWindow``. They
+never ask which platform they run on: a backend that cannot tell something (the portable one knows no
+windows at all) answers with what it can, and the sessions fall back on what the board shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ContextManager, Protocol
+
+import numpy as np
+
+from ..geometry import Rect
+
+
+class GameWindow(Protocol):
+    """The client's top-level window, followed for a session (``Desktop.follow``). Every call but
+    ``close`` raises ``screenbot.errors.WindowGoneError`` once the window is closed, or answers as if
+    nothing were there where the question has no answer then."""
+
+    window_id: int
+
+    def geometry(self) -> Rect: ...  # the client area, in screen pixels
+
+    def title(self) -> str: ...
+
+    def activate(self) -> None: ...  # raise it and give it the keyboard
+
+    def supports_ping(self) -> bool: ...  # whether ``ping`` can confirm that a click was taken
+
+    def ping(self, timeout: float) -> bool: ...  # True once the client has read all input sent before
+
+    def is_viewable(self) -> bool: ...  # False once minimised (or hidden)
+
+    # other programs' windows (own: the game's own, its dialogs) stacked above it over rect
+    def windows_over(self, rect: Rect, own: bool = False) -> list[str]: ...
+
+    # other programs' windows that came over rect since the last call, whatever the stacking says now
+    def appeared_over(self, rect: Rect) -> list[str]: ...
+
+    def put_arrivals_back(self) -> None: ...  # raise those (when under the game now) back over it
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TargetState:
+    """Where the window an overlay follows is: its client area on the screen, and whether it shows."""
+
+    rect: Rect
+    viewable: bool
+
+
+class Overlay(Protocol):
+    """A click-through picture kept over one game window (the live hint's marks)."""
+
+    def target_state(self) -> TargetState: ...
+
+    def show(self, bgr: np.ndarray, mask: np.ndarray, rect: Rect, *, boxes=None) -> None: ...
+
+    def follow(self) -> TargetState: ...  # move with the game window, hide while it is hidden
+
+    def hide(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Desktop(Protocol):
+    """One platform's windows, as the sessions need them."""
+
+    name: str  # "x11", "windows" or "none": for messages and logs, never for branching above this layer
+    overlay_refusal: str | None  # why the live hint overlay cannot be drawn here; None where it can
+
+    # DisplayError ending with ``advice`` when there is no screen to capture and click on
+    def require_screen(self, advice: str) -> None: ...
+
+    def lost(self, exc: BaseException) -> bool: ...  # was ``exc`` the desktop itself going away?
+
+    def window_holding(self, board: Rect) -> int | None: ...  # the smallest visible window holding the board
+
+    def stacked(self) -> list[Rect]: ...  # visible top-level windows' client areas, bottom to top
+
+    def follow(self, window_id: int) -> GameWindow: ...
+
+    # a small window of ours in the screen's top-left corner that takes the keyboard while it exists
+    # (``rect()``, ``close()``: learn's check whether the client pauses without the keyboard)
+    def focus_probe(self): ...
+
+    # takes this program's own overlays off the screen while a board is located (they hide cells)
+    def overlays_hidden(self) -> ContextManager[object]: ...
+
+    # the live hint's overlay over ``window_id`` (only where ``overlay_refusal`` is None)
+    def overlay(self, window_id: int) -> Overlay: ...
