@@ -232,3 +232,17 @@ def test_wait_for_paint_takes_the_next_paint_or_what_is_on_screen():
     lost = wait_for_paint(grabs([chosen_on] * 20), chosen_on, timeout=0.025, settle=0.004,
                           clock=lambda: now[0], sleep=lambda s: None)
     assert not lost.changed
+
+
+def test_a_control_click_lands_only_off_the_board_and_inside_the_window():
+    """One rule for play (which refuses the profile) and learn (which skips the candidate)."""
+    from screenbot.geometry import Lattice, Rect
+    from screenbot.play.profile import ControlAction
+
+    board = Lattice("x", (100.0, 200.0), (20.0, 20.0), 9, 9)  # cells 100..280 x 200..380
+    window = Rect(80, 120, 220, 280)
+    face = ControlAction(click=(0.0, -1.5))  # 30 px above the top centre
+    assert face.guarded_click_point(board, window) == (190.0, 170.0)
+    assert ControlAction(click=(0.0, 2.0)).guarded_click_point(board, window) is None  # on the board
+    assert ControlAction(click=(0.0, -5.0)).guarded_click_point(board, window) is None  # above the window
+    assert face.guarded_click_point(board, Rect(0, 180, 400, 300)) is None  # the window starts below it

@@ -261,12 +261,11 @@ class Watcher:
                 self.desk.sleep(0.05)
             self.desk.mouse.press(*action.keys)
         if action.click is not None:
-            rect = self.seen.lattice.inner_rect()
-            x, y = action.click_point(self.seen.lattice)
-            window = self.desk.window.geometry() if self.desk.window is not None else None
-            if rect.contains(x, y) or (window is not None and not window.contains(x, y)) or y < 0:
-                return  # never a click on the board or outside the client's window
-            self.desk.mouse.click(*self.desk.scale.to_points(x, y), "left")
+            window = self.desk.window.geometry() if self.desk.window is not None else self.mouse.screen
+            point = action.guarded_click_point(self.seen.lattice, window)
+            if point is None:
+                return  # a candidate restart that would click the board or past the window: not tried
+            self.desk.mouse.click(*self.desk.scale.to_points(*point), "left")
         if action.wait:
             self.desk.sleep(action.wait)
         self.park()

@@ -181,12 +181,11 @@ class ClientControls:
     def control_click(self, located: Located, action: ControlAction) -> None:
         """A click on a client control (e.g. xdemineur's face), placed relative to the located board.
         Refused unless it lands off the board and inside the client's window."""
-        rect = located.geometry.inner_rect()
-        x, y = action.click_point(located.geometry)
-        inside_window = located.window.contains(x, y) if located.window is not None else self.env.screen_rect.contains(x, y)
-        if rect.contains(x, y) or not inside_window:
+        point = action.guarded_click_point(located.geometry, located.window or self.env.screen_rect)
+        if point is None:
+            x, y = action.click_point(located.geometry)
             raise PlayError(f"refusing the {self.profile.skin} control click at ({x:.0f}, {y:.0f}): it is on the board or outside the window")
-        self.mouse.click(*self.scale.to_points(x, y), "left")
+        self.mouse.click(*self.scale.to_points(*point), "left")
 
 
 __all__ = ["ClientControls", "WIN_DIALOG_RETRY"]

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SkinError
+from ..geometry import Rect
 from ..vision.skins import read_profile
 
 CONFIRM_NONE, CONFIRM_PING, CONFIRM_CELL, CONFIRM_BOARD = "none", "ping", "cell", "board"
@@ -74,6 +75,16 @@ class ControlAction:
         assert self.click is not None
         rect = board.inner_rect()
         return rect.left + rect.width / 2 + self.click[0] * board.pitch[0], rect.top + self.click[1] * board.pitch[1]
+
+    def guarded_click_point(self, board, within: Rect) -> tuple[float, float] | None:
+        """``click_point``, or None when it would land on the board's whole cells or outside ``within``
+        (the client's window; the screen when no window is known): a control click may only press the
+        client's own controls. The one rule for play (which refuses such a profile) and learn (which
+        skips such a candidate)."""
+        x, y = self.click_point(board)
+        if board.inner_rect().contains(x, y) or not within.contains(x, y):
+            return None
+        return x, y
 
 
 NO_ACTION = ControlAction()
