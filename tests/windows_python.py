@@ -218,16 +218,17 @@ class WineServer:
 
 def run_python(args: list[str], prefix: Path, *, env: dict[str, str] | None = None, cwd: Path | None = None,
                timeout: float = 300.0) -> subprocess.CompletedProcess:
-    """The Windows Python run with ``args`` in ``prefix`` (whose wineserver runs: ``WineServer``).
-    Its standard streams are pipes: under Wine 8 it dies at start when one is a regular file."""
-    return subprocess.run(["wine", str(python_exe()), *args], env=wine_env(prefix, env), cwd=cwd or ROOT,
-                          stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
+    """The Windows Python run with ``args`` in ``prefix`` (whose wineserver runs: ``WineServer``);
+    ``env``: variables added to the environment. Its standard streams are pipes: under Wine 8 it dies
+    at start when one is a regular file."""
+    return subprocess.run(["wine", str(python_exe()), *args], env={**wine_env(prefix), **(env or {})},
+                          cwd=cwd or ROOT, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
 
 
-def start_python(args: list[str], prefix: Path, *, env: dict[str, str] | None = None,
-                 cwd: Path | None = None) -> subprocess.Popen:
-    return subprocess.Popen(["wine", str(python_exe()), *args], env=wine_env(prefix, env), cwd=cwd or ROOT,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def start_python(args: list[str], prefix: Path, *, env: dict[str, str] | None = None, cwd: Path | None = None,
+                 stdin=subprocess.DEVNULL) -> subprocess.Popen:
+    return subprocess.Popen(["wine", str(python_exe()), *args], env={**wine_env(prefix), **(env or {})},
+                            cwd=cwd or ROOT, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def _link_or_copy(source: str, target: str) -> None:
