@@ -71,6 +71,18 @@ def prefix(windows_python, tmp_path) -> Path:
         yield made.path
 
 
+# First in the module: the tier's longest test (about 80 s), started first on its worker.
+def test_the_unit_tier_passes_under_windows(prefix):
+    """The whole unit tier (pure logic: solver, board text, geometry, parsing) under the Windows Python,
+    from the checkout, with the solver as plain Python (no compiler on the Windows side)."""
+    with WineServer(prefix):
+        done = run_python(["-m", "pytest", "-m", "unit", "-p", "no:cacheprovider", "-q", "--durations=5"], prefix, env={"PYTHONDONTWRITEBYTECODE": "1"}, cwd=ROOT, timeout=400)
+    out = done.stdout.decode(errors="replace")
+    print(out[-1500:])
+    assert done.returncode == 0, out[-5000:] + done.stderr.decode(errors="replace")[-2000:]
+    assert " passed" in out and " failed" not in out and " error" not in out
+
+
 def _last_json(stdout: bytes) -> dict:
     lines = stdout.decode("utf-8", errors="replace").strip().splitlines()
     assert lines, "no output"
@@ -291,14 +303,3 @@ def test_a_window_over_the_board_stops_play(prefix, tmp_path, monkeypatch):
     stopped = result.get("stopped", "")
     assert stopped.startswith(("the board is no longer visible", "cannot read the board any more")), stopped
     assert f"screenbot: stopped: {stopped}" in err_text
-
-
-def test_the_unit_tier_passes_under_windows(prefix):
-    """The whole unit tier (pure logic: solver, board text, geometry, parsing) under the Windows Python,
-    from the checkout, with the solver as plain Python (no compiler on the Windows side)."""
-    with WineServer(prefix):
-        done = run_python(["-m", "pytest", "-m", "unit", "-p", "no:cacheprovider", "-q", "--durations=5"], prefix, env={"PYTHONDONTWRITEBYTECODE": "1"}, cwd=ROOT, timeout=400)
-    out = done.stdout.decode(errors="replace")
-    print(out[-1500:])
-    assert done.returncode == 0, out[-5000:] + done.stderr.decode(errors="replace")[-2000:]
-    assert " passed" in out and " failed" not in out and " error" not in out

@@ -250,15 +250,16 @@ class WinePrefix:
 
     WRITTEN = ("system.reg", "user.reg", "userdef.reg", ".update-timestamp")
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, template: Path | None = None) -> None:
         self.path = folder
+        self.template = template or template_prefix()
 
     def __enter__(self) -> WinePrefix:
-        shutil.copytree(template_prefix(), self.path, symlinks=True, copy_function=_link_or_copy)
+        shutil.copytree(self.template, self.path, symlinks=True, copy_function=_link_or_copy)
         for name in self.WRITTEN:
             if (self.path / name).exists():
                 (self.path / name).unlink()
-                shutil.copy2(template_prefix() / name, self.path / name)
+                shutil.copy2(self.template / name, self.path / name)
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -428,7 +429,8 @@ def _install_project(work: Path, extra: tuple[str, ...] = ()) -> str:
         wheel = build_project_wheel(Path(folder))
         _uninstall_project(work / "python" / "Lib" / "site-packages")
         pins = [f"{name}=={version}" for name, version in {**WHEELS, **BUILT}.items() if name in extra]
-        with WineServer(work / "prefix") as server:
+        # In a copy of the prefix, which tests may be copying meanwhile.
+        with WinePrefix(Path(folder) / "prefix", work / "prefix") as prefix, WineServer(prefix.path) as server:
             out = _run(["wine", str(work / "python" / "python.exe"), "-m", "pip", "install", "--no-index",
                         "--find-links", windows_path(work / "wheels"), "--no-warn-script-location",
                         "--disable-pip-version-check", windows_path(wheel), *pins],
@@ -441,7 +443,16 @@ def prepare(log=print) -> Path:
     """The Windows Python ready, with this checkout's screenbot installed; returns its folder."""
     if not shutil.which("wine") or not shutil.which("wineserver"):
         raise PrepareError("Wine is not installed (apt-get install wine wine64)")
+    from filelock import FileLock
+
     folder = cache_dir()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    # One preparer at a time (two test workers start together); the second finds the work done.
+    with FileLock(str(folder.with_name(folder.name + ".lock"))):
+        return _prepare(folder, log)
+
+
+def _prepare(folder: Path, log) -> Path:
     marker, project = folder / "done", folder / "project"
     started = time.monotonic()
     if _read_json(marker) != _base_marker():
