@@ -283,6 +283,8 @@ def _base_marker() -> dict:
 def sources_hash(root: Path = ROOT) -> str:
     digest = hashlib.sha256()
     for name in PROJECT_SOURCES:
+        if name == "README.md":  # only the wheel's description: a change of the docs reinstalls nothing
+            continue
         path = root / name
         files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
         for file in files:
