@@ -9,6 +9,9 @@ that suit it, with each tier's time; the exit status is 0 only when every tier p
   (495-670 s against 900 s), but in two of five runs a test that races the window manager or the
   client's redraw failed (a window over the board at the start, a win's window coming late), so
   two it is until those races are fixed.
+- windows: two workers: screenbot under python.org's Windows CPython in Wine (tests/windows_python.py,
+  prepared once in the cache). The unit tier under Windows (about 80 s) takes one worker, the reads,
+  the install check and the winemine games the other.
 
 Every tier runs even when an earlier one failed, so one run shows every failure. The arguments are
 given to every tier's pytest (``--durations=20``, ``-x``, ``-k ...``). One random seed is drawn for all
@@ -27,6 +30,7 @@ TIERS = (
     ("unit", []),
     ("integration", ["-n", "2"]),
     ("e2e", ["-n", "2", "--maxschedchunk", "1"]),
+    ("windows", ["-n", "2", "--maxschedchunk", "1"]),
 )
 
 

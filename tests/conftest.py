@@ -8,6 +8,8 @@ Every test belongs to exactly one tier, by a marker on its module (``pytestmark`
 - ``integration``: pictures, fakes, rendered boards, simulated sessions, the CLI in a subprocess.
 - ``e2e``: a virtual display and real clients. ``e2e(minutes=N)`` marks the few that take minutes: they
   are started first.
+- ``windows``: screenbot installed into python.org's Windows CPython, run under Wine
+  (tests/windows_python.py): reads, plays winemine, the unit tier.
 
 A test with no tier, or with two, stops the collection with its name.
 """
@@ -20,7 +22,7 @@ import pytest
 
 from .seeds import REPLAY
 
-TIERS = ("unit", "integration", "e2e")
+TIERS = ("unit", "integration", "e2e", "windows")
 
 
 def pytest_report_header(config) -> str:

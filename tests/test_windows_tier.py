@@ -1,0 +1,307 @@
+"""The ``windows`` tier: screenbot installed into python.org's Windows CPython 3.13, run under Wine
+(tests/windows_python.py: a wheel of this checkout installed by the Windows pip, as a Windows user
+would), reads recorded screenshots as Linux does, plays a real Windows Minesweeper (winemine), stops
+when a window comes over the board, and passes the unit tier.
+
+Each test has a Wine prefix of its own (a linked copy of the prepared one, with its own wineserver:
+``WinePrefix``), in which the Windows Python and winemine both run, since Windows programs see only the
+windows of their own wineserver; the tests with a screen have their own Xvfb (``VirtualDisplay``, the
+allocator of the e2e tier: ``SCREENBOT_XVFB_DISPLAYS`` keeps it to a range). screenbot runs from a
+folder outside the checkout, so the installed package is the one that runs.
+
+What Wine cannot show about Windows (display scaling, Windows 10/11 window borders, foreground rules,
+several monitors) stays unchecked here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from screenbot.desktop import VirtualDisplay, start_client
+
+from .seeds import SEED
+from .windows_python import (
+    PrepareError,
+    WinePrefix,
+    WineServer,
+    prepare,
+    run_python,
+    start_python,
+    windows_path,
+)
+
+pytestmark = pytest.mark.windows
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures"
+
+# Recorded screenshots of three clients, read on both sides from the fixture's folder by its bare name,
+# and one whose board goes on past the picture's edge (refused: exit 4). Each read under Wine takes
+# 5-8 s (Wine's start, numpy's and OpenCV's imports): a few.
+READ_CASES = [
+    ("screens/gm-medium-600-marked.png", ()),  # gnome-mines
+    ("screens/xd-30x16-lost.png", ("--json",)),  # xdemineur, a lost game, as JSON
+    ("screens/rm-s1.5-12x12-flagged.png", ()),  # react-minesweeper at a device scale of 1.5
+    ("cut/react-14x27-wider-than-page.png", ()),  # refused
+]
+
+
+@pytest.fixture(scope="module")
+def windows_python():
+    """The prepared Windows Python (instant once made; the checkout's changes are installed anew)."""
+    try:
+        return prepare(log=lambda text: print(text, flush=True))
+    except PrepareError as exc:
+        pytest.fail(f"the Windows Python could not be prepared (python3 -m tests.windows_python prepare): {exc}",
+                    pytrace=False)
+
+
+@pytest.fixture
+def prefix(windows_python, tmp_path) -> Path:
+    with WinePrefix(tmp_path / "prefix") as made:
+        yield made.path
+
+
+# First in the module: the tier's longest test (75-115 s), started first on its worker.
+def test_the_unit_tier_passes_under_windows(prefix):
+    """The whole unit tier (pure logic: solver, board text, geometry, parsing) under the Windows Python,
+    from the checkout, with the solver as plain Python (no compiler on the Windows side)."""
+    with WineServer(prefix):
+        # No caches written into the checkout from the Windows side.
+        done = run_python(["-m", "pytest", "-m", "unit", "-p", "no:cacheprovider", "-q", "--durations=5"], prefix,
+                          env={"PYTHONDONTWRITEBYTECODE": "1"}, cwd=ROOT, timeout=400)
+    out = done.stdout.decode(errors="replace")
+    print(out[-1500:])
+    assert done.returncode == 0, out[-5000:] + done.stderr.decode(errors="replace")[-2000:]
+    assert " passed" in out and " failed" not in out and " error" not in out
+
+
+def _last_json(stdout: bytes) -> dict:
+    lines = stdout.decode("utf-8", errors="replace").strip().splitlines()
+    assert lines, "no output"
+    return json.loads(lines[-1])
+
+
+def _linux_read(case: str, *extra: str) -> subprocess.CompletedProcess:
+    path = FIXTURES / case
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "screenbot", "read", path.name, *extra], cwd=path.parent, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+
+
+def test_read_gives_the_linux_output(prefix):
+    """Every case read by the Windows Python prints what Linux prints, byte for byte but for Windows'
+    line ending (text output ends its lines with CRLF there), with the same exit code and message;
+    --json too."""
+    with WineServer(prefix):
+        # Started together: each waits mostly for Wine and imports.
+        running = [(case, extra, start_python(["-m", "screenbot", "read", Path(case).name, *extra], prefix,
+                                              cwd=(FIXTURES / case).parent)) for case, extra in READ_CASES]
+        done = [(case, extra, proc.communicate(timeout=300), proc.returncode) for case, extra, proc in running]
+    for case, extra, (out, err), code in done:
+        linux = _linux_read(case, *extra)
+        what = f"read {case} {' '.join(extra)}"
+        assert code == linux.returncode, f"{what}: exit {code} under Windows, {linux.returncode} on Linux:\n{err.decode(errors='replace')}"
+        assert out == linux.stdout.replace(b"\n", b"\r\n"), f"{what}: the output differs:\n{out!r}\n{linux.stdout!r}"
+        assert err == linux.stderr.replace(b"\n", b"\r\n"), f"{what}: the messages differ:\n{err!r}\n{linux.stderr!r}"
+        assert (code == 0) == (not case.startswith("cut/")), what
+    print(f"{len(done)} reads identical")
+
+
+def test_installed_as_a_windows_user_installs_it(prefix, tmp_path):
+    """The wheel's requirements hold under Windows' markers (pip check), python-xlib is neither
+    required there nor installed, screenbot runs from site-packages, and its command's module and
+    the screenbot.exe pip made both run."""
+    check = ("import importlib.metadata as m, importlib.util as u, json, screenbot, solver\n"
+             "print(json.dumps({'screenbot': screenbot.__file__, 'solver': solver.__file__,\n"
+             "  'requires': m.requires('screenbot-minesweeper'),\n"
+             "  'installed': sorted(d.metadata['Name'].lower() for d in m.distributions()),\n"
+             "  'xlib': u.find_spec('Xlib') is not None}))\n")
+    with WineServer(prefix):
+        facts = run_python(["-c", check], prefix, cwd=tmp_path)
+        pip_check = run_python(["-m", "pip", "check"], prefix, cwd=tmp_path)
+        helped = run_python(["-m", "screenbot", "--help"], prefix, cwd=tmp_path)
+        # The command pip made (Scripts\\screenbot.exe), run as a Windows user types it.
+        exe = run_python(["-c", "import subprocess, sys, os; sys.exit(subprocess.call([os.path.join("
+                          "os.path.dirname(sys.executable), 'Scripts', 'screenbot.exe'), '--help']))"],
+                         prefix, cwd=tmp_path)
+    assert facts.returncode == 0, facts.stderr.decode(errors="replace")
+    data = json.loads(facts.stdout)
+    print(json.dumps(data))
+    assert "\\Lib\\site-packages\\screenbot\\" in data["screenbot"], data["screenbot"]
+    assert "\\Lib\\site-packages\\solver\\" in data["solver"], data["solver"]
+    xlib = [r for r in data["requires"] if r.lower().startswith("python-xlib")]
+    assert xlib and "sys_platform == \"linux\"" in xlib[0].replace("'", '"'), data["requires"]
+    assert "python-xlib" not in data["installed"] and not data["xlib"]
+    assert pip_check.returncode == 0, pip_check.stdout.decode(errors="replace")
+    assert helped.returncode == 0 and b"play" in helped.stdout, helped.stderr.decode(errors="replace")
+    assert exe.returncode == 0 and exe.stdout == helped.stdout, (exe.stdout + exe.stderr).decode(errors="replace")
+
+
+WINEMINE_CLASS = "WineMine"  # the window class of winemine's main window
+
+
+def _winemine(prefix: Path, monkeypatch):
+    # winemine starts in the test's prefix, with the Windows Python (SCREENBOT_WINE_PREFIX).
+    monkeypatch.setenv("SCREENBOT_WINE_PREFIX", str(prefix))
+    return start_client("winemine", level="intermediate", position=(100, 100))
+
+
+def test_play_winemine_three_games(prefix, tmp_path, monkeypatch):
+    """`play --client winemine --games 3 --json`, no window-system flag (Windows' default: none):
+    exit 0, each game ends in a detected win or loss, and the bot's clicks reached winemine (seen by a
+    low-level mouse hook on the Windows side)."""
+    print(f"seed {SEED} (winemine draws its own mines)")
+    with VirtualDisplay(), WineServer(prefix), _winemine(prefix, monkeypatch):
+        with ClickWatch(prefix, tmp_path) as clicks:
+            played = run_python(["-m", "screenbot", "play", "--client", "winemine", "--games", "3", "--json"], prefix,
+                                cwd=tmp_path, timeout=240)
+    print(played.stdout.decode(errors="replace").strip().splitlines()[-1:], played.stderr.decode(errors="replace")[-1500:])
+    assert played.returncode == 0, played.stderr.decode(errors="replace")[-3000:]
+    result = _last_json(played.stdout)
+    assert result["client"] == "winemine" and result["games"] == 3
+    assert result["wins"] + result["losses"] == 3 and result["aborted"] == 0, result
+    assert result["steps"] >= 3 and result["actions"] >= 3, result
+    on_game = [p for p in clicks.presses if p["window"] == WINEMINE_CLASS]
+    elsewhere = [p for p in clicks.presses if p["window"] != WINEMINE_CLASS]
+    print(f"presses: {len(on_game)} on winemine, {len(elsewhere)} elsewhere")
+    # Every action the bot counts is a press on winemine (a restart is F2: a key, not a press).
+    assert len(on_game) >= result["actions"], (len(on_game), result["actions"])
+    assert not elsewhere, elsewhere[:5]
+
+
+class ClickWatch:
+    """tests/windows_clicks.py under the Windows Python in ``prefix``: every button press on the Windows
+    desktop, with the class of the window under it."""
+
+    def __init__(self, prefix: Path, folder: Path) -> None:
+        self.prefix, self.folder = prefix, folder
+        self.presses: list[dict] = []
+        self.lines: list[dict] = []
+        self._proc: subprocess.Popen | None = None
+        self._reader: threading.Thread | None = None
+        self._ready = threading.Event()
+
+    def __enter__(self) -> ClickWatch:
+        self._proc = start_python([windows_path(ROOT / "tests" / "windows_clicks.py")], self.prefix, cwd=self.folder,
+                                  stdin=subprocess.PIPE)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        if not self._ready.wait(60):
+            self._end()
+            raise AssertionError(f"the click watch did not start: {self.lines} {self._proc.stderr.read()[-2000:]!r}")
+        return self
+
+    def _read(self) -> None:
+        for line in self._proc.stdout:
+            data = json.loads(line)
+            self.lines.append(data)
+            if "x" in data:
+                self.presses.append(data)
+            if data.get("ready") or data.get("error"):
+                self._ready.set()
+
+    def _end(self) -> None:
+        try:
+            self._proc.stdin.close()
+            self._proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        self._reader.join(5)
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._end()
+
+
+def _board_changed(window: int, first) -> bool:
+    return not (_window_shot(window) == first).all()
+
+
+def _window_shot(window: int):
+    from screenbot.capture import MssScreen
+    from screenbot.desktop.windows import window_geometry
+
+    with MssScreen() as screen:
+        return screen.grab(window_geometry(window).as_region())
+
+
+def _xdotool(*args: str) -> str:
+    return subprocess.run(["xdotool", *args], capture_output=True, text=True, check=True, timeout=30).stdout
+
+
+NOTEPAD_TEXT = '''import ctypes, sys
+u = ctypes.windll.user32
+top = u.FindWindowW("Notepad", None)
+edit = u.FindWindowExW(top, None, "Edit", None)
+print(top != 0, edit != 0, u.GetWindowTextLengthW(edit) if edit else -1)
+'''
+
+
+def test_a_window_over_the_board_stops_play(prefix, tmp_path, monkeypatch):
+    """Notepad opened and put over the board while play plays many games: play stops with exit 1,
+    saying the board no longer reads (with the window system none, the board is all the bot sees),
+    no press lands on Notepad and its text stays empty."""
+    rng = random.Random(SEED)
+    delay = rng.uniform(0.0, 1.0)
+    print(f"seed {SEED}: Notepad put over the board {delay:.2f} s after the first click")
+    with VirtualDisplay(), WineServer(prefix) as server, _winemine(prefix, monkeypatch) as game:
+        first = _window_shot(game.window)
+        with ClickWatch(prefix, tmp_path) as clicks:
+            bot = start_python(["-m", "screenbot", "play", "--client", "winemine", "--games", "500", "--json"], prefix,
+                               cwd=tmp_path)
+            notepad = None
+            try:
+                deadline = time.monotonic() + 90
+                while not _board_changed(game.window, first):
+                    assert bot.poll() is None, bot.communicate()[1].decode(errors="replace")[-3000:]
+                    assert time.monotonic() < deadline, "the bot made no move within 90 s"
+                    time.sleep(0.1)
+                time.sleep(delay)
+                notepad = subprocess.Popen(["wine", "notepad"], env=server.env, stdin=subprocess.DEVNULL,
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                window = _xdotool("search", "--sync", "--onlyvisible", "--name", "Notepad").split()[0]
+                rect = game.geometry()
+                # Over the whole game window (not only the board), raised as a user bringing it forward.
+                _xdotool("windowsize", "--sync", window, str(rect.width + 60), str(rect.height + 60))
+                _xdotool("windowmove", "--sync", window, str(max(0, rect.left - 30)), str(max(0, rect.top - 30)))
+                _xdotool("windowactivate", "--sync", window)
+                _xdotool("windowraise", window)
+                try:
+                    out, err = bot.communicate(timeout=90)
+                except subprocess.TimeoutExpired:
+                    bot.kill()
+                    out, err = bot.communicate()
+                    pytest.fail(f"play went on for 90 s with Notepad over the board: {err.decode(errors='replace')[-2000:]}")
+                text = run_python(["-c", NOTEPAD_TEXT], prefix, cwd=tmp_path)
+            finally:
+                if bot.poll() is None:
+                    bot.kill()
+                    bot.wait()
+                if notepad is not None and notepad.poll() is None:
+                    notepad.kill()
+                    notepad.wait()
+    err_text = err.decode(errors="replace")
+    on_notepad = [p for p in clicks.presses if p["window"] == "Notepad"]
+    print(out.decode(errors="replace").strip().splitlines()[-1:], err_text[-1500:])
+    print(f"presses: {len(clicks.presses)}, {len(on_notepad)} on Notepad; Notepad's window, edit, text length: "
+          f"{text.stdout.split()}")
+    assert bot.returncode == 1, err_text[-3000:]
+    result = _last_json(out)
+    assert result["aborted"] == 1 and result["wins"] + result["losses"] == result["games"] - 1, result
+    assert clicks.presses, "the click watch saw none of the bot's presses"
+    assert not on_notepad, on_notepad
+    assert text.returncode == 0 and text.stdout.split() == [b"True", b"True", b"0"], (text.stdout, text.stderr)
+    # What the README says of a window over the board when the board is all the bot sees.
+    stopped = result.get("stopped", "")
+    assert stopped.startswith(("the board is no longer visible", "cannot read the board any more")), stopped
+    assert f"screenbot: stopped: {stopped}" in err_text
