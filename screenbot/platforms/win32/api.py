@@ -70,7 +70,8 @@ class Win32Api:
         self.IsWindow = declare(user32, "IsWindow", w.BOOL, w.HWND)
         self.IsWindowVisible = declare(user32, "IsWindowVisible", w.BOOL, w.HWND)
         self.IsIconic = declare(user32, "IsIconic", w.BOOL, w.HWND)
-        self.GetWindowThreadProcessId = declare(user32, "GetWindowThreadProcessId", w.DWORD, w.HWND, ctypes.POINTER(w.DWORD))
+        self.GetWindowThreadProcessId = declare(user32, "GetWindowThreadProcessId", w.DWORD, w.HWND,
+                                                ctypes.POINTER(w.DWORD))
         self.GetWindowTextLengthW = declare(user32, "GetWindowTextLengthW", ctypes.c_int, w.HWND)
         self.GetWindowTextW = declare(user32, "GetWindowTextW", ctypes.c_int, w.HWND, w.LPWSTR, ctypes.c_int)
         self.GetWindowRect = declare(user32, "GetWindowRect", w.BOOL, w.HWND, ctypes.POINTER(w.RECT))
@@ -92,7 +93,8 @@ class Win32Api:
         # DPI: each may be missing (older Windows), then its method answers None.
         self.SetProcessDpiAwarenessContext = declare(user32, "SetProcessDpiAwarenessContext", w.BOOL, w.HANDLE)
         self.GetThreadDpiAwarenessContext = declare(user32, "GetThreadDpiAwarenessContext", w.HANDLE)
-        self.GetAwarenessFromDpiAwarenessContext = declare(user32, "GetAwarenessFromDpiAwarenessContext", ctypes.c_int, w.HANDLE)
+        self.GetAwarenessFromDpiAwarenessContext = declare(user32, "GetAwarenessFromDpiAwarenessContext",
+                                                           ctypes.c_int, w.HANDLE)
         self.AreDpiAwarenessContextsEqual = declare(user32, "AreDpiAwarenessContextsEqual", w.BOOL, w.HANDLE, w.HANDLE)
         self.SetProcessDPIAware = declare(user32, "SetProcessDPIAware", w.BOOL)
         self.IsProcessDPIAware = declare(user32, "IsProcessDPIAware", w.BOOL)
@@ -100,7 +102,8 @@ class Win32Api:
         shcore = self._load("shcore")
         self.DwmGetWindowAttribute = declare(dwmapi, "DwmGetWindowAttribute", ctypes.c_long, w.HWND, w.DWORD,
                                              ctypes.c_void_p, w.DWORD) if dwmapi else None
-        self.SetProcessDpiAwareness = declare(shcore, "SetProcessDpiAwareness", ctypes.c_long, ctypes.c_int) if shcore else None
+        self.SetProcessDpiAwareness = declare(shcore, "SetProcessDpiAwareness", ctypes.c_long,
+                                              ctypes.c_int) if shcore else None
         self.GetProcessDpiAwareness = declare(shcore, "GetProcessDpiAwareness", ctypes.c_long, w.HANDLE,
                                               ctypes.POINTER(ctypes.c_int)) if shcore else None
 
