@@ -1,0 +1,71 @@
+"""The Windows desktop as the bot sees it: which window holds a board, how windows are stacked, and
+following one of them. Client areas throughout: the part of a window a program draws in, where the
+board is, without title bar, menu or borders."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from ...errors import WindowGoneError
+from ...geometry import Rect
+from .stacking import shown_windows
+from .window import Win32Window
+
+
+class Win32Desktop:
+    name = "windows"
+
+    def __init__(self, api=None) -> None:
+        self._given = api
+        self._built = None
+
+    @property
+    def api(self):
+        """The Win32 binding, loaded on first use (so that a desktop can be made, and tested, anywhere)."""
+        if self._given is not None:
+            return self._given
+        if self._built is None:
+            from .api import Win32Api
+
+            self._built = Win32Api()
+        return self._built
+
+    def _client_areas(self) -> Iterator[tuple[int, Rect]]:
+        """(hwnd, client area) of the windows on the screen other than this process's, top to bottom."""
+        api = self.api
+        own_pid = api.current_process_id()
+        for window in shown_windows(api):
+            if window.pid == own_pid:
+                continue
+            client = api.client_rect_on_screen(window.hwnd)
+            if client is not None:
+                yield window.hwnd, client
+
+    def window_holding(self, board: Rect) -> int | None:
+        """The smallest window on the screen whose client area contains ``board`` (screen pixels): the
+        game's, rather than a larger one behind it."""
+        best: tuple[int, int] | None = None
+        for hwnd, client in self._client_areas():
+            if client.contains_rect(board):
+                area = client.width * client.height
+                if best is None or area < best[0]:
+                    best = (area, hwnd)
+        return best[1] if best else None
+
+    def stacked(self) -> list[Rect]:
+        """Client areas of the windows on the screen, bottom to top (the X11 side's order)."""
+        return [client for _hwnd, client in self._client_areas()][::-1]
+
+    def follow(self, hwnd: int) -> Win32Window:
+        if not self.api.exists(hwnd):
+            raise WindowGoneError(f"the game window 0x{hwnd:x} was closed", window=hwnd)
+        return Win32Window(hwnd, self.api)
+
+    def window_title(self, hwnd: int) -> str:
+        return self.api.title(hwnd)
+
+    @contextlib.contextmanager
+    def overlays_hidden(self) -> Iterator[None]:
+        """Nothing to hide: there is no hint overlay on Windows yet."""
+        yield
