@@ -198,11 +198,8 @@ def test_stacked_lists_client_areas_bottom_to_top():
     assert Win32Desktop(FakeApi("arrival_under")).stacked()[-1] == Rect(103, 141, 154, 182)
 
 
-def test_window_title_and_overlays_hidden():
-    desktop = Win32Desktop(FakeApi("beside"))
-    assert desktop.window_title(GAME) == "WineMine"
-    with desktop.overlays_hidden() as hidden:
-        assert hidden is None
+def test_the_followed_window_has_its_title():
+    assert Win32Desktop(FakeApi("beside")).follow(GAME).title() == "WineMine"
 
 
 # --- what lies over the game --------------------------------------------------------------------

@@ -108,9 +108,9 @@ class Session:
             self.flags ^= {(r, c)}
 
     def key(self, name: str) -> None:
-        from screenbot.desktop.clients import _xtest_key
+        from screenbot.platforms.x11.keys import press_key
 
-        _xtest_key(name)
+        press_key(name)
         time.sleep(0.3)
 
 

@@ -24,6 +24,7 @@ another program).
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 
@@ -34,6 +35,8 @@ from .portable import OWN_DESKTOPS, PortableDesktop
 ENV = "SCREENBOT_WINDOW_SYSTEM"
 AUTO, X11, WINDOWS, NONE = "auto", "x11", "windows", "none"
 CHOICES = (AUTO, X11, WINDOWS, NONE)
+
+log = logging.getLogger(__name__)
 
 
 def chosen(choice: str | None = None, environ: dict[str, str] | None = None, platform: str = sys.platform) -> str:
@@ -66,8 +69,9 @@ def open_desktop(choice: str | None = None, platform: str = sys.platform) -> Des
 
         return X11Desktop()
     if name == WINDOWS:
-        from .win32 import Win32Desktop
+        from .win32 import Win32Desktop, make_dpi_aware
 
+        log.info("DPI awareness: %s", make_dpi_aware())
         return Win32Desktop()
     return PortableDesktop(platform)
 

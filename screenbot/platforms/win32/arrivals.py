@@ -1,6 +1,6 @@
 """Other programs' windows that came over a part of the screen since the last look.
 
-X11 tells the bot every window mapped or restacked (events, ``screenbot.desktop.windows.WindowArrivals``);
+X11 tells the bot every window mapped or restacked (events, ``screenbot.platforms.x11.windows.WindowArrivals``);
 Windows tells another process nothing without a global hook (a DLL injected into every GUI process),
 so this one compares the z-order with the one seen at the last look. What it misses is what an event
 stream would not: nothing stays unseen once it is on the screen at a look; only a window that came and

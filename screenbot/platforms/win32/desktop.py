@@ -15,6 +15,7 @@ from .window import Win32Window
 
 class Win32Desktop:
     name = "windows"
+    overlay_refusal = "the live overlay is not drawn on Windows yet (hints on a screenshot: --image)"
 
     def __init__(self, api=None) -> None:
         self._given = api
@@ -62,10 +63,22 @@ class Win32Desktop:
             raise WindowGoneError(f"the game window 0x{hwnd:x} was closed", window=hwnd)
         return Win32Window(hwnd, self.api)
 
-    def window_title(self, hwnd: int) -> str:
-        return self.api.title(hwnd)
+    def require_screen(self, advice: str) -> None:
+        """The session's own desktop is there whenever this process runs in one (mss and pyautogui say
+        so when it is not: a service, a locked session)."""
+
+    def lost(self, exc: BaseException) -> bool:
+        return False  # a Windows desktop does not go away under a running program as an X server does
 
     @contextlib.contextmanager
     def overlays_hidden(self) -> Iterator[None]:
-        """Nothing to hide: there is no hint overlay on Windows yet."""
+        """Nothing hidden yet: a Windows hint overlay is not drawn by this version."""
         yield
+
+    def overlay(self, hwnd: int):
+        from .overlay import Win32Overlay
+
+        return Win32Overlay(self.follow(hwnd))
+
+    def focus_probe(self):
+        raise NotImplementedError("learn's focus probe is an X11 window; on Windows the rule is not probed")

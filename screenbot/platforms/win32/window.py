@@ -1,5 +1,5 @@
 """Follow the game's top-level window while playing: the Windows counterpart of
-``screenbot.play.window.WindowTracker``, with the same methods and meanings.
+``screenbot.platforms.x11.tracker.WindowTracker``, with the same methods and meanings.
 
 Every answer is a fresh question to user32 (a few microseconds each): there is no connection to keep,
 and nothing to close.
@@ -39,6 +39,9 @@ class Win32Window:
         if rect is None:  # destroyed between the two calls
             raise self._gone()
         return rect
+
+    def title(self) -> str:
+        return title_of(self._api, self.window_id)
 
     def is_viewable(self) -> bool:
         return self._api.is_visible(self.window_id) and not self._api.is_iconic(self.window_id)
