@@ -116,3 +116,15 @@ def test_play_gnome_mines_with_x11_switched_off(tmp_path):
     summary = json.loads(done.stdout)
     assert summary["games"] == 3 and summary["wins"] + summary["losses"] == 3, (summary, done.stderr[-3000:])
     assert "window system: none" in done.stderr, done.stderr[-3000:]
+
+
+@pytest.mark.integration
+def test_demo_says_its_virtual_display_is_for_linux_on_windows_and_macos(monkeypatch):
+    """Wine sets DISPLAY for Windows programs: demo must not take Wine's X server for one to play on."""
+    from screenbot.desktop.display import ensure_display
+    from screenbot.errors import DisplayError
+
+    monkeypatch.setenv("DISPLAY", ":3")
+    for platform in ("win32", "darwin"):
+        with pytest.raises(DisplayError, match=f"Linux only \\(this is {platform}\\).*screenbot play"):
+            ensure_display(platform)

@@ -300,7 +300,8 @@ def test_a_window_over_the_board_stops_play(prefix, tmp_path, monkeypatch):
           f"{text.stdout.split()}")
     assert bot.returncode == 1, err_text[-3000:]
     result = _last_json(out)
-    assert result["aborted"] == 1 and result["wins"] + result["losses"] == result["games"] - 1, result
+    # Stopped in a game (aborted) or between two (Notepad came while the next one was started).
+    assert result["aborted"] <= 1 and result["wins"] + result["losses"] + result["aborted"] == result["games"], result
     assert clicks.presses, "the click watch saw none of the bot's presses"
     assert not on_notepad, on_notepad
     assert text.returncode == 0 and text.stdout.split() == [b"True", b"True", b"0"], (text.stdout, text.stderr)

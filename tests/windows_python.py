@@ -471,25 +471,24 @@ def _prepare(folder: Path, log) -> Path:
             _download_wheels(work)
             _install_pip(work)
             _make_prefix(work)
-            out = _install_project(work, TEST_REQUIREMENTS)
         except BaseException:
             shutil.rmtree(work, ignore_errors=True)
             raise
-        log("windows-python: " + (out.strip().splitlines() or ["(pip said nothing)"])[-1])
-        (work / "project").write_text(sources_hash(), encoding="utf-8")
         (work / "done").write_text(json.dumps(_base_marker()), encoding="utf-8")
         shutil.rmtree(folder, ignore_errors=True)
         work.rename(folder)
         log(f"windows-python: made in {time.monotonic() - started:.0f} s")
-        return folder
     digest = sources_hash()
     if project.is_file() and project.read_text(encoding="utf-8") == digest:
         return folder
-    log("windows-python: the checkout changed: installing screenbot's wheel again")
+    # In its final folder: pip writes the Python's path into the commands it makes (Scripts\screenbot.exe),
+    # which a folder renamed afterwards would break.
+    log("windows-python: installing this checkout's screenbot")
     project.unlink(missing_ok=True)
-    _install_project(folder)
+    out = _install_project(folder, TEST_REQUIREMENTS)
+    log("windows-python: " + (out.strip().splitlines() or ["(pip said nothing)"])[-1])
     project.write_text(digest, encoding="utf-8")
-    log(f"windows-python: screenbot installed again in {time.monotonic() - started:.0f} s")
+    log(f"windows-python: screenbot installed in {time.monotonic() - started:.0f} s")
     return folder
 
 

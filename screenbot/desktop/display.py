@@ -14,10 +14,12 @@ import os
 import select
 import shutil
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 
 from ..errors import DisplayError, WaylandSessionError
+from ..platforms.portable import OWN_DESKTOPS
 from ..platforms.x11.windows import connect
 
 log = logging.getLogger(__name__)
@@ -381,12 +383,17 @@ class _ExistingDisplay:
         return None
 
 
-def ensure_display() -> VirtualDisplay | _ExistingDisplay:
+def ensure_display(platform: str = sys.platform) -> VirtualDisplay | _ExistingDisplay:
     """Use the current DISPLAY when an X server answers there, else start a VirtualDisplay.
 
     Returns a context manager in both cases; leaving it stops only what it started. Raises
-    WaylandSessionError on a Wayland session without a usable X display of ours.
+    WaylandSessionError on a Wayland session without a usable X display of ours, DisplayError on
+    Windows and macOS.
     """
+    if platform in OWN_DESKTOPS:
+        # Wine sets DISPLAY for Windows programs: an X server beside the desktop, not one to play on.
+        raise DisplayError(f"a virtual X display and the Linux clients run on Linux only (this is {platform}): "
+                           "start your Minesweeper and run 'screenbot play' (or 'screenbot hint')")
     current = os.environ.get("DISPLAY")
     if current and display_reachable(current):
         if os.environ.get("WAYLAND_DISPLAY"):
