@@ -14,9 +14,10 @@ Why this design (the same picture model as ``screenbot.platforms.x11.overlay``, 
   SW_SHOWNOACTIVATE and moved with SWP_NOACTIVATE. The game keeps the keyboard and the foreground.
 - ``WS_EX_TOPMOST`` keeps it above the game, which is not topmost as a rule; when the game is topmost as
   well, ``follow`` puts the overlay back above it. ``WS_EX_TOOLWINDOW``: no taskbar button, no Alt+Tab.
-- No thread: the window belongs to the calling thread, whose messages are pumped at each call. The hint
-  session calls ``follow`` at least every tenth of a second, far below the seconds after which Windows
-  calls a window "not responding".
+- No thread: the window belongs to the thread that built the overlay (every call must come from it: a
+  window is destroyed by its own thread only), and its messages are pumped at each call. The hint
+  session calls ``wait_for_change`` between its looks at the board, every few milliseconds, far below the
+  seconds after which Windows calls a window "not responding".
 
 Capture: the overlay is part of the screen's pixels, as on X11, and harmless for the same reason: it never
 draws on the middle of a cell, where the recognizer decides a cell (``screenbot.overlay.marks``).
