@@ -86,6 +86,22 @@ class FakeApi:
         row = self._row(hwnd)
         return row["title"] if row else ""
 
+    def class_name(self, hwnd):
+        row = self._row(hwnd)
+        return row.get("class", "") if row else ""
+
+    def hide(self, hwnd):
+        row = self._row(hwnd)
+        if row:
+            row["visible"] = False
+        return bool(row)
+
+    def show_without_activating(self, hwnd):
+        row = self._row(hwnd)
+        if row:
+            row["visible"] = True
+        return bool(row)
+
     def current_process_id(self):
         return self.pid
 
@@ -196,6 +212,21 @@ def test_window_holding_none_when_the_board_is_not_inside_a_client_area():
 def test_stacked_lists_client_areas_bottom_to_top():
     assert Win32Desktop(FakeApi("beside")).stacked() == [Rect(103, 141, 154, 182), Rect(301, 142, 392, 254)]
     assert Win32Desktop(FakeApi("arrival_under")).stacked()[-1] == Rect(103, 141, 154, 182)
+
+
+def test_hint_overlays_are_off_the_screen_while_a_board_is_located():
+    """Every window of the overlay's class, visible before, is hidden for the block and shown after;
+    the game and other windows are left alone."""
+    from screenbot.platforms.win32.overlay import CLASS_NAME
+
+    api = FakeApi("beside")
+    api.windows.insert(0, {**api.windows[0], "hwnd": 0x7001, "class": CLASS_NAME, "pid": 4242, "visible": True,
+                           "click_through": True, "title": "screenbot hint"})
+    before = {row["hwnd"]: row["visible"] for row in api.windows}
+    with Win32Desktop(api).overlays_hidden(settle=0.0) as hidden:
+        assert hidden == 1
+        assert {row["hwnd"]: row["visible"] for row in api.windows} == {**before, 0x7001: False}
+    assert {row["hwnd"]: row["visible"] for row in api.windows} == before
 
 
 def test_the_followed_window_has_its_title():

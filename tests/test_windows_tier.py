@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from screenbot.desktop import VirtualDisplay, start_client
+from screenbot.geometry import Rect
 
 from .seeds import SEED
 from .windows_python import (
@@ -309,3 +310,55 @@ def test_a_window_over_the_board_stops_play(prefix, tmp_path, monkeypatch):
     stopped = result.get("stopped", "")
     assert stopped.startswith("the board is covered by another window") and "Notepad" in stopped, stopped
     assert f"screenbot: stopped: {stopped}" in err_text
+
+
+def test_hint_draws_over_winemine_without_hiding_its_cells(prefix, tmp_path, monkeypatch):
+    """Live `hint` under the Windows Python: the Win32 overlay (a layered, click-through, topmost
+    window) shows marks around winemine's cells, never over a cell's middle, so the board reads the
+    same through it; the overlay is gone once hint ends. Captured from outside (the X display Wine
+    draws on), as a user sees it."""
+    from screenbot.capture import MssScreen
+    from screenbot.vision import load_skins, locate_board, read_board
+
+    with VirtualDisplay(), WineServer(prefix), _winemine(prefix, monkeypatch) as game:
+        with MssScreen() as screen:
+            # Room around the window: a board is located only with the pixels around it in sight.
+            window = game.geometry().expanded(48).clipped(Rect(0, 0, *screen.size))
+            clean = screen.grab(window.as_region())
+            skins = load_skins()
+            lattice = locate_board(clean, skins, skin="winemine")
+            hint = start_python(["-m", "screenbot", "hint", "--client", "winemine", "--seconds", "12", "--json"],
+                                prefix, cwd=tmp_path)
+            try:
+                deadline, up = time.monotonic() + 60, clean
+                while (up == clean).all():
+                    assert hint.poll() is None, hint.communicate()[1].decode(errors="replace")[-3000:]
+                    assert time.monotonic() < deadline, "no overlay within 60 s"
+                    time.sleep(0.2)
+                    up = screen.grab(window.as_region())
+                time.sleep(1.0)  # the first picture whole
+                up = screen.grab(window.as_region())
+                out, err = hint.communicate(timeout=120)
+                after = screen.grab(window.as_region())
+            finally:
+                if hint.poll() is None:
+                    hint.kill()
+                    hint.wait()
+    assert hint.returncode == 0, err.decode(errors="replace")[-3000:]
+    summary = _last_json(out)
+    print(summary)
+    assert summary["updates"] >= 1 and summary["ended"] == "stopped", summary
+    marked = 0
+    for row in range(lattice.rows):
+        for col in range(lattice.cols):
+            inner = lattice.cell_inner_rect(row, col)
+            middle = inner.expanded(-(inner.width // 4), -(inner.height // 4))
+            assert (up[middle.top:middle.bottom, middle.left:middle.right]
+                    == clean[middle.top:middle.bottom, middle.left:middle.right]).all(), f"a mark over cell ({row},{col})"
+            around = lattice.cell_rect(row, col).expanded(1).clipped(Rect(0, 0, clean.shape[1], clean.shape[0]))
+            marked += bool((up[around.top:around.bottom, around.left:around.right]
+                            != clean[around.top:around.bottom, around.left:around.right]).any())
+    print(f"cells with a mark around them: {marked} of {lattice.rows * lattice.cols}")
+    assert marked == lattice.rows * lattice.cols  # a fresh board: every cell is covered and hinted
+    assert read_board(up, lattice, skins).board.grid == read_board(clean, lattice, skins).board.grid
+    assert (after == clean).all(), "the overlay is still on the screen after hint ended"

@@ -52,6 +52,7 @@ class BoardTracker:
     # screen meanwhile (screenbot.platforms.x11.hiding.overlays_hidden); reading works through it.
     overlays_hidden: Callable[[], ContextManager[object]] = contextlib.nullcontext
     located: Located | None = field(default=None, init=False)  # where the board was last found
+    resized_at: float | None = field(default=None, init=False)  # when the window was last seen to change size
 
     def locate(self) -> Located:
         """Find the board: inside the client window when we follow one, else on the whole screen."""
@@ -88,7 +89,15 @@ class BoardTracker:
         if now == located.window:
             return None
         log.info("the game window moved from %s to %s", located.window, now)
+        if (now.width, now.height) != (located.window.width, located.window.height):
+            self.resized_at = self.env.clock()
         return self.relocate() if relocate else True
+
+    def redrawing_after_resize(self) -> bool:
+        """Whether the window changed size in the last RELOCATE_PATIENCE seconds: the client may still
+        be drawing its board at the new size, and what was located meanwhile may be the old picture
+        (the window's pixels before the client redrew them: seen on gnome-mines under load)."""
+        return self.resized_at is not None and self.env.clock() - self.resized_at < RELOCATE_PATIENCE
 
     def relocate(self) -> Located:
         """Locate the board after its window moved or changed size. A resized client redraws its

@@ -179,6 +179,13 @@ class Player:
         idle = 0  # steps in a row with nothing to click on a board not read as finished
         while steps < self.config.max_steps:
             steps += 1
+            # A window moved or resized mid-batch (the batch stopped) shows something else where the
+            # board was: located again before anything is read there. Read at the old place, the
+            # scaled cells of a resized board made a board to solve, which took seconds under load.
+            moved = self.tracker.window_moved(located) if before_frame is not None else None
+            if moved is not None:
+                located, before_frame, last_actions, watch = moved, None, (), None
+                continue
             if before_frame is not None and watch is None and handled_all:
                 settled = wait_for_paint(
                     self._board_grab(located), before_frame, timeout=PAINT_WAIT, settle=PAINT_SETTLE, clock=self.env.clock, sleep=self.env.sleep

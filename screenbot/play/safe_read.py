@@ -123,7 +123,11 @@ class SafeReader:
                     looked_for_dialogs = True
                     # A window moved or resized shows something else where the board was: not a dialog
                     # (taking it for the win's had the bot press Escape for seconds at the old place).
+                    # So does a board located just after a resize, before the client drew it anew.
                     moved = self.tracker.window_moved(located)
+                    if moved is None and self.tracker.redrawing_after_resize():
+                        log.info("the board stopped reading just after its window was resized: locating it again")
+                        moved = self.tracker.relocate()
                     if moved is not None:
                         return moved
                     self.tracker.check_board_shown(located)

@@ -24,7 +24,7 @@ GA_ROOTOWNER = 3
 HWND_TOP = 0
 SWP_NOSIZE, SWP_NOMOVE, SWP_NOACTIVATE = 0x0001, 0x0002, 0x0010
 # ShowWindow.
-SW_MINIMIZE, SW_RESTORE = 6, 9
+SW_HIDE, SW_SHOWNA, SW_MINIMIZE, SW_RESTORE = 0, 8, 6, 9
 # GetWindowLongW: extended styles.
 GWL_EXSTYLE = -20
 WS_EX_LAYERED, WS_EX_TRANSPARENT = 0x00080000, 0x00000020
@@ -74,6 +74,7 @@ class Win32Api:
                                                 ctypes.POINTER(w.DWORD))
         self.GetWindowTextLengthW = declare(user32, "GetWindowTextLengthW", ctypes.c_int, w.HWND)
         self.GetWindowTextW = declare(user32, "GetWindowTextW", ctypes.c_int, w.HWND, w.LPWSTR, ctypes.c_int)
+        self.GetClassNameW = declare(user32, "GetClassNameW", ctypes.c_int, w.HWND, w.LPWSTR, ctypes.c_int)
         self.GetWindowRect = declare(user32, "GetWindowRect", w.BOOL, w.HWND, ctypes.POINTER(w.RECT))
         self.GetClientRect = declare(user32, "GetClientRect", w.BOOL, w.HWND, ctypes.POINTER(w.RECT))
         self.ClientToScreen = declare(user32, "ClientToScreen", w.BOOL, w.HWND, ctypes.POINTER(w.POINT))
@@ -227,6 +228,17 @@ class Win32Api:
 
     def minimise(self, hwnd: int) -> bool:
         return bool(self.ShowWindow(hwnd, SW_MINIMIZE))
+
+    def hide(self, hwnd: int) -> bool:
+        return bool(self.ShowWindow(hwnd, SW_HIDE))
+
+    def show_without_activating(self, hwnd: int) -> bool:
+        return bool(self.ShowWindow(hwnd, SW_SHOWNA))
+
+    def class_name(self, hwnd: int) -> str:
+        buffer = ctypes.create_unicode_buffer(256)
+        length = self.GetClassNameW(hwnd, buffer, len(buffer))
+        return buffer.value[:length] if length > 0 else ""
 
     def answers(self, hwnd: int, timeout: float) -> bool | None:
         """Whether the thread owning ``hwnd`` handled a WM_NULL within ``timeout`` seconds: False when

@@ -5,6 +5,7 @@ board is, without title bar, menu or borders."""
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
 
 from ...errors import WindowGoneError
@@ -15,7 +16,7 @@ from .window import Win32Window
 
 class Win32Desktop:
     name = "windows"
-    overlay_refusal = "the live overlay is not drawn on Windows yet (hints on a screenshot: --image)"
+    overlay_refusal = None
 
     def __init__(self, api=None) -> None:
         self._given = api
@@ -71,9 +72,23 @@ class Win32Desktop:
         return False  # a Windows desktop does not go away under a running program as an X server does
 
     @contextlib.contextmanager
-    def overlays_hidden(self) -> Iterator[None]:
-        """Nothing hidden yet: a Windows hint overlay is not drawn by this version."""
-        yield
+    def overlays_hidden(self, settle: float = 0.15) -> Iterator[int]:
+        """Take every hint overlay (this process's or another's) off the screen for the block, as the
+        X11 desktop does: a screen capture shows layered windows, and locating looks at whole cells,
+        which the overlay's marks around them would hide. Yields how many were hidden."""
+        from .overlay import CLASS_NAME
+
+        api = self.api
+        hidden = [hwnd for hwnd in api.top_level_windows() if api.is_visible(hwnd) and api.class_name(hwnd) == CLASS_NAME]
+        for hwnd in hidden:
+            api.hide(hwnd)
+        try:
+            if hidden:
+                time.sleep(settle)  # for the game to repaint what the overlays covered
+            yield len(hidden)
+        finally:
+            for hwnd in hidden:
+                api.show_without_activating(hwnd)
 
     def overlay(self, hwnd: int):
         from .overlay import Win32Overlay
