@@ -19,9 +19,10 @@ recognizer decides a cell (see ``screenbot.overlay.marks.OverlayStyle``), so the
 another process) reads the same board with the overlay up as without it. Hiding the overlay during each
 capture would also work but makes it flicker and costs a repaint of the game for every frame.
 
-Platforms: this module needs X11 with the SHAPE extension (any Xorg or Xvfb). Windows would use a
-layered (WS_EX_LAYERED | WS_EX_TRANSPARENT) topmost window, and macOS a borderless NSWindow that ignores
-mouse events; neither is implemented here (see docs/hint-and-replay.md, "Platform support").
+Platforms: this module needs X11 with the SHAPE extension (any Xorg or Xvfb). Windows has its own
+(``screenbot.platforms.win32.overlay``: a layered, click-through, topmost window); macOS would use a
+borderless NSWindow that ignores mouse events, not implemented (docs/hint-and-replay.md, "Platform
+support").
 
 This module is the window itself; ``overlay_pictures`` packs what it shows into X requests and
 ``overlay_events`` watches for the game drawing and other windows restacking.
