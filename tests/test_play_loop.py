@@ -719,3 +719,24 @@ def test_a_board_with_nothing_to_click_that_never_reads_as_finished_stops_with_t
     with pytest.raises(PlayError, match="nothing is left to click") as caught:
         player.play()
     assert client.clicks == [] and caught.value.frame_path is not None
+
+
+@pytest.mark.parametrize("redrawn_after", [1, 40])
+def test_a_resized_window_is_played_once_its_client_draws_the_board_anew(redrawn_after, tmp_path):
+    """Like gnome-mines resized under load: the window has its new size at once but still shows its old
+    picture, where the board is located; the client then draws the board elsewhere in the bigger window.
+    The board is located again there, not taken for a win dialog: a live fault stalled play 9-13 s
+    while Escape was pressed at the old place. ``redrawn_after`` (grabs): before the resize is seen, or
+    while the old picture is being played."""
+    def resize_once(client, n):
+        if n == 3:
+            client.resize_window((160, 120), (60, 40), redrawn_after=redrawn_after)
+
+    client = SimulatedClient(16, 16, 40, seed=2, on_click=resize_once, win_dialog_keys=("escape",))
+    profile = dataclasses.replace(GNOME_LIKE, after_win=ControlAction(keys=("escape",)))
+    results = make_player(client, profile, tmp_path, games=1).play()
+    assert [r.outcome for r in results] in ([WON], [LOST])
+    assert client.board_origin == (160, 160)  # drawn anew at its place in the bigger window
+    # A win's dialog closed, and the client left tidy at the end: no Escape pressed at the old place.
+    assert client.keys.count(("escape",)) <= (2 if results[0].outcome == WON else 0), client.keys
+    assert_clicks_on_board(client)

@@ -93,11 +93,25 @@ class BoardTracker:
             self.resized_at = self.env.clock()
         return self.relocate() if relocate else True
 
-    def redrawing_after_resize(self) -> bool:
-        """Whether the window changed size in the last RELOCATE_PATIENCE seconds: the client may still
-        be drawing its board at the new size, and what was located meanwhile may be the old picture
-        (the window's pixels before the client redrew them: seen on gnome-mines under load)."""
-        return self.resized_at is not None and self.env.clock() - self.resized_at < RELOCATE_PATIENCE
+    def drawn_anew(self, located: Located) -> Located | None:
+        """The board located again, when its window changed size in the last RELOCATE_PATIENCE seconds
+        and the same board now lies elsewhere in it: what was located after the resize was the old
+        picture (the window's pixels before the client drew them anew: seen on gnome-mines under
+        load). None otherwise: the board was not resized, or it is where it was (a dialog over it, the
+        usual reason a board stops reading), or it is not whole yet."""
+        if self.resized_at is None or self.env.clock() - self.resized_at >= RELOCATE_PATIENCE:
+            return None
+        try:
+            again = self.locate()
+        except BoardNotFoundError:
+            self.located = located
+            return None
+        old, new = located.geometry, again.geometry
+        if (new.rows, new.cols) != (old.rows, old.cols) or (new.origin, new.pitch) == (old.origin, old.pitch):
+            self.located = located
+            return None
+        log.info("the board was drawn anew after its window was resized: playing it at its new place")
+        return again
 
     def relocate(self) -> Located:
         """Locate the board after its window moved or changed size. A resized client redraws its

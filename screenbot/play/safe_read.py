@@ -124,10 +124,7 @@ class SafeReader:
                     # A window moved or resized shows something else where the board was: not a dialog
                     # (taking it for the win's had the bot press Escape for seconds at the old place).
                     # So does a board located just after a resize, before the client drew it anew.
-                    moved = self.tracker.window_moved(located)
-                    if moved is None and self.tracker.redrawing_after_resize():
-                        log.info("the board stopped reading just after its window was resized: locating it again")
-                        moved = self.tracker.relocate()
+                    moved = self.tracker.window_moved(located) or self.tracker.drawn_anew(located)
                     if moved is not None:
                         return moved
                     self.tracker.check_board_shown(located)

@@ -106,6 +106,10 @@ class SimulatedClient:
     # puts a new window under the one being clicked): the next appeared_over reports them and puts
     # them over the game (into other_windows), as play then asks the window manager to.
     mapped_below: list = field(default_factory=list)
+    # Set once the window is resized (``resize_window``): its client area, no longer the board's margin.
+    window_rect: Rect | None = None
+    redraw_in: int = 0  # grabs until a resized window's board is drawn at its new place
+    redraw_shift: tuple[int, int] = (0, 0)
     pointer: tuple[float, float] = (0.0, 0.0)
     pings: int = 0
     activations: int = 0
@@ -150,7 +154,7 @@ class SimulatedClient:
     def geometry(self) -> Rect:
         if self.closed:
             raise WindowGoneError("the simulated window was closed", window=0)
-        return self.board_rect.expanded(self.margin)
+        return self.window_rect if self.window_rect is not None else self.board_rect.expanded(self.margin)
 
     def activate(self) -> None:
         if self.closed:
@@ -198,6 +202,16 @@ class SimulatedClient:
     def move_window(self, dx: int, dy: int) -> None:
         x, y = self.board_origin
         self.board_origin = (x + dx, y + dy)
+        if self.window_rect is not None:
+            self.window_rect = self.window_rect.translated(dx, dy)
+
+    def resize_window(self, grow: tuple[int, int], shift: tuple[int, int], redrawn_after: int) -> None:
+        """Like gnome-mines resized on a busy machine: the window has its new size at once, but shows
+        its old picture (the board where it was) for ``redrawn_after`` more grabs, then draws the board
+        ``shift`` pixels away, at its place in the bigger window."""
+        old = self.geometry()
+        self.window_rect = Rect(old.left, old.top, old.width + grow[0], old.height + grow[1])
+        self.redraw_in, self.redraw_shift = redrawn_after, shift
 
     # -- screen --
 
@@ -208,6 +222,11 @@ class SimulatedClient:
     def grab(self, region: tuple[int, int, int, int] | None = None) -> np.ndarray:
         width, height = self.screen_size
         self.unread_grabs = max(0, self.unread_grabs - 1)
+        if self.redraw_in:
+            self.redraw_in -= 1
+            if not self.redraw_in:
+                x, y = self.board_origin
+                self.board_origin = (x + self.redraw_shift[0], y + self.redraw_shift[1])
         for entry in self.queued:
             entry[1] -= 1
         while self.queued and self.queued[0][1] <= 0:
