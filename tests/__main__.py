@@ -11,7 +11,7 @@ that suit it, with each tier's time; the exit status is 0 only when every tier p
   two it is until those races are fixed.
 - windows: two workers: screenbot under python.org's Windows CPython in Wine (tests/windows_python.py,
   prepared once in the cache). The unit tier under Windows (about 80 s) takes one worker, the reads,
-  the install check and the winemine games the other.
+  the install check, the winemine games and the hint over winemine the other.
 
 Every tier runs even when an earlier one failed, so one run shows every failure. The arguments are
 given to every tier's pytest (``--durations=20``, ``-x``, ``-k ...``). One random seed is drawn for all

@@ -9,7 +9,7 @@ Every test belongs to exactly one tier, by a marker on its module (``pytestmark`
 - ``e2e``: a virtual display and real clients. ``e2e(minutes=N)`` marks the few that take minutes: they
   are started first.
 - ``windows``: screenbot installed into python.org's Windows CPython, run under Wine
-  (tests/windows_python.py): reads, plays winemine, the unit tier.
+  (tests/windows_python.py): reads, plays winemine, live hint over it, the unit tier.
 
 A test with no tier, or with two, stops the collection with its name.
 """
