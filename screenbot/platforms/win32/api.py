@@ -1,4 +1,5 @@
-"""The Win32 calls the window backend makes, through ctypes: the one module that touches ``windll``.
+"""The Win32 calls the window backend makes, through ctypes (with ``overlay.py``, which declares the calls
+of the hint's own window, the only modules of the product that use ctypes).
 
 Every other module of the backend is plain logic over an object with these methods, so it runs on any
 system against a fake that answers as Windows did. Importing this module is harmless anywhere: the DLLs
