@@ -28,6 +28,7 @@ class SkinVision:
         self._locate, self._read = locate_board, read_board
         self.skins = skins
         self.skin = skin
+        self._before_teaching = None  # the skins as loaded, once pictures were taught
 
     def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0), within: Rect | None = None):
         """The board found on ``frame``, in its pixels; ``origin`` is the frame's place on the screen,
@@ -52,7 +53,18 @@ class SkinVision:
             image = np.ascontiguousarray(frame[rect.top : rect.bottom, rect.left : rect.right])
             taught.append(Template(char, tuple(lattice.pitch), to_canonical(image), image,
                                    Path(f"{char}-seen-in-play-r{row}-c{col}")))
+        if self._before_teaching is None:
+            self._before_teaching = self.skins
         self.skins = {**self.skins, skin.name: Skin(skin.name, skin.templates + tuple(taught), skin.profile)}
+
+    def forget_taught(self) -> bool:
+        """Withdraw every picture taught this session; True when there were some. A reading they took
+        part in that cannot be right says one was named wrong (a number counted on a finished board,
+        one of whose mines was misread: seen once on KMines, whose cells show the picture behind)."""
+        if self._before_teaching is None:
+            return False
+        self.skins, self._before_teaching = self._before_teaching, None
+        return True
 
 
 def load_skins(directory: Path | None = None):

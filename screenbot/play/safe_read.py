@@ -180,6 +180,14 @@ class SafeReader:
             frame, changed = again.frame, changed or again.changed
         if unreadable is not None:
             return self.recover_lost_board(located, frame, unreadable)
+        forget = getattr(self.env.vision, "forget_taught", None)
+        if reading is not None and forget is not None and forget():
+            # Pictures named at a game's end are a guess the board made; a contradiction withdraws them.
+            log.warning("the board cannot be right with the pictures taught this session (%s): read again "
+                        "without them", "; ".join(problems[:3]))
+            # The last reading came from them too: it is no measure of this one.
+            self.reader = ChangedCellsReader(self.env.vision)
+            return self._read(located, frame, True, None, (), last_try=last_try)
         path = save_frame(frame, self.config.failure_dir, "inconsistent") if last_try else None
         raise InconsistentReadingError(
             f"the board read from the screen cannot be right{self.tracker.dialog_note(located)} ({'; '.join(problems[:3])}); "
