@@ -251,41 +251,6 @@ print(top != 0, edit != 0, u.GetWindowTextLengthW(edit) if edit else -1)
 '''
 
 
-def test_play_follows_winemine_moved_mid_game(prefix, tmp_path, monkeypatch):
-    """winemine dragged to another place while play plays (on the X side, as a window manager moves it):
-    the Win32 backend sees its client area move, the board is located again there, and the games go on
-    to a detected end with every press on winemine."""
-    rng = random.Random(SEED + 1)
-    delay, to = rng.uniform(0.0, 0.8), (rng.randrange(300, 600), rng.randrange(150, 400))
-    print(f"seed {SEED}: winemine moved to {to} {delay:.2f} s after the first click")
-    with VirtualDisplay(), WineServer(prefix), _winemine(prefix, monkeypatch) as game:
-        first = _window_shot(game.window)
-        with ClickWatch(prefix, tmp_path) as clicks:
-            bot = start_python(["-m", "screenbot", "-v", "play", "--client", "winemine", "--games", "3", "--json"],
-                               prefix, cwd=tmp_path)
-            try:
-                deadline = time.monotonic() + 90
-                while not _board_changed(game.window, first):
-                    assert bot.poll() is None, bot.communicate()[1].decode(errors="replace")[-3000:]
-                    assert time.monotonic() < deadline, "the bot made no move within 90 s"
-                    time.sleep(0.1)
-                time.sleep(delay)
-                _xdotool("windowmove", "--sync", str(game.window), *map(str, to))
-                out, err = bot.communicate(timeout=180)
-            finally:
-                if bot.poll() is None:
-                    bot.kill()
-                    bot.wait()
-    err_text = err.decode(errors="replace")
-    print(out.decode(errors="replace").strip().splitlines()[-1:], err_text[-1500:])
-    assert bot.returncode == 0, err_text[-3000:]
-    result = _last_json(out)
-    assert result["games"] == 3 and result["wins"] + result["losses"] == 3 and result["aborted"] == 0, result
-    assert "the game window moved" in err_text, err_text[-3000:]
-    elsewhere = [p for p in clicks.presses if p["window"] != WINEMINE_CLASS]
-    assert not elsewhere, elsewhere[:5]
-
-
 def test_a_window_over_the_board_stops_play(prefix, tmp_path, monkeypatch):
     """Notepad opened and put over the board while play plays many games: play stops with exit 1,
     naming Notepad as the window over the board (the Win32 backend looks at the window list before
