@@ -49,7 +49,7 @@ class BoardTracker:
     env: Surroundings
     config: PlayConfig
     # Locating looks at whole cells: a hint overlay over the game (another process) is taken off the
-    # screen meanwhile (screenbot.platforms.x11.hiding.overlays_hidden); reading works through it.
+    # screen meanwhile (the desktop's ``overlays_hidden``); reading works through it.
     overlays_hidden: Callable[[], ContextManager[object]] = contextlib.nullcontext
     located: Located | None = field(default=None, init=False)  # where the board was last found
     resized_at: float | None = field(default=None, init=False)  # when the window was last seen to change size

@@ -180,8 +180,8 @@ class Player:
         while steps < self.config.max_steps:
             steps += 1
             # A window moved or resized mid-batch (the batch stopped) shows something else where the
-            # board was: located again before anything is read there. Read at the old place, the
-            # scaled cells of a resized board made a board to solve, which took seconds under load.
+            # board was: located again before anything is read there (read at the old place first,
+            # the board of a resized gnome-mines was located again only 3 s later, under load).
             moved = self.tracker.window_moved(located) if before_frame is not None else None
             if moved is not None:
                 located, before_frame, last_actions, watch = moved, None, (), None
