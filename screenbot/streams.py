@@ -72,10 +72,10 @@ class CheckedOutput:
 
 @contextlib.contextmanager
 def prints_logged():
-    """What a library prints on stdout goes to the log instead, while the block runs. python-xlib prints
-    its warnings on stdout ("Xlib.xauth: warning, no xauthority details available"
-    for the empty ~/.Xauthority that xvfb-run leaves behind), where they would corrupt ``--json``
-    output: while connecting they go to the log instead. pyautogui connects when it is imported."""
+    """What a library prints on stdout goes to the log instead while the block runs: python-xlib prints
+    its warnings there ("Xlib.xauth: warning, no xauthority details available" for the empty
+    ~/.Xauthority that xvfb-run leaves behind), where they would corrupt ``--json`` output. It prints
+    them when it connects, and pyautogui connects when it is imported."""
     printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed):

@@ -17,7 +17,6 @@ class FakeDesktop:
     def __init__(self, client, others: list[Rect] = ()) -> None:
         self.client = client
         self.others = list(others)  # other windows' client areas, under the game's
-        self.probes = 0
 
     def require_screen(self, advice: str) -> None:
         return None

@@ -25,7 +25,7 @@ GA_ROOTOWNER = 3
 HWND_TOP = 0
 SWP_NOSIZE, SWP_NOMOVE, SWP_NOACTIVATE = 0x0001, 0x0002, 0x0010
 # ShowWindow.
-SW_HIDE, SW_SHOWNA, SW_MINIMIZE, SW_RESTORE = 0, 8, 6, 9
+SW_HIDE, SW_SHOWNA, SW_RESTORE = 0, 8, 9
 # GetWindowLongW: extended styles.
 GWL_EXSTYLE = -20
 WS_EX_LAYERED, WS_EX_TRANSPARENT = 0x00080000, 0x00000020
@@ -226,9 +226,6 @@ class Win32Api:
 
     def restore(self, hwnd: int) -> bool:
         return bool(self.ShowWindow(hwnd, SW_RESTORE))
-
-    def minimise(self, hwnd: int) -> bool:
-        return bool(self.ShowWindow(hwnd, SW_MINIMIZE))
 
     def hide(self, hwnd: int) -> bool:
         return bool(self.ShowWindow(hwnd, SW_HIDE))
