@@ -67,7 +67,7 @@ def save_picture(path: str | Path, frame: np.ndarray) -> None:
         raise
 
 
-def _check_region(region: Region, size: tuple[int, int]) -> None:
+def check_region(region: Region, size: tuple[int, int]) -> None:
     left, top, width, height = region
     if width <= 0 or height <= 0:
         raise CaptureError(f"empty region {region}", region=region)
@@ -105,7 +105,7 @@ class MssScreen:
     def grab(self, region: Region | None = None) -> np.ndarray:
         if region is None:
             region = (0, 0, *self._size)
-        _check_region(region, self._size)
+        check_region(region, self._size)
         left, top, width, height = region
         monitor = {"left": self._origin[0] + left, "top": self._origin[1] + top, "width": width, "height": height}
         try:

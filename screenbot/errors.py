@@ -24,7 +24,11 @@ class DisplayError(ScreenError):
 
 
 class WaylandSessionError(DisplayError):
-    """The session is Wayland: other applications' pixels cannot be captured nor clicked from here."""
+    """A Wayland session the bot cannot serve: other programs' pixels cannot be captured nor clicked."""
+
+
+class DesktopGoneError(DisplayError):
+    """The desktop's capture or input session ended under a running command (its compositor went)."""
 
 
 class MissingPackagesError(ScreenError):

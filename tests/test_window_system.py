@@ -12,7 +12,7 @@ import pytest
 
 from screenbot.cli import main
 from screenbot.errors import InputError
-from screenbot.platforms import ENV, NONE, WINDOWS, X11, chosen, open_desktop
+from screenbot.platforms import ENV, NONE, WAYLAND, WINDOWS, X11, chosen, open_desktop
 
 from .test_e2e_play import ROOT
 
@@ -43,8 +43,20 @@ def test_a_backend_the_system_cannot_have_is_refused_by_name():
         chosen("windows", environ={}, platform="linux")
     with pytest.raises(InputError, match="--window-system=x11.*not X11"):
         chosen("x11", environ={}, platform="win32")
-    with pytest.raises(InputError, match=f"{ENV}='wayland'.*auto, x11, windows, none"):
-        chosen(environ={ENV: "wayland"}, platform="linux")
+    with pytest.raises(InputError, match="--window-system=wayland.*only on Linux"):
+        chosen("wayland", environ={}, platform="darwin")
+    with pytest.raises(InputError, match=f"{ENV}='mir'.*auto, x11, wayland, windows, none"):
+        chosen(environ={ENV: "mir"}, platform="linux")
+
+
+@pytest.mark.unit
+def test_auto_is_wayland_in_a_wayland_session_whatever_display_says():
+    """A GNOME Wayland session sets DISPLAY for XWayland too, which shows no native window."""
+    assert chosen(environ={"WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"}, platform="linux") == WAYLAND
+    assert chosen(environ={"XDG_SESSION_TYPE": "Wayland"}, platform="linux") == WAYLAND
+    assert chosen(environ={"XDG_SESSION_TYPE": "x11", "DISPLAY": ":0"}, platform="linux") == X11
+    assert chosen(environ={"WAYLAND_DISPLAY": "wayland-0"}, platform="darwin") == NONE
+    assert chosen("x11", environ={"WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"}, platform="linux") == X11
 
 
 @pytest.mark.integration
@@ -64,7 +76,7 @@ def test_a_screen_is_an_x_display_only_where_the_desktop_is_x(monkeypatch):
 
 @pytest.mark.integration
 def test_an_unknown_window_system_is_a_usage_error(monkeypatch, capsys):
-    monkeypatch.setenv(ENV, "wayland")
+    monkeypatch.setenv(ENV, "mir")
     assert main(["play", "--games", "1"]) == 2
     assert ENV in capsys.readouterr().err
     monkeypatch.delenv(ENV)

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(client, args: argparse.Namespace) -> int:
-    from ..capture import MssScreen, save_picture
+    from ..capture import save_picture
     from ..errors import SkinError
     from ..platforms import open_desktop
     from ..play.live import FoundGame, load_skins
@@ -86,7 +86,9 @@ def _play(client, args: argparse.Namespace) -> int:
         skins = load_skins()
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
-    with MssScreen() as screen:
+    # Followed as the desktop finds it (the client's own window, unless the window system is 'none').
+    desktop = open_desktop()
+    with desktop.screen() as screen:
         # We started the client: its skin and window are known; the player locates the board in it.
         window = client.geometry()
         lattice = client.lattice
@@ -94,8 +96,6 @@ def _play(client, args: argparse.Namespace) -> int:
             from ..play.live import refined_lattice
 
             lattice = refined_lattice(screen.grab(), skins, lattice)
-        # Followed as the desktop finds it (the client's own window, unless the window system is 'none').
-        desktop = open_desktop()
         found = FoundGame(client.client, desktop.window_holding(window), window, lattice)
 
         def save_last_board(player) -> None:

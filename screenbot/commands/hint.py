@@ -154,7 +154,6 @@ def _profile(skin: str):
 def _run_live(args: argparse.Namespace) -> int:
     import time
 
-    from ..capture import MssScreen
     from ..errors import (
         BoardNotFoundError,
         DisplayError,
@@ -184,7 +183,7 @@ def _run_live(args: argparse.Namespace) -> int:
     desktop.require_screen("run this on the desktop where the game is shown")
     if desktop.overlay_refusal is not None:
         raise InputError(desktop.overlay_refusal)
-    screen = MssScreen()
+    screen = desktop.screen()
     overlay = recorder = session = None
     ended = "stopped"
     try:

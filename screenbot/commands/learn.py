@@ -144,19 +144,17 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
 
 def _learn(name: str, games: int, seed: int, say, restart_keys: tuple[str, ...] | None):
     """Open the display, find the board and its window, and play while learning."""
-    from ..capture import MssScreen
     from ..learn.session import learn
     from ..learn.watch import Desk, board_lattice
-    from ..mouse import PyAutoGuiMouse
     from ..platforms import open_desktop
     from ..play.live import measure_scale
     from ..play.profile import ControlAction
 
     desktop = open_desktop()
-    desktop.require_screen("start the client on an X display (or under Xvfb) and run learn there")
-    with MssScreen() as screen:
+    desktop.require_screen("run learn on the desktop where the client is shown")
+    with desktop.screen() as screen:
         lattice = board_lattice(screen.grab(), name)
-        mouse = PyAutoGuiMouse()
+        mouse = desktop.mouse()
         wid = desktop.window_holding(lattice.board_rect())
         window = desktop.follow(wid) if wid is not None else None
         desk = Desk(screen, mouse, window, measure_scale(screen, mouse), desktop=desktop)

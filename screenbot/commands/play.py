@@ -32,7 +32,7 @@ def register(subparsers) -> None:
         "Exit codes: 0 all games played to a win or a loss, 1 stopped early (unsafe reading, a live fault "
         "above, moved off the --lattice, fail-safe), 2 bad arguments (an unknown --client or one that "
         "cannot be played, a --record folder holding a recording, --first/--mines that do not fit the "
-        "board, a --lattice not fully on the screen), 3 no usable display (no X display on Linux, or a Wayland session), 4 no "
+        "board, a --lattice not fully on the screen), 3 no usable display (no X display on Linux, or a Wayland desktop without GNOME's remote-desktop services), 4 no "
         "board on the screen (or none reads at the --lattice), 130 interrupted.",
     )
     add_play_arguments(parser)
@@ -41,9 +41,10 @@ def register(subparsers) -> None:
     parser.add_argument("--record", type=Path, metavar="DIR", help="record every changed frame, board read, analysis and action into DIR (see 'screenbot replay')")
     parser.add_argument("--window-system", choices=WINDOW_SYSTEMS, default=None,
                         help="x11, windows: find and follow the game's window (moves, closing, windows over it; "
-                        "on x11 pings too); none: screenshots and mouse input only, the portable fallback (a moved "
+                        "on x11 pings too); wayland: GNOME's screen cast and remote input, with no window known (as "
+                        "none); none: screenshots and mouse input only, the portable fallback (a moved "
                         "board is located again when it stops reading; several boards are refused). Default auto "
-                        "(windows on Windows, x11 on an X display on Linux, none on macOS), "
+                        "(windows on Windows, wayland in a Wayland session, x11 on an X display on Linux, none on macOS), "
                         "or the SCREENBOT_WINDOW_SYSTEM environment variable"),
     add_lattice_argument(parser, "screen", "--client")
     add_templates_argument(parser)
@@ -105,10 +106,8 @@ def run(args: argparse.Namespace) -> int:
         )
     except DisplayError as exc:
         return fail(str(exc), EXIT_NO_DISPLAY)
-    from ..capture import MssScreen
-
     try:
-        with MssScreen() as screen:
+        with desktop.screen() as screen:
             try:
                 found = find_game(screen, skins, desktop, args.client, lattice=args.lattice)
             except LatticeOffFrameError as exc:
@@ -152,7 +151,6 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
     runs once the games are over (or stopped), while the screen is still open."""
     from ..errors import InputError, ScreenError, SkinError, WindowGoneError
     from ..geometry import Rect
-    from ..mouse import PyAutoGuiMouse
     from ..play import Player, PlayError
     from ..play.live import check_playable, game_vision, measure_scale, profile_for
     from ..play.summary import format_summary, summarize
@@ -163,8 +161,8 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
             check_playable(profile)
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
-    # pyautogui connects to the display on import: only now, with DISPLAY known to work.
-    mouse = PyAutoGuiMouse()
+    # Only now, with the screen known to work (pyautogui connects to the X display on import).
+    mouse = desktop.mouse()
     if config.dry_run:
         # Pointer moves only (to take it off a board that lights up under it); any click is refused.
         mouse = _NoClickMouse(mouse)
@@ -240,7 +238,7 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
 
 
 def _display_went(exc: BaseException) -> str:
-    return f"the display went away (the X server ended or the session closed; {type(exc).__name__}: {exc})"
+    return f"the display went away (its server ended or the session closed; {type(exc).__name__}: {exc})"
 
 
 def _recorder(args: argparse.Namespace, found):

@@ -24,6 +24,7 @@ import json
 import logging
 import re
 import time
+from pathlib import Path
 from typing import Iterable
 
 from ..errors import ClientStartError
@@ -84,6 +85,24 @@ def start_gnome_mines(
     """
     launch = launch_for("gnome-mines")
     ensure_debian_packages(launch.packages, why="the gnome-mines client")
+    home, args = gnome_mines_home(level, window_size, custom, question_marks, theme)
+    env = client_env(home, GSETTINGS_BACKEND="keyfile")
+    # A custom game is set up on the client's start page once its window is there.
+    then = None if custom is None else functools.partial(_gnome_mines_play_custom, percent=_custom_percent_to_type(*custom))
+    handle = launch_client("gnome-mines", [*launch.command, *args], env, home, timeout, launch.window_title, then)
+    log.info("gnome-mines started: window 0x%x at %s", handle.window, handle.geometry())
+    return handle
+
+
+def gnome_mines_home(
+    level: str = "small",
+    window_size: tuple[int, int] = (600, 400),
+    custom: tuple[int, int, int] | None = None,
+    question_marks: bool = True,
+    theme: str | None = None,
+) -> tuple[Path, list[str]]:
+    """A new home folder holding gnome-mines' settings (``start_gnome_mines`` says which), and the
+    command-line arguments that start its game. Run it with ``GSETTINGS_BACKEND=keyfile``."""
     if custom is None and level not in GNOME_MINES_LEVELS:
         raise ClientStartError(f"unknown level {level!r}; use small, medium or big", client="gnome-mines")
     home = temp_home("gnome-mines")
@@ -105,13 +124,7 @@ def start_gnome_mines(
         lines += [f"xsize={int(cols)}", f"ysize={int(rows)}", f"nmines={int(mines)}", "mode=3"]
     # The keyfile backend reads settings from a file we write: no dconf service, nothing outside `home`.
     (settings / "keyfile").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    env = client_env(home, GSETTINGS_BACKEND="keyfile")
-    args = [] if custom is not None else [f"--{level}"]
-    # A custom game is set up on the client's start page once its window is there.
-    then = None if custom is None else functools.partial(_gnome_mines_play_custom, percent=_custom_percent_to_type(*custom))
-    handle = launch_client("gnome-mines", [*launch.command, *args], env, home, timeout, launch.window_title, then)
-    log.info("gnome-mines started: window 0x%x at %s", handle.window, handle.geometry())
-    return handle
+    return home, ([] if custom is not None else [f"--{level}"])
 
 
 def _custom_percent_to_type(cols: int, rows: int, mines: int) -> int | None:

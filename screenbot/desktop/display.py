@@ -30,19 +30,17 @@ DEFAULT_DEPTH = 24
 
 
 def check_not_wayland(environ: dict[str, str] | None = None) -> None:
-    """Raise WaylandSessionError when running inside a Wayland session.
-
-    Wayland does not let one application read another's pixels or inject clicks, so the bot cannot
-    work there (XWayland windows would be visible to us only partially). We refuse clearly instead.
-    A DISPLAY we started ourselves (Xvfb) is fine even on a Wayland desktop: callers pass that
-    environment explicitly.
+    """Raise WaylandSessionError when running inside a Wayland session: its DISPLAY, if any, is
+    XWayland, which neither shows nor takes clicks for native Wayland windows. The Wayland window
+    system (``screenbot.platforms.wayland``) serves such a session. A DISPLAY we started ourselves
+    (Xvfb) is fine even on a Wayland desktop: callers pass that environment explicitly.
     """
     env = os.environ if environ is None else environ
     if env.get("WAYLAND_DISPLAY") or env.get("XDG_SESSION_TYPE", "").lower() == "wayland":
         raise WaylandSessionError(
-            "this is a Wayland session (WAYLAND_DISPLAY / XDG_SESSION_TYPE=wayland): screen capture and "
-            "synthetic clicks on other windows are not possible; log in to an X11 session or run the "
-            "clients inside a virtual display (screenbot starts one with Xvfb when DISPLAY is unset)"
+            "this is a Wayland session (WAYLAND_DISPLAY / XDG_SESSION_TYPE=wayland): through X the bot "
+            "would see only XWayland's windows; use --window-system wayland (the default here, on GNOME), "
+            "or run the clients inside a virtual display (screenbot starts one with Xvfb when DISPLAY is unset)"
         )
 
 

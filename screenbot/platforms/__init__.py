@@ -11,12 +11,17 @@ through a ``Desktop`` (``base.py``), opened once per session by ``open_desktop``
 - ``windows`` (the Win32 API through ctypes, ``win32/``): the game's window found and followed the same
   way, from the window list and its z-order; no ping (clicks are confirmed by the cells they change) and
   no live overlay yet.
+- ``wayland`` (GNOME's Mutter remote-desktop services over D-Bus, ``wayland/``): screenshots from a
+  screen cast of the monitor and clicks and keys through the same session, since Wayland lets no program
+  read another's pixels or move the pointer otherwise. No window is known (GNOME tells no positions):
+  the board is all the bot follows, as with ``none``, and there is no live overlay.
 - ``none``, the portable fallback (``portable.py``): screenshots and clicks only. The board is all the bot
   knows: a board that stops reading is located again where it is now, clicks are confirmed by the cells
   they change, several complete boards on the screen are refused, and there is no live overlay.
 
-``auto`` (the default) is ``windows`` on Windows, ``x11`` when an X display is set on a system whose
-desktop is X (Linux, the BSDs), else ``none``: on Windows and macOS a DISPLAY names at most an X server
+``auto`` (the default) is ``windows`` on Windows, ``wayland`` in a Wayland session (WAYLAND_DISPLAY or
+XDG_SESSION_TYPE=wayland: its DISPLAY, if any, is XWayland, which shows no native window), ``x11`` when
+an X display is set on a system whose desktop is X (Linux, the BSDs), else ``none``: on Windows and macOS a DISPLAY names at most an X server
 beside the desktop (Wine passes its own to every Windows program). ``--window-system`` chooses, or the
 environment variable ``SCREENBOT_WINDOW_SYSTEM`` where no option is given (for the bot started by
 another program).
@@ -33,15 +38,15 @@ from .base import Desktop, GameWindow, Overlay, TargetState
 from .portable import OWN_DESKTOPS, PortableDesktop
 
 ENV = "SCREENBOT_WINDOW_SYSTEM"
-AUTO, X11, WINDOWS, NONE = "auto", "x11", "windows", "none"
-CHOICES = (AUTO, X11, WINDOWS, NONE)
+AUTO, X11, WAYLAND, WINDOWS, NONE = "auto", "x11", "wayland", "windows", "none"
+CHOICES = (AUTO, X11, WAYLAND, WINDOWS, NONE)
 
 log = logging.getLogger(__name__)
 
 
 def chosen(choice: str | None = None, environ: dict[str, str] | None = None, platform: str = sys.platform) -> str:
     """The window system to use: ``choice`` (an option's value; None: the environment's, else auto),
-    resolved to ``x11``, ``windows`` or ``none``. InputError for a name that is none of CHOICES, or for a
+    resolved to ``x11``, ``wayland``, ``windows`` or ``none``. InputError for a name that is none of CHOICES, or for a
     backend this system cannot have."""
     env = os.environ if environ is None else environ
     where = "--window-system" if choice is not None else ENV
@@ -51,9 +56,15 @@ def chosen(choice: str | None = None, environ: dict[str, str] | None = None, pla
     if value == AUTO:
         if platform == "win32":
             return WINDOWS
-        return X11 if env.get("DISPLAY") and platform not in OWN_DESKTOPS else NONE
+        if platform in OWN_DESKTOPS:
+            return NONE
+        if env.get("WAYLAND_DISPLAY") or env.get("XDG_SESSION_TYPE", "").lower() == "wayland":
+            return WAYLAND
+        return X11 if env.get("DISPLAY") else NONE
     if value == WINDOWS and platform != "win32":
         raise InputError(f"{where}=windows: the Win32 window system exists only on Windows (this is {platform})")
+    if value == WAYLAND and platform in OWN_DESKTOPS:
+        raise InputError(f"{where}=wayland: Wayland desktops exist only on Linux and the BSDs (this is {platform})")
     if value == X11 and platform == "win32":
         raise InputError(f"{where}=x11: Windows programs' windows are not X11 windows here (use windows or none)")
     return value
@@ -68,6 +79,10 @@ def open_desktop(choice: str | None = None, platform: str = sys.platform) -> Des
         from .x11 import X11Desktop
 
         return X11Desktop()
+    if name == WAYLAND:
+        from .wayland import WaylandDesktop
+
+        return WaylandDesktop()
     if name == WINDOWS:
         from .win32 import Win32Desktop, make_dpi_aware
 

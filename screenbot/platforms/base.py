@@ -71,11 +71,17 @@ class Overlay(Protocol):
 class Desktop(Protocol):
     """One platform's windows, as the sessions need them."""
 
-    name: str  # "x11", "windows" or "none": for messages and logs, never for branching above this layer
+    name: str  # "x11", "wayland", "windows" or "none": for messages and logs, never for branching above this layer
     overlay_refusal: str | None  # why the live hint overlay cannot be drawn here; None where it can
 
     # DisplayError ending with ``advice`` when there is no screen to capture and click on
     def require_screen(self, advice: str) -> None: ...
+
+    # the screen to capture (``capture.Screen``, a context manager: closing it ends what it opened)
+    def screen(self): ...
+
+    # pointer and keys (``mouse.Mouse`` with ``size()`` and ``press(*keys)``), while the screen is open
+    def mouse(self): ...
 
     def lost(self, exc: BaseException) -> bool: ...  # was ``exc`` the desktop itself going away?
 

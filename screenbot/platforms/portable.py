@@ -17,7 +17,21 @@ from ..geometry import Rect
 OWN_DESKTOPS = ("win32", "cygwin", "darwin")
 
 
-class PortableDesktop:
+class MssAndPyAutoGui:
+    """The screen through mss and the input through pyautogui: every desktop's but Wayland's."""
+
+    def screen(self):
+        from ..capture import MssScreen
+
+        return MssScreen()
+
+    def mouse(self):
+        from ..mouse import PyAutoGuiMouse
+
+        return PyAutoGuiMouse()
+
+
+class PortableDesktop(MssAndPyAutoGui):
     name = "none"
     overlay_refusal = ("the live overlay is a window over the game, and the window system 'none' knows no "
                        "windows (hints on a screenshot need none: --image)")
@@ -48,10 +62,10 @@ class PortableDesktop:
         return []
 
     def follow(self, window_id: int):
-        raise InputError("the window system 'none' follows no window")
+        raise InputError(f"the window system '{self.name}' follows no window")
 
     def focus_probe(self):
-        raise InputError("the window system 'none' opens no window")
+        raise InputError(f"the window system '{self.name}' opens no window")
 
     def overlays_hidden(self):
         return contextlib.nullcontext()

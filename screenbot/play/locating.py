@@ -94,12 +94,14 @@ class BoardTracker:
         return self.relocate() if relocate else True
 
     def drawn_anew(self, located: Located) -> Located | None:
-        """The board located again, when its window changed size in the last RELOCATE_PATIENCE seconds
-        and the same board now lies elsewhere in it: what was located after the resize was the old
-        picture (the window's pixels before the client drew them anew: seen on gnome-mines under
-        load). None otherwise: the board was not resized, or it is where it was (a dialog over it, the
-        usual reason a board stops reading), or it is not whole yet."""
-        if self.resized_at is None or self.env.clock() - self.resized_at >= RELOCATE_PATIENCE:
+        """The board located again, when the same board now lies elsewhere: asked when the board stops
+        reading, if its window changed size in the last RELOCATE_PATIENCE seconds (what was located
+        after the resize was the old picture: the window's pixels before the client drew them anew,
+        seen on gnome-mines under load), or always when no window is followed (the desktop tells no
+        window's moves: the board is all there is to see them by). None otherwise: the board is where
+        it was (a dialog over it, the usual reason a board stops reading), or it is not whole."""
+        followed = self.env.window is not None
+        if followed and (self.resized_at is None or self.env.clock() - self.resized_at >= RELOCATE_PATIENCE):
             return None
         try:
             again = self.locate()
@@ -110,7 +112,8 @@ class BoardTracker:
         if (new.rows, new.cols) != (old.rows, old.cols) or (new.origin, new.pitch) == (old.origin, old.pitch):
             self.located = located
             return None
-        log.info("the board was drawn anew after its window was resized: playing it at its new place")
+        log.info("the board was drawn anew after its window was resized: playing it at its new place" if followed
+                 else "the board moved: playing it at its new place")
         return again
 
     def relocate(self) -> Located:

@@ -10,11 +10,12 @@ from collections.abc import Iterator
 
 from ...errors import WindowGoneError
 from ...geometry import Rect
+from ..portable import MssAndPyAutoGui
 from .stacking import shown_windows
 from .window import Win32Window
 
 
-class Win32Desktop:
+class Win32Desktop(MssAndPyAutoGui):
     name = "windows"
     overlay_refusal = None
 

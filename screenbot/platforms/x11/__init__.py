@@ -10,9 +10,10 @@ keyboard check.
 from __future__ import annotations
 
 from ...geometry import Rect
+from ..portable import MssAndPyAutoGui
 
 
-class X11Desktop:
+class X11Desktop(MssAndPyAutoGui):
     name = "x11"
     overlay_refusal = None
 
