@@ -12,6 +12,8 @@ that suit it, with each tier's time; the exit status is 0 only when every tier p
 - windows: two workers: screenbot under python.org's Windows CPython in Wine (tests/windows_python.py,
   prepared once in the cache). The unit tier under Windows (about 80 s) takes one worker, the reads,
   the install check, the winemine games and the hint over winemine the other.
+- wayland: in one process: one headless GNOME Shell for the tier's tests, each starting its own
+  gnome-mines (two shells side by side would share two cores with their software renderer).
 
 Every tier runs even when an earlier one failed, so one run shows every failure. The arguments are
 given to every tier's pytest (``--durations=20``, ``-x``, ``-k ...``). One random seed is drawn for all
@@ -31,6 +33,7 @@ TIERS = (
     ("integration", ["-n", "2"]),
     ("e2e", ["-n", "2", "--maxschedchunk", "1"]),
     ("windows", ["-n", "2", "--maxschedchunk", "1"]),
+    ("wayland", []),
 )
 
 

@@ -10,6 +10,8 @@ Every test belongs to exactly one tier, by a marker on its module (``pytestmark`
   are started first.
 - ``windows``: screenbot installed into python.org's Windows CPython, run under Wine
   (tests/windows_python.py): reads, plays winemine, live hint over it, the unit tier.
+- ``wayland``: a headless GNOME Shell on Wayland (screenbot.desktop.gnome): reads, plays and follows
+  gnome-mines as a native Wayland client.
 
 A test with no tier, or with two, stops the collection with its name.
 """
@@ -22,7 +24,7 @@ import pytest
 
 from .seeds import REPLAY
 
-TIERS = ("unit", "integration", "e2e", "windows")
+TIERS = ("unit", "integration", "e2e", "windows", "wayland")
 
 
 def pytest_report_header(config) -> str:

@@ -1,8 +1,10 @@
 """Child process of the end-to-end play tests: plays N games on a real client with real mss and pyautogui.
 
-Run as ``python -m tests.e2e_play_run CONFIG_JSON`` with DISPLAY set to a display where the client
-already runs. pyautogui binds to the display that is current when it is first imported, so every test
-plays in a fresh process. Prints one JSON object: the game results, the loop's summary, and two
+Run as ``python -m tests.e2e_play_run CONFIG_JSON`` in the environment of the desktop where the client
+already runs (DISPLAY, or a Wayland session's buses). pyautogui binds to the display that is current
+when it is first imported, so every test plays in a fresh process. The screen, the mouse and the
+window come from the desktop the platform layer chooses (``window_system`` in the config, else auto);
+``window`` None plays without following a window (the Wayland desktop knows none). Prints one JSON object: the game results, the loop's summary, and two
 independent audits made outside the loop:
 - every click, with the board rectangle the loop had located when it was made (``outside``: clicks
   that were not inside a cell of that board and were not the profile's restart control);
@@ -15,15 +17,13 @@ from __future__ import annotations
 import json
 import sys
 
-from screenbot.capture import MssScreen
 from screenbot.geometry import Rect
-from screenbot.mouse import PyAutoGuiMouse
 from screenbot.play import ObserverGroup, PlayConfig, Player
 from screenbot.play.consistency import reading_problems
 from screenbot.play.live import SkinVision, load_skins, measure_scale, profile_for
 from screenbot.play.profile import USUAL_RESTARTS
 from screenbot.play.summary import summarize
-from screenbot.platforms.x11.tracker import WindowTracker
+from screenbot.platforms import open_desktop
 from solver.errors import InconsistentBoardError
 from solver.probability import analyze
 
@@ -31,7 +31,7 @@ from solver.probability import analyze
 class AuditMouse:
     """Passes clicks to the real mouse and notes each with the board the player had located."""
 
-    def __init__(self, mouse: PyAutoGuiMouse) -> None:
+    def __init__(self, mouse) -> None:
         self.mouse = mouse
         self.player: Player | None = None
         self.clicks: list[dict] = []
@@ -163,10 +163,11 @@ def main(argv: list[str]) -> int:
     options = json.loads(argv[0])
     skins = load_skins()
     profile = profile_for(options["skin"])
-    with MssScreen() as screen:
-        mouse = AuditMouse(PyAutoGuiMouse())
+    desktop = open_desktop(options.get("window_system"))
+    with desktop.screen() as screen:
+        mouse = AuditMouse(desktop.mouse())
         audit = SafetyAudit(lambda b: options.get("mines") if options.get("mines") is not None else profile.mine_total(b.rows, b.cols), profile.drops_clicks)
-        window = WindowTracker(options["window"])
+        window = desktop.follow(options["window"]) if options.get("window") is not None else None
         truth = PageTruth(options["devtools_port"]) if options.get("devtools_port") else None
         client_truth = ClientStateTruth(options["state_file"]) if options.get("state_file") else None
         mover = None

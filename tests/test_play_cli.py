@@ -18,8 +18,12 @@ def test_play_refuses_without_a_display(monkeypatch, capsys):
     assert "no X display" in err and "screenbot demo" in err
 
 
-def test_play_refuses_wayland(monkeypatch, capsys):
+def test_play_on_wayland_without_its_session_bus_is_refused(monkeypatch, capsys, tmp_path):
+    """A Wayland session is served through GNOME's services on the session bus: none there, exit 3.
+    (A bus without GNOME's services: tests/test_platform_wayland.py.)"""
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
+    monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS", raising=False)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))  # where the bus socket would be: absent
     assert main(["play", "--games", "2"]) == 3
     assert "Wayland" in capsys.readouterr().err
 

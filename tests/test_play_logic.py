@@ -246,3 +246,25 @@ def test_a_control_click_lands_only_off_the_board_and_inside_the_window():
     assert ControlAction(click=(0.0, 2.0)).guarded_click_point(board, window) is None  # on the board
     assert ControlAction(click=(0.0, -5.0)).guarded_click_point(board, window) is None  # above the window
     assert face.guarded_click_point(board, Rect(0, 180, 400, 300)) is None  # the window starts below it
+
+
+@pytest.mark.unit
+def test_a_win_is_taken_as_possible_without_a_window_only_when_the_last_opens_leave_just_the_mines():
+    """Where no window is followed, the after-win keys would reach whichever window has the keyboard:
+    they are sent only when the last actions alone could have won (no flood needed)."""
+    from screenbot.play.profile import ControlAction, PlayProfile
+    from screenbot.play.rules import GameRules
+    from screenbot.play.types import PlayConfig
+
+    profile = PlayProfile(skin="s", client="c", first_click="opening", mines=None, win_requires_all_flags=False,
+                          hover_highlight=False, after_win=ControlAction(keys=("escape",)))
+    rules = GameRules(profile, PlayConfig(mines=2))
+    board = parse_board("1F#\n11#\n###")  # 5 covered, 1 flag: 2 mines in all
+    opens = tuple(Action("open", r, c) for r, c in ((0, 2), (1, 2), (2, 0), (2, 1)))
+    assert rules.could_have_won(board, opens[:3], certain_only=False)  # a flood may have done the rest
+    assert not rules.could_have_won(board, opens[:3], certain_only=True)
+    assert rules.could_have_won(board, opens, certain_only=True)  # the flag and (2, 2) left: 2 mines
+    assert rules.could_have_won(board, (Action("chord", 1, 1), Action("open", 2, 2)), certain_only=False)
+    assert not rules.could_have_won(board, (Action("chord", 1, 0),), certain_only=True)  # (2, 2) out of reach
+    assert rules.could_have_won(board, (Action("chord", 1, 1),), certain_only=True)  # every covered cell around
+    assert not rules.could_have_won(None, opens, certain_only=True)

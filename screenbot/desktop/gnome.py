@@ -196,6 +196,12 @@ class WaylandClient:
         """Run ``script`` with ``w`` bound to its window: ``w.move_frame(true, 100, 50)``, ``w.minimize()``."""
         self.gnome.evaluate(f"(w => {{ {script}; }})({self.window()})")
 
+    def __enter__(self) -> WaylandClient:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     def close(self) -> None:
         stop_group(self.process)()  # its whole group: dbus-run-session, its bus, the game
         shutil.rmtree(self.home, ignore_errors=True)

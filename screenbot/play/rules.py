@@ -8,7 +8,7 @@ overlay and ``hint --image`` take the mine total and the first click from the sa
 
 from __future__ import annotations
 
-from solver.board import FLAG, UNKNOWN_CHARS
+from solver.board import FLAG, UNKNOWN_CHARS, neighbours
 from solver.policy import PolicyConfig, decide
 
 from .observer import WON, Action
@@ -99,13 +99,30 @@ class GameRules:
             and all("still reads" in p for p in problems)
         )
 
-    def could_have_won(self, previous) -> bool:
+    def could_have_won(self, previous, last_actions: tuple[Action, ...] = (), *, certain_only: bool = False) -> bool:
         """Whether the game may just have been won, so a win dialog may now cover the board: the client
         shows one (``after_win``) and the mine total is known. Any step may have won it: one open can
-        flood any number of cells, and a click skipped as already shown may have been the winning one."""
+        flood any number of cells, and a click skipped as already shown may have been the winning one.
+
+        ``certain_only``, where the bot follows no window and so cannot tell the game's win dialog from
+        another program's window over the board (its after-win keys would go to whichever window has
+        the keyboard): only when the last actions by themselves opened every covered cell but as many
+        as there are mines. A win that needed a flood is then not taken for one (play stops, saying
+        the board is hidden) rather than press keys into a window that may not be the game's."""
         if previous is None or self.profile.after_win.is_empty:
             return False
-        return self.mine_total_for(previous) is not None
+        total = self.mine_total_for(previous)
+        if total is None or not certain_only:
+            return total is not None
+        opened: set[tuple[int, int]] = set()
+        for action in last_actions:
+            if action.kind == "open":
+                opened.add((action.row, action.col))
+            elif action.kind == "chord":
+                opened.update(neighbours(previous.rows, previous.cols, action.row, action.col))
+        left = sum(1 for r, c, ch in previous.cells()
+                   if ch == FLAG or (ch in UNKNOWN_CHARS and (r, c) not in opened))
+        return left <= total
 
 
 __all__ = ["GameRules", "first_click", "hint_policy", "mine_total"]

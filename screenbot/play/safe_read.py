@@ -130,7 +130,7 @@ class SafeReader:
                     self.tracker.check_board_shown(located)
                     dialogs = self.tracker.own_windows_over(located)
                     seen = "the game was not won"
-                    if self.rules.could_have_won(previous):
+                    if self.rules.could_have_won(previous, last_actions, certain_only=self.env.window is None):
                         seen = self.controls.dismiss_win_dialog(located)
                         if not seen:
                             # The usual reason a board stops reading right after a move: the win dialog.

@@ -47,14 +47,15 @@ def missing_services() -> list[str]:
     from jeepney.io.blocking import open_dbus_connection
 
     if not os.environ.get("DBUS_SESSION_BUS_ADDRESS") and not os.environ.get("XDG_RUNTIME_DIR"):
-        raise WaylandSessionError("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set): run this "
-                                  "inside the desktop session where the game is shown")
+        raise WaylandSessionError("a Wayland session, but no D-Bus session bus to reach GNOME's remote-desktop "
+                                  "services (DBUS_SESSION_BUS_ADDRESS is not set): run this inside the desktop "
+                                  "session where the game is shown")
     try:
         with open_dbus_connection(bus="SESSION") as conn:
             return [name for name in (REMOTE_DESKTOP, SCREEN_CAST)
                     if not conn.send_and_get_reply(message_bus.NameHasOwner(name)).body[0]]
     except (OSError, KeyError, jeepney.DBusErrorResponse) as exc:
-        raise WaylandSessionError(f"cannot reach the D-Bus session bus: {exc}") from exc
+        raise WaylandSessionError(f"a Wayland session, but its D-Bus session bus does not answer: {exc}") from exc
 
 
 class MutterSession:
@@ -73,7 +74,7 @@ class MutterSession:
         try:
             self._conn = open_dbus_connection(bus="SESSION")
         except (OSError, KeyError) as exc:
-            raise WaylandSessionError(f"cannot reach the D-Bus session bus: {exc}") from exc
+            raise WaylandSessionError(f"a Wayland session, but its D-Bus session bus does not answer: {exc}") from exc
         try:
             remote = DBusAddress("/org/gnome/Mutter/RemoteDesktop", REMOTE_DESKTOP, REMOTE_DESKTOP)
             path = self._call(remote, "CreateSession")[0]
