@@ -268,3 +268,19 @@ def test_a_win_is_taken_as_possible_without_a_window_only_when_the_last_opens_le
     assert not rules.could_have_won(board, (Action("chord", 1, 0),), certain_only=True)  # (2, 2) out of reach
     assert rules.could_have_won(board, (Action("chord", 1, 1),), certain_only=True)  # every covered cell around
     assert not rules.could_have_won(None, opens, certain_only=True)
+
+
+@pytest.mark.unit
+def test_a_won_game_is_seen_in_what_shows_around_a_window_over_it():
+    from screenbot.play.rules import GameRules
+
+    previous = parse_board("1##\n1##\n###")
+    won = [[None, None, "1"], ["1", None, "F"], ["0", "1", None]]  # opened since, a flag, the rest hidden
+    assert GameRules.won_as_far_as_shown(previous, won)
+    in_progress = [[None, None, "1"], ["1", None, "#"], [None, None, None]]  # a covered cell in sight
+    assert not GameRules.won_as_far_as_shown(previous, in_progress)
+    unchanged = [["1", None, None], ["1", None, None], [None, None, None]]  # nothing opened shows
+    assert not GameRules.won_as_far_as_shown(previous, unchanged)
+    lost = [[None, "*", "1"], [None, None, None], [None, None, None]]
+    assert not GameRules.won_as_far_as_shown(previous, lost)
+    assert not GameRules.won_as_far_as_shown(None, won)

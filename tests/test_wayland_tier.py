@@ -19,6 +19,7 @@ import time
 import pytest
 
 from screenbot.desktop.gnome import HeadlessGnome, WaylandClient, start_wayland_gnome_mines
+from screenbot.desktop.install import ensure_debian_packages
 
 from .seeds import REPLAY, SEED
 from .test_e2e_play import ROOT, check
@@ -156,6 +157,7 @@ def test_a_board_gone_stops_play_with_the_reason(gnome, fault, tmp_path):
         elif fault == "minimised":
             client.act("w.minimize()")
         else:
+            ensure_debian_packages(["zenity"], why="a window over the board")
             left, top, width, height = client.frame()
             over = subprocess.Popen(["zenity", "--info", "--title", "Over the board", "--width", str(width - 40),
                                      "--height", str(height - 80), "--text", "over the board"],

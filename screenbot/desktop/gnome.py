@@ -30,6 +30,7 @@ from .processes import GAMES_DIR, stop_group
 
 log = logging.getLogger(__name__)
 
+# What the shell and the bot's screen cast need (the same list as .ci/run's).
 PACKAGES = ("gnome-shell", "mutter", "dbus", "pipewire", "pipewire-bin", "wireplumber", "gstreamer1.0-pipewire",
             "gstreamer1.0-tools", "gstreamer1.0-plugins-base", "libegl-mesa0", "libgl1-mesa-dri", "libgbm1")
 START_TIMEOUT = 30.0  # seconds; the shell said "started" after 0.7-1.9 s here

@@ -41,6 +41,12 @@ class SkinVision:
         # A number the skin never saw (a learnt skin's first 6) is played as an unread number, not a stop.
         return self._read(frame, lattice, self.skins, unread=True)
 
+    def read_visible(self, frame: np.ndarray, lattice):
+        """Each cell's state where it reads surely, None where something covers it."""
+        from ..vision.read import read_visible
+
+        return read_visible(frame, lattice, self.skins)
+
     def teach(self, frame: np.ndarray, lattice, named: dict[tuple[int, int], str]) -> None:
         """Add the pictures of ``named`` cells ((row, col) -> state) of ``frame`` to the skin for the rest
         of this session (nothing is written to disk)."""

@@ -8,7 +8,7 @@ overlay and ``hint --image`` take the mine total and the first click from the sa
 
 from __future__ import annotations
 
-from solver.board import FLAG, UNKNOWN_CHARS, neighbours
+from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, neighbours
 from solver.policy import PolicyConfig, decide
 
 from .observer import WON, Action
@@ -104,11 +104,8 @@ class GameRules:
         shows one (``after_win``) and the mine total is known. Any step may have won it: one open can
         flood any number of cells, and a click skipped as already shown may have been the winning one.
 
-        ``certain_only``, where the bot follows no window and so cannot tell the game's win dialog from
-        another program's window over the board (its after-win keys would go to whichever window has
-        the keyboard): only when the last actions by themselves opened every covered cell but as many
-        as there are mines. A win that needed a flood is then not taken for one (play stops, saying
-        the board is hidden) rather than press keys into a window that may not be the game's."""
+        ``certain_only``: only when the last actions by themselves opened every covered cell but as
+        many as there are mines (no flood needed)."""
         if previous is None or self.profile.after_win.is_empty:
             return False
         total = self.mine_total_for(previous)
@@ -123,6 +120,24 @@ class GameRules:
         left = sum(1 for r, c, ch in previous.cells()
                    if ch == FLAG or (ch in UNKNOWN_CHARS and (r, c) not in opened))
         return left <= total
+
+    @staticmethod
+    def won_as_far_as_shown(previous, visible) -> bool:
+        """Whether what still shows of a board covered in part (``visible``: a state per cell, None
+        where covered) is a won game's: some cell covered before shows opened now, and no cell shows
+        covered, a mine or a wrong flag. A flag may show (clients flag the mines at a win). Something
+        of another program over a game in progress leaves covered cells in sight."""
+        if previous is None:
+            return False
+        opened = False
+        for r, row in enumerate(visible):
+            for c, ch in enumerate(row):
+                if ch is None or ch == FLAG:
+                    continue
+                if ch not in NUMBERS:
+                    return False  # covered, "?", a mine, an explosion, a wrong flag, an unread number
+                opened = opened or previous[r, c] in UNKNOWN_CHARS
+        return opened
 
 
 __all__ = ["GameRules", "first_click", "hint_policy", "mine_total"]

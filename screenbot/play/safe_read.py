@@ -130,7 +130,7 @@ class SafeReader:
                     self.tracker.check_board_shown(located)
                     dialogs = self.tracker.own_windows_over(located)
                     seen = "the game was not won"
-                    if self.rules.could_have_won(previous, last_actions, certain_only=self.env.window is None):
+                    if self.may_have_won(located, frame, previous, last_actions):
                         seen = self.controls.dismiss_win_dialog(located)
                         if not seen:
                             # The usual reason a board stops reading right after a move: the win dialog.
@@ -179,7 +179,7 @@ class SafeReader:
                 return Step(reading, frame, WON, (), None, read_seconds, 0.0)
             frame, changed = again.frame, changed or again.changed
         if unreadable is not None:
-            return self.recover_lost_board(located, frame, unreadable)
+            return self.recover_lost_board(located, frame, unreadable, previous)
         forget = getattr(self.env.vision, "forget_taught", None)
         if reading is not None and forget is not None and forget():
             # Pictures named at a game's end are a guess the board made; a contradiction withdraws them.
@@ -195,6 +195,24 @@ class SafeReader:
             frame_path=path,
         )
 
+    def may_have_won(self, located: Located, frame: np.ndarray, previous, last_actions) -> bool:
+        """Whether to close a win dialog that may now hide the board (with the profile's after-win
+        action). Where no window is followed, that action (keys) would reach whichever window has the
+        keyboard, another program's over the board too: it is taken only when the last actions alone
+        could have won, or when what still shows of the board is a won game's. Otherwise play stops
+        with the board hidden, rather than press keys into a window that may not be the game's."""
+        if not self.rules.could_have_won(previous):
+            return False
+        if self.env.window is not None:
+            return True
+        if self.rules.could_have_won(previous, last_actions, certain_only=True):
+            return True
+        visible = getattr(self.env.vision, "read_visible", None)
+        if visible is not None and self.rules.won_as_far_as_shown(previous, visible(frame, located.lattice)):
+            log.info("what shows of the board around what covers it is a won game's")
+            return True
+        return False
+
     def outlast_end_mark(self, located: Located) -> np.ndarray:
         """A frame of the board once it reads again, or the last one after ``profile.end_mark`` seconds."""
         deadline = self.env.clock() + self.profile.end_mark
@@ -208,7 +226,7 @@ class SafeReader:
                 if self.env.clock() > deadline:
                     return frame
 
-    def recover_lost_board(self, located: Located, frame, exc: Exception):
+    def recover_lost_board(self, located: Located, frame, exc: Exception, previous=None):
         """The board region no longer reads as a board: moved window, dialog, or closed window.
         Returns the board located anew only if it also reads cleanly there."""
         if self.env.window is not None:
@@ -226,6 +244,10 @@ class SafeReader:
             path = save_frame(frame, self.config.failure_dir, "board-lost")
             # Asked only now: a dialog of the game may be mapped a moment after its first pixels show.
             note = self.tracker.dialog_note(located)
+            if self.env.window is None and self.rules.could_have_won(previous):
+                note += (" right after a move that may have won the game (with no window known, the game's win "
+                         "dialog and another program's window look alike, so no key was pressed into it: close "
+                         "what covers the board, then play again)")
             if isinstance(exc, UnrecognizedCellError):
                 raise WindowLostError(
                     f"cannot read the board any more{note}: {exc}; the skin may lack this cell state, or something "

@@ -11,7 +11,7 @@ board, partly off screen or covered), UnrecognizedCellError(row, col, score), Sk
 """
 
 from .locate import locate_board
-from .read import READ_CONFIDENCE, Reading, frames_agree, read_board, read_stable
+from .read import READ_CONFIDENCE, Reading, frames_agree, read_board, read_stable, read_visible
 from .skins import TEMPLATES_DIR, Skin, load_skins
 
 __all__ = [

@@ -69,6 +69,46 @@ def read_board(
     to ``crops_dir``, default a temporary folder). ``unread``: a cell that shows a number the skin
     has no picture of (``unseen``) is read as UNREAD instead.
     """
+    matches, patterns, unlike, untaught = _judged(frame, lattice, skins, threshold, unread)
+    confidence = matches.confidence.reshape(lattice.rows, lattice.cols)
+    worst = int(np.argmin(confidence))
+    min_conf = float(confidence.flat[worst])
+    if min_conf < threshold:
+        row, col = divmod(worst, lattice.cols)
+        path = save_crop(frame, lattice, row, col, crops_dir)
+        pictures = "from the nearest size" if untaught[worst] else "at this size"
+        why = (f"its colours look like {str(matches.chars[worst])!r} but its pattern like {str(patterns[worst])!r} "
+               f"(are the colours changed?)" if patterns[worst] else
+               f"the {lattice.skin} cell matches no state well enough: it is near {str(matches.chars[worst])!r} at a "
+               f"small scale, but unlike every picture of it {pictures} (a number the skin has no picture of?)"
+               if unlike[worst] else
+               f"the {lattice.skin} cell matches no state well enough (second best {str(matches.second_chars[worst])!r})")
+        raise UnrecognizedCellError(
+            why,
+            row=row,
+            col=col,
+            score=min_conf,
+            best=str(matches.chars[worst]),
+            crop_path=str(path) if path else None,
+        )
+    chars = matches.chars.reshape(lattice.rows, lattice.cols)
+    board = Board(tuple("".join(row) for row in chars), mines)
+    return Reading(board, confidence, min_conf, lattice)
+
+
+def read_visible(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], *,
+                 threshold: float = READ_CONFIDENCE) -> list[list[str | None]]:
+    """Each cell's state where it reads as surely as ``read_board`` asks, None where it does not (a
+    window or a dialog over it): what shows of a board that no longer reads whole."""
+    matches, _, _, _ = _judged(frame, lattice, skins, threshold, unread=False)
+    sure = (matches.confidence >= threshold).reshape(lattice.rows, lattice.cols)
+    chars = matches.chars.reshape(lattice.rows, lattice.cols)
+    return [[str(chars[r, c]) if sure[r, c] else None for c in range(lattice.cols)] for r in range(lattice.rows)]
+
+
+def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], threshold: float, unread: bool):
+    """Every cell's match after all the looks ``read_board`` takes, with a confidence of 0 where a
+    look refused it: (matches, patterns, unlike, untaught)."""
     skin = skins.get(lattice.skin)
     if skin is None:
         raise SkinError(f"no templates loaded for this skin; known: {', '.join(skins) or 'none'}", skin=lattice.skin)
@@ -110,30 +150,7 @@ def read_board(
         unseen = unseen_numbers(softened, bank, candidates)
         matches = CellMatches(np.where(unseen, UNREAD, matches.chars), matches.best_rms, matches.second_rms,
                               matches.second_chars, np.where(unseen, threshold, matches.confidence))
-    confidence = matches.confidence.reshape(lattice.rows, lattice.cols)
-    worst = int(np.argmin(confidence))
-    min_conf = float(confidence.flat[worst])
-    if min_conf < threshold:
-        row, col = divmod(worst, lattice.cols)
-        path = save_crop(frame, lattice, row, col, crops_dir)
-        pictures = "from the nearest size" if untaught[worst] else "at this size"
-        why = (f"its colours look like {str(matches.chars[worst])!r} but its pattern like {str(patterns[worst])!r} "
-               f"(are the colours changed?)" if patterns[worst] else
-               f"the {lattice.skin} cell matches no state well enough: it is near {str(matches.chars[worst])!r} at a "
-               f"small scale, but unlike every picture of it {pictures} (a number the skin has no picture of?)"
-               if unlike[worst] else
-               f"the {lattice.skin} cell matches no state well enough (second best {str(matches.second_chars[worst])!r})")
-        raise UnrecognizedCellError(
-            why,
-            row=row,
-            col=col,
-            score=min_conf,
-            best=str(matches.chars[worst]),
-            crop_path=str(path) if path else None,
-        )
-    chars = matches.chars.reshape(lattice.rows, lattice.cols)
-    board = Board(tuple("".join(row) for row in chars), mines)
-    return Reading(board, confidence, min_conf, lattice)
+    return matches, patterns, unlike, untaught
 
 
 def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Lattice, bank,
