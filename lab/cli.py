@@ -11,10 +11,11 @@ COMMAND_MODULES = (
     "lab.commands.templates",
     "lab.commands.shots",
     "lab.commands.hint_bench",
+    "lab.commands.play_speed",
 )
 DESCRIPTION = (
     "The fixture lab of a screenbot checkout: capture labelled screenshots of the real clients, regenerate "
-    "the skins' cell pictures, time the live overlay."
+    "the skins' cell pictures, time the live overlay, compare play's speed under X11 and Wayland."
 )
 
 

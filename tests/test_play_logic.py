@@ -272,15 +272,17 @@ def test_a_win_is_taken_as_possible_without_a_window_only_when_the_last_opens_le
 
 @pytest.mark.unit
 def test_a_won_game_is_seen_in_what_shows_around_a_window_over_it():
+    """By the flags a client puts on every mine at a win (gnome-mines, Windows' Minesweeper)."""
     from screenbot.play.rules import GameRules
 
     previous = parse_board("1##\n1##\n###")
-    won = [[None, None, "1"], ["1", None, "F"], ["0", "1", None]]  # opened since, a flag, the rest hidden
+    won = [[None, None, "1"], ["1", None, "F"], ["0", "1", None]]  # the client's flag, the rest opened or hidden
     assert GameRules.won_as_far_as_shown(previous, won)
-    in_progress = [[None, None, "1"], ["1", None, "#"], [None, None, None]]  # a covered cell in sight
+    assert not GameRules.won_as_far_as_shown(previous, won, (Action("flag", 1, 2),))  # the bot's own flag
+    in_progress = [[None, None, "1"], ["1", None, "F"], [None, "#", None]]  # a covered cell in sight
     assert not GameRules.won_as_far_as_shown(previous, in_progress)
-    unchanged = [["1", None, None], ["1", None, None], [None, None, None]]  # nothing opened shows
-    assert not GameRules.won_as_far_as_shown(previous, unchanged)
-    lost = [[None, "*", "1"], [None, None, None], [None, None, None]]
+    opened_only = [[None, None, "1"], ["1", None, "2"], ["0", "1", None]]  # opened since, no flag of the client's
+    assert not GameRules.won_as_far_as_shown(previous, opened_only)
+    lost = [[None, "*", "1"], [None, None, "F"], [None, None, None]]
     assert not GameRules.won_as_far_as_shown(previous, lost)
     assert not GameRules.won_as_far_as_shown(None, won)

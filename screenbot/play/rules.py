@@ -122,22 +122,25 @@ class GameRules:
         return left <= total
 
     @staticmethod
-    def won_as_far_as_shown(previous, visible) -> bool:
+    def won_as_far_as_shown(previous, visible, last_actions: tuple[Action, ...] = ()) -> bool:
         """Whether what still shows of a board covered in part (``visible``: a state per cell, None
-        where covered) is a won game's: some cell covered before shows opened now, and no cell shows
-        covered, a mine or a wrong flag. A flag may show (clients flag the mines at a win). Something
-        of another program over a game in progress leaves covered cells in sight."""
+        where covered) is a won game's, as clients that flag every mine at a win show it (gnome-mines,
+        Windows' Minesweeper): a flag the bot did not place on a cell covered before, and no cell in
+        sight covered, a mine or a wrong flag. Over a game in progress, another program's window
+        leaves no flag of the client's in sight, however little of the board it leaves."""
         if previous is None:
             return False
-        opened = False
+        placed = {(action.row, action.col) for action in last_actions if action.kind == "flag"}
+        flagged_by_client = False
         for r, row in enumerate(visible):
             for c, ch in enumerate(row):
-                if ch is None or ch == FLAG:
+                if ch is None:
                     continue
-                if ch not in NUMBERS:
+                if ch == FLAG:
+                    flagged_by_client = flagged_by_client or (previous[r, c] in UNKNOWN_CHARS and (r, c) not in placed)
+                elif ch not in NUMBERS:
                     return False  # covered, "?", a mine, an explosion, a wrong flag, an unread number
-                opened = opened or previous[r, c] in UNKNOWN_CHARS
-        return opened
+        return flagged_by_client
 
 
 __all__ = ["GameRules", "first_click", "hint_policy", "mine_total"]

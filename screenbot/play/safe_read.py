@@ -199,8 +199,9 @@ class SafeReader:
         """Whether to close a win dialog that may now hide the board (with the profile's after-win
         action). Where no window is followed, that action (keys) would reach whichever window has the
         keyboard, another program's over the board too: it is taken only when the last actions alone
-        could have won, or when what still shows of the board is a won game's. Otherwise play stops
-        with the board hidden, rather than press keys into a window that may not be the game's."""
+        could have won, or when what still shows of the board is a won game's (the client's own flags
+        on its mines). Otherwise play stops with the board hidden, rather than press keys into a
+        window that may not be the game's."""
         if not self.rules.could_have_won(previous):
             return False
         if self.env.window is not None:
@@ -208,7 +209,7 @@ class SafeReader:
         if self.rules.could_have_won(previous, last_actions, certain_only=True):
             return True
         visible = getattr(self.env.vision, "read_visible", None)
-        if visible is not None and self.rules.won_as_far_as_shown(previous, visible(frame, located.lattice)):
+        if visible is not None and self.rules.won_as_far_as_shown(previous, visible(frame, located.lattice), last_actions):
             log.info("what shows of the board around what covers it is a won game's")
             return True
         return False
