@@ -19,7 +19,7 @@ from .keysyms import keysym
 # A press sent at once after a pointer motion is lost now and then (3 of 33 in a fresh session): the
 # compositor has not yet moved its pointer focus. 20 ms between them: 70 of 70 landed.
 MOTION_SETTLE = 0.02
-PRESS_HOLD = 0.03  # button down to button up, as a hand clicks: some clients act on the release
+PRESS_HOLD = 0.005  # button down to button up: a press and its release, never both in one instant
 
 
 class WaylandScreen:
