@@ -740,3 +740,15 @@ def test_a_resized_window_is_played_once_its_client_draws_the_board_anew(redrawn
     # A win's dialog closed, and the client left tidy at the end: no Escape pressed at the old place.
     assert client.keys.count(("escape",)) <= (2 if results[0].outcome == WON else 0), client.keys
     assert_clicks_on_board(client)
+
+
+def test_a_restart_that_reaches_no_window_is_sent_again(tmp_path):
+    """Like gnome-mines on Wayland, where a restart key now and then reached no window (the focus
+    coming back from a dialog just closed): while the ended game still shows, the restart goes again,
+    and the session plays on."""
+    client = SimulatedClient(9, 9, 10, seed=3, deaf_first_restart=True)
+    results = make_player(client, GNOME_LIKE, tmp_path, games=3).play()
+    assert [r.outcome for r in results if r.outcome not in (WON, LOST)] == []
+    assert len(results) == 3 and client.games_started == 3
+    assert client.keys.count(GNOME_LIKE.restart.keys) == 4  # each of the two restarts sent twice
+    assert_clicks_on_board(client)

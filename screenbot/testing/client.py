@@ -74,6 +74,9 @@ class SimulatedClient:
     drop_every: int = 0
     # Like a client just started (minegauler on a busy machine): its first n clicks do nothing.
     deaf_clicks: int = 0
+    # Like gnome-mines on Wayland while the focus comes back from a dialog just closed: the first
+    # restart after each game's end reaches no window.
+    deaf_first_restart: bool = False
     # Like gnome-mines' pointer grab: a click that comes before the client has read the previous one
     # (no ping answered, fewer than two grabs since: the client had no time) goes to the cell pressed
     # before it; a left click there on a number chords, a right click toggles its flag.
@@ -121,6 +124,7 @@ class SimulatedClient:
         self.pitch = self.renderer.pitch
         self._cache: tuple | None = None
         self._backdrop_cache: np.ndarray | None = None
+        self._restart_missed = False
         self._new_game()
 
     # -- game state --
@@ -413,6 +417,10 @@ class SimulatedClient:
         if tuple(keys) == tuple(self.quit_keys or ()):
             self.closed = True
         if tuple(keys) == tuple(self.restart_keys) and not self.closed:
+            if self.deaf_first_restart and not self._restart_missed:
+                self._restart_missed = True
+                return
+            self._restart_missed = False
             self._new_game()
 
     def _cell_at(self, x: float, y: float) -> tuple[int, int] | None:
