@@ -127,9 +127,11 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
 LOOK_DISTANCE = 12.0
 
 
-def _looks(templates: tuple[Template, ...]) -> list[list[Template]]:
+@functools.lru_cache(maxsize=256)
+def _looks(templates: tuple[Template, ...]) -> tuple[tuple[Template, ...], ...]:
     """The templates of one state grouped by look, each template in the group of the first earlier
-    template whose middle it matches."""
+    template whose middle it matches. Remembered per set of templates: the looks do not depend on the
+    pitch, and a skin's banks are made for every pitch it meets (one per quarter pixel)."""
     quarter = CANONICAL // 4
     groups: list[tuple[np.ndarray, list[Template]]] = []
     for template in templates:
@@ -140,7 +142,7 @@ def _looks(templates: tuple[Template, ...]) -> list[list[Template]]:
                 break
         else:
             groups.append((middle, [template]))
-    return [members for _, members in groups]
+    return tuple(tuple(members) for _, members in groups)
 
 
 # Gaussian weights (sigma ~0.8 canonical px) for ``soften``.
