@@ -116,7 +116,8 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
             best = min(dist)
             chosen += [t for t, d in zip(variants, dist) if d <= best + 0.15]
     chars = tuple(t.char for t in chosen)
-    vectors = soften(np.stack([t.canonical for t in chosen])).reshape(len(chosen), -1)
+    vectors = soften(np.stack([t.canonical for t in chosen])).reshape(len(chosen), -1).copy()
+    vectors.flags.writeable = False  # shared by every read at this pitch (cells.squared_distances keeps its side)
     order = tuple(sorted(set(chars)))
     group = np.array([order.index(c) for c in chars])
     # Rows are sorted by char, so each char's rows are contiguous: ``starts`` feeds np.minimum.reduceat.
