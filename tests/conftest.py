@@ -6,6 +6,7 @@ Every test belongs to exactly one tier, by a marker on its module (``pytestmark`
   that starts a process or decodes, scales or matches a picture with OpenCV fails, so the tier stays
   what its name says (and fast: ``python3 -m pytest -m unit``).
 - ``integration``: pictures, fakes, rendered boards, simulated sessions, the CLI in a subprocess.
+  ``integration(seconds=N)`` marks the few that take many seconds: they are started first.
 - ``e2e``: a virtual display and real clients. ``e2e(minutes=N)`` marks the few that take minutes: they
   are started first.
 - ``windows``: screenbot installed into python.org's Windows CPython, run under Wine
@@ -44,15 +45,23 @@ def pytest_collection_modifyitems(config, items) -> None:
         raise pytest.UsageError(
             f"{len(untiered)} test(s) belong to no tier or to several (mark each with exactly one of "
             f"{', '.join(TIERS)}; see tests/conftest.py):\n  {shown}")
-    # Tests that take minutes (``e2e(minutes=N)``) first, longest first: workers that take the next test
-    # as they finish one (``--maxschedchunk 1``) then end at about the same time, not one of them
-    # starting a four-minute test as the other runs out of work. The rest keep their order.
-    items.sort(key=lambda item: -minutes_of(item))
+    # Tests that take minutes (``e2e(minutes=N)``) or many seconds (``integration(seconds=N)``) first,
+    # longest first: workers that take the next test as they finish one (``--maxschedchunk 1``, and
+    # xdist's own scheduling once its first round is handed out) then end at about the same time, not
+    # one of them starting a four-minute test (or a twenty-second one) as the other runs out of work.
+    # The rest keep their order.
+    items.sort(key=lambda item: -seconds_of(item))
 
 
 def minutes_of(item: pytest.Item) -> float:
     mark = item.get_closest_marker("e2e")
     return float(mark.kwargs.get("minutes", 0)) if mark else 0.0
+
+
+def seconds_of(item: pytest.Item) -> float:
+    """How long the test is marked as taking (``e2e(minutes=N)``, ``integration(seconds=N)``); 0 if not."""
+    mark = item.get_closest_marker("integration")
+    return 60.0 * minutes_of(item) + (float(mark.kwargs.get("seconds", 0)) if mark else 0.0)
 
 
 # What a unit test may not call: starting a process, and the OpenCV calls that decode, write, scale,

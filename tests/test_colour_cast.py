@@ -85,6 +85,7 @@ def test_a_board_misread_for_its_changed_colours_is_refused(name, change, skins)
     assert "colours differ from the skin's" in why
 
 
+@pytest.mark.integration(seconds=5)
 def test_random_colour_changes_read_exactly_or_are_refused(skins):
     rng = random.Random(SEED)
     failures = []

@@ -113,6 +113,7 @@ def test_a_lattice_off_the_image_is_a_usage_error(shift, capsys):
     assert "is not fully on the 899x687 image" in captured.err and "Traceback" not in captured.err
 
 
+@pytest.mark.integration(seconds=5)  # every skin reads it, each cell looked at again where it reads weakly
 @pytest.mark.parametrize("name, shift", [
     ("gm-big-900-opened", (0.5, 0.5)), ("gm-big-900-opened", (0.0, -0.5)),
     # Every cell covered: the moved cells pass for other skins' covered tiles, but only weakly.

@@ -65,7 +65,7 @@ def test_committed_skin_is_what_the_procedure_makes(tmp_path, capsys):
         assert a.shape == b.shape and np.array_equal(a, b), name
 
 
-@pytest.mark.integration
+@pytest.mark.integration(seconds=5)
 def test_taught_skin_reads_the_held_back_games_with_auto(tmp_path):
     """Only the two teaching screenshots and the other clients' skins: every held-back sgt-mines
     shot (30x16, 16x16, 9x9; fresh, opened, mid-game, lost) is located with ``auto`` and read exactly."""
@@ -78,7 +78,7 @@ def test_taught_skin_reads_the_held_back_games_with_auto(tmp_path):
         assert read_board(shot.image(), lattice, skins).board.grid == shot.board.grid, shot.name
 
 
-@pytest.mark.integration
+@pytest.mark.integration(seconds=10)  # every pitch pair is tried, none fitting: started first (conftest.py)
 def test_a_typing_slip_in_the_board_text_is_named(tmp_path, capsys):
     shot = TEACH[0]
     rows = list(shot.board.grid)
@@ -175,7 +175,7 @@ def test_new_skin_end_to_end_on_the_live_client(tmp_path, capsys):
         assert reading["skin"] == "sgt-mines" and reading["board"].split("\n") == list(shot.board.grid), shot.name
 
 
-@pytest.mark.integration
+@pytest.mark.integration(seconds=10)
 def test_a_skin_taught_on_big_cells_finds_boards_of_smaller_cells(tmp_path):
     """Taught at 40 px (the teaching screenshots scaled up 2x), the default pitch range reaches down
     to the real 20 px boards, which are found at their own pitch with every cell right: none is

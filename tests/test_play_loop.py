@@ -43,10 +43,11 @@ BROWSER_LIKE = dataclasses.replace(
 )
 
 
-def make_player(client: SimulatedClient, profile: PlayProfile, tmp_path, vision=None, followed: bool = True,
+def make_player(client: SimulatedClient, profile: PlayProfile, tmp_path, vision=None, clock=None, followed: bool = True,
                 **config) -> Player:
-    """A player on ``client``, following it as its window unless not ``followed`` (a desktop that
-    knows no windows: Wayland, ``none``)."""
+    """The loop on ``client``, following it as its window unless not ``followed`` (a desktop that knows
+    no windows: Wayland, ``none``); with a ``SimulatedTime`` as ``clock``, its waits pass in simulated
+    time (its own sleep), else on the real clock with sleeps that return at once."""
     return Player(
         screen=client,
         screen_rect=client.screen_rect,
@@ -55,8 +56,26 @@ def make_player(client: SimulatedClient, profile: PlayProfile, tmp_path, vision=
         profile=profile,
         config=PlayConfig(failure_dir=tmp_path, **config),
         window=client if followed else None,
-        sleep=lambda s: None,
+        **({"clock": clock, "sleep": clock.sleep} if clock is not None else {"sleep": lambda s: None}),
     )
+
+
+class SimulatedTime:
+    """A clock for the loop that moves only when the loop sleeps, and by a millisecond each time it is
+    read (a wait that never sleeps still ends). On the real clock with sleeps that return at once, a
+    wait for a new game that does not come (the full restart timeout, 3 s) grabs and reads the board as
+    fast as the machine goes, thousands of times; here it looks 150 times, as often as it would on a
+    real screen, and takes no wall time. The simulated client counts its grabs, not seconds."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += max(0.0, seconds)
 
 
 def assert_clicks_on_board(client: SimulatedClient) -> None:
@@ -122,7 +141,8 @@ def test_a_loss_dialog_that_takes_the_restart_key_is_closed_and_the_restart_sent
     dialog leaves a strip of cells above it that the locator, looking again, took for the board)."""
     client = SimulatedClient(16, 30, 99, seed=5, loss_dialog_keys=("enter",), late_loss_dialog=late)
     profile = dataclasses.replace(GNOME_LIKE, after_loss=ControlAction(keys=("enter",), focus=False, dialog=True))
-    player = make_player(client, profile, tmp_path, games=5)
+    # Each swallowed restart is waited for its whole restart timeout: in simulated time.
+    player = make_player(client, profile, tmp_path, clock=SimulatedTime(), games=5)
     results = player.play()
     assert len(results) == 5 and {r.outcome for r in results} <= {WON, LOST}
     restarts_after_a_loss = sum(r.outcome == LOST for r in results[:-1])

@@ -139,6 +139,7 @@ def test_a_skin_another_run_is_writing_is_not_written(tmp_path):
     assert not (templates / "sgt-again").exists()
 
 
+@pytest.mark.integration(seconds=5)
 def test_two_runs_writing_one_skin_at_once_leave_one_whole_skin(tmp_path):
     """Both used to say "wrote", and one skin was silently lost (3 of 3). Now exactly one writes it;
     the other stops, exit 1 (the skin is being written) or 2 (it exists already)."""

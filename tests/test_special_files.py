@@ -210,6 +210,7 @@ def _input(kind: str, command: str, tmp_path: Path) -> tuple[bytes, object]:
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+@pytest.mark.integration(seconds=20)  # 16 processes, each a command's whole run: started first (conftest.py)
 @settings(max_examples=int(os.environ.get("SCREENBOT_FUZZ_EXAMPLES") or 16), deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(command=st.sampled_from(sorted(COMMANDS)), kind=st.sampled_from(INPUT_KINDS),

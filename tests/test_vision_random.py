@@ -88,6 +88,7 @@ def _read(frame, skins):
 
 # 683272: a board placed 6 px from the picture's right edge, which the reader refuses by design; the
 # draws now keep boards NEAR_LINES px or more inside (see _place).
+@pytest.mark.integration(seconds=5)
 @pytest.mark.parametrize("seed", with_regressions(683272))
 def test_boards_placed_anywhere_read_exactly(seed, skins):
     """Unscaled boards anywhere on plain surroundings, including the colour of their own cells, NEAR_LINES
@@ -141,6 +142,7 @@ def test_a_board_cut_through_a_line_of_cells_by_the_picture_edge_is_refused(skin
     assert not wrong, "\n".join(wrong)
 
 
+@pytest.mark.integration(seconds=5)
 def test_transformed_boards_read_right_or_refused(skins):
     """Grey copies, noise or the board's own colours around it: a reading is exactly right or refused,
     never wrong. (Screenshots resampled to another size are not drawn here: a flag and gnome-mines'

@@ -98,13 +98,14 @@ class FlatVision:
     def __init__(self, pitch: int = 16, skin: str = "flat") -> None:
         self.pitch = pitch
         self.skin = skin
-        self._by_colour = {colour: ch for ch, colour in FLAT_COLOURS.items()}
+        self._by_key = {_key(colour): ch for colour, ch in {colour: ch for ch, colour in FLAT_COLOURS.items()}.items()}
 
     def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0), within: Rect | None = None) -> Lattice:
-        covered = np.all(frame == FLAT_COLOURS["#"], axis=2)
-        for ch, colour in FLAT_COLOURS.items():
-            if ch != "#":
-                covered |= np.all(frame == colour, axis=2)
+        # Each pixel's colour as one number, compared with each state's (the play loop grabs often).
+        keys = _keys(frame)
+        covered = np.zeros(keys.shape, bool)
+        for key in self._by_key:
+            covered |= keys == key
         ys, xs = np.nonzero(covered)
         if len(xs) == 0:
             raise BoardNotFoundError("no board on the frame", skin=self.skin)
@@ -117,16 +118,34 @@ class FlatVision:
         ox, oy = lattice.origin
         px, py = lattice.pitch
         height, width = frame.shape[:2]
+        xs = [int(ox + c * px + px // 2) for c in range(lattice.cols)]
+        ys = [int(oy + r * py + py // 2) for r in range(lattice.rows)]
+        x_on = [0 <= x < width for x in xs]
+        y_on = [0 <= y < height for y in ys]
+        # The centres' colours, all at once (a centre off the frame reads as no colour).
+        inside_y = np.clip(np.array(ys, np.intp), 0, max(height - 1, 0))
+        inside_x = np.clip(np.array(xs, np.intp), 0, max(width - 1, 0))
+        at = _keys(frame[inside_y][:, inside_x]).tolist() if height and width else [[None] * len(xs) for _ in ys]
         rows = []
         for r in range(lattice.rows):
             row = []
             for c in range(lattice.cols):
-                x, y = int(ox + c * px + px // 2), int(oy + r * py + py // 2)
-                if not (0 <= x < width and 0 <= y < height):
+                if not (x_on[c] and y_on[r]):
                     raise BoardNotFoundError("the board runs off the frame", skin=self.skin)
-                ch = self._by_colour.get(tuple(int(v) for v in frame[y, x]))
+                ch = self._by_key.get(at[r][c])
                 if ch is None:
                     raise UnrecognizedCellError("no cell state has this colour", row=r, col=c, score=0.0)
                 row.append(ch)
             rows.append("".join(row))
         return FlatReading(Board(tuple(rows)), 1.0, lattice)
+
+
+def _key(colour) -> int:
+    b, g, r = (int(v) for v in colour)
+    return (b << 16) | (g << 8) | r
+
+
+def _keys(frame: np.ndarray) -> np.ndarray:
+    """Each pixel's BGR colour as one number (``_key``)."""
+    pixels = frame.astype(np.int32)
+    return (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]

@@ -23,5 +23,6 @@ __all__ = [
     "load_skins",
     "locate_board",
     "read_board",
+    "read_visible",
     "read_stable",
 ]

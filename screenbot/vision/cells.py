@@ -6,7 +6,9 @@ matrix, one matrix product against all templates. No Python loop over cells.
 
 from __future__ import annotations
 
+import collections
 import functools
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,7 +89,7 @@ def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0, *,
     if k:
         side = CANONICAL - 2 * k
         cells = cells[:, k:-k, k:-k]
-        templates = bank.vectors.reshape(-1, CANONICAL, CANONICAL, 3)[:, k:-k, k:-k].reshape(len(bank.vectors), -1)
+        templates = _interior_templates(bank, k)
     else:
         side = CANONICAL
     vectors = np.ascontiguousarray(cells, dtype=np.float32).reshape(-1, side * side * 3)
@@ -107,15 +109,49 @@ def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0, *,
     return CellMatches(char_order[best], best_rms, second_rms, char_order[second], confidence(best_rms, second_rms))
 
 
+@functools.lru_cache(maxsize=64)
+def _interior_templates(bank: TemplateBank, k: int) -> np.ndarray:
+    """The middles of the bank's templates (``k`` canonical pixels left out on every side), as rows;
+    read-only, so that ``squared_distances`` keeps what it works out of them."""
+    middles = bank.vectors.reshape(-1, CANONICAL, CANONICAL, 3)[:, k:-k, k:-k].reshape(len(bank.vectors), -1).copy()
+    middles.flags.writeable = False
+    return middles
+
+
 def squared_distances(vectors: np.ndarray, templates: np.ndarray) -> np.ndarray:
     """(cells, templates) squared distances between rows, by expansion: |a|^2 + |b|^2 - 2 a.b, one
     matrix product for all pairs. Both sides are taken relative to the templates' mean first: in
     float32 the expansion of two ~200-level pictures cancels to within a few units, which is a large
     error on a near-perfect match and made a cell's score depend on how many cells were read with it."""
-    centre = templates.mean(axis=0, dtype=np.float64).astype(np.float32)
-    a, b = vectors - centre, templates - centre
-    sq = (a * a).sum(axis=1)[:, None] + (b * b).sum(axis=1)[None, :] - 2.0 * (a @ b.T)
+    centre, b, b_squared = _template_side(templates)
+    a = vectors - centre
+    sq = (a * a).sum(axis=1)[:, None] + b_squared[None, :] - 2.0 * (a @ b.T)
     return np.maximum(sq, 0.0)
+
+
+# What ``squared_distances`` works out of the templates alone, kept for read-only template arrays that
+# own their pixels (a skin's banks: compared with a few cells at a time, thousands of times a locate,
+# the templates' side was most of the cost). By the array's id, with a weak reference to check it is
+# the same array.
+_TEMPLATE_SIDES: collections.OrderedDict[int, tuple] = collections.OrderedDict()
+_TEMPLATE_SIDES_KEPT = 256
+
+
+def _template_side(templates: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The templates' mean (float32), the templates less it, and their squared lengths."""
+    fixed = not templates.flags.writeable and templates.base is None
+    if fixed:
+        kept = _TEMPLATE_SIDES.get(id(templates))
+        if kept is not None and kept[0]() is templates:
+            return kept[1]
+    centre = templates.mean(axis=0, dtype=np.float64).astype(np.float32)
+    b = templates - centre
+    side = (centre, b, (b * b).sum(axis=1))
+    if fixed:
+        _TEMPLATE_SIDES[id(templates)] = (weakref.ref(templates), side)
+        while len(_TEMPLATE_SIDES) > _TEMPLATE_SIDES_KEPT:
+            _TEMPLATE_SIDES.popitem(last=False)
+    return side
 
 
 def confidence(best_rms: np.ndarray, second_rms: np.ndarray) -> np.ndarray:
@@ -173,4 +209,6 @@ def _patterns(vectors: np.ndarray) -> np.ndarray:
 
 @functools.lru_cache(maxsize=64)
 def _template_patterns(bank: TemplateBank) -> np.ndarray:
-    return _patterns(_middle(bank.vectors))
+    patterns = _patterns(_middle(bank.vectors))
+    patterns.flags.writeable = False
+    return patterns

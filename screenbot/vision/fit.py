@@ -55,6 +55,7 @@ def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
     prof_x = (np.abs(np.diff(gray, axis=1)) > EDGE_STEP).sum(axis=0).astype(np.float64)
     prof_y = (np.abs(np.diff(gray, axis=0)) > EDGE_STEP).sum(axis=1).astype(np.float64)
     labels = _label_ids(board)
+    spreads = _Spreads(image, labels)
     best: Fit | None = None
     max_px, max_py = (width - 1) / board.cols, (height - 1) / board.rows
     own_x, own_y = _periods(prof_x, MIN_PITCH, max_px), _periods(prof_y, MIN_PITCH, max_py)
@@ -76,7 +77,7 @@ def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
         y0 = _comb_start(prof_y, py, board.rows)
         if x0 is None or y0 is None:
             continue
-        fit = _align(image, labels, skin, (x0, y0), (px, py), board)
+        fit = _align(spreads, skin, (x0, y0), (px, py), board)
         if fit is not None and (best is None or fit.spread < best.spread):
             best = fit
             if best.spread < EXACT_SPREAD:
@@ -88,7 +89,7 @@ def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
             skin=skin,
             reason="no grid matching the board size",
         )
-    return _snap(image, labels, best)
+    return _snap(spreads, best)
 
 
 def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
@@ -101,15 +102,15 @@ def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
     cell leaves several placements equally alike, and the face-first one is the one the locator and
     the shipped skins use (a gnome-mines skin cut two pixels up and left read its flag and its
     question mark as too alike)."""
-    labels = _label_ids(board)
+    spreads = _Spreads(image, _label_ids(board))
     straight = Lattice(lattice.skin, lattice.origin, lattice.pitch, lattice.rows, lattice.cols)
-    spread = _spread(image, straight, labels)
+    spread = spreads(straight)
     if spread is None:
         raise BoardNotFoundError(f"the {board.rows}x{board.cols} grid given runs off the image", skin=lattice.skin,
                                  reason="no grid matching the board size")
     whole = all(abs(v - round(v)) < 0.01 for v in (*straight.origin, straight.pitch[0] * straight.cols,
                                                       straight.pitch[1] * straight.rows))
-    return Fit(straight, spread) if whole else _snap(image, labels, Fit(straight, spread))
+    return Fit(straight, spread) if whole else _snap(spreads, Fit(straight, spread))
 
 
 def _periods(profile: np.ndarray, low: float, high: float, keep: int = 6) -> list[float]:
@@ -171,31 +172,50 @@ def canonical_cells(image: np.ndarray, lattice: Lattice) -> np.ndarray | None:
     return cells.reshape(lattice.rows * lattice.cols, -1).astype(np.float32)
 
 
+class _Spreads:
+    """``_spread`` of lattices on one image for one board's labels, each worked out once: it depends on
+    the lattice only through its rectangle rounded to whole pixels and its rows and columns (what
+    ``canonical_cells`` cuts), and the searches (``_align``, ``_snap``) come back to the same ones."""
+
+    def __init__(self, image: np.ndarray, labels: np.ndarray) -> None:
+        self.image, self.labels = image, labels
+        self.known: dict[tuple, float | None] = {}
+
+    def __call__(self, lattice: Lattice) -> float | None:
+        rect = lattice.board_rect()
+        key = (rect.left, rect.top, rect.width, rect.height, lattice.rows, lattice.cols)
+        if key not in self.known:
+            self.known[key] = _spread(self.image, lattice, self.labels)
+        return self.known[key]
+
+
 def _spread(image: np.ndarray, lattice: Lattice, labels: np.ndarray) -> float | None:
     flat = canonical_cells(image, lattice)
     if flat is None:
         return None
     ids = labels.ravel()
     total = 0.0
+    means = []
     for label in np.unique(ids):
         group = flat[ids == label]
-        total += float(((group - group.mean(axis=0)) ** 2).sum())
+        means.append(group.mean(axis=0))
+        total += float(((group - means[-1]) ** 2).sum())
     # Cells of different states must also differ: guard against a lattice over a flat area.
-    means = np.stack([flat[ids == label].mean(axis=0) for label in np.unique(ids)])
+    means = np.stack(means)
     between = float(((means - flat.mean(axis=0)) ** 2).sum()) if len(means) > 1 else 1.0
     if len(means) > 1 and between < 1e-3:
         return None
     return total / flat.size
 
 
-def _align(image: np.ndarray, labels: np.ndarray, skin: str, start: tuple[float, float],
-           pitch: tuple[float, float], board: Board) -> Fit | None:
+def _align(spreads: _Spreads, skin: str, start: tuple[float, float], pitch: tuple[float, float],
+           board: Board) -> Fit | None:
     px, py = pitch
     ox, oy = start
     best: tuple[float, float, float] | None = None
 
     def score(x: float, y: float) -> float | None:
-        return _spread(image, Lattice(skin, (x, y), pitch, board.rows, board.cols), labels)
+        return spreads(Lattice(skin, (x, y), pitch, board.rows, board.cols))
 
     # Whole-cell shifts first (the comb may sit one cell off), then pixel shifts within a cell.
     for _ in range(2):
@@ -214,7 +234,7 @@ def _align(image: np.ndarray, labels: np.ndarray, skin: str, start: tuple[float,
     return Fit(Lattice(skin, (best[0], best[1]), pitch, board.rows, board.cols), best[2])
 
 
-def _snap(image: np.ndarray, labels: np.ndarray, fit: Fit) -> Fit:
+def _snap(spreads: _Spreads, fit: Fit) -> Fit:
     """The board's edges on whole pixels: its first pixel and its length in pixels along each axis,
     each moved by up to 2 and 3 px from the aligned lattice's, kept where cells of the same state
     look most alike. The reader cuts a board exactly so (its rectangle rounded to whole pixels,
@@ -225,7 +245,7 @@ def _snap(image: np.ndarray, labels: np.ndarray, fit: Fit) -> Fit:
     best = fit.spread
 
     def spread(l: int, t: int, w: int, h: int) -> float | None:
-        return _spread(image, Lattice(lat.skin, (float(l), float(t)), (w / lat.cols, h / lat.rows), lat.rows, lat.cols), labels)
+        return spreads(Lattice(lat.skin, (float(l), float(t)), (w / lat.cols, h / lat.rows), lat.rows, lat.cols))
 
     snapped = spread(left, top, width, height)
     if snapped is not None:

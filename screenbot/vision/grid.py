@@ -75,7 +75,7 @@ class Grid:
         for count, along, start, pitch in ((self.cols, self.faces.cx, cx, px), (self.rows, self.faces.cy, cy, py)):
             k = np.round((along - start) / pitch).astype(int)
             straight = start + pitch * np.arange(count)
-            known = [(i, float(np.median(along[k == i]))) for i in range(count) if (k == i).any()]
+            known = _medians_by_line(k, along, count)
             if len(known) < 2:
                 out.append(straight)
                 continue
@@ -89,6 +89,21 @@ class Grid:
         left, top, _, _ = self.box()
         return (f"{self.rows}x{self.cols} cells at ({left:.0f}, {top:.0f}), pitch "
                 f"{self.pitch[0]:.2f}x{self.pitch[1]:.2f}")
+
+
+def _medians_by_line(line: np.ndarray, values: np.ndarray, count: int) -> list[tuple[int, float]]:
+    """(i, median of the ``values`` on line i) for each line 0..count-1 that has any, in order: all
+    lines from one sort (a board has dozens of lines and hundreds of faces), each median as
+    ``np.median`` gives it (the middle value, or the mean of the two middle ones)."""
+    order = np.lexsort((values, line))
+    lines, ordered = line[order], values[order]
+    found, first, many = np.unique(lines, return_index=True, return_counts=True)
+    known = []
+    for i, start, n in zip(found.tolist(), first.tolist(), many.tolist()):
+        if 0 <= i < count:
+            middle = start + n // 2
+            known.append((i, float(ordered[middle] if n % 2 else (ordered[middle - 1] + ordered[middle]) / 2)))
+    return known
 
 
 __all__ = ["Faces", "Grid"]

@@ -18,9 +18,11 @@ client whose gaps and fonts do not scale linearly (gnome-mines) still matches at
 
 from __future__ import annotations
 
+import collections
 import functools
 import json
 import logging
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,7 +116,8 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
             best = min(dist)
             chosen += [t for t, d in zip(variants, dist) if d <= best + 0.15]
     chars = tuple(t.char for t in chosen)
-    vectors = soften(np.stack([t.canonical for t in chosen])).reshape(len(chosen), -1)
+    vectors = soften(np.stack([t.canonical for t in chosen])).reshape(len(chosen), -1).copy()
+    vectors.flags.writeable = False  # shared by every read at this pitch (cells.squared_distances keeps its side)
     order = tuple(sorted(set(chars)))
     group = np.array([order.index(c) for c in chars])
     # Rows are sorted by char, so each char's rows are contiguous: ``starts`` feeds np.minimum.reduceat.
@@ -127,9 +130,11 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
 LOOK_DISTANCE = 12.0
 
 
-def _looks(templates: tuple[Template, ...]) -> list[list[Template]]:
+@functools.lru_cache(maxsize=256)
+def _looks(templates: tuple[Template, ...]) -> tuple[tuple[Template, ...], ...]:
     """The templates of one state grouped by look, each template in the group of the first earlier
-    template whose middle it matches."""
+    template whose middle it matches. Remembered per set of templates: the looks do not depend on the
+    pitch, and a skin's banks are made for every pitch it meets (one per quarter pixel)."""
     quarter = CANONICAL // 4
     groups: list[tuple[np.ndarray, list[Template]]] = []
     for template in templates:
@@ -140,7 +145,7 @@ def _looks(templates: tuple[Template, ...]) -> list[list[Template]]:
                 break
         else:
             groups.append((middle, [template]))
-    return [members for _, members in groups]
+    return tuple(tuple(members) for _, members in groups)
 
 
 # Gaussian weights (sigma ~0.8 canonical px) for ``soften``.
@@ -193,7 +198,49 @@ def read_profile(folder: Path) -> dict:
     return data
 
 
+# Skins loaded, by folder, with what their files were then (``_files_now``): a process that loads the
+# skins many times (a test session, ``replay`` of many frames, ``read`` of many pictures in one
+# process) decodes each picture once, and keeps the banks made for each skin (``_bank``).
+_LOADED: collections.OrderedDict[str, tuple[tuple, Skin]] = collections.OrderedDict()
+_LOADED_KEPT = 64
+
+
 def load_skin(folder: Path) -> Skin:
+    """The skin in ``folder``: the one loaded before while none of its files changed (their names,
+    sizes, times and inodes are the same), else loaded from its files. Its pictures are read-only."""
+    where = os.path.abspath(folder)
+    files = _files_now(folder)
+    kept = _LOADED.get(where)
+    if files is not None and kept is not None and kept[0] == files:
+        _LOADED.move_to_end(where)
+        return kept[1]
+    skin = _read_skin(folder)
+    if files is not None:
+        _LOADED[where] = (files, skin)
+        _LOADED.move_to_end(where)
+        while len(_LOADED) > _LOADED_KEPT:
+            _LOADED.popitem(last=False)
+    return skin
+
+
+def _files_now(folder: Path) -> tuple | None:
+    """What ``load_skin`` reads, as (name, size, modification and change times, inode) of each file:
+    profile.json and the pictures. None when it cannot be told (then the skin is read again)."""
+    try:
+        found = []
+        for where in (folder, folder / "cells"):
+            with os.scandir(where) as entries:
+                for entry in entries:
+                    if entry.name == "profile.json" or entry.name.endswith(".png"):
+                        info = entry.stat()
+                        found.append((where is folder, entry.name, info.st_size, info.st_mtime_ns, info.st_ctime_ns,
+                                      info.st_ino))
+        return tuple(sorted(found))
+    except OSError:
+        return None
+
+
+def _read_skin(folder: Path) -> Skin:
     from ..capture import load_image
 
     name = folder.name
@@ -209,7 +256,9 @@ def load_skin(folder: Path) -> Skin:
             raise SkinError(f"unreadable template {path.name}: {exc}", skin=name) from None
         px = float(match["px"])
         py = float(match["py"] or px)
-        templates.append(Template(STATE_CHARS[match["state"]], (px, py), to_canonical(image), image, path))
+        canonical = to_canonical(image)
+        image.flags.writeable = canonical.flags.writeable = False  # shared by every later load_skin
+        templates.append(Template(STATE_CHARS[match["state"]], (px, py), canonical, image, path))
     if not templates:
         raise SkinError(f"no cell templates in {folder / 'cells'}", skin=name)
     if "#" not in {t.char for t in templates}:
