@@ -145,8 +145,10 @@ def test_a_moved_window_is_followed_by_its_board(gnome, tmp_path):
 @pytest.mark.parametrize("fault", ["closed", "minimised", "covered"])
 def test_a_board_gone_stops_play_with_the_reason(gnome, fault, tmp_path):
     """Closed, minimised, or under another program's window: the board no longer reads, and play stops
-    (exit 1) saying so. Under zenity's dialog: the dialog is still there afterwards (no click pressed
-    its button)."""
+    (exit 1) saying so. Under zenity's dialog, the dialog is still there afterwards (no click or key
+    pressed its button), and play stopped, or went on only because the game had come back over the
+    dialog: GNOME raises a window that is clicked, and a click planned on a cell the dialog left in
+    sight raised the game (1 of 6 runs; the bot sees no windows on Wayland, README)."""
     over = None
     with start_wayland_gnome_mines(gnome, level="medium", window_size=(640, 560)) as client:
         play = Play(50, tmp_path)
@@ -169,13 +171,21 @@ def test_a_board_gone_stops_play_with_the_reason(gnome, fault, tmp_path):
             # GNOME puts a window that opens without the user's click below the focused one: raised
             # and moved over the board here, as a user bringing another program forward would.
             dialog.act(f"w.move_frame(true, {left + 20}, {top + 60}); w.activate(global.get_current_time())")
-        code, said = play.end(60)
+        code, said = play.end(30)
         try:
-            assert code == 1, said[-3000:]
-            assert "stopped: " in said and "Traceback" not in said
-            assert "cannot read the board any more" in said or "no longer visible" in said, said[-2000:]
+            assert "Traceback" not in said
             if over is not None:
-                assert over.poll() is None, "the dialog over the board was closed: a click pressed its button"
+                assert over.poll() is None, "the dialog over the board was closed: a click or key pressed its button"
+            if over is not None and code != 1:
+                stacked = json.loads(gnome.evaluate(
+                    "global.display.sort_windows_by_stacking(global.get_window_actors().map(a => a.meta_window))"
+                    ".map(w => w.get_title())"))
+                print(f"play went on; windows bottom to top: {stacked}")
+                assert code == 130 and stacked.index("Mines") > stacked.index("Over the board"), (stacked, said[-3000:])
+                return
+            assert code == 1, said[-3000:]
+            assert "stopped: " in said
+            assert "cannot read the board any more" in said or "no longer visible" in said, said[-2000:]
         finally:
             if over is not None:
                 over.kill()
