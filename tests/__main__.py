@@ -1,7 +1,7 @@
 """``python3 -m tests [PYTEST-ARGS...]``: the whole suite, one tier after the other, each on the workers
 that suit it, with each tier's time; the exit status is 0 only when every tier passed.
 
-- unit: in one process (a few seconds of pure logic; starting workers would cost more).
+- unit: in one process (20-45 s of pure logic; starting workers would cost more).
 - integration: two workers, as it computes (pictures): one per core of a 2-core machine.
 - e2e: two workers, each test with its own virtual display; the longest tests start first
   (conftest.py), one test at a time to each worker (``--maxschedchunk 1``), so the workers end
