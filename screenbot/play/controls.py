@@ -114,21 +114,19 @@ class ClientControls:
             resend = self.restart if self.env.window is None else None
             if self._new_game_shown(located, self.profile.restart_timeout, resend=resend):
                 return
+            late = None
             if self.env.window is None and last == WON and not self._reads(located):
                 # With no window followed, the win dialog coming after the after-win key (it takes the
-                # restart key then) shows only as a board that no longer reads: close it, restart again.
-                log.info("the board is hidden after the win and the restart: %s once more, then restarting again",
-                         "+".join(after.keys or ()) or "its action")
-                self.control(located, after)
-                self.control(located, self.restart)
-                if self._new_game_shown(located, self.profile.restart_timeout):
-                    return
+                # restart key then) shows only as a board that no longer reads.
+                late = "the board is hidden after the win and the restart"
             elif after.dialog and self.tracker.own_windows_over(located):
                 # The game's window came over the board after the restart key (KMines asks "Reset the
                 # game?" about 0.2 s after a loss, later on a busy machine, whether or not a new game
-                # was asked for meanwhile): the after-game key closes it, and the restart goes again.
-                log.info("a window of the game came over the board after the restart: %s, then restarting again",
-                         "+".join(after.keys or ()) or "its action")
+                # was asked for meanwhile).
+                late = "a window of the game came over the board after the restart"
+            if late is not None:
+                # The after-game action closes it, and the restart goes again.
+                log.info("%s: %s, then restarting again", late, "+".join(after.keys or ()) or "its action")
                 self.control(located, after)
                 self.control(located, self.restart)
                 if self._new_game_shown(located, self.profile.restart_timeout):
