@@ -26,8 +26,10 @@ import sys
 import time
 import zlib
 
-from screenbot.exit_codes import EXIT_FAILED, EXIT_NO_DISPLAY, EXIT_OK, EXIT_USAGE
+from screenbot.exit_codes import EXIT_FAILED, EXIT_NO_DISPLAY, EXIT_OK
 from screenbot.commands.common import bounded_int, fail
+
+from . import add_window_option
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +50,7 @@ def register(subparsers) -> None:
         "1 nothing measured, 2 bad arguments, 3 no virtual display or client.",
     )
     parser.add_argument("--level", choices=("small", "medium", "big"), default="medium", help="gnome-mines level (default medium, 16x16)")
-    parser.add_argument("--window", default="600x400", metavar="WxH", help="gnome-mines window size (default 600x400: 23 px cells)")
+    add_window_option(parser, ": 23 px cells")
     parser.add_argument("--clicks", type=bounded_int(1, 10_000), default=40, help="own clicks to measure (default 40)")
     parser.add_argument("--beside-play", action="store_true", help="let `screenbot play` change the board instead of own clicks")
     parser.add_argument("--games", type=bounded_int(1, 1_000), default=2, help="with --beside-play: games for play to play (default 2)")
@@ -57,12 +59,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        width, height = (int(v) for v in args.window.lower().split("x"))
-    except ValueError:
-        return fail(f"--window must look like 600x400, not {args.window!r}", EXIT_USAGE)
-    if width < 200 or height < 200:
-        return fail(f"--window {args.window} is too small for a board", EXIT_USAGE)
+    width, height = args.window
     from screenbot.desktop.display import VirtualDisplay
     from screenbot.errors import ClientStartError, DisplayError
 

@@ -20,7 +20,9 @@ import subprocess
 import sys
 
 from screenbot.commands.common import bounded_int, fail
-from screenbot.exit_codes import EXIT_FAILED, EXIT_NO_DISPLAY, EXIT_OK, EXIT_USAGE
+from screenbot.exit_codes import EXIT_FAILED, EXIT_NO_DISPLAY, EXIT_OK
+
+from . import add_window_option
 
 FIGURES = (("per_move_ms_median", "total"), ("per_move_ms_median", "act"), ("seconds_per_game_median", None))
 
@@ -34,17 +36,14 @@ def register(subparsers) -> None:
         "Exit codes: 0 ok, 1 a run did not play every game, 2 bad arguments, 3 no display or client.",
     )
     parser.add_argument("--level", choices=("small", "medium", "big"), default="small", help="gnome-mines level (default small, 8x8)")
-    parser.add_argument("--window", default="600x400", metavar="WxH", help="gnome-mines window size (default 600x400)")
+    add_window_option(parser)
     parser.add_argument("--games", type=bounded_int(1, 1_000), default=5, help="games per run (default 5)")
     parser.add_argument("--rounds", type=bounded_int(1, 100), default=3, help="runs under each window system (default 3)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        width, height = (int(v) for v in args.window.lower().split("x"))
-    except ValueError:
-        return fail(f"--window must look like 600x400, not {args.window!r}", EXIT_USAGE)
+    width, height = args.window
     from screenbot.errors import ClientStartError, DisplayError, MissingPackagesError
 
     runs: dict[str, list[dict]] = {"x11": [], "wayland": []}
