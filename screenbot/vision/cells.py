@@ -38,8 +38,8 @@ def board_inside(frame: np.ndarray, lattice: Lattice) -> bool:
     return rect.left >= 0 and rect.top >= 0 and rect.right <= frame.shape[1] and rect.bottom <= frame.shape[0]
 
 
-def cell_images(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
-    """(rows, cols, CANONICAL, CANONICAL, 3) uint8: every cell's pitch box scaled to the canonical size.
+def cell_images(frame: np.ndarray, lattice: Lattice, size: int = CANONICAL) -> np.ndarray:
+    """(rows, cols, size, size, 3) uint8: every cell's pitch box scaled to ``size`` (the canonical size).
 
     The board region is resized with area averaging, which is what makes the comparison
     scale-normalised: a 19 px and an 83 px cell both become CANONICAL x CANONICAL averages. A lattice
@@ -50,9 +50,9 @@ def cell_images(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     region = frame[rect.top : rect.bottom, rect.left : rect.right]
     xs = [round(x) - rect.left for x in lattice.col_edges()]
     ys = [round(y) - rect.top for y in lattice.row_edges()]
-    columns = np.hstack([_resized(region[:, a:b], (CANONICAL, region.shape[0])) for a, b in zip(xs, xs[1:])])
-    scaled = np.vstack([_resized(columns[a:b], (lattice.cols * CANONICAL, CANONICAL)) for a, b in zip(ys, ys[1:])])
-    return scaled.reshape(lattice.rows, CANONICAL, lattice.cols, CANONICAL, 3).transpose(0, 2, 1, 3, 4)
+    columns = np.hstack([_resized(region[:, a:b], (size, region.shape[0])) for a, b in zip(xs, xs[1:])])
+    scaled = np.vstack([_resized(columns[a:b], (lattice.cols * size, size)) for a, b in zip(ys, ys[1:])])
+    return scaled.reshape(lattice.rows, size, lattice.cols, size, 3).transpose(0, 2, 1, 3, 4)
 
 
 def _resized(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:

@@ -1,0 +1,291 @@
+"""The classic look, read from its structure: no pictures of the client needed.
+
+Windows' own Minesweeper drew the look most clients still share: covered cells raised (a light bevel
+along the top and left, a dark one along the bottom and right), opened cells flat, both in a grey face,
+numbers in standard colours (1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey), a flag
+on a raised cell, a black mine on a flat one, the hit mine on red. Each cell is described by a few
+measurements that answer one question each, and its state follows from them:
+
+- ``relief``: is the cell raised (top-left lighter than bottom-right) or flat?
+- ``ink``: what share of the cell's middle differs from the face of its kind (the board's own raised
+  face, or its own flat face: taken over the whole board, so a glyph that fills a cell does not pass
+  for its face), and in which colour (the strongest quarter of the ink, away from the anti-aliased
+  rim of each stroke);
+- ``red``: is the cell's own face red (the hit mine)?
+- ``base``: is the ink's bottom wide (a flag's foot) or narrow (the dot of a "?")?
+
+A state is named only when every measurement it rests on is clear of its boundary; the least clear
+margin is the cell's confidence, and a cell under ``READ_CONFIDENCE`` is refused by the reader with
+the measurement that was unclear. Boundaries are in ``CLASSIC_LIMITS``: measured on labelled shots of
+three clients in this look (minegauler, xdemineur and the React page), not tuned per client.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..geometry import Lattice
+
+# Side of the square each cell is scaled to before measuring: a 1-px bevel of a 30 px cell still shows.
+SIZE = 32
+# Bands measured for the relief (rows/columns of the SIZE box): inside the box's outermost pixel, which
+# may be a grid line or a neighbour's edge, and clear of the corners, where the two bevels meet.
+BAND = slice(1, 4)
+FAR_BAND = slice(SIZE - 4, SIZE - 1)
+ALONG = slice(4, SIZE - 4)
+# The middle, where a number, flag or mine is drawn.
+MIDDLE = slice(7, SIZE - 7)
+
+# The standard number colours (BGR).
+NUMBER_COLOURS = {
+    "1": (255, 0, 0), "2": (0, 128, 0), "3": (0, 0, 255), "4": (128, 0, 0),
+    "5": (0, 0, 128), "6": (128, 128, 0), "7": (0, 0, 0), "8": (128, 128, 128),
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Where one state ends and another begins, per measurement (0-255 levels or shares)."""
+
+    ink_level: float = 60.0  # a pixel is ink when a channel differs this much from the face
+    no_ink: float = 0.01  # share of the middle: at most this much ink is an empty cell
+    some_ink: float = 0.04  # at least this much is a drawn state
+    red_face: float = 0.35  # share of the middle that is strong red on a hit mine's face
+    mine_solid: float = 0.25  # black ink keeping this share after a 2-px erosion is a mine's disc
+    glyph_solid: float = 0.10  # ... and keeping at most this share, a number's strokes
+    colour_margin: float = 0.62  # nearest colour's share of the two nearest distances' sum, at most
+    colour_reach: float = 80.0  # and its distance (levels, RGB): further than this is another colour
+
+
+CLASSIC_LIMITS = Limits()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ClassicReading:
+    """Per cell (row-major): the state read (``"~"`` where none), how clear it was (0..1) and, where it
+    was not, which measurement was unclear."""
+
+    chars: np.ndarray
+    confidence: np.ndarray
+    unclear: tuple[str, ...]
+
+
+def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """(cells, SIZE, SIZE, 3) float32: every cell's pitch box scaled to SIZE, row by row."""
+    from .cells import cell_images
+
+    return cell_images(frame, lattice, size=SIZE).reshape(-1, SIZE, SIZE, 3).astype(np.float32)
+
+
+def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How raised each cell is, and how flat: (raised, flat) scores, each >= 1 where it is clearly so.
+
+    A raised cell's top and left bands are lighter than its face and its bottom and right bands darker.
+    A flat cell has at most a grid line, on one side only: one band darker than its face, the other the
+    face's own colour. Both conditions are asked of the face (the cell's middle), so a grid line or a
+    neighbour's edge caught in a band does not make a flat cell look raised."""
+    light = boxes.mean(axis=-1)
+    top_left = (light[:, BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, BAND].mean(axis=(1, 2))) / 2
+    bottom_right = (light[:, FAR_BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, FAR_BAND].mean(axis=(1, 2))) / 2
+    face = np.median(_rim(light[..., None])[..., 0], axis=1)
+    lighter, darker = top_left - face, face - bottom_right
+    raised = np.minimum(np.minimum(lighter, darker) / RAISED_STEP, (top_left - bottom_right) / RAISED_SPAN)
+    flat = FLAT_STEP / np.maximum(np.minimum(lighter, darker), 1e-3)
+    return raised, np.where(np.minimum(lighter, darker) <= 0, np.inf, flat)
+
+
+# A raised cell's bevels differ from its face by at least RAISED_STEP levels each, and from each other
+# by RAISED_SPAN; a cell whose lighter side is at most FLAT_STEP above its face (or whose darker side is
+# at most that below it) is flat.
+RAISED_STEP = 4.0
+RAISED_SPAN = 25.0
+FLAT_STEP = 1.5
+
+
+def read_classic(frame: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIMITS) -> ClassicReading:
+    boxes = cell_boxes(frame, lattice)
+    count = len(boxes)
+    up, down = relief(boxes)
+    raised, flat = up >= 1.0, down >= 1.0
+    relief_clear = np.clip(0.6 + 0.2 * (np.log2(np.maximum(np.maximum(up, down), 1e-3))), 0.0, 1.0)
+    middle = boxes[:, MIDDLE, MIDDLE].reshape(count, -1, 3)
+    rim = _rim(boxes)
+    red = _strong_red(rim).mean(axis=1)
+    # A raised cell's face is its middle (its rim holds the bevels, wider than the bands at some sizes);
+    # a flat cell's is its rim (a mine or a bold number fills much of its middle). Taken over the board.
+    faces = {"raised": _board_face(middle[raised]), "flat": _board_face(rim[flat & (red < limits.red_face)])}
+
+    chars = np.full(count, "~", dtype="<U1")
+    confidence = np.zeros(count)
+    unclear = ["relief"] * count
+    side = int(np.sqrt(middle.shape[1]))
+    for i in range(count):
+        if not (raised[i] or flat[i]):
+            confidence[i] = min(relief_clear[i], 0.5)
+            continue
+        if flat[i] and red[i] >= limits.red_face:
+            chars[i], confidence[i], unclear[i] = "X", min(relief_clear[i], 0.6 + red[i] - limits.red_face), ""
+            continue
+        face = faces["raised" if raised[i] else "flat"]
+        if face is None:
+            continue
+        far = np.abs(middle[i] - face).max(axis=1)
+        ink = far > limits.ink_level
+        share = float(ink.mean())
+        if share <= limits.no_ink:
+            chars[i] = "#" if raised[i] else "0"
+            confidence[i], unclear[i] = min(relief_clear[i], 0.6 + (limits.no_ink - share) * 40), ""
+            continue
+        if share < limits.some_ink:
+            confidence[i], unclear[i] = 0.4, "a speck of ink"
+            continue
+        ink_mask = ink.reshape(side, side)
+        core = _core_colour(middle[i][ink], far[ink])
+        char, clear, why = (_raised_state if raised[i] else _flat_state)(core, ink_mask, middle[i][ink], limits)
+        chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
+    return ClassicReading(chars, confidence, tuple(unclear))
+
+
+def _board_face(pixels: np.ndarray) -> np.ndarray | None:
+    """The colour most of these cells' middles show (their face), or None for no cells."""
+    if not len(pixels):
+        return None
+    flat = pixels.reshape(-1, 3)
+    quantised = (flat // 8).astype(np.int32)
+    keys = quantised[:, 0] * 1024 + quantised[:, 1] * 32 + quantised[:, 2]
+    values, counts = np.unique(keys, return_counts=True)
+    top = values[np.argmax(counts)]
+    return flat[keys == top].mean(axis=0)
+
+
+def _rim(boxes: np.ndarray) -> np.ndarray:
+    """(cells, pixels, 3): each cell's ring between its bands and its middle, where only a face shows
+    (a red digit stays in the middle; a hit mine's red face reaches the rim)."""
+    ring = np.ones((SIZE, SIZE), dtype=bool)
+    ring[: BAND.stop, :] = ring[FAR_BAND.start :, :] = ring[:, : BAND.stop] = ring[:, FAR_BAND.start :] = False
+    ring[MIDDLE, MIDDLE] = False
+    return boxes[:, ring]
+
+
+def _strong_red(pixels: np.ndarray) -> np.ndarray:
+    b, g, r = pixels[..., 0], pixels[..., 1], pixels[..., 2]
+    return (r > 150) & (g < 90) & (b < 90)
+
+
+def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
+    """The mean colour of the quarter of the ink furthest from the face: a stroke's own colour, not the
+    mix at its anti-aliased rim."""
+    keep = max(1, len(far) // 4)
+    return ink[np.argsort(-far)[:keep]].mean(axis=0)
+
+
+def _base_is_wide(mask: np.ndarray) -> bool | None:
+    """Is the ink's bottom row-band as wide as most of the ink (a flag's foot), or narrow (a "?"'s dot)?"""
+    rows = np.flatnonzero(mask.any(axis=1))
+    cols = np.flatnonzero(mask.any(axis=0))
+    if len(rows) < 4 or len(cols) < 2:
+        return None
+    height = rows[-1] - rows[0] + 1
+    bottom = mask[rows[-1] - max(1, height // 5) + 1 : rows[-1] + 1]
+    bottom_cols = np.flatnonzero(bottom.any(axis=0))
+    width = bottom_cols[-1] - bottom_cols[0] + 1 if len(bottom_cols) else 0
+    return width >= 0.6 * (cols[-1] - cols[0] + 1)
+
+
+def _raised_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
+    reds = _strong_red(ink).mean()
+    where = _red_over_dark(mask, ink)
+    if (reds > 0.05 and where == "across") or _crossed(mask):
+        return "W", 0.8, ""  # a flag or a mine crossed out, on the flag's raised cell
+    if where == "above":
+        return "F", 0.9, ""  # a red pennant over a black pole
+    parts = _parts(mask)
+    if reds < 0.05 and core.max() < 90 and len(parts) == 2 and parts[1][0] > parts[0][0] and parts[1][1] < parts[0][1] / 2:
+        return "?", 0.8, ""  # a hook and, under it, a dot
+    if reds < 0.05 and len(parts) == 1:
+        return "F", 0.75, ""  # a flag in one piece, of one colour
+    return "~", 0.3, "a raised cell with a mark that is neither a flag nor a question mark"
+
+
+def _crossed(mask) -> bool:
+    """Does the ink reach all four corners of the middle (a cross drawn over it)? A flag, a "?" or a
+    number keeps off at least two of them."""
+    k = max(2, mask.shape[0] // 6)
+    return bool(mask[:k, :k].any() and mask[:k, -k:].any() and mask[-k:, :k].any() and mask[-k:, -k:].any())
+
+
+def _parts(mask) -> list[tuple[float, int]]:
+    """The ink's separate pieces (8-connected, a few pixels at least) as (centre row, size), largest first."""
+    import cv2
+
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    parts = [(float(centroids[i][1]), int(stats[i, cv2.CC_STAT_AREA])) for i in range(1, count)
+             if stats[i, cv2.CC_STAT_AREA] >= 3]
+    return sorted(parts, key=lambda p: -p[1])
+
+
+def _holes(mask) -> int:
+    """Closed holes in the ink (an 8 has two, a 6 or a 4 one, a 7 none)."""
+    import cv2
+
+    rows = np.flatnonzero(mask.any(axis=1))
+    cols = np.flatnonzero(mask.any(axis=0))
+    box = np.pad(~mask[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1], 1, constant_values=True)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(box.astype(np.uint8), connectivity=4)
+    return sum(1 for i in range(2, count) if stats[i, cv2.CC_STAT_AREA] >= 2)
+
+
+def _solid(mask) -> float:
+    """The share of the ink left after eroding it by 2 px: a mine's disc keeps much, a glyph's strokes
+    little."""
+    import cv2
+
+    eroded = cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=2)
+    return float(eroded.sum() / max(mask.sum(), 1))
+
+
+def _red_over_dark(mask, ink) -> str:
+    """Where the red ink lies on the black: "above" (a flag's pennant over its pole and foot), "across"
+    (a red cross over a mine), or "" when there is not enough of either to tell."""
+    ys, xs = np.nonzero(mask)
+    red = _strong_red(ink)
+    dark = ink.max(axis=1) < 70
+    if red.sum() < 3 or dark.sum() < 3:
+        return ""
+    height, width = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
+    if np.ptp(ys[red]) + 1 >= 0.7 * height and np.ptp(xs[red]) + 1 >= 0.7 * width:
+        return "across"  # a cross spanning the whole mark
+    return "above" if (ys[dark].mean() - ys[red].mean()) > 0.2 * height else "across"
+
+
+def _flat_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
+    reds = _strong_red(ink).mean()
+    darks = (ink.max(axis=1) < 70).mean()
+    if reds > 0.05 and darks > 0.3 and _red_over_dark(mask, ink) == "across":
+        return "W", 0.8, ""  # a mine crossed out in red: a wrong flag
+    if core.max() < 70:  # black ink: a mine, a 7, or a client's black 8
+        solid = _solid(mask)
+        if solid >= limits.mine_solid:
+            return "*", min(1.0, 0.6 + solid - limits.mine_solid), ""
+        if solid > limits.glyph_solid:
+            return "~", 0.4, "black ink neither as solid as a mine nor as thin as a number"
+        holes = _holes(mask)
+        if holes == 0:
+            return "7", 0.8, ""
+        if holes == 2:
+            return "8", 0.8, ""
+        return "~", 0.4, f"a black number with {holes} hole(s): neither a 7 nor an 8"
+    return _nearest_number(core, limits)
+
+
+def _nearest_number(core, limits: Limits) -> tuple[str, float, str]:
+    names = list(NUMBER_COLOURS)
+    dist = np.array([np.linalg.norm(core - np.array(NUMBER_COLOURS[n], dtype=np.float32)) for n in names])
+    order = np.argsort(dist)
+    d1, d2 = dist[order[0]], dist[order[1]]
+    share = d1 / max(d1 + d2, 1e-6)
+    if share > limits.colour_margin * 0.5 + 0.25 or d1 > limits.colour_reach:
+        return "~", 0.4, f"a number in a colour no standard number has (nearest {names[order[0]]})"
+    return names[order[0]], 1.0 - share, ""
