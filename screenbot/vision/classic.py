@@ -22,11 +22,13 @@ three clients in this look (minegauler, xdemineur and the React page), not tuned
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..geometry import Lattice
+from .skins import CLASSIC, Skin
 
 # Side of the square each cell is scaled to before measuring: a 1-px bevel of a 30 px cell still shows.
 SIZE = 32
@@ -79,6 +81,20 @@ def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     return cell_images(frame, lattice, size=SIZE).reshape(-1, SIZE, SIZE, 3).astype(np.float32)
 
 
+def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each cell's top-left bands' brightness, its bottom-right bands', and its face's (its rim's median)."""
+    light = boxes.mean(axis=-1)
+    top_left = (light[:, BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, BAND].mean(axis=(1, 2))) / 2
+    bottom_right = (light[:, FAR_BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, FAR_BAND].mean(axis=(1, 2))) / 2
+    return top_left, bottom_right, np.median(_rim(light[..., None])[..., 0], axis=1)
+
+
+def bevel_contrast(boxes: np.ndarray) -> np.ndarray:
+    """Top-left bands' brightness less bottom-right bands' (levels): a raised cell's bevels give tens."""
+    top_left, bottom_right, _ = _bands(boxes)
+    return top_left - bottom_right
+
+
 def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """How raised each cell is, and how flat: (raised, flat) scores, each >= 1 where it is clearly so.
 
@@ -86,10 +102,7 @@ def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     A flat cell has at most a grid line, on one side only: one band darker than its face, the other the
     face's own colour. Both conditions are asked of the face (the cell's middle), so a grid line or a
     neighbour's edge caught in a band does not make a flat cell look raised."""
-    light = boxes.mean(axis=-1)
-    top_left = (light[:, BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, BAND].mean(axis=(1, 2))) / 2
-    bottom_right = (light[:, FAR_BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, FAR_BAND].mean(axis=(1, 2))) / 2
-    face = np.median(_rim(light[..., None])[..., 0], axis=1)
+    top_left, bottom_right, face = _bands(boxes)
     lighter, darker = top_left - face, face - bottom_right
     raised = np.minimum(np.minimum(lighter, darker) / RAISED_STEP, (top_left - bottom_right) / RAISED_SPAN)
     flat = FLAT_STEP / np.maximum(np.minimum(lighter, darker), 1e-3)
@@ -105,47 +118,54 @@ FLAT_STEP = 1.5
 
 
 def read_classic(frame: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIMITS) -> ClassicReading:
+    """Every cell of ``lattice`` on ``frame`` read as the classic look."""
     boxes = cell_boxes(frame, lattice)
     count = len(boxes)
     up, down = relief(boxes)
     raised, flat = up >= 1.0, down >= 1.0
-    relief_clear = np.clip(0.6 + 0.2 * (np.log2(np.maximum(np.maximum(up, down), 1e-3))), 0.0, 1.0)
+    relief_clear = _relief_clear(up, down)
     middle = boxes[:, MIDDLE, MIDDLE].reshape(count, -1, 3)
     rim = _rim(boxes)
     red = _strong_red(rim).mean(axis=1)
     # A raised cell's face is its middle (its rim holds the bevels, wider than the bands at some sizes);
     # a flat cell's is its rim (a mine or a bold number fills much of its middle). Taken over the board.
-    faces = {"raised": _board_face(middle[raised]), "flat": _board_face(rim[flat & (red < limits.red_face)])}
+    faces = {True: _board_face(middle[raised]), False: _board_face(rim[flat & (red < limits.red_face)])}
 
     chars = np.full(count, "~", dtype="<U1")
-    confidence = np.zeros(count)
-    unclear = ["relief"] * count
+    confidence = np.minimum(relief_clear, 0.5)
+    unclear = ["whether it is raised or flat"] * count
+    hit = flat & (red >= limits.red_face)
+    chars[hit] = "X"
+    confidence[hit] = np.minimum(relief_clear[hit], 0.6 + red[hit] - limits.red_face)
     side = int(np.sqrt(middle.shape[1]))
-    for i in range(count):
-        if not (raised[i] or flat[i]):
-            confidence[i] = min(relief_clear[i], 0.5)
+    for kind in (True, False):
+        face = faces[kind]
+        cells = np.flatnonzero((raised if kind else flat) & ~hit)
+        if face is None or not len(cells):
             continue
-        if flat[i] and red[i] >= limits.red_face:
-            chars[i], confidence[i], unclear[i] = "X", min(relief_clear[i], 0.6 + red[i] - limits.red_face), ""
-            continue
-        face = faces["raised" if raised[i] else "flat"]
-        if face is None:
-            continue
-        far = np.abs(middle[i] - face).max(axis=1)
+        far = np.abs(middle[cells] - face).max(axis=2)
         ink = far > limits.ink_level
-        share = float(ink.mean())
-        if share <= limits.no_ink:
-            chars[i] = "#" if raised[i] else "0"
-            confidence[i], unclear[i] = min(relief_clear[i], 0.6 + (limits.no_ink - share) * 40), ""
-            continue
-        if share < limits.some_ink:
-            confidence[i], unclear[i] = 0.4, "a speck of ink"
-            continue
-        ink_mask = ink.reshape(side, side)
-        core = _core_colour(middle[i][ink], far[ink])
-        char, clear, why = (_raised_state if raised[i] else _flat_state)(core, ink_mask, middle[i][ink], limits)
-        chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
+        share = ink.mean(axis=1)
+        empty = share <= limits.no_ink
+        chars[cells[empty]] = "#" if kind else "0"
+        confidence[cells[empty]] = np.minimum(relief_clear[cells[empty]], 0.6 + (limits.no_ink - share[empty]) * 40)
+        for j in np.flatnonzero(~empty):
+            i = int(cells[j])
+            if share[j] < limits.some_ink:
+                confidence[i], unclear[i] = 0.4, "a speck of ink too small for any mark"
+                continue
+            mask = ink[j].reshape(side, side)
+            core = _core_colour(middle[i][ink[j]], far[j][ink[j]])
+            char, clear, why = (_raised_state if kind else _flat_state)(core, mask, middle[i][ink[j]], limits)
+            chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
+    for i in np.flatnonzero(chars != "~"):
+        unclear[i] = "" if confidence[i] >= 0.6 else unclear[i]
     return ClassicReading(chars, confidence, tuple(unclear))
+
+
+def _relief_clear(up: np.ndarray, down: np.ndarray) -> np.ndarray:
+    """How clearly raised or flat each cell is, 0..1: 0.6 at the boundary, 1 at 4 times past it."""
+    return np.clip(0.6 + 0.2 * np.log2(np.maximum(np.maximum(up, down), 1e-3)), 0.0, 1.0)
 
 
 def _board_face(pixels: np.ndarray) -> np.ndarray | None:
@@ -263,7 +283,7 @@ def _red_over_dark(mask, ink) -> str:
 def _flat_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
     reds = _strong_red(ink).mean()
     darks = (ink.max(axis=1) < 70).mean()
-    if reds > 0.05 and darks > 0.3 and _red_over_dark(mask, ink) == "across":
+    if reds > 0.05 and darks > 0.1 and _red_over_dark(mask, ink) == "across":
         return "W", 0.8, ""  # a mine crossed out in red: a wrong flag
     if core.max() < 70:  # black ink: a mine, a 7, or a client's black 8
         solid = _solid(mask)
@@ -288,4 +308,96 @@ def _nearest_number(core, limits: Limits) -> tuple[str, float, str]:
     share = d1 / max(d1 + d2, 1e-6)
     if share > limits.colour_margin * 0.5 + 0.25 or d1 > limits.colour_reach:
         return "~", 0.4, f"a number in a colour no standard number has (nearest {names[order[0]]})"
-    return names[order[0]], 1.0 - share, ""
+    why = "" if 1.0 - share >= 0.6 else f"a number whose colour lies between {names[order[0]]}'s and {names[order[1]]}'s"
+    return names[order[0]], 1.0 - share, why
+
+
+# What is known of a client in the classic look that nobody described: the rules every such client
+# shares, and nothing else (its mine total, its first-click rule and how it shows a win are unknown).
+CLASSIC_PROFILE = {
+    "client": "a client in the classic look",
+    "first_click": "none",
+    "mine_total": None,
+    "hover_highlight": False,
+    "question_marks": True,
+    "loss_shown": "unknown: read from the board",
+    "win_shown": "unknown: read from the board",
+}
+
+
+@functools.lru_cache(maxsize=1)
+def classic_skin() -> Skin:
+    """The classic look as a skin with no pictures: ``vision.locate`` and ``vision.read`` read it with
+    ``read_classic``."""
+    return Skin(CLASSIC, (), dict(CLASSIC_PROFILE), family=CLASSIC)
+
+
+# Share of a board's cells that must be raised for it to be taken for the classic look at all: a grid
+# of flat cells (a table, a spreadsheet, a finished board) is nothing this look tells apart.
+RAISED_SHARE = 0.02
+# Mean cell clarity under which a grid is not a board in this look.
+LOOK_MATCH = 0.7
+
+
+def judge(frame: np.ndarray, lattice: Lattice) -> tuple[float, str]:
+    """(mean clarity, why it is not a classic board or ''): the placed ``lattice``'s cells as this look."""
+    reading = read_classic(frame, lattice)
+    up, _ = relief(cell_boxes(frame, lattice))
+    score = float(reading.confidence.mean())
+    if (up >= 1.0).mean() < RAISED_SHARE:
+        return score, "no raised cell on it (the classic look's covered cells are raised)"
+    if score < LOOK_MATCH:
+        return score, f"its cells fit the classic look poorly ({score:.2f})"
+    return score, ""
+
+
+def _uneven_strip(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
+    """Does the strip of pixels just outside ``side`` (a quarter pitch deep) change along the side, one
+    cell's length to the next? A board's frame is the same all along; cells past the side, which the
+    grid found left out, are not."""
+    rect = lattice.board_rect()
+    depth = max(2, round(min(lattice.pitch) / 4))
+    height, width = frame.shape[:2]
+    if side == "top":
+        strip = frame[max(0, rect.top - depth) : rect.top, rect.left : rect.right].transpose(1, 0, 2)
+    elif side == "bottom":
+        strip = frame[rect.bottom : min(height, rect.bottom + depth), rect.left : rect.right].transpose(1, 0, 2)
+    elif side == "left":
+        strip = frame[rect.top : rect.bottom, max(0, rect.left - depth) : rect.left]
+    else:
+        strip = frame[rect.top : rect.bottom, rect.right : min(width, rect.right + depth)]
+    if strip.shape[1] == 0:
+        return False
+    count = lattice.cols if side in ("top", "bottom") else lattice.rows
+    along = strip.astype(np.float32).mean(axis=1)  # (pixels along the side, 3)
+    segments = np.array([piece.mean(axis=0) for piece in np.array_split(along, count)])
+    return bool(np.abs(segments - np.median(segments, axis=0)).max() > SAME_CELL)
+
+
+# Mean difference (levels) under which a box past the board's side is a covered cell like the board's.
+SAME_CELL = 12.0
+
+
+def cells_past(frame: np.ndarray, lattice: Lattice) -> list[str]:
+    """The sides past which the strip just outside the board changes from cell to cell, or a box of the
+    next line looks like one of the board's covered or empty cells: the board goes on there (a window cuts it, the grid found was part of it), or its edge
+    cannot be told from what is around it (empty cells with no grid line, on a panel of their grey)."""
+    boxes = cell_boxes(frame, lattice)
+    reading = read_classic(frame, lattice)
+    typical = [np.median(boxes[reading.chars == ch], axis=0) for ch in "#0" if (reading.chars == ch).any()]
+    height, width = frame.shape[:2]
+    (ox, oy), (px, py) = lattice.origin, lattice.pitch
+    sides = []
+    for side, (dx, dy, rows, cols) in {
+        "top": (0, -1, 1, lattice.cols), "bottom": (0, lattice.rows, 1, lattice.cols),
+        "left": (-1, 0, lattice.rows, 1), "right": (lattice.cols, 0, lattice.rows, 1),
+    }.items():
+        line = Lattice(lattice.skin, (ox + dx * px, oy + dy * py), (px, py), rows, cols)
+        rect = line.board_rect()
+        if rect.left < 0 or rect.top < 0 or rect.right > width or rect.bottom > height:
+            continue
+        past = cell_boxes(frame, line)
+        if _uneven_strip(frame, lattice, side) or any((np.abs(past - one).mean(axis=(1, 2, 3)) < SAME_CELL).any()
+                                                      for one in typical):
+            sides.append(side)
+    return sides

@@ -53,6 +53,7 @@ class Found:
     lattice: Lattice | None
     confidence: float
     refusal: str = ""
+    unmatched: bool = False  # refused because no skin's pictures fit its cells
 
     def describe(self) -> str:
         what = f"{self.lattice.skin} " if self.lattice is not None else ""
@@ -121,6 +122,54 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     if cut:
         return Found(grid, None, 0.0, f"its cells go on past its {' and '.join(cut)} side: part of the board is "
                                       f"hidden (cut by its window or covered by another one)")
+    families = [s for s in skins if s.family]
+    skins = [s for s in skins if not s.family]
+    found = _judge_by_pictures(frame, grid, skins) if skins else None
+    if families and (found is None or found.unmatched):
+        # No taught client's pictures fit: a look read from its structure may (the classic look).
+        family = _judge_family(frame, grid, families[0])
+        if found is None or family.lattice is not None or family.confidence > found.confidence:
+            return family
+    return found
+
+
+def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
+    """The grid as a board of a look read from its structure (``classic``), or why it is not one."""
+    from . import classic
+
+    (cx, cy), (px, py) = grid.centre, grid.pitch
+    # The cell's face is its whole box in this look (bevels included): the box is centred on it.
+    lattice = _whole_pixels(Lattice(skin.name, (cx - px / 2, cy - py / 2), (px, py), grid.rows, grid.cols))
+    score, why = classic.judge(frame, lattice)
+    if why:
+        return Found(grid, None, score, f"its cells match no known skin, nor the {skin.name} look: {why}")
+    going_on = classic.cells_past(frame, lattice)
+    if going_on:
+        return Found(grid, None, 0.0, f"cells like its own show past its {' and '.join(going_on)} side: the board "
+                                      f"goes on there, or its edge cannot be told from what surrounds it")
+    edges = _edge_refusal(frame, lattice)
+    return Found(grid, None if edges else lattice, 0.0 if edges else score, edges)
+
+
+def _edge_refusal(frame: np.ndarray, lattice: Lattice) -> str:
+    """Why a board found whole may still go on past the picture's edge or a window's ('' if not)."""
+    near = near_frame(frame, lattice)
+    if near:
+        return (f"it ends less than {NEAR_LINES} px from the {' and '.join(near)} edge of the picture: the board "
+                f"may go on off screen")
+    cut = cut_at_frame(frame, lattice)
+    if cut:
+        return (f"a piece of a further line of its cells shows past its {' and '.join(cut)} side, at the edge of "
+                f"the picture: the board goes on off screen")
+    cut = cut_straight(frame, lattice)
+    if cut:
+        return (f"a piece of a further line of its cells shows past its {' and '.join(cut)} side, cut straight: "
+                f"part of the board is hidden (cut by its window or covered by another one)")
+    return ""
+
+
+def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Found:
+    height, width = frame.shape[:2]
     # A skin places its pitch boxes round the faces found, and alignment moves them: a board near the
     # picture's edge can have a skin's boxes past it (cut there, a cell is no cell: an empty crop).
     room = Rect(0, 0, width, height).expanded(-int(np.ceil(ALIGN_REACH)) - 1)
@@ -143,7 +192,8 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     if best is None or best[0] < SKIN_MATCH:
         matched = f" (best {best[1].skin}, {best[0]:.2f})" if best else ""
         return Found(grid, None, best[0] if best else 0.0,
-                     f"its cells match no known skin{matched}: a client nobody taught (screenbot new-skin), or not a board")
+                     f"its cells match no known skin{matched}: a client nobody taught (screenbot new-skin), or not a board",
+                     unmatched=True)
     score, lattice = best
     skin = next(s for s in skins if s.name == lattice.skin)
     whole, going_on = grow(frame, lattice, skin)
@@ -160,19 +210,9 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         score = float(_cell_scores(frame, lattice, skin).mean())
         if score < SKIN_MATCH:
             return Found(grid, None, score, f"grown over the cells past its sides, it matches {skin.name} poorly ({score:.2f})")
-    near = near_frame(frame, lattice)
-    if near:
-        return Found(grid, None, 0.0, f"it ends less than {NEAR_LINES} px from the {' and '.join(near)} edge of the "
-                                      f"picture: the board may go on off screen")
-    cut = cut_at_frame(frame, lattice)
-    if cut:
-        return Found(grid, None, 0.0, f"a piece of a further line of its cells shows past its {' and '.join(cut)} side, "
-                                      f"at the edge of the picture: the board goes on off screen")
-    cut = cut_straight(frame, lattice)
-    if cut:
-        return Found(grid, None, 0.0, f"a piece of a further line of its cells shows past its {' and '.join(cut)} side, "
-                                      f"cut straight: part of the board is hidden (cut by its window or covered by "
-                                      f"another one)")
+    edges = _edge_refusal(frame, lattice)
+    if edges:
+        return Found(grid, None, 0.0, edges)
     over = sides_drawn_over(frame, lattice, skin)
     if over:
         return Found(grid, None, 0.0, f"its {' and '.join(over)} line of cells is partly hidden along its length (a "

@@ -77,7 +77,8 @@ def read_board(
         row, col = divmod(worst, lattice.cols)
         path = save_crop(frame, lattice, row, col, crops_dir)
         pictures = "from the nearest size" if untaught[worst] else "at this size"
-        why = (f"its colours look like {str(matches.chars[worst])!r} but its pattern like {str(patterns[worst])!r} "
+        why = (f"read as the {lattice.skin} look, {patterns[worst] or 'it is unclear'}" if skins[lattice.skin].family else
+               f"its colours look like {str(matches.chars[worst])!r} but its pattern like {str(patterns[worst])!r} "
                f"(are the colours changed?)" if patterns[worst] else
                f"the {lattice.skin} cell matches no state well enough: it is near {str(matches.chars[worst])!r} at a "
                f"small scale, but unlike every picture of it {pictures} (a number the skin has no picture of?)"
@@ -119,6 +120,8 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
             skin=lattice.skin,
             reason="board not on frame",
         )
+    if skin.family:
+        return _judged_by_structure(frame, lattice)
     cells = cell_images(frame, lattice)
     bank = skin.bank(lattice.pitch)
     softened = soften(cells)
@@ -151,6 +154,19 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
         matches = CellMatches(np.where(unseen, UNREAD, matches.chars), matches.best_rms, matches.second_rms,
                               matches.second_chars, np.where(unseen, threshold, matches.confidence))
     return matches, patterns, unlike, untaught
+
+
+def _judged_by_structure(frame: np.ndarray, lattice: Lattice):
+    """``_judged`` for a look read from its structure: ``patterns`` holds what was unclear in each cell."""
+    from .classic import read_classic
+
+    reading = read_classic(frame, lattice)
+    count = len(reading.chars)
+    unclear = np.array(reading.unclear, dtype=object)
+    none = np.full(count, "", dtype="<U1")
+    confidence = np.where(reading.chars == OUTSIDE, 0.0, reading.confidence)
+    matches = CellMatches(reading.chars, np.zeros(count), np.zeros(count), none, confidence)
+    return matches, unclear, np.zeros(count, dtype=bool), np.zeros(count, dtype=bool)
 
 
 def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Lattice, bank,

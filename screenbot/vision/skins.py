@@ -67,11 +67,13 @@ class Template:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Skin:
-    """A loaded skin: its templates and vision settings. ``profile`` is the raw profile.json."""
+    """A loaded skin: its templates and vision settings. ``profile`` is the raw profile.json.
+    ``family``: a look read from its structure, with no pictures (``classic``), instead of templates."""
 
     name: str
     templates: tuple[Template, ...]
     profile: dict = field(default_factory=dict)
+    family: str = ""
 
     @property
     def chars(self) -> frozenset[str]:
@@ -266,11 +268,19 @@ def _read_skin(folder: Path) -> Skin:
     return Skin(name, tuple(templates), profile)
 
 
+# The name of the built-in look read from its structure (``classic``).
+CLASSIC = "classic"
+
+
 def load_skins(folders: str | Path | list[Path] | None = None) -> dict[str, Skin]:
-    """All skins by name: from ``skin_folders()`` by default, or from the given folder(s) only (a
-    later folder's skin replacing an earlier one's of the same name)."""
+    """All skins by name: from ``skin_folders()`` by default, with the classic look built in, or from
+    the given folder(s) only (a later folder's skin replacing an earlier one's of the same name)."""
     roots = skin_folders() if folders is None else [folders] if isinstance(folders, (str, Path)) else folders
     skins = {}
+    if folders is None:
+        from .classic import classic_skin
+
+        skins[CLASSIC] = classic_skin()  # built in; a skin folder of that name replaces it
     for root in map(Path, roots):
         if not root.is_dir():
             raise SkinError(f"templates folder {root} does not exist", skin="*")

@@ -1,0 +1,124 @@
+"""Boards drawn in the classic look by code, at any cell size: cases for the structural reader
+(``vision.classic``) that no client's pictures were taken from.
+
+The drawing follows the look's description, not any client's pixels: raised covered cells (light bevel
+top and left, dark bottom and right), flat opened cells with a one-pixel grid line top and left (or
+none), numbers in the standard colours in a font of OpenCV's, a red flag on a black pole and foot, a
+black mine with spikes, the hit mine on red, a wrong flag as a mine crossed in red.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+FACE = (192, 192, 192)
+LIGHT = (255, 255, 255)
+DARK = (128, 128, 128)
+NUMBER_BGR = {"1": (255, 0, 0), "2": (0, 128, 0), "3": (0, 0, 255), "4": (128, 0, 0),
+              "5": (0, 0, 128), "6": (128, 128, 0), "7": (0, 0, 0), "8": (128, 128, 128)}
+
+
+def random_game(rng: random.Random, rows: int, cols: int, *, lost: bool) -> list[str]:
+    """A board text a game could show: mines dealt, one opening flooded open, some mines flagged (and,
+    when ``lost``, every mine shown, the hit one, a wrong flag or two)."""
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    start = rng.choice(cells)
+    near = {(start[0] + dr, start[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+    mines = set(rng.sample([cell for cell in cells if cell not in near], max(1, rows * cols // 6)))
+
+    def count(r, c):
+        return sum((r + dr, c + dc) in mines for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+
+    opened, todo = set(), [start]
+    while todo:
+        r, c = todo.pop()
+        if (r, c) in opened or not (0 <= r < rows and 0 <= c < cols):
+            continue
+        opened.add((r, c))
+        if count(r, c) == 0:
+            todo += [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
+    flagged = set(rng.sample(sorted(mines), len(mines) // 3))
+    wrong = set(rng.sample(sorted(set(cells) - mines - opened), min(2, len(set(cells) - mines - opened)))) if lost else set()
+    hit = rng.choice(sorted(mines - flagged)) if lost and mines - flagged else None
+    grid = []
+    for r in range(rows):
+        row = ""
+        for c in range(cols):
+            if (r, c) in opened:
+                row += str(count(r, c))
+            elif (r, c) == hit:
+                row += "X"
+            elif (r, c) in wrong:
+                row += "W"
+            elif (r, c) in flagged:
+                row += "F"
+            elif lost and (r, c) in mines:
+                row += "*"
+            else:
+                row += "#"
+        grid.append(row)
+    return grid
+
+
+def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24) -> tuple[np.ndarray, tuple[int, int]]:
+    """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
+    left, light bottom and right, as every client in the look draws round its board); (picture, origin
+    of cell (0, 0))."""
+    rows, cols = len(board), len(board[0])
+    image = np.full((rows * pitch + 2 * margin, cols * pitch + 2 * margin, 3), FACE, dtype=np.uint8)
+    frame = 3
+    top, left, bottom, right = margin - frame, margin - frame, margin + rows * pitch + frame, margin + cols * pitch + frame
+    image[top:bottom, left:right] = LIGHT
+    image[top : bottom - frame, left : right - frame] = DARK
+    for r, line in enumerate(board):
+        for c, ch in enumerate(line):
+            _cell(image[margin + r * pitch : margin + (r + 1) * pitch, margin + c * pitch : margin + (c + 1) * pitch],
+                  ch, pitch, grid_line)
+    return image, (margin, margin)
+
+
+def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool) -> None:
+    import cv2
+
+    bevel = max(1, round(pitch / 8))
+    if ch in "#F?":
+        box[:] = FACE
+        for i in range(bevel):
+            box[i, : pitch - i] = LIGHT
+            box[: pitch - i, i] = LIGHT
+            box[pitch - 1 - i, i:] = DARK
+            box[i:, pitch - 1 - i] = DARK
+    else:
+        box[:] = (0, 0, 255) if ch == "X" else FACE
+        if grid_line:
+            box[0, :] = DARK
+            box[:, 0] = DARK
+    middle = pitch / 2
+    if ch in NUMBER_BGR or ch == "?":
+        scale = pitch / 40
+        thick = max(1, round(pitch / 10))
+        (w, h), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        colour = NUMBER_BGR.get(ch, (0, 0, 0))
+        cv2.putText(box, ch, (round(middle - w / 2), round(middle + h / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour,
+                    thick, cv2.LINE_AA)
+    elif ch == "F":
+        s = pitch / 16
+        pole_x = round(middle + s)
+        cv2.fillPoly(box, [np.array([[pole_x, round(3.5 * s)], [pole_x, round(8 * s)], [round(middle - 3 * s), round(5.75 * s)]],
+                                    dtype=np.int32)], (0, 0, 255))
+        cv2.line(box, (pole_x, round(3.5 * s)), (pole_x, round(11 * s)), (0, 0, 0), max(1, round(s)))
+        cv2.rectangle(box, (round(middle - 3.5 * s), round(11 * s)), (round(middle + 3.5 * s), round(12 * s)), (0, 0, 0), -1)
+    elif ch in "*XW":
+        radius = max(2, round(pitch * 0.22))
+        centre = (round(middle), round(middle))
+        cv2.circle(box, centre, radius, (0, 0, 0), -1, cv2.LINE_AA)
+        spike = round(pitch * 0.34)
+        cv2.line(box, (centre[0] - spike, centre[1]), (centre[0] + spike, centre[1]), (0, 0, 0), max(1, pitch // 16))
+        cv2.line(box, (centre[0], centre[1] - spike), (centre[0], centre[1] + spike), (0, 0, 0), max(1, pitch // 16))
+        if ch == "W":
+            reach = round(pitch * 0.36)
+            for sign in (1, -1):
+                cv2.line(box, (centre[0] - reach, centre[1] - sign * reach), (centre[0] + reach, centre[1] + sign * reach),
+                         (0, 0, 255), max(1, pitch // 12))

@@ -1,0 +1,88 @@
+"""The classic look read from its structure (``vision.classic``), with no pictures of the client.
+
+Two kinds of cases, each drawn at random on every run (the seed is printed; replay with
+``SCREENBOT_RANDOM_SEED=<seed>``):
+
+- labelled screenshots of the shipped clients in that look (minegauler's Standard skin, xdemineur, the
+  React page), each read with its own client's pictures hidden, as a client nobody taught;
+- boards drawn by code in the look (``screenbot.testing.classic_board``) at cell sizes from 10 to 60 px.
+
+Each is read exactly or refused with a reason; a board read wrong with no error fails the test.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from screenbot.errors import MinesweeperError
+from screenbot.testing.classic_board import draw, random_game
+from screenbot.vision import load_skins, locate_board, read_board
+from screenbot.vision.plausible import check_plausible
+
+from .seeds import REPLAY, SEED
+
+pytestmark = pytest.mark.integration(seconds=4)
+
+SCREENS = Path(__file__).resolve().parent.parent / "fixtures" / "screens"
+
+
+def _read(frame, skins) -> tuple[list[str] | None, str]:
+    """(board text, skin) as ``screenbot read`` would answer it, or (None, why) for a refusal."""
+    try:
+        lattice = locate_board(frame, skins)
+        reading = read_board(frame, lattice, skins)
+        check_plausible(reading.board, skins[lattice.skin])
+    except MinesweeperError as exc:
+        return None, str(exc)
+    return list(reading.board.grid), lattice.skin
+
+
+def _outcome(got, truth) -> str:
+    return "refused" if got is None else "right" if got == truth else "WRONG"
+
+
+@pytest.mark.parametrize("prefix, draws, least_right", [("mg-", 7, 5), ("xd-16x16", 6, 4), ("rm-s", 6, 0)])
+def test_a_classic_client_is_read_with_its_own_pictures_hidden(prefix, draws, least_right):
+    import cv2
+
+    all_skins = load_skins()
+    shots = sorted(SCREENS.glob(prefix + "*.json"))
+    rng = random.Random(f"{SEED}-{prefix}")
+    chosen = rng.sample(shots, min(draws, len(shots)))
+    counts = {"right": 0, "refused": 0, "WRONG": 0}
+    lines = []
+    for meta_path in chosen:
+        client = json.loads(meta_path.read_text(encoding="utf-8"))["lattice"]["skin"]
+        skins = {name: skin for name, skin in all_skins.items() if name != client}
+        truth = meta_path.with_suffix(".txt").read_text(encoding="utf-8").split()
+        got, said = _read(cv2.imread(str(meta_path.with_suffix(".png"))), skins)
+        outcome = _outcome(got, truth)
+        counts[outcome] += 1
+        lines.append(f"  {meta_path.stem} ({client} hidden): {outcome} - {said[-160:]}")
+    summary = f"{prefix}*: {counts}; {REPLAY}"
+    print("\n" + "\n".join(lines) + "\n" + summary)
+    assert counts["WRONG"] == 0, summary + "\n" + "\n".join(line for line in lines if "WRONG" in line)
+    assert counts["right"] >= least_right, summary
+
+
+def test_boards_drawn_in_the_classic_look_at_random_cell_sizes():
+    skins = load_skins()
+    rng = random.Random(SEED)
+    counts = {"right": 0, "refused": 0, "WRONG": 0}
+    lines = []
+    for _ in range(12):
+        pitch, rows, cols, lost = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 14), rng.random() < 0.5
+        board = random_game(rng, rows, cols, lost=lost)
+        image, _ = draw(board, pitch, grid_line=True)
+        got, said = _read(image, skins)
+        outcome = _outcome(got, board)
+        counts[outcome] += 1
+        lines.append(f"  {rows}x{cols} at {pitch} px{' lost' if lost else ''}: {outcome} - {said[-160:]}")
+    summary = f"classic boards drawn at random sizes: {counts}; {REPLAY}"
+    print("\n" + "\n".join(lines) + "\n" + summary)
+    assert counts["WRONG"] == 0, summary + "\n" + "\n".join(line for line in lines if "WRONG" in line)
+    assert counts["right"] >= 3, summary
