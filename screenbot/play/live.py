@@ -14,7 +14,7 @@ import numpy as np
 from ..errors import BoardNotFoundError
 from ..geometry import Rect
 from ..mouse import ScreenScale
-from .profile import PlayProfile, load_profile
+from .profile import PlayProfile, load_profile, profile_from_dict
 
 log = logging.getLogger(__name__)
 
@@ -161,9 +161,18 @@ def measure_scale(screen, mouse) -> ScreenScale:
 
 
 def profile_for(skin: str) -> PlayProfile:
+    from ..errors import SkinError
     from ..skin_folders import skin_folder
 
-    return load_profile(skin, skin_folder(skin).parent)
+    try:
+        folder = skin_folder(skin)
+    except SkinError:
+        from ..vision.classic import CLASSIC, CLASSIC_PROFILE
+
+        if skin != CLASSIC:
+            raise
+        return profile_from_dict(skin, CLASSIC_PROFILE)  # the built-in look; a skin folder of its name replaces it
+    return load_profile(skin, folder.parent)
 
 
 def check_client(skins, name: str, *, to_play: bool) -> None:
