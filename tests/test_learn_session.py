@@ -208,3 +208,42 @@ def test_a_client_that_draws_its_cells_see_through_is_learnt_and_reads_its_board
                 assert ch == want or (ch == UNREAD and want not in known), f"seed {seed}, game {game}, cell {(r, c)}"
             reads += 1
     assert reads, f"seed {seed}: every game was won before it could be read"
+
+
+def test_a_classic_look_client_is_learnt_and_its_skin_reads_its_boards_right(tmp_path):
+    """The classic Windows look: a covered cell and an opened empty one differ only in their rims (a
+    raised bevel, a 1-pixel line), so learning that compares cells without them takes every 0 for a
+    covered cell. Learnt here from whole cells, at a random cell size, its skin reads games it never
+    saw cell for cell, where learning found the board (finding it is the reader's part, not tested here)."""
+    from screenbot.learn.skin import build_skin
+    from screenbot.testing import ClassicRenderer
+    from screenbot.vision import load_skins, read_board
+
+    rng = random.Random(SEED)
+    pitch = rng.choice([16, 20, 24, 32, 40])
+    print(f"seed {SEED}, {pitch} px cells")
+    client = SimulatedClient(9, 9, 10, renderer=ClassicRenderer(pitch), screen_size=(640, 640),
+                             board_origin=(rng.randint(60, 140), rng.randint(60, 140)), seed=SEED)
+    seen = learn(_desk(client), "sim", 4, rng)
+    assert seen.games_named >= 1, seen.refused
+    assert "0" in seen.names.values(), seen.all_names()
+    build_skin(seen, "sim", tmp_path)
+    skins = load_skins(tmp_path)
+    reads = 0
+    for game in range(4):
+        client.press("ctrl", "r")
+        for _ in range(rng.randint(1, 4)):
+            covered = [(r, c) for r, c, ch in client.game.board().cells() if ch == "#" and not client.game.is_mine(r, c)]
+            if client.status != "playing" or not covered:
+                break
+            r, c = rng.choice(covered)
+            ox, oy = client.board_origin
+            client.click(ox + (c + 0.5) * pitch, oy + (r + 0.5) * pitch)
+        if client.status == "playing":
+            frame = client.grab()
+            got = read_board(frame, seen.lattice, skins, unread=True).board
+            known = {template.char for template in skins["sim"].templates}
+            for (r, c, ch), (_, _, want) in zip(got.cells(), client.game.board().cells()):
+                assert ch == want or (ch == UNREAD and want not in known), f"game {game}, cell {(r, c)}: {ch} {want}"
+            reads += 1
+    assert reads, "every game was won before it could be read"

@@ -223,7 +223,7 @@ class Watcher:
         flat = cell_pictures(image, lat)
         if flat is None:
             raise LearnError("the board is no longer where it was found (the window moved or shrank)", code=4)
-        return self.seen.clusters.assign(flat).reshape(lat.rows, lat.cols)
+        return self.seen.clusters.assign_board(flat, lat.rows, lat.cols)
 
     def settled(self, previous: np.ndarray | None = None, timeout: float = REDRAW_TIMEOUT) -> tuple[np.ndarray, np.ndarray]:
         """(image, ids) once the picture has stopped changing; with ``previous`` (ids), waits up to
