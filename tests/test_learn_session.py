@@ -35,6 +35,7 @@ def _desk(client: SimulatedClient) -> Desk:
 
 
 def _client(seed: int, **options) -> SimulatedClient:
+    options.setdefault("restart_keys", ("f2",))
     return SimulatedClient(16, 16, 40, renderer=FlatRenderer(20), screen_size=(600, 600), board_origin=(100, 120),
                            seed=seed, **options)
 
@@ -44,7 +45,7 @@ def test_a_simulated_client_is_learnt_from_zero_labels():
     seen = learn(_desk(_client(SEED)), "sim", 3, random.Random(SEED))
     names = set(seen.names.values())
     assert {"#", "0", "1", "2", "F", "X"} <= names and seen.games_named >= 1
-    assert seen.restart[0] == "Ctrl+R" and set(seen.first_clicks) - {"unknown"} == {"opening"}
+    assert seen.restart[0] == "F2" and set(seen.first_clicks) - {"unknown"} == {"opening"}
     assert not seen.preopened
 
 
@@ -52,7 +53,7 @@ def test_a_client_that_opens_an_area_itself_is_learnt():
     print(f"seed {SEED}")
     seen = learn(_desk(_client(SEED, preopen=True)), "sim", 3, random.Random(SEED))
     assert seen.preopened and set(seen.first_clicks) == {"preopened"}
-    assert {"#", "0", "1", "F"} <= set(seen.names.values()) and seen.restart[0] == "Ctrl+R"
+    assert {"#", "0", "1", "F"} <= set(seen.names.values()) and seen.restart[0] == "F2"
 
 
 def test_a_client_that_does_not_react_to_clicks_stops_learning_with_the_reason():
@@ -73,6 +74,28 @@ def test_a_client_that_takes_clicks_only_a_moment_after_it_starts_is_learnt(deaf
     print(f"seed {SEED}")
     seen = learn(_desk(_client(SEED, deaf_clicks=deaf)), "sim", 1, random.Random(SEED))
     assert seen.games_played == 1 and "0" in seen.names.values()
+
+
+@pytest.mark.parametrize("face", [None, (0.0, -1.5)])
+def test_the_restart_search_never_sends_a_key_that_may_reload_close_or_open_a_window(face):
+    """A client in a browser whose new game is Ctrl+R (which reloads the page): learning clicks its
+    face above the board where it has one, else stops asking for --restart, naming what it tried. No
+    key is sent to a browser's window (Ctrl+R and Ctrl+N were, and reloaded the page and opened a new
+    window); F2 only to a window known to be no browser's."""
+    print(f"seed {SEED}")
+    client = _client(SEED, restart_keys=("ctrl", "r"), face=face, window_class="chromium Chromium")
+    if face is None:
+        with pytest.raises(LearnError, match="tried: a click just above the board.*--restart") as stopped:
+            learn(_desk(client), "sim", 2, random.Random(SEED))
+        assert stopped.value.code == 1
+    else:
+        seen = learn(_desk(client), "sim", 2, random.Random(SEED))
+        assert seen.restart[0] == "a click just above the board" and seen.restarts_tried == [seen.restart[0]]
+    assert client.keys == []
+    desktop_client = _client(SEED, restart_keys=("ctrl", "n"))
+    with pytest.raises(LearnError, match="tried: F2, a click just above the board"):
+        learn(_desk(desktop_client), "sim", 2, random.Random(SEED))
+    assert desktop_client.keys == [("f2",)]
 
 
 class Restyled(FlatRenderer):
@@ -110,7 +133,7 @@ def test_whether_a_win_needs_every_mine_flagged_is_learnt(needs_flags):
 
     print(f"seed {SEED}")
     client = SimulatedClient(9, 9, 10, renderer=FlatRenderer(20), screen_size=(400, 400), board_origin=(100, 120),
-                             seed=SEED, wins_need_flags=needs_flags)
+                             seed=SEED, wins_need_flags=needs_flags, restart_keys=("f2",))
     seen = learn(_desk(client), "sim", 8, random.Random(SEED))
     assert seen.wins >= 1, f"seed {SEED}: no game won in 8, nothing to learn the rule from"
     assert seen.flags_to_win is needs_flags
@@ -127,7 +150,7 @@ def test_a_win_is_learnt_as_shown_on_the_board_only_when_every_mine_shows_a_flag
 
     print(f"seed {SEED}")
     client = SimulatedClient(9, 9, 10, renderer=FlatRenderer(20), screen_size=(400, 400), board_origin=(100, 120),
-                             seed=SEED, win_marks=marks)
+                             seed=SEED, win_marks=marks, restart_keys=("f2",))
     seen = learn(_desk(client), "sim", 8, random.Random(SEED))
     assert seen.wins >= 1, f"seed {SEED}: no game won in 8, nothing to learn the rule from"
     profile = profile_for(seen, "sim")
@@ -153,7 +176,7 @@ def test_a_client_that_asks_something_and_writes_over_the_board_at_a_loss_is_lea
         assert seen.after_loss is not None and seen.after_loss[0] == "Enter" and seen.after_loss[1].dialog
     else:
         assert seen.after_loss is None
-    assert seen.end_mark_seconds > 0 and seen.restart[0] == "Ctrl+R"
+    assert seen.end_mark_seconds > 0 and seen.restart[0] == "F2"
 
 
 # 537891: every game opened at random after learning was lost before it could be read (the test then
@@ -176,7 +199,7 @@ def test_a_client_that_draws_its_cells_see_through_is_learnt_and_reads_its_board
     share = rng.uniform(0.25, 0.4)
     client = SimulatedClient(9, 9, 10, renderer=TemplateRenderer.from_skin(TEMPLATES_DIR / "minegauler"),
                              screen_size=(520, 520), board_origin=(rng.randint(60, 140), rng.randint(60, 140)),
-                             seed=seed, see_through=share)
+                             seed=seed, see_through=share, restart_keys=("f2",))
     seen = learn(_desk(client), "sim", 4, rng)
     assert seen.games_named >= 1, f"seed {seed}: {seen.refused}"
     names = list(seen.all_names().values())
@@ -187,7 +210,7 @@ def test_a_client_that_draws_its_cells_see_through_is_learnt_and_reads_its_board
     skins = load_skins(tmp_path)
     reads = 0
     for game in range(4):
-        client.press("ctrl", "r")
+        client.press(*client.restart_keys)
         for _ in range(rng.randint(1, 4)):
             if client.status != "playing":
                 break
@@ -223,7 +246,8 @@ def test_a_classic_look_client_is_learnt_and_its_skin_reads_its_boards_right(tmp
     pitch = rng.choice([16, 20, 24, 32, 40])
     print(f"seed {SEED}, {pitch} px cells")
     client = SimulatedClient(9, 9, 10, renderer=ClassicRenderer(pitch), screen_size=(640, 640),
-                             board_origin=(rng.randint(60, 140), rng.randint(60, 140)), seed=SEED)
+                             board_origin=(rng.randint(60, 140), rng.randint(60, 140)), seed=SEED,
+                             restart_keys=("f2",))
     seen = learn(_desk(client), "sim", 4, rng)
     assert seen.games_named >= 1, seen.refused
     assert "0" in seen.names.values(), seen.all_names()
@@ -231,7 +255,7 @@ def test_a_classic_look_client_is_learnt_and_its_skin_reads_its_boards_right(tmp
     skins = load_skins(tmp_path)
     reads = 0
     for game in range(4):
-        client.press("ctrl", "r")
+        client.press(*client.restart_keys)
         for _ in range(rng.randint(1, 4)):
             covered = [(r, c) for r, c, ch in client.game.board().cells() if ch == "#" and not client.game.is_mine(r, c)]
             if client.status != "playing" or not covered:

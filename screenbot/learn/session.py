@@ -17,7 +17,7 @@ import numpy as np
 
 from ..geometry import Rect
 from ..mouse import BoardMouse
-from ..play.profile import USUAL_RESTARTS, ControlAction
+from ..play.profile import ControlAction, usual_restarts
 from .clusters import Clusters
 from .ends import GameEnds
 from .naming import LostGame, NamingError, merge, name_lost_board
@@ -347,8 +347,8 @@ def learn(desk: Desk, name: str, games: int, rng: random.Random | None = None,
     """Play ``games`` games on the board on screen and return what was seen (names, frames, rules).
     ``restart``: the way the user says the client starts a new game, tried before the usual ones."""
     session = Session(desk, name, rng)
-    if restart is not None:
-        session.restarts = (("the given restart " + "+".join(restart.keys), restart),) + USUAL_RESTARTS
+    given = (("the given restart " + "+".join(restart.keys), restart),) if restart is not None else ()
+    session.restarts = given + usual_restarts(desk.window)
     session.start()
     for game in range(games):
         if game:

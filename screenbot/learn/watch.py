@@ -261,14 +261,18 @@ class Watcher:
                 self.desk.sleep(0.05)
             self.desk.mouse.press(*action.keys)
         if action.click is not None:
-            window = self.desk.window.geometry() if self.desk.window is not None else self.mouse.screen
-            point = action.guarded_click_point(self.seen.lattice, window)
+            point = self.control_click_point(action)
             if point is None:
                 return  # a candidate restart that would click the board or past the window: not tried
             self.desk.mouse.click(*self.desk.scale.to_points(*point), "left")
         if action.wait:
             self.desk.sleep(action.wait)
         self.park()
+
+    def control_click_point(self, action: ControlAction) -> tuple[float, float] | None:
+        """Where ``action``'s click lands, or None where it may not click (``guarded_click_point``)."""
+        window = self.desk.window.geometry() if self.desk.window is not None else self.mouse.screen
+        return action.guarded_click_point(self.seen.lattice, window)
 
     def covered_cells(self, ids: np.ndarray) -> list[tuple[int, int]]:
         return [(int(r), int(c)) for r, c in np.argwhere(np.isin(ids, list(self.seen.covered)))]
