@@ -81,7 +81,7 @@ def test_the_restart_search_never_sends_a_key_that_may_reload_close_or_open_a_wi
     """A client in a browser whose new game is Ctrl+R (which reloads the page): learning clicks its
     face above the board where it has one, else stops asking for --restart, naming what it tried. No
     key is sent to a browser's window (Ctrl+R and Ctrl+N were, and reloaded the page and opened a new
-    window); F2 only to a window known to be no browser's."""
+    window); F2 and N only to a window known to be no browser's."""
     print(f"seed {SEED}")
     client = _client(SEED, restart_keys=("ctrl", "r"), face=face, window_class="chromium Chromium")
     if face is None:
@@ -93,9 +93,37 @@ def test_the_restart_search_never_sends_a_key_that_may_reload_close_or_open_a_wi
         assert seen.restart[0] == "a click just above the board" and seen.restarts_tried == [seen.restart[0]]
     assert client.keys == []
     desktop_client = _client(SEED, restart_keys=("ctrl", "n"))
-    with pytest.raises(LearnError, match="tried: F2, a click just above the board"):
+    with pytest.raises(LearnError, match="tried: F2, a click just above the board, N"):
         learn(_desk(desktop_client), "sim", 2, random.Random(SEED))
-    assert desktop_client.keys == [("f2",)]
+    assert desktop_client.keys == [("f2",), ("n",)]
+
+
+def test_pictures_that_do_not_fit_what_the_bot_did_are_never_written_as_a_skin(tmp_path, monkeypatch):
+    """Learning that compares only the middle of each cell (as it did) takes the classic look's
+    opened 0 for a covered cell. The skin from those names would read a cell the bot opened as
+    covered: it is refused, naming that, and nothing is written (it was written before)."""
+    from screenbot.learn import clusters
+    from screenbot.learn.skin import SkinCheckError, build_skin
+    from screenbot.testing import ClassicRenderer
+
+    whole = clusters.cell_pictures
+
+    def middles_only(image, lattice):
+        pictures = whole(image, lattice)
+        return None if pictures is None else np.ascontiguousarray(clusters.middles(pictures).reshape(len(pictures), -1))
+
+    monkeypatch.setattr(clusters, "cell_pictures", middles_only)
+    print(f"seed {SEED}")
+    client = SimulatedClient(9, 9, 10, renderer=ClassicRenderer(20), screen_size=(500, 500), board_origin=(100, 100),
+                             seed=SEED, restart_keys=("f2",))
+    seen = learn(_desk(client), "sim", 6, random.Random(SEED))
+    print(f"{seen.games_named} games named; not used: {seen.refused}")
+    assert "0" not in seen.names.values()  # the 0s were taken for covered cells
+    # A game is named only where a click opened a number: clicks on a 0 taken for covered change nothing.
+    why = "cell.s. the bot opened '#'" if seen.games_named else "no lost game was named"
+    with pytest.raises(SkinCheckError, match=why):
+        build_skin(seen, "sim", tmp_path)
+    assert not (tmp_path / "sim").exists()
 
 
 class Restyled(FlatRenderer):

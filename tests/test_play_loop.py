@@ -702,7 +702,7 @@ def _player_finding_its_restart(client: SimulatedClient, tmp_path, games: int) -
     )
 
 
-@pytest.mark.parametrize("keys, face, program", [(("f2",), None, "xdemineur XDemineur"),
+@pytest.mark.parametrize("keys, face, program", [(("f2",), None, "xdemineur XDemineur"), (("n",), None, "mines Mines"),
                                                  (("f12",), (0.0, -1.5), "xdemineur XDemineur"),
                                                  (("f2",), (0.0, -1.5), "chromium Chromium")])
 def test_a_profile_that_leaves_the_restart_to_be_found_plays_on(keys, face, program, tmp_path):
@@ -732,9 +732,9 @@ def test_a_restart_none_of_the_usual_ways_finds_stops_with_the_reason(tmp_path):
     window (Ctrl+R, Ctrl+N ... were tried before, and reloaded a browser's page)."""
     client = SimulatedClient(9, 9, 10, seed=5, restart_keys=("ctrl", "r"))
     player = _player_finding_its_restart(client, tmp_path, games=2)
-    with pytest.raises(PlayError, match="none of the usual ways started a new game.*tried: F2, a click just above"):
+    with pytest.raises(PlayError, match="none of the usual ways started a new game.*tried: F2, a click just above the board, N"):
         player.play()
-    assert client.games_started == 1 and client.keys == [("f2",)]
+    assert client.games_started == 1 and client.keys == [("f2",), ("n",)]
     off = client.outside_clicks  # the one try of a click just above the board
     assert len(off) == 1 and off[0].y < client.board_origin[1]
 

@@ -59,12 +59,12 @@ ASSIGN_BYTES = 16 << 20
 SEEN_PICTURES = 50_000
 
 
-def picture_side(lattice) -> int:
-    """The side of the cell pictures of ``lattice``: the cell's larger side times the smallest whole
+def picture_side(pitch: tuple[float, float]) -> int:
+    """The side of the pictures of cells of ``pitch``: the cell's larger side times the smallest whole
     factor that makes it SIZE or more. A whole factor copies each pixel into whole pixels, so no
     pixel of one cell is mixed into the next cell's picture (where the pitch is a whole number)."""
-    pitch = max(lattice.pitch)
-    return int(np.ceil(pitch * np.ceil(SIZE / pitch) - 1e-6))
+    larger = max(pitch)
+    return int(np.ceil(larger * np.ceil(SIZE / larger) - 1e-6))
 
 
 def rim(side: int) -> int:
@@ -80,20 +80,39 @@ def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
     rect = lattice.board_rect()
     if rect.left < 0 or rect.top < 0 or rect.right > image.shape[1] or rect.bottom > image.shape[0]:
         return None
-    side = picture_side(lattice)
+    side = picture_side(lattice.pitch)
     region = image[rect.top : rect.bottom, rect.left : rect.right]
     scaled = cv2.resize(region, (lattice.cols * side, lattice.rows * side), interpolation=cv2.INTER_AREA)
-    cells = scaled.astype(np.float32).reshape(lattice.rows, side, lattice.cols, side, 3).transpose(0, 2, 1, 3, 4)
-    # Each cell blurred on its own (its edge pixels repeated), so no cell's picture holds a pixel of the
-    # next: an opened cell must look the same whatever its neighbour shows.
-    padded = np.pad(cells, ((0, 0), (0, 0), (1, 1), (1, 1), (0, 0)), mode="edge")
-    cells = sum(padded[:, :, dy : dy + side, dx : dx + side] for dy in range(3) for dx in range(3)) / 9.0
+    cells = _blurred(scaled.astype(np.float32).reshape(lattice.rows, side, lattice.cols, side, 3).transpose(0, 2, 1, 3, 4))
     cut = rim(side)
     cells[0, :, :cut] = np.nan
     cells[-1, :, side - cut :] = np.nan
     cells[:, 0, :, :cut] = np.nan
     cells[:, -1, :, side - cut :] = np.nan
     return cells.reshape(lattice.rows * lattice.cols, -1)
+
+
+def _blurred(cells: np.ndarray) -> np.ndarray:
+    """Square pictures (..., side, side, 3) each blurred over 3x3 pixels on its own (its edge pixels
+    repeated), so no cell's picture holds a pixel of the next: an opened cell must look the same
+    whatever its neighbour shows."""
+    side = cells.shape[-2]
+    pad = [(0, 0)] * (cells.ndim - 3) + [(1, 1), (1, 1), (0, 0)]
+    padded = np.pad(cells, pad, mode="edge")
+    return sum(padded[..., dy : dy + side, dx : dx + side, :] for dy in range(3) for dx in range(3)) / 9.0
+
+
+def box_picture(box: np.ndarray, side: int) -> np.ndarray:
+    """One cell's pitch box (as a skin keeps it) as a picture like ``cell_pictures``', whole."""
+    import cv2
+
+    scaled = cv2.resize(box, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return _blurred(scaled).reshape(-1)
+
+
+def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two pictures would be one cluster."""
+    return bool(distance(a, b) < SAME_PICTURE and peak(a, b) < PEAK)
 
 
 def middles(pictures: np.ndarray) -> np.ndarray:

@@ -125,6 +125,7 @@ class Session(GameEnds):
         the clicks change nothing any more; the last change is the loss, named by the rules."""
         seen = self.seen
         lat = seen.lattice
+        seen.opened = set()
         self.desk.sleep(0.05)
         image, ids = self.settled()
         if seen.preopened:
@@ -152,6 +153,7 @@ class Session(GameEnds):
             seen.games_played += 1
             opened_at_first = int((after != ids).sum())
             first_id = int(after[first])
+            seen.opened.add(first)
             self.keep(image, after, "first click")
             ids = after
         if first_game:
@@ -182,6 +184,7 @@ class Session(GameEnds):
                 break  # the loss is on the board already
             image_next, after = self.clear_board(ids, *self.open(ids, cell))
             if safe and self._last_safe(board) and self._shows_a_number(after, cell):
+                seen.opened.add(cell)
                 self.finish_win(ids, cell)
                 return
             if np.array_equal(after, ids):
@@ -192,6 +195,7 @@ class Session(GameEnds):
             if still:
                 seen.dropped_clicks += 1  # a click changed nothing, yet the game went on
             still = 0
+            seen.opened.add(cell)
             opened_seen |= opened_ids(seen, ids)
             before, before_image, last_click, ids, image = ids, image, cell, after, image_next
         if last_click is None:
@@ -214,8 +218,8 @@ class Session(GameEnds):
         if naming.mines is not None:
             seen.mine_counts.append(naming.mines)
         debug_dump(seen.games_played, lost, before_image, image, "named:\n" + "\n".join(naming.board.grid))
-        self.keep(before_image, before, "before the loss")
-        self.keep(image, ids, "lost")
+        self.keep(before_image, before, "before the loss", opened=seen.opened - {last_click})
+        self.keep(image, ids, "lost", all_mines_shown=naming.mines is not None)
         self._first_click_evidence(opened_at_first, first_id, naming.names)
         zeros = [(r, c) for r, c, ch in naming.board.cells() if ch == "0"]
         from solver.board import neighbours

@@ -63,6 +63,11 @@ class Frame:
     image: np.ndarray
     ids: np.ndarray  # (rows, cols)
     what: str
+    # What the bot did and saw, that any naming of the frame must agree with: the cells its left clicks
+    # opened in this game so far (each changed the board), and whether the frame shows every mine of a
+    # lost game (its numbers then count the mines shown around them).
+    opened: frozenset = frozenset()
+    all_mines_shown: bool = False
 
 
 @dataclass
@@ -78,6 +83,7 @@ class Seen:
     question: int | None = None
     names: dict[int, str] = field(default_factory=dict)
     frames: list[Frame] = field(default_factory=list)
+    opened: set = field(default_factory=set)  # cells the bot opened in the game on (``Frame.opened``)
     restart: tuple[str, ControlAction] | None = None
     restarts_tried: list[str] = field(default_factory=list)
     first_clicks: list[str] = field(default_factory=list)  # per game: "opening", "number", "lost", "ignored"
@@ -246,8 +252,11 @@ class Watcher:
                     self.seen.latencies.append(changed_at - start)
                 return now, ids
 
-    def keep(self, image: np.ndarray, ids: np.ndarray, what: str) -> None:
-        self.seen.frames.append(Frame(image.copy(), ids.copy(), what))
+    def keep(self, image: np.ndarray, ids: np.ndarray, what: str, opened: set | None = None,
+             all_mines_shown: bool = False) -> None:
+        """Keep a frame, with the cells opened so far (``opened``, else the game's ``seen.opened``)."""
+        opened = self.seen.opened if opened is None else opened
+        self.seen.frames.append(Frame(image.copy(), ids.copy(), what, frozenset(opened), all_mines_shown))
 
     # -- acting --------------------------------------------------------------------------------------
 

@@ -93,12 +93,14 @@ NO_ACTION = ControlAction()
 # under ``"restart": "find"`` (``usual_restarts``). No key that may reload, close, open or navigate
 # anything is among them (Ctrl+R reloads a browser's page, Ctrl+N opens a window, Ctrl+W and Alt+F4
 # close one, F5 and Backspace reload or go back, Escape quits xdemineur, Enter presses whatever has
-# the focus): F2, the new-game key of Windows' Minesweeper and its clones, and only in a window known
-# to be no browser's; then a click at the board's top centre plus (dx, dy) pitches, where clients
-# put their own new-game control (a face or button just above the board). Any other client is told
-# its restart (learn's --restart, a profile's "restart").
+# the focus). What is tried: a click at the board's top centre plus (dx, dy) pitches, where clients
+# put their own new-game control (a face or button just above the board); and, only in a window
+# known to be no browser's (where a key may be a page's shortcut), F2, the new-game key of Windows'
+# Minesweeper and its clones, before it, and N (sgt-mines) after it. Any other client is told its
+# restart (learn's --restart, a profile's "restart").
 RESTART_F2 = ("F2", ControlAction(keys=("f2",), wait=0.1))
 RESTART_FACE = ("a click just above the board", ControlAction(click=(0.0, -1.5), wait=0.1))
+RESTART_N = ("N", ControlAction(keys=("n",), wait=0.1))
 
 
 def usual_restarts(window) -> tuple[tuple[str, ControlAction], ...]:
@@ -106,7 +108,9 @@ def usual_restarts(window) -> tuple[tuple[str, ControlAction], ...]:
     not known), as (label, action) in order."""
     from ..platforms.base import known_not_a_browser
 
-    return ((RESTART_F2,) if known_not_a_browser(window) else ()) + (RESTART_FACE,)
+    if known_not_a_browser(window):
+        return RESTART_F2, RESTART_FACE, RESTART_N
+    return (RESTART_FACE,)
 
 
 
