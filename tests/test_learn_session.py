@@ -126,6 +126,21 @@ def test_pictures_that_do_not_fit_what_the_bot_did_are_never_written_as_a_skin(t
     assert not (tmp_path / "sim").exists()
 
 
+def test_a_client_whose_first_game_is_lost_at_its_first_click_is_learnt():
+    """A client whose first click may hit a mine (the browser client): the first game is lost before
+    any cell could be flagged. The flag is learnt in the next game (it was learnt only in the first:
+    every later loss then showed a flag that changed, and no game was named)."""
+    seed = SEED
+    while not SimulatedClient(9, 9, 10, rules="none", seed=seed).game.is_mine(4, 4):
+        seed += 1
+    print(f"seed {seed}")
+    client = SimulatedClient(9, 9, 10, renderer=FlatRenderer(20), screen_size=(400, 400), board_origin=(100, 120),
+                             seed=seed, rules="none", restart_keys=("f2",))
+    seen = learn(_desk(client), "sim", 4, random.Random(seed))
+    assert seen.first_clicks[0] in ("lost", "unknown") and seen.flag is not None
+    assert seen.games_named >= 1, seen.refused
+
+
 class Restyled(FlatRenderer):
     """The same client after its user picked another look: every colour changed."""
 

@@ -160,8 +160,9 @@ class Session(GameEnds):
             image, ids = self.hover(image, ids)
             image, ids = self.probe_focus(image, ids)
         opened_seen = opened_ids(seen, ids) | {cid for cid, n in seen.names.items() if n.isdigit()}
-        # Flags: right clicks on a covered cell. The first game follows the cell round its whole cycle
-        # (flag, maybe a question mark, covered again); every game leaves one flag standing, which the
+        # Flags: right clicks on a covered cell. The first game with a covered cell left after its first
+        # click follows the cell round its whole cycle (flag, maybe a question mark, covered again: a
+        # first game lost at its first click has none); every game leaves one flag standing, which the
         # loss shows as a flag (a mine) or a wrong flag.
         # Once a lost game has been named (and a wrong flag seen), the solver picks safe cells from what
         # is named: games then go further (more numbers) and some are won (the win's look). A flag left
@@ -170,7 +171,7 @@ class Session(GameEnds):
         assisted = self._mine_total() is not None and ("W" in seen.names.values() or seen.games_named >= ASSIST_AFTER)
         flagged: set[tuple[int, int]] = set()
         if not assisted:
-            image, ids, flagged = self.flag_one(image, ids, cycle=first_game and seen.flag is None)
+            image, ids, flagged = self.flag_one(image, ids, cycle=seen.flag is None)
         # Random opens until the game is over.
         before, before_image = ids, image
         last_click: tuple[int, int] | None = None
