@@ -141,6 +141,37 @@ def test_a_client_whose_first_game_is_lost_at_its_first_click_is_learnt():
     assert seen.games_named >= 1, seen.refused
 
 
+def test_a_restart_that_stops_working_is_reported_as_seen():
+    """The restart found stops starting new games (here the client's key changes): the message says
+    what the board showed, not a cause it cannot know (the game may still have been running)."""
+    print(f"seed {SEED}")
+
+    def rekey(client: SimulatedClient, clicks: int) -> None:
+        if client.games_started >= 2:
+            client.restart_keys = ("f9",)
+
+    client = _client(SEED, on_click=rekey)
+    with pytest.raises(LearnError, match=r"F2 started a new game before, but this time \d+ of 256 cells were still "
+                                         r"not covered 2 s after it: nothing was written"):
+        learn(_desk(client), "sim", 2, random.Random(SEED))
+
+
+def test_a_board_not_fresh_at_the_start_is_refused_with_what_was_seen():
+    """A game well under way when learning starts: the message says how the cells look and what to
+    show, not that the board "does not show a fresh game" as if that were known (a fresh board cut by
+    its window's scroll bars looks the same)."""
+    rng = random.Random(SEED)
+    print(f"seed {SEED}")
+    client = _client(SEED)
+    while client.status == "playing" and sum(ch == "#" for _, _, ch in client.game.board().cells()) > 256 // 5:
+        safe = [(r, c) for r, c, ch in client.game.board().cells() if ch == "#" and not client.game.is_mine(r, c)]
+        r, c = rng.choice(safe)
+        client.click(100 + (c + 0.5) * 20, 120 + (r + 0.5) * 20)
+    with pytest.raises(LearnError, match=r"the cells of the 16x16 grid found look \d+ different ways, where a fresh "
+                                         r"game's all look one way.*: show the whole board"):
+        learn(_desk(client), "sim", 1, rng)
+
+
 class Restyled(FlatRenderer):
     """The same client after its user picked another look: every colour changed."""
 

@@ -173,7 +173,12 @@ class GameEnds(Watcher):
             if not np.isin(self.cells(self.grab()), list(seen.covered)).any():
                 raise LearnError("no cell looks covered as at the start any more (did the client's look change?): "
                                  "nothing was written", code=1)
-            raise LearnError(f"{seen.restart[0]} started a new game before but not now", code=1)
+            shown = self.cells(self.grab())
+            still = int((~np.isin(shown, list(seen.covered))).sum())
+            # Said as seen: the game may still have been running (a loss misread), or the key not taken.
+            raise LearnError(f"{seen.restart[0]} started a new game before, but this time {still} of {shown.size} "
+                             f"cells were still not covered {RESTART_TIMEOUT:g} s after it: nothing was written",
+                             code=1)
         for label, action in self.restarts:
             if action.click is not None and self.control_click_point(action) is None:
                 log.info("learn: not trying %s: it would land on the board or outside the window", label)

@@ -88,17 +88,19 @@ class Session(GameEnds):
         area may be most of the board, so the commonest picture need hold only a quarter of the cells:
         the right click is the evidence (a 0 or a number takes no flag)."""
         lat = self.seen.lattice
-        refusal = (f"the {lat.rows}x{lat.cols} board found does not show a fresh game (its cells look "
-                   f"{len(values)} different ways")
+        # Said as seen: a fresh game's cells look one way; this grid may be a board cut by its window
+        # (scroll bars), another grid taken for the board, or a game already started.
+        refusal = (f"the cells of the {lat.rows}x{lat.cols} grid found look {len(values)} different ways, where "
+                   "a fresh game's all look one way")
+        advice = "show the whole board (no scroll bars) with a new game, leave it untouched and run learn again"
         candidate = int(values[int(np.argmax(counts))])
         if counts.max() < ids.size / 4:
-            raise LearnError(f"{refusal}): start a new game, leave it untouched and run learn again", code=1)
+            raise LearnError(f"{refusal}: {advice}", code=1)
         cells = [(int(r), int(c)) for r, c in np.argwhere(ids == candidate)]
         cell = self.rng.choice(cells)
         image, marked = self.right(ids, cell)
         if int(marked[cell]) == candidate:
-            raise LearnError(f"{refusal}, and a right click on the commonest one changed nothing): start a new game, "
-                             "leave it untouched and run learn again", code=1)
+            raise LearnError(f"{refusal}, and a right click on the commonest picture changed nothing: {advice}", code=1)
         if not self.right_until(image, marked, cell, candidate)[2]:  # round the flag's cycle, back to covered
             raise LearnError("a right click on a covered cell did not come back to covered after three more", code=1)
         return candidate
