@@ -21,7 +21,7 @@ from screenbot.geometry import Rect
 from screenbot.play import ObserverGroup, PlayConfig, Player
 from screenbot.play.consistency import reading_problems
 from screenbot.play.live import SkinVision, load_skins, measure_scale, profile_for
-from screenbot.play.profile import USUAL_RESTARTS
+from screenbot.play.profile import RESTART_FACE
 from screenbot.play.summary import summarize
 from screenbot.platforms import open_desktop
 from solver.errors import InconsistentBoardError
@@ -55,7 +55,7 @@ class AuditMouse:
         profile = self.player.profile
         # The profile's restart button (xdemineur's face), placed relative to the board, or under
         # "restart": "find" the usual restarts that click.
-        restarts = [profile.restart] + ([action for _, action in USUAL_RESTARTS] if profile.find_restart else [])
+        restarts = [profile.restart] + ([RESTART_FACE[1]] if profile.find_restart else [])
         if not on_board and rect:
             points = [action.click_point(located.geometry) for action in restarts if action.click is not None]
             control = any(abs(px - cx) <= 1 and abs(py - cy) <= 1 for cx, cy in points)

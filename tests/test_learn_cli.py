@@ -268,3 +268,40 @@ def test_extending_keeps_the_old_profile_and_the_pictures_the_new_session_lacks(
     kept = keep_pictures(old_cells, new_cells)
     assert kept == ["3-20-e0.png", "7-16-e1.png", "7-16-e2.png"]
     assert (new_cells / "1-16-0.png").read_bytes() == b"new" and (new_cells / "7-16-e1.png").read_bytes() == b"7-16-0"
+
+
+def test_names_that_disagree_with_what_the_bot_did_and_saw_are_found():
+    """A cell the bot opened named covered in a later frame of its game, and a number of a lost board
+    showing every mine that does not count the mines around it: each is named; none in a session
+    whose names fit."""
+    from screenbot.learn.skin import evidence_faults
+
+    seen = seen_after_games()
+    seen.names[8] = "2"
+    lost = np.array([[4, 8, 6, 0], [4, 8, 7, 0], [4, 5, 5, 0], [4, 4, 4, 0]])  # 02*# 02X# 011# 000#
+    seen.frames[2] = Frame(seen.frames[2].image, lost, "lost", frozenset({(0, 0), (1, 2)}), all_mines_shown=True)
+    assert evidence_faults(seen) == []
+    seen.frames[0] = Frame(seen.frames[0].image, seen.frames[0].ids, "fresh", frozenset({(1, 1)}))
+    seen.names[5] = "2"
+    faults = evidence_faults(seen)
+    assert faults[0] == "the fresh frame names 1 cell(s) the bot opened '#' (e.g. (1, 1))"
+    assert faults[1] == "the lost frame names cell (2, 1) '2' beside 1 mine(s) shown"
+
+
+def test_a_picture_under_two_states_is_found():
+    from types import SimpleNamespace
+
+    from screenbot.learn.skin import shared_pictures
+
+    rng = np.random.default_rng(3)
+    covered = rng.integers(0, 255, (20, 20, 3), dtype=np.uint8)
+    zero = np.full((20, 20, 3), 192, np.uint8)
+
+    def template(char, image, name):
+        return SimpleNamespace(char=char, pitch=(20.0, 20.0), image=image, path=SimpleNamespace(name=name))
+
+    skin = SimpleNamespace(templates=[template("#", covered, "covered-20-0.png"), template("0", zero, "0-20-0.png"),
+                                      template("#", zero.copy(), "covered-20-1.png")])
+    assert shared_pictures(skin) == ["'#' and '0' share a picture (covered-20-1.png and 0-20-0.png)"]
+    skin.templates.pop()
+    assert shared_pictures(skin) == []

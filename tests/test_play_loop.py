@@ -702,17 +702,22 @@ def _player_finding_its_restart(client: SimulatedClient, tmp_path, games: int) -
     )
 
 
-@pytest.mark.parametrize("keys, face", [(("n",), None), (("f2",), None), (("f12",), (0.0, -1.5))])
-def test_a_profile_that_leaves_the_restart_to_be_found_plays_on(keys, face, tmp_path):
+@pytest.mark.parametrize("keys, face, program", [(("f2",), None, "xdemineur XDemineur"), (("n",), None, "mines Mines"),
+                                                 (("f12",), (0.0, -1.5), "xdemineur XDemineur"),
+                                                 (("f2",), (0.0, -1.5), "chromium Chromium")])
+def test_a_profile_that_leaves_the_restart_to_be_found_plays_on(keys, face, program, tmp_path):
     """``"restart": "find"`` (what new-skin writes): the usual ways are tried at the first restart and
-    the first that shows a new game is kept for the rest of the session."""
-    client = SimulatedClient(9, 9, 10, seed=5, restart_keys=keys, face=face)
+    the first that shows a new game is kept for the rest of the session. In a browser's window no key
+    is tried (its face is clicked)."""
+    client = SimulatedClient(9, 9, 10, seed=5, restart_keys=keys, face=face, window_class=program)
     player = _player_finding_its_restart(client, tmp_path, games=3)
     results = player.play()
     assert [r.outcome in (WON, LOST) for r in results] == [True] * 3
     assert client.games_started == 3
     found = player.controls.restart
     assert (found.click is not None) if face else (found.keys == keys)
+    if "chromium" in program:
+        assert client.keys == []
     # Once found, no other candidate is tried: the later restarts press only the one found.
     tried_first = len(client.keys)
     player.controls.start_new_game(results[-1].outcome)
@@ -723,11 +728,13 @@ def test_a_profile_that_leaves_the_restart_to_be_found_plays_on(keys, face, tmp_
 
 
 def test_a_restart_none_of_the_usual_ways_finds_stops_with_the_reason(tmp_path):
-    client = SimulatedClient(9, 9, 10, seed=5, restart_keys=("f9",))
+    """Only F2 and a click above the board are tried: never a key that may reload, close or open a
+    window (Ctrl+R, Ctrl+N ... were tried before, and reloaded a browser's page)."""
+    client = SimulatedClient(9, 9, 10, seed=5, restart_keys=("ctrl", "r"))
     player = _player_finding_its_restart(client, tmp_path, games=2)
-    with pytest.raises(PlayError, match="none of the usual ways started a new game.*F2, Ctrl\\+R"):
+    with pytest.raises(PlayError, match="none of the usual ways started a new game.*tried: F2, a click just above the board, N"):
         player.play()
-    assert client.games_started == 1
+    assert client.games_started == 1 and client.keys == [("f2",), ("n",)]
     off = client.outside_clicks  # the one try of a click just above the board
     assert len(off) == 1 and off[0].y < client.board_origin[1]
 

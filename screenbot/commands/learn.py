@@ -115,6 +115,7 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
         "states": built.states,
         "missing": built.missing,
         "restart": seen.restart[0] if seen.restart else None,
+        "restarts_tried": seen.restarts_tried,
         "first_click": built.profile["first_click"],
         "mine_total": built.profile["mine_total"],
         "hover_highlight": built.profile["hover_highlight"],
@@ -133,7 +134,7 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
     if built.missing:
         print(f"states not seen (a cell showing one stops reading with exit 5; learn again with more --games): "
               f"{state_names(built.missing)}")
-    print(f"new game: {summary['restart']}; first click: {summary['first_click']}; mine total: "
+    print(f"new game: {summary['restart']} (tried: {', '.join(seen.restarts_tried) or 'none'}); first click: {summary['first_click']}; mine total: "
           f"{summary['mine_total']}; cells light up under the pointer: {summary['hover_highlight']}")
     for what, verdict in built.checks:
         print(f"check {what}: {verdict}")

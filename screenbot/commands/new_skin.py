@@ -98,6 +98,8 @@ def holding_skin(templates: Path, name: str, work: Callable[[], int]) -> int:
 def _write(args: argparse.Namespace, templates: Path, examples: list) -> int:
     """The skin taught from ``examples`` (screenshot, board) built, checked and moved into place."""
     from ..errors import BoardNotFoundError, SkinError
+    from ..learn.skin import shared_pictures
+    from ..vision import load_skins
     from ..vision.newskin import NewSkinError, make_skin, state_names
 
     existing = list((templates / args.name / "cells").glob("*.png"))
@@ -121,9 +123,14 @@ def _write(args: argparse.Namespace, templates: Path, examples: list) -> int:
                 print(f"{shot}: {lat.rows}x{lat.cols} cells, pitch {lat.pitch[0]:.2f}x{lat.pitch[1]:.2f} px, "
                       f"top-left cell at ({lat.origin[0]:.1f}, {lat.origin[1]:.1f})")
             try:
+                shared = shared_pictures(load_skins(stage)[args.name])
                 failed = _check(args.name, examples, list(args.shot), taught, stage, unlocated_ok=args.unlocated_ok)
             except SkinError as exc:
                 return fail(str(exc), EXIT_FAILED)
+            if shared:
+                # A label given wrong (a 0 marked as covered, say) puts one picture under two states.
+                return fail("the screenshots' labels give one picture two states: " + "; ".join(shared[:4])
+                            + "; nothing was written", EXIT_FAILED)
             if failed:
                 return fail(f"the new skin does not read {failed} check(s) back; see above; nothing was written", EXIT_FAILED)
             publish(stage, templates, args.name)

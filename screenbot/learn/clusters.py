@@ -1,17 +1,25 @@
 """Group cell pictures into clusters of identical-looking cells, with no names attached.
 
-Every cell is cut the way the reader cuts it (the board region resized once), but at SIZE x SIZE
-pixels, twice the reader's, blurred over 3x3 pixels, and its middle kept (``RIM``); two pictures are the same when their mean
-absolute difference is small *and* no spot of them differs much (``PEAK``). The peak matters: a
-gnome-mines flag and its question mark (a small flag) differ in a few pixels only, 0.8 levels on
-average but 47 at the spot that differs. A client draws a state the same way every time, so cells of
-one state differ by a level or two at most. A cluster keeps the first picture it was given as its
-prototype: no drift from averaging.
+Every cell is cut the way the reader cuts it (the board region resized once) as a square of
+``picture_side`` pixels, never fewer than the cell's own (a 1-pixel line, all that tells a raised
+covered cell from a flat opened one in the classic Windows look, stays a pixel or more), blurred over
+3x3 pixels. The whole box is compared, rims and bevels included, but for the rim on a side where the
+cell has no neighbour: a box holds half the gap or line shared with the next cell on each side, and at
+the board's last row and column that half shows the window's background instead (another colour).
+That strip is left out of the picture (NaN) and of every comparison with it. Cells of the board's
+middle are assigned first, so a state's first picture (its prototype) is a whole one wherever one is
+on the board.
+
+Two pictures are the same when their mean absolute difference is small *and* no spot of them differs
+much (``PEAK``). The peak matters: a gnome-mines flag and its question mark (a small flag) differ in a
+few pixels only, 0.8 levels on average but 47 at the spot that differs. A client draws a state the same
+way every time, so cells of one state differ by a level or two at most. A cluster keeps the first
+picture it was given as its prototype: no drift from averaging.
 
 Some clients draw opened cells see-through, over a picture that changes across the window (KMines): one
 state then makes several clusters, a shade apart. ``Clusters.alike`` says whether two clusters may be
-one state so drawn: their pictures agree once each has its own background (its median colour) taken
-away. Clusters stay as tight as they are; only naming uses the looser relation.
+one state so drawn: the middles of their pictures agree once each has its own background (its median
+colour) taken away. Clusters stay as tight as they are; only naming uses the looser relation.
 """
 
 from __future__ import annotations
@@ -37,44 +45,107 @@ PEAK = 25.0
 # there (5.8 / 20): naming never compares covered cells, they are known from the fresh board.
 ALIKE = 12.0
 ALIKE_PEAK = 30.0
+# The smallest side of a cell picture, in pixels; a larger cell keeps its own size.
 SIZE = 32
-# Only the middle of each box is compared: its rim holds the gap or line shared with the next cell,
-# which at the board's last row and column is the window's background instead (another colour).
-RIM = 5
-# Pictures compared with every prototype at once by ``Clusters.assign`` (bounds its memory: a block
-# of 64 pictures against 30 prototypes is 11 MB).
+# The rim of a box, as a share of its side, that may hold what lies between two cells (half a gap or
+# line): left out on the sides at the board's edge. ``alike`` compares only what lies inside it.
+RIM_SHARE = 5 / 32
+# Pictures compared with every prototype at once by ``Clusters.assign``: at most this many, and fewer
+# where the pictures are large (the block's differences are kept under ASSIGN_BYTES).
 ASSIGN_BLOCK = 64
+ASSIGN_BYTES = 16 << 20
 # Digests of pictures assigned before, kept so that a picture seen again is not compared again; forgotten
 # all at once past this many (a few MB).
 SEEN_PICTURES = 50_000
 
 
+def picture_side(pitch: tuple[float, float]) -> int:
+    """The side of the pictures of cells of ``pitch``: the cell's larger side times the smallest whole
+    factor that makes it SIZE or more. A whole factor copies each pixel into whole pixels, so no
+    pixel of one cell is mixed into the next cell's picture (where the pitch is a whole number)."""
+    larger = max(pitch)
+    return int(np.ceil(larger * np.ceil(SIZE / larger) - 1e-6))
+
+
+def rim(side: int) -> int:
+    return max(1, round(side * RIM_SHARE))
+
+
 def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
-    """(cells, SIZE*SIZE*3) float32 pictures of every cell of ``lattice`` on ``image``, row by row;
-    None when the lattice runs off the image."""
+    """(cells, side*side*3) float32 pictures of every cell of ``lattice`` on ``image``, row by row, the
+    rim on each side at the board's edge NaN (see the module's note); None when the lattice runs off
+    the image."""
     import cv2
 
     rect = lattice.board_rect()
     if rect.left < 0 or rect.top < 0 or rect.right > image.shape[1] or rect.bottom > image.shape[0]:
         return None
+    side = picture_side(lattice.pitch)
     region = image[rect.top : rect.bottom, rect.left : rect.right]
-    scaled = cv2.resize(region, (lattice.cols * SIZE, lattice.rows * SIZE), interpolation=cv2.INTER_AREA)
-    scaled = cv2.blur(scaled.astype(np.float32), (3, 3))
-    cells = scaled.reshape(lattice.rows, SIZE, lattice.cols, SIZE, 3).transpose(0, 2, 1, 3, 4)
-    cells = cells[:, :, RIM : SIZE - RIM, RIM : SIZE - RIM]
-    return np.ascontiguousarray(cells.reshape(lattice.rows * lattice.cols, -1))
+    scaled = cv2.resize(region, (lattice.cols * side, lattice.rows * side), interpolation=cv2.INTER_AREA)
+    cells = _blurred(scaled.astype(np.float32).reshape(lattice.rows, side, lattice.cols, side, 3).transpose(0, 2, 1, 3, 4))
+    cut = rim(side)
+    cells[0, :, :cut] = np.nan
+    cells[-1, :, side - cut :] = np.nan
+    cells[:, 0, :, :cut] = np.nan
+    cells[:, -1, :, side - cut :] = np.nan
+    return cells.reshape(lattice.rows * lattice.cols, -1)
+
+
+def _blurred(cells: np.ndarray) -> np.ndarray:
+    """Square pictures (..., side, side, 3) each blurred over 3x3 pixels on its own (its edge pixels
+    repeated), so no cell's picture holds a pixel of the next: an opened cell must look the same
+    whatever its neighbour shows."""
+    side = cells.shape[-2]
+    pad = [(0, 0)] * (cells.ndim - 3) + [(1, 1), (1, 1), (0, 0)]
+    padded = np.pad(cells, pad, mode="edge")
+    return sum(padded[..., dy : dy + side, dx : dx + side, :] for dy in range(3) for dx in range(3)) / 9.0
+
+
+def box_picture(box: np.ndarray, side: int) -> np.ndarray:
+    """One cell's pitch box (as a skin keeps it) as a picture like ``cell_pictures``', whole."""
+    import cv2
+
+    scaled = cv2.resize(box, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return _blurred(scaled).reshape(-1)
+
+
+def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two pictures would be one cluster."""
+    return bool(distance(a, b) < SAME_PICTURE and peak(a, b) < PEAK)
+
+
+def middles(pictures: np.ndarray) -> np.ndarray:
+    """The part of square pictures (k, side*side*3) inside the rim on every side, (k, pixels, 3)."""
+    pictures = np.asarray(pictures, dtype=np.float32)
+    side = int(round(np.sqrt(pictures.shape[-1] / 3)))
+    cut = rim(side)
+    square = pictures.reshape(-1, side, side, 3)[:, cut : side - cut, cut : side - cut]
+    return square.reshape(len(square), -1, 3)
+
+
+def _differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """|a - b| with 0 where either is NaN (left out), and the count of values compared, over the last axis."""
+    diff = np.abs(np.asarray(a, dtype=np.float32) - np.asarray(b, dtype=np.float32))
+    missing = np.isnan(diff)
+    if missing.any():
+        diff[missing] = 0.0
+        return diff, np.maximum((~missing).sum(axis=-1), 1)
+    return diff, diff.shape[-1]
 
 
 def distance(a: np.ndarray, b: np.ndarray) -> np.ndarray | float:
     """Mean absolute difference between pictures ``a`` (k, D) or (D,) and one picture ``b`` (D,); any two
-    shapes that broadcast, over their last axis."""
-    return np.abs(np.asarray(a, dtype=np.float32) - np.asarray(b, dtype=np.float32)).mean(axis=-1)
+    shapes that broadcast, over their last axis, over the values both have (not NaN)."""
+    diff, compared = _differences(a, b)
+    return diff.sum(axis=-1) / compared
 
 
 def peak(a: np.ndarray, b: np.ndarray) -> np.ndarray | float:
     """The largest difference at one pixel (mean of its channels) between ``a`` (k, D) or (D,) and ``b``;
-    for pictures whose length is not a multiple of 3, the largest difference of one value."""
-    diff = np.abs(np.asarray(a, dtype=np.float32) - np.asarray(b, dtype=np.float32))
+    for pictures whose length is not a multiple of 3, the largest difference of one value. Values
+    either lacks (NaN) count as no difference."""
+    diff, _ = _differences(a, b)
     if diff.shape[-1] % 3 == 0:
         diff = diff.reshape(*diff.shape[:-1], -1, 3).mean(axis=-1)
     return diff.max(axis=-1)
@@ -112,8 +183,9 @@ class Clusters:
         new = np.flatnonzero(ids < 0)
         if self.prototypes and len(new):
             stack = np.stack(self.prototypes)
-            for start in range(0, len(new), ASSIGN_BLOCK):
-                chosen = new[start : start + ASSIGN_BLOCK]
+            block_size = max(1, min(ASSIGN_BLOCK, ASSIGN_BYTES // (4 * stack.size)))
+            for start in range(0, len(new), block_size):
+                chosen = new[start : start + block_size]
                 block = pictures[chosen, None, :]
                 same = (distance(block, stack) < self.threshold) & (peak(block, stack) < self.peak_threshold)
                 ids[chosen] = np.where(same.any(axis=1), np.argmax(same, axis=1), -1)
@@ -126,6 +198,18 @@ class Clusters:
             self._seen.clear()
         self._seen.update(zip(keys, ids.tolist()))
         return ids
+
+    def assign_board(self, pictures: np.ndarray, rows: int, cols: int) -> np.ndarray:
+        """The cluster ids (rows, cols) of a board's cell pictures (``cell_pictures``), the cells off the
+        board's edge assigned first: a state first seen on this board gets a whole picture as its
+        prototype wherever it shows one."""
+        edge = np.zeros((rows, cols), dtype=bool)
+        edge[[0, -1], :] = True
+        edge[:, [0, -1]] = True
+        order = np.argsort(edge.reshape(-1), kind="stable")
+        ids = np.empty(rows * cols, dtype=np.int64)
+        ids[order] = self.assign(np.asarray(pictures)[order])
+        return ids.reshape(rows, cols)
 
     def nearest(self, picture: np.ndarray, add: bool = False) -> int:
         """The id of the first cluster ``picture`` belongs to; -1 (or a new cluster with ``add``) for none."""
@@ -152,6 +236,6 @@ class Clusters:
             return True
         key = (min(a, b), max(a, b))
         if key not in self._alike:
-            pa, pb = (less_median_colour(self.prototypes[i].reshape(1, -1, 3)).reshape(-1) for i in key)
+            pa, pb = (less_median_colour(middles(self.prototypes[i])).reshape(-1) for i in key)
             self._alike[key] = bool(distance(pa, pb) < ALIKE and peak(pa, pb) < ALIKE_PEAK)
         return self._alike[key]

@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..play.controls import GAME_END_PAUSE
-from ..play.profile import USUAL_RESTARTS, ControlAction
+from ..play.profile import ControlAction
 from .watch import LearnError, Watcher
 
 log = logging.getLogger(__name__)
@@ -35,9 +35,9 @@ AFTER_WIN_CANDIDATES: tuple[tuple[str, ControlAction], ...] = (
 
 class GameEnds(Watcher):
     """Wins and restarts of one learning session. ``restarts``: the ways to start a new game to try, in
-    order (the usual ones by default)."""
+    order (``learn`` gives the user's and the usual ones)."""
 
-    restarts: tuple[tuple[str, ControlAction], ...] = USUAL_RESTARTS
+    restarts: tuple[tuple[str, ControlAction], ...] = ()
 
     def _mine_total(self) -> int | None:
         counts = set(self.seen.mine_counts)
@@ -173,8 +173,16 @@ class GameEnds(Watcher):
             if not np.isin(self.cells(self.grab()), list(seen.covered)).any():
                 raise LearnError("no cell looks covered as at the start any more (did the client's look change?): "
                                  "nothing was written", code=1)
-            raise LearnError(f"{seen.restart[0]} started a new game before but not now", code=1)
+            shown = self.cells(self.grab())
+            still = int((~np.isin(shown, list(seen.covered))).sum())
+            # Said as seen: the game may still have been running (a loss misread), or the key not taken.
+            raise LearnError(f"{seen.restart[0]} started a new game before, but this time {still} of {shown.size} "
+                             f"cells were still not covered {RESTART_TIMEOUT:g} s after it: nothing was written",
+                             code=1)
         for label, action in self.restarts:
+            if action.click is not None and self.control_click_point(action) is None:
+                log.info("learn: not trying %s: it would land on the board or outside the window", label)
+                continue
             seen.restarts_tried.append(label)
             shown = self.cells(self.grab())
             log.info("learn: trying %s to start a new game", label)
@@ -183,9 +191,13 @@ class GameEnds(Watcher):
                 return
             if not self._board_still_there(shown):
                 raise LearnError(f"after {label} the board is gone (the client shows something else) and no "
-                                 f"new game came: start a new game by hand to learn the rest", code=1)
-        raise LearnError(f"none of the usual ways started a new game ({', '.join(seen.restarts_tried)}): give the "
-                         "client's own keys with --restart KEYS", code=1)
+                                 f"new game came (tried: {', '.join(seen.restarts_tried)}): nothing was written; "
+                                 "start a new game by hand and learn again with the client's own new-game keys "
+                                 "(--restart KEYS)", code=1)
+        raise LearnError(f"no new game came with what may be tried safely (tried: "
+                         f"{', '.join(seen.restarts_tried) or 'nothing'}; keys that may reload, close or open a "
+                         "window are never tried): give the client's own new-game keys with --restart KEYS",
+                         code=1)
 
     def _try_restart(self, action: ControlAction) -> bool:
         before = self.cells(self.grab())

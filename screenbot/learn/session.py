@@ -17,7 +17,7 @@ import numpy as np
 
 from ..geometry import Rect
 from ..mouse import BoardMouse
-from ..play.profile import USUAL_RESTARTS, ControlAction
+from ..play.profile import ControlAction, usual_restarts
 from .clusters import Clusters
 from .ends import GameEnds
 from .naming import LostGame, NamingError, merge, name_lost_board
@@ -88,17 +88,19 @@ class Session(GameEnds):
         area may be most of the board, so the commonest picture need hold only a quarter of the cells:
         the right click is the evidence (a 0 or a number takes no flag)."""
         lat = self.seen.lattice
-        refusal = (f"the {lat.rows}x{lat.cols} board found does not show a fresh game (its cells look "
-                   f"{len(values)} different ways")
+        # Said as seen: a fresh game's cells look one way; this grid may be a board cut by its window
+        # (scroll bars), another grid taken for the board, or a game already started.
+        refusal = (f"the cells of the {lat.rows}x{lat.cols} grid found look {len(values)} different ways, where "
+                   "a fresh game's all look one way")
+        advice = "show the whole board (no scroll bars) with a new game, leave it untouched and run learn again"
         candidate = int(values[int(np.argmax(counts))])
         if counts.max() < ids.size / 4:
-            raise LearnError(f"{refusal}): start a new game, leave it untouched and run learn again", code=1)
+            raise LearnError(f"{refusal}: {advice}", code=1)
         cells = [(int(r), int(c)) for r, c in np.argwhere(ids == candidate)]
         cell = self.rng.choice(cells)
         image, marked = self.right(ids, cell)
         if int(marked[cell]) == candidate:
-            raise LearnError(f"{refusal}, and a right click on the commonest one changed nothing): start a new game, "
-                             "leave it untouched and run learn again", code=1)
+            raise LearnError(f"{refusal}, and a right click on the commonest picture changed nothing: {advice}", code=1)
         if not self.right_until(image, marked, cell, candidate)[2]:  # round the flag's cycle, back to covered
             raise LearnError("a right click on a covered cell did not come back to covered after three more", code=1)
         return candidate
@@ -125,6 +127,7 @@ class Session(GameEnds):
         the clicks change nothing any more; the last change is the loss, named by the rules."""
         seen = self.seen
         lat = seen.lattice
+        seen.opened = set()
         self.desk.sleep(0.05)
         image, ids = self.settled()
         if seen.preopened:
@@ -152,14 +155,16 @@ class Session(GameEnds):
             seen.games_played += 1
             opened_at_first = int((after != ids).sum())
             first_id = int(after[first])
+            seen.opened.add(first)
             self.keep(image, after, "first click")
             ids = after
         if first_game:
             image, ids = self.hover(image, ids)
             image, ids = self.probe_focus(image, ids)
         opened_seen = opened_ids(seen, ids) | {cid for cid, n in seen.names.items() if n.isdigit()}
-        # Flags: right clicks on a covered cell. The first game follows the cell round its whole cycle
-        # (flag, maybe a question mark, covered again); every game leaves one flag standing, which the
+        # Flags: right clicks on a covered cell. The first game with a covered cell left after its first
+        # click follows the cell round its whole cycle (flag, maybe a question mark, covered again: a
+        # first game lost at its first click has none); every game leaves one flag standing, which the
         # loss shows as a flag (a mine) or a wrong flag.
         # Once a lost game has been named (and a wrong flag seen), the solver picks safe cells from what
         # is named: games then go further (more numbers) and some are won (the win's look). A flag left
@@ -168,7 +173,7 @@ class Session(GameEnds):
         assisted = self._mine_total() is not None and ("W" in seen.names.values() or seen.games_named >= ASSIST_AFTER)
         flagged: set[tuple[int, int]] = set()
         if not assisted:
-            image, ids, flagged = self.flag_one(image, ids, cycle=first_game and seen.flag is None)
+            image, ids, flagged = self.flag_one(image, ids, cycle=seen.flag is None)
         # Random opens until the game is over.
         before, before_image = ids, image
         last_click: tuple[int, int] | None = None
@@ -182,6 +187,7 @@ class Session(GameEnds):
                 break  # the loss is on the board already
             image_next, after = self.clear_board(ids, *self.open(ids, cell))
             if safe and self._last_safe(board) and self._shows_a_number(after, cell):
+                seen.opened.add(cell)
                 self.finish_win(ids, cell)
                 return
             if np.array_equal(after, ids):
@@ -192,6 +198,7 @@ class Session(GameEnds):
             if still:
                 seen.dropped_clicks += 1  # a click changed nothing, yet the game went on
             still = 0
+            seen.opened.add(cell)
             opened_seen |= opened_ids(seen, ids)
             before, before_image, last_click, ids, image = ids, image, cell, after, image_next
         if last_click is None:
@@ -214,8 +221,8 @@ class Session(GameEnds):
         if naming.mines is not None:
             seen.mine_counts.append(naming.mines)
         debug_dump(seen.games_played, lost, before_image, image, "named:\n" + "\n".join(naming.board.grid))
-        self.keep(before_image, before, "before the loss")
-        self.keep(image, ids, "lost")
+        self.keep(before_image, before, "before the loss", opened=seen.opened - {last_click})
+        self.keep(image, ids, "lost", all_mines_shown=naming.mines is not None)
         self._first_click_evidence(opened_at_first, first_id, naming.names)
         zeros = [(r, c) for r, c, ch in naming.board.cells() if ch == "0"]
         from solver.board import neighbours
@@ -347,8 +354,8 @@ def learn(desk: Desk, name: str, games: int, rng: random.Random | None = None,
     """Play ``games`` games on the board on screen and return what was seen (names, frames, rules).
     ``restart``: the way the user says the client starts a new game, tried before the usual ones."""
     session = Session(desk, name, rng)
-    if restart is not None:
-        session.restarts = (("the given restart " + "+".join(restart.keys), restart),) + USUAL_RESTARTS
+    given = (("the given restart " + "+".join(restart.keys), restart),) if restart is not None else ()
+    session.restarts = given + usual_restarts(desk.window)
     session.start()
     for game in range(games):
         if game:

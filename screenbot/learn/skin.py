@@ -58,6 +58,52 @@ def labelled_frames(seen: Seen) -> list[tuple[np.ndarray, Board, str]]:
     return out
 
 
+def evidence_faults(seen: Seen) -> list[str]:
+    """Where the names learnt disagree with what the bot did and saw (each a sentence; none: they
+    agree): a cell the bot opened named covered, a flag or a question mark in a later frame of its
+    game, or a number of a lost board that shows every mine unlike the mines around it."""
+    from solver.board import neighbours
+
+    names = seen.all_names()
+    faults = []
+    for frame in seen.frames:
+        board = label(frame.ids, names)
+        if board is None:
+            continue
+        shut = sorted(cell for cell in frame.opened if board[cell] in "#F?")
+        if shut:
+            faults.append(f"the {frame.what} frame names {len(shut)} cell(s) the bot opened "
+                          f"{board[shut[0]]!r} (e.g. {shut[0]})")
+        if frame.all_mines_shown:
+            for r, c, ch in board.cells():
+                around = sum(board[n] in "*XF" for n in neighbours(board.rows, board.cols, r, c))
+                if ch.isdigit() and int(ch) != around:
+                    faults.append(f"the {frame.what} frame names cell ({r}, {c}) {ch!r} beside {around} mine(s) shown")
+                    break
+    return faults
+
+
+def shared_pictures(skin) -> list[str]:
+    """Pairs of states of ``skin`` (a loaded ``vision.skins.Skin``) with a picture of one the same as
+    one of the other's at the same size, compared as learning compares cells (whole, rims included):
+    one picture read as two states, as a sentence each."""
+    from .clusters import box_picture, picture_side, same_picture
+
+    by_pitch: dict[tuple, list] = {}
+    for template in skin.templates:
+        by_pitch.setdefault((template.pitch, template.image.shape), []).append(template)
+    found = set()
+    for (pitch, _), templates in by_pitch.items():
+        side = picture_side(pitch)
+        pictures = [box_picture(t.image, side) for t in templates]
+        for i, a in enumerate(templates):
+            for j in range(i):
+                b = templates[j]
+                if a.char != b.char and same_picture(pictures[i], pictures[j]):
+                    found.add((min(a.char, b.char), max(a.char, b.char), a.path.name, b.path.name))
+    return [f"{x!r} and {y!r} share a picture ({pa} and {pb})" for x, y, pa, pb in sorted(found)]
+
+
 def choose_examples(frames: list[tuple[np.ndarray, Board, str]]) -> tuple[list[int], list[int]]:
     """Indices of the frames to build from and of those held back to check the skin with: the fewest
     frames that show every state seen in play, then the fewest that show every state seen on finished
@@ -253,6 +299,9 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
     chosen, held = choose_examples(frames)
     if not chosen:
         raise SkinCheckError("no screen could be labelled from the games played (no lost game was named)")
+    faults = evidence_faults(seen)
+    if faults:
+        raise SkinCheckError("the pictures learnt do not fit what the bot did and saw: " + "; ".join(faults[:4]))
     lattice = seen.lattice.translated(-seen.crop.left, -seen.crop.top)
     chosen, held = add_looks(frames, lattice, chosen)
     examples = [(frames[i][0], frames[i][1]) for i in chosen]
@@ -267,6 +316,9 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
     (stage / name / "profile.json").write_text(json.dumps(profile, indent=1) + "\n", encoding="utf-8")
     check_playable(profile_from_dict(name, profile))
     skins = load_skins(stage)
+    shared = shared_pictures(skins[name])
+    if shared:
+        raise SkinCheckError("the new skin would read one picture as two states: " + "; ".join(shared[:4]))
     if extend is not None:
         states = "".join(ch for ch in ALL_STATES if ch in skins[name].chars)
         missing = "".join(ch for ch in ALL_STATES if ch not in states)

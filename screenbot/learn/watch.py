@@ -63,6 +63,11 @@ class Frame:
     image: np.ndarray
     ids: np.ndarray  # (rows, cols)
     what: str
+    # What the bot did and saw, that any naming of the frame must agree with: the cells its left clicks
+    # opened in this game so far (each changed the board), and whether the frame shows every mine of a
+    # lost game (its numbers then count the mines shown around them).
+    opened: frozenset = frozenset()
+    all_mines_shown: bool = False
 
 
 @dataclass
@@ -78,6 +83,7 @@ class Seen:
     question: int | None = None
     names: dict[int, str] = field(default_factory=dict)
     frames: list[Frame] = field(default_factory=list)
+    opened: set = field(default_factory=set)  # cells the bot opened in the game on (``Frame.opened``)
     restart: tuple[str, ControlAction] | None = None
     restarts_tried: list[str] = field(default_factory=list)
     first_clicks: list[str] = field(default_factory=list)  # per game: "opening", "number", "lost", "ignored"
@@ -223,7 +229,7 @@ class Watcher:
         flat = cell_pictures(image, lat)
         if flat is None:
             raise LearnError("the board is no longer where it was found (the window moved or shrank)", code=4)
-        return self.seen.clusters.assign(flat).reshape(lat.rows, lat.cols)
+        return self.seen.clusters.assign_board(flat, lat.rows, lat.cols)
 
     def settled(self, previous: np.ndarray | None = None, timeout: float = REDRAW_TIMEOUT) -> tuple[np.ndarray, np.ndarray]:
         """(image, ids) once the picture has stopped changing; with ``previous`` (ids), waits up to
@@ -246,8 +252,11 @@ class Watcher:
                     self.seen.latencies.append(changed_at - start)
                 return now, ids
 
-    def keep(self, image: np.ndarray, ids: np.ndarray, what: str) -> None:
-        self.seen.frames.append(Frame(image.copy(), ids.copy(), what))
+    def keep(self, image: np.ndarray, ids: np.ndarray, what: str, opened: set | None = None,
+             all_mines_shown: bool = False) -> None:
+        """Keep a frame, with the cells opened so far (``opened``, else the game's ``seen.opened``)."""
+        opened = self.seen.opened if opened is None else opened
+        self.seen.frames.append(Frame(image.copy(), ids.copy(), what, frozenset(opened), all_mines_shown))
 
     # -- acting --------------------------------------------------------------------------------------
 
@@ -261,14 +270,18 @@ class Watcher:
                 self.desk.sleep(0.05)
             self.desk.mouse.press(*action.keys)
         if action.click is not None:
-            window = self.desk.window.geometry() if self.desk.window is not None else self.mouse.screen
-            point = action.guarded_click_point(self.seen.lattice, window)
+            point = self.control_click_point(action)
             if point is None:
                 return  # a candidate restart that would click the board or past the window: not tried
             self.desk.mouse.click(*self.desk.scale.to_points(*point), "left")
         if action.wait:
             self.desk.sleep(action.wait)
         self.park()
+
+    def control_click_point(self, action: ControlAction) -> tuple[float, float] | None:
+        """Where ``action``'s click lands, or None where it may not click (``guarded_click_point``)."""
+        window = self.desk.window.geometry() if self.desk.window is not None else self.mouse.screen
+        return action.guarded_click_point(self.seen.lattice, window)
 
     def covered_cells(self, ids: np.ndarray) -> list[tuple[int, int]]:
         return [(int(r), int(c)) for r, c in np.argwhere(np.isin(ids, list(self.seen.covered)))]

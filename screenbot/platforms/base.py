@@ -8,6 +8,8 @@ windows at all) answers with what it can, and the sessions fall back on what the
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import ContextManager, Protocol
 
@@ -27,6 +29,9 @@ class GameWindow(Protocol):
 
     def title(self) -> str: ...
 
+    # what the window system says the program is ("" when it says nothing): X11's WM_CLASS, Windows' class
+    def program(self) -> str: ...
+
     def activate(self) -> None: ...  # raise it and give it the keyboard
 
     def supports_ping(self) -> bool: ...  # whether ``ping`` can confirm that a click was taken
@@ -44,6 +49,24 @@ class GameWindow(Protocol):
     def put_arrivals_back(self) -> None: ...  # raise those (when under the game now) back over it
 
     def close(self) -> None: ...
+
+
+# Browsers as their windows name them (X11 WM_CLASS: "chromium", "Navigator" / "firefox"; Windows classes:
+# "Chrome_WidgetWin_1", "MozillaWindowClass"; titles: "... - Chromium", "... — Mozilla Firefox").
+BROWSER_NAMES = re.compile(r"chrom|firefox|mozilla|navigator|brave|opera|vivaldi|msedge|microsoft edge|epiphany|"
+                           r"konqueror|falkon|safari|webkit|qutebrowser|midori", re.IGNORECASE)
+
+
+def known_not_a_browser(window: GameWindow | None) -> bool:
+    """Whether ``window`` is known to be no web browser's: False for a browser's and for a window not known
+    at all (None), where a key a desktop client takes for a new game may do something else."""
+    if window is None:
+        return False
+    try:
+        names = f"{window.program()} {window.title()}"
+    except Exception:  # a window gone or that will not say: not known
+        return False
+    return not BROWSER_NAMES.search(names)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from .clicking import Clicker
 from .locating import BoardTracker
 from .observer import LOST, WON
 from .outcome import PLAYING
-from .profile import USUAL_RESTARTS, ControlAction, PlayProfile, action_json
+from .profile import ControlAction, PlayProfile, action_json, usual_restarts
 from .rules import GameRules
 from .types import Located, PlayError, Surroundings
 
@@ -136,7 +136,7 @@ class ClientControls:
         if not self.profile.find_restart:
             raise PlayError(f"the {self.profile.skin} profile has no restart action: cannot start another game")
         tried = []
-        for label, action in USUAL_RESTARTS:
+        for label, action in usual_restarts(self.env.window):
             try:
                 self.control(located, action)
             except PlayError as exc:  # a click that would land on the board or outside the window
@@ -148,8 +148,9 @@ class ClientControls:
                             '"restart": %s', label, self.profile.client, action_json(action))
                 self.restart = action
                 return
-        raise PlayError(f"none of the usual ways started a new game in {self.profile.client} ({', '.join(tried)}): "
-                        f'give its profile\'s "play" section a "restart"')
+        raise PlayError(f"none of the usual ways started a new game in {self.profile.client} (tried: "
+                        f"{', '.join(tried) or 'none'}; keys that may reload, close or open a window are never "
+                        f'tried): give its profile\'s "play" section a "restart"')
 
     def _reads(self, located: Located) -> bool:
         try:

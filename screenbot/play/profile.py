@@ -7,7 +7,7 @@ reads all of this from here, so supporting a client is data, not ``if client == 
 
 ``"play"`` keys (all optional):
 - ``restart``: a control action that starts a new game once one is over, or ``"find"``: try the usual
-  ways (``USUAL_RESTARTS``) at the first restart and keep the first that shows a new game.
+  ways (``usual_restarts``) at the first restart and keep the first that shows a new game.
 - ``after_win`` / ``after_loss``: a control action run first (e.g. close a "Congratulations" dialog).
 - ``window_title``: regex of the client's window title (to follow the window and notice it closing).
 - ``redraw_timeout``: seconds to wait for a click to show before treating it as ignored.
@@ -89,19 +89,29 @@ class ControlAction:
 
 NO_ACTION = ControlAction()
 
-# The usual ways clients start a new game, tried in this order by ``learn`` and by ``play`` under
-# ``"restart": "find"``. Keys that leave the board (gnome-mines' Ctrl+N opens its difficulty page) come
-# after those that do not, so a client that has both keeps its board. A click is at the board's top
-# centre plus (dx, dy) pitches: the face or button just above the board.
-USUAL_RESTARTS: tuple[tuple[str, ControlAction], ...] = (
-    ("F2", ControlAction(keys=("f2",), wait=0.1)),
-    ("Ctrl+R", ControlAction(keys=("ctrl", "r"), wait=0.1)),
-    ("Ctrl+N", ControlAction(keys=("ctrl", "n"), wait=0.1)),
-    ("a click just above the board", ControlAction(click=(0.0, -1.5), wait=0.1)),
-    ("N", ControlAction(keys=("n",), wait=0.1)),
-    ("Escape", ControlAction(keys=("escape",), wait=0.1)),
-    ("Enter", ControlAction(keys=("enter",), wait=0.1)),
-)
+# The ways a new game may be started without being told, tried in this order by ``learn`` and by ``play``
+# under ``"restart": "find"`` (``usual_restarts``). No key that may reload, close, open or navigate
+# anything is among them (Ctrl+R reloads a browser's page, Ctrl+N opens a window, Ctrl+W and Alt+F4
+# close one, F5 and Backspace reload or go back, Escape quits xdemineur, Enter presses whatever has
+# the focus). What is tried: a click at the board's top centre plus (dx, dy) pitches, where clients
+# put their own new-game control (a face or button just above the board); and, only in a window
+# known to be no browser's (where a key may be a page's shortcut), F2, the new-game key of Windows'
+# Minesweeper and its clones, before it, and N (sgt-mines) after it. Any other client is told its
+# restart (learn's --restart, a profile's "restart").
+RESTART_F2 = ("F2", ControlAction(keys=("f2",), wait=0.1))
+RESTART_FACE = ("a click just above the board", ControlAction(click=(0.0, -1.5), wait=0.1))
+RESTART_N = ("N", ControlAction(keys=("n",), wait=0.1))
+
+
+def usual_restarts(window) -> tuple[tuple[str, ControlAction], ...]:
+    """The usual restarts to try on the client of ``window`` (a ``platforms.GameWindow``, or None when
+    not known), as (label, action) in order."""
+    from ..platforms.base import known_not_a_browser
+
+    if known_not_a_browser(window):
+        return RESTART_F2, RESTART_FACE, RESTART_N
+    return (RESTART_FACE,)
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +126,7 @@ class PlayProfile:
     # With win_requires_all_flags: the win also waits for every safe cell to be open (xbomb).
     win_requires_all_open: bool = False
     restart: ControlAction = NO_ACTION
-    find_restart: bool = False  # "restart": "find": try USUAL_RESTARTS at the first restart
+    find_restart: bool = False  # "restart": "find": try ``usual_restarts`` at the first restart
     after_win: ControlAction = NO_ACTION
     after_loss: ControlAction = NO_ACTION
     window_title: str | None = None

@@ -5,7 +5,8 @@
   window (``geometry``, ``activate``; it can be moved or closed mid-game). Every click is recorded with
   whether it fell on the board.
 - Renderers: ``FlatRenderer`` paints each cell state in its own flat colour (read back by
-  ``FlatVision``, a fake of the vision module); ``TemplateRenderer`` pastes a skin's template images,
+  ``FlatVision``, a fake of the vision module); ``ClassicRenderer`` the classic Windows look (raised
+  covered cells, flat opened ones of the same colour); ``TemplateRenderer`` pastes a skin's template images,
   so the real vision code reads the simulated game like a real client.
 - ``FakeDesktop``: a ``screenbot.platforms.Desktop`` whose one window is a ``SimulatedClient``;
   ``FakeOverlay`` (with ``OverlaidScreen``) the hint overlay over it.
@@ -18,11 +19,12 @@ from ..mouse import RecordingMouse
 from .client import ClickRecord, SimulatedClient
 from .desktop import FakeDesktop
 from .overlay import FakeOverlay, OverlaidScreen
-from .renderers import FlatReading, FlatRenderer, FlatVision, TemplateRenderer
+from .renderers import ClassicRenderer, FlatReading, FlatRenderer, FlatVision, TemplateRenderer
 
 __all__ = [
     "LOST",
     "WON",
+    "ClassicRenderer",
     "ClickRecord",
     "FakeDesktop",
     "FakeOverlay",

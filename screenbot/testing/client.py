@@ -45,6 +45,8 @@ class SimulatedClient:
     board_origin: tuple[int, int] = (100, 120)
     margin: int = 40  # window pixels around the board
     restart_keys: tuple[str, ...] = ("ctrl", "r")
+    # The program the window system names (a browser's: the restart search then tries no key).
+    window_class: str = "simulated-minesweeper"
     face: tuple[float, float] | None = None
     preopen: bool = False  # open a random zero area at each start (xdemineur)
     wins_need_flags: bool = False  # xdemineur: won only when every mine is flagged
@@ -170,6 +172,9 @@ class SimulatedClient:
 
     def title(self) -> str:
         return "Simulated Minesweeper"
+
+    def program(self) -> str:
+        return self.window_class
 
     def close(self) -> None:
         return None  # a followed window lets go of its connection here; the fake holds none

@@ -41,6 +41,63 @@ class FlatRenderer:
         return tile
 
 
+class ClassicRenderer:
+    """The classic Windows look: a covered cell raised by a light bevel top and left and a dark one
+    bottom and right, an opened cell flat in the same face colour with a 1-pixel grey line top and
+    left. Only the rim tells a covered cell from an opened empty one. (The face is Windows' silver, a
+    shade off the simulated window's: the real look has a sunken frame round the board, not drawn here,
+    that tells the board from the window.)"""
+
+    FACE = (192, 192, 192)
+    LIGHT = (255, 255, 255)
+    DARK = (128, 128, 128)
+    DIGITS = {1: (255, 0, 0), 2: (0, 128, 0), 3: (0, 0, 255), 4: (128, 0, 0), 5: (0, 0, 128),
+              6: (128, 128, 0), 7: (0, 0, 0), 8: (128, 128, 128)}
+
+    def __init__(self, pitch: int = 16) -> None:
+        self.pitch = pitch
+        self.bevel = max(1, pitch // 8)
+        self._tiles: dict[str, np.ndarray] = {}
+
+    def cell(self, ch: str) -> np.ndarray:
+        if ch not in self._tiles:
+            self._tiles[ch] = self._draw(ch)
+        return self._tiles[ch]
+
+    def _draw(self, ch: str) -> np.ndarray:
+        import cv2
+
+        p, b = self.pitch, self.bevel
+        tile = np.empty((p, p, 3), np.uint8)
+        tile[:] = self.FACE
+        middle = (p // 2, p // 2)
+        if ch in "#F?":
+            for k in range(b):  # the bevel's two triangles meet on the diagonals
+                tile[k, : p - k] = self.LIGHT
+                tile[: p - k, k] = self.LIGHT
+                tile[p - 1 - k, k + 1 :] = self.DARK
+                tile[k + 1 :, p - 1 - k] = self.DARK
+            if ch == "F":
+                pole = p // 2
+                tile[p // 4 : 3 * p // 4, pole] = (0, 0, 0)
+                cv2.fillPoly(tile, [np.array([[pole, p // 4], [pole, p // 2], [p // 4, 3 * p // 8]], np.int32)], (0, 0, 255))
+            elif ch == "?":
+                cv2.putText(tile, "?", (p // 4, 3 * p // 4), cv2.FONT_HERSHEY_PLAIN, p / 24, (0, 0, 0), 1)
+            return tile
+        if ch == "X":
+            tile[:] = (0, 0, 255)
+        tile[0, :] = self.DARK
+        tile[:, 0] = self.DARK
+        if ch in "*XW":
+            cv2.circle(tile, middle, max(2, p // 4), (0, 0, 0), -1)
+        if ch == "W":
+            cv2.line(tile, (2, 2), (p - 3, p - 3), (0, 0, 255), 1)
+            cv2.line(tile, (p - 3, 2), (2, p - 3), (0, 0, 255), 1)
+        if ch.isdigit() and ch != "0":
+            cv2.putText(tile, ch, (p // 4, 3 * p // 4), cv2.FONT_HERSHEY_PLAIN, p / 16, self.DIGITS[int(ch)], 1 + p // 16)
+        return tile
+
+
 class TemplateRenderer:
     """Pastes a skin's template images (``images``: cell character -> BGR tile of one pitch box)."""
 

@@ -43,6 +43,9 @@ class Win32Window:
     def title(self) -> str:
         return title_of(self._api, self.window_id)
 
+    def program(self) -> str:
+        return self._api.class_name(self.window_id)
+
     def is_viewable(self) -> bool:
         return self._api.is_visible(self.window_id) and not self._api.is_iconic(self.window_id)
 

@@ -62,6 +62,11 @@ class WindowTracker:
 
         return window_title(self.window_id, display=self._display_name)
 
+    def program(self) -> str:
+        from .windows import window_class
+
+        return window_class(self.window_id, display=self._display_name)
+
     def windows_over(self, rect: Rect, own: bool = False) -> list[str]:
         """Titles of other programs' windows stacked above the game window over ``rect`` (with
         ``own``: of the game's own windows, its dialogs)."""

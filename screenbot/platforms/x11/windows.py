@@ -174,6 +174,19 @@ def window_title(window_id: int, *, display: str | None = None) -> str:
         conn.close()
 
 
+def window_class(window_id: int, *, display: str | None = None) -> str:
+    """The window's WM_CLASS, instance and class with a space between ("chromium Chromium"); "" if none."""
+    conn = connect(display)
+    try:
+        try:
+            names = conn.create_resource_object("window", window_id).get_wm_class()
+        except Exception:
+            return ""
+        return " ".join(names) if names else ""
+    finally:
+        conn.close()
+
+
 def screen_size(*, display: str | None = None) -> tuple[int, int]:
     conn = connect(display)
     try:
