@@ -5,7 +5,8 @@ Two kinds of cases, each drawn at random on every run (the seed is printed; repl
 
 - labelled screenshots of the shipped clients in that look (minegauler's Standard skin, xdemineur, the
   React page), each read with its own client's pictures hidden, as a client nobody taught;
-- boards drawn by code in the look (``screenbot.testing.classic_board``) at cell sizes from 10 to 60 px.
+- boards drawn by code in the look (``screenbot.testing.classic_board``) at cell sizes from 10 to 60 px,
+  with and without a grid line between opened cells.
 
 Each is read exactly or refused with a reason; a board read wrong with no error fails the test.
 """
@@ -76,12 +77,14 @@ def test_boards_drawn_in_the_classic_look_at_random_cell_sizes():
     lines = []
     for _ in range(12):
         pitch, rows, cols, lost = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 14), rng.random() < 0.5
+        grid_line = rng.random() < 0.5
         board = random_game(rng, rows, cols, lost=lost)
-        image, _ = draw(board, pitch, grid_line=True)
+        image, _ = draw(board, pitch, grid_line=grid_line)
         got, said = _read(image, skins)
         outcome = _outcome(got, board)
         counts[outcome] += 1
-        lines.append(f"  {rows}x{cols} at {pitch} px{' lost' if lost else ''}: {outcome} - {said[-160:]}")
+        lines.append(f"  {rows}x{cols} at {pitch} px{' lost' if lost else ''}{'' if grid_line else ', no grid line'}: "
+                     f"{outcome} - {said[-160:]}")
     summary = f"classic boards drawn at random sizes: {counts}; {REPLAY}"
     print("\n" + "\n".join(lines) + "\n" + summary)
     assert counts["WRONG"] == 0, summary + "\n" + "\n".join(line for line in lines if "WRONG" in line)

@@ -224,16 +224,22 @@ def _raised_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
     parts = _parts(mask)
     if reds < 0.05 and core.max() < 90 and len(parts) == 2 and parts[1][0] > parts[0][0] and parts[1][1] < parts[0][1] / 2:
         return "?", 0.8, ""  # a hook and, under it, a dot
-    if reds < 0.05 and len(parts) == 1:
-        return "F", 0.75, ""  # a flag in one piece, of one colour
     return "~", 0.3, "a raised cell with a mark that is neither a flag nor a question mark"
 
 
 def _crossed(mask) -> bool:
-    """Does the ink reach all four corners of the middle (a cross drawn over it)? A flag, a "?" or a
-    number keeps off at least two of them."""
-    k = max(2, mask.shape[0] // 6)
-    return bool(mask[:k, :k].any() and mask[:k, -k:].any() and mask[-k:, :k].any() and mask[-k:, -k:].any())
+    """Does the ink run along both diagonals of the middle, corner to corner (a cross drawn over the
+    cell)? A flag, a "?" or a number, however bold, leaves much of one diagonal bare."""
+    import cv2
+
+    near = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    side = mask.shape[0]
+    steps = np.arange(side)
+    return bool(near[steps, steps].mean() >= CROSS_COVER and near[steps, side - 1 - steps].mean() >= CROSS_COVER)
+
+
+# Share of each diagonal a cross's ink covers (within a pixel).
+CROSS_COVER = 0.8
 
 
 def _parts(mask) -> list[tuple[float, int]]:
@@ -351,6 +357,34 @@ def judge(frame: np.ndarray, lattice: Lattice) -> tuple[float, str]:
     return score, ""
 
 
+def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
+    """``lattice``, or a place a pixel from it, where its boxes sit on the cells: the nearest place with
+    about the most raised cells (then the clearest reading).
+
+    A box a pixel or two off sees a neighbour's edge where its own bevel should be, and a raised cell
+    then looks flat (at 18 px, every covered cell of minegauler's reads as open, clearly)."""
+    height, width = frame.shape[:2]
+    scored = []
+    for dx, dy in ((x, y) for x in (-1, 0, 1) for y in (-1, 0, 1)):
+        moved = _moved(lattice, dx, dy)
+        rect = moved.board_rect()
+        if rect.left < 0 or rect.top < 0 or rect.right > width or rect.bottom > height:
+            continue
+        up, down = relief(cell_boxes(frame, moved))
+        scored.append((int((up >= 1.0).sum()), float(_relief_clear(up, down).mean()), -(abs(dx) + abs(dy)), moved))
+    if not scored:
+        return lattice
+    most = max(entry[0] for entry in scored)
+    # Places within a tenth of the most raised cells count as many: a grid line caught in a box's band can
+    # lift a few flat cells.
+    return max(scored, key=lambda entry: (entry[0] >= 0.9 * most, round(entry[1], 2), entry[2]))[3]
+
+
+def _moved(lattice: Lattice, dx: int, dy: int) -> Lattice:
+    return Lattice(lattice.skin, (lattice.origin[0] + dx, lattice.origin[1] + dy), lattice.pitch, lattice.rows,
+                   lattice.cols)
+
+
 def _uneven_strip(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
     """Does the strip of pixels just outside ``side`` (a quarter pitch deep) change along the side, one
     cell's length to the next? A board's frame is the same all along; cells past the side, which the
@@ -371,6 +405,8 @@ def _uneven_strip(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
     count = lattice.cols if side in ("top", "bottom") else lattice.rows
     along = strip.astype(np.float32).mean(axis=1)  # (pixels along the side, 3)
     segments = np.array([piece.mean(axis=0) for piece in np.array_split(along, count)])
+    if count >= 4:
+        segments = segments[1:-1]  # the end ones reach the frame's corners, drawn otherwise
     return bool(np.abs(segments - np.median(segments, axis=0)).max() > SAME_CELL)
 
 
@@ -379,12 +415,15 @@ SAME_CELL = 12.0
 
 
 def cells_past(frame: np.ndarray, lattice: Lattice) -> list[str]:
-    """The sides past which the strip just outside the board changes from cell to cell, or a box of the
-    next line looks like one of the board's covered or empty cells: the board goes on there (a window cuts it, the grid found was part of it), or its edge
-    cannot be told from what is around it (empty cells with no grid line, on a panel of their grey)."""
+    """The sides past which the board may go on: the strip just outside changes from cell to cell, a box
+    of the next line looks like one of the board's covered or empty cells, or no line of the first few
+    pixels outside differs from the cells' face (no frame or grid line: opened cells with no line
+    between them look the same as a panel of their grey, so where the board ends cannot be told)."""
     boxes = cell_boxes(frame, lattice)
     reading = read_classic(frame, lattice)
     typical = [np.median(boxes[reading.chars == ch], axis=0) for ch in "#0" if (reading.chars == ch).any()]
+    middles = boxes[:, MIDDLE, MIDDLE].reshape(len(boxes), -1, 3)
+    face = _board_face(middles[reading.chars == "#"])
     height, width = frame.shape[:2]
     (ox, oy), (px, py) = lattice.origin, lattice.pitch
     sides = []
@@ -397,7 +436,32 @@ def cells_past(frame: np.ndarray, lattice: Lattice) -> list[str]:
         if rect.left < 0 or rect.top < 0 or rect.right > width or rect.bottom > height:
             continue
         past = cell_boxes(frame, line)
-        if _uneven_strip(frame, lattice, side) or any((np.abs(past - one).mean(axis=(1, 2, 3)) < SAME_CELL).any()
-                                                      for one in typical):
+        if (_uneven_strip(frame, lattice, side) or not _framed(frame, lattice, side, face)
+                or any((np.abs(past - one).mean(axis=(1, 2, 3)) < SAME_CELL).any() for one in typical)):
             sides.append(side)
     return sides
+
+
+# Pixels outside a side searched for a frame or a grid line.
+FRAME_REACH = 3
+
+
+def _framed(frame: np.ndarray, lattice: Lattice, side: str, face: np.ndarray | None) -> bool:
+    """Is one of the first FRAME_REACH lines of pixels outside ``side`` unlike the cells' ``face``
+    (a frame, a grid line, a window's edge)?"""
+    if face is None:
+        return True
+    rect = lattice.board_rect()
+    height, width = frame.shape[:2]
+    for d in range(FRAME_REACH):
+        if side == "top":
+            line = frame[rect.top - 1 - d, rect.left : rect.right] if rect.top - 1 - d >= 0 else None
+        elif side == "bottom":
+            line = frame[rect.bottom + d, rect.left : rect.right] if rect.bottom + d < height else None
+        elif side == "left":
+            line = frame[rect.top : rect.bottom, rect.left - 1 - d] if rect.left - 1 - d >= 0 else None
+        else:
+            line = frame[rect.top : rect.bottom, rect.right + d] if rect.right + d < width else None
+        if line is None or np.abs(np.median(line.astype(np.float32), axis=0) - face).max() > SAME_CELL:
+            return True
+    return False

@@ -127,9 +127,7 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     found = _judge_by_pictures(frame, grid, skins) if skins else None
     if families and (found is None or found.unmatched):
         # No taught client's pictures fit: a look read from its structure may (the classic look).
-        family = _judge_family(frame, grid, families[0])
-        if found is None or family.lattice is not None or family.confidence > found.confidence:
-            return family
+        return _judge_family(frame, grid, families[0])
     return found
 
 
@@ -139,7 +137,8 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
 
     (cx, cy), (px, py) = grid.centre, grid.pitch
     # The cell's face is its whole box in this look (bevels included): the box is centred on it.
-    lattice = _whole_pixels(Lattice(skin.name, (cx - px / 2, cy - py / 2), (px, py), grid.rows, grid.cols))
+    lattice = classic.placed(frame, _whole_pixels(Lattice(skin.name, (cx - px / 2, cy - py / 2), (px, py),
+                                                          grid.rows, grid.cols)))
     score, why = classic.judge(frame, lattice)
     if why:
         return Found(grid, None, score, f"its cells match no known skin, nor the {skin.name} look: {why}")
