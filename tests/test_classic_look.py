@@ -46,7 +46,7 @@ def _outcome(got, truth) -> str:
     return "refused" if got is None else "right" if got == truth else "WRONG"
 
 
-@pytest.mark.parametrize("prefix, draws, least_right", [("mg-", 7, 5), ("xd-16x16", 6, 4), ("rm-s", 6, 0)])
+@pytest.mark.parametrize("prefix, draws, least_right", [("mg-", 7, 5), ("xd-16x16", 6, 4), ("sm-", 6, 2), ("rm-s", 6, 0)])
 def test_a_classic_client_is_read_with_its_own_pictures_hidden(prefix, draws, least_right):
     import cv2
 

@@ -1,0 +1,115 @@
+"""``python3 -m lab classic-look``: the built-in classic look on clients it was not taught, with figures.
+
+Every labelled screenshot of the shipped clients drawn in the classic look (``fixtures/screens``:
+minegauler, xdemineur, sgt-mines, react-minesweeper) is located and read as ``screenbot read`` would,
+with that client's own skin hidden, so that only the other clients' pictures and the classic look can
+read it; then ``--drawn`` boards drawn by code in the look at random cell sizes 10-60 px
+(``screenbot.testing.classic_board``, half with no grid line). Each is right, refused (with the reason
+counted), or wrong (read with no error but not the true board). Figures, not pass/fail: exit 1 only
+when a board is read wrong.
+
+Exit codes: 0 no board read wrong, 1 a board read wrong, 2 bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+import time
+from pathlib import Path
+
+from screenbot.commands.common import bounded_int
+from screenbot.exit_codes import EXIT_FAILED, EXIT_OK
+
+SCREENS = Path(__file__).resolve().parents[2] / "fixtures" / "screens"
+CLIENTS = {"mg-": "minegauler", "xd-": "xdemineur", "sm-": "sgt-mines", "rm-": "react-minesweeper"}
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "classic-look",
+        help="read the labelled shots of classic-look clients with their own skin hidden, and drawn boards",
+        description="Read every labelled screenshot of the clients drawn in the classic look with that client's "
+        "own skin hidden, then boards drawn in the look at random sizes; print right / refused / wrong. "
+        "Exit codes: 0 none wrong, 1 a board read wrong, 2 bad arguments.",
+    )
+    parser.add_argument("--drawn", type=bounded_int(0, 10_000), default=60, help="boards drawn in the look (default 60)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the drawn boards (default: drawn, printed)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from screenbot.testing.classic_board import draw, random_game
+    from screenbot.vision import load_skins
+
+    all_skins = load_skins()
+    wrong = 0
+    for prefix, client in CLIENTS.items():
+        skins = {name: skin for name, skin in all_skins.items() if name != client}
+        tally = _Tally()
+        for meta_path in sorted(SCREENS.glob(prefix + "*.json")):
+            if json.loads(meta_path.read_text(encoding="utf-8"))["lattice"]["skin"] != client:
+                continue
+            truth = meta_path.with_suffix(".txt").read_text(encoding="utf-8").split()
+            tally.add(meta_path.stem, cv2.imread(str(meta_path.with_suffix(".png"))), truth, skins)
+        wrong += tally.report(f"{client} shots, its skin hidden")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    rng = random.Random(seed)
+    tally = _Tally()
+    for index in range(args.drawn):
+        pitch, rows, cols = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 14)
+        lost, grid_line = rng.random() < 0.5, rng.random() < 0.5
+        board = random_game(rng, rows, cols, lost=lost)
+        image, _ = draw(board, pitch, grid_line=grid_line)
+        tally.add(f"drawn {index}: {rows}x{cols} at {pitch} px{'' if grid_line else ', no grid line'}", image, board,
+                  all_skins)
+    wrong += tally.report(f"boards drawn in the look (seed {seed})")
+    return EXIT_FAILED if wrong else EXIT_OK
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.counts = collections.Counter()
+        self.reasons = collections.Counter()
+        self.wrong: list[str] = []
+        self.cpu = 0.0
+
+    def add(self, name: str, frame, truth: list[str], skins) -> None:
+        from screenbot.errors import MinesweeperError
+        from screenbot.vision import locate_board, read_board
+        from screenbot.vision.plausible import check_plausible
+
+        started = time.process_time()
+        try:
+            lattice = locate_board(frame, skins)
+            reading = read_board(frame, lattice, skins)
+            check_plausible(reading.board, skins[lattice.skin])
+        except MinesweeperError as exc:
+            self.counts["refused"] += 1
+            self.reasons[_reason(str(exc))] += 1
+        else:
+            right = list(reading.board.grid) == truth
+            self.counts["right" if right else "wrong"] += 1
+            if not right:
+                self.wrong.append(f"{name} (read as {lattice.skin})")
+        self.cpu += time.process_time() - started
+
+    def report(self, what: str) -> int:
+        total = sum(self.counts.values())
+        print(f"{what}: {total} boards, {self.counts['right']} right, {self.counts['refused']} refused, "
+              f"{self.counts['wrong']} wrong ({self.cpu / max(total, 1) * 1000:.0f} ms CPU a board)")
+        for reason, count in self.reasons.most_common(4):
+            print(f"  refused {count}: {reason}")
+        for name in self.wrong:
+            print(f"  WRONG: {name}")
+        return self.counts["wrong"]
+
+
+def _reason(message: str) -> str:
+    """The part of a refusal that says why, without the board's place or the crop's path."""
+    why = message.split(": ", 2)[-1] if message.startswith("no complete") else message
+    return why.split(": cell row")[0][-110:]
