@@ -6,18 +6,20 @@ numbers in standard colours (1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7
 on a raised cell, a black mine on a flat one, the hit mine on red. Each cell is described by a few
 measurements that answer one question each, and its state follows from them:
 
-- ``relief``: is the cell raised (top-left lighter than bottom-right) or flat?
+- ``relief``: is the cell raised (top and left lighter than its face, bottom and right darker) or flat?
 - ``ink``: what share of the cell's middle differs from the face of its kind (the board's own raised
   face, or its own flat face: taken over the whole board, so a glyph that fills a cell does not pass
   for its face), and in which colour (the strongest quarter of the ink, away from the anti-aliased
   rim of each stroke);
 - ``red``: is the cell's own face red (the hit mine)?
-- ``base``: is the ink's bottom wide (a flag's foot) or narrow (the dot of a "?")?
+- the ink's shape where colour cannot tell: red above black (a flag) or across it (a cross), one piece
+  or a hook over a dot (a "?"), solid (a mine) or strokes, and its holes (a 7 none, an 8 two).
 
-A state is named only when every measurement it rests on is clear of its boundary; the least clear
-margin is the cell's confidence, and a cell under ``READ_CONFIDENCE`` is refused by the reader with
-the measurement that was unclear. Boundaries are in ``CLASSIC_LIMITS``: measured on labelled shots of
-three clients in this look (minegauler, xdemineur and the React page), not tuned per client.
+A state is named only when the measurements it rests on are clear of their boundaries; the cell's
+confidence says how clear, and a cell under ``READ_CONFIDENCE`` is refused by the reader with the
+measurement that was unclear. The boundaries (``CLASSIC_LIMITS`` and the constants beside the functions)
+are set by hand from labelled shots of four clients in this look (minegauler, xdemineur, sgt-mines and
+the React page), one value for all of them: no client has its own.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ class Limits:
     red_face: float = 0.35  # share of the middle that is strong red on a hit mine's face
     mine_solid: float = 0.25  # black ink keeping this share after a 2-px erosion is a mine's disc
     glyph_solid: float = 0.10  # ... and keeping at most this share, a number's strokes
-    colour_margin: float = 0.62  # nearest colour's share of the two nearest distances' sum, at most
+    colour_share: float = 0.56  # nearest colour's distance, as a share of the two nearest distances' sum, at most
     colour_reach: float = 80.0  # and its distance (levels, RGB): further than this is another colour
 
 
@@ -89,19 +91,14 @@ def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return top_left, bottom_right, np.median(_rim(light[..., None])[..., 0], axis=1)
 
 
-def bevel_contrast(boxes: np.ndarray) -> np.ndarray:
-    """Top-left bands' brightness less bottom-right bands' (levels): a raised cell's bevels give tens."""
-    top_left, bottom_right, _ = _bands(boxes)
-    return top_left - bottom_right
-
-
 def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """How raised each cell is, and how flat: (raised, flat) scores, each >= 1 where it is clearly so.
 
     A raised cell's top and left bands are lighter than its face and its bottom and right bands darker.
     A flat cell has at most a grid line, on one side only: one band darker than its face, the other the
-    face's own colour. Both conditions are asked of the face (the cell's middle), so a grid line or a
-    neighbour's edge caught in a band does not make a flat cell look raised."""
+    face's own colour. Both conditions are asked against the face, so a grid line or a
+    neighbour's edge caught in a band does not make a flat cell look raised. The face is the median of
+    the cell's rim (between the bands and the middle), clear of whatever is drawn in the middle."""
     top_left, bottom_right, face = _bands(boxes)
     lighter, darker = top_left - face, face - bottom_right
     raised = np.minimum(np.minimum(lighter, darker) / RAISED_STEP, (top_left - bottom_right) / RAISED_SPAN)
@@ -199,19 +196,6 @@ def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
     mix at its anti-aliased rim."""
     keep = max(1, len(far) // 4)
     return ink[np.argsort(-far)[:keep]].mean(axis=0)
-
-
-def _base_is_wide(mask: np.ndarray) -> bool | None:
-    """Is the ink's bottom row-band as wide as most of the ink (a flag's foot), or narrow (a "?"'s dot)?"""
-    rows = np.flatnonzero(mask.any(axis=1))
-    cols = np.flatnonzero(mask.any(axis=0))
-    if len(rows) < 4 or len(cols) < 2:
-        return None
-    height = rows[-1] - rows[0] + 1
-    bottom = mask[rows[-1] - max(1, height // 5) + 1 : rows[-1] + 1]
-    bottom_cols = np.flatnonzero(bottom.any(axis=0))
-    width = bottom_cols[-1] - bottom_cols[0] + 1 if len(bottom_cols) else 0
-    return width >= 0.6 * (cols[-1] - cols[0] + 1)
 
 
 def _raised_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
@@ -312,7 +296,7 @@ def _nearest_number(core, limits: Limits) -> tuple[str, float, str]:
     order = np.argsort(dist)
     d1, d2 = dist[order[0]], dist[order[1]]
     share = d1 / max(d1 + d2, 1e-6)
-    if share > limits.colour_margin * 0.5 + 0.25 or d1 > limits.colour_reach:
+    if share > limits.colour_share or d1 > limits.colour_reach:
         return "~", 0.4, f"a number in a colour no standard number has (nearest {names[order[0]]})"
     why = "" if 1.0 - share >= 0.6 else f"a number whose colour lies between {names[order[0]]}'s and {names[order[1]]}'s"
     return names[order[0]], 1.0 - share, why
