@@ -26,7 +26,7 @@ from screenbot.vision.plausible import check_plausible
 
 from .seeds import REPLAY, SEED
 
-pytestmark = pytest.mark.integration(seconds=4)
+pytestmark = pytest.mark.integration(seconds=12)
 
 SCREENS = Path(__file__).resolve().parent.parent / "fixtures" / "screens"
 
