@@ -63,7 +63,7 @@ def seen_after_games() -> Seen:
     seen.mine_counts = [40, 40]
     seen.restart = ("Ctrl+R", ControlAction(keys=("ctrl", "r"), wait=0.1))
     seen.window_title = "Mines"
-    seen.zero_flood = True
+    seen.floods = ["8", "8"]
     seen.latencies = [0.1, 0.2]
     return seen
 
@@ -305,3 +305,21 @@ def test_a_picture_under_two_states_is_found():
     assert shared_pictures(skin) == ["'#' and '0' share a picture (covered-20-1.png and 0-20-0.png)"]
     skin.templates.pop()
     assert shared_pictures(skin) == []
+
+
+def test_the_flood_rule_is_learnt_from_boards_in_play_only():
+    """Which neighbours of a 0 a client opens itself is read off a board in play: react-minesweeper
+    opens 4, and its lost board shows every cell, from which learning wrote "8" (play then refused
+    its first game: a 0 with a covered cell diagonally beside it). No 0 seen in play: no rule."""
+    from solver.board import Board
+
+    from screenbot.learn.session import flood_seen
+
+    assert flood_seen(Board(("000", "011", "01#"))) == "8"
+    assert flood_seen(Board(("01", "1#"))) == "4"
+    assert flood_seen(Board(("0#1", "11#", "###"))) == "none"
+    assert flood_seen(Board(("1#", "##"))) is None and flood_seen(None) is None
+    seen = seen_after_games()
+    for floods, rule in (([], "none"), (["8", "8"], "8"), (["8", "4"], "4"), (["4", "none"], "none")):
+        seen.floods = floods
+        assert profile_for(seen, "learnt")["play"]["flood"] == rule

@@ -83,7 +83,8 @@ def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
     side = picture_side(lattice.pitch)
     region = image[rect.top : rect.bottom, rect.left : rect.right]
     scaled = cv2.resize(region, (lattice.cols * side, lattice.rows * side), interpolation=cv2.INTER_AREA)
-    cells = _blurred(scaled.astype(np.float32).reshape(lattice.rows, side, lattice.cols, side, 3).transpose(0, 2, 1, 3, 4))
+    cells = scaled.astype(np.float32).reshape(lattice.rows, side, lattice.cols, side, 3).transpose(0, 2, 1, 3, 4)
+    cells = _blurred(cells)
     cut = rim(side)
     cells[0, :, :cut] = np.nan
     cells[-1, :, side - cut :] = np.nan
@@ -124,7 +125,7 @@ def middles(pictures: np.ndarray) -> np.ndarray:
     return square.reshape(len(square), -1, 3)
 
 
-def _differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _differences(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray | int]:
     """|a - b| with 0 where either is NaN (left out), and the count of values compared, over the last axis."""
     diff = np.abs(np.asarray(a, dtype=np.float32) - np.asarray(b, dtype=np.float32))
     missing = np.isnan(diff)

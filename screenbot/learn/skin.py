@@ -211,11 +211,13 @@ def profile_for(seen: Seen, name: str) -> dict:
     if seen.end_mark_seconds:
         play["end_mark"] = round(seen.end_mark_seconds + 1.0, 1)
     slowest = max(seen.latencies, default=0.05)
+    # Every game seen must agree; with no 0 seen in play, no rule ("none": play checks nothing).
+    flood = "none" if not seen.floods or "none" in seen.floods else "4" if "4" in seen.floods else "8"
     play.update({
         "redraw_timeout": round(max(0.5, 5 * slowest), 2),
         "settle": 0.02,
         "restart_timeout": 5.0,
-        "flood": "8" if seen.zero_flood is not False else "none",
+        "flood": flood,
         "confirm_clicks": "cell",
         "drops_clicks": seen.dropped_clicks > 0,
     })
@@ -246,6 +248,7 @@ def profile_for(seen: Seen, name: str) -> dict:
             "mines_seen": seen.mine_counts,
             "restart": seen.restart[0] if seen.restart is not None else None,
             "restarts_tried": seen.restarts_tried,
+            "floods_seen": seen.floods,
             "dropped_clicks": seen.dropped_clicks,
             "slowest_redraw_s": round(slowest, 3),
         },

@@ -93,7 +93,8 @@ class Seen:
     refused: list[str] = field(default_factory=list)  # why games were not used
     dropped_clicks: int = 0
     latencies: list[float] = field(default_factory=list)
-    zero_flood: bool | None = None  # every 0 seen had no covered neighbour
+    # Per named game, which neighbours of a 0 the client opened itself before the loss (``flood_seen``).
+    floods: list[str] = field(default_factory=list)
     window_title: str | None = None
     wins: int = 0
     unclear_wins: int = 0  # wins whose board changed in a way no win explains (nothing learnt from them)
@@ -144,8 +145,8 @@ def board_lattice(frame: np.ndarray, name: str) -> Lattice:
     return Lattice.from_edges(name, edges(cx, px), edges(cy, py))
 
 
-# Mean grey-level difference (0-255) under which an outer cell of a fresh board looks like an inner one.
-SAME_LOOK = 3.0
+# Mismatches (mean grey levels, 0-255) this close to the best one are as good: the smallest shift is taken.
+SAME_SCORE = 0.05
 
 
 def fresh_phase(frame: np.ndarray, lattice: Lattice) -> Lattice:
@@ -178,8 +179,6 @@ def fresh_phase(frame: np.ndarray, lattice: Lattice) -> Lattice:
         return max(float(np.median([np.abs(c - middle).mean() for c in line])) for line in (crops[0], crops[2]))
 
     xs, ys = lattice.col_edges(), lattice.row_edges()
-    if max(mismatch(xs, ys, 0), mismatch(xs, ys, 1)) <= SAME_LOOK:
-        return lattice  # the outer cells look like the inner ones already
     for axis, pitch in ((0, lattice.pitch[0]), (1, lattice.pitch[1])):
         reach = int(pitch // 2)
         shifts = sorted(range(-reach, reach + 1), key=abs)
@@ -188,7 +187,10 @@ def fresh_phase(frame: np.ndarray, lattice: Lattice) -> Lattice:
             moved_x = tuple(x + d for x in xs) if axis == 0 else xs
             moved_y = tuple(y + d for y in ys) if axis == 1 else ys
             scores.append(mismatch(moved_x, moved_y, axis))
-        best = shifts[int(np.argmin(scores))]  # the first of equal scores: the smallest shift
+        # The best phase, even where the one found looks nearly as good: a box a pixel off holds a
+        # pixel of the next cell, and an opened cell then changes picture when its neighbour does
+        # (minegauler at 24 px: 2.25 levels off at a 1-pixel shift). Of equal scores the smallest shift.
+        best = shifts[next(i for i, score in enumerate(scores) if score <= min(scores) + SAME_SCORE)]
         if axis == 0:
             xs = tuple(x + best for x in xs)
         else:
