@@ -2,11 +2,12 @@
 
 Every cell is cut the way the reader cuts it (the board region resized once) as a square of
 ``picture_side`` pixels, never fewer than the cell's own (a 1-pixel line, all that tells a raised
-covered cell from a flat opened one in the classic Windows look, stays a pixel or more), blurred over
-3x3 pixels. The whole box is compared, rims and bevels included, but for the rim on a side where the
-cell has no neighbour: a box holds half the gap or line shared with the next cell on each side, and at
-the board's last row and column that half shows the window's background instead (another colour).
-That strip is left out of the picture (NaN) and of every comparison with it. Cells of the board's
+covered cell from a flat opened one in the classic Windows look, stays a pixel or more), each blurred
+over 3x3 pixels on its own. The whole box is compared, rims and bevels included, but for its outermost
+screen pixel (``shared_band``: it may hold part of the next cell) and the rim on a side where the cell
+has no neighbour: a box holds half the gap or line shared with the next cell on each side, and at the
+board's last row and column that half shows the window's background instead (another colour). That
+strip is left out of the picture (NaN) and of every comparison with it. Cells of the board's
 middle are assigned first, so a state's first picture (its prototype) is a whole one wherever one is
 on the board.
 
@@ -71,6 +72,14 @@ def rim(side: int) -> int:
     return max(1, round(side * RIM_SHARE))
 
 
+def shared_band(pitch: tuple[float, float]) -> int:
+    """Picture pixels left off every side of a box: its outermost screen pixel, which may hold part of
+    the next cell (a pitch that is no whole number of pixels, KMines' 60.9; antialiased edges), and
+    the one pixel the blur spreads it inward. A bevel (2 px and more on every classic-look client
+    seen) still shows inside it."""
+    return int(np.ceil(SIZE / max(pitch))) + 1  # the picture pixels per screen pixel, plus one
+
+
 def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
     """(cells, side*side*3) float32 pictures of every cell of ``lattice`` on ``image``, row by row, the
     rim on each side at the board's edge NaN (see the module's note); None when the lattice runs off
@@ -84,8 +93,10 @@ def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
     region = image[rect.top : rect.bottom, rect.left : rect.right]
     scaled = cv2.resize(region, (lattice.cols * side, lattice.rows * side), interpolation=cv2.INTER_AREA)
     cells = scaled.astype(np.float32).reshape(lattice.rows, side, lattice.cols, side, 3).transpose(0, 2, 1, 3, 4)
-    cells = _blurred(cells)
-    cut = rim(side)
+    band = shared_band(lattice.pitch)
+    cells = np.ascontiguousarray(_blurred(cells)[:, :, band : side - band, band : side - band])
+    side -= 2 * band
+    cut = max(1, rim(side + 2 * band) - band)
     cells[0, :, :cut] = np.nan
     cells[-1, :, side - cut :] = np.nan
     cells[:, 0, :, :cut] = np.nan
@@ -103,12 +114,13 @@ def _blurred(cells: np.ndarray) -> np.ndarray:
     return sum(padded[..., dy : dy + side, dx : dx + side, :] for dy in range(3) for dx in range(3)) / 9.0
 
 
-def box_picture(box: np.ndarray, side: int) -> np.ndarray:
-    """One cell's pitch box (as a skin keeps it) as a picture like ``cell_pictures``', whole."""
+def box_picture(box: np.ndarray, pitch: tuple[float, float]) -> np.ndarray:
+    """One cell's pitch box (as a skin keeps it) as a picture like ``cell_pictures``', with every rim."""
     import cv2
 
+    side, band = picture_side(pitch), shared_band(pitch)
     scaled = cv2.resize(box, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
-    return _blurred(scaled).reshape(-1)
+    return np.ascontiguousarray(_blurred(scaled)[band : side - band, band : side - band]).reshape(-1)
 
 
 def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
@@ -120,7 +132,7 @@ def middles(pictures: np.ndarray) -> np.ndarray:
     """The part of square pictures (k, side*side*3) inside the rim on every side, (k, pixels, 3)."""
     pictures = np.asarray(pictures, dtype=np.float32)
     side = int(round(np.sqrt(pictures.shape[-1] / 3)))
-    cut = rim(side)
+    cut = max(1, round(side * RIM_SHARE))
     square = pictures.reshape(-1, side, side, 3)[:, cut : side - cut, cut : side - cut]
     return square.reshape(len(square), -1, 3)
 

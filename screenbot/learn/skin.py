@@ -87,15 +87,14 @@ def shared_pictures(skin) -> list[str]:
     """Pairs of states of ``skin`` (a loaded ``vision.skins.Skin``) with a picture of one the same as
     one of the other's at the same size, compared as learning compares cells (whole, rims included):
     one picture read as two states, as a sentence each."""
-    from .clusters import box_picture, picture_side, same_picture
+    from .clusters import box_picture, same_picture
 
     by_pitch: dict[tuple, list] = {}
     for template in skin.templates:
         by_pitch.setdefault((template.pitch, template.image.shape), []).append(template)
     found = set()
     for (pitch, _), templates in by_pitch.items():
-        side = picture_side(pitch)
-        pictures = [box_picture(t.image, side) for t in templates]
+        pictures = [box_picture(t.image, pitch) for t in templates]
         for i, a in enumerate(templates):
             for j in range(i):
                 b = templates[j]

@@ -145,8 +145,10 @@ def board_lattice(frame: np.ndarray, name: str) -> Lattice:
     return Lattice.from_edges(name, edges(cx, px), edges(cy, py))
 
 
-# Mismatches (mean grey levels, 0-255) this close to the best one are as good: the smallest shift is taken.
-SAME_SCORE = 0.05
+# Mean grey-level difference (0-255) under which an outer cell of a fresh board looks like an inner one,
+# and under which it looks the same.
+SAME_LOOK = 3.0
+EXACT_LOOK = 0.5
 
 
 def fresh_phase(frame: np.ndarray, lattice: Lattice) -> Lattice:
@@ -187,10 +189,19 @@ def fresh_phase(frame: np.ndarray, lattice: Lattice) -> Lattice:
             moved_x = tuple(x + d for x in xs) if axis == 0 else xs
             moved_y = tuple(y + d for y in ys) if axis == 1 else ys
             scores.append(mismatch(moved_x, moved_y, axis))
-        # The best phase, even where the one found looks nearly as good: a box a pixel off holds a
-        # pixel of the next cell, and an opened cell then changes picture when its neighbour does
-        # (minegauler at 24 px: 2.25 levels off at a 1-pixel shift). Of equal scores the smallest shift.
-        best = shifts[next(i for i, score in enumerate(scores) if score <= min(scores) + SAME_SCORE)]
+        # A phase where the outer cells look exactly like the inner ones is the cells' own (a look with
+        # no gap between cells, the classic one), even where the one found looks nearly as good: a box a
+        # pixel off holds a pixel of the next cell, and an opened cell then changes picture when its
+        # neighbour does (minegauler at 24 px: 2.25 levels off at a 1-pixel shift). Where none does (gaps
+        # between cells show the window's background round the board), the boxes found stay unless
+        # another phase looks alike and they do not. Of equal phases the smallest shift.
+        exact = [d for d, score in zip(shifts, scores) if score <= EXACT_LOOK]
+        if exact:
+            best = exact[0]
+        elif scores[0] <= SAME_LOOK:
+            best = 0
+        else:
+            best = shifts[int(np.argmin(scores))]
         if axis == 0:
             xs = tuple(x + best for x in xs)
         else:
