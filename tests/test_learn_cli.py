@@ -60,7 +60,7 @@ def seen_after_games() -> Seen:
     seen.frames = [Frame(image, ids_fresh, "fresh"), Frame(image, ids_hover, "hover"), Frame(image, ids_lost, "lost"),
                    Frame(image, ids_q, "question"), Frame(image, ids_unnamed, "odd")]
     seen.first_clicks = ["opening", "opening"]
-    seen.mine_counts = [40, 40]
+    seen.mine_counts = [3, 3]
     seen.restart = ("Ctrl+R", ControlAction(keys=("ctrl", "r"), wait=0.1))
     seen.window_title = "Mines"
     seen.floods = ["8", "8"]
@@ -111,13 +111,13 @@ def test_frames_showing_a_shade_of_a_state_the_chosen_ones_lack_are_chosen_too()
 def test_the_profile_comes_from_what_was_seen_and_can_be_played():
     seen = seen_after_games()
     profile = profile_for(seen, "learnt")
-    assert profile["first_click"] == "opening" and profile["mine_total"] == {"4x4": 40}
+    assert profile["first_click"] == "opening" and profile["mine_total"] == {"4x4": 3}
     assert profile["hover_highlight"] and profile["question_marks"] and not profile["pauses_on_focus_loss"]
     assert profile["play"]["restart"] == {"keys": ["ctrl", "r"], "wait": 0.1}
     assert profile["play"]["window_title"] == "^Mines$" and profile["play"]["confirm_clicks"] == "cell"
     played = profile_from_dict("learnt", profile)
     assert played.restart.keys == ("ctrl", "r") and played.first_click == "opening"
-    seen.mine_counts = [40, 39]
+    seen.mine_counts = [3, 2]
     seen.first_clicks = ["opening", "lost"]
     profile = profile_for(seen, "learnt")
     assert profile["mine_total"] is None and profile["first_click"] == "none"
@@ -323,3 +323,26 @@ def test_the_flood_rule_is_learnt_from_boards_in_play_only():
     for floods, rule in (([], "none"), (["8", "8"], "8"), (["8", "4"], "4"), (["4", "none"], "none")):
         seen.floods = floods
         assert profile_for(seen, "learnt")["play"]["flood"] == rule
+
+
+def test_the_first_click_rule_is_written_only_where_luck_could_hardly_explain_the_games():
+    """Three first clicks that missed on a board of 40 mines in 256 happen by luck 60% of the time:
+    learning wrote "safe" from them, and later games were lost at their first click. The rule is now
+    "none" until the games seen could hardly be luck, and the profile says why."""
+    from screenbot.learn.skin import first_click_rule
+
+    seen = seen_after_games()
+    seen.lattice = Lattice("x", (10.0, 10.0), (20.0, 20.0), 16, 16)
+    seen.mine_counts = [40, 40, 40]
+    seen.first_clicks = ["number", "opening", "number"]
+    assert first_click_rule(seen) == ("none", "3 first clicks missed, which luck alone does 60% of the time: "
+                                              "too few to tell")
+    seen.first_clicks = ["number", "opening", "unknown"] * 9
+    assert first_click_rule(seen)[0] == "safe"
+    seen.first_clicks = ["opening", "opening", "unknown"]
+    assert first_click_rule(seen) == ("opening", "2 first clicks each opened an area (4.7% by luck alone)")
+    seen.first_clicks = ["opening", "lost"]
+    assert first_click_rule(seen) == ("none", "1 of 2 first clicks hit a mine")
+    seen.mine_counts = [40, 39]
+    seen.first_clicks = ["number"] * 20
+    assert first_click_rule(seen)[0] == "none"

@@ -177,17 +177,40 @@ class _Looks:
                 self.kept[ch] = np.vstack([self.kept[ch], left[:1]]) if ch in self.kept else left[:1].copy()
 
 
+# A rule every game showed is taken as the client's only where luck alone would show it this often
+# with less than this chance (three first clicks that missed on a board of 40 mines in 256: 60%).
+LUCK = 0.05
+
+
+def first_click_rule(seen: Seen) -> tuple[str, str]:
+    """The profile's first-click rule, and the evidence for it as a sentence: "opening" or "safe" only
+    where the first clicks seen could hardly all have been so by luck (each cell a mine with the
+    board's density), "none" (the first click may lose) otherwise."""
+    if seen.preopened:
+        return "preopened", "the client opened an area of every new game itself"
+    named = [rule for rule in seen.first_clicks if rule != "unknown"]
+    lost = named.count("lost")
+    counts = set(seen.mine_counts)
+    if not named:
+        return "none", "no first click could be named"
+    if lost:
+        return "none", f"{lost} of {len(named)} first clicks hit a mine"
+    if len(counts) != 1:
+        return "none", f"{len(named)} first clicks missed, but the mine total is not known to weigh that against luck"
+    density = counts.pop() / (seen.lattice.rows * seen.lattice.cols)
+    if set(named) == {"opening"}:
+        luck = (1 - density) ** (9 * len(named))  # each a 0: it and the 8 around it free of mines
+        if luck < LUCK:
+            return "opening", f"{len(named)} first clicks each opened an area ({luck:.1%} by luck alone)"
+    luck = (1 - density) ** len(named)
+    if luck < LUCK:
+        return "safe", f"{len(named)} first clicks missed ({luck:.1%} by luck alone)"
+    return "none", f"{len(named)} first clicks missed, which luck alone does {luck:.0%} of the time: too few to tell"
+
+
 def profile_for(seen: Seen, name: str) -> dict:
     """The profile of the learnt client, every value from what was seen (or a safe default, said so)."""
-    rules = set(seen.first_clicks) - {"unknown"}
-    if seen.preopened:
-        first_click = "preopened"
-    elif rules == {"opening"}:
-        first_click = "opening"
-    elif rules and rules <= {"opening", "number"}:
-        first_click = "safe"
-    else:
-        first_click = "none"
+    first_click, first_click_evidence = first_click_rule(seen)
     lat = seen.lattice
     counts = sorted(set(seen.mine_counts))
     mine_total = {f"{lat.rows}x{lat.cols}": counts[0]} if len(counts) == 1 else None
@@ -223,6 +246,7 @@ def profile_for(seen: Seen, name: str) -> dict:
     return {
         "client": name,
         "first_click": first_click,
+        "first_click_shown": first_click_evidence,
         "mine_total": mine_total,
         # Learnt as both: every safe cell opened, then every mine flagged, is the win learn saw. Play
         # then flags the mines once no safe cell is left (xdemineur ends a game as soon as every
