@@ -46,7 +46,8 @@ PEAK = 25.0
 # there (5.8 / 20): naming never compares covered cells, they are known from the fresh board.
 ALIKE = 12.0
 ALIKE_PEAK = 30.0
-# The smallest side of a cell picture, in pixels; a larger cell keeps its own size.
+# The side of a cell picture, in pixels: a smaller cell is enlarged by a whole factor (``picture_side``),
+# a larger one scaled down to it.
 SIZE = 32
 # The rim of a box, as a share of its side, that may hold what lies between two cells (half a gap or
 # line): left out on the sides at the board's edge. ``alike`` compares only what lies inside it.
@@ -61,10 +62,16 @@ SEEN_PICTURES = 50_000
 
 
 def picture_side(pitch: tuple[float, float]) -> int:
-    """The side of the pictures of cells of ``pitch``: the cell's larger side times the smallest whole
-    factor that makes it SIZE or more. A whole factor copies each pixel into whole pixels, so no
-    pixel of one cell is mixed into the next cell's picture (where the pitch is a whole number)."""
+    """The side of the pictures of cells of ``pitch``. A cell of SIZE pixels or fewer: its side times
+    the smallest whole factor that makes it SIZE or more, which copies each screen pixel into whole
+    pixels (a 1-pixel line stays one pixel or more, and no pixel of one cell is mixed into the next
+    cell's picture where the pitch is a whole number). A larger cell is scaled down to SIZE: clients
+    that draw big cells draw them at fractional places (KMines' 61 px cells, 548 px for 9), where a
+    line lands a pixel either way from cell to cell, 27 grey levels apart at full size (one state made
+    two clusters on a fresh board); their lines are wider too."""
     larger = max(pitch)
+    if larger > SIZE:
+        return SIZE
     return int(np.ceil(larger * np.ceil(SIZE / larger) - 1e-6))
 
 
@@ -77,7 +84,7 @@ def shared_band(pitch: tuple[float, float]) -> int:
     the next cell (a pitch that is no whole number of pixels, KMines' 60.9; antialiased edges), and
     the one pixel the blur spreads it inward. A bevel (2 px and more on every classic-look client
     seen) still shows inside it."""
-    return int(np.ceil(SIZE / max(pitch))) + 1  # the picture pixels per screen pixel, plus one
+    return int(np.ceil(picture_side(pitch) / max(pitch))) + 1  # picture pixels per screen pixel, plus one
 
 
 def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
