@@ -86,11 +86,14 @@ def evidence_faults(seen: Seen) -> list[str]:
 def shared_pictures(skin) -> list[str]:
     """Pairs of states of ``skin`` (a loaded ``vision.skins.Skin``) with a picture of one the same as
     one of the other's at the same size, compared as learning compares cells (whole, rims included):
-    one picture read as two states, as a sentence each."""
+    one picture read as two states, as a sentence each. Pictures of what lies outside the board are
+    no state: winemine's opened 0 is as black as its window round the board."""
     from .clusters import box_picture, same_picture
 
     by_pitch: dict[tuple, list] = {}
     for template in skin.templates:
+        if template.char not in ALL_STATES:
+            continue
         by_pitch.setdefault((template.pitch, template.image.shape), []).append(template)
     found = set()
     for (pitch, _), templates in by_pitch.items():
