@@ -56,8 +56,7 @@ def test_learn_gnome_mines_from_zero_labels(tmp_path):
             assert summary["mine_total"] == {"16x16": 40}
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])
             profile = json.loads((skins / "gm-learnt" / "profile.json").read_text(encoding="utf-8"))
-            # Its win brings a dialog and flags every mine: false once a win shows it, else unknown (null).
-            assert profile["win_requires_all_flags"] is not True
+            assert profile["win_requires_all_flags"] is False  # its win brings a dialog
             assert profile["hover_highlight"] is True and profile["play"]["restart"]["keys"] == ["ctrl", "r"]
             assert not (skins / "gm-learnt").is_symlink() and not list(skins.glob(".new-skin-*"))
 

@@ -253,10 +253,9 @@ def profile_for(seen: Seen, name: str) -> dict:
         "mine_total": mine_total,
         # Learnt as both: every safe cell opened, then every mine flagged, is the win learn saw. Play
         # then flags the mines once no safe cell is left (xdemineur ends a game as soon as every
-        # mine is flagged, xbomb wants both: this order wins on either). null where no win showed
-        # either way: unknown, not false (play takes it as false; ``win_shown`` says why).
-        "win_requires_all_flags": seen.flags_to_win,
-        "win_requires_all_open": seen.flags_to_win,
+        # mine is flagged, xbomb wants both: this order wins on either).
+        "win_requires_all_flags": bool(seen.flags_to_win),
+        "win_requires_all_open": bool(seen.flags_to_win),
         "hover_highlight": seen.lit is not None,
         "pauses_on_focus_loss": seen.pauses_on_focus_loss,
         "question_marks": seen.question is not None,
