@@ -286,6 +286,12 @@ def test_names_that_disagree_with_what_the_bot_did_and_saw_are_found():
     faults = evidence_faults(seen)
     assert faults[0] == "the fresh frame names 1 cell(s) the bot opened '#' (e.g. (1, 1))"
     assert faults[1] == "the lost frame names cell (2, 1) '2' beside 1 mine(s) shown"
+    # A cell the bot flagged may show as an opened cell at the loss (xbomb draws a wrong flag as a 0).
+    seen.names[5] = "1"
+    seen.frames[2] = Frame(seen.frames[2].image, lost, "lost", frozenset(), all_mines_shown=True,
+                           flagged=frozenset({(1, 1)}))
+    seen.names[8] = "0"
+    assert [f for f in evidence_faults(seen) if "lost" in f] == ["the lost frame names cell (0, 1) '0' beside 2 mine(s) shown"]
 
 
 def test_a_picture_under_two_states_is_found():

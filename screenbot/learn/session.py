@@ -222,7 +222,7 @@ class Session(GameEnds):
             seen.mine_counts.append(naming.mines)
         debug_dump(seen.games_played, lost, before_image, image, "named:\n" + "\n".join(naming.board.grid))
         self.keep(before_image, before, "before the loss", opened=seen.opened - {last_click})
-        self.keep(image, ids, "lost", all_mines_shown=naming.mines is not None)
+        self.keep(image, ids, "lost", all_mines_shown=naming.mines is not None, flagged=flagged)
         self._first_click_evidence(opened_at_first, first_id, naming.names)
         flood = flood_seen(label(before, seen.all_names()))
         if flood is not None:

@@ -61,7 +61,8 @@ def labelled_frames(seen: Seen) -> list[tuple[np.ndarray, Board, str]]:
 def evidence_faults(seen: Seen) -> list[str]:
     """Where the names learnt disagree with what the bot did and saw (each a sentence; none: they
     agree): a cell the bot opened named covered, a flag or a question mark in a later frame of its
-    game, or a number of a lost board that shows every mine unlike the mines around it."""
+    game, or a number of a lost board that shows every mine unlike the mines around it (but on a cell
+    the bot flagged: a wrong flag may show as an opened cell)."""
     from solver.board import neighbours
 
     names = seen.all_names()
@@ -76,8 +77,10 @@ def evidence_faults(seen: Seen) -> list[str]:
                           f"{board[shut[0]]!r} (e.g. {shut[0]})")
         if frame.all_mines_shown:
             for r, c, ch in board.cells():
+                if not ch.isdigit() or (r, c) in frame.flagged:
+                    continue
                 around = sum(board[n] in "*XF" for n in neighbours(board.rows, board.cols, r, c))
-                if ch.isdigit() and int(ch) != around:
+                if int(ch) != around:
                     faults.append(f"the {frame.what} frame names cell ({r}, {c}) {ch!r} beside {around} mine(s) shown")
                     break
     return faults

@@ -65,9 +65,11 @@ class Frame:
     what: str
     # What the bot did and saw, that any naming of the frame must agree with: the cells its left clicks
     # opened in this game so far (each changed the board), and whether the frame shows every mine of a
-    # lost game (its numbers then count the mines shown around them).
+    # lost game (its numbers then count the mines shown around them), with the cells the bot flagged
+    # (a wrong flag may show as an opened cell at a loss, xbomb's as a 0, and counts for nothing).
     opened: frozenset = frozenset()
     all_mines_shown: bool = False
+    flagged: frozenset = frozenset()
 
 
 @dataclass
@@ -266,10 +268,11 @@ class Watcher:
                 return now, ids
 
     def keep(self, image: np.ndarray, ids: np.ndarray, what: str, opened: set | None = None,
-             all_mines_shown: bool = False) -> None:
+             all_mines_shown: bool = False, flagged: set | None = None) -> None:
         """Keep a frame, with the cells opened so far (``opened``, else the game's ``seen.opened``)."""
         opened = self.seen.opened if opened is None else opened
-        self.seen.frames.append(Frame(image.copy(), ids.copy(), what, frozenset(opened), all_mines_shown))
+        self.seen.frames.append(Frame(image.copy(), ids.copy(), what, frozenset(opened), all_mines_shown,
+                                      frozenset(flagged or ())))
 
     # -- acting --------------------------------------------------------------------------------------
 
