@@ -114,6 +114,10 @@ LEARNT_CLIENTS = [
     # KMines draws its opened cells see-through over a picture, asks "Reset the game?" at a loss and
     # writes "You have lost." over the board for a few seconds.
     ("kmines", {"level": "easy"}, 6, ["--restart", "ctrl+n"], "the given restart ctrl+n", "#012F*X", {"9x9": 10}),
+    # react-minesweeper in Chromium: the classic look in a browser (raised covered cells, flat opened
+    # ones a shade lighter), no safe first click, no mine total (each cell a mine by chance), a new
+    # game by its face above the board: no key may be sent to a browser (Ctrl+R reloaded the page).
+    ("react-minesweeper", {}, 6, [], "a click just above the board", "#012F*", None),
 ]
 
 
@@ -124,7 +128,7 @@ PLAYED_GAMES = 5
 # Clients whose win needs every mine flagged (learnt: every safe cell open leaves the mines covered, and
 # each takes a flag).
 WINS_NEED_FLAGS = {"winemine": False, "minegauler": False, "xbomb": True, "xdemineur": True, "sgt-mines": False,
-                   "kmines": False}
+                   "kmines": False, "react-minesweeper": False}
 
 
 @pytest.mark.parametrize("client, options, games, learn_options, restart, states, mine_total", LEARNT_CLIENTS,

@@ -117,6 +117,7 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
         "restart": seen.restart[0] if seen.restart else None,
         "restarts_tried": seen.restarts_tried,
         "first_click": built.profile["first_click"],
+        "first_click_shown": built.profile["first_click_shown"],
         "mine_total": built.profile["mine_total"],
         "hover_highlight": built.profile["hover_highlight"],
         "question_marks": built.profile["question_marks"],
@@ -134,7 +135,8 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
     if built.missing:
         print(f"states not seen (a cell showing one stops reading with exit 5; learn again with more --games): "
               f"{state_names(built.missing)}")
-    print(f"new game: {summary['restart']} (tried: {', '.join(seen.restarts_tried) or 'none'}); first click: {summary['first_click']}; mine total: "
+    print(f"first click: {summary['first_click']} ({summary['first_click_shown']})")
+    print(f"new game: {summary['restart']} (tried: {', '.join(seen.restarts_tried) or 'none'}); mine total: "
           f"{summary['mine_total']}; cells light up under the pointer: {summary['hover_highlight']}")
     for what, verdict in built.checks:
         print(f"check {what}: {verdict}")

@@ -2,11 +2,12 @@
 
 Every cell is cut the way the reader cuts it (the board region resized once) as a square of
 ``picture_side`` pixels, never fewer than the cell's own (a 1-pixel line, all that tells a raised
-covered cell from a flat opened one in the classic Windows look, stays a pixel or more), blurred over
-3x3 pixels. The whole box is compared, rims and bevels included, but for the rim on a side where the
-cell has no neighbour: a box holds half the gap or line shared with the next cell on each side, and at
-the board's last row and column that half shows the window's background instead (another colour).
-That strip is left out of the picture (NaN) and of every comparison with it. Cells of the board's
+covered cell from a flat opened one in the classic Windows look, stays a pixel or more), each blurred
+over 3x3 pixels on its own. The whole box is compared, rims and bevels included, but for its outermost
+screen pixel (``shared_band``: it may hold part of the next cell) and the rim on a side where the cell
+has no neighbour: a box holds half the gap or line shared with the next cell on each side, and at the
+board's last row and column that half shows the window's background instead (another colour). That
+strip is left out of the picture (NaN) and of every comparison with it. Cells of the board's
 middle are assigned first, so a state's first picture (its prototype) is a whole one wherever one is
 on the board.
 
@@ -45,7 +46,8 @@ PEAK = 25.0
 # there (5.8 / 20): naming never compares covered cells, they are known from the fresh board.
 ALIKE = 12.0
 ALIKE_PEAK = 30.0
-# The smallest side of a cell picture, in pixels; a larger cell keeps its own size.
+# The side of a cell picture, in pixels: a smaller cell is enlarged by a whole factor (``picture_side``),
+# a larger one scaled down to it.
 SIZE = 32
 # The rim of a box, as a share of its side, that may hold what lies between two cells (half a gap or
 # line): left out on the sides at the board's edge. ``alike`` compares only what lies inside it.
@@ -60,15 +62,29 @@ SEEN_PICTURES = 50_000
 
 
 def picture_side(pitch: tuple[float, float]) -> int:
-    """The side of the pictures of cells of ``pitch``: the cell's larger side times the smallest whole
-    factor that makes it SIZE or more. A whole factor copies each pixel into whole pixels, so no
-    pixel of one cell is mixed into the next cell's picture (where the pitch is a whole number)."""
+    """The side of the pictures of cells of ``pitch``. A cell of SIZE pixels or fewer: its side times
+    the smallest whole factor that makes it SIZE or more, which copies each screen pixel into whole
+    pixels (a 1-pixel line stays one pixel or more, and no pixel of one cell is mixed into the next
+    cell's picture where the pitch is a whole number). A larger cell is scaled down to SIZE: clients
+    that draw big cells draw them at fractional places (KMines' 61 px cells, 548 px for 9), where a
+    line lands a pixel either way from cell to cell, 27 grey levels apart at full size (one state made
+    two clusters on a fresh board); their lines are wider too."""
     larger = max(pitch)
+    if larger > SIZE:
+        return SIZE
     return int(np.ceil(larger * np.ceil(SIZE / larger) - 1e-6))
 
 
 def rim(side: int) -> int:
     return max(1, round(side * RIM_SHARE))
+
+
+def shared_band(pitch: tuple[float, float]) -> int:
+    """Picture pixels left off every side of a box: its outermost screen pixel, which may hold part of
+    the next cell (a pitch that is no whole number of pixels, KMines' 60.9; antialiased edges), and
+    the one pixel the blur spreads it inward. A bevel (2 px and more on every classic-look client
+    seen) still shows inside it."""
+    return int(np.ceil(picture_side(pitch) / max(pitch))) + 1  # picture pixels per screen pixel, plus one
 
 
 def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
@@ -83,8 +99,11 @@ def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
     side = picture_side(lattice.pitch)
     region = image[rect.top : rect.bottom, rect.left : rect.right]
     scaled = cv2.resize(region, (lattice.cols * side, lattice.rows * side), interpolation=cv2.INTER_AREA)
-    cells = _blurred(scaled.astype(np.float32).reshape(lattice.rows, side, lattice.cols, side, 3).transpose(0, 2, 1, 3, 4))
-    cut = rim(side)
+    cells = scaled.astype(np.float32).reshape(lattice.rows, side, lattice.cols, side, 3).transpose(0, 2, 1, 3, 4)
+    band = shared_band(lattice.pitch)
+    cells = np.ascontiguousarray(_blurred(cells)[:, :, band : side - band, band : side - band])
+    side -= 2 * band
+    cut = max(1, rim(side + 2 * band) - band)
     cells[0, :, :cut] = np.nan
     cells[-1, :, side - cut :] = np.nan
     cells[:, 0, :, :cut] = np.nan
@@ -102,12 +121,13 @@ def _blurred(cells: np.ndarray) -> np.ndarray:
     return sum(padded[..., dy : dy + side, dx : dx + side, :] for dy in range(3) for dx in range(3)) / 9.0
 
 
-def box_picture(box: np.ndarray, side: int) -> np.ndarray:
-    """One cell's pitch box (as a skin keeps it) as a picture like ``cell_pictures``', whole."""
+def box_picture(box: np.ndarray, pitch: tuple[float, float]) -> np.ndarray:
+    """One cell's pitch box (as a skin keeps it) as a picture like ``cell_pictures``', with every rim."""
     import cv2
 
+    side, band = picture_side(pitch), shared_band(pitch)
     scaled = cv2.resize(box, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
-    return _blurred(scaled).reshape(-1)
+    return np.ascontiguousarray(_blurred(scaled)[band : side - band, band : side - band]).reshape(-1)
 
 
 def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
@@ -119,12 +139,12 @@ def middles(pictures: np.ndarray) -> np.ndarray:
     """The part of square pictures (k, side*side*3) inside the rim on every side, (k, pixels, 3)."""
     pictures = np.asarray(pictures, dtype=np.float32)
     side = int(round(np.sqrt(pictures.shape[-1] / 3)))
-    cut = rim(side)
+    cut = max(1, round(side * RIM_SHARE))
     square = pictures.reshape(-1, side, side, 3)[:, cut : side - cut, cut : side - cut]
     return square.reshape(len(square), -1, 3)
 
 
-def _differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _differences(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray | int]:
     """|a - b| with 0 where either is NaN (left out), and the count of values compared, over the last axis."""
     diff = np.abs(np.asarray(a, dtype=np.float32) - np.asarray(b, dtype=np.float32))
     missing = np.isnan(diff)

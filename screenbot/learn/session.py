@@ -20,7 +20,7 @@ from ..mouse import BoardMouse
 from ..play.profile import ControlAction, usual_restarts
 from .clusters import Clusters
 from .ends import GameEnds
-from .naming import LostGame, NamingError, merge, name_lost_board
+from .naming import LostGame, NamingError, label, merge, name_lost_board
 from .watch import (Desk, LearnError, Seen, board_lattice, crop_around, debug_dump,
                     fresh_phase, opened_ids)
 
@@ -222,13 +222,11 @@ class Session(GameEnds):
             seen.mine_counts.append(naming.mines)
         debug_dump(seen.games_played, lost, before_image, image, "named:\n" + "\n".join(naming.board.grid))
         self.keep(before_image, before, "before the loss", opened=seen.opened - {last_click})
-        self.keep(image, ids, "lost", all_mines_shown=naming.mines is not None)
+        self.keep(image, ids, "lost", all_mines_shown=naming.mines is not None, flagged=flagged)
         self._first_click_evidence(opened_at_first, first_id, naming.names)
-        zeros = [(r, c) for r, c, ch in naming.board.cells() if ch == "0"]
-        from solver.board import neighbours
-
-        floods = all(naming.board[n] != "#" for r, c in zeros for n in neighbours(lat.rows, lat.cols, r, c))
-        seen.zero_flood = floods if seen.zero_flood is None else (seen.zero_flood and floods)
+        flood = flood_seen(label(before, seen.all_names()))
+        if flood is not None:
+            seen.floods.append(flood)
         log.info("learn: game %d lost after %d cells opened; %s mines; names so far %s", seen.games_played,
                  int((~np.isin(ids, list(seen.covered))).sum()), naming.mines,
                  "".join(sorted(set(seen.names.values()))))
@@ -319,8 +317,6 @@ class Session(GameEnds):
         from solver.errors import MinesweeperError
         from solver.probability import analyze
 
-        from .naming import label
-
         board = label(ids, self.seen.all_names())
         if assisted and board is not None and not board.is_over:
             try:
@@ -347,6 +343,24 @@ class Session(GameEnds):
         else:
             self.seen.first_clicks.append("unknown")
 
+
+
+def flood_seen(board) -> str | None:
+    """Which neighbours of a 0 the client opened by itself, as a game in play shows it (the board just
+    before a loss; a lost board may show every cell, which says nothing): "none" when some 0 has a
+    covered (or flagged) cell beside it, "4" when only diagonally, "8" when none has; None without a 0
+    (or a board not all named)."""
+    from solver.board import neighbours
+
+    if board is None:
+        return None
+    zeros = [(r, c) for r, c, ch in board.cells() if ch == "0"]
+    if not zeros:
+        return None
+    shut = [(r, c, n) for r, c in zeros for n in neighbours(board.rows, board.cols, r, c) if board[n] in "#F?"]
+    if any(abs(n[0] - r) + abs(n[1] - c) == 1 for r, c, n in shut):
+        return "none"
+    return "4" if shut else "8"
 
 
 def learn(desk: Desk, name: str, games: int, rng: random.Random | None = None,

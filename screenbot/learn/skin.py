@@ -61,7 +61,8 @@ def labelled_frames(seen: Seen) -> list[tuple[np.ndarray, Board, str]]:
 def evidence_faults(seen: Seen) -> list[str]:
     """Where the names learnt disagree with what the bot did and saw (each a sentence; none: they
     agree): a cell the bot opened named covered, a flag or a question mark in a later frame of its
-    game, or a number of a lost board that shows every mine unlike the mines around it."""
+    game, or a number of a lost board that shows every mine unlike the mines around it (but on a cell
+    the bot flagged: a wrong flag may show as an opened cell)."""
     from solver.board import neighbours
 
     names = seen.all_names()
@@ -76,8 +77,10 @@ def evidence_faults(seen: Seen) -> list[str]:
                           f"{board[shut[0]]!r} (e.g. {shut[0]})")
         if frame.all_mines_shown:
             for r, c, ch in board.cells():
+                if not ch.isdigit() or (r, c) in frame.flagged:
+                    continue
                 around = sum(board[n] in "*XF" for n in neighbours(board.rows, board.cols, r, c))
-                if ch.isdigit() and int(ch) != around:
+                if int(ch) != around:
                     faults.append(f"the {frame.what} frame names cell ({r}, {c}) {ch!r} beside {around} mine(s) shown")
                     break
     return faults
@@ -86,16 +89,18 @@ def evidence_faults(seen: Seen) -> list[str]:
 def shared_pictures(skin) -> list[str]:
     """Pairs of states of ``skin`` (a loaded ``vision.skins.Skin``) with a picture of one the same as
     one of the other's at the same size, compared as learning compares cells (whole, rims included):
-    one picture read as two states, as a sentence each."""
-    from .clusters import box_picture, picture_side, same_picture
+    one picture read as two states, as a sentence each. Pictures of what lies outside the board are
+    no state: winemine's opened 0 is as black as its window round the board."""
+    from .clusters import box_picture, same_picture
 
     by_pitch: dict[tuple, list] = {}
     for template in skin.templates:
+        if template.char not in ALL_STATES:
+            continue
         by_pitch.setdefault((template.pitch, template.image.shape), []).append(template)
     found = set()
     for (pitch, _), templates in by_pitch.items():
-        side = picture_side(pitch)
-        pictures = [box_picture(t.image, side) for t in templates]
+        pictures = [box_picture(t.image, pitch) for t in templates]
         for i, a in enumerate(templates):
             for j in range(i):
                 b = templates[j]
@@ -178,17 +183,40 @@ class _Looks:
                 self.kept[ch] = np.vstack([self.kept[ch], left[:1]]) if ch in self.kept else left[:1].copy()
 
 
+# A rule every game showed is taken as the client's only where luck alone would show it this often
+# with less than this chance (three first clicks that missed on a board of 40 mines in 256: 60%).
+LUCK = 0.05
+
+
+def first_click_rule(seen: Seen) -> tuple[str, str]:
+    """The profile's first-click rule, and the evidence for it as a sentence: "opening" or "safe" only
+    where the first clicks seen could hardly all have been so by luck (each cell a mine with the
+    board's density), "none" (the first click may lose) otherwise."""
+    if seen.preopened:
+        return "preopened", "the client opened an area of every new game itself"
+    named = [rule for rule in seen.first_clicks if rule != "unknown"]
+    lost = named.count("lost")
+    counts = set(seen.mine_counts)
+    if not named:
+        return "none", "no first click could be named"
+    if lost:
+        return "none", f"{lost} of {len(named)} first clicks hit a mine"
+    if len(counts) != 1:
+        return "none", f"{len(named)} first clicks missed, but the mine total is not known to weigh that against luck"
+    density = counts.pop() / (seen.lattice.rows * seen.lattice.cols)
+    if set(named) == {"opening"}:
+        luck = (1 - density) ** (9 * len(named))  # each a 0: it and the 8 around it free of mines
+        if luck < LUCK:
+            return "opening", f"{len(named)} first clicks each opened an area ({luck:.1%} by luck alone)"
+    luck = (1 - density) ** len(named)
+    if luck < LUCK:
+        return "safe", f"{len(named)} first clicks missed ({luck:.1%} by luck alone)"
+    return "none", f"{len(named)} first clicks missed, which luck alone does {luck:.0%} of the time: too few to tell"
+
+
 def profile_for(seen: Seen, name: str) -> dict:
     """The profile of the learnt client, every value from what was seen (or a safe default, said so)."""
-    rules = set(seen.first_clicks) - {"unknown"}
-    if seen.preopened:
-        first_click = "preopened"
-    elif rules == {"opening"}:
-        first_click = "opening"
-    elif rules and rules <= {"opening", "number"}:
-        first_click = "safe"
-    else:
-        first_click = "none"
+    first_click, first_click_evidence = first_click_rule(seen)
     lat = seen.lattice
     counts = sorted(set(seen.mine_counts))
     mine_total = {f"{lat.rows}x{lat.cols}": counts[0]} if len(counts) == 1 else None
@@ -211,17 +239,20 @@ def profile_for(seen: Seen, name: str) -> dict:
     if seen.end_mark_seconds:
         play["end_mark"] = round(seen.end_mark_seconds + 1.0, 1)
     slowest = max(seen.latencies, default=0.05)
+    # Every game seen must agree; with no 0 seen in play, no rule ("none": play checks nothing).
+    flood = "none" if not seen.floods or "none" in seen.floods else "4" if "4" in seen.floods else "8"
     play.update({
         "redraw_timeout": round(max(0.5, 5 * slowest), 2),
         "settle": 0.02,
         "restart_timeout": 5.0,
-        "flood": "8" if seen.zero_flood is not False else "none",
+        "flood": flood,
         "confirm_clicks": "cell",
         "drops_clicks": seen.dropped_clicks > 0,
     })
     return {
         "client": name,
         "first_click": first_click,
+        "first_click_shown": first_click_evidence,
         "mine_total": mine_total,
         # Learnt as both: every safe cell opened, then every mine flagged, is the win learn saw. Play
         # then flags the mines once no safe cell is left (xdemineur ends a game as soon as every
@@ -246,6 +277,7 @@ def profile_for(seen: Seen, name: str) -> dict:
             "mines_seen": seen.mine_counts,
             "restart": seen.restart[0] if seen.restart is not None else None,
             "restarts_tried": seen.restarts_tried,
+            "floods_seen": seen.floods,
             "dropped_clicks": seen.dropped_clicks,
             "slowest_redraw_s": round(slowest, 3),
         },

@@ -65,9 +65,11 @@ class Frame:
     what: str
     # What the bot did and saw, that any naming of the frame must agree with: the cells its left clicks
     # opened in this game so far (each changed the board), and whether the frame shows every mine of a
-    # lost game (its numbers then count the mines shown around them).
+    # lost game (its numbers then count the mines shown around them), with the cells the bot flagged
+    # (a wrong flag may show as an opened cell at a loss, xbomb's as a 0, and counts for nothing).
     opened: frozenset = frozenset()
     all_mines_shown: bool = False
+    flagged: frozenset = frozenset()
 
 
 @dataclass
@@ -93,7 +95,8 @@ class Seen:
     refused: list[str] = field(default_factory=list)  # why games were not used
     dropped_clicks: int = 0
     latencies: list[float] = field(default_factory=list)
-    zero_flood: bool | None = None  # every 0 seen had no covered neighbour
+    # Per named game, which neighbours of a 0 the client opened itself before the loss (``flood_seen``).
+    floods: list[str] = field(default_factory=list)
     window_title: str | None = None
     wins: int = 0
     unclear_wins: int = 0  # wins whose board changed in a way no win explains (nothing learnt from them)
@@ -144,8 +147,10 @@ def board_lattice(frame: np.ndarray, name: str) -> Lattice:
     return Lattice.from_edges(name, edges(cx, px), edges(cy, py))
 
 
-# Mean grey-level difference (0-255) under which an outer cell of a fresh board looks like an inner one.
+# Mean grey-level difference (0-255) under which an outer cell of a fresh board looks like an inner one,
+# and under which it looks the same.
 SAME_LOOK = 3.0
+EXACT_LOOK = 0.5
 
 
 def fresh_phase(frame: np.ndarray, lattice: Lattice) -> Lattice:
@@ -178,8 +183,6 @@ def fresh_phase(frame: np.ndarray, lattice: Lattice) -> Lattice:
         return max(float(np.median([np.abs(c - middle).mean() for c in line])) for line in (crops[0], crops[2]))
 
     xs, ys = lattice.col_edges(), lattice.row_edges()
-    if max(mismatch(xs, ys, 0), mismatch(xs, ys, 1)) <= SAME_LOOK:
-        return lattice  # the outer cells look like the inner ones already
     for axis, pitch in ((0, lattice.pitch[0]), (1, lattice.pitch[1])):
         reach = int(pitch // 2)
         shifts = sorted(range(-reach, reach + 1), key=abs)
@@ -188,7 +191,19 @@ def fresh_phase(frame: np.ndarray, lattice: Lattice) -> Lattice:
             moved_x = tuple(x + d for x in xs) if axis == 0 else xs
             moved_y = tuple(y + d for y in ys) if axis == 1 else ys
             scores.append(mismatch(moved_x, moved_y, axis))
-        best = shifts[int(np.argmin(scores))]  # the first of equal scores: the smallest shift
+        # A phase where the outer cells look exactly like the inner ones is the cells' own (a look with
+        # no gap between cells, the classic one), even where the one found looks nearly as good: a box a
+        # pixel off holds a pixel of the next cell, and an opened cell then changes picture when its
+        # neighbour does (minegauler at 24 px: 2.25 levels off at a 1-pixel shift). Where none does (gaps
+        # between cells show the window's background round the board), the boxes found stay unless
+        # another phase looks alike and they do not. Of equal phases the smallest shift.
+        exact = [d for d, score in zip(shifts, scores) if score <= EXACT_LOOK]
+        if exact:
+            best = exact[0]
+        elif scores[0] <= SAME_LOOK:
+            best = 0
+        else:
+            best = shifts[int(np.argmin(scores))]
         if axis == 0:
             xs = tuple(x + best for x in xs)
         else:
@@ -253,10 +268,11 @@ class Watcher:
                 return now, ids
 
     def keep(self, image: np.ndarray, ids: np.ndarray, what: str, opened: set | None = None,
-             all_mines_shown: bool = False) -> None:
+             all_mines_shown: bool = False, flagged: set | None = None) -> None:
         """Keep a frame, with the cells opened so far (``opened``, else the game's ``seen.opened``)."""
         opened = self.seen.opened if opened is None else opened
-        self.seen.frames.append(Frame(image.copy(), ids.copy(), what, frozenset(opened), all_mines_shown))
+        self.seen.frames.append(Frame(image.copy(), ids.copy(), what, frozenset(opened), all_mines_shown,
+                                      frozenset(flagged or ())))
 
     # -- acting --------------------------------------------------------------------------------------
 
