@@ -1,6 +1,6 @@
 """Reading the board on one screenshot, for the commands that take a picture (``read``, ``hint --image``):
-locate it (or take the ``--lattice`` given), read it, refuse a board no game could show or whose
-colours were changed, and turn each way that can fail into its message and exit code."""
+locate it (or take the ``--lattice`` given), read it, refuse a board no game could show, whose
+colours were changed or that reads more clearly turned over, and turn each way that can fail into its message and exit code."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
     from ..given_lattice import LatticeOffFrameError, choose_skin
     from ..vision import locate_board, read_board
     from ..vision.colour_cast import check_colours, restore_16_bit
+    from ..vision.orientation import check_orientation
     from ..vision.plausible import check_plausible
 
     frame, sixteen_bit = restore_16_bit(frame)
@@ -35,6 +36,7 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
         check_colours(frame, reading, skins[lattice.skin],
                       lambda corrected: read_board(corrected, lattice, skins, crops_dir=crops_dir),
                       sixteen_bit=sixteen_bit)
+        check_orientation(frame, reading, skins)
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
     except LatticeOffFrameError as exc:

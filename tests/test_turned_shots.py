@@ -1,0 +1,66 @@
+"""Screenshots turned over (mirrored, flipped, turned half round or a quarter, transposed) are read right
+or refused, never read wrong (``vision.orientation``, through the one-shot reader of ``read`` and
+``hint --image``).
+
+Labelled shots drawn at random on every run (the seed is printed; replay with
+``SCREENBOT_RANDOM_SEED=<seed>``), each read as given (it must still read exactly) and turned each way;
+plus the shot whose flags, mirrored, read as "?" with exit 0 before the check (a fixed case).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from screenbot.commands.screenshot import read_screenshot
+from screenbot.vision import load_skins
+
+from .seeds import REPLAY, SEED
+
+pytestmark = pytest.mark.integration(seconds=20)
+
+SCREENS = Path(__file__).resolve().parent.parent / "fixtures" / "screens"
+TURNS = {
+    "mirrored": (lambda image: image[:, ::-1], lambda rows: [row[::-1] for row in rows]),
+    "upside down": (lambda image: image[::-1], lambda rows: rows[::-1]),
+    "half round": (lambda image: image[::-1, ::-1], lambda rows: [row[::-1] for row in rows[::-1]]),
+    "a quarter round": (lambda image: np.rot90(image, -1), lambda rows: ["".join(col) for col in zip(*rows[::-1])]),
+    "transposed": (lambda image: image.transpose(1, 0, 2), lambda rows: ["".join(col) for col in zip(*rows)]),
+}
+FIXED = ["gm-medium-600-marked"]
+
+
+def _verdict(frame, truth, skins) -> str:
+    with contextlib.redirect_stderr(io.StringIO()) as said:
+        reading = read_screenshot(Path("shot.png"), np.ascontiguousarray(frame), skins, "auto")
+    if isinstance(reading, int):
+        return f"refused ({said.getvalue().strip()[-120:]})"
+    return "right" if list(reading.board.grid) == truth else f"WRONG: read {list(reading.board.grid)}"
+
+
+def test_turned_screenshots_are_read_right_or_refused():
+    import cv2
+
+    skins = load_skins()
+    shots = sorted(path.stem for path in SCREENS.glob("*.png") if (SCREENS / f"{path.stem}.txt").is_file())
+    chosen = FIXED + random.Random(SEED).sample([s for s in shots if s not in FIXED], 5)
+    lines, wrong = [], []
+    for stem in chosen:
+        image = cv2.imread(str(SCREENS / f"{stem}.png"))
+        truth = (SCREENS / f"{stem}.txt").read_text(encoding="utf-8").split()
+        as_given = _verdict(image, truth, skins)
+        lines.append(f"  {stem} as given: {as_given}")
+        if as_given != "right":
+            wrong.append(lines[-1])
+        for name, (turn, turned_truth) in TURNS.items():
+            verdict = _verdict(turn(image), turned_truth(truth), skins)
+            lines.append(f"  {stem} {name}: {verdict}")
+            if verdict.startswith("WRONG"):
+                wrong.append(lines[-1])
+    print("\n" + "\n".join(lines) + f"\n{REPLAY}")
+    assert not wrong, "\n".join(wrong) + f"\n{REPLAY}"
