@@ -176,7 +176,20 @@ def _window_beside_the_board(window: int, board: tuple[int, int, int, int]) -> s
     """Another program's window over the game window's top left corner, clear of the board: the
     board can be found, but raising the game would put it over this window."""
     left, top, _, _ = window_box(window)
-    return _window_on_top(f"{board[0] - left - 10}x{board[1] - top - 10}+{left}+{top}")
+    cover = _window_on_top(f"{board[0] - left - 10}x{board[1] - top - 10}+{left}+{top}")
+    # The case is a window over the game when the bot starts: make sure it is (the window manager may
+    # still stack it under the game for a moment, and the bot would then rightly play on: seen once in
+    # CI, three games won with nothing over the game).
+    deadline = time.monotonic() + 10
+    while not _windows_over(window) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--classname", "screenbot-cover"],
+                               capture_output=True, text=True, timeout=20)
+        for other in found.stdout.split():
+            _xdotool("windowraise", other)
+    if not _windows_over(window):
+        raise RuntimeError("the window put over the game's corner did not stay over it")
+    return cover
 
 
 def _window_on_top(size: str) -> subprocess.Popen:
