@@ -61,7 +61,7 @@ class SkinVision:
                                    Path(f"{char}-seen-in-play-r{row}-c{col}")))
         if self._before_teaching is None:
             self._before_teaching = self.skins
-        self.skins = {**self.skins, skin.name: Skin(skin.name, skin.templates + tuple(taught), skin.profile)}
+        self.skins = {**self.skins, skin.name: Skin(skin.name, skin.templates + tuple(taught), skin.profile, skin.family)}
 
     def forget_taught(self) -> bool:
         """Withdraw every picture taught this session; True when there were some. A reading they took
