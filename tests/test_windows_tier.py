@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from screenbot.desktop import VirtualDisplay, start_client
+from screenbot.errors import BoardNotFoundError
 from screenbot.geometry import Rect
 
 from .seeds import SEED
@@ -324,9 +325,18 @@ def test_hint_draws_over_winemine_without_hiding_its_cells(prefix, tmp_path, mon
         with MssScreen() as screen:
             # Room around the window: a board is located only with the pixels around it in sight.
             window = game.geometry().expanded(48).clipped(Rect(0, 0, *screen.size))
-            clean = screen.grab(window.as_region())
             skins = load_skins()
-            lattice = locate_board(clean, skins, skin="winemine")
+            # winemine's window can be up before its board is drawn (CI grabbed it black once).
+            deadline = time.monotonic() + 15
+            while True:
+                clean = screen.grab(window.as_region())
+                try:
+                    lattice = locate_board(clean, skins, skin="winemine")
+                    break
+                except BoardNotFoundError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.2)
             hint = start_python(["-m", "screenbot", "hint", "--client", "winemine", "--seconds", "12", "--json"],
                                 prefix, cwd=tmp_path)
             try:
