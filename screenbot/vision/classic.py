@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..geometry import Lattice
+from .cells import board_inside, cell_images
 from .skins import CLASSIC, Skin
 
 # Side of the square each cell is scaled to before measuring: a 1-px bevel of a 30 px cell still shows.
@@ -74,12 +75,11 @@ class ClassicReading:
     chars: np.ndarray
     confidence: np.ndarray
     unclear: tuple[str, ...]
+    raised: np.ndarray  # (cells,) bool: clearly raised
 
 
 def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     """(cells, SIZE, SIZE, 3) float32: every cell's pitch box scaled to SIZE, row by row."""
-    from .cells import cell_images
-
     return cell_images(frame, lattice, size=SIZE).reshape(-1, SIZE, SIZE, 3).astype(np.float32)
 
 
@@ -157,7 +157,7 @@ def read_classic(frame: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_L
             chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
     for i in np.flatnonzero(chars != "~"):
         unclear[i] = "" if confidence[i] >= 0.6 else unclear[i]
-    return ClassicReading(chars, confidence, tuple(unclear))
+    return ClassicReading(chars, confidence, tuple(unclear), raised)
 
 
 def _relief_clear(up: np.ndarray, down: np.ndarray) -> np.ndarray:
@@ -329,12 +329,10 @@ RAISED_SHARE = 0.02
 LOOK_MATCH = 0.7
 
 
-def judge(frame: np.ndarray, lattice: Lattice) -> tuple[float, str]:
-    """(mean clarity, why it is not a classic board or ''): the placed ``lattice``'s cells as this look."""
-    reading = read_classic(frame, lattice)
-    up, _ = relief(cell_boxes(frame, lattice))
+def judge(reading: ClassicReading) -> tuple[float, str]:
+    """(mean clarity, why it is not a classic board or ''): a placed lattice's cells read as this look."""
     score = float(reading.confidence.mean())
-    if (up >= 1.0).mean() < RAISED_SHARE:
+    if reading.raised.mean() < RAISED_SHARE:
         return score, "no raised cell on it (the classic look's covered cells are raised)"
     if score < LOOK_MATCH:
         return score, f"its cells fit the classic look poorly ({score:.2f})"
@@ -347,12 +345,10 @@ def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
 
     A box a pixel or two off sees a neighbour's edge where its own bevel should be, and a raised cell
     then looks flat (at 18 px, every covered cell of minegauler's reads as open, clearly)."""
-    height, width = frame.shape[:2]
     scored = []
     for dx, dy in ((x, y) for x in (-1, 0, 1) for y in (-1, 0, 1)):
         moved = _moved(lattice, dx, dy)
-        rect = moved.board_rect()
-        if rect.left < 0 or rect.top < 0 or rect.right > width or rect.bottom > height:
+        if not board_inside(frame, moved):
             continue
         up, down = relief(cell_boxes(frame, moved))
         scored.append((int((up >= 1.0).sum()), float(_relief_clear(up, down).mean()), -(abs(dx) + abs(dy)), moved))
@@ -369,21 +365,24 @@ def _moved(lattice: Lattice, dx: int, dy: int) -> Lattice:
                    lattice.cols)
 
 
+def _outside(frame: np.ndarray, lattice: Lattice, side: str, depth: int) -> np.ndarray:
+    """(pixels along ``side``, lines, 3): the first ``depth`` lines of pixels outside that side of the
+    board, the nearest first; fewer where the picture ends."""
+    rect = lattice.board_rect()
+    if side == "top":
+        return frame[max(0, rect.top - depth) : rect.top, rect.left : rect.right][::-1].transpose(1, 0, 2)
+    if side == "bottom":
+        return frame[rect.bottom : rect.bottom + depth, rect.left : rect.right].transpose(1, 0, 2)
+    if side == "left":
+        return frame[rect.top : rect.bottom, max(0, rect.left - depth) : rect.left][:, ::-1]
+    return frame[rect.top : rect.bottom, rect.right : rect.right + depth]
+
+
 def _uneven_strip(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
     """Does the strip of pixels just outside ``side`` (a quarter pitch deep) change along the side, one
     cell's length to the next? A board's frame is the same all along; cells past the side, which the
     grid found left out, are not."""
-    rect = lattice.board_rect()
-    depth = max(2, round(min(lattice.pitch) / 4))
-    height, width = frame.shape[:2]
-    if side == "top":
-        strip = frame[max(0, rect.top - depth) : rect.top, rect.left : rect.right].transpose(1, 0, 2)
-    elif side == "bottom":
-        strip = frame[rect.bottom : min(height, rect.bottom + depth), rect.left : rect.right].transpose(1, 0, 2)
-    elif side == "left":
-        strip = frame[rect.top : rect.bottom, max(0, rect.left - depth) : rect.left]
-    else:
-        strip = frame[rect.top : rect.bottom, rect.right : min(width, rect.right + depth)]
+    strip = _outside(frame, lattice, side, max(2, round(min(lattice.pitch) / 4)))
     if strip.shape[1] == 0:
         return False
     count = lattice.cols if side in ("top", "bottom") else lattice.rows
@@ -398,17 +397,16 @@ def _uneven_strip(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
 SAME_CELL = 12.0
 
 
-def cells_past(frame: np.ndarray, lattice: Lattice) -> list[str]:
+def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> list[str]:
     """The sides past which the board may go on: the strip just outside changes from cell to cell, a box
     of the next line looks like one of the board's covered or empty cells, or no line of the first few
     pixels outside differs from the cells' face (no frame or grid line: opened cells with no line
-    between them look the same as a panel of their grey, so where the board ends cannot be told)."""
+    between them look the same as a panel of their grey, so where the board ends cannot be told).
+    ``reading``: the board's cells read at ``lattice``."""
     boxes = cell_boxes(frame, lattice)
-    reading = read_classic(frame, lattice)
     typical = [np.median(boxes[reading.chars == ch], axis=0) for ch in "#0" if (reading.chars == ch).any()]
     middles = boxes[:, MIDDLE, MIDDLE].reshape(len(boxes), -1, 3)
     face = _board_face(middles[reading.chars == "#"])
-    height, width = frame.shape[:2]
     (ox, oy), (px, py) = lattice.origin, lattice.pitch
     sides = []
     for side, (dx, dy, rows, cols) in {
@@ -416,8 +414,7 @@ def cells_past(frame: np.ndarray, lattice: Lattice) -> list[str]:
         "left": (-1, 0, lattice.rows, 1), "right": (lattice.cols, 0, lattice.rows, 1),
     }.items():
         line = Lattice(lattice.skin, (ox + dx * px, oy + dy * py), (px, py), rows, cols)
-        rect = line.board_rect()
-        if rect.left < 0 or rect.top < 0 or rect.right > width or rect.bottom > height:
+        if not board_inside(frame, line):
             continue
         past = cell_boxes(frame, line)
         if (_uneven_strip(frame, lattice, side) or not _framed(frame, lattice, side, face)
@@ -435,17 +432,8 @@ def _framed(frame: np.ndarray, lattice: Lattice, side: str, face: np.ndarray | N
     (a frame, a grid line, a window's edge)?"""
     if face is None:
         return True
-    rect = lattice.board_rect()
-    height, width = frame.shape[:2]
-    for d in range(FRAME_REACH):
-        if side == "top":
-            line = frame[rect.top - 1 - d, rect.left : rect.right] if rect.top - 1 - d >= 0 else None
-        elif side == "bottom":
-            line = frame[rect.bottom + d, rect.left : rect.right] if rect.bottom + d < height else None
-        elif side == "left":
-            line = frame[rect.top : rect.bottom, rect.left - 1 - d] if rect.left - 1 - d >= 0 else None
-        else:
-            line = frame[rect.top : rect.bottom, rect.right + d] if rect.right + d < width else None
-        if line is None or np.abs(np.median(line.astype(np.float32), axis=0) - face).max() > SAME_CELL:
-            return True
-    return False
+    lines = _outside(frame, lattice, side, FRAME_REACH)
+    if lines.shape[1] < FRAME_REACH:
+        return True  # the picture ends within reach: its edge is as good as a frame
+    return any(np.abs(np.median(lines[:, d].astype(np.float32), axis=0) - face).max() > SAME_CELL
+               for d in range(FRAME_REACH))

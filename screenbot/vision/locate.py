@@ -139,10 +139,11 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
     # The cell's face is its whole box in this look (bevels included): the box is centred on it.
     lattice = classic.placed(frame, _whole_pixels(Lattice(skin.name, (cx - px / 2, cy - py / 2), (px, py),
                                                           grid.rows, grid.cols)))
-    score, why = classic.judge(frame, lattice)
+    reading = classic.read_classic(frame, lattice)
+    score, why = classic.judge(reading)
     if why:
         return Found(grid, None, score, f"its cells match no known skin, nor the {skin.name} look: {why}")
-    going_on = classic.cells_past(frame, lattice)
+    going_on = classic.cells_past(frame, lattice, reading)
     if going_on:
         return Found(grid, None, 0.0, f"cells like its own show past its {' and '.join(going_on)} side: the board "
                                       f"goes on there, or its edge cannot be told from what surrounds it")
