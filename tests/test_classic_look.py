@@ -42,8 +42,25 @@ def _read(frame, skins) -> tuple[list[str] | None, str]:
     return list(reading.board.grid), lattice.skin
 
 
-def _outcome(got, truth) -> str:
-    return "refused" if got is None else "right" if got == truth else "WRONG"
+def judge_cases(cases, what: str, least_right: int) -> None:
+    """Read each case (name, picture, true board, skins to read with), print every verdict, and fail on
+    any board read wrong, or on fewer than ``least_right`` read right."""
+    counts = {"right": 0, "refused": 0, "WRONG": 0}
+    lines = []
+    for name, frame, truth, skins in cases:
+        got, said = _read(frame, skins)
+        outcome = "refused" if got is None else "right" if got == truth else "WRONG"
+        counts[outcome] += 1
+        lines.append(f"  {name}: {outcome} - {said[-160:]}")
+    summary = f"{what}: {counts}; {REPLAY}"
+    print("\n" + "\n".join(lines) + "\n" + summary)
+    assert counts["WRONG"] == 0, summary + "\n" + "\n".join(line for line in lines if "WRONG" in line)
+    assert counts["right"] >= least_right, summary
+
+
+def without(skins: dict, client: str) -> dict:
+    """``skins`` with ``client``'s own hidden: the client as one nobody taught."""
+    return {name: skin for name, skin in skins.items() if name != client}
 
 
 @pytest.mark.parametrize("prefix, draws, least_right", [("mg-", 7, 5), ("xd-16x16", 6, 4), ("sm-", 6, 2), ("rm-s", 6, 0)])
@@ -53,39 +70,23 @@ def test_a_classic_client_is_read_with_its_own_pictures_hidden(prefix, draws, le
     all_skins = load_skins()
     shots = sorted(SCREENS.glob(prefix + "*.json"))
     rng = random.Random(f"{SEED}-{prefix}")
-    chosen = rng.sample(shots, min(draws, len(shots)))
-    counts = {"right": 0, "refused": 0, "WRONG": 0}
-    lines = []
-    for meta_path in chosen:
+    cases = []
+    for meta_path in rng.sample(shots, min(draws, len(shots))):
         client = json.loads(meta_path.read_text(encoding="utf-8"))["lattice"]["skin"]
-        skins = {name: skin for name, skin in all_skins.items() if name != client}
-        truth = meta_path.with_suffix(".txt").read_text(encoding="utf-8").split()
-        got, said = _read(cv2.imread(str(meta_path.with_suffix(".png"))), skins)
-        outcome = _outcome(got, truth)
-        counts[outcome] += 1
-        lines.append(f"  {meta_path.stem} ({client} hidden): {outcome} - {said[-160:]}")
-    summary = f"{prefix}*: {counts}; {REPLAY}"
-    print("\n" + "\n".join(lines) + "\n" + summary)
-    assert counts["WRONG"] == 0, summary + "\n" + "\n".join(line for line in lines if "WRONG" in line)
-    assert counts["right"] >= least_right, summary
+        cases.append((f"{meta_path.stem} ({client} hidden)", cv2.imread(str(meta_path.with_suffix(".png"))),
+                      meta_path.with_suffix(".txt").read_text(encoding="utf-8").split(), without(all_skins, client)))
+    judge_cases(cases, f"{prefix}*", least_right)
 
 
 def test_boards_drawn_in_the_classic_look_at_random_cell_sizes():
     skins = load_skins()
     rng = random.Random(SEED)
-    counts = {"right": 0, "refused": 0, "WRONG": 0}
-    lines = []
+    cases = []
     for _ in range(12):
         pitch, rows, cols, lost = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 14), rng.random() < 0.5
         grid_line = rng.random() < 0.5
         board = random_game(rng, rows, cols, lost=lost)
         image, _ = draw(board, pitch, grid_line=grid_line)
-        got, said = _read(image, skins)
-        outcome = _outcome(got, board)
-        counts[outcome] += 1
-        lines.append(f"  {rows}x{cols} at {pitch} px{' lost' if lost else ''}{'' if grid_line else ', no grid line'}: "
-                     f"{outcome} - {said[-160:]}")
-    summary = f"classic boards drawn at random sizes: {counts}; {REPLAY}"
-    print("\n" + "\n".join(lines) + "\n" + summary)
-    assert counts["WRONG"] == 0, summary + "\n" + "\n".join(line for line in lines if "WRONG" in line)
-    assert counts["right"] >= 3, summary
+        cases.append((f"{rows}x{cols} at {pitch} px{' lost' if lost else ''}{'' if grid_line else ', no grid line'}",
+                      image, board, skins))
+    judge_cases(cases, "classic boards drawn at random sizes", 3)

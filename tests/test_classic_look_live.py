@@ -14,11 +14,9 @@ import random
 
 import pytest
 
-from screenbot.desktop import VirtualDisplay
-
-from .seeds import REPLAY, SEED
-from .test_classic_look import _outcome, _read
-from .test_minegauler_sizes import BOARDS, WHOLE_HEIGHT
+from .seeds import SEED
+from .test_classic_look import judge_cases, without
+from .test_minegauler_sizes import minegauler_games
 
 pytestmark = pytest.mark.e2e
 
@@ -28,27 +26,12 @@ MIN_READ = 5
 def test_minegauler_is_read_by_the_classic_look_with_its_own_pictures_hidden(tmp_path):
     import cv2
 
-    from lab.shots.minegauler import one_game
     from screenbot.vision import load_skins
 
     rng = random.Random(f"{SEED}-classic")
     sizes = rng.sample(range(16, 41), 3)
-    boards = [rng.choice([b for b in BOARDS if b[1] * size <= WHOLE_HEIGHT]) for size in sizes]
-    print(f"\nminegauler button sizes {sizes}, boards {boards}, {REPLAY}")
-    paths = []
-    with VirtualDisplay():
-        for size, (cols, rows, mines) in zip(sizes, boards):
-            paths += one_game(tmp_path, tmp_path, size, cols, rows, mines, rng, for_templates=False)
-    skins = {name: skin for name, skin in load_skins().items() if name != "minegauler"}
-    counts = {"right": 0, "refused": 0, "WRONG": 0}
-    lines = []
-    for png in paths:
-        truth = png.with_suffix(".txt").read_text(encoding="utf-8").split()
-        got, said = _read(cv2.imread(str(png)), skins)
-        outcome = _outcome(got, truth)
-        counts[outcome] += 1
-        lines.append(f"  {png.stem}: {outcome} - {said[-160:]}")
-    summary = f"minegauler at {sizes} px, its pictures hidden: {counts}; {REPLAY}"
-    print("\n".join(lines) + "\n" + summary)
-    assert counts["WRONG"] == 0, summary + "\n" + "\n".join(line for line in lines if "WRONG" in line)
-    assert counts["right"] >= MIN_READ, summary
+    paths = minegauler_games(tmp_path, sizes, rng)
+    skins = without(load_skins(), "minegauler")
+    cases = [(png.stem, cv2.imread(str(png)), png.with_suffix(".txt").read_text(encoding="utf-8").split(), skins)
+             for png in paths]
+    judge_cases(cases, f"minegauler at {sizes} px, its pictures hidden", MIN_READ)

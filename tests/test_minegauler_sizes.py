@@ -36,16 +36,23 @@ WHOLE_HEIGHT = 512
 MIN_READ = 7
 
 
-def test_minegauler_read_at_random_button_sizes(tmp_path):
+def minegauler_games(folder, sizes: list[int], rng: random.Random) -> list:
+    """One game of real minegauler at each button size (a board drawn among those its window shows
+    whole), on a virtual display: its labelled screenshots (fresh, mid-game, lost) in ``folder``."""
     from lab.shots.minegauler import one_game
 
-    rng = random.Random(SEED)
-    sizes = rng.sample([s for s in range(16, 41) if s % 4], 3)  # sizes the skin was not taught at
     boards = [rng.choice([b for b in BOARDS if b[1] * size <= WHOLE_HEIGHT]) for size in sizes]
     print(f"\nminegauler button sizes {sizes}, boards {boards}, {REPLAY}")
     paths = []
     with VirtualDisplay():
         for size, (cols, rows, mines) in zip(sizes, boards):
-            paths += one_game(tmp_path, tmp_path, size, cols, rows, mines, rng, for_templates=False)
+            paths += one_game(folder, folder, size, cols, rows, mines, rng, for_templates=False)
+    return paths
+
+
+def test_minegauler_read_at_random_button_sizes(tmp_path):
+    rng = random.Random(SEED)
+    sizes = rng.sample([s for s in range(16, 41) if s % 4], 3)  # sizes the skin was not taught at
+    paths = minegauler_games(tmp_path, sizes, rng)
     counts, summary = judge_labelled(paths, f"minegauler at {sizes} px", REPLAY)
     assert counts["right"] >= MIN_READ, summary
