@@ -12,7 +12,8 @@ from screenbot.errors import WindowGoneError
 from screenbot.geometry import Rect
 from screenbot.play import InconsistentReadingError, PlayConfig, PlayError, Player, WindowLostError
 from screenbot.play.clicking import PING_ROUNDS
-from screenbot.play.observer import ABORTED, LOST, WON
+from screenbot.play.observer import ABORTED, LOST, UNCONFIRMED, WON
+from screenbot.play.summary import format_summary, summarize
 from screenbot.play.profile import ControlAction, PlayProfile
 from screenbot.testing import FlatVision, SimulatedClient
 
@@ -256,6 +257,60 @@ def test_a_client_learnt_as_wanting_flags_gets_them_once_no_safe_cell_is_left(tm
     assert {r.outcome for r in results} <= {WON, LOST} and any(r.outcome == WON for r in results)
     assert any(c.button == "right" for c in client.clicks) and not flags_early
     assert client.outside_clicks == []
+
+
+# A client learnt without a win seen: its win rule is not known ("unknown" in its profile). Learnt
+# profiles close a window the win may bring with Escape, and only while one is over the board.
+UNKNOWN_WIN_RULE = dataclasses.replace(
+    GNOME_LIKE, win_requires_all_flags=None, after_win=ControlAction(keys=("escape",), focus=False, dialog=True),
+)
+
+
+@pytest.mark.parametrize("shows", ["dialog", "nothing"])
+def test_an_unknown_win_rule_flags_the_mines_left_and_counts_only_a_win_the_client_shows(shows, tmp_path):
+    """A client that declares its win only once every mine is flagged, learnt without a win seen: with
+    every safe cell open the bot flags the mines left and looks again. A win counts only when the client
+    shows it (here its dialog over the board); a client that shows nothing on or over the board has its
+    game counted as cleared with no win shown, not as a win (it was counted won before, without
+    evidence)."""
+    client = SimulatedClient(9, 9, 10, seed=21, wins_need_flags=True, rules="safe",
+                             win_dialog_keys=("escape",) if shows == "dialog" else None)
+    player = make_player(client, UNKNOWN_WIN_RULE, tmp_path, games=6)
+    results = player.play()
+    outcomes = [r.outcome for r in results]
+    assert set(outcomes) <= {WON, LOST, UNCONFIRMED} and len(outcomes) == 6, outcomes
+    cleared = [r for r in results if r.outcome in (WON, UNCONFIRMED)]
+    assert len(cleared) >= 3, outcomes
+    if shows == "dialog":
+        assert UNCONFIRMED not in outcomes and {r.shown for r in cleared} == {"a window of the game over the board"}
+        assert ("escape",) in client.keys
+    else:
+        assert WON not in outcomes and all("showed no win" in r.shown for r in cleared)
+        assert ("escape",) not in client.keys  # no window over the board: no key pressed into the game
+    # Every mine got its flag, and only once every safe cell was open.
+    assert sum(c.button == "right" for c in client.clicks) == 10 * len(cleared)
+    summary = summarize(results, player.timings)
+    assert summary.wins == outcomes.count(WON) and summary.unconfirmed == outcomes.count(UNCONFIRMED)
+    assert ("not counted as won" in format_summary(summary)) == (shows == "nothing")
+    assert_clicks_on_board(client)
+
+
+def test_an_unknown_win_rule_takes_the_clients_own_flags_on_the_mines_left_as_its_win(tmp_path):
+    """A client that flags every mine left at its win (gnome-mines, Windows' Minesweeper): the flags the
+    bot did not place are the client's sign of the win; no flag of the bot's is needed."""
+    client = SimulatedClient(9, 9, 10, seed=21, rules="safe", win_marks="F")
+    results = make_player(client, UNKNOWN_WIN_RULE, tmp_path, games=6).play()
+    wins = [r for r in results if r.outcome == WON]
+    assert {r.outcome for r in results} <= {WON, LOST} and len(wins) >= 3
+    assert all("the client marked the 10 mine(s) left itself" in r.shown for r in wins)
+    assert not any(c.button == "right" for c in client.clicks)
+
+
+def test_a_known_win_rule_says_so_for_each_win(tmp_path):
+    client = SimulatedClient(9, 9, 10, seed=21, rules="safe")
+    results = make_player(client, GNOME_LIKE, tmp_path, games=4).play()
+    wins = [r for r in results if r.outcome == WON]
+    assert wins and {r.shown for r in wins} == {"on the board (every safe cell open, the client's rule)"}
 
 
 def test_unknown_total_win_is_seen_when_the_board_stops_reacting(tmp_path):

@@ -30,6 +30,7 @@ BAD = [
     ({"first_click": "maybe"}, "first_click: 'maybe' is not one of"),
     ({"play": {"flood": 8}}, "play.flood: 8 is not one of"),
     ({"hover_highlight": "yes"}, "hover_highlight: 'yes' is not of type 'boolean'"),
+    ({"win_requires_all_flags": "maybe"}, 'win_requires_all_flags: \'maybe\' is not true, false or "unknown"'),
 ]
 
 
@@ -45,6 +46,16 @@ def test_a_profile_that_does_not_fit_names_the_key_and_the_rule(data, words):
 @pytest.mark.parametrize("folder", sorted(p.name for p in TEMPLATES_DIR.iterdir() if (p / "profile.json").is_file()))
 def test_every_shipped_profile_fits(folder):
     check_profile(json.loads((TEMPLATES_DIR / folder / "profile.json").read_text(encoding="utf-8")), folder, folder)
+
+
+@pytest.mark.unit
+def test_an_unknown_win_rule_is_a_rule_play_reads_as_unknown():
+    from screenbot.play.profile import profile_from_dict
+
+    check_profile({"win_requires_all_flags": "unknown"}, "sim", "profile.json")
+    assert profile_from_dict("sim", {"win_requires_all_flags": "unknown"}).win_requires_all_flags is None
+    assert profile_from_dict("sim", {"win_requires_all_flags": True}).win_requires_all_flags is True
+    assert profile_from_dict("sim", {}).win_requires_all_flags is False
 
 
 @pytest.mark.unit

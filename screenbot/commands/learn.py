@@ -118,6 +118,8 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
         "restarts_tried": seen.restarts_tried,
         "first_click": built.profile["first_click"],
         "first_click_shown": built.profile["first_click_shown"],
+        "win_requires_all_flags": built.profile["win_requires_all_flags"],
+        "win_shown": built.profile["win_shown"],
         "mine_total": built.profile["mine_total"],
         "hover_highlight": built.profile["hover_highlight"],
         "question_marks": built.profile["question_marks"],
@@ -136,6 +138,10 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
         print(f"states not seen (a cell showing one stops reading with exit 5; learn again with more --games): "
               f"{state_names(built.missing)}")
     print(f"first click: {summary['first_click']} ({summary['first_click_shown']})")
+    win_rule = {True: "every mine flagged", False: "every safe cell open"}.get(summary["win_requires_all_flags"])
+    print(f"a win: {summary['win_shown']}; " + (f"a win needs {win_rule}" if win_rule else
+          "whether a win needs every mine flagged is not known: play flags the mines left once every safe cell "
+          "is open and counts a win only when the client shows it"))
     print(f"new game: {summary['restart']} (tried: {', '.join(seen.restarts_tried) or 'none'}); mine total: "
           f"{summary['mine_total']}; cells light up under the pointer: {summary['hover_highlight']}")
     for what, verdict in built.checks:

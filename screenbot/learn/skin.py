@@ -17,7 +17,7 @@ import numpy as np
 from solver.board import Board
 
 from ..geometry import Lattice
-from ..play.profile import action_json
+from ..play.profile import UNKNOWN, action_json
 from .naming import label
 from .watch import Seen
 
@@ -256,8 +256,9 @@ def profile_for(seen: Seen, name: str) -> dict:
         "mine_total": mine_total,
         # Learnt as both: every safe cell opened, then every mine flagged, is the win learn saw. Play
         # then flags the mines once no safe cell is left (xdemineur ends a game as soon as every
-        # mine is flagged, xbomb wants both: this order wins on either).
-        "win_requires_all_flags": bool(seen.flags_to_win),
+        # mine is flagged, xbomb wants both: this order wins on either). No win seen: "unknown", and
+        # play counts a win only when the client shows one.
+        "win_requires_all_flags": UNKNOWN if seen.flags_to_win is None else seen.flags_to_win,
         "win_requires_all_open": bool(seen.flags_to_win),
         "hover_highlight": seen.lit is not None,
         "pauses_on_focus_loss": seen.pauses_on_focus_loss,

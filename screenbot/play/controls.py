@@ -106,7 +106,7 @@ class ClientControls:
         # The window may have moved since the board was last found (dragged during the game's last
         # step): a control click placed from the old place would miss the control, or land on the board.
         located = self.tracker.window_moved(located) or located
-        after = self.profile.after_win if last == WON else self.profile.after_loss
+        after = self.profile.after_loss if last == LOST else self.profile.after_win
         self.env.sleep(GAME_END_PAUSE)
         self.control(located, after)
         if self.restart is not None:
@@ -115,7 +115,7 @@ class ClientControls:
             if self._new_game_shown(located, self.profile.restart_timeout, resend=resend):
                 return
             late = None
-            if self.env.window is None and last == WON and not self._reads(located):
+            if self.env.window is None and last != LOST and not self._reads(located):
                 # With no window followed, the win dialog coming after the after-win key (it takes the
                 # restart key then) shows only as a board that no longer reads.
                 late = "the board is hidden after the win and the restart"

@@ -38,7 +38,7 @@ from ..platforms.base import GameWindow
 from .clicking import Clicker
 from .controls import ClientControls
 from .locating import BoardTracker
-from .observer import ABORTED, LOST, WON, Action, GameResult, NullObserver, PlayObserver, StepTimings
+from .observer import ABORTED, LOST, UNCONFIRMED, WON, Action, GameResult, NullObserver, PlayObserver, StepTimings
 from .outcome import PLAYING
 from .planner import CHORD
 from .profile import CONFIRM_PING, PlayProfile
@@ -157,10 +157,10 @@ class Player:
             log.info("game %d: %s in %.2f s (%d actions)", index + 1, result.outcome, result.seconds, result.actions)
             if self.config.dry_run or result.outcome == ABORTED:
                 break
-        if self.results and self.results[-1].outcome in (WON, LOST):
+        if self.results and self.results[-1].outcome in (WON, LOST, UNCONFIRMED):
             # Leave the client tidy (no "Congratulations" dialog over the final board).
             last = self.results[-1].outcome
-            self.controls.control(self.tracker.located or self.locate(), self.profile.after_win if last == WON else self.profile.after_loss)
+            self.controls.control(self.tracker.located or self.locate(), self.profile.after_loss if last == LOST else self.profile.after_win)
         return self.results
 
     # --- one game -----------------------------------------------------------------------------
@@ -208,11 +208,13 @@ class Player:
             if step.reading is not None:
                 unread = self._note_unread(step.reading.board, unread)
             if step.status != PLAYING:
-                named = ""
+                named, outcome, shown = "", step.status, step.shown
                 if step.reading is not None:
                     self._record(step.frame, step.reading, None, (), StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, 0, redraw))
-                    named = self._name_unread(step.frame, located, step.reading.board, step.status)
-                return self._finish(step.status, start, steps, actions_done, guesses, unread=unread, named=named)
+                    if outcome == WON and not shown:
+                        outcome, shown = self.rules.win_shown(previous, step.reading.board, last_actions)
+                    named = self._name_unread(step.frame, located, step.reading.board, outcome)
+                return self._finish(outcome, start, steps, actions_done, guesses, unread=unread, named=named, shown=shown)
             guesses += int(step.decision is not None and step.decision.guessed)
             if self.config.dry_run:
                 self.dry_run_actions = step.actions
@@ -303,8 +305,8 @@ class Player:
         return numbers
 
     def _finish(self, outcome: str, start: float, steps: int, actions: int, guesses: int, reason: str = "",
-                unread: int = 0, named: str = "") -> GameResult:
-        return GameResult(outcome, self.env.clock() - start, steps, actions, guesses, reason, unread, named)
+                unread: int = 0, named: str = "", shown: str = "") -> GameResult:
+        return GameResult(outcome, self.env.clock() - start, steps, actions, guesses, reason, unread, named, shown)
 
 
 

@@ -12,6 +12,9 @@ from typing import Protocol, Sequence
 import numpy as np
 
 WON, LOST, ABORTED = "won", "lost", "aborted"
+# Every safe cell open and every mine flagged, with no win shown by the client (a client whose win rule
+# was not learnt): not counted as a win.
+UNCONFIRMED = "unconfirmed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +45,7 @@ class StepTimings:
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    outcome: str  # WON, LOST or ABORTED
+    outcome: str  # WON, LOST, ABORTED or UNCONFIRMED
     seconds: float
     steps: int
     actions: int
@@ -53,6 +56,8 @@ class GameResult:
     unread: int = 0
     # The numbers among them that the game's end named (taught to the skin for the rest of the session).
     named: str = ""
+    # How the client showed the game's end (a win: "a window of the game over the board", ...).
+    shown: str = ""
 
 
 class PlayObserver(Protocol):

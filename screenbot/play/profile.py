@@ -1,7 +1,7 @@
 """How to play one client, from its skin's ``templates/<skin>/profile.json``.
 
 The skin profile describes the client (its first-click rule, mine total, whether a win needs every mine
-flagged, whether cells light up under the pointer). The keys under ``"play"`` are the loop's: how to
+flagged, or ``"unknown"`` when that was never seen, whether cells light up under the pointer). The keys under ``"play"`` are the loop's: how to
 restart, which dialog to dismiss after a win or a loss, how long the client takes to redraw. The loop
 reads all of this from here, so supporting a client is data, not ``if client == ...`` branches.
 
@@ -50,6 +50,7 @@ from ..vision.skins import read_profile
 
 CONFIRM_NONE, CONFIRM_PING, CONFIRM_CELL, CONFIRM_BOARD = "none", "ping", "cell", "board"
 CONFIRM_MODES = (CONFIRM_NONE, CONFIRM_PING, CONFIRM_CELL, CONFIRM_BOARD)
+UNKNOWN = "unknown"  # a rule not seen while learning (win_requires_all_flags)
 FIND = "find"  # the "restart" of a profile that leaves it to be found by trying the usual ways
 
 
@@ -120,7 +121,9 @@ class PlayProfile:
     client: str
     first_click: str  # "opening", "safe", "none" (can lose) or "preopened" (the client opens an area itself)
     mines: int | dict[str, int] | None  # a number, a table "ROWSxCOLS" -> mines, or None (unknown)
-    win_requires_all_flags: bool
+    # None: not known (a client learnt without a win seen). Play then opens every safe cell, flags the
+    # mines left and counts the game won only if the client shows it (``rules.GameRules.assess``).
+    win_requires_all_flags: bool | None
     hover_highlight: bool
     pauses_on_focus_loss: bool = False  # gnome-mines hides the board ("Paused") when unfocused
     # With win_requires_all_flags: the win also waits for every safe cell to be open (xbomb).
@@ -170,7 +173,7 @@ def profile_from_dict(skin: str, data: dict) -> PlayProfile:
             client=str(data.get("client", skin)),
             first_click=str(data.get("first_click", "safe")),
             mines=_mines(data.get("mine_total")),
-            win_requires_all_flags=bool(data.get("win_requires_all_flags", False)),
+            win_requires_all_flags=_win_rule(data.get("win_requires_all_flags", False)),
             hover_highlight=bool(data.get("hover_highlight", False)),
             pauses_on_focus_loss=bool(data.get("pauses_on_focus_loss", False)),
             win_requires_all_open=bool(data.get("win_requires_all_open", False)),
@@ -197,6 +200,14 @@ def _choice(value, allowed: tuple[str, ...], key: str) -> str:
     if str(value) not in allowed:
         raise ValueError(f"{key} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
     return str(value)
+
+
+def _win_rule(value) -> bool | None:
+    if value == UNKNOWN:
+        return None
+    if isinstance(value, bool):
+        return value
+    raise ValueError(f'win_requires_all_flags must be true, false or "unknown", not {value!r}')
 
 
 def _mines(value) -> int | dict[str, int] | None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, neighbours
 from solver.policy import PolicyConfig, decide
 
-from .observer import WON, Action
+from .observer import UNCONFIRMED, WON, Action
 from .outcome import PLAYING, game_status, is_fresh, only_mines_left
-from .planner import plan_actions
+from .planner import FLAG_ACTION, plan_actions
 from .profile import PlayProfile
 from .types import PlayConfig
 
@@ -77,10 +77,31 @@ class GameRules:
         status = self.status(board)
         if status == PLAYING and mines is None and not self.profile.win_requires_all_flags and only_mines_left(board):
             status = WON
+        if status == WON and self.profile.win_requires_all_flags is None:
+            rest = tuple(Action(FLAG_ACTION, r, c) for r, c, ch in board.cells() if ch in UNKNOWN_CHARS)
+            if rest:
+                # How this client shows a win was never seen. Every safe cell is open: flag the mines
+                # left, since a client that counts flags shows its win only then, and look again.
+                return PLAYING, rest, None
         if status != PLAYING:
             return status, (), None
         decision = decide(board.with_mines(mines), self.policy_for(board))
         return PLAYING, plan_actions(board, decision.moves, chord=self.config.chord), decision
+
+    def win_shown(self, previous, board, last_actions: tuple[Action, ...] = ()) -> tuple[str, str]:
+        """(outcome, how the client showed it) for a board read as won. Under a known win rule the board
+        shows it by that rule. Under an unknown one (``assess``), only a sign of the client's own is a
+        win: mines it marked by itself (gnome-mines and Windows' Minesweeper flag every mine left); a
+        board the bot itself finished by flagging the mines left shows nothing the client did, and is
+        UNCONFIRMED (a win shown off the board, say by a face, cannot be seen)."""
+        if self.profile.win_requires_all_flags is not None:
+            rule = "every mine flagged" if self.profile.win_requires_all_flags else "every safe cell open"
+            return WON, f"on the board ({rule}, the client's rule)"
+        marked = client_marks(previous, board, last_actions)
+        if marked:
+            return WON, f"on the board (the client marked the {marked} mine(s) left itself)"
+        return UNCONFIRMED, ("every safe cell open and every mine flagged, and the client showed no win on or over "
+                             "the board (its win rule was not learnt)")
 
     def is_new_game(self, board) -> bool:
         if is_fresh(board):
@@ -143,4 +164,14 @@ class GameRules:
         return flagged_by_client
 
 
-__all__ = ["GameRules", "first_click", "hint_policy", "mine_total"]
+def client_marks(previous, board, last_actions: tuple[Action, ...] = ()) -> int:
+    """How many cells covered on ``previous`` show a mark now (a flag, a mine) that the last actions did
+    not place: marks of the client's own."""
+    if previous is None:
+        return 0
+    placed = {(action.row, action.col) for action in last_actions if action.kind == FLAG_ACTION}
+    return sum(1 for r, c, ch in board.cells()
+               if previous[r, c] in UNKNOWN_CHARS and ch not in UNKNOWN_CHARS and ch not in NUMBERS and (r, c) not in placed)
+
+
+__all__ = ["GameRules", "client_marks", "first_click", "hint_policy", "mine_total"]

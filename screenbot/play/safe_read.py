@@ -44,6 +44,7 @@ class Step:
     decision: object | None
     read_seconds: float
     solve_seconds: float
+    shown: str = ""  # how the client showed a win seen other than on the board (see ``GameRules.win_shown``)
 
 
 def save_frame(frame: np.ndarray, folder: Path, what: str) -> str | None:
@@ -134,7 +135,7 @@ class SafeReader:
                         seen = self.controls.dismiss_win_dialog(located)
                         if not seen:
                             # The usual reason a board stops reading right after a move: the win dialog.
-                            return Step(None, frame, WON, (), None, 0.0, 0.0)
+                            return Step(None, frame, WON, (), None, 0.0, 0.0, shown="a window of the game over the board")
                     if dialogs and self.profile.after_loss.dialog:
                         # The client asks something at a loss (KMines: "Reset the game?"): the profile
                         # says how to close it; the board behind is then read as any other.
@@ -176,7 +177,8 @@ class SafeReader:
                 return moved
             if not again.changed and not changed and reading is not None and self.rules.frozen_means_won(reading.board, problems):
                 log.info("the board no longer reacts to clicks: the game was won")
-                return Step(reading, frame, WON, (), None, read_seconds, 0.0)
+                return Step(reading, frame, WON, (), None, read_seconds, 0.0,
+                            shown="the board stopped taking clicks (how the client ends a won game)")
             frame, changed = again.frame, changed or again.changed
         if unreadable is not None:
             return self.recover_lost_board(located, frame, unreadable, previous)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from .observer import ABORTED, LOST, WON, GameResult, StepTimings
+from .observer import ABORTED, LOST, UNCONFIRMED, WON, GameResult, StepTimings
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,6 +16,10 @@ class Summary:
     wins: int
     losses: int
     aborted: int
+    # Games the bot finished (every safe cell open, every mine flagged) with no win shown by the client.
+    unconfirmed: int
+    # How the client showed each win: {how: games}.
+    wins_shown: dict[str, int]
     # Games in which a number the skin has no picture of showed (played on as an unread number).
     games_with_unread: int
     # The numbers finished games named and play then read (taught for the session only).
@@ -39,6 +44,8 @@ class Summary:
             "wins": self.wins,
             "losses": self.losses,
             "aborted": self.aborted,
+            "unconfirmed": self.unconfirmed,
+            "wins_shown": self.wins_shown,
             "games_with_unread_numbers": self.games_with_unread,
             "numbers_named_in_play": self.numbers_named,
             "seconds_per_game_median": _round(self.seconds_per_game_median, 3),
@@ -53,7 +60,7 @@ class Summary:
 
 
 def summarize(results: Sequence[GameResult], timings: Sequence[StepTimings]) -> Summary:
-    finished = [r for r in results if r.outcome in (WON, LOST)]
+    finished = [r for r in results if r.outcome in (WON, LOST, UNCONFIRMED)]
     won = [r.seconds for r in results if r.outcome == WON]
     total_actions = sum(r.actions for r in finished)
     total_seconds = sum(r.seconds for r in finished)
@@ -85,6 +92,8 @@ def summarize(results: Sequence[GameResult], timings: Sequence[StepTimings]) -> 
         wins=sum(r.outcome == WON for r in results),
         losses=sum(r.outcome == LOST for r in results),
         aborted=sum(r.outcome == ABORTED for r in results),
+        unconfirmed=sum(r.outcome == UNCONFIRMED for r in results),
+        wins_shown=dict(Counter(r.shown or "not said" for r in results if r.outcome == WON)),
         games_with_unread=sum(r.unread > 0 for r in results),
         numbers_named="".join(sorted({n for r in results for n in r.named})),
         seconds_per_game_median=median([r.seconds for r in finished]),
@@ -104,8 +113,10 @@ def format_summary(summary: Summary) -> str:
 
     o = summary.overhead_ms
     m = summary.per_move_ms
+    unconfirmed = (f", {summary.unconfirmed} cleared with no win shown by the client (every safe cell open, every "
+                   "mine flagged: not counted as won)") if summary.unconfirmed else ""
     lines = [
-        f"games {summary.games}: {summary.wins} won, {summary.losses} lost, {summary.aborted} aborted",
+        f"games {summary.games}: {summary.wins} won, {summary.losses} lost, {summary.aborted} aborted{unconfirmed}",
         f"median seconds per game {fmt(summary.seconds_per_game_median, ' s')}"
         f" (won games {fmt(summary.seconds_per_won_game_median, ' s')}), "
         f"{fmt(summary.moves_per_second, ' moves/s', 1)}",
@@ -116,6 +127,8 @@ def format_summary(summary: Summary) -> str:
         f"solve {fmt(m['solve'])}, act {fmt(m['act'])}, bot total {fmt(m['total'])} "
         f"(median {fmt(summary.per_move_ms_median['total'])})",
     ]
+    if summary.wins_shown:
+        lines.append("wins shown by the client: " + "; ".join(f"{n} {how}" for how, n in summary.wins_shown.items()))
     if summary.games_with_unread:
         named = f"; named at a game's end and read from then on: {', '.join(summary.numbers_named)}" if summary.numbers_named else ""
         lines.append(f"{summary.games_with_unread} game(s) showed a number the skin has no picture of, played as "

@@ -351,9 +351,12 @@ class SimulatedClient:
         if self.status != PLAYING and self.ignore_clicks_after_win:
             return
         if self.game.status != PLAYING:
-            # Only reachable for flag-counting clients: every safe cell is open, flags still go on.
+            # Only reachable for flag-counting clients: every safe cell is open, flags still go on, and
+            # the last right one shows the win (its dialog, if the client has one).
             if button == RIGHT:
                 self.game.flag(*cell)
+                if self.win_dialog_keys and self.status == WON:
+                    self._open_dialog(self.win_dialog_keys)
             return
         r, c = cell
         if self.drop_every and len(self.clicks) % self.drop_every == 0 and self.game.board()[r, c] == "#":
@@ -381,7 +384,7 @@ class SimulatedClient:
                 self.loss_dialog_in = self.late_loss_dialog
             elif self.loss_dialog_keys is not None:
                 self._open_dialog(self.loss_dialog_keys)
-        if self.win_dialog_keys and self.game.status == WON:
+        if self.win_dialog_keys and self.status == WON:
             if self.late_win_dialog:
                 self.stale_win = [(r, c), self.late_win_dialog]
             else:

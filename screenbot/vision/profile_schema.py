@@ -45,7 +45,7 @@ SCHEMA: dict[str, Any] = {
                  "additionalProperties": _MINES},
             ],
         },
-        "win_requires_all_flags": {"type": "boolean"},
+        "win_requires_all_flags": {"anyOf": [{"type": "boolean"}, {"const": "unknown"}]},
         "win_requires_all_open": {"type": "boolean"},
         "hover_highlight": {"type": "boolean"},
         "pauses_on_focus_loss": {"type": "boolean"},
@@ -98,4 +98,5 @@ _ALLOWED = {
     "restart": "\"find\" or an action ({\"keys\": [\"f2\"]} or {\"click\": [dx, dy]})",
     "after_win": "an action ({\"keys\": [...]} or {\"click\": [dx, dy]})",
     "after_loss": "an action ({\"keys\": [...]} or {\"click\": [dx, dy]})",
+    "win_requires_all_flags": "true, false or \"unknown\" (not seen while learning)",
 }
