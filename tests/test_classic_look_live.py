@@ -14,9 +14,9 @@ import random
 
 import pytest
 
-from .seeds import SEED
+from .seeds import REPLAY, SEED
 from .test_classic_look import judge_cases, without
-from .test_minegauler_sizes import minegauler_games
+from .test_minegauler_sizes import WHOLE_HEIGHT, minegauler_games
 
 pytestmark = pytest.mark.e2e
 
@@ -35,3 +35,31 @@ def test_minegauler_is_read_by_the_classic_look_with_its_own_pictures_hidden(tmp
     cases = [(png.stem, cv2.imread(str(png)), png.with_suffix(".txt").read_text(encoding="utf-8").split(), skins)
              for png in paths]
     judge_cases(cases, f"minegauler at {sizes} px, its pictures hidden", MIN_READ)
+
+
+def test_minegauler_is_played_as_the_classic_look(tmp_path):
+    """minegauler played as the built-in classic look (its own skin not used, no `learn`), at a button
+    size and a level drawn at random: the board found by structure, a new game started by the usual
+    ways (F2 here), every game ended in a win or loss that the client's own state agrees with, each win
+    confirmed by the client (it flags the mines left), no click off the board, no step on a board that
+    could not be right."""
+    from screenbot.desktop.clients import start_client
+    from screenbot.desktop.display import VirtualDisplay
+
+    from .test_e2e_play import check, play_in_child
+
+    rng = random.Random(f"{SEED}-classic-play")
+    size = rng.choice(range(16, 41))
+    # Only boards its window shows whole at that size (taller ones scroll in the window).
+    level = rng.choice([level for level, rows in (("beginner", 8), ("intermediate", 16)) if rows * size <= WHOLE_HEIGHT])
+    print(f"minegauler {level} at {size} px, {REPLAY}")
+    games = 4
+    state = tmp_path / "state.json"
+    with VirtualDisplay():
+        with start_client("minegauler", level=level, button_size=size, state_file=str(state)) as client:
+            report = play_in_child(client, "classic", games, tmp_path, located=True, state_file=str(state))
+    check(report, games)
+    assert report["client_verdicts"] == report["outcomes"]
+    wins, mines = report["summary"]["wins"], {"beginner": 10, "intermediate": 40}[level]
+    shown = f"on the board (the client marked the {mines} mine(s) left itself)"
+    assert report["summary"]["wins_shown"] == ({shown: wins} if wins else {})

@@ -68,32 +68,41 @@ def _reference_win(board, placements: list[int]) -> dict[int, float]:
     every node, no pruning; a zero shows the whole area the game opens around it."""
     rows, cols = board.rows, board.cols
     covered = [r * cols + c for r, c, ch in board.cells() if ch == "#"]
+    covered_set = set(covered)
     flags = {r * cols + c for r, c, ch in board.cells() if ch == "F"}
-
-    def around(i: int) -> list[int]:
-        return [rr * cols + cc for rr, cc in neighbours(rows, cols, *divmod(i, cols))]
+    # The same answers as without them, only not worked out twice (the tree asks each many times).
+    around = [[rr * cols + cc for rr, cc in neighbours(rows, cols, *divmod(i, cols))] for i in range(rows * cols)]
+    shown_memo: dict[tuple[int, int], tuple] = {}
+    parts_memo: dict[tuple[int, frozenset], list[frozenset]] = {}
 
     def shows(cell: int, placement: int):
+        if (cell, placement) in shown_memo:
+            return shown_memo[cell, placement]
+
         def number(i: int) -> int:
-            return sum(1 for j in around(i) if j in flags or placement >> j & 1)
+            return sum(1 for j in around[i] if j in flags or placement >> j & 1)
         seen, todo, out = {cell}, [cell], []
         while todo:
             i = todo.pop()
-            out.append((i, number(i)))
-            if number(i) == 0:
-                fresh = [j for j in around(i) if j in covered and j not in seen]
+            n = number(i)
+            out.append((i, n))
+            if n == 0:
+                fresh = [j for j in around[i] if j in covered_set and j not in seen]
                 seen.update(fresh)
                 todo.extend(fresh)
-        return tuple(sorted(out))
+        shown_memo[cell, placement] = tuple(sorted(out))
+        return shown_memo[cell, placement]
 
     memo: dict[frozenset, float] = {}
 
     def parts(cell: int, group: frozenset) -> list[frozenset]:
-        shown: dict = {}
-        for p in group:
-            if not p >> cell & 1:
-                shown.setdefault(shows(cell, p), set()).add(p)
-        return [frozenset(part) for part in shown.values()]
+        if (cell, group) not in parts_memo:
+            shown: dict = {}
+            for p in group:
+                if not p >> cell & 1:
+                    shown.setdefault(shows(cell, p), set()).add(p)
+            parts_memo[cell, group] = [frozenset(part) for part in shown.values()]
+        return parts_memo[cell, group]
 
     def outcome(cell: int, group: frozenset) -> float:
         return sum(len(part) * value(part) for part in parts(cell, group)) / len(group)

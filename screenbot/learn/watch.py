@@ -230,7 +230,10 @@ class Watcher:
         try:
             window.geometry()
         except WindowGoneError:
-            raise LearnError("the client's window was closed while learning: nothing was written", code=1) from None
+            # Gone is all the window system says: closed, or destroyed by a client that draws its
+            # end screens in a new window. Said as such, not guessed.
+            raise LearnError("the client's window went away while learning (closed, or replaced by another window "
+                             "of the program): nothing was written", code=1) from None
 
     def grab(self) -> np.ndarray:
         """The screen rectangle kept for the skin (the window, or the board with room around it)."""
@@ -391,7 +394,8 @@ def crop_around(lattice: Lattice, window, width: int, height: int) -> Rect:
         try:
             rect = window.geometry().clipped(screen)
         except WindowGoneError:
-            raise LearnError("the client's window was closed while learning", code=1) from None
+            raise LearnError("the client's window went away while learning (closed, or replaced by another window "
+                             "of the program): nothing was written", code=1) from None
         if rect.contains_rect(board):
             room = max(board.left - rect.left, rect.right - board.right, board.top - rect.top, rect.bottom - board.bottom)
             if room >= max(px, py):

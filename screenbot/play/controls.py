@@ -144,13 +144,29 @@ class ClientControls:
                 continue
             tried.append(label)
             if self._new_game_shown(located, FIND_RESTART_TIMEOUT):
-                log.warning('%s starts a new game in %s: write it into its profile\'s "play" section as '
-                            '"restart": %s', label, self.profile.client, action_json(action))
+                if self._has_profile_file():
+                    log.warning('%s starts a new game in %s: write it into its profile\'s "play" section as '
+                                '"restart": %s', label, self.profile.client, action_json(action))
+                else:
+                    log.info("%s starts a new game in %s: used for the rest of this session", label, self.profile.client)
                 self.restart = action
                 return
+        advice = ('give its profile\'s "play" section a "restart"' if self._has_profile_file() else
+                  "teach the client with `screenbot learn NAME --restart KEYS` and play it as NAME")
         raise PlayError(f"none of the usual ways started a new game in {self.profile.client} (tried: "
                         f"{', '.join(tried) or 'none'}; keys that may reload, close or open a window are never "
-                        f'tried): give its profile\'s "play" section a "restart"')
+                        f"tried): {advice}")
+
+    def _has_profile_file(self) -> bool:
+        """Whether the profile played is a skin's file a user can edit (not a built-in look's)."""
+        from ..errors import SkinError
+        from ..skin_folders import skin_folder
+
+        try:
+            skin_folder(self.profile.skin)
+        except SkinError:
+            return False
+        return True
 
     def _reads(self, located: Located) -> bool:
         try:

@@ -41,6 +41,11 @@ class SkinVision:
         # A number the skin never saw (a learnt skin's first 6) is played as an unread number, not a stop.
         return self._read(frame, lattice, self.skins, unread=True)
 
+    def reads_whole_boards(self, lattice) -> bool:
+        """Whether the look of ``lattice`` is read from the whole board's structure (a family skin: the
+        classic look), not cell by cell from pictures, so a part of the board is never read alone."""
+        return bool(self.skins[lattice.skin].family)
+
     def read_visible(self, frame: np.ndarray, lattice):
         """Each cell's state where it reads surely, None where something covers it."""
         from ..vision.read import read_visible

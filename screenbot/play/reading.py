@@ -149,7 +149,11 @@ class ChangedCellsReader:
     def _update(self, last: BoardReading, frame: np.ndarray, lattice, cells: np.ndarray) -> BoardReading:
         rs, cs = np.nonzero(cells)
         r0, r1, c0, c1 = int(rs.min()), int(rs.max()) + 1, int(cs.min()), int(cs.max()) + 1
-        whole = (r1 - r0) * (c1 - c0) > FULL_READ_SHARE * lattice.rows * lattice.cols
+        # A look read from its structure (the classic look) measures each cell against the whole
+        # board's faces: a block of a few cells is not enough to read it by.
+        by_structure = getattr(self.vision, "reads_whole_boards", None)
+        whole = ((r1 - r0) * (c1 - c0) > FULL_READ_SHARE * lattice.rows * lattice.cols
+                 or (by_structure is not None and by_structure(lattice)))
         if not whole:
             try:
                 grid, sub_confidence = read_block(self.vision, frame, lattice, r0, r1, c0, c1)

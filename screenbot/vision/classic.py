@@ -303,15 +303,29 @@ def _nearest_number(core, limits: Limits) -> tuple[str, float, str]:
 
 
 # What is known of a client in the classic look that nobody described: the rules every such client
-# shares, and nothing else (its mine total, its first-click rule and how it shows a win are unknown).
+# shares, and nothing else. Its mine total, its first-click rule and how it shows a win are unknown:
+# play counts a win only when the client shows one (``play.rules.GameRules.win_shown``). How it starts
+# a new game is found by trying the usual ways (``play.profile.usual_restarts``: no key that may
+# reload, close or open anything); each click waits for its cell to change, since how fast the client
+# draws is unknown too.
 CLASSIC_PROFILE = {
     "client": "a client in the classic look",
     "first_click": "none",
     "mine_total": None,
+    "win_requires_all_flags": "unknown",
     "hover_highlight": False,
     "question_marks": True,
     "loss_shown": "unknown: read from the board",
     "win_shown": "unknown: read from the board",
+    "play": {
+        "restart": "find",
+        "after_win": {"keys": ["escape"], "wait": 0.05, "focus": False, "dialog": True},
+        "redraw_timeout": 1.0,
+        "settle": 0.02,
+        "restart_timeout": 5.0,
+        "flood": "none",
+        "confirm_clicks": "cell",
+    },
 }
 
 

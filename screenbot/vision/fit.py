@@ -178,34 +178,35 @@ class _Spreads:
     ``canonical_cells`` cuts), and the searches (``_align``, ``_snap``) come back to the same ones."""
 
     def __init__(self, image: np.ndarray, labels: np.ndarray) -> None:
-        self.image, self.labels = image, labels
+        self.image = image
+        ids = labels.ravel()
+        # The cells in order of their state, and where each state's run starts: one pass sums them.
+        self.order = np.argsort(ids, kind="stable")
+        _, self.starts, self.counts = np.unique(ids[self.order], return_index=True, return_counts=True)
         self.known: dict[tuple, float | None] = {}
 
     def __call__(self, lattice: Lattice) -> float | None:
         rect = lattice.board_rect()
         key = (rect.left, rect.top, rect.width, rect.height, lattice.rows, lattice.cols)
         if key not in self.known:
-            self.known[key] = _spread(self.image, lattice, self.labels)
+            self.known[key] = self._spread(lattice)
         return self.known[key]
 
-
-def _spread(image: np.ndarray, lattice: Lattice, labels: np.ndarray) -> float | None:
-    flat = canonical_cells(image, lattice)
-    if flat is None:
-        return None
-    ids = labels.ravel()
-    total = 0.0
-    means = []
-    for label in np.unique(ids):
-        group = flat[ids == label]
-        means.append(group.mean(axis=0))
-        total += float(((group - means[-1]) ** 2).sum())
-    # Cells of different states must also differ: guard against a lattice over a flat area.
-    means = np.stack(means)
-    between = float(((means - flat.mean(axis=0)) ** 2).sum()) if len(means) > 1 else 1.0
-    if len(means) > 1 and between < 1e-3:
-        return None
-    return total / flat.size
+    def _spread(self, lattice: Lattice) -> float | None:
+        """The mean squared distance of each cell's pixels to the mean picture of its state's cells, or
+        None when the lattice runs off the image or every state looks the same (a flat area). Worked
+        out as every pixel's square less each state's sum times its mean, in double precision: the
+        same sum as cell by cell, at half the cost (the search asks for thousands)."""
+        flat = canonical_cells(self.image, lattice)
+        if flat is None:
+            return None
+        sums = np.add.reduceat(flat[self.order], self.starts, axis=0, dtype=np.float64)
+        means = sums / self.counts[:, None]
+        total = float(np.einsum("ij,ij->", flat, flat, dtype=np.float64)) - float(np.einsum("ij,ij->", sums, means))
+        # Cells of different states must also differ: guard against a lattice over a flat area.
+        if len(means) > 1 and float(((means - sums.sum(axis=0) / len(flat)) ** 2).sum()) < 1e-3:
+            return None
+        return max(total, 0.0) / flat.size
 
 
 def _align(spreads: _Spreads, skin: str, start: tuple[float, float], pitch: tuple[float, float],
