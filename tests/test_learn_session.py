@@ -254,6 +254,19 @@ def test_a_client_that_asks_something_and_writes_over_the_board_at_a_loss_is_lea
     assert seen.end_mark_seconds > 0 and seen.restart[0] == "F2"
 
 
+def test_a_client_that_shows_another_screen_instead_of_its_lost_board_is_told_so():
+    """Like a client that shows a full-window "YOU LOSE!", then its menu, instead of the lost board: learn
+    stops saying what the client showed (it said "the client's window was closed", which it was not),
+    and writes nothing."""
+    print(f"seed {SEED}")
+    client = _client(SEED, lost_screen=True)
+    with pytest.raises(LearnError) as stopped:
+        learn(_desk(client), "sim", 3, random.Random(SEED))
+    print(stopped.value)
+    assert "showed another screen where its board was" in str(stopped.value)
+    assert "nothing was written" in str(stopped.value) and stopped.value.code == 1
+
+
 # 537891: every game opened at random after learning was lost before it could be read (the test then
 # clicked mines too). 519751: the 0s learnt looked alike enough to make one cluster, which the test took
 # for a failure; the skin built from it reads every fresh game right, so the count is printed, not asserted.

@@ -266,6 +266,18 @@ UNKNOWN_WIN_RULE = dataclasses.replace(
 )
 
 
+def test_an_unknown_win_rule_takes_a_board_that_refuses_the_last_flags_as_won(tmp_path):
+    """A client that ends its game at the last safe cell and takes no click after it (react-minesweeper,
+    learnt with no win seen, stopped on "flagged (0,3) but it reads '#'"): the flags on the mines left
+    do not show, no mine shows, and the game counts as won by the client's refusing the board."""
+    client = SimulatedClient(9, 9, 10, seed=21, rules="safe", ignore_clicks_after_win=True)
+    for profile in (UNKNOWN_WIN_RULE, dataclasses.replace(UNKNOWN_WIN_RULE, mines=None)):
+        results = make_player(client, profile, tmp_path, games=6).play()
+        wins = [r for r in results if r.outcome == WON]
+        assert {r.outcome for r in results} <= {WON, LOST} and len(wins) >= 3, [r.outcome for r in results]
+        assert {r.shown for r in wins} == {"the client took no more clicks once every safe cell was open"}
+
+
 @pytest.mark.parametrize("shows", ["dialog", "nothing"])
 def test_an_unknown_win_rule_flags_the_mines_left_and_counts_only_a_win_the_client_shows(shows, tmp_path):
     """A client that declares its win only once every mine is flagged, learnt without a win seen: with

@@ -24,6 +24,8 @@ RESTART_TIMEOUT = 2.0  # s a restart candidate may take to show a fresh board
 WIN_WINDOW_WAIT = 3.0
 # s a mark drawn over the board at the end of a game may stay (KMines' "You have lost." stays 4 s).
 END_MARK_TIMEOUT = 8.0
+# Share of the opened cells that, changed for longer than that, are another screen, not a mark.
+OTHER_SCREEN_SHARE = 0.5
 
 # What may close a window a win brings (gnome-mines' "Congratulations"), tried in turn; the keys go to the
 # dialog, which has the keyboard, so the game window is not focused first.
@@ -123,6 +125,15 @@ class GameEnds(Watcher):
                 seen.end_mark_seconds = max(seen.end_mark_seconds, self.desk.clock() - start)
                 log.info("learn: it went after %.1f s", self.desk.clock() - start)
                 break
+        else:
+            stayed = opened & (after != ids)
+            if stayed.sum() > OTHER_SCREEN_SHARE * opened.sum():
+                # Not a mark drawn over the board: the board is gone from where it was, for good.
+                raise LearnError(
+                    f"after a click the client showed another screen where its board was ({int(stayed.sum())} of "
+                    f"the {int(opened.sum())} opened cells changed and stayed so for {END_MARK_TIMEOUT:.0f} s; a "
+                    "client that shows a message or its menu instead of the lost board, say): learn names the "
+                    "cells from the lost board, so it cannot learn this client; nothing was written", code=1)
         return image, after
 
     def close_loss_window(self) -> None:

@@ -103,6 +103,19 @@ class GameRules:
         return UNCONFIRMED, ("every safe cell open and every mine flagged, and the client showed no win on or over "
                              "the board (its win rule was not learnt)")
 
+    def final_flags_ignored(self, previous, board, last_actions: tuple[Action, ...]) -> bool:
+        """Under an unknown win rule (``assess``): the last actions flagged every cell left covered once
+        every safe cell was open, and the client took none of them (``board``, read after a redraw wait,
+        is ``previous``). A client that ends its game at the last safe cell takes no click after it
+        (react-minesweeper shows its win only off the board); no mine shows, so the game was won, and
+        the client's refusing the board is how it showed that."""
+        if self.profile.win_requires_all_flags is not None or previous is None or not last_actions:
+            return False
+        if any(action.kind != FLAG_ACTION for action in last_actions) or board.grid != previous.grid:
+            return False
+        covered = {(r, c) for r, c, ch in previous.cells() if ch in UNKNOWN_CHARS}
+        return covered == {(action.row, action.col) for action in last_actions}
+
     def is_new_game(self, board) -> bool:
         if is_fresh(board):
             return True

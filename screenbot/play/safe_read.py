@@ -154,9 +154,12 @@ class SafeReader:
                     waited_for_mark = True
                     frame, changed = self.outlast_end_mark(located), True
                     continue
-            if reading is not None and problems and self.rules.over(reading.board):
+            if (reading is not None and problems and self.rules.over(reading.board)
+                    and not self.rules.final_flags_ignored(previous, reading.board, last_actions)):
                 # A finished game ignores the rest of a batch (xdemineur is won by its last flag even
                 # if opens follow in the same batch): what the bot did last no longer has to show.
+                # Not the flags on the mines left under an unknown win rule: whether the client takes
+                # them is what tells its win (waited for below).
                 problems = []
             read_seconds = self.env.clock() - t_read
             if reading is not None and not problems:
@@ -179,6 +182,11 @@ class SafeReader:
                 log.info("the board no longer reacts to clicks: the game was won")
                 return Step(reading, frame, WON, (), None, read_seconds, 0.0,
                             shown="the board stopped taking clicks (how the client ends a won game)")
+            if not again.changed and not changed and reading is not None and self.rules.final_flags_ignored(
+                    previous, reading.board, last_actions):
+                log.info("the client took none of the flags on the mines left: its game ended at the last safe cell")
+                return Step(reading, frame, WON, (), None, read_seconds, 0.0,
+                            shown="the client took no more clicks once every safe cell was open")
             frame, changed = again.frame, changed or again.changed
         if unreadable is not None:
             return self.recover_lost_board(located, frame, unreadable, previous)

@@ -60,6 +60,9 @@ class SimulatedClient:
     # Like KMines' "You have lost.": a band drawn across the board's middle row for this many grabs
     # after a loss, over opened cells as well as covered ones.
     end_mark_grabs: int = 0
+    # Like a client that shows a full-window "YOU LOSE!", then its menu, instead of the lost board: after
+    # a loss its window shows another screen until a new game is started.
+    lost_screen: bool = False
     # Grabs after the winning click that still show its cell covered and no win dialog yet (a client
     # slow to draw them): the dialog then comes over the board.
     late_win_dialog: int = 0
@@ -261,6 +264,12 @@ class SimulatedClient:
             rect = self.board_rect
             y = rect.top + (self.rows // 2) * self.pitch
             frame[y + self.pitch // 4 : y + 3 * self.pitch // 4, rect.left + self.pitch // 2 : rect.right - self.pitch // 2] = END_MARK
+        if self.lost_screen and self.game.status == LOST and not self.closed:
+            frame = frame.copy()
+            win = self.geometry().clipped(self.screen_rect)
+            frame[win.top : win.bottom, win.left : win.right] = (40, 20, 120)
+            frame[win.top + win.height // 2 - 12 : win.top + win.height // 2 + 12,
+                  win.left + win.width // 4 : win.right - win.width // 4] = (250, 250, 250)
         if region is None:
             return frame.copy()
         left, top, w, h = region
