@@ -43,23 +43,14 @@ def test_minegauler_is_played_as_the_classic_look(tmp_path):
     ways (F2 here), every game ended in a win or loss that the client's own state agrees with, each win
     confirmed by the client (it flags the mines left), no click off the board, no step on a board that
     could not be right."""
-    from screenbot.desktop.clients import start_client
-    from screenbot.desktop.display import VirtualDisplay
-
-    from .test_e2e_play import check, play_in_child
+    from .test_e2e_play import play_minegauler
 
     rng = random.Random(f"{SEED}-classic-play")
     size = rng.choice(range(16, 41))
     # Only boards its window shows whole at that size (taller ones scroll in the window).
     level = rng.choice([level for level, rows in (("beginner", 8), ("intermediate", 16)) if rows * size <= WHOLE_HEIGHT])
     print(f"minegauler {level} at {size} px, {REPLAY}")
-    games = 4
-    state = tmp_path / "state.json"
-    with VirtualDisplay():
-        with start_client("minegauler", level=level, button_size=size, state_file=str(state)) as client:
-            report = play_in_child(client, "classic", games, tmp_path, located=True, state_file=str(state))
-    check(report, games)
-    assert report["client_verdicts"] == report["outcomes"]
+    report = play_minegauler("classic", level, size, 4, tmp_path)
     wins, mines = report["summary"]["wins"], {"beginner": 10, "intermediate": 40}[level]
     shown = f"on the board (the client marked the {mines} mine(s) left itself)"
     assert report["summary"]["wins_shown"] == ({shown: wins} if wins else {})

@@ -107,13 +107,19 @@ def test_minegauler(level, button_size, tmp_path):
     """minegauler (Qt 6, from PyPI in a venv of its own) with its classic Windows look, at its default
     16 px buttons and at 32 px: F2 restarts, each click waits for its cell (clicks sent back to back can
     crash it). The client's own verdict (its state file) agrees with every game's."""
-    games = 4
+    play_minegauler("minegauler", level, button_size, 4, tmp_path)
+
+
+def play_minegauler(skin: str, level: str, button_size: int, games: int, tmp_path: Path) -> dict:
+    """``games`` on real minegauler played as ``skin``, its board found by the bot: the checks of
+    ``check``, and the client's own verdict (its state file) agreeing with every game's. The report."""
     state = tmp_path / "state.json"
     with VirtualDisplay():
         with start_client("minegauler", level=level, button_size=button_size, state_file=str(state)) as client:
-            report = play_in_child(client, "minegauler", games, tmp_path, located=True, state_file=str(state))
+            report = play_in_child(client, skin, games, tmp_path, located=True, state_file=str(state))
     check(report, games)
     assert report["client_verdicts"] == report["outcomes"]
+    return report
 
 
 # How a session on xbomb may stop before its games are done, with nothing clicked on the board read: a
