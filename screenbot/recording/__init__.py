@@ -23,8 +23,9 @@ A recording is a folder in an open format any tool can read:
   ``actions`` (the mouse actions actually taken: ``kind`` "open" / "flag" / "chord", ``row``, ``col``;
   empty for hints and dry runs) and ``timings`` (seconds: ``capture``, ``read``, ``solve``, ``act``,
   ``redraw``).
-- ``game_end``: ``game``, ``outcome`` ("won", "lost", "aborted"), ``seconds``, ``steps``, ``actions``,
-  ``guesses``, ``reason``.
+- ``game_end``: ``game``, ``outcome`` ("won", "lost", "aborted", or "unconfirmed": every safe cell open
+  and every mine flagged with no win shown by a client whose win rule is unknown), ``seconds``,
+  ``steps``, ``actions``, ``guesses``, ``reason``, ``shown`` (how the client showed a win).
 - ``end`` (last line when the session closed cleanly): ``time``, ``steps``, ``frames``.
 
 Frames are lossless PNGs of exactly what was captured, so re-running recognition on them must give the
