@@ -131,6 +131,9 @@ class ClientControls:
                 self.control(located, self.restart)
                 if self._new_game_shown(located, self.profile.restart_timeout):
                     return
+            # Another program's window that came over the board while the game restarted is the
+            # reason to give, by its name (Notepad over winemine said only "no new game appeared").
+            self.tracker.check_board_shown(located)
             raise PlayError(f"no new game appeared within {self.profile.restart_timeout:.1f} s of restarting"
                             + self.tracker.dialog_note(located))
         if not self.profile.find_restart:
