@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..vision.cells import less_median_colour
+from ..vision.cells import board_inside, less_median_colour
 
 # Mean absolute difference (0-255 per channel) under which two cell pictures are the same state.
 # Measured on gnome-mines at 23 px: cells of one state 0 apart, the closest two states (a 1 and a 3,
@@ -93,9 +93,9 @@ def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
     the image."""
     import cv2
 
-    rect = lattice.board_rect()
-    if rect.left < 0 or rect.top < 0 or rect.right > image.shape[1] or rect.bottom > image.shape[0]:
+    if not board_inside(image, lattice):
         return None
+    rect = lattice.board_rect()
     side = picture_side(lattice.pitch)
     region = image[rect.top : rect.bottom, rect.left : rect.right]
     scaled = cv2.resize(region, (lattice.cols * side, lattice.rows * side), interpolation=cv2.INTER_AREA)

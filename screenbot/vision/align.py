@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .cells import cell_images, squared_distances
+from .cells import board_inside, cell_images, squared_distances
 from ..geometry import Lattice
 from .skins import CANONICAL, Skin, TemplateBank, soften
 
@@ -64,10 +64,8 @@ def _best(frame: np.ndarray, start: Lattice, error: Callable[[Lattice], float],
     """The lattice among ``start`` and ``trials`` (those fully on the frame) with the least error;
     ``start`` unless a trial is clearly better."""
     best, best_err = start, error(start)
-    height, width = frame.shape[:2]
     for lattice in trials:
-        rect = lattice.board_rect()
-        if rect.left < 0 or rect.top < 0 or rect.right > width or rect.bottom > height:
+        if not board_inside(frame, lattice):
             continue
         err = error(lattice)
         if err < best_err - 1e-6:

@@ -25,6 +25,7 @@ from solver.board import Board
 
 from ..errors import BoardNotFoundError
 from ..geometry import Lattice
+from .cells import board_inside
 from .pitch import EDGE_STEP, autocorrelation, refine_period
 from .skins import CANONICAL
 
@@ -161,9 +162,9 @@ def canonical_cells(image: np.ndarray, lattice: Lattice) -> np.ndarray | None:
     them (the board region resized once); None when the lattice runs off the image."""
     import cv2
 
-    rect = lattice.board_rect()
-    if rect.left < 0 or rect.top < 0 or rect.right > image.shape[1] or rect.bottom > image.shape[0]:
+    if not board_inside(image, lattice):
         return None
+    rect = lattice.board_rect()
     if rect.width < lattice.cols or rect.height < lattice.rows:
         return None
     region = image[rect.top : rect.bottom, rect.left : rect.right]
