@@ -395,16 +395,21 @@ def _outside(frame: np.ndarray, lattice: Lattice, side: str, depth: int) -> np.n
 def _uneven_strip(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
     """Does the strip of pixels just outside ``side`` (a quarter pitch deep) change along the side, one
     cell's length to the next? A board's frame is the same all along; cells past the side, which the
-    grid found left out, are not."""
+    grid found left out, are not.
+
+    Judged line by line of the strip, and uneven only when most of its lines are: cells past the side
+    fill the whole strip, while a lattice placed a pixel off brings only its first line onto the
+    board's own cells (which differ from cell to cell)."""
     strip = _outside(frame, lattice, side, max(2, round(min(lattice.pitch) / 4)))
     if strip.shape[1] == 0:
         return False
     count = lattice.cols if side in ("top", "bottom") else lattice.rows
-    along = strip.astype(np.float32).mean(axis=1)  # (pixels along the side, 3)
-    segments = np.array([piece.mean(axis=0) for piece in np.array_split(along, count)])
+    lines = strip.astype(np.float32).transpose(1, 0, 2)  # (lines, pixels along the side, 3)
+    segments = np.stack([piece.mean(axis=1) for piece in np.array_split(lines, count, axis=1)], axis=1)
     if count >= 4:
-        segments = segments[1:-1]  # the end ones reach the frame's corners, drawn otherwise
-    return bool(np.abs(segments - np.median(segments, axis=0)).max() > SAME_CELL)
+        segments = segments[:, 1:-1]  # the end ones reach the frame's corners, drawn otherwise
+    spread = np.abs(segments - np.median(segments, axis=1, keepdims=True)).max(axis=(1, 2))  # per line
+    return bool((spread > SAME_CELL).sum() * 2 > len(spread))
 
 
 # Mean difference (levels) under which a box past the board's side is a covered cell like the board's.
