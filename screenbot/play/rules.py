@@ -11,6 +11,7 @@ from __future__ import annotations
 from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, neighbours
 from solver.policy import PolicyConfig, decide
 
+from .consistency import reading_problems
 from .observer import UNCONFIRMED, WON, Action
 from .outcome import PLAYING, game_status, is_fresh, only_mines_left
 from .planner import FLAG_ACTION, plan_actions
@@ -122,6 +123,16 @@ class GameRules:
         # Clients that open an area by themselves (xdemineur) start with some cells open.
         status = self.status(board)
         return self.profile.first_click == "preopened" and status == PLAYING and board.count("F") == 0
+
+    def some_clicks_ignored(self, previous, board, last_actions: tuple[Action, ...]) -> bool:
+        """Whether ``board`` is ``previous`` after ``last_actions`` but for opens the client ignored:
+        it changed (some clicks were taken), and each cell it cannot be right about is an open that still
+        reads covered."""
+        if previous is None or not last_actions or board.grid == previous.grid:
+            return False
+        if not reading_problems(previous, board, last_actions, flood=self.profile.flood):
+            return False
+        return not reading_problems(previous, board, last_actions, flood=self.profile.flood, allow_dropped=True)
 
     def frozen_means_won(self, board, problems: list[str]) -> bool:
         """An open on a covered cell changed nothing, for a whole redraw timeout. Clients that show a

@@ -77,6 +77,9 @@ class SimulatedClient:
     late_clicks: bool = False
     # Like gnome-mines when clicks queue up: every n-th click on a covered cell is ignored (0: none).
     drop_every: int = 0
+    # Like Chromium under load: every n-th click on a covered cell is ignored when another click was
+    # taken since the last look at the board (0: none), so the board the bot sees took some of its clicks.
+    drop_among_taken: int = 0
     # Like a client just started (minegauler on a busy machine): its first n clicks do nothing.
     deaf_clicks: int = 0
     # Like gnome-mines on Wayland while the focus comes back from a dialog just closed: the first
@@ -123,6 +126,8 @@ class SimulatedClient:
     activations: int = 0
     misdelivered: int = 0
     unread_grabs: int = 0  # grabs left before the last click counts as read (grab_misdelivery)
+    taken_since_grab: int = 0  # clicks on the board taken since the last look at it (drop_among_taken)
+    dropped: int = 0  # clicks ignored by drop_among_taken
     grab_cell: tuple[int, int] | None = None  # the cell holding the pointer grab (grab_misdelivery)
 
     def __post_init__(self) -> None:
@@ -234,6 +239,8 @@ class SimulatedClient:
     def grab(self, region: tuple[int, int, int, int] | None = None) -> np.ndarray:
         width, height = self.screen_size
         self.unread_grabs = max(0, self.unread_grabs - 1)
+        if region is None or max(region[2], region[3]) > 2 * self.pitch:  # a look at the board, not at one cell
+            self.taken_since_grab = 0
         if self.redraw_in:
             self.redraw_in -= 1
             if not self.redraw_in:
@@ -370,8 +377,13 @@ class SimulatedClient:
         r, c = cell
         if self.drop_every and len(self.clicks) % self.drop_every == 0 and self.game.board()[r, c] == "#":
             return
+        if (self.drop_among_taken and self.taken_since_grab and len(self.clicks) % self.drop_among_taken == 0
+                and self.game.board()[r, c] == "#"):
+            self.dropped += 1
+            return
         if len(self.clicks) <= self.deaf_clicks:
             return
+        self.taken_since_grab += 1
         if self.grab_misdelivery:
             if self.unread_grabs and self.grab_cell is not None and self.grab_cell != cell:
                 self.misdelivered += 1
