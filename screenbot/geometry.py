@@ -204,6 +204,16 @@ class Lattice:
         r0, r1 = max(0, bisect.bisect_right(ys, top) - 1), min(self.rows, bisect.bisect_right(ys, bottom))
         return (r0, r1, c0, c1) if r0 < r1 and c0 < c1 else None
 
+    def on_whole_pixels(self) -> Lattice:
+        """The lattice with every box edge on a whole pixel, half a pixel rounded down on both axes
+        alike. Python rounds halves to even, so edges at x.5 a pitch of an odd number of pixels apart
+        are cut at x, then x+1, box by box: boxes alternate by a pixel, and a box a pixel off holds a
+        line of its neighbour."""
+        def whole(edges: tuple[float, ...]) -> tuple[float, ...]:
+            return tuple(float(math.ceil(edge - 0.5)) for edge in edges)
+
+        return Lattice.from_edges(self.skin, whole(self.col_edges()), whole(self.row_edges()))
+
     def translated(self, dx: float, dy: float) -> Lattice:
         """The lattice shifted by (dx, dy); ``translated(-left, -top)`` expresses it in a crop of the
         frame whose top-left pixel is (left, top)."""

@@ -169,6 +169,39 @@ def test_boxes_are_centred_on_the_cells_so_each_holds_its_own_border():
     assert np.allclose(found.origin, (30, 40)) and np.allclose(found.pitch, (24, 24))
 
 
+def test_boxes_start_on_whole_pixels_alike_on_both_axes():
+    """A fresh board like xdemineur's: 21 px raised cells (a black line and 3 px of light bevel above and
+    left of the face, 3 px of dark bevel below and right), in a frame drawn like the cells' edges. The
+    faces' centres sit half a pixel from the boxes' own on both axes: ``fresh_phase`` keeps the boxes
+    found, and learn cuts them on whole pixels alike on both axes, every box as tall as the next,
+    each starting at its cell's black line. (Cut by Python's round, edges at x.5 alternated by a pixel
+    box by box; on a fresh board the phase search then took a box a pixel high, and an opened cell
+    kept a line of the one below and changed picture when it opened: every loss was refused.)"""
+    from screenbot.learn.watch import board_lattice, fresh_phase
+
+    pitch, x0, y0, n = 21, 37, 52, 12
+    image = np.full((y0 + n * pitch + 40, x0 + n * pitch + 40, 3), 179, np.uint8)
+    image[y0 - 4 : y0, x0 - 4 : x0 + n * pitch + 4] = 127  # the frame's dark inner edge
+    image[y0 - 4 : y0 + n * pitch + 4, x0 - 4 : x0] = 127
+    for r in range(n):
+        for c in range(n):
+            x, y = x0 + pitch * c, y0 + pitch * r
+            image[y : y + pitch, x : x + pitch] = 0  # the line between cells
+            image[y + 1 : y + pitch, x + 1 : x + pitch] = 255  # light bevel
+            image[y + 4 : y + pitch, x + 4 : x + pitch] = 127  # dark bevel
+            image[y + 4 : y + pitch - 3, x + 4 : x + pitch - 3] = 179  # face
+    image[y0 + n * pitch, x0 : x0 + n * pitch + 1] = 0  # the frame's light outer edge
+    image[y0 : y0 + n * pitch + 1, x0 + n * pitch] = 0
+    image[y0 + n * pitch + 1 : y0 + n * pitch + 4, x0 : x0 + n * pitch + 4] = 255
+    image[y0 : y0 + n * pitch + 4, x0 + n * pitch + 1 : x0 + n * pitch + 4] = 255
+    found = board_lattice(image, "x")
+    assert (found.rows, found.cols) == (n, n)
+    assert fresh_phase(image, found) == found
+    boxes = found.on_whole_pixels()
+    for edges, start in ((boxes.col_edges(), x0), (boxes.row_edges(), y0)):
+        assert edges[0] == start and set(np.diff(edges)) == {pitch}, edges
+
+
 class MenuOnRightClick:
     """A 3x3 board of flat cells whose right click flags the cell and, when ``menus`` says so, opens a
     menu over the left column; ``slow``: the menu closes by itself after that many grabs (a redraw)."""

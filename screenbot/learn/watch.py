@@ -9,6 +9,7 @@ display itself (but for the desktop's focus probe, a window of ours that takes t
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -166,7 +167,7 @@ def fresh_phase(frame: np.ndarray, lattice: Lattice) -> Lattice:
 
     def mismatch(xs: tuple[float, ...], ys: tuple[float, ...], axis: int) -> float:
         def crop(r: int, c: int) -> np.ndarray | None:
-            x0, y0 = int(round(xs[c])), int(round(ys[r]))
+            x0, y0 = math.ceil(xs[c] - 0.5), math.ceil(ys[r] - 0.5)  # as Lattice.on_whole_pixels cuts them
             w, h = int(round(xs[1] - xs[0])), int(round(ys[1] - ys[0]))
             if x0 < 0 or y0 < 0 or x0 + w > width or y0 + h > height:
                 return None
@@ -243,7 +244,10 @@ class Watcher:
     def cells(self, image: np.ndarray) -> np.ndarray:
         from .clusters import cell_pictures
 
-        lat = self.seen.lattice.translated(-self.seen.crop.left, -self.seen.crop.top)
+        # On whole pixels: a box cut a pixel off here and there holds a line of its neighbour, and an
+        # opened cell then changes picture when the one beside it opens (xdemineur's 21 px boxes,
+        # found with edges at x.5, changed at every loss).
+        lat = self.seen.lattice.translated(-self.seen.crop.left, -self.seen.crop.top).on_whole_pixels()
         flat = cell_pictures(image, lat)
         if flat is None:
             raise LearnError("the board is no longer where it was found (the window moved or shrank)", code=4)
