@@ -76,3 +76,24 @@ def test_both_allowed_here():
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines(["*a unit test started a process: mark it integration*",
                                  "*a unit test used a picture (cv2.resize): mark it integration*"])
+
+
+def test_a_module_of_a_tier_not_selected_is_not_even_imported(pytester):
+    """``-m`` naming tiers leaves the modules marked with another tier unimported (their imports cost
+    seconds); modules marked test by test are collected and filtered as usual."""
+    # Without the unit tier's purity check, which imports numpy (a second import in one process fails).
+    pytester.makeconftest(CONFTEST.replace("pytest_collection_modifyitems, _unit_tests_stay_pure",
+                                           "pytest_collection_modifyitems, pytest_ignore_collect"))
+    pytester.makepyfile(
+        test_unit="import pytest\npytestmark = pytest.mark.unit\ndef test_u():\n    pass\n",
+        test_e2e="import pytest\npytestmark = pytest.mark.e2e\nraise RuntimeError('imported')\n",
+        test_mixed="import pytest\n@pytest.mark.unit\ndef test_m1():\n    pass\n@pytest.mark.e2e\ndef test_m2():\n    pass\n",
+    )
+    for expression in ("unit", "not e2e", "unit or integration"):
+        result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-m", expression)
+        assert result.ret == pytest.ExitCode.OK, expression
+        result.assert_outcomes(passed=2)
+    # Selected, the module is imported (and here fails to be).
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-m", "e2e")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*RuntimeError: imported*"])
