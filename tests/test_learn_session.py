@@ -325,7 +325,8 @@ def test_a_classic_look_client_is_learnt_and_its_skin_reads_its_boards_right(tmp
     """The classic Windows look: a covered cell and an opened empty one differ only in their rims (a
     raised bevel, a 1-pixel line), so learning that compares cells without them takes every 0 for a
     covered cell. Learnt here from whole cells, at a random cell size, its skin reads games it never
-    saw cell for cell, where learning found the board (finding it is the reader's part, not tested here)."""
+    saw cell for cell, at the boxes its pictures were cut by (finding the board is the reader's part, not
+    tested here)."""
     from screenbot.learn.skin import build_skin
     from screenbot.testing import ClassicRenderer
     from screenbot.vision import load_skins, read_board
@@ -339,7 +340,7 @@ def test_a_classic_look_client_is_learnt_and_its_skin_reads_its_boards_right(tmp
     seen = learn(_desk(client), "sim", 4, rng)
     assert seen.games_named >= 1, seen.refused
     assert "0" in seen.names.values(), seen.all_names()
-    build_skin(seen, "sim", tmp_path)
+    cut = build_skin(seen, "sim", tmp_path).lattice
     skins = load_skins(tmp_path)
     reads = 0
     for game in range(4):
@@ -353,7 +354,7 @@ def test_a_classic_look_client_is_learnt_and_its_skin_reads_its_boards_right(tmp
             client.click(ox + (c + 0.5) * pitch, oy + (r + 0.5) * pitch)
         if client.status == "playing":
             frame = client.grab()
-            got = read_board(frame, seen.lattice, skins, unread=True).board
+            got = read_board(frame, cut, skins, unread=True).board
             known = {template.char for template in skins["sim"].templates}
             for (r, c, ch), (_, _, want) in zip(got.cells(), client.game.board().cells()):
                 assert ch == want or (ch == UNREAD and want not in known), f"game {game}, cell {(r, c)}: {ch} {want}"

@@ -37,6 +37,9 @@ class Built:
     examples: list[str]  # what each screenshot used was
     checks: list[tuple[str, str]] = field(default_factory=list)  # (frame, "right..." / "refused: ..." / "WRONG...")
     profile: dict = field(default_factory=dict)
+    # Where the pictures were cut on the screen: learn's lattice, or a pixel from it where new-skin's
+    # fit found alignments that tie (play finds the board where the pictures place it).
+    lattice: Lattice | None = None
 
 
 class SkinCheckError(ValueError):
@@ -377,7 +380,8 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
     if wrong or refused_taught:
         raise SkinCheckError("the new skin does not read its own screens back: "
                              + "; ".join([f"{w}: misread" for w in wrong] + refused_taught))
-    return Built(states, missing, [frames[i][2] for i in chosen], checks, profile)
+    return Built(states, missing, [frames[i][2] for i in chosen], checks, profile,
+                 taught.fits[0].lattice.translated(seen.crop.left, seen.crop.top))
 
 
 def _where_play_reads(image: np.ndarray, what: str, skins: dict, name: str, place):

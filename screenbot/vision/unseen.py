@@ -41,6 +41,9 @@ SURROUND_APART = 1.8
 # The middle must be at least this far from an opened 0's (RMS, 0-255): it holds a glyph (xbomb's thin
 # 3 in a 50 px cell is 9 from its 0 at the canonical size).
 INK = 4.0
+# The share of the surround's pixels it is judged by, the nearest to the picture's: a wide glyph (the
+# classic look's 4) reaches into the thin frame, and those few pixels would outweigh the rest.
+SURROUND_KEPT = 0.8
 # States whose surround is not an opened cell's.
 _NOT_OPEN = frozenset(UNKNOWN_CHARS | {"F", OUTSIDE})
 
@@ -65,7 +68,7 @@ def unseen_numbers(softened: np.ndarray, bank: TemplateBank, candidates: np.ndar
     closed = [i for i, char in enumerate(order) if char in _NOT_OPEN]
     open_around = np.zeros(len(indices), dtype=bool)
     for look in (lambda x: x, lambda x: less_median_colour(x.reshape(len(x), -1, 3)).reshape(x.shape)):
-        surround = _per_char(look(cells)[:, ring], look(templates)[:, ring], bank)
+        surround = _per_char(look(cells)[:, ring], look(templates)[:, ring], bank, kept=SURROUND_KEPT)
         best_open = surround[:, opened].min(axis=1)
         best_closed = surround[:, closed].min(axis=1) if closed else np.full(len(indices), np.inf)
         open_around |= (best_open <= SURROUND_CLOSE) & (best_closed >= SURROUND_APART * best_open)
@@ -81,9 +84,19 @@ def _ring() -> np.ndarray:
     return ring
 
 
-def _per_char(cells: np.ndarray, templates: np.ndarray, bank: TemplateBank) -> np.ndarray:
+def _per_char(cells: np.ndarray, templates: np.ndarray, bank: TemplateBank, kept: float = 1.0) -> np.ndarray:
     """(cells, chars) RMS of each cell's pixels to the nearest template of each state (any shape of
-    pixels, the same for both)."""
+    pixels, the same for both). ``kept`` < 1: over that share of the pixels only, those nearest the
+    template's."""
+    if kept < 1.0:
+        pixels = cells.shape[1]
+        count = max(1, int(round(kept * pixels)))
+        cells = np.asarray(cells, dtype=np.float32).reshape(len(cells), 1, pixels, -1)
+        templates = np.asarray(templates, dtype=np.float32).reshape(1, len(templates), pixels, -1)
+        squared = ((cells - templates) ** 2).sum(axis=3)  # (cells, templates, pixels)
+        nearest = np.partition(squared, count - 1, axis=2)[:, :, :count]
+        rms = np.sqrt(nearest.sum(axis=2) / (count * cells.shape[3]))
+        return np.minimum.reduceat(rms, bank.starts, axis=1)
     flat_cells = np.ascontiguousarray(cells).reshape(len(cells), -1)
     flat_templates = np.ascontiguousarray(templates).reshape(len(templates), -1)
     rms = np.sqrt(squared_distances(flat_cells, flat_templates) / flat_cells.shape[1])
