@@ -28,7 +28,9 @@ reads all of this from here, so supporting a client is data, not ``if client == 
 - ``drops_clicks``: the client may ignore a click now and then; an opened cell still covered
   afterwards is then chosen again instead of stopping the game as a misreading. Only for clients where
   a lost click is just lost, or lands on a cell the bot itself clicked before (gnome-mines), never on
-  a cell the bot did not choose.
+  a cell the bot did not choose. Without it, an open ignored while the client took the same batch's
+  other clicks is still chosen again (``GameRules.some_clicks_ignored``): what it adds is a step whose
+  clicks all changed nothing going on too.
 - ``frozen_board_means_won``: the client shows a win only outside the board and then ignores clicks
   (react-minesweeper); an open on a covered cell that changes nothing is then the sign of a win.
 
