@@ -231,11 +231,12 @@ def profile_for(seen: Seen, name: str) -> dict:
         play["restart"] = action_json(restart)
     if seen.after_win is not None:
         play["after_win"] = action_json(seen.after_win[1])
-    elif not seen.wins:
-        # No game was won while learning; a win may bring a window (winemine asks for a name after a new
-        # best time), and Escape is the usual way to close one: pressed only if a window of the game is
-        # over the board, since the key may do harm to the game itself (Escape quits xdemineur). Wins
-        # seen with nothing over the board get no action.
+    else:
+        # No window was seen over a won board, but a win may bring one (winemine asks for a name after
+        # a new best time; KMines shows its High Scores only for a time that makes the list, so wins
+        # seen with nothing over the board prove nothing), and Escape is the usual way to close one:
+        # pressed only while a window of the game is over the board, since the key may do harm to the
+        # game itself (Escape quits xdemineur, which has no such window).
         play["after_win"] = {"keys": ["escape"], "wait": 0.05, "focus": False, "dialog": True}
     if seen.after_loss is not None:
         play["after_loss"] = action_json(seen.after_loss[1])
