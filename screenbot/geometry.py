@@ -63,6 +63,14 @@ class Rect:
         return Rect(left, top, max(0, right - left), max(0, bottom - top))
 
 
+def whole_pixel(edge: float) -> int:
+    """The whole pixel a box edge at ``edge`` is cut at: the nearest, half a pixel rounded down on both
+    axes alike. Python rounds halves to even, so edges at x.5 a pitch of an odd number of pixels apart
+    are cut at x, then x+1, box by box: boxes alternate by a pixel, and a box a pixel off holds a line
+    of its neighbour."""
+    return math.ceil(edge - 0.5)
+
+
 @dataclass(frozen=True, slots=True)
 class Lattice:
     """Cell (r, c) covers x in [origin_x + c*pitch_x, origin_x + (c+1)*pitch_x), likewise y.
@@ -205,12 +213,9 @@ class Lattice:
         return (r0, r1, c0, c1) if r0 < r1 and c0 < c1 else None
 
     def on_whole_pixels(self) -> Lattice:
-        """The lattice with every box edge on a whole pixel, half a pixel rounded down on both axes
-        alike. Python rounds halves to even, so edges at x.5 a pitch of an odd number of pixels apart
-        are cut at x, then x+1, box by box: boxes alternate by a pixel, and a box a pixel off holds a
-        line of its neighbour."""
+        """The lattice with every box edge on a whole pixel (``whole_pixel``)."""
         def whole(edges: tuple[float, ...]) -> tuple[float, ...]:
-            return tuple(float(math.ceil(edge - 0.5)) for edge in edges)
+            return tuple(float(whole_pixel(edge)) for edge in edges)
 
         return Lattice.from_edges(self.skin, whole(self.col_edges()), whole(self.row_edges()))
 

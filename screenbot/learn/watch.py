@@ -9,7 +9,6 @@ display itself (but for the desktop's focus probe, a window of ours that takes t
 from __future__ import annotations
 
 import logging
-import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import BoardNotFoundError, ScreenError, WindowGoneError
-from ..geometry import Lattice, Rect
+from ..geometry import Lattice, Rect, whole_pixel
 from ..mouse import BoardMouse, ScreenScale
 from ..play.profile import ControlAction
 from .clusters import Clusters
@@ -167,7 +166,7 @@ def fresh_phase(frame: np.ndarray, lattice: Lattice) -> Lattice:
 
     def mismatch(xs: tuple[float, ...], ys: tuple[float, ...], axis: int) -> float:
         def crop(r: int, c: int) -> np.ndarray | None:
-            x0, y0 = math.ceil(xs[c] - 0.5), math.ceil(ys[r] - 0.5)  # as Lattice.on_whole_pixels cuts them
+            x0, y0 = whole_pixel(xs[c]), whole_pixel(ys[r])  # as learn cuts its boxes (Watcher.cells)
             w, h = int(round(xs[1] - xs[0])), int(round(ys[1] - ys[0]))
             if x0 < 0 or y0 < 0 or x0 + w > width or y0 + h > height:
                 return None
