@@ -52,7 +52,9 @@ def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
     without a tier of its own is collected as usual, and its tests filtered by their marks.
     ``SCREENBOT_COLLECT_ALL=1`` imports every module (to check that this leaves out no test)."""
     expression = config.getoption("markexpr", "")
-    if not expression or os.environ.get("SCREENBOT_COLLECT_ALL") or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+    if not expression or os.environ.get("SCREENBOT_COLLECT_ALL"):
+        return None
+    if collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
         return None
     found = MODULE_TIER.search(collection_path.read_text(encoding="utf-8"))
     if found is None:
