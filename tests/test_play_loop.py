@@ -854,6 +854,26 @@ def test_a_resized_window_is_played_once_its_client_draws_the_board_anew(redrawn
     assert_clicks_on_board(client)
 
 
+def test_a_board_covered_as_its_game_ends_stops_saying_it_is_no_longer_visible(tmp_path):
+    """With no window followed (Wayland), another program's window that comes over the board once a game
+    is seen lost, and takes the restart key, leaves no board to show a new game on: play stops naming
+    the board that no longer shows, not the restart (CI's Wayland tier said "no new game appeared")."""
+    class CoveredAtTheRestart(SimulatedClient):
+        def press(self, *keys):
+            if self.game.status == LOST:
+                self.covered = True
+                self.keys.append(keys)
+                return
+            super().press(*keys)
+
+    client = CoveredAtTheRestart(16, 16, 40, seed=4)
+    player = make_player(client, GNOME_LIKE, tmp_path, followed=False, games=5)
+    with pytest.raises(WindowLostError, match="the board is no longer visible where it was: no new game appeared"):
+        player.play()
+    assert [r.outcome for r in player.results][-1] == LOST and client.covered
+    assert_clicks_on_board(client)
+
+
 def test_a_restart_that_reaches_no_window_is_sent_again(tmp_path):
     """Like gnome-mines on Wayland, where a restart key now and then reached no window (the focus
     coming back from a dialog just closed, and no window known to give it back to): while the ended

@@ -18,7 +18,7 @@ from .observer import LOST, WON
 from .outcome import PLAYING
 from .profile import ControlAction, PlayProfile, action_json, usual_restarts
 from .rules import GameRules
-from .types import Located, PlayError, Surroundings
+from .types import Located, PlayError, Surroundings, WindowLostError
 
 log = logging.getLogger(__name__)
 
@@ -134,8 +134,13 @@ class ClientControls:
             # Another program's window that came over the board while the game restarted is the
             # reason to give, by its name (Notepad over winemine said only "no new game appeared").
             self.tracker.check_board_shown(located)
-            raise PlayError(f"no new game appeared within {self.profile.restart_timeout:.1f} s of restarting"
-                            + self.tracker.dialog_note(located))
+            waited = f"no new game appeared within {self.profile.restart_timeout:.1f} s of restarting"
+            if not self._reads(located):
+                # Nothing reads where the board was (with no window known, a window over it looks just
+                # so): that, not the restart, is what the user has to see to.
+                raise WindowLostError(f"the board is no longer visible where it was{self.tracker.dialog_note(located)}:"
+                                      f" {waited}")
+            raise PlayError(waited + self.tracker.dialog_note(located))
         if not self.profile.find_restart:
             raise PlayError(f"the {self.profile.skin} profile has no restart action: cannot start another game")
         tried = []
