@@ -100,18 +100,17 @@ def _plain_lines(image, lattice, side: str) -> int:
     return plain
 
 
-def _cut_case(client: str, side: str, fresh: bool):
+def _cut_case(client: str, side: str, fresh: bool, seed: int):
     """A labelled shot of ``client`` (a fresh board when ``fresh``) and how much of its outermost line of
     cells on ``side`` to leave showing: from ``beyond.REPEAT_LINES`` to half a pitch (across that
-    line), drawn from the run's seed."""
+    line), drawn from ``seed``."""
     import random
 
     from screenbot.vision.beyond import REPEAT_LINES
 
-    from .seeds import SEED
     from .test_vision import SHOTS
 
-    rng = random.Random(f"{SEED}-{client}-{side}-{fresh}")
+    rng = random.Random(f"{seed}-{client}-{side}-{fresh}")
     shots = [s for s in SHOTS if s.client == client and (not fresh or s.name.endswith("-fresh"))]
     shot = rng.choice(shots)
     # What the docs leave unseen is not drawn: lines that show only the plain background between
@@ -132,16 +131,29 @@ def test_a_line_cut_straight_by_a_window_is_not_left_out(client, fresh, side):
     read as a smaller board with exit 0 (react-minesweeper in a Chromium window resized to show 4-9 px
     of the last row of covered cells; xdemineur and react boards with a few px of their left or right
     column showing, ``beyond.cut_straight``)."""
-    from .seeds import REPLAY
+    from .seeds import SEED
 
-    shot, shown, (border, behind) = _cut_case(client, side, fresh)
+    _assert_not_a_line_short(client, fresh, side, SEED)
+
+
+@pytest.mark.parametrize("seed", [498748, 746159])
+def test_a_row_cut_past_the_gap_between_rows_is_not_left_out(seed):
+    """Draws of the test above that once failed: gnome-mines' 57 px cells with 6-10 px of the bottom
+    row showing read a row short, exit 0. The lattice found sat a pixel into the cut row's faces, past
+    the gap between rows, and those faces passed for the last row's own (``beyond._overhang``)."""
+    _assert_not_a_line_short("gnome-mines", False, "bottom", seed)
+
+
+def _assert_not_a_line_short(client: str, fresh: bool, side: str, seed: int) -> None:
+    replay = f"seed {seed} (replay: SCREENBOT_RANDOM_SEED={seed})"
+    shot, shown, (border, behind) = _cut_case(client, side, fresh, seed)
     frame = _covered_past(shot.image(), shot.lattice, side, shown, border, behind)
     try:
         lattice = locate_board(frame, load_skins())
     except BoardNotFoundError:
         return
     assert (lattice.rows, lattice.cols) == (shot.lattice.rows, shot.lattice.cols), (
-        f"{shot.name} with {shown} px of its {side} line showing read as {lattice.rows}x{lattice.cols}; {REPLAY}")
+        f"{shot.name} with {shown} px of its {side} line showing read as {lattice.rows}x{lattice.cols}; {replay}")
 
 
 def _cropped_past(image, lattice, side: str, shown: int):

@@ -197,17 +197,27 @@ def _overhang(view: np.ndarray, along, across, depth: int) -> int:
     last line inside: a straight lattice through a toolkit's uneven cells sits a few pixels inside the
     outer faces (gnome-mines in a 1003x675 window: 3 px, more than ``REPEAT_SLIP``). What repeats the
     board only there, then the gap after a face, is the margin of a whole board, plain once those
-    lines are left out; a line of cells cut further out shows the next cell's face as well. The
-    median over the cells along the side (the pieces of ``_pieces_past``)."""
+    lines are left out; a line of cells cut further out shows the next cell's face as well. A face
+    belongs to the side where most of it lies: lines past the side count only when no more of them
+    continue the last line inside than lines inside do (a lattice whose side is a pixel into the
+    faces of a cut further row, past the gap between rows, is no whole board's: gnome-mines' 57 px
+    cells, 10 px of the cut row showing, read a row short). The median over the cells along the side
+    (the pieces of ``_pieces_past``)."""
     end = round(across[-1])
     starts, width = _piece_places(view, along)
     inside = view[end - 1].astype(np.float32)
     counts = []
     for x in starts:
-        piece = view[end : end + depth, x : x + width].astype(np.float32)
-        apart = np.abs(piece - inside[x : x + width]).mean(axis=(1, 2))
-        counts.append(int(np.argmax(apart >= REPEAT_MEAN)) if (apart >= REPEAT_MEAN).any() else len(apart))
+        past = _like_lines(view[end : end + depth, x : x + width], inside[x : x + width])
+        within = _like_lines(view[max(0, end - 1 - depth) : end - 1, x : x + width][::-1], inside[x : x + width])
+        counts.append(past if past <= within else 0)
     return int(np.median(counts)) if counts else 0
+
+
+def _like_lines(lines: np.ndarray, line: np.ndarray) -> int:
+    """How many of ``lines``, from the first on, are the same as ``line`` (within ``REPEAT_MEAN``)."""
+    apart = np.abs(lines.astype(np.float32) - line).mean(axis=(1, 2))
+    return int(np.argmax(apart >= REPEAT_MEAN)) if (apart >= REPEAT_MEAN).any() else len(apart)
 
 
 def _piece_places(view: np.ndarray, along) -> tuple[list[int], int]:
