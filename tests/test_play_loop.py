@@ -333,6 +333,27 @@ def test_unknown_total_win_is_seen_when_the_board_stops_reacting(tmp_path):
     assert_clicks_on_board(client)
 
 
+def test_a_lone_ignored_click_is_not_taken_for_a_frozen_won_board(tmp_path):
+    """A client that shows its win only by ignoring clicks (react-minesweeper) and, under load, now and
+    then ignores a click by itself (Chromium): a lone open that changed nothing is sent once more before
+    the board counts as frozen. Every game counted won was won on the client, and the session goes on
+    through the ignored clicks."""
+    class Ends(SimulatedClient):
+        def press(self, *keys):
+            if tuple(keys) == tuple(self.restart_keys):
+                self.ends.append(self.game.status)
+            super().press(*keys)
+
+    client = Ends(9, 9, 10, seed=11, rules="none", restart_keys=("f5",), drop_first=3)
+    client.ends = []
+    results = make_player(client, BROWSER_LIKE, tmp_path, games=8).play()
+    assert client.dropped > 0
+    outcomes = [r.outcome for r in results]
+    assert outcomes == (client.ends + [client.game.status])[: len(outcomes)], (outcomes, client.ends)
+    assert len(results) == 8 and WON in outcomes
+    assert_clicks_on_board(client)
+
+
 def test_window_moved_mid_game_is_followed(tmp_path):
     def move_once(client, n):
         if n == 3:

@@ -32,7 +32,8 @@ reads all of this from here, so supporting a client is data, not ``if client == 
   other clicks is still chosen again (``GameRules.some_clicks_ignored``): what it adds is a step whose
   clicks all changed nothing going on too.
 - ``frozen_board_means_won``: the client shows a win only outside the board and then ignores clicks
-  (react-minesweeper); an open on a covered cell that changes nothing is then the sign of a win.
+  (react-minesweeper); an open on a covered cell that changes nothing, sent twice with a redraw wait
+  after each (a client under load may ignore a lone click), is then the sign of a win.
 
 A control action is ``{"keys": ["ctrl", "r"], "wait": 0.2}`` (a key chord sent to the client window,
 focused first unless ``"focus": false``, for keys meant for a dialog that already has the keyboard;

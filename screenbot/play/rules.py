@@ -14,7 +14,7 @@ from solver.policy import PolicyConfig, decide
 from .consistency import reading_problems
 from .observer import UNCONFIRMED, WON, Action
 from .outcome import PLAYING, game_status, is_fresh, only_mines_left
-from .planner import FLAG_ACTION, plan_actions
+from .planner import FLAG_ACTION, OPEN, plan_actions
 from .profile import PlayProfile
 from .types import PlayConfig
 
@@ -133,6 +133,11 @@ class GameRules:
         if not reading_problems(previous, board, last_actions, flood=self.profile.flood):
             return False
         return not reading_problems(previous, board, last_actions, flood=self.profile.flood, allow_dropped=True)
+
+    @staticmethod
+    def opens_still_covered(board, last_actions: tuple[Action, ...]) -> tuple[Action, ...]:
+        """The opens of ``last_actions`` whose cells still read covered on ``board``."""
+        return tuple(a for a in last_actions if a.kind == OPEN and board[a.row, a.col] in UNKNOWN_CHARS)
 
     def frozen_means_won(self, board, problems: list[str]) -> bool:
         """An open on a covered cell changed nothing, for a whole redraw timeout. Clients that show a

@@ -106,7 +106,7 @@ class SafeReader:
         be read at all (covered, gone, a dialog over it) goes to ``recover_lost_board``."""
         unreadable: Exception | None = None
         problems: list[str] = []
-        looked_for_dialogs = waited_for_mark = False
+        looked_for_dialogs = waited_for_mark = resent = False
         allow_dropped = self.profile.drops_clicks
         for attempt in range(self.config.rechecks + 1):
             t_read = self.env.clock()
@@ -180,9 +180,21 @@ class SafeReader:
             if moved is not None:
                 return moved
             if not again.changed and not changed and reading is not None and self.rules.frozen_means_won(reading.board, problems):
+                if not resent:
+                    # A client under load may also ignore a lone click (Chromium): sent once more, an
+                    # open a won game ignores changes nothing again, and one the client missed shows.
+                    resent = True
+                    opens = self.rules.opens_still_covered(reading.board, last_actions)
+                    log.info("the board took none of the last clicks: sending %d open(s) once more, to tell a "
+                             "won game that ignores clicks from clicks ignored under load", len(opens))
+                    self.clicker.act(located, opens, frame, lambda: self.tracker.board_disturbed(located))
+                    again = self.wait_for_redraw(located, frame)
+                    if again.changed:
+                        frame, changed = again.frame, True
+                        continue
                 log.info("the board no longer reacts to clicks: the game was won")
                 return Step(reading, frame, WON, (), None, read_seconds, 0.0,
-                            shown="the board stopped taking clicks (how the client ends a won game)")
+                            shown="the board stopped taking clicks, twice (how the client ends a won game)")
             if not again.changed and not changed and reading is not None and self.rules.final_flags_ignored(
                     previous, reading.board, last_actions):
                 log.info("the client took none of the flags on the mines left: its game ended at the last safe cell")

@@ -80,6 +80,9 @@ class SimulatedClient:
     # Like Chromium under load: every n-th click on a covered cell is ignored when another click was
     # taken since the last look at the board (0: none), so the board the bot sees took some of its clicks.
     drop_among_taken: int = 0
+    # Like Chromium under load: every n-th open that comes first after a look at the board (a lone
+    # click, or the first of a batch) is ignored (0: none). A lone one changes nothing on the board.
+    drop_first: int = 0
     # Like a client just started (minegauler on a busy machine): its first n clicks do nothing.
     deaf_clicks: int = 0
     # Like gnome-mines on Wayland while the focus comes back from a dialog just closed: the first
@@ -127,7 +130,8 @@ class SimulatedClient:
     misdelivered: int = 0
     unread_grabs: int = 0  # grabs left before the last click counts as read (grab_misdelivery)
     taken_since_grab: int = 0  # clicks on the board taken since the last look at it (drop_among_taken)
-    dropped: int = 0  # clicks ignored by drop_among_taken
+    dropped: int = 0  # clicks ignored by drop_among_taken and drop_first
+    first_opens: int = 0  # opens that came first after a look at the board (drop_first)
     grab_cell: tuple[int, int] | None = None  # the cell holding the pointer grab (grab_misdelivery)
 
     def __post_init__(self) -> None:
@@ -381,6 +385,11 @@ class SimulatedClient:
                 and self.game.board()[r, c] == "#"):
             self.dropped += 1
             return
+        if self.drop_first and not self.taken_since_grab and button == LEFT and self.game.board()[r, c] == "#":
+            self.first_opens += 1
+            if self.first_opens % self.drop_first == 0:
+                self.dropped += 1
+                return
         if len(self.clicks) <= self.deaf_clicks:
             return
         self.taken_since_grab += 1
