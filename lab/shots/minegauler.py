@@ -103,6 +103,15 @@ class Session:
         raise RuntimeError("the board kept changing")
 
 
+def _around(rows: int, cols: int, r: int, c: int) -> list[tuple[int, int]]:
+    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols]
+
+
+def _mines_around(mines: set, rows: int, cols: int, r: int, c: int) -> int:
+    return sum(n in mines for n in _around(rows, cols, r, c))
+
+
 def one_game(folder: Path, out: Path, button_size: int, cols: int, rows: int, mines: int, rng: random.Random,
              for_templates: bool) -> list[Path]:
     session = Session(cols, rows, mines, button_size, folder)
@@ -116,8 +125,12 @@ def one_game(folder: Path, out: Path, button_size: int, cols: int, rows: int, mi
         safe = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in mine_cells and state["board"][r][c] == "#"]
         rng.shuffle(safe)
         # Open most safe cells (each shows its number; zeros open their neighbours), keep a few covered
-        # for the wrong flag and the covered picture.
-        for r, c in safe[: int(len(safe) * 0.8)]:
+        # for the wrong flag and the covered picture. One of them, next to no zero, is never clicked,
+        # so no flood opens it either: with every safe cell open the game would be won (the draw
+        # 8x8 with 10 mines, seed 138816, was), and there would be no covered mine to lose on.
+        kept = [cell for cell in safe if not any(_mines_around(mine_cells, rows, cols, *n) == 0
+                                                 for n in _around(rows, cols, *cell) if n not in mine_cells)]
+        for r, c in [cell for cell in safe[: int(len(safe) * 0.8)] if cell not in kept[:1]]:
             if session.state()["board"][r][c] == "#":
                 session.click(r, c)
         covered = [(r, c) for r, c in safe if session.state()["board"][r][c] == "#"]
