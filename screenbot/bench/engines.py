@@ -47,10 +47,18 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     """End the pool's workers now: on Ctrl-C, SIGTERM or an error the shards they play are not wanted,
     and leaving the pool would wait for them to finish (SIGTERM reaches this process only, not its
     workers, which would play on). The executor has no public way to end its workers before Python
-    3.14's ``terminate_workers``, hence its process table."""
+    3.14's ``terminate_workers``, hence its process table.
+
+    The pool's manager thread is then waited for too: it closes its wake-up pipe as it ends, and the
+    executor's own exit hook writes to that pipe without a lock, so an exit racing that thread printed
+    "OSError: [Errno 9] Bad file descriptor" with a traceback after "interrupted" (CPython 3.11, now
+    and then under load)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
         process.join(5)
+    if manager is not None:
+        manager.join(5)
