@@ -110,6 +110,7 @@ def test_frames_showing_a_shade_of_a_state_the_chosen_ones_lack_are_chosen_too()
 
 def test_the_profile_comes_from_what_was_seen_and_can_be_played():
     seen = seen_after_games()
+    seen.mine_counts = [3, 3, 3]  # 3.8% by chance on a 4x4 board (two: 18%, no total written)
     profile = profile_for(seen, "learnt")
     assert profile["first_click"] == "opening" and profile["mine_total"] == {"4x4": 3}
     assert profile["hover_highlight"] and profile["question_marks"] and not profile["pauses_on_focus_loss"]
@@ -365,6 +366,34 @@ def test_the_flood_rule_is_learnt_from_boards_in_play_only():
     for floods, rule in (([], "none"), (["8", "8"], "8"), (["8", "4"], "4"), (["4", "none"], "none")):
         seen.floods = floods
         assert profile_for(seen, "learnt")["play"]["flood"] == rule
+
+
+def test_the_mine_total_is_written_only_where_chance_could_hardly_explain_the_games():
+    """The React page draws each cell a mine by chance: two lost 10x10 boards with 15 mines each (8% by
+    chance alone) were written as a mine total of 15, and the learn test failed on it. The total is now
+    written only where the games seen could hardly agree by chance; won boards the client showed won
+    count as games, and the profile says why."""
+    from screenbot.learn.skin import mine_total_rule, same_count_by_chance
+
+    assert same_count_by_chance(100, 0.15, 1) == 1.0
+    assert same_count_by_chance(100, 0.15, 2) == pytest.approx(0.079, abs=0.001)
+    assert same_count_by_chance(256, 40 / 256, 2) == pytest.approx(0.0486, abs=0.001)
+    seen = seen_after_games()
+    seen.lattice = Lattice("x", (10.0, 10.0), (20.0, 20.0), 10, 10)
+    seen.mine_counts, seen.won_mine_counts = [15, 15], []
+    total, why = mine_total_rule(seen)
+    assert total is None and why == "2 games (2 lost, 0 won) each had 15 mines, which chance alone does 8% of the time: too few to tell"
+    assert profile_for(seen, "learnt")["mine_total"] is None
+    seen.won_mine_counts = [15]
+    assert mine_total_rule(seen) == (15, "3 games (2 lost, 1 won) each had 15 mines (0.7% by luck alone)")
+    assert profile_for(seen, "learnt")["mine_total"] == {"10x10": 15}
+    seen.won_mine_counts = [14]
+    assert mine_total_rule(seen) == (None, "games showed 14, 15 mines: no one total")
+    seen.mine_counts, seen.won_mine_counts = [], []
+    assert mine_total_rule(seen) == (None, "no game showed all its mines")
+    seen.lattice = Lattice("x", (10.0, 10.0), (20.0, 20.0), 16, 16)
+    seen.mine_counts = [40, 40]
+    assert mine_total_rule(seen)[0] == 40
 
 
 def test_the_first_click_rule_is_written_only_where_luck_could_hardly_explain_the_games():

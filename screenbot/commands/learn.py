@@ -121,6 +121,7 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
         "win_requires_all_flags": built.profile["win_requires_all_flags"],
         "win_shown": built.profile["win_shown"],
         "mine_total": built.profile["mine_total"],
+        "mine_total_shown": built.profile["mine_total_shown"],
         "hover_highlight": built.profile["hover_highlight"],
         "question_marks": built.profile["question_marks"],
         "examples": built.examples,
@@ -142,8 +143,9 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
     print(f"a win: {summary['win_shown']}; " + (f"a win needs {win_rule}" if win_rule else
           "whether a win needs every mine flagged is not known: play flags the mines left once every safe cell "
           "is open and counts a win only when the client shows it"))
-    print(f"new game: {summary['restart']} (tried: {', '.join(seen.restarts_tried) or 'none'}); mine total: "
-          f"{summary['mine_total']}; cells light up under the pointer: {summary['hover_highlight']}")
+    print(f"new game: {summary['restart']} (tried: {', '.join(seen.restarts_tried) or 'none'}); "
+          f"cells light up under the pointer: {summary['hover_highlight']}")
+    print(f"mine total: {summary['mine_total'] or 'unknown'} ({summary['mine_total_shown']})")
     for what, verdict in built.checks:
         print(f"check {what}: {verdict}")
     for why in seen.refused:

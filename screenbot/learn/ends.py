@@ -65,6 +65,7 @@ class GameEnds(Watcher):
             if over:
                 break
             self.desk.sleep(0.1)
+        shown_won = bool(over)
         if over:
             seen.after_win = self._close_window(window, board_rect)
             if seen.after_win is None:
@@ -83,6 +84,7 @@ class GameEnds(Watcher):
             if picture not in seen.all_names():
                 seen.names[picture] = "F"
             self.keep(won_image, won, "won")
+            shown_won = True
             if seen.flags_to_win is None:
                 seen.flags_to_win = False
         elif changed.any():
@@ -99,6 +101,9 @@ class GameEnds(Watcher):
             seen.flags_to_win = taken and seen.flags_to_win is not False  # every win seen must agree
             if taken:
                 self.keep(won_image, won, "won")
+                shown_won = True
+        if shown_won:
+            seen.won_mine_counts.append(int(mines.sum()))
         log.info("learn: game %d won%s", seen.games_played,
                  f"; {seen.after_win[0]} closed the window it brought" if seen.after_win else "")
 

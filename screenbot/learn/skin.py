@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -217,12 +218,43 @@ def first_click_rule(seen: Seen) -> tuple[str, str]:
     return "none", f"{len(named)} first clicks missed, which luck alone does {luck:.0%} of the time: too few to tell"
 
 
+def mine_total_rule(seen: Seen) -> tuple[int | None, str]:
+    """The mine total of the learnt board size, and the evidence for it as a sentence. Written only
+    where the games seen (lost boards showing every mine, won boards the client showed won) all had
+    the same number of mines and could hardly have by luck: were each cell a mine by chance, with the
+    board's density (the React page's way), k games would all have the same count with probability
+    sum over m of P(m)^k, about 8% for two 10x10 games with 15 mines (one CI run learnt "15" so)."""
+    counts = seen.mine_counts + seen.won_mine_counts
+    if not counts:
+        return None, "no game showed all its mines"
+    if len(set(counts)) > 1:
+        return None, f"games showed {', '.join(str(c) for c in sorted(set(counts)))} mines: no one total"
+    cells, mines = seen.lattice.rows * seen.lattice.cols, counts[0]
+    luck = same_count_by_chance(cells, mines / cells, len(counts))
+    games = f"{len(counts)} game{'s' if len(counts) > 1 else ''} ({len(seen.mine_counts)} lost, {len(seen.won_mine_counts)} won)"
+    if luck < LUCK:
+        return mines, f"{games} each had {mines} mines ({luck:.1%} by luck alone)"
+    return None, f"{games} each had {mines} mines, which chance alone does {luck:.0%} of the time: too few to tell"
+
+
+def same_count_by_chance(cells: int, density: float, games: int) -> float:
+    """The probability that ``games`` boards of ``cells`` cells, each cell a mine with ``density``, all
+    have the same number of mines."""
+    if games <= 1:
+        return 1.0
+    if density <= 0.0 or density >= 1.0:
+        return 1.0  # every board alike, whatever the rule: no evidence either way
+    log_q, log_p = math.log1p(-density), math.log(density)
+    return sum(math.exp(games * (math.lgamma(cells + 1) - math.lgamma(m + 1) - math.lgamma(cells - m + 1)
+                                 + m * log_p + (cells - m) * log_q)) for m in range(cells + 1))
+
+
 def profile_for(seen: Seen, name: str) -> dict:
     """The profile of the learnt client, every value from what was seen (or a safe default, said so)."""
     first_click, first_click_evidence = first_click_rule(seen)
     lat = seen.lattice
-    counts = sorted(set(seen.mine_counts))
-    mine_total = {f"{lat.rows}x{lat.cols}": counts[0]} if len(counts) == 1 else None
+    total, total_evidence = mine_total_rule(seen)
+    mine_total = {f"{lat.rows}x{lat.cols}": total} if total is not None else None
     restart = seen.restart[1] if seen.restart is not None else None
     play: dict = {}
     if seen.window_title:
@@ -258,6 +290,7 @@ def profile_for(seen: Seen, name: str) -> dict:
         "first_click": first_click,
         "first_click_shown": first_click_evidence,
         "mine_total": mine_total,
+        "mine_total_shown": total_evidence,
         # Learnt as both: every safe cell opened, then every mine flagged, is the win learn saw. Play
         # then flags the mines once no safe cell is left (xdemineur ends a game as soon as every
         # mine is flagged, xbomb wants both: this order wins on either). No win seen: "unknown", and
@@ -280,6 +313,7 @@ def profile_for(seen: Seen, name: str) -> dict:
             "wins_unclear": seen.unclear_wins,
             "first_clicks": seen.first_clicks,
             "mines_seen": seen.mine_counts,
+            "mines_of_wins_seen": seen.won_mine_counts,
             "restart": seen.restart[0] if seen.restart is not None else None,
             "restarts_tried": seen.restarts_tried,
             "floods_seen": seen.floods,

@@ -89,7 +89,9 @@ class Seen:
     restart: tuple[str, ControlAction] | None = None
     restarts_tried: list[str] = field(default_factory=list)
     first_clicks: list[str] = field(default_factory=list)  # per game: "opening", "number", "lost", "ignored"
-    mine_counts: list[int] = field(default_factory=list)
+    mine_counts: list[int] = field(default_factory=list)  # mines shown, per named lost board
+    # Cells left covered, per won board the client showed won (its dialog, its flags): its mines.
+    won_mine_counts: list[int] = field(default_factory=list)
     games_played: int = 0
     games_named: int = 0
     refused: list[str] = field(default_factory=list)  # why games were not used
