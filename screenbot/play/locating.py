@@ -103,15 +103,23 @@ class BoardTracker:
         followed = self.env.window is not None
         if followed and (self.resized_at is None or self.env.clock() - self.resized_at >= RELOCATE_PATIENCE):
             return None
-        try:
-            again = self.locate()
-        except BoardNotFoundError:
-            self.located = located
-            return None
-        old, new = located.geometry, again.geometry
-        if (new.rows, new.cols) != (old.rows, old.cols) or (new.origin, new.pitch) == (old.origin, old.pitch):
-            self.located = located
-            return None
+        # After a resize, the client may still be drawing (no board found) or not have begun (the old
+        # picture found again): looked at again until RELOCATE_PATIENCE after the resize (gnome-mines
+        # under load, where one look took the half-drawn board for a win dialog and pressed Escape).
+        deadline = self.resized_at + RELOCATE_PATIENCE if followed else self.env.clock()
+        old = located.geometry
+        while True:
+            try:
+                again = self.locate()
+            except BoardNotFoundError:
+                again = None
+            new = again.geometry if again is not None else None
+            if new is not None and (new.rows, new.cols) == (old.rows, old.cols) and (new.origin, new.pitch) != (old.origin, old.pitch):
+                break
+            if new is not None and (new.rows, new.cols) != (old.rows, old.cols) or self.env.clock() >= deadline:
+                self.located = located
+                return None
+            self.env.sleep(0.1)
         log.info("the board was drawn anew after its window was resized: playing it at its new place" if followed
                  else "the board moved: playing it at its new place")
         return again
