@@ -113,16 +113,19 @@ class BoardTracker:
                 again = self.locate()
             except BoardNotFoundError:
                 again = None
-            new = again.geometry if again is not None else None
-            if new is not None and (new.rows, new.cols) == (old.rows, old.cols) and (new.origin, new.pitch) != (old.origin, old.pitch):
+            if again is not None:
+                new = again.geometry
+                if (new.rows, new.cols) != (old.rows, old.cols):
+                    break  # not this board (a dialog over part of it leaves a smaller grid)
+                if (new.origin, new.pitch) != (old.origin, old.pitch):
+                    log.info("the board was drawn anew after its window was resized: playing it at its new place"
+                             if followed else "the board moved: playing it at its new place")
+                    return again
+            if self.env.clock() >= deadline:
                 break
-            if new is not None and (new.rows, new.cols) != (old.rows, old.cols) or self.env.clock() >= deadline:
-                self.located = located
-                return None
             self.env.sleep(0.1)
-        log.info("the board was drawn anew after its window was resized: playing it at its new place" if followed
-                 else "the board moved: playing it at its new place")
-        return again
+        self.located = located
+        return None
 
     def relocate(self) -> Located:
         """Locate the board after its window moved or changed size. A resized client redraws its
