@@ -50,6 +50,12 @@ DESCRIPTION = (
 def build_parser(
     commands: Sequence[str] = COMMAND_MODULES, prog: str = "screenbot", description: str = DESCRIPTION
 ) -> argparse.ArgumentParser:
+    """The parser of every command in ``commands``."""
+    return _build(commands, prog, description)[0]
+
+
+def _build(commands: Sequence[str], prog: str, description: str) -> tuple[argparse.ArgumentParser, dict]:
+    """The parser, and its commands' parsers by name."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _add_log_options(parser, default=0)
@@ -60,7 +66,24 @@ def build_parser(
         # Also after the command (`screenbot play -v`). SUPPRESS: a command's parser sets these only
         # when they are given there, so it never undoes a -v given before the command.
         _add_log_options(command, default=argparse.SUPPRESS)
-    return parser
+    return parser, subparsers.choices
+
+
+def _parser_for(
+    argv: Sequence[str], commands: Sequence[str], prog: str, description: str
+) -> argparse.ArgumentParser:
+    """The parser for ``argv``: with only the command it names where it names one. Each command's
+    module is imported to register it, and loading all of them was a third of a second of every run;
+    ``--help`` with no command, or a name that is no command, still gets them all (argparse lists
+    them). A command's name is its module's, ``_`` written ``-`` (``new_skin``: ``new-skin``); where
+    a module registers another name, the whole parser is built."""
+    named = next((token for token in argv if not token.startswith("-")), None)
+    module = [name for name in commands if name.rsplit(".", 1)[-1].replace("_", "-") == named]
+    if module:
+        parser, choices = _build(module, prog, description)
+        if named in choices:
+            return parser
+    return build_parser(commands, prog, description)
 
 
 def _add_log_options(parser: argparse.ArgumentParser, default) -> None:
@@ -160,8 +183,9 @@ def main(
     printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed):
-            parser = build_parser(commands, prog, description)
-            args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else argv))
+            argv = _attach_negative_values(sys.argv[1:] if argv is None else argv)
+            parser = _parser_for(argv, commands, prog, description)
+            args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on bad arguments and 0 on --help
         return _printed(prog, printed.getvalue(), int(exc.code or 0))
     except KeyboardInterrupt:  # while the command modules load

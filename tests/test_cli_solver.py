@@ -189,3 +189,27 @@ def test_bench_refuses_opening_rules_on_a_board_too_crowded_for_them(capsys):
             assert main([*args, "--mines", str(room), "--json"]) == 0, REPLAY
             report = json.loads(capsys.readouterr().out)
             assert report["games"] == 3 and report["wins"] == 3, REPLAY  # every mine-free cell opens at once
+
+
+def test_a_command_loads_only_its_own_module():
+    """Each command's module is loaded to register it; loading them all was a third of a second of
+    every run. A command named loads its own; no command, or a wrong name, still gets them all listed."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from screenbot import cli; code = cli.main(sys.argv[1:]); "
+             "print(sorted(m for m in sys.modules if m.startswith('screenbot.commands.')), file=sys.stderr); "
+             "sys.exit(code)")
+
+    def loaded(*argv):
+        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=60)
+        return done.returncode, done.stdout, eval(done.stderr.strip().splitlines()[-1])
+
+    code, out, modules = loaded("-v", "solve", "--help")
+    assert code == 0 and "usage: screenbot solve" in out
+    assert "screenbot.commands.solve" in modules and "screenbot.commands.play" not in modules
+    assert "screenbot.commands.new_skin" in loaded("new-skin", "--help")[2]
+    code, out, modules = loaded("--help")
+    assert code == 0 and "new-skin" in out and "screenbot.commands.play" in modules
+    code, _, modules = loaded("solvee")
+    assert code == 2 and "screenbot.commands.read_bench" in modules
