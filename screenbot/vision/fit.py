@@ -180,10 +180,13 @@ class _Spreads:
 
     def __init__(self, image: np.ndarray, labels: np.ndarray) -> None:
         self.image = image
-        ids = labels.ravel()
-        # The cells in order of their state, and where each state's run starts: one pass sums them.
-        self.order = np.argsort(ids, kind="stable")
-        _, self.starts, self.counts = np.unique(ids[self.order], return_index=True, return_counts=True)
+        states, index, self.counts = np.unique(labels.ravel(), return_inverse=True, return_counts=True)
+        # Which cells each state has, as a matrix: one product sums every state's pictures. The
+        # pictures' pixels are whole numbers, and so is every partial sum, exactly so in float32
+        # below 2^24 (255 times ~65,000 cells); a bigger board is summed in float64.
+        dtype = np.float32 if 255 * labels.size < 1 << 24 else np.float64
+        self.members = np.zeros((len(states), labels.size), dtype=dtype)
+        self.members[index.ravel(), np.arange(labels.size)] = 1
         self.known: dict[tuple, float | None] = {}
 
     def __call__(self, lattice: Lattice) -> float | None:
@@ -201,7 +204,7 @@ class _Spreads:
         flat = canonical_cells(self.image, lattice)
         if flat is None:
             return None
-        sums = np.add.reduceat(flat[self.order], self.starts, axis=0, dtype=np.float64)
+        sums = (self.members @ flat.astype(self.members.dtype, copy=False)).astype(np.float64)
         means = sums / self.counts[:, None]
         total = float(np.einsum("ij,ij->", flat, flat, dtype=np.float64)) - float(np.einsum("ij,ij->", sums, means))
         # Cells of different states must also differ: guard against a lattice over a flat area.
