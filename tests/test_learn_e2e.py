@@ -141,8 +141,12 @@ def test_learn_from_zero_labels_then_play(client, options, games, learn_options,
     skins = tmp_path / "skins"
     with _display():
         with start_client(client, **options) as started:
+            debug = tmp_path / "learn-debug"
             done = _screenbot(["learn", "learnt", "--templates", str(skins), "--games", str(games), "--json",
-                               "--seed", str(SEED), "-v", *learn_options], timeout=900)
+                               "--seed", str(SEED), "-v", *learn_options], env={"SCREENBOT_LEARN_DEBUG": str(debug)},
+                              timeout=900)
+            if done.returncode != 0:
+                print(_debug_archive(debug))
             assert done.returncode == 0, done.stderr[-3000:]
             summary = json.loads(done.stdout)
             print(json.dumps({k: summary[k] for k in ("seconds", "games", "games_named", "states", "missing",
@@ -166,6 +170,38 @@ def test_learn_from_zero_labels_then_play(client, options, games, learn_options,
                 print("client's output:", started.log_path.read_text(errors="replace", encoding="utf-8")[-1500:]
                       if started.log_path and started.log_path.exists() else "none")
     _check_played(played, PLAYED_GAMES)
+
+
+def _debug_archive(folder: Path, most: int = 400_000) -> str:
+    """What learn kept of a session that failed (SCREENBOT_LEARN_DEBUG: each lost game's frames and how
+    it was named, the skin that failed its check with the frames it was checked on), as one printable
+    line: a CI run keeps only what it prints, and these failures came only there, under load. The
+    pictures go in as raw pixels (``.npy``), which xz packs ten times smaller than the PNGs."""
+    import base64
+    import io
+    import tarfile
+
+    import cv2
+    import numpy as np
+
+    packed = io.BytesIO()
+    with tarfile.open(fileobj=packed, mode="w:xz") as tar:
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
+            if not path.is_file():
+                continue
+            name = str(path.relative_to(folder))
+            data = path.read_bytes()
+            if path.suffix == ".png" and (picture := cv2.imread(str(path), cv2.IMREAD_UNCHANGED)) is not None:
+                raw = io.BytesIO()
+                np.save(raw, picture)
+                name, data = name[:-4] + ".npy", raw.getvalue()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    text = base64.b64encode(packed.getvalue()).decode("ascii")
+    if len(text) > most:
+        return f"learn's debug folder packs to {len(text)} characters, over {most}: not printed"
+    return ("learn's debug folder (base64 of a tar.xz, pictures as .npy; `base64 -d | tar xJ`):\n" + text)
 
 
 def _check_played(played: subprocess.CompletedProcess, games: int) -> None:
