@@ -98,7 +98,8 @@ def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
     side = picture_side(lattice.pitch)
     region = image[rect.top : rect.bottom, rect.left : rect.right]
     scaled = cv2.resize(region, (lattice.cols * side, lattice.rows * side), interpolation=cv2.INTER_AREA)
-    cells = _blurred(scaled.astype(np.float32)).reshape(lattice.rows, side, lattice.cols, side, 3).transpose(0, 2, 1, 3, 4)
+    cells = _blurred(scaled.astype(np.float32)).reshape(lattice.rows, side, lattice.cols, side, 3)
+    cells = cells.transpose(0, 2, 1, 3, 4)
     band = shared_band(lattice.pitch)
     cells = np.ascontiguousarray(cells[:, :, band : side - band, band : side - band])
     side -= 2 * band
