@@ -63,7 +63,10 @@ def without(skins: dict, client: str) -> dict:
     return {name: skin for name, skin in skins.items() if name != client}
 
 
-@pytest.mark.parametrize("prefix, draws, least_right", [("mg-", 7, 5), ("xd-16x16", 6, 4), ("sm-", 6, 2), ("rm-s", 6, 0)])
+# sgt-mines' shots are all read: 11 of its 19 read right today (its dead and lost boards draw mines its
+# own way and are refused by name). Six drawn of them needed 2 right, which 1 draw in 40 missed (seed
+# 116548 drew three shots of one board, each refused at the same cell).
+@pytest.mark.parametrize("prefix, draws, least_right", [("mg-", 7, 5), ("xd-16x16", 6, 4), ("sm-", 19, 11), ("rm-s", 6, 0)])
 def test_a_classic_client_is_read_with_its_own_pictures_hidden(prefix, draws, least_right):
     import cv2
 
