@@ -194,6 +194,7 @@ def test_bench_refuses_opening_rules_on_a_board_too_crowded_for_them(capsys):
 def test_a_command_loads_only_its_own_module():
     """Each command's module is loaded to register it; loading them all was a third of a second of
     every run. A command named loads its own; no command, or a wrong name, still gets them all listed."""
+    import ast
     import subprocess
     import sys
 
@@ -203,7 +204,7 @@ def test_a_command_loads_only_its_own_module():
 
     def loaded(*argv):
         done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=60)
-        return done.returncode, done.stdout, eval(done.stderr.strip().splitlines()[-1])
+        return done.returncode, done.stdout, ast.literal_eval(done.stderr.strip().splitlines()[-1])
 
     code, out, modules = loaded("-v", "solve", "--help")
     assert code == 0 and "usage: screenbot solve" in out
