@@ -65,9 +65,13 @@ class AuditMouse:
 
 
 class SafetyAudit:
-    def __init__(self, mines_for, allow_dropped: bool) -> None:
+    """Every step that acts must act on a board some mine placement fits, and that can follow the
+    board before it by the player's own rules (``GameRules``: the client's flood, opens it may
+    ignore): the same judgement play makes, so the audit and the product cannot drift apart."""
+
+    def __init__(self, mines_for) -> None:
         self.mines_for = mines_for
-        self.allow_dropped = allow_dropped  # the client may ignore an open (see the profile's drops_clicks)
+        self.rules = None  # the player's GameRules, given once the Player is built
         self.previous = None
         self.previous_actions = ()
         self.acting_steps = 0
@@ -81,13 +85,11 @@ class SafetyAudit:
                 analyze(board.with_mines(self.mines_for(board)))
             except InconsistentBoardError as exc:
                 self.unsafe.append(f"acted on a board no mine placement fits: {exc}")
-            problems = reading_problems(self.previous, board, self.previous_actions, allow_dropped=self.allow_dropped)
-            if problems and self.previous is not None and board.grid != self.previous.grid and not reading_problems(
-                    self.previous, board, self.previous_actions, allow_dropped=True):
-                # Opens the client ignored among clicks it took: play goes on with those cells covered
-                # and chooses them again, for any client (``GameRules.some_clicks_ignored``). A cell
-                # read covered is at worst less known, never wrongly known.
-                problems = []
+            profile = self.rules.profile
+            problems = reading_problems(self.previous, board, self.previous_actions, flood=profile.flood,
+                                        allow_dropped=profile.drops_clicks)
+            if problems and self.rules.some_clicks_ignored(self.previous, board, self.previous_actions):
+                problems = []  # opens the client ignored: those cells read covered, less known, never wrong
             if problems:
                 self.unsafe.append("acted on a board that contradicts the last one: " + "; ".join(problems))
         self.previous, self.previous_actions = board, tuple(actions)
@@ -172,7 +174,7 @@ def main(argv: list[str]) -> int:
     desktop = open_desktop(options.get("window_system"))
     with desktop.screen() as screen:
         mouse = AuditMouse(desktop.mouse())
-        audit = SafetyAudit(lambda b: options.get("mines") if options.get("mines") is not None else profile.mine_total(b.rows, b.cols), profile.drops_clicks)
+        audit = SafetyAudit(lambda b: options.get("mines") if options.get("mines") is not None else profile.mine_total(b.rows, b.cols))
         window = desktop.follow(options["window"]) if options.get("window") is not None else None
         truth = PageTruth(options["devtools_port"]) if options.get("devtools_port") else None
         client_truth = ClientStateTruth(options["state_file"]) if options.get("state_file") else None
@@ -202,6 +204,7 @@ def main(argv: list[str]) -> int:
             observer=observer,
         )
         mouse.player = player
+        audit.rules = player.rules
         error = None
         try:
             player.play()
