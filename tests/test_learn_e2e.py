@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from lab.learnt_clients import CLIENTS
 from screenbot.desktop import VirtualDisplay, start_client
 
 from .seeds import SEED
@@ -97,57 +98,27 @@ def test_learn_gnome_mines_from_zero_labels(tmp_path):
 # board read: a cell in a state learning never saw (7 and 8 are rare) is refused.
 UNSEEN_STATE = "matches no state well enough"
 
-# Clients no skin was taught on as they are learnt here: (client, start options, learn games, extra
-# learn options, the restart learnt, states every run sees, mine total). winemine (Wine's Minesweeper,
-# green tiles on black) on an expert board: a dense board shows the numbers up to 6 within a few
-# games. minegauler in its Standard skin (the classic Windows look) at 24 px buttons on an
-# intermediate board. xbomb at level 1 (8x8, 50 px cells with thin digits; a new game is its key s,
-# which no usual restart tries, so it is given as a user would; so are sgt-mines' and KMines' Ctrl+N,
-# a key the restart search never sends: it opens a window in many programs). xdemineur opens an area of each new
-# game itself, and starts one when its face above the board is clicked. sgt-mines shows only the mine
-# hit at a loss: its numbers are named by the one naming its boards fit, and its mine total stays unknown.
-LEARNT_CLIENTS = [
-    ("winemine", {"level": "expert"}, 8, [], "F2", "#01234F*X", {"16x30": 99}),
-    ("minegauler", {"level": "intermediate", "button_size": 24}, 6, [], "F2", "#0123F*X", {"16x16": 40}),
-    # Its Textured style: covered cells a texture with no face, found as a repeated picture.
-    ("minegauler", {"level": "intermediate", "button_size": 28, "style": "Textured"}, 6, [], "F2", "#0123F*X",
-     {"16x16": 40}),
-    ("xbomb", {"level": 1}, 8, ["--restart", "s"], "the given restart s", "#0123F*", {"8x8": 10}),
-    ("xdemineur", {}, 6, [], "a click just above the board", "#0123F*X", {"16x16": 40}),
-    ("sgt-mines", {"game_id": "16x16n40"}, 8, ["--restart", "ctrl+n"], "the given restart ctrl+n", "#012FX", None),
-    # KMines draws its opened cells see-through over a picture, asks "Reset the game?" at a loss and
-    # writes "You have lost." over the board for a few seconds.
-    ("kmines", {"level": "easy"}, 6, ["--restart", "ctrl+n"], "the given restart ctrl+n", "#012F*X", {"9x9": 10}),
-    # react-minesweeper in Chromium: the classic look in a browser (raised covered cells, flat opened
-    # ones a shade lighter), no safe first click, no mine total (each cell a mine by chance), a new
-    # game by its face above the board: no key may be sent to a browser (Ctrl+R reloaded the page).
-    ("react-minesweeper", {}, 6, [], "a click just above the board", "#012F*", None),
-]
+# The clients learnt here, and what each must learn: one table with ``python3 -m lab learn-all``.
+# gnome-mines has a test of its own above, with more to check.
+LEARNT_CLIENTS = [case for case in CLIENTS if case.client != "gnome-mines"]
 
 
 # Games played with each learnt skin: enough for the mechanism (each game ends in a detected win or loss
 # on the learnt skin alone); rates are measured elsewhere (docs/benchmarks.md, `screenbot play --games`).
 PLAYED_GAMES = 5
 
-# Clients whose win needs every mine flagged (learnt: every safe cell open leaves the mines covered, and
-# each takes a flag).
-WINS_NEED_FLAGS = {"winemine": False, "minegauler": False, "xbomb": True, "xdemineur": True, "sgt-mines": False,
-                   "kmines": False, "react-minesweeper": False}
-
-
-@pytest.mark.parametrize("client, options, games, learn_options, restart, states, mine_total", LEARNT_CLIENTS,
-                         ids=[c[0] + (f"-{c[1]['style']}" if "style" in c[1] else "") for c in LEARNT_CLIENTS])
-def test_learn_from_zero_labels_then_play(client, options, games, learn_options, restart, states, mine_total, tmp_path):
+@pytest.mark.parametrize("case", LEARNT_CLIENTS, ids=[case.label for case in LEARNT_CLIENTS])
+def test_learn_from_zero_labels_then_play(case, tmp_path):
     """Learnt from zero labels, then PLAYED_GAMES games with the learnt skin (named, so the shipped skin
     of the client is not used): each game ends in a detected win or loss, or the session stops on a
     state learning never saw."""
     print(f"seed {SEED}")
     skins = tmp_path / "skins"
     with _display():
-        with start_client(client, **options) as started:
+        with start_client(case.client, **case.options) as started:
             debug = tmp_path / "learn-debug"
-            done = _screenbot(["learn", "learnt", "--templates", str(skins), "--games", str(games), "--json",
-                               "--seed", str(SEED), "-v", *learn_options], env={"SCREENBOT_LEARN_DEBUG": str(debug)},
+            done = _screenbot(["learn", "learnt", "--templates", str(skins), "--games", str(case.games), "--json",
+                               "--seed", str(SEED), "-v", *case.learn_options], env={"SCREENBOT_LEARN_DEBUG": str(debug)},
                               timeout=900)
             if done.returncode != 0:
                 print(_debug_archive(debug))
@@ -155,8 +126,8 @@ def test_learn_from_zero_labels_then_play(client, options, games, learn_options,
             summary = json.loads(done.stdout)
             print(json.dumps({k: summary[k] for k in ("seconds", "games", "games_named", "states", "missing",
                                                       "restart", "first_click", "mine_total")}))
-            assert set(states) <= set(summary["states"])
-            assert summary["restart"] == restart and summary["mine_total"] == mine_total
+            assert set(case.states) <= set(summary["states"])
+            assert summary["restart"] == case.restart and summary["mine_total"] == case.mine_total
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])
             profile = json.loads((skins / "learnt" / "profile.json").read_text(encoding="utf-8"))
             # A rule said to be learnt (from a win) must be right; wins that showed nothing clear
@@ -164,7 +135,7 @@ def test_learn_from_zero_labels_then_play(client, options, games, learn_options,
             print(profile["win_shown"], *[line for line in done.stderr.splitlines() if "won" in line
                                            or "last safe cell" in line], sep="\n")
             if profile["win_shown"].startswith("learnt"):
-                assert profile["win_requires_all_flags"] is WINS_NEED_FLAGS[client], profile["win_shown"]
+                assert profile["win_requires_all_flags"] is case.wins_need_flags, profile["win_shown"]
             else:
                 assert profile["win_shown"].startswith(("not learnt", "not seen")), profile["win_shown"]
             assert not any(check["verdict"].startswith("WRONG") for check in summary["checks"])
