@@ -81,6 +81,22 @@ def test_reading_problems():
     assert reading_problems(flagged, board("W*#\n#1#\n###"), []) == []
 
 
+def test_a_flag_on_a_question_mark_may_leave_it_covered_and_nothing_else():
+    """Right clicks cycle flag -> "?" -> covered in most clients: a "?" flagged shows covered first."""
+    marked = board("?##\n#1#\n###")
+    flag = [Action("flag", 0, 0)]
+    assert reading_problems(marked, board("###\n#1#\n###"), flag) == []
+    assert reading_problems(marked, board("F##\n#1#\n###"), flag) == []
+    assert reading_problems(marked, board("1##\n#1#\n###"), flag) == ["flagged (0,0) but it reads '1'"]
+    # A covered cell flagged must show the flag: nothing in the cycle leaves it covered.
+    assert reading_problems(board("###\n#1#\n###"), board("###\n#1#\n###"), flag) == [
+        "flagged (0,0) but it reads '#'"
+    ]
+    assert reading_problems(board("###\n#1#\n###"), board("?##\n#1#\n###"), flag) == [
+        "flagged (0,0) but it reads '?'"
+    ]
+
+
 def test_reading_problems_with_dropped_clicks():
     before = board("###\n#1#\n###")
     opened = [Action("open", 0, 0), Action("open", 2, 2)]

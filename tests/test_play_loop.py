@@ -307,6 +307,40 @@ def test_an_unknown_win_rule_flags_the_mines_left_and_counts_only_a_win_the_clie
     assert_clicks_on_board(client)
 
 
+def _user_marks_mines(count: int):
+    """An ``on_click`` that, once the first click has placed the mines, marks ``count`` of them "?" as a
+    user keeping track would (each game)."""
+    marked: set[int] = set()
+
+    def mark(sim, clicks):
+        # After the first click of a game (on_click comes before the click it is given is taken).
+        if sim.games_started not in marked and sim.game.board().count("#") < sim.rows * sim.cols:
+            marked.add(sim.games_started)
+            mines = [(r, c) for r, c, ch in sim.game.board().cells() if ch == "#" and sim.game.is_mine(r, c)]
+            sim.questions.update(mines[:count])
+    return mark
+
+
+@pytest.mark.parametrize("profile", ["unknown", "flags"])
+def test_question_marks_on_the_mines_left_get_their_flags(profile, tmp_path):
+    """A "?" on a mine (a user's mark) is one more step of the right click's cycle away from a flag:
+    on a client whose right click goes flag -> "?" -> covered, flagging it leaves it covered first. Play
+    takes that as the cycle it is (no contradiction, nothing stopped) and flags it at its next look, both
+    where the flags are the client's win rule and where an unknown win rule flags the mines left (the
+    client's win then shows: its dialog)."""
+    client = SimulatedClient(9, 9, 10, seed=21, rules="safe", question_marks=True, wins_need_flags=True,
+                             win_dialog_keys=("escape",) if profile == "unknown" else None)
+    client.on_click = _user_marks_mines(2)
+    chosen = (dataclasses.replace(GNOME_LIKE, win_requires_all_flags=True, mines={"9x9": 10}) if profile == "flags"
+              else UNKNOWN_WIN_RULE)
+    results = make_player(client, chosen, tmp_path, games=4).play()
+    outcomes = [r.outcome for r in results]
+    assert set(outcomes) <= {WON, LOST} and len(outcomes) == 4 and WON in outcomes, outcomes
+    rights = [c.cell for c in client.clicks if c.button == "right"]
+    assert len(rights) > len(set(rights))  # some cell took two right clicks: "?" -> covered -> flag
+    assert_clicks_on_board(client)
+
+
 def test_an_unknown_win_rule_takes_the_clients_own_flags_on_the_mines_left_as_its_win(tmp_path):
     """A client that flags every mine left at its win (gnome-mines, Windows' Minesweeper): the flags the
     bot did not place are the client's sign of the win; no flag of the bot's is needed."""

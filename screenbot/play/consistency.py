@@ -6,7 +6,10 @@ window. The rules here are the ones every client obeys while a game is in progre
 - a flag stays a flag unless the bot removed it (or the game was lost and it shows as a wrong flag);
 - a cell the bot opened is no longer covered (unless the client is known to drop a click now and then,
   ``allow_dropped``: such a cell simply stays covered and is chosen again);
-- a cell the bot flagged shows a flag;
+- a cell the bot flagged shows a flag, or, where it showed "?", a flag or a covered cell: many clients
+  (gnome-mines, xdemineur, Windows') take a right click from flag to "?" and from "?" to covered, so a
+  "?" takes two right clicks to a flag. A covered cell is less known, never wrongly known: it is
+  flagged again at the next look;
 - a revealed 0 has no covered or flagged neighbour, because the client opens around a zero by itself
   (all 8 neighbours in most clients, the 4 orthogonal ones in react-minesweeper). A frame caught
   between the "pressed" look of a clicked cell and its reveal (gnome-mines and Chromium draw the two
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from solver.board import FLAG, REVEALED_CHARS, UNKNOWN_CHARS, WRONG_FLAG, Board
+from solver.board import COVERED, FLAG, QUESTION, REVEALED_CHARS, UNKNOWN_CHARS, WRONG_FLAG, Board
 
 from .observer import Action
 
@@ -85,5 +88,7 @@ def reading_problems(
             if new == FLAG or (new in UNKNOWN_CHARS and not allow_dropped):
                 problems.append(f"opened ({action.row},{action.col}) but it still reads {new!r}")
         elif action.kind == "flag" and new != FLAG and not lost:
+            if before[action.row, action.col] == QUESTION and new == COVERED:
+                continue  # one step of the right click's cycle: "?" -> covered
             problems.append(f"flagged ({action.row},{action.col}) but it reads {new!r}")
     return problems + zeros

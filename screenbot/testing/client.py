@@ -93,6 +93,9 @@ class SimulatedClient:
     # before it; a left click there on a number chords, a right click toggles its flag.
     grab_misdelivery: bool = False
     answers_ping: bool = True  # the window speaks _NET_WM_PING
+    # Like gnome-mines and xdemineur with their marks on: a right click takes a covered cell to a flag,
+    # a flag to "?", and "?" back to covered.
+    question_marks: bool = False
     # Like KMines: the window shows a picture (here a smooth gradient across the screen) behind the board,
     # and opened cells let this share of it show through, so each state looks a shade different in
     # every part of the board. Covered cells, flags and question marks are opaque.
@@ -133,6 +136,9 @@ class SimulatedClient:
     dropped: int = 0  # clicks ignored by drop_among_taken and drop_first
     first_opens: int = 0  # opens that came first after a look at the board (drop_first)
     grab_cell: tuple[int, int] | None = None  # the cell holding the pointer grab (grab_misdelivery)
+    # Covered cells drawn "?": the right click's cycle (question_marks), or a user's marks (a test puts
+    # them, say from on_click). Cleared at each new game.
+    questions: set = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.pitch = self.renderer.pitch
@@ -146,6 +152,7 @@ class SimulatedClient:
     def _new_game(self) -> None:
         self.game = Game.new(self.rows, self.cols, self.mines, rules=self.rules, seed=self.seed + self.games_started)
         self.games_started += 1
+        self.questions = set()
         if self.preopen:
             # Like xdemineur: the client opens an area by itself; pick a cell whose opening is a zero.
             self.game.open(self.rows // 2, self.cols // 2)
@@ -293,6 +300,9 @@ class SimulatedClient:
         # the cells whose state changed since (a full repaint per click made the tests slow).
         layout = (self.board_origin, self.closed, self.covered or self.minimised, self.dialog_open)
         grid = self.game.board().grid
+        if self.questions:
+            grid = tuple("".join("?" if ch == "#" and (r, c) in self.questions else ch for c, ch in enumerate(row))
+                         for r, row in enumerate(grid))
         if self.win_marks is not None and self.status == WON:
             grid = tuple(row.replace("#", self.win_marks) for row in grid)
         if self.paused:
@@ -374,7 +384,7 @@ class SimulatedClient:
             # Only reachable for flag-counting clients: every safe cell is open, flags still go on, and
             # the last right one shows the win (its dialog, if the client has one).
             if button == RIGHT:
-                self.game.flag(*cell)
+                self._right_click(*cell)
                 if self.win_dialog_keys and self.status == WON:
                     self._open_dialog(self.win_dialog_keys)
             return
@@ -401,10 +411,11 @@ class SimulatedClient:
                 return
             self.grab_cell, self.unread_grabs = cell, 2
         if button == RIGHT:
-            self.game.flag(r, c)
+            self._right_click(r, c)
         elif button == MIDDLE:
             self._chord(r, c)
         else:
+            self.questions.discard((r, c))  # a "?" opens as a covered cell does
             if self.pressed_grabs and self.game.board()[r, c] == "#":
                 self.pressed = [(r, c), self.pressed_grabs]
             self.game.open(r, c)
@@ -423,9 +434,19 @@ class SimulatedClient:
     def _open_dialog(self, closing: tuple[str, ...]) -> None:
         self.dialog_open, self.dialog_keys = True, closing
 
+    def _right_click(self, r: int, c: int) -> None:
+        if (r, c) in self.questions:
+            self.questions.discard((r, c))
+        elif self.game.board()[r, c] == "F":
+            self.game.flag(r, c)
+            if self.question_marks:
+                self.questions.add((r, c))
+        else:
+            self.game.flag(r, c)
+
     def _misdelivered_click(self, r: int, c: int, button: str) -> None:
         if button == RIGHT:
-            self.game.flag(r, c)
+            self._right_click(r, c)
         elif self.game.board()[r, c].isdigit():
             self._chord(r, c)
 
