@@ -47,7 +47,7 @@ def register(subparsers) -> None:
         help="learn every client from zero labels, play it with the learnt skin, read its labelled shots",
         description="Learn each client from zero labels under a virtual display of its own, play GAMES games "
         "with the learnt skin alone, and read the client's labelled shots with it; print the figures. "
-        "Takes 1-4 minutes a client. Exit codes: 0 nothing read wrong, 1 a labelled shot read wrong (or a "
+        "Takes 1-6 minutes a client. Exit codes: 0 nothing read wrong, 1 a labelled shot read wrong (or a "
         "skin written that learn's own check found wrong), 2 bad arguments.",
     )
     parser.add_argument("--clients", type=_client_list(labels), default=labels, metavar="NAME[,NAME...]",
