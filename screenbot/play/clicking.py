@@ -4,8 +4,7 @@ Clients differ in how fast clicks may follow each other (the profile's ``confirm
 - ``"board"``: xdemineur and Chromium take the pointer's position when they get round to a click, not
   the click's own, so a click sent before the previous one was handled lands on the wrong cell. Each
   click waits until the board has changed and settled (a client may draw the pressed cell first and
-  the result a moment later). A click that does not show within the redraw timeout ends the batch:
-  the next click would move the pointer before the client got to this one.
+  the result a moment later).
 - ``"ping"``: gnome-mines. Each of its tiles drops the pointer grab in its press handler, and GDK
   sends an event to the grabbing tile when the event reached the X server before the client's ungrab
   did. So a press sent before gnome-mines has handled the previous one goes to the previous tile (a
