@@ -114,14 +114,7 @@ class Clicker:
                 if not handled_all:
                     log.debug("the client did not answer a ping within %.2f s", self.profile.redraw_timeout)
             elif before is not None:
-                shown = self._wait_shown(watched, before, settle=0.0 if watched is cell else self.profile.settle)
-                if not shown and mode == CONFIRM_BOARD:
-                    # This client takes the pointer's position when it gets to a click: a click
-                    # still pending would land on the next cell the pointer went to. Nothing more
-                    # is sent; the next look shows whether it was slow or dropped.
-                    waited += self.clock() - t_wait
-                    log.debug("a click did not show: the rest of the batch waits for the next look")
-                    break
+                self._wait_shown(watched, before, settle=0.0 if watched is cell else self.profile.settle)
             waited += self.clock() - t_wait
         if self.profile.hover_highlight:
             board_mouse.park()
@@ -147,8 +140,7 @@ class Clicker:
             return region
         return None
 
-    def _wait_shown(self, area: Rect, before: np.ndarray, settle: float) -> bool:
-        """Whether ``area`` changed from ``before`` (and settled) within the redraw timeout."""
+    def _wait_shown(self, area: Rect, before: np.ndarray, settle: float) -> None:
         settled = wait_for_redraw(
             lambda: self.screen.grab(area.as_region()),
             before,
@@ -159,4 +151,3 @@ class Clicker:
         )
         if not settled.changed:
             log.debug("a click did not show within %.2f s", self.profile.redraw_timeout)
-        return settled.changed

@@ -75,7 +75,6 @@ class SimulatedClient:
     # Like xdemineur: clicks are handled only at the next grab (the client is busy), each at wherever
     # the pointer is by then, not where the click was made.
     late_clicks: bool = False
-    late_grabs: int = 2  # how many grabs later a late click is handled (a client busier than the bot's waits: more)
     # Like gnome-mines when clicks queue up: every n-th click on a covered cell is ignored (0: none).
     drop_every: int = 0
     # Like Chromium under load: every n-th click on a covered cell is ignored when another click was
@@ -363,7 +362,7 @@ class SimulatedClient:
     def click(self, x: float, y: float, button: str = LEFT) -> None:
         if self.late_clicks:
             self.pointer = (x, y)
-            self.queued.append([button, self.late_grabs])  # handled later, wherever the pointer is then
+            self.queued.append([button, 2])  # handled two grabs later, wherever the pointer is then
             return
         self._click(x, y, button)
 
