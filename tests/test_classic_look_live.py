@@ -54,3 +54,23 @@ def test_minegauler_is_played_as_the_classic_look(tmp_path):
     wins, mines = report["summary"]["wins"], {"beginner": 10, "intermediate": 40}[level]
     shown = f"on the board (the client marked the {mines} mine(s) left itself)"
     assert report["summary"]["wins_shown"] == ({shown: wins} if wins else {})
+
+
+def test_a_classic_client_found_on_pypi_is_played_untaught(tmp_path):
+    """pygame-minesweeper (PyPI; ``tests/pygame_minesweeper.py``), Windows 2000's own tiles at 16 px, which
+    no skin was taught on: the built-in classic look finds its board, a new game is started by the usual
+    ways (its face above the board), and every game ends in a win or loss play detected, with no click off
+    the board and no step on a board that could not be right. Its lost boards show the hit mine's red
+    tile, which the classic look once could not tell (play then stopped)."""
+    from screenbot.desktop import VirtualDisplay
+
+    from .pygame_minesweeper import start
+    from .test_e2e_play import check, play_in_child
+
+    games = 3
+    with VirtualDisplay():
+        with start("intermediate") as client:
+            report = play_in_child(client, "classic", games, tmp_path, located=True)
+    check(report, games)
+    print(report["summary"]["wins_shown"])
+    assert sum(report["summary"]["wins_shown"].values()) == report["summary"]["wins"]

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         pitch, rows, cols = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 14)
         lost, grid_line = rng.random() < 0.5, rng.random() < 0.5
         board = random_game(rng, rows, cols, lost=lost)
-        image, _ = draw(board, pitch, grid_line=grid_line)
+        image, _ = draw(board, pitch, grid_line=grid_line, mine_scale=rng.uniform(1.0, 1.35))
         tally.add(f"drawn {index}: {rows}x{cols} at {pitch} px{'' if grid_line else ', no grid line'}", image, board,
                   all_skins)
     wrong += tally.report(f"boards drawn in the look (seed {seed})")

@@ -62,10 +62,12 @@ def random_game(rng: random.Random, rows: int, cols: int, *, lost: bool) -> list
     return grid
 
 
-def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24) -> tuple[np.ndarray, tuple[int, int]]:
+def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24,
+         mine_scale: float = 1.0) -> tuple[np.ndarray, tuple[int, int]]:
     """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
     left, light bottom and right, as every client in the look draws round its board); (picture, origin
-    of cell (0, 0))."""
+    of cell (0, 0)). ``mine_scale``: the mines' size, 1 the usual; clients draw them up to a third
+    larger (pygame-minesweeper's spikes reach a pixel from the cell's edge at 16 px)."""
     rows, cols = len(board), len(board[0])
     image = np.full((rows * pitch + 2 * margin, cols * pitch + 2 * margin, 3), FACE, dtype=np.uint8)
     frame = 3
@@ -75,11 +77,11 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     for r, line in enumerate(board):
         for c, ch in enumerate(line):
             _cell(image[margin + r * pitch : margin + (r + 1) * pitch, margin + c * pitch : margin + (c + 1) * pitch],
-                  ch, pitch, grid_line)
+                  ch, pitch, grid_line, mine_scale)
     return image, (margin, margin)
 
 
-def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool) -> None:
+def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: float = 1.0) -> None:
     import cv2
 
     bevel = max(1, round(pitch / 8))
@@ -111,10 +113,10 @@ def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool) -> None:
         cv2.line(box, (pole_x, round(3.5 * s)), (pole_x, round(11 * s)), (0, 0, 0), max(1, round(s)))
         cv2.rectangle(box, (round(middle - 3.5 * s), round(11 * s)), (round(middle + 3.5 * s), round(12 * s)), (0, 0, 0), -1)
     elif ch in "*XW":
-        radius = max(2, round(pitch * 0.22))
+        radius = max(2, round(pitch * 0.22 * mine_scale))
         centre = (round(middle), round(middle))
         cv2.circle(box, centre, radius, (0, 0, 0), -1, cv2.LINE_AA)
-        spike = round(pitch * 0.34)
+        spike = min(round(pitch * 0.34 * mine_scale), round(middle) - 1)
         cv2.line(box, (centre[0] - spike, centre[1]), (centre[0] + spike, centre[1]), (0, 0, 0), max(1, pitch // 16))
         cv2.line(box, (centre[0], centre[1] - spike), (centre[0], centre[1] + spike), (0, 0, 0), max(1, pitch // 16))
         if ch == "W":

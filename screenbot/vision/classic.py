@@ -131,9 +131,13 @@ def read_classic(frame: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_L
     chars = np.full(count, "~", dtype="<U1")
     confidence = np.minimum(relief_clear, 0.5)
     unclear = ["whether it is raised or flat"] * count
-    hit = flat & (red >= limits.red_face)
+    # The hit mine is told by its red face alone, which no other state has (a flag's or a cross's red
+    # stays off the rim). Its relief says nothing: the grid line along one side is grey, lighter than a
+    # red face, and a large mine reaches into the bands, so that it looked raised or neither
+    # (pygame-minesweeper's 16 px tiles; drawn at 10-11 px, read as a wrong flag).
+    hit = red >= limits.red_face
     chars[hit] = "X"
-    confidence[hit] = np.minimum(relief_clear[hit], 0.6 + red[hit] - limits.red_face)
+    confidence[hit] = np.minimum(1.0, 0.6 + red[hit] - limits.red_face)
     side = int(np.sqrt(middle.shape[1]))
     for kind in (True, False):
         face = faces[kind]
@@ -343,14 +347,33 @@ RAISED_SHARE = 0.02
 LOOK_MATCH = 0.7
 
 
-def judge(reading: ClassicReading) -> tuple[float, str]:
-    """(mean clarity, why it is not a classic board or ''): a placed lattice's cells read as this look."""
+def judge(reading: ClassicReading, rows: int, cols: int) -> tuple[float, str]:
+    """(mean clarity, why it is not a classic board or ''): a placed lattice's cells read as this look.
+
+    What tells a board in this look from any grid of grey cells is either its raised covered cells or,
+    on a lost game opened nearly whole, the game's own rules: one hit mine, and every number the count
+    of the mines shown around it. A table of flat cells shows neither."""
     score = float(reading.confidence.mean())
-    if reading.raised.mean() < RAISED_SHARE:
-        return score, "no raised cell on it (the classic look's covered cells are raised)"
+    raised = int(reading.raised.sum())
+    if raised < RAISED_SHARE * len(reading.raised) and not lost_game_fits(reading.chars, rows, cols):
+        return score, (f"{'no' if not raised else 'too few'} raised cells on it (the classic look's covered cells "
+                       "are raised), and it is no lost game whose numbers fit the mines it shows")
     if score < LOOK_MATCH:
         return score, f"its cells fit the classic look poorly ({score:.2f})"
     return score, ""
+
+
+def lost_game_fits(chars: np.ndarray, rows: int, cols: int) -> bool:
+    """Is this (row-major states) a lost game by the rules: exactly one hit mine, some number, and every
+    number equal to the mines shown around it (unflagged, hit or rightly flagged)?"""
+    grid = np.asarray(chars).reshape(rows, cols)
+    if (grid == "X").sum() != 1 or (grid == "~").any():
+        return False
+    mines = np.pad(np.isin(grid, ("*", "X", "F")).astype(np.int32), 1)
+    around = sum(mines[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+                 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    numbered = np.isin(grid, tuple("12345678"))
+    return bool(numbered.any()) and bool((around[numbered] == grid[numbered].astype(np.int32)).all())
 
 
 def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:

@@ -140,7 +140,7 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
     lattice = classic.placed(frame, _whole_pixels(Lattice(skin.name, (cx - px / 2, cy - py / 2), (px, py),
                                                           grid.rows, grid.cols)))
     reading = classic.read_classic(frame, lattice)
-    score, why = classic.judge(reading)
+    score, why = classic.judge(reading, lattice.rows, lattice.cols)
     if why:
         return Found(grid, None, score, f"its cells match no known skin, nor the {skin.name} look: {why}")
     going_on = classic.cells_past(frame, lattice, reading)

@@ -1,0 +1,64 @@
+"""pygame-minesweeper (PyPI 1.0.11, with the Windows 2000 tiles of pygame-minesweeper-sprites): a client in
+the classic Windows look found on PyPI, which no skin was taught on and no code of ours names. The tests
+start it as a user would, and the built-in classic look must find, read and play it.
+
+pygame is no dependency of screenbot's, so the client lives in a venv of its own, made on first use in
+the cache folder (``${XDG_CACHE_HOME:-~/.cache}/screenbot/pygame-minesweeper-1.0.11``; about 40 MB).
+``python3 -m tests.pygame_minesweeper`` makes it ahead of time (CI does, as a phase of its own).
+
+What it does, seen here: 16 px tiles, a smiley face above the board that starts a new game, Escape
+quits; a lost game shows every mine and the hit one on red; a won game takes no more clicks and shows
+nothing else. Its high scores go to the start's own XDG data folder.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from screenbot.desktop.processes import ClientWindow, client_env, launch_client, temp_home
+from screenbot.errors import ClientStartError
+
+PACKAGES = ("pygame==2.6.1", "pygame-minesweeper==1.0.11", "pygame-minesweeper-sprites==1.0.41")
+LEVELS = ("basic", "intermediate", "expert")  # 10x10/10, 16x16/40, 16x30/99
+TITLE = "Pygame - Minesweeper"
+
+
+def venv_folder() -> Path:
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "screenbot" / "pygame-minesweeper-1.0.11"
+
+
+def ensure_venv() -> Path:
+    """The venv's Python, the venv made first if it is not there whole (a marker file says it is)."""
+    folder = venv_folder()
+    python, done = folder / "bin" / "python", folder / ".complete"
+    if done.exists():
+        return python
+    try:
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True, capture_output=True, timeout=300)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *PACKAGES],
+                       check=True, capture_output=True, text=True, timeout=900)
+    except (OSError, subprocess.SubprocessError) as exc:
+        detail = getattr(exc, "stderr", "") or str(exc)
+        raise ClientStartError(f"its venv could not be made in {folder}: {str(detail).strip()[-500:]}",
+                               client="pygame-minesweeper") from exc
+    done.write_text("\n".join(PACKAGES) + "\n", encoding="utf-8")
+    return python
+
+
+def start(level: str = "intermediate", timeout: float = 30.0) -> ClientWindow:
+    """Start the client at ``level`` on the current display, in a home of its own."""
+    if level not in LEVELS:
+        raise ClientStartError(f"unknown level {level!r}; use {', '.join(LEVELS)}", client="pygame-minesweeper")
+    python = ensure_venv()
+    home = temp_home("pygame-minesweeper")
+    # No sound card under a virtual display: SDL's dummy driver keeps pygame from looking for one.
+    env = client_env(home, HOME=str(home), SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    return launch_client("pygame-minesweeper", [str(python), "-m", "minesweeper", level], env, home, timeout, TITLE)
+
+
+if __name__ == "__main__":
+    print(ensure_venv())
