@@ -216,6 +216,13 @@ class ClickWatch:
                 self._ready.set()
 
     def _end(self) -> None:
+        # The hook reports a press from Wine's message loop, some time after the press: the last ones
+        # may still be on their way when play exits (CI once saw 220 of 221). Wait until no line has
+        # come for half a second (at most 5 s) before the watch is stopped.
+        deadline, seen = time.monotonic() + 5, -1
+        while seen != len(self.lines) and time.monotonic() < deadline:
+            seen = len(self.lines)
+            time.sleep(0.5)
         try:
             self._proc.stdin.close()
             self._proc.wait(timeout=20)
