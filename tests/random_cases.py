@@ -692,7 +692,9 @@ def make_react_case(plan: dict, rng: random.Random, screen) -> Case:
                         click(r, c, lambda s, r=r, c=c: s["board"][r][c]["r"])
                 for r, c in rng.sample(mines, min(plan["flags"], len(mines))):
                     click(r, c, lambda s, r=r, c=c: s["board"][r][c]["f"], button=3)
-                if plan["wrong_flags"]:
+                # A wrong flag only while a mine is left unflagged: the truth's mine total (the page's)
+                # must bound the flags shown, or the truth itself is no valid board.
+                if plan["wrong_flags"] and len(mines) > min(plan["flags"], len(mines)):
                     hidden = [(r, c) for r, c in safe if not state()["board"][r][c]["r"]]
                     for r, c in rng.sample(hidden, min(1, len(hidden))):
                         click(r, c, lambda s, r=r, c=c: s["board"][r][c]["f"], button=3)

@@ -112,6 +112,44 @@ def test_boards_placed_anywhere_read_exactly(seed, skins):
     assert not failures, "\n".join(failures)
 
 
+def _widened(shot, kx: int, ky: int) -> np.ndarray:
+    """The shot with its first ``kx`` columns and ``ky`` rows of cells a pixel wider (higher), as GTK
+    draws a board whose window has spare pixels: it gives them to the first lines, and each face
+    grows with its box. A line of pixels inside each face, past its rounded corner, is doubled."""
+    frame, lattice = shot.image(), shot.lattice
+    inset = max(3, round(0.2 * lattice.pitch[0]))
+    cols = [int(round(x)) + inset for x in lattice.col_edges()[:kx]]
+    rows = [int(round(y)) + inset for y in lattice.row_edges()[:ky]]
+    frame = np.insert(frame, cols, frame[:, cols], axis=1)
+    return np.ascontiguousarray(np.insert(frame, rows, frame[rows], axis=0))
+
+
+# Whole-pixel, straight boards of clients drawn by GTK (which shares a window's spare pixels out).
+GTK_SHOTS = [s for s in SHOTS if s.client == "gnome-mines" and s.lattice.straight
+             and all(abs(p - round(p)) < 0.01 for p in s.lattice.pitch)]
+
+
+@pytest.mark.integration(seconds=5)
+def test_boards_whose_first_lines_are_a_pixel_wider_read_exactly(skins):
+    """gnome-mines at most window sizes: the first columns (rows) a pixel wider than the rest, by a
+    number of lines drawn at random. A straight lattice drifts up to that many pixels off them (at 843x593
+    it read the 3s of column 1 as 2s); the boxes must follow each line's own faces."""
+    rng = random.Random(SEED + 5)
+    failures = []
+    for i in range(10):
+        shot = rng.choice(GTK_SHOTS)
+        kx, ky = rng.randint(0, min(6, shot.lattice.cols - 1)), rng.randint(0, min(4, shot.lattice.rows - 1))
+        case = f"seed {SEED} case {i}: {shot.name}, first {kx} columns and {ky} rows a pixel wider"
+        try:
+            _, reading = _read(_widened(shot, kx, ky), skins)
+        except ScreenError as exc:
+            failures.append(f"{case}: refused ({exc})")
+            continue
+        if list(reading.board.grid) != _truth(shot):
+            failures.append(f"{case}: MISREAD")
+    assert not failures, "\n".join(failures)
+
+
 def test_a_board_cut_through_a_line_of_cells_by_the_picture_edge_is_refused(skins):
     """A screenshot whose edge cuts a board through a line of cells (a page scrolled, a window partly
     off screen), showing 0.3 to 0.8 of that line: never read as the smaller board that shows whole."""

@@ -70,14 +70,30 @@ class Grid:
     def centres(self) -> tuple[np.ndarray, np.ndarray]:
         """Each column's and row's face centre (x of columns, y of rows): the median of its faces',
         interpolated between the nearest columns (rows) with faces where it has none."""
+        return self._by_line(self.faces.cx, self.faces.cy)
+
+    def extents(self) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        """((left, right) of each column's faces, (top, bottom) of each row's), medians like ``centres``.
+        Where cells come in two widths (GTK gives some a pixel more), faces of the wider lines are
+        wider too: their edges, unlike their centres, say where each line's box begins and ends."""
+        faces = self.faces
+        lefts, tops = self._by_line(faces.left.astype(float), faces.top.astype(float))
+        rights, bottoms = self._by_line((faces.left + faces.width).astype(float), (faces.top + faces.height).astype(float))
+        return (lefts, rights), (tops, bottoms)
+
+    def _by_line(self, along_x: np.ndarray, along_y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per column (of ``along_x``, one value per face) and per row (of ``along_y``): the median over
+        the line's faces, each line without faces given the offset from the straight grid of the
+        nearest lines with faces (interpolated between them)."""
         (cx, cy), (px, py) = self.centre, self.pitch
+        faces = self.faces
         out = []
-        for count, along, start, pitch in ((self.cols, self.faces.cx, cx, px), (self.rows, self.faces.cy, cy, py)):
-            k = np.round((along - start) / pitch).astype(int)
+        for count, at, values, start, pitch in ((self.cols, faces.cx, along_x, cx, px), (self.rows, faces.cy, along_y, cy, py)):
+            k = np.round((at - start) / pitch).astype(int)
+            known = _medians_by_line(k, values, count)
             straight = start + pitch * np.arange(count)
-            known = _medians_by_line(k, along, count)
             if len(known) < 2:
-                out.append(straight)
+                out.append(straight + (np.median(values - (start + pitch * k)) if len(values) else 0.0))
                 continue
             index, value = (np.array(v) for v in zip(*known))
             # Between known lines: interpolated; beyond them: the nearest known one's offset kept.

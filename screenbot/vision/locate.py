@@ -183,10 +183,14 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
         if first_look < quick[0][0] - QUICK_MARGIN:
             break  # far behind the best skin before alignment: alignment does not make up that much
         for placed in placements[skin.name]:
-            lattice = refine(frame, skin, placed, (ALIGN_REACH, ALIGN_REACH))
-            score = float(_cell_scores(frame, lattice, skin).mean())
-            if best is None or score > best[0]:
-                best = (score, lattice)
+            refined = refine(frame, skin, placed, (ALIGN_REACH, ALIGN_REACH))
+            # Boxes placed line by line from the faces are judged where they were placed too: the few
+            # lines that judge a nudge can favour one that fits them and misplaces the rest (two
+            # lower rows of a GTK board moved every row a pixel down).
+            for lattice in [refined] + ([placed] if not placed.straight and placed != refined else []):
+                score = float(_cell_scores(frame, lattice, skin).mean())
+                if best is None or score > best[0]:
+                    best = (score, lattice)
         if best[0] >= CERTAIN:
             break
     if best is None or best[0] < SKIN_MATCH:
@@ -243,6 +247,8 @@ def _short_of_standard(lattice: Lattice, skin: Skin) -> str:
 
 # A board whose cells stray further than this (px) from a straight lattice gets a box per cell width.
 STRAY = 0.75
+# Boxes that follow their faces are tried only where each is within this (px) of the pitch.
+TWO_WIDTHS = 1.5
 
 
 def _skin_lattices(grid: Grid, skin: Skin) -> list[Lattice]:
@@ -260,14 +266,31 @@ def _skin_lattices(grid: Grid, skin: Skin) -> list[Lattice]:
     stray = max(np.abs(col_x - cx - px * np.arange(grid.cols)).max(), np.abs(row_y - cy - py * np.arange(grid.rows)).max())
     if stray <= STRAY or grid.rows < 2 or grid.cols < 2:
         return [whole]
-    xs = np.append(col_x - fx * px, col_x[-1] - fx * px + (col_x[-1] - col_x[-2]))
-    ys = np.append(row_y - fy * py, row_y[-1] - fy * py + (row_y[-1] - row_y[-2]))
-    own = Lattice.from_edges(skin.name, tuple(float(x) for x in xs), tuple(float(y) for y in ys))
+    (lefts, rights), (tops, bottoms) = grid.extents()
+    xs, ys = _line_edges(lefts, rights, fx, px), _line_edges(tops, bottoms, fy, py)
+    if whole is not straight:
+        # A client that draws on whole pixels draws each box on them too, wider or not.
+        xs, ys = np.round(xs), np.round(ys)
+    # Boxes a pixel wider or narrower than the pitch, as a toolkit draws them; a line of faces much
+    # narrower is cut or covered (a window's border over it), not a line of smaller cells.
+    two_widths = max(np.abs(np.diff(xs) - px).max(), np.abs(np.diff(ys) - py).max()) <= TWO_WIDTHS
+    own = [Lattice.from_edges(skin.name, tuple(float(x) for x in xs), tuple(float(y) for y in ys))] if two_widths else []
     # A few columns whose faces sit off (xbomb's lost board: green borders and bombs where black lines
     # were) pull the least-squares pitch off a whole number of pixels and bend the boxes that follow
     # the faces; the median step and phase keep to the columns that agree.
     steady = _whole_pixels(_median_lattice(skin.name, col_x, row_y, fx, fy))
-    return ([whole] if whole is not straight else []) + [own] + ([steady] if steady != whole else [])
+    return ([whole] if whole is not straight else []) + own + ([steady] if steady != whole else [])
+
+
+def _line_edges(starts: np.ndarray, ends: np.ndarray, phase: float, pitch: float) -> np.ndarray:
+    """Where each line's box begins (and the last one ends), from where its faces begin and end: between
+    two lines, the middle of the gap between their faces moved as the skin's pictures place the box
+    edge (``phase``, the face centre's share of a box); the first and last lines keep the gap on their
+    outer side that their neighbour has. A face a pixel wider widens its box, not its neighbour's."""
+    inner = (ends[:-1] + starts[1:]) / 2 + (0.5 - phase) * pitch
+    first = starts[0] - (starts[1] - inner[0])
+    last = ends[-1] + (inner[-1] - ends[-2])
+    return np.concatenate(([first], inner, [last]))
 
 
 def _median_lattice(name: str, col_x: np.ndarray, row_y: np.ndarray, fx: float, fy: float) -> Lattice:
