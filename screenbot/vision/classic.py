@@ -57,7 +57,8 @@ class Limits:
     ink_level: float = 60.0  # a pixel is ink when a channel differs this much from the face
     no_ink: float = 0.01  # share of the middle: at most this much ink is an empty cell
     some_ink: float = 0.04  # at least this much is a drawn state
-    red_face: float = 0.35  # share of the middle that is strong red on a hit mine's face
+    red_face: float = 0.35  # share of the rim that is strong red on a hit mine's face
+    red_corners: float = 0.5  # and share of the rim's corners
     mine_solid: float = 0.25  # black ink keeping this share after a 2-px erosion is a mine's disc
     glyph_solid: float = 0.10  # ... and keeping at most this share, a number's strokes
     colour_share: float = 0.56  # nearest colour's distance, as a share of the two nearest distances' sum, at most
@@ -131,11 +132,13 @@ def read_classic(frame: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_L
     chars = np.full(count, "~", dtype="<U1")
     confidence = np.minimum(relief_clear, 0.5)
     unclear = ["whether it is raised or flat"] * count
-    # The hit mine is told by its red face alone, which no other state has (a flag's or a cross's red
-    # stays off the rim). Its relief says nothing: the grid line along one side is grey, lighter than a
-    # red face, and a large mine reaches into the bands, so that it looked raised or neither
-    # (pygame-minesweeper's 16 px tiles; drawn at 10-11 px, read as a wrong flag).
-    hit = red >= limits.red_face
+    # The hit mine is told by its red face alone, which no other state has: red over much of the rim
+    # and in its corners (a bold red 3 a pixel off its box fills 40% of the rim but none of its
+    # corners; a wrong flag's red cross reaches the corners and little else). Its relief says nothing:
+    # the grid line along one side is grey, lighter than a red face, and a large mine reaches into the
+    # bands, so that it looked raised or neither (pygame-minesweeper's 16 px tiles; drawn at 10-11 px,
+    # read as a wrong flag).
+    hit = (red >= limits.red_face) & (_strong_red(boxes[:, RIM_CORNERS]).mean(axis=1) >= limits.red_corners)
     chars[hit] = "X"
     confidence[hit] = np.minimum(1.0, 0.6 + red[hit] - limits.red_face)
     side = int(np.sqrt(middle.shape[1]))
@@ -188,6 +191,19 @@ def _rim(boxes: np.ndarray) -> np.ndarray:
     ring[: BAND.stop, :] = ring[FAR_BAND.start :, :] = ring[:, : BAND.stop] = ring[:, FAR_BAND.start :] = False
     ring[MIDDLE, MIDDLE] = False
     return boxes[:, ring]
+
+
+def _rim_corners() -> np.ndarray:
+    """(SIZE, SIZE) mask of the rim's four corners: the face shows there whatever a cell draws in its
+    middle or along its sides."""
+    mask = np.zeros((SIZE, SIZE), dtype=bool)
+    for near in (slice(BAND.stop, MIDDLE.start), slice(MIDDLE.stop, FAR_BAND.start)):
+        for across in (slice(BAND.stop, MIDDLE.start), slice(MIDDLE.stop, FAR_BAND.start)):
+            mask[near, across] = True
+    return mask
+
+
+RIM_CORNERS = _rim_corners()
 
 
 def _strong_red(pixels: np.ndarray) -> np.ndarray:
