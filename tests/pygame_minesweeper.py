@@ -13,11 +13,9 @@ nothing else. Its high scores go to the start's own XDG data folder.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
+from screenbot.desktop.client_venv import cache_folder, ensure_client_venv
 from screenbot.desktop.processes import ClientWindow, client_env, launch_client, temp_home
 from screenbot.errors import ClientStartError
 
@@ -26,27 +24,10 @@ LEVELS = ("basic", "intermediate", "expert")  # 10x10/10, 16x16/40, 16x30/99
 TITLE = "Pygame - Minesweeper"
 
 
-def venv_folder() -> Path:
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "screenbot" / "pygame-minesweeper-1.0.11"
-
-
 def ensure_venv() -> Path:
-    """The venv's Python, the venv made first if it is not there whole (a marker file says it is)."""
-    folder = venv_folder()
-    python, done = folder / "bin" / "python", folder / ".complete"
-    if done.exists():
-        return python
-    try:
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True, capture_output=True, timeout=300)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *PACKAGES],
-                       check=True, capture_output=True, text=True, timeout=900)
-    except (OSError, subprocess.SubprocessError) as exc:
-        detail = getattr(exc, "stderr", "") or str(exc)
-        raise ClientStartError(f"its venv could not be made in {folder}: {str(detail).strip()[-500:]}",
-                               client="pygame-minesweeper") from exc
-    done.write_text("\n".join(PACKAGES) + "\n", encoding="utf-8")
-    return python
+    """The venv's Python, the venv made first if it does not import the client yet."""
+    return ensure_client_venv(cache_folder("pygame-minesweeper-1.0.11"), PACKAGES, "minesweeper, pygame",
+                              "pygame-minesweeper", "about 40 MB")
 
 
 def start(level: str = "intermediate", timeout: float = 30.0) -> ClientWindow:

@@ -101,15 +101,17 @@ def test_boards_placed_anywhere_read_exactly(seed, skins):
         kind = rng.choice(["plain", "cell colour"])
         rect = shot.lattice.board_rect()
         frame, at = _place(rng, crop, kind, board_at, (rect.width, rect.height))
-        case = f"seed {seed} case {i}: {shot.name} on {kind} surroundings at {at}"
-        try:
-            _, reading = _read(frame, skins)
-        except ScreenError as exc:
-            failures.append(f"{case}: refused ({exc})")
-            continue
-        if list(reading.board.grid) != _truth(shot):
-            failures.append(f"{case}: MISREAD")
+        failures += _not_exact(f"seed {seed} case {i}: {shot.name} on {kind} surroundings at {at}", frame, shot, skins)
     assert not failures, "\n".join(failures)
+
+
+def _not_exact(case: str, frame: np.ndarray, shot, skins) -> list[str]:
+    """[] when ``frame`` reads as ``shot``'s true board, else what it did instead."""
+    try:
+        _, reading = _read(frame, skins)
+    except ScreenError as exc:
+        return [f"{case}: refused ({exc})"]
+    return [] if list(reading.board.grid) == _truth(shot) else [f"{case}: MISREAD"]
 
 
 def _widened(shot, kx: int, ky: int) -> np.ndarray:
@@ -140,13 +142,7 @@ def test_boards_whose_first_lines_are_a_pixel_wider_read_exactly(skins):
         shot = rng.choice(GTK_SHOTS)
         kx, ky = rng.randint(0, min(6, shot.lattice.cols - 1)), rng.randint(0, min(4, shot.lattice.rows - 1))
         case = f"seed {SEED} case {i}: {shot.name}, first {kx} columns and {ky} rows a pixel wider"
-        try:
-            _, reading = _read(_widened(shot, kx, ky), skins)
-        except ScreenError as exc:
-            failures.append(f"{case}: refused ({exc})")
-            continue
-        if list(reading.board.grid) != _truth(shot):
-            failures.append(f"{case}: MISREAD")
+        failures += _not_exact(case, _widened(shot, kx, ky), shot, skins)
     assert not failures, "\n".join(failures)
 
 

@@ -14,13 +14,13 @@ Exit codes: 0 no board read wrong, 1 a board read wrong, 2 bad arguments.
 from __future__ import annotations
 
 import argparse
-import collections
 import json
 import random
-import time
 from pathlib import Path
 
 from screenbot.commands.common import bounded_int
+
+from ..shot_tally import ShotTally
 from screenbot.exit_codes import EXIT_FAILED, EXIT_OK
 
 SCREENS = Path(__file__).resolve().parents[2] / "fixtures" / "screens"
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     wrong = 0
     for prefix, client in CLIENTS.items():
         skins = {name: skin for name, skin in all_skins.items() if name != client}
-        tally = _Tally()
+        tally = ShotTally()
         for meta_path in sorted(SCREENS.glob(prefix + "*.json")):
             if json.loads(meta_path.read_text(encoding="utf-8"))["lattice"]["skin"] != client:
                 continue
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         wrong += tally.report(f"{client} shots, its skin hidden")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     rng = random.Random(seed)
-    tally = _Tally()
+    tally = ShotTally()
     for index in range(args.drawn):
         pitch, rows, cols = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 14)
         lost, grid_line = rng.random() < 0.5, rng.random() < 0.5
@@ -69,47 +69,3 @@ def run(args: argparse.Namespace) -> int:
                   all_skins)
     wrong += tally.report(f"boards drawn in the look (seed {seed})")
     return EXIT_FAILED if wrong else EXIT_OK
-
-
-class _Tally:
-    def __init__(self) -> None:
-        self.counts = collections.Counter()
-        self.reasons = collections.Counter()
-        self.wrong: list[str] = []
-        self.cpu = 0.0
-
-    def add(self, name: str, frame, truth: list[str], skins) -> None:
-        from screenbot.errors import MinesweeperError
-        from screenbot.vision import locate_board, read_board
-        from screenbot.vision.plausible import check_plausible
-
-        started = time.process_time()
-        try:
-            lattice = locate_board(frame, skins)
-            reading = read_board(frame, lattice, skins)
-            check_plausible(reading.board, skins[lattice.skin])
-        except MinesweeperError as exc:
-            self.counts["refused"] += 1
-            self.reasons[_reason(str(exc))] += 1
-        else:
-            right = list(reading.board.grid) == truth
-            self.counts["right" if right else "wrong"] += 1
-            if not right:
-                self.wrong.append(f"{name} (read as {lattice.skin})")
-        self.cpu += time.process_time() - started
-
-    def report(self, what: str) -> int:
-        total = sum(self.counts.values())
-        print(f"{what}: {total} boards, {self.counts['right']} right, {self.counts['refused']} refused, "
-              f"{self.counts['wrong']} wrong ({self.cpu / max(total, 1) * 1000:.0f} ms CPU a board)")
-        for reason, count in self.reasons.most_common(4):
-            print(f"  refused {count}: {reason}")
-        for name in self.wrong:
-            print(f"  WRONG: {name}")
-        return self.counts["wrong"]
-
-
-def _reason(message: str) -> str:
-    """The part of a refusal that says why, without the board's place or the crop's path."""
-    why = message.split(": ", 2)[-1] if message.startswith("no complete") else message
-    return why.split(": cell row")[0][-110:]

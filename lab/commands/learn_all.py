@@ -22,7 +22,6 @@ Exit codes: 0 nothing read wrong, 1 a shot read wrong, 2 bad arguments.
 from __future__ import annotations
 
 import argparse
-import collections
 import json
 import os
 import subprocess
@@ -33,6 +32,8 @@ from pathlib import Path
 
 from screenbot.commands.common import bounded_int
 from screenbot.exit_codes import EXIT_FAILED, EXIT_OK
+
+from ..shot_tally import ShotTally
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ROOT / "fixtures" / "screens"
@@ -141,30 +142,16 @@ def _read_shots(labelled_skin: str, folder: Path, name: str) -> dict:
     """The client's labelled shots read with the learnt skin alone: right / refused / wrong."""
     import cv2
 
-    from screenbot.errors import MinesweeperError
-    from screenbot.vision import load_skins, locate_board, read_board
-    from screenbot.vision.plausible import check_plausible
+    from screenbot.vision import load_skins
 
     skins = load_skins(folder)
-    counts: collections.Counter = collections.Counter()
-    wrong: list[str] = []
+    tally = ShotTally()
     for meta in sorted(SCREENS.glob("*.json")):
         if json.loads(meta.read_text(encoding="utf-8"))["lattice"]["skin"] != labelled_skin:
             continue
-        frame = cv2.imread(str(meta.with_suffix(".png")))
         truth = meta.with_suffix(".txt").read_text(encoding="utf-8").split()
-        try:
-            lattice = locate_board(frame, skins, name)
-            reading = read_board(frame, lattice, skins)
-            check_plausible(reading.board, skins[name])
-        except MinesweeperError:
-            counts["refused"] += 1
-            continue
-        right = list(reading.board.grid) == truth
-        counts["right" if right else "wrong"] += 1
-        if not right:
-            wrong.append(meta.stem)
-    return dict(counts, **({"wrong_shots": wrong} if wrong else {}))
+        tally.add(meta.stem, cv2.imread(str(meta.with_suffix(".png"))), truth, skins, name)
+    return dict(tally.counts, **({"wrong_shots": tally.wrong} if tally.wrong else {}))
 
 
 def _screenbot(argv: list[str], env: dict | None = None, timeout: float = 600) -> subprocess.CompletedProcess:

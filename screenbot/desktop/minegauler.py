@@ -21,15 +21,10 @@ fixtures and of the tests' reading checks: never the screen).
 
 from __future__ import annotations
 
-import logging
 import os
-import subprocess
-import sys
 from pathlib import Path
 
-from ..errors import ClientStartError
-
-log = logging.getLogger(__name__)
+from .client_venv import cache_folder, ensure_client_venv
 
 VERSION = "4.2.0"
 LEVELS = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}  # cols, rows, mines
@@ -90,20 +85,7 @@ def venv_dir() -> Path:
     given = os.environ.get("SCREENBOT_MINEGAULER_VENV")
     if given:
         return Path(given).expanduser()
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "screenbot" / f"minegauler-{VERSION}"
-
-
-def venv_python(venv: Path | None = None) -> Path:
-    return (venv or venv_dir()) / "bin" / "python"
-
-
-def _installed(venv: Path) -> bool:
-    python = venv_python(venv)
-    if not python.exists():
-        return False
-    done = subprocess.run([str(python), "-c", "import minegauler.app, PyQt6.QtWidgets"], capture_output=True)
-    return done.returncode == 0
+    return cache_folder(f"minegauler-{VERSION}")
 
 
 def ensure_minegauler_venv(packages: tuple[str, ...] = ()) -> Path:
@@ -112,23 +94,5 @@ def ensure_minegauler_venv(packages: tuple[str, ...] = ()) -> Path:
     from .install import ensure_debian_packages
 
     ensure_debian_packages(packages, why="the minegauler client (Qt 6 under X)")
-    venv = venv_dir()
-    if _installed(venv):
-        return venv_python(venv)
-    log.warning("minegauler: making its own virtual environment in %s (pip install minegauler==%s, "
-                "about 300 MB with PyQt6; once)", venv, VERSION)
-    venv.parent.mkdir(parents=True, exist_ok=True)
-    made = subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], capture_output=True, text=True)
-    if made.returncode != 0 and "ensurepip" in (made.stdout + made.stderr):
-        # Debian's own Python makes venvs only with its python3-venv package.
-        ensure_debian_packages(("python3-venv",), why="a virtual environment for minegauler")
-        made = subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], capture_output=True, text=True)
-    if made.returncode != 0:
-        raise ClientStartError(f"could not make a venv in {venv}: {(made.stderr or made.stdout).strip()[-800:]}",
-                               client="minegauler")
-    pip = subprocess.run([str(venv_python(venv)), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                          f"minegauler=={VERSION}"], capture_output=True, text=True)
-    if pip.returncode != 0 or not _installed(venv):
-        raise ClientStartError(f"pip install minegauler=={VERSION} into {venv} failed: "
-                               f"{(pip.stderr or pip.stdout).strip()[-800:]}", client="minegauler")
-    return venv_python(venv)
+    return ensure_client_venv(venv_dir(), (f"minegauler=={VERSION}",), "minegauler.app, PyQt6.QtWidgets",
+                              "minegauler", "about 300 MB with PyQt6")
