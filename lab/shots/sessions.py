@@ -63,15 +63,23 @@ def move_pointer(x: int, y: int) -> None:
     _xtest(lambda conn: xtest.fake_input(conn, X.MotionNotify, x=int(x), y=int(y)))
 
 
-def click_at(x: float, y: float, button: int = 1) -> None:
-    from Xlib import X
+def click_at(x: float, y: float, button: int = 1, holding: str | None = None) -> None:
+    """A click at (x, y); ``holding``: the X keysym name of a key held down meanwhile ("Control_L")."""
+    from Xlib import XK, X
     from Xlib.ext import xtest
+
+    def key(kind):
+        return lambda conn: xtest.fake_input(conn, kind, conn.keysym_to_keycode(XK.string_to_keysym(holding)))
 
     move_pointer(int(x), int(y))
     time.sleep(0.03)
+    if holding:
+        _xtest(key(X.KeyPress))
     _xtest(lambda conn: xtest.fake_input(conn, X.ButtonPress, button))
     time.sleep(0.03)
     _xtest(lambda conn: xtest.fake_input(conn, X.ButtonRelease, button))
+    if holding:
+        _xtest(key(X.KeyRelease))
 
 
 @dataclass
@@ -160,14 +168,24 @@ def gnome_mines_lattice(frame: np.ndarray, client: ClientWindow, rows: int, cols
 
 def react_lattice(frame: np.ndarray, page: DevToolsPage, rows: int, cols: int) -> Lattice:
     """Cell rectangles come from the page (CSS px x devicePixelRatio); where the page sits on the
-    screen is found by matching the page's own screenshot (Page.captureScreenshot) on the frame."""
-    import cv2
-
+    screen is found by matching the page's own screenshot (``page_on_screen``)."""
     state = page.evaluate(REACT_MINESWEEPER_STATE_JS)
     dpr = float(state["dpr"])
     left, top, right, bottom = (v * dpr for v in state["cells"])
+    dx, dy = page_on_screen(frame, page, (left, top, right, bottom))
+    pitch = ((right - left) / cols, (bottom - top) / rows)
+    return Lattice("react-minesweeper", (left + dx, top + dy), pitch, rows, cols)
+
+
+def page_on_screen(frame: np.ndarray, page: DevToolsPage, box: tuple[float, float, float, float]) -> tuple[int, int]:
+    """Where the page's viewport begins on ``frame`` (dx, dy): found by matching a patch of the page's
+    own screenshot (Page.captureScreenshot) around ``box`` (left, top, right, bottom, in device px of
+    the viewport). ScreenError when the screen does not show it."""
+    import cv2
+
     shot = page.call("Page.captureScreenshot", format="png")
     viewport = cv2.imdecode(np.frombuffer(base64.b64decode(shot["data"]), np.uint8), cv2.IMREAD_COLOR)
+    left, top, right, bottom = box
     # A patch around the board, clipped to the viewport, is distinctive enough to find exactly.
     x0, y0 = max(0, int(left) - 20), max(0, int(top) - 20)
     x1, y1 = min(viewport.shape[1], int(right) + 20), min(viewport.shape[0], int(bottom) + 20)
@@ -176,9 +194,7 @@ def react_lattice(frame: np.ndarray, page: DevToolsPage, rows: int, cols: int) -
     score, _, (mx, my), _ = cv2.minMaxLoc(result)
     if score > 0.01:
         raise ScreenError(f"the page screenshot was not found on the screen (score {score:.3f})")
-    dx, dy = mx - x0, my - y0
-    pitch = ((right - left) / cols, (bottom - top) / rows)
-    return Lattice("react-minesweeper", (left + dx, top + dy), pitch, rows, cols)
+    return mx - x0, my - y0
 
 
 # --- desktop games labelled by the rules ---------------------------------------------------------

@@ -1,5 +1,6 @@
-"""react-minesweeper (the npm package's demo page) in Chromium: fetch and serve the page, start the
-browser on it in its own profile, and hand back its window like every other client."""
+"""Browser clients: an npm package's page fetched and served, Chromium started on it in its own profile,
+and its window handed back like every other client's. react-minesweeper (the package's demo page) is
+the one shipped."""
 
 from __future__ import annotations
 
@@ -26,25 +27,30 @@ def react_minesweeper_dist(cache_dir: Path | None = None) -> Path:
     """The demo's static files (``package/demo/dist``) of the npm package named by the profile's
     ``launch.page``, fetched once with ``npm pack`` into a cache."""
     page = str(launch_for("react-minesweeper").extra["page"])
+    dist = npm_package(page, "demo/dist/index.html", "react-minesweeper", cache_dir) / "demo" / "dist"
+    return dist
+
+
+def npm_package(spec: str, needed: str, client: str, cache_dir: Path | None = None) -> Path:
+    """The folder of npm package ``spec`` (``name@version``) unpacked in the cache, fetched once with
+    ``npm pack``; ``needed`` is a file in it that must be there."""
     cache = cache_dir or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "screenbot"
-    target = cache / page.replace("@", "-")
-    dist = target / "package" / "demo" / "dist"
-    if (dist / "index.html").is_file():
-        return dist
+    target = cache / spec.replace("@", "-")
+    package = target / "package"
+    if (package / needed).is_file():
+        return package
     if not shutil.which("npm"):
         # Only when npm is not on PATH: a Node.js from elsewhere brings its own npm, and Debian's npm
         # package conflicts with it.
-        ensure_debian_packages(("npm",), why="the browser client is fetched with npm")
+        ensure_debian_packages(("npm",), why=f"the browser client {client} is fetched with npm")
     cache.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="screenbot-npm-", dir=cache))
     try:
-        done = subprocess.run(
-            ["npm", "pack", page, "--silent"], cwd=work, capture_output=True, text=True,
-            timeout=300,
-        )
+        done = subprocess.run(["npm", "pack", spec, "--silent"], cwd=work, capture_output=True, text=True,
+                              timeout=300)
         tarballs = list(work.glob("*.tgz"))
         if done.returncode != 0 or not tarballs:
-            raise ClientStartError(f"npm pack failed: {done.stderr.strip()[-500:]}", client="react-minesweeper")
+            raise ClientStartError(f"npm pack {spec} failed: {done.stderr.strip()[-500:]}", client=client)
         import tarfile
 
         # Unpacked beside the cache and renamed into place whole: processes that start the client at
@@ -52,19 +58,18 @@ def react_minesweeper_dist(cache_dir: Path | None = None) -> Path:
         unpacked = work / "unpacked"
         with tarfile.open(tarballs[0]) as tar:
             tar.extractall(unpacked, filter="data")
-        if not (dist / "index.html").is_file():  # else another process put its copy there first
+        if not (package / needed).is_file():  # else another process put its copy there first
             shutil.rmtree(target, ignore_errors=True)  # a copy left half-unpacked by an older version
             try:
                 unpacked.rename(target)
             except OSError as exc:
-                if not (dist / "index.html").is_file():
-                    raise ClientStartError(f"could not put the page in {target}: {exc}",
-                                           client="react-minesweeper") from exc
+                if not (package / needed).is_file():
+                    raise ClientStartError(f"could not put the page in {target}: {exc}", client=client) from exc
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    if not (dist / "index.html").is_file():
-        raise ClientStartError("the npm package has no demo/dist/index.html", client="react-minesweeper")
-    return dist
+    if not (package / needed).is_file():
+        raise ClientStartError(f"the npm package {spec} has no {needed}", client=client)
+    return package
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -75,7 +80,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 def _serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, int]:
     handler = functools.partial(_QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, name="react-minesweeper-server", daemon=True).start()
+    threading.Thread(target=server.serve_forever, name="page-server", daemon=True).start()
     return server, int(server.server_address[1])
 
 
@@ -104,16 +109,24 @@ def start_react_minesweeper(
     """
     launch = launch_for("react-minesweeper")
     ensure_debian_packages(launch.packages, why="the browser client runs in Chromium")
-    dist = react_minesweeper_dist(cache_dir)
-    server, port = _serve(dist)
+    return start_page("react-minesweeper", react_minesweeper_dist(cache_dir), "index.html", launch.window_title,
+                      launch.command, scale=scale, window_size=window_size, devtools=devtools, timeout=timeout)
+
+
+def start_page(client: str, folder: Path, page: str, title: str, command: tuple[str, ...] | list[str], *,
+               scale: float = 1.0, window_size: tuple[int, int] = (1280, 1024), devtools: bool = False,
+               timeout: float = 60.0) -> ClientWindow:
+    """Serve ``folder`` on 127.0.0.1 and open its ``page`` (a path with its query) in Chromium (``command``:
+    the program and its options) with a new profile; the window is the one titled ``title``."""
+    server, port = _serve(folder)
     home = temp_home("chromium")
-    url = f"http://127.0.0.1:{port}/index.html"
-    # The profile's command has --no-sandbox: root in a container cannot use the sandbox. It also makes
-    # Chromium show an info bar that pushes the page down, which is why nothing may assume where the
-    # board is.
+    url = f"http://127.0.0.1:{port}/{page}"
+    # react-minesweeper's profile's command has --no-sandbox: root in a container cannot use the
+    # sandbox. It also makes Chromium show an info bar that pushes the page down, which is why nothing
+    # may assume where the board is.
     cmd = [
-        _chromium_binary(launch.command[0]),
-        *launch.command[1:],
+        _chromium_binary(command[0]),
+        *command[1:],
         f"--user-data-dir={home / 'profile'}",
         f"--window-size={int(window_size[0])},{int(window_size[1])}",
     ]
@@ -126,9 +139,9 @@ def start_react_minesweeper(
                 "--remote-allow-origins=*"]
     cmd.append(url)
     log_path = home / "client.log"
-    there = set(find_windows(name=launch.window_title))  # another copy's windows are not this one's
+    there = set(find_windows(name=title))  # another copy's windows are not this one's
     proc = spawn(cmd, client_env(home), log_path)
-    handle = ClientWindow("react-minesweeper", 0, proc.pid, url=url, devtools_port=devtools_port)
+    handle = ClientWindow(client, 0, proc.pid, url=url, devtools_port=devtools_port)
     handle._stoppers += [
         functools.partial(shutil.rmtree, home, ignore_errors=True),
         server.server_close,
@@ -136,10 +149,10 @@ def start_react_minesweeper(
         stop_group(proc),
     ]
     try:
-        handle.window = wait_window("react-minesweeper", proc, log_path, timeout, there, name=launch.window_title)
+        handle.window = wait_window(client, proc, log_path, timeout, there, name=title)
         time.sleep(1.0)  # the title appears before the page has painted the board
     except BaseException:
         handle.close()
         raise
-    log.info("react-minesweeper started: window 0x%x at %s (%s)", handle.window, handle.geometry(), url)
+    log.info("%s started: window 0x%x at %s (%s)", client, handle.window, handle.geometry(), url)
     return handle

@@ -57,8 +57,7 @@ class Limits:
     ink_level: float = 60.0  # a pixel is ink when a channel differs this much from the face
     no_ink: float = 0.01  # share of the middle: at most this much ink is an empty cell
     some_ink: float = 0.04  # at least this much is a drawn state
-    red_face: float = 0.35  # share of the rim that is strong red on a hit mine's face
-    red_corners: float = 0.5  # and share of the rim's corners
+    red_face: float = 0.3  # share of the bands (the box's outer ring) that is strong red on a hit mine
     mine_solid: float = 0.25  # black ink keeping this share after a 2-px erosion is a mine's disc
     glyph_solid: float = 0.10  # ... and keeping at most this share, a number's strokes
     colour_share: float = 0.56  # nearest colour's distance, as a share of the two nearest distances' sum, at most
@@ -124,7 +123,7 @@ def read_classic(frame: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_L
     relief_clear = _relief_clear(up, down)
     middle = boxes[:, MIDDLE, MIDDLE].reshape(count, -1, 3)
     rim = _rim(boxes)
-    red = _strong_red(rim).mean(axis=1)
+    red = _strong_red(boxes[:, BANDS]).mean(axis=1)
     # A raised cell's face is its middle (its rim holds the bevels, wider than the bands at some sizes);
     # a flat cell's is its rim (a mine or a bold number fills much of its middle). Taken over the board.
     faces = {True: _board_face(middle[raised]), False: _board_face(rim[flat & (red < limits.red_face)])}
@@ -132,13 +131,13 @@ def read_classic(frame: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_L
     chars = np.full(count, "~", dtype="<U1")
     confidence = np.minimum(relief_clear, 0.5)
     unclear = ["whether it is raised or flat"] * count
-    # The hit mine is told by its red face alone, which no other state has: red over much of the rim
-    # and in its corners (a bold red 3 a pixel off its box fills 40% of the rim but none of its
-    # corners; a wrong flag's red cross reaches the corners and little else). Its relief says nothing:
-    # the grid line along one side is grey, lighter than a red face, and a large mine reaches into the
+    # The hit mine is told by its red face alone, which no other state has: red out to the bands, where
+    # a drawn mark never reaches (a bold red 3 fills 40-76% of the rim and reaches its corners, a wrong
+    # flag's red cross reaches the corners; neither shows in the bands). Its relief says nothing: the
+    # grid line along one side is grey, lighter than a red face, and a large mine reaches into the
     # bands, so that it looked raised or neither (pygame-minesweeper's 16 px tiles; drawn at 10-11 px,
     # read as a wrong flag).
-    hit = (red >= limits.red_face) & (_strong_red(boxes[:, RIM_CORNERS]).mean(axis=1) >= limits.red_corners)
+    hit = red >= limits.red_face
     chars[hit] = "X"
     confidence[hit] = np.minimum(1.0, 0.6 + red[hit] - limits.red_face)
     side = int(np.sqrt(middle.shape[1]))
@@ -193,17 +192,15 @@ def _rim(boxes: np.ndarray) -> np.ndarray:
     return boxes[:, ring]
 
 
-def _rim_corners() -> np.ndarray:
-    """(SIZE, SIZE) mask of the rim's four corners: the face shows there whatever a cell draws in its
-    middle or along its sides."""
+def _bands_mask() -> np.ndarray:
+    """(SIZE, SIZE) mask of the four bands the relief is measured on: a cell's face shows there, and
+    nothing drawn in its middle reaches them."""
     mask = np.zeros((SIZE, SIZE), dtype=bool)
-    for near in (slice(BAND.stop, MIDDLE.start), slice(MIDDLE.stop, FAR_BAND.start)):
-        for across in (slice(BAND.stop, MIDDLE.start), slice(MIDDLE.stop, FAR_BAND.start)):
-            mask[near, across] = True
+    mask[BAND, ALONG] = mask[FAR_BAND, ALONG] = mask[ALONG, BAND] = mask[ALONG, FAR_BAND] = True
     return mask
 
 
-RIM_CORNERS = _rim_corners()
+BANDS = _bands_mask()
 
 
 def _strong_red(pixels: np.ndarray) -> np.ndarray:
@@ -476,9 +473,17 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> 
             continue
         past = cell_boxes(frame, line)
         if (_uneven_strip(frame, lattice, side) or not _framed(frame, lattice, side, face)
-                or any((np.abs(past - one).mean(axis=(1, 2, 3)) < SAME_CELL).any() for one in typical)):
+                or any(_like(past, one).any() for one in typical)):
             sides.append(side)
     return sides
+
+
+def _like(boxes: np.ndarray, cell: np.ndarray) -> np.ndarray:
+    """Which ``boxes`` look like ``cell`` along every line of their pixels, across and down: a box of a
+    panel in the cells' grey with the board's frame along one side is like an empty cell on average,
+    not along the frame."""
+    difference = np.abs(boxes - cell).mean(axis=3)
+    return np.maximum(difference.mean(axis=1).max(axis=1), difference.mean(axis=2).max(axis=1)) < SAME_CELL
 
 
 # Pixels outside a side searched for a frame or a grid line.

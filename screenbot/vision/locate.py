@@ -123,12 +123,32 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         return Found(grid, None, 0.0, f"its cells go on past its {' and '.join(cut)} side: part of the board is "
                                       f"hidden (cut by its window or covered by another one)")
     families = [s for s in skins if s.family]
+    by_name = {s.name: s for s in skins}
     skins = [s for s in skins if not s.family]
     found = _judge_by_pictures(frame, grid, skins) if skins else None
     if families and (found is None or found.unmatched):
         # No taught client's pictures fit: a look read from its structure may (the classic look).
         return _judge_family(frame, grid, families[0])
+    if families and found.lattice is not None and found.confidence < CERTAIN and _other_colours(frame, found.lattice, by_name):
+        # A taught client's pictures fit the cells' pattern only roughly and its colours not at all:
+        # another client drawn alike (a classic-look page with react-minesweeper's grey raised cells, 4
+        # levels off). Its structure tells where it reads; else the taught client's reading refuses it
+        # as before.
+        family = _judge_family(frame, grid, families[0])
+        if family.lattice is not None:
+            return family
     return found
+
+
+def _other_colours(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin]) -> bool:
+    """Whether the cells that ``lattice``'s skin reads surely have colours other than its pictures', by
+    more than a colour cast is ever corrected for (``colour_cast.REFUSE_OFF``). Cells it does not read
+    (a number unlike its own, the pointer over one) say nothing either way."""
+    from .colour_cast import REFUSE_OFF, colour_offset
+    from .read import read_visible
+
+    chars = np.array([[ch or "~" for ch in row] for row in read_visible(frame, lattice, skins)])
+    return colour_offset(frame, lattice, chars, skins[lattice.skin])[0] > REFUSE_OFF
 
 
 def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:

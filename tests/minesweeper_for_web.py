@@ -1,0 +1,90 @@
+"""minesweeper-for-web (npm 3.0.4, a Web Component by Manuel Henke): a browser client in the classic
+Windows look (grey raised covered cells, flat opened ones of the same grey, the standard number
+colours, 40 px fields drawn as SVG) found on npm, which no skin was taught on and no code of ours
+names. A page of the kind its README describes embeds it: the component, and a face button above it
+that starts a new game (its ``restart-selector``).
+
+What it does, seen here: left click opens; flags only with Ctrl/Alt held while clicking, or a long
+press (a right click does nothing, so ``play``'s flags never show: play is not claimed for it); a
+lost game shows every mine, the hit one on red, and wrong flags crossed out. Its own state
+(``board_text``, through Chromium's DevTools protocol) is the truth the tests compare with, never the
+screen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from screenbot.desktop.browser import npm_package, start_page
+from screenbot.desktop.launch import launch_for
+from screenbot.desktop.processes import ClientWindow
+
+PACKAGE = "minesweeper-for-web@3.0.4"
+TITLE = "Minesweeper for web"
+
+PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Minesweeper for web</title>
+<script type="module" src="package/dist/custom-element.js"></script>
+<style>
+body { background: #008080; margin: 0; padding: 24px; }
+.panel { display: inline-block; background: #bdbdbd; padding: 8px; border: 3px solid;
+         border-color: #fff #7b7b7b #7b7b7b #fff; }
+.top { text-align: center; margin-bottom: 8px; }
+#face { width: 34px; height: 34px; font: bold 16px sans-serif; background: #bdbdbd; border: 3px solid;
+        border-color: #fff #7b7b7b #7b7b7b #fff; }
+</style></head>
+<body oncontextmenu="return false">
+<div class="panel"><div class="top"><button id="face" title="New game">:)</button></div>
+<minesweeper-game id="game" restart-selector="#face"></minesweeper-game></div>
+<script>
+const query = new URLSearchParams(location.search), game = document.getElementById('game');
+for (const key of ['rows', 'columns', 'bombs']) if (query.get(key)) game.setAttribute(key, query.get(key));
+</script>
+</body></html>
+"""
+
+# The board as the text format, from the component's own state.
+BOARD_JS = """
+(() => {
+  const b = document.getElementById('game').engine.board;
+  return b.positions.map((row, r) => row.map((v, c) => {
+    const shown = b.revealedFields[r][c], flag = b.flags[r][c];
+    if (shown) {
+      if (v === 'BOMB') return flag ? 'F' : '*';
+      if (v === 'BOMB_EXPLODE') return 'X';
+      return flag ? 'W' : String(v);
+    }
+    return b.questionMarks[r][c] ? '?' : flag ? 'F' : '#';
+  }).join(''));
+})()
+"""
+
+# Each field's box on the page (CSS pixels, the viewport's).
+FIELDS_JS = """
+(() => Array.from(document.getElementById('game').shadowRoot.querySelectorAll('.sweeper-field')).map(f => {
+  const r = f.getBoundingClientRect();
+  return [Number(f.dataset.row), Number(f.dataset.column), r.left, r.top, r.width, r.height];
+}))()
+"""
+
+
+def page_folder() -> Path:
+    """The folder served: the npm package (fetched once into the cache) and the page beside it."""
+    package = npm_package(PACKAGE, "dist/custom-element.js", "minesweeper-for-web")
+    page = package.parent / "classic.html"
+    if not page.is_file() or page.read_text(encoding="utf-8") != PAGE:
+        partial = page.with_suffix(".tmp")
+        partial.write_text(PAGE, encoding="utf-8")
+        partial.replace(page)  # whole, for tests starting it at the same time
+    return package.parent
+
+
+def start(rows: int = 9, columns: int = 9, bombs: int = 10, window_size: tuple[int, int] = (1000, 900)) -> ClientWindow:
+    """The page in Chromium (with its DevTools port open, for ``board_text``) on the current display."""
+    chromium = launch_for("react-minesweeper").command  # the same Chromium and options as the shipped page
+    return start_page("minesweeper-for-web", page_folder(), f"classic.html?rows={rows}&columns={columns}&bombs={bombs}",
+                      TITLE, chromium, window_size=window_size, devtools=True)
+
+
+if __name__ == "__main__":
+    print(page_folder())

@@ -1,0 +1,119 @@
+"""minesweeper-for-web (npm; ``tests/minesweeper_for_web.py``), a browser client in the classic look that
+no skin was taught on, read as ``screenbot read`` reads a screenshot: with every shipped skin, no
+``learn``, no skin named.
+
+Its grey raised cells fit react-minesweeper's pictures roughly (0.76) and its colours not at all: read
+as react-minesweeper, the board was refused for its colours ("differ from the skin's by about 4
+levels"). Each run draws a board size and plays one game on it by the page's own truth: the fresh
+board, the board after a few opens, with flags (Ctrl+click, the client's way), and the lost board.
+Every screenshot must read exactly or be refused with a reason, never wrong; the fresh board and at
+least half of the others must read. The seed is printed (replay: SCREENBOT_RANDOM_SEED=<seed>).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from .seeds import REPLAY, SEED
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_classic_web_component_found_on_npm_is_read_with_no_skin_of_its_own(tmp_path):
+    import contextlib
+    import io
+
+    import cv2
+    import numpy as np
+
+    from lab.shots.devtools import DevToolsPage, page_websocket_url
+    from lab.shots.sessions import click_at, move_pointer, page_on_screen
+    from screenbot.capture import MssScreen
+    from screenbot.commands.screenshot import read_screenshot
+    from screenbot.desktop import VirtualDisplay
+    from screenbot.vision import load_skins
+
+    from .minesweeper_for_web import BOARD_JS, FIELDS_JS, start
+
+    rng = random.Random(f"{SEED}-minesweeper-for-web")
+    rows, cols = rng.randint(8, 16), rng.randint(8, 24)
+    bombs = max(2, round(rows * cols * rng.uniform(0.1, 0.18)))
+    print(f"minesweeper-for-web {rows}x{cols} with {bombs} mines, {REPLAY}")
+    skins = load_skins()
+    verdicts: dict[str, str] = {}
+    with VirtualDisplay(), start(rows, cols, bombs, window_size=(1200, 1000)) as client, MssScreen() as screen:
+        page = DevToolsPage(page_websocket_url(client.devtools_port, "classic.html"))
+        time.sleep(1.0)
+        fields = page.evaluate(FIELDS_JS)
+        left = min(f[2] for f in fields)
+        top = min(f[3] for f in fields)
+        right = max(f[2] + f[4] for f in fields)
+        bottom = max(f[3] + f[5] for f in fields)
+        dx, dy = page_on_screen(screen.grab(), page, (left, top, right, bottom))
+        centre = {(r, c): (x + w / 2 + dx, y + h / 2 + dy) for r, c, x, y, w, h in fields}
+
+        def shot(name: str) -> None:
+            move_pointer(5, 5)  # off the board: the component draws a hovered field otherwise
+            time.sleep(0.4)
+            truth = page.evaluate(BOARD_JS)
+            frame = screen.grab()
+            path = tmp_path / f"{name}.png"  # kept with its truth, to look at when a reading fails
+            cv2.imwrite(str(path), frame)
+            path.with_suffix(".txt").write_text("\n".join(truth) + "\n", encoding="utf-8")
+            said = io.StringIO()
+            with contextlib.redirect_stderr(said):
+                reading = read_screenshot(path, frame, skins, "auto")
+            if isinstance(reading, int):
+                verdicts[name] = f"refused (exit {reading}): {said.getvalue().strip()}"
+            elif list(reading.board.grid) == truth:
+                verdicts[name] = f"right, as {reading.lattice.skin}"
+            else:
+                verdicts[name] = f"WRONG as {reading.lattice.skin}: read {reading.board.grid}, truth {truth}"
+
+        shot("fresh")
+        # Opens: safe cells by the page's own state (it places its mines with the board, and a first
+        # click may hit one) until a few are open.
+        for _ in range(4):
+            board = page.evaluate(BOARD_JS)
+            if any(ch == "X" for row in board for ch in row):
+                break
+            mines = set(map(tuple, page.evaluate(_MINES_JS)))
+            covered = [(r, c) for r in range(rows) for c in range(cols) if board[r][c] == "#" and (r, c) not in mines]
+            if not covered:
+                break
+            click_at(*centre[rng.choice(covered)])
+            time.sleep(0.3)
+        if not any(ch == "X" for row in page.evaluate(BOARD_JS) for ch in row):
+            shot("opened")
+            mines = [tuple(m) for m in page.evaluate(_MINES_JS)]
+            board = page.evaluate(BOARD_JS)
+            hidden = [(r, c) for r in range(rows) for c in range(cols) if board[r][c] == "#"]
+            flagged = rng.sample([m for m in mines if m in hidden], min(3, len(mines) - 1))
+            wrong = rng.sample([h for h in hidden if h not in mines], min(1, len([h for h in hidden if h not in mines])))
+            for cell in flagged + wrong:
+                click_at(*centre[cell], holding="Control_L")
+                time.sleep(0.2)
+            shot("flags")
+            left_over = [m for m in mines if m not in flagged]
+            click_at(*centre[rng.choice(left_over)])
+            time.sleep(0.5)
+        shot("lost")
+        frame = screen.grab()
+        assert np.any(frame), "the screen is black"
+    print(verdicts)
+    wrong = {name: v for name, v in verdicts.items() if v.startswith("WRONG")}
+    assert not wrong, f"{REPLAY}: {wrong}"
+    assert verdicts["fresh"].startswith("right"), verdicts
+    read = sum(v.startswith("right") for v in verdicts.values())
+    assert read * 2 >= len(verdicts), f"{REPLAY}: only {read} of {len(verdicts)} read: {verdicts}"
+
+
+# The mines' places, from the component's own state.
+_MINES_JS = """
+(() => { const b = document.getElementById('game').engine.board, out = [];
+  b.positions.forEach((row, r) => row.forEach((v, c) => { if (v === 'BOMB' || v === 'BOMB_EXPLODE') out.push([r, c]); }));
+  return out; })()
+"""
