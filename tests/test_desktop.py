@@ -1,8 +1,8 @@
 """The X session edge against a real Xvfb and the real clients (a few seconds each)."""
 
 import os
-import time
 import shutil
+import time
 
 import numpy as np
 import pytest
@@ -155,11 +155,19 @@ def display():
         yield running
 
 
-def _board_visible(rect):
+def _board_visible(rect, wait: float = 10.0):
+    """Whether the window at ``rect`` is drawn within ``wait`` seconds: a window is mapped (and
+    started clients are handed back) before the client paints it, later still on a loaded machine
+    (CI once grabbed gnome-mines' window one flat colour)."""
+    deadline = time.monotonic() + wait
     with MssScreen() as screen:
-        frame = screen.grab(rect.as_region())
-    # A drawn window is not one flat colour.
-    return frame.std() > 10
+        while True:
+            # A drawn window is not one flat colour.
+            if screen.grab(rect.as_region()).std() > 10:
+                return True
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.2)
 
 
 @pytest.mark.e2e
