@@ -448,7 +448,8 @@ def _uneven_strip(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
     return bool((spread > SAME_CELL).sum() * 2 > len(spread))
 
 
-# Mean difference (levels) under which a box past the board's side is a covered cell like the board's.
+# Mean difference (levels) along every line of pixels under which a box past the board's side is a cell
+# like the board's covered or empty ones.
 SAME_CELL = 12.0
 
 
