@@ -55,6 +55,8 @@ log = logging.getLogger(__name__)
 # show (a 60 Hz frame and a half), and how long the changed picture must then stay the same.
 PAINT_WAIT = 0.025
 PAINT_SETTLE = 0.004
+# How many times the profile's redraw wait a round of clicks gets after one that showed nothing.
+UNANSWERED_PATIENCE = 4.0
 
 
 class Player:
@@ -191,7 +193,10 @@ class Player:
                     self._board_grab(located), before_frame, timeout=PAINT_WAIT, settle=PAINT_SETTLE, clock=self.env.clock, sleep=self.env.sleep
                 )
             else:
-                settled = self._wait_for_redraw(located, before_frame, watch)
+                # After a round of clicks that showed nothing, the next is given longer to show before it
+                # too counts as not taken: a client under load (Chromium) can miss one round's redraw
+                # wait, which alone is no sign that it stopped taking clicks.
+                settled = self._wait_for_redraw(located, before_frame, watch, patience=UNANSWERED_PATIENCE if unanswered else 1.0)
             redraw = settled.waited if before_frame is not None else 0.0
             unanswered = unanswered + 1 if before_frame is not None and last_actions and not settled.changed else 0
             if unanswered >= 2:
@@ -250,11 +255,12 @@ class Player:
     def _board_grab(self, located: Located) -> Callable[[], np.ndarray]:
         return lambda: self.screen.grab(located.region.as_region())
 
-    def _wait_for_redraw(self, located: Located, before: np.ndarray | None, watch: tuple[slice, slice] | None = None):
+    def _wait_for_redraw(self, located: Located, before: np.ndarray | None, watch: tuple[slice, slice] | None = None,
+                         patience: float = 1.0):
         return wait_for_redraw(
             self._board_grab(located),
             before,
-            timeout=self.profile.redraw_timeout,
+            timeout=self.profile.redraw_timeout * patience,
             settle=self.profile.settle,
             watch=watch,
             clock=self.env.clock,
