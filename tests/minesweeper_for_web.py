@@ -59,6 +59,13 @@ BOARD_JS = """
 })()
 """
 
+# The mines' places, from the component's own state.
+MINES_JS = """
+(() => { const b = document.getElementById('game').engine.board, out = [];
+  b.positions.forEach((row, r) => row.forEach((v, c) => { if (v === 'BOMB' || v === 'BOMB_EXPLODE') out.push([r, c]); }));
+  return out; })()
+"""
+
 # Each field's box on the page (CSS pixels, the viewport's).
 FIELDS_JS = """
 (() => Array.from(document.getElementById('game').shadowRoot.querySelectorAll('.sweeper-field')).map(f => {

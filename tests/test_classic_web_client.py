@@ -27,7 +27,6 @@ def test_a_classic_web_component_found_on_npm_is_read_with_no_skin_of_its_own(tm
     import io
 
     import cv2
-    import numpy as np
 
     from lab.shots.devtools import DevToolsPage, page_websocket_url
     from lab.shots.sessions import click_at, move_pointer, page_on_screen
@@ -36,7 +35,7 @@ def test_a_classic_web_component_found_on_npm_is_read_with_no_skin_of_its_own(tm
     from screenbot.desktop import VirtualDisplay
     from screenbot.vision import load_skins
 
-    from .minesweeper_for_web import BOARD_JS, FIELDS_JS, start
+    from .minesweeper_for_web import BOARD_JS, FIELDS_JS, MINES_JS, start
 
     rng = random.Random(f"{SEED}-minesweeper-for-web")
     rows, cols = rng.randint(8, 16), rng.randint(8, 24)
@@ -80,7 +79,7 @@ def test_a_classic_web_component_found_on_npm_is_read_with_no_skin_of_its_own(tm
             board = page.evaluate(BOARD_JS)
             if any(ch == "X" for row in board for ch in row):
                 break
-            mines = set(map(tuple, page.evaluate(_MINES_JS)))
+            mines = set(map(tuple, page.evaluate(MINES_JS)))
             covered = [(r, c) for r in range(rows) for c in range(cols) if board[r][c] == "#" and (r, c) not in mines]
             if not covered:
                 break
@@ -88,7 +87,7 @@ def test_a_classic_web_component_found_on_npm_is_read_with_no_skin_of_its_own(tm
             time.sleep(0.3)
         if not any(ch == "X" for row in page.evaluate(BOARD_JS) for ch in row):
             shot("opened")
-            mines = [tuple(m) for m in page.evaluate(_MINES_JS)]
+            mines = [tuple(m) for m in page.evaluate(MINES_JS)]
             board = page.evaluate(BOARD_JS)
             hidden = [(r, c) for r in range(rows) for c in range(cols) if board[r][c] == "#"]
             flagged = rng.sample([m for m in mines if m in hidden], min(3, len(mines) - 1))
@@ -101,19 +100,9 @@ def test_a_classic_web_component_found_on_npm_is_read_with_no_skin_of_its_own(tm
             click_at(*centre[rng.choice(left_over)])
             time.sleep(0.5)
         shot("lost")
-        frame = screen.grab()
-        assert np.any(frame), "the screen is black"
     print(verdicts)
     wrong = {name: v for name, v in verdicts.items() if v.startswith("WRONG")}
     assert not wrong, f"{REPLAY}: {wrong}"
     assert verdicts["fresh"].startswith("right"), verdicts
     read = sum(v.startswith("right") for v in verdicts.values())
     assert read * 2 >= len(verdicts), f"{REPLAY}: only {read} of {len(verdicts)} read: {verdicts}"
-
-
-# The mines' places, from the component's own state.
-_MINES_JS = """
-(() => { const b = document.getElementById('game').engine.board, out = [];
-  b.positions.forEach((row, r) => row.forEach((v, c) => { if (v === 'BOMB' || v === 'BOMB_EXPLODE') out.push([r, c]); }));
-  return out; })()
-"""

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import http.server
 import logging
-import os
 import shutil
 import subprocess
 import tempfile
@@ -16,6 +15,7 @@ import time
 from pathlib import Path
 
 from ..errors import ClientStartError
+from .client_venv import cache_folder
 from .install import ensure_debian_packages
 from .launch import launch_for
 from .processes import ClientWindow, client_env, free_port, spawn, stop_group, temp_home, wait_window
@@ -27,15 +27,14 @@ def react_minesweeper_dist(cache_dir: Path | None = None) -> Path:
     """The demo's static files (``package/demo/dist``) of the npm package named by the profile's
     ``launch.page``, fetched once with ``npm pack`` into a cache."""
     page = str(launch_for("react-minesweeper").extra["page"])
-    dist = npm_package(page, "demo/dist/index.html", "react-minesweeper", cache_dir) / "demo" / "dist"
-    return dist
+    return npm_package(page, "demo/dist/index.html", "react-minesweeper", cache_dir) / "demo" / "dist"
 
 
 def npm_package(spec: str, needed: str, client: str, cache_dir: Path | None = None) -> Path:
     """The folder of npm package ``spec`` (``name@version``) unpacked in the cache, fetched once with
     ``npm pack``; ``needed`` is a file in it that must be there."""
-    cache = cache_dir or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "screenbot"
-    target = cache / spec.replace("@", "-")
+    target = cache_dir / spec.replace("@", "-") if cache_dir else cache_folder(spec.replace("@", "-"))
+    cache = target.parent
     package = target / "package"
     if (package / needed).is_file():
         return package
