@@ -63,12 +63,16 @@ class Rect:
         return Rect(left, top, max(0, right - left), max(0, bottom - top))
 
 
+EDGE_DIGITS = 6  # decimals of a pixel an edge is known to (float noise lies far below)
+
+
 def whole_pixel(edge: float) -> int:
     """The whole pixel a box edge at ``edge`` is cut at: the nearest, half a pixel rounded down on both
     axes alike. Python rounds halves to even, so edges at x.5 a pitch of an odd number of pixels apart
     are cut at x, then x+1, box by box: boxes alternate by a pixel, and a box a pixel off holds a line
-    of its neighbour."""
-    return math.ceil(edge - 0.5)
+    of its neighbour. Edges computed from fitted centres carry float noise (52.50000000000001): they
+    are taken to the nearest millionth of a pixel first, or the noise alone moves a box by a pixel."""
+    return math.ceil(round(edge, EDGE_DIGITS) - 0.5)
 
 
 @dataclass(frozen=True, slots=True)

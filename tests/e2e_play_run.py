@@ -15,6 +15,7 @@ independent audits made outside the loop:
 from __future__ import annotations
 
 import json
+import logging
 import sys
 
 from screenbot.geometry import Rect
@@ -169,6 +170,8 @@ class WindowMover:
 
 def main(argv: list[str]) -> int:
     options = json.loads(argv[0])
+    # The loop's story on stderr: the test shows its end when play stops on an error.
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(relativeCreated)7.0f ms %(name)s: %(message)s")
     skins = load_skins()
     profile = profile_for(options["skin"])
     desktop = open_desktop(options.get("window_system"))

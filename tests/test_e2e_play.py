@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,7 +41,21 @@ def play_in_child(client, skin: str, games: int, tmp_path: Path, located: bool =
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
     print(json.dumps(report["summary"]))  # shown with -s: the figures of this run
+    if report["error"] is not None:
+        report["error"] += "\n" + _story(report["error"], done.stderr, skin)
     return report
+
+
+def _story(error: str, log: str, skin: str) -> str:
+    """What the loop logged last before it stopped, and how the frame it saved reads: why it stopped,
+    in the failure message (a CI run keeps nothing else)."""
+    lines = log.strip().splitlines()[-25:]
+    frame = re.search(r"frame saved to (\S+\.png)", error)
+    if frame:
+        read = subprocess.run([sys.executable, "-m", "screenbot", "read", "--skin", skin, frame.group(1)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        lines += ["the saved frame reads:", (read.stdout or read.stderr).strip()]
+    return "\n".join(lines)
 
 
 def check(report: dict, games: int) -> None:

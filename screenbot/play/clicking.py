@@ -89,8 +89,6 @@ class Clicker:
         waited = 0.0
         handled_all = False
         for action in actions:
-            if window_moved():  # also raises WindowLostError when a window came over the board
-                break
             cell = located.geometry.cell_inner_rect(action.row, action.col)
             local = cell.translated(-region.left, -region.top)
             expected = frame[local.top : local.bottom, local.left : local.right]
@@ -100,6 +98,10 @@ class Clicker:
             mode = self._mode(action, careful)
             watched = self._confirm_area(mode, action, cell, region)
             before = expected if watched is cell else self.screen.grab(watched.as_region()) if watched else None
+            # The window check last, just before the press: a window that comes over the board between
+            # a check and the press takes the click (a grab under Wine takes milliseconds).
+            if window_moved():  # also raises WindowLostError when a window came over the board
+                break
             if action.kind == FLAG_ACTION:
                 board_mouse.flag(action.row, action.col)
             elif action.kind == CHORD:

@@ -32,6 +32,11 @@ from .types import InconsistentReadingError, Located, PlayConfig, Surroundings, 
 
 log = logging.getLogger(__name__)
 
+# Redraw timeouts the opens sent once more to a board that took none of its clicks are given to show
+# before the game counts as won by a client that ends a won game by ignoring clicks: a won game costs
+# this once, a client stalled under load is not taken for a won one (Chromium under load was).
+RESENT_PATIENCE = 6.0
+
 
 @dataclass(frozen=True, slots=True)
 class Step:
@@ -71,7 +76,7 @@ class SafeReader:
     tracker: BoardTracker
     controls: ClientControls
     clicker: Clicker
-    wait_for_redraw: Callable[[Located, np.ndarray], object]
+    wait_for_redraw: Callable[..., object]  # (located, before frame, patience=redraw timeouts to wait)
     # Step after step only the changed part of the board is read again (the same result, faster).
     reader: ChangedCellsReader = field(init=False)
 
@@ -175,7 +180,10 @@ class SafeReader:
                 break
             log.info("reading not safe to act on (%s): waiting for the next redraw", "; ".join(problems[:3]))
             self.clicker.park(located)
-            again = self.wait_for_redraw(located, frame)
+            # Each recheck waits twice as long as the one before (one, two, four redraw timeouts): a
+            # client starved of CPU (Chromium beside a compiler) can stall for seconds, and a stall
+            # is no reason to stop, while a redraw that does come ends the wait at once.
+            again = self.wait_for_redraw(located, frame, patience=2.0 ** attempt)
             moved = self.tracker.window_moved(located)
             if moved is not None:
                 return moved
@@ -188,7 +196,7 @@ class SafeReader:
                     log.info("the board took none of the last clicks: sending %d open(s) once more, to tell a "
                              "won game that ignores clicks from clicks ignored under load", len(opens))
                     self.clicker.act(located, opens, frame, lambda: self.tracker.board_disturbed(located))
-                    again = self.wait_for_redraw(located, frame)
+                    again = self.wait_for_redraw(located, frame, patience=RESENT_PATIENCE)
                     if again.changed:
                         frame, changed = again.frame, True
                         continue
