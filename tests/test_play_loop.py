@@ -705,7 +705,7 @@ def test_clients_that_handle_clicks_late_get_one_click_at_a_time(confirm, tmp_pa
     client = SimulatedClient(16, 16, 40, seed=8, preopen=True, wins_need_flags=True, face=(0.0, -2.0),
                              rules="safe", late_clicks=True)
     profile = dataclasses.replace(XDEMINEUR_LIKE, confirm_clicks=confirm, mines={"16x16": 40})
-    player = make_player(client, profile, tmp_path, games=3)
+    player = make_player(client, profile, tmp_path, clock=SimulatedTime(), games=3)  # the stall allowance in simulated time
     if confirm == "board":
         results = player.play()
         assert {r.outcome for r in results} <= {WON, LOST} and len(results) == 3
@@ -722,7 +722,7 @@ def test_clients_that_drop_clicks(tolerated, tmp_path):
     clicks and the loop stops rather than act on it."""
     client = SimulatedClient(16, 16, 40, seed=21, drop_every=5)
     profile = dataclasses.replace(GNOME_LIKE, drops_clicks=tolerated)
-    player = make_player(client, profile, tmp_path, games=3)
+    player = make_player(client, profile, tmp_path, clock=SimulatedTime(), games=3)  # the stall allowance in simulated time
     if tolerated:
         results = player.play()
         assert [r.outcome in (WON, LOST) for r in results] == [True] * 3
@@ -793,6 +793,32 @@ def test_after_a_step_that_changed_nothing_clicks_wait_for_their_cells(tmp_path)
     pings_at_chord = [pings for button, pings in pings_at_click if button == "left"]
     assert client.pings > 0  # the first round of chords was pinged...
     assert pings_at_chord[-1] == pings_at_chord[-2]  # ...the careful last round was not
+
+
+def test_a_client_that_stalls_for_seconds_is_waited_for(tmp_path):
+    """A client starved of CPU shows a batch of clicks (opens and flags) seconds late, all at once (Xvfb
+    and xdemineur in CI: 1.5-2 s, once more than 2): the rechecks of a board whose only fault is clicks
+    not shown yet go on for up to STALL_SECONDS, and the games play to their end. (Three doubling
+    rechecks of the redraw timeout stopped the game with "flagged (14,10) but it reads '#'".)"""
+    clock = SimulatedTime()
+    client = SimulatedClient(16, 16, 40, seed=5, stall_every=3, stall_seconds=2.5, clock=clock)
+    results = make_player(client, GNOME_LIKE, tmp_path, clock=clock, games=3, flag_mines=True).play()
+    assert client.stalls > 0
+    assert len(results) == 3 and {r.outcome for r in results} <= {WON, LOST}
+    assert_clicks_on_board(client)
+
+
+def test_a_board_whose_clicks_never_show_stops_after_the_stall_allowance(tmp_path):
+    """The allowance is bounded: a client that never shows the clicks stops the game once the rechecks
+    have waited STALL_SECONDS, with the frame saved and nothing clicked on the doubtful board."""
+    from screenbot.play.safe_read import STALL_SECONDS
+
+    clock = SimulatedTime()
+    client = SimulatedClient(16, 16, 40, seed=5, stall_every=2, stall_seconds=10 * STALL_SECONDS, clock=clock)
+    player = make_player(client, GNOME_LIKE, tmp_path, clock=clock, games=1, flag_mines=True)
+    with pytest.raises((InconsistentReadingError, PlayError)):
+        player.play()
+    assert client.stalls == 1 and clock.now < 4 * STALL_SECONDS
 
 
 def test_clicks_the_client_ignores_stop_the_game(tmp_path):

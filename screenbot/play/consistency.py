@@ -92,3 +92,10 @@ def reading_problems(
                 continue  # one step of the right click's cycle: "?" -> covered
             problems.append(f"flagged ({action.row},{action.col}) but it reads {new!r}")
     return problems + zeros
+
+
+def clicks_unshown(problems: list[str]) -> bool:
+    """Whether ``problems`` (of ``reading_problems``) are all clicks of the last batch the board does not
+    show yet: what a client that is slow to redraw, not a misreading, gives."""
+    return bool(problems) and all(p.startswith(("opened (", "flagged (")) for p in problems)
+

@@ -83,6 +83,12 @@ class SimulatedClient:
     # Like Chromium under load: every n-th open that comes first after a look at the board (a lone
     # click, or the first of a batch) is ignored (0: none). A lone one changes nothing on the board.
     drop_first: int = 0
+    # Like a client starved of CPU (Xvfb and xdemineur beside a compiler): the clicks of every n-th batch
+    # (from its first click after a look at the board) show only ``stall_seconds`` of ``clock`` later,
+    # all at once, each where it was made (0: none).
+    stall_every: int = 0
+    stall_seconds: float = 0.0
+    clock: Callable[[], float] | None = None
     # Like a client just started (minegauler on a busy machine): its first n clicks do nothing.
     deaf_clicks: int = 0
     # Like gnome-mines on Wayland while the focus comes back from a dialog just closed: the first
@@ -115,6 +121,10 @@ class SimulatedClient:
     end_mark: int = 0  # grabs left with the end mark drawn (end_mark_grabs)
     pressed: list = field(default_factory=list)  # [cell, grabs left]
     queued: list = field(default_factory=list)  # [button, grabs to wait] of clicks not handled yet
+    held: list = field(default_factory=list)  # (x, y, button) of clicks held through a stall
+    stall_until: float | None = None  # the clock's time a stall ends (stall_every)
+    batches: int = 0  # first clicks after a look at the board (stall_every)
+    stalls: int = 0
     closed: bool = False
     covered: bool = False
     minimised: bool = False
@@ -257,6 +267,10 @@ class SimulatedClient:
             if not self.redraw_in:
                 x, y = self.board_origin
                 self.board_origin = (x + self.redraw_shift[0], y + self.redraw_shift[1])
+        if self.stall_until is not None and self.clock() >= self.stall_until:
+            self.stall_until, held, self.held = None, self.held, []
+            for x, y, button in held:
+                self._click(x, y, button)
         for entry in self.queued:
             entry[1] -= 1
         while self.queued and self.queued[0][1] <= 0:
@@ -360,6 +374,14 @@ class SimulatedClient:
         self.pointer = (x, y)
 
     def click(self, x: float, y: float, button: str = LEFT) -> None:
+        if self.stall_every and self.stall_until is None and not self.taken_since_grab and not self.held:
+            self.batches += 1
+            if self.batches % self.stall_every == 0:
+                self.stall_until, self.stalls = self.clock() + self.stall_seconds, self.stalls + 1
+        if self.stall_until is not None:
+            self.pointer = (x, y)
+            self.held.append((x, y, button))
+            return
         if self.late_clicks:
             self.pointer = (x, y)
             self.queued.append([button, 2])  # handled two grabs later, wherever the pointer is then
