@@ -17,7 +17,7 @@ class LearntClient:
     options: dict  # start options (level, size, style)
     games: int  # games learn plays
     learn_options: tuple[str, ...]  # what a user would add (a restart no search tries)
-    restart: str  # the restart learn must find (its summary's words)
+    restart: str  # the restart learn must find (its summary's words, or how they start)
     states: str  # states every run sees
     mine_total: dict | None  # the mine total learn must find, per board size; None: not shown
     wins_need_flags: bool  # whether the client's win needs every mine flagged
@@ -46,7 +46,7 @@ CLIENTS = (
     LearntClient("minegauler", {"level": "intermediate", "button_size": 28, "style": "Textured"}, 6, (), "F2",
                  "#0123F*X", {"16x16": 40}, False),
     LearntClient("xbomb", {"level": 1}, 8, ("--restart", "s"), "the given restart s", "#0123F*", {"8x8": 10}, True),
-    LearntClient("xdemineur", {}, 6, (), "a click just above the board", "#0123F*X", {"16x16": 40}, True,
+    LearntClient("xdemineur", {}, 6, (), "a click", "#0123F*X", {"16x16": 40}, True,
                  "xdemineur"),
     LearntClient("sgt-mines", {"game_id": "16x16n40"}, 8, ("--restart", "ctrl+n"), "the given restart ctrl+n",
                  "#012FX", None, False, "sgt-mines"),
@@ -57,6 +57,6 @@ CLIENTS = (
     # react-minesweeper in Chromium: the classic look in a browser (raised covered cells, flat opened
     # ones a shade lighter), no safe first click, no mine total (each cell a mine by chance), a new
     # game by its face above the board: no key may be sent to a browser (Ctrl+R reloaded the page).
-    LearntClient("react-minesweeper", {}, 6, (), "a click just above the board", "#012F*", None, False,
+    LearntClient("react-minesweeper", {}, 6, (), "a click", "#012F*", None, False,
                  "react-minesweeper"),
 )

@@ -22,9 +22,10 @@ from screenbot.geometry import Rect
 from screenbot.play import ObserverGroup, PlayConfig, Player
 from screenbot.play.consistency import reading_problems
 from screenbot.play.live import SkinVision, load_skins, measure_scale, profile_for
-from screenbot.play.profile import RESTART_FACE
+from screenbot.play.profile import usual_restarts
 from screenbot.play.summary import summarize
 from screenbot.platforms import open_desktop
+from screenbot.vision.new_game_control import control_above
 from solver.errors import InconsistentBoardError
 from solver.probability import analyze
 
@@ -55,8 +56,11 @@ class AuditMouse:
         control = False
         profile = self.player.profile
         # The profile's restart button (xdemineur's face), placed relative to the board, or under
-        # "restart": "find" the usual restarts that click.
-        restarts = [profile.restart] + ([RESTART_FACE[1]] if profile.find_restart else [])
+        # "restart": "find" the usual restarts that click (a button seen above the board among them).
+        restarts = [profile.restart]
+        if not on_board and rect and profile.find_restart:
+            seen = control_above(self.player.screen.grab(), located.geometry)
+            restarts += [action for _, action in usual_restarts(None, seen)]
         if not on_board and rect:
             points = [action.click_point(located.geometry) for action in restarts if action.click is not None]
             control = any(abs(px - cx) <= 1 and abs(py - cy) <= 1 for cx, cy in points)
@@ -100,21 +104,22 @@ class SafetyAudit:
 
 
 class PageTruth:
-    """For the browser client: the page's own verdict (React state, via DevTools) at each game end."""
+    """For a browser client: the page's own verdict (via DevTools) at each game end. ``state_js`` gives
+    ``{"won": bool, "lost": bool}`` on ``page`` (the file name in its address); react-minesweeper's by
+    default."""
 
-    def __init__(self, port: int) -> None:
-        from lab.shots.devtools import DevToolsPage, page_websocket_url
+    def __init__(self, port: int, page: str = "index.html", state_js: str | None = None) -> None:
+        from lab.shots.devtools import REACT_MINESWEEPER_STATE_JS, DevToolsPage, page_websocket_url
 
-        self.page = DevToolsPage(page_websocket_url(port, "index.html"))
+        self.page = DevToolsPage(page_websocket_url(port, page))
+        self.state_js = state_js or REACT_MINESWEEPER_STATE_JS
         self.verdicts: list[str] = []
 
     def on_step(self, frame, reading, decision, actions, timings):
         return None
 
     def on_game_end(self, result):
-        from lab.shots.devtools import REACT_MINESWEEPER_STATE_JS
-
-        state = self.page.evaluate(REACT_MINESWEEPER_STATE_JS) or {}
+        state = self.page.evaluate(self.state_js) or {}
         self.verdicts.append("won" if state.get("won") else "lost" if state.get("lost") else "playing")
 
 
@@ -179,7 +184,8 @@ def main(argv: list[str]) -> int:
         mouse = AuditMouse(desktop.mouse())
         audit = SafetyAudit(lambda b: options.get("mines") if options.get("mines") is not None else profile.mine_total(b.rows, b.cols))
         window = desktop.follow(options["window"]) if options.get("window") is not None else None
-        truth = PageTruth(options["devtools_port"]) if options.get("devtools_port") else None
+        truth = (PageTruth(options["devtools_port"], options.get("page", "index.html"), options.get("state_js"))
+                 if options.get("devtools_port") else None)
         client_truth = ClientStateTruth(options["state_file"]) if options.get("state_file") else None
         mover = None
         if options.get("move_window_after"):

@@ -5,7 +5,8 @@ names. A page of the kind its README describes embeds it: the component, and a f
 that starts a new game (its ``restart-selector``).
 
 What it does, seen here: left click opens; flags only with Ctrl/Alt held while clicking, or a long
-press (a right click does nothing, so ``play``'s flags never show: play is not claimed for it); a
+press (a right click does nothing: ``play`` sends no flag to it, and needs none, the page flags every
+mine at a win); a
 lost game shows every mine, the hit one on red, and wrong flags crossed out. Its own state
 (``board_text``, through Chromium's DevTools protocol) is the truth the tests compare with, never the
 screen.
@@ -41,6 +42,15 @@ const query = new URLSearchParams(location.search), game = document.getElementBy
 for (const key of ['rows', 'columns', 'bombs']) if (query.get(key)) game.setAttribute(key, query.get(key));
 </script>
 </body></html>
+"""
+
+# The game's verdict from the component's own state: over, and lost when a mine went off.
+STATE_JS = """
+(() => {
+  const e = document.getElementById('game').engine;
+  const lost = e.board.positions.flat().includes('BOMB_EXPLODE');
+  return {won: e.isGameOver && !lost, lost: lost};
+})()
 """
 
 # The board as the text format, from the component's own state.

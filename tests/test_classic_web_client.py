@@ -106,3 +106,27 @@ def test_a_classic_web_component_found_on_npm_is_read_with_no_skin_of_its_own(tm
     assert verdicts["fresh"].startswith("right"), verdicts
     read = sum(v.startswith("right") for v in verdicts.values())
     assert read * 2 >= len(verdicts), f"{REPLAY}: only {read} of {len(verdicts)} read: {verdicts}"
+
+
+def test_minesweeper_for_web_is_played_untaught_and_its_page_agrees(tmp_path):
+    """The same page played as ``screenbot play --client classic`` plays it, at a board size drawn at
+    random: the built-in classic look finds the board, a new game is started by the usual ways (the
+    face above the board; no key, it is a browser), and each game's verdict is the page's own (its
+    state through DevTools, not the screen). The bot never flags here (the page flags only by
+    Ctrl+click): its wins are the page's, shown by the flags the page puts on every mine."""
+    from screenbot.desktop import VirtualDisplay
+
+    from .minesweeper_for_web import STATE_JS, start
+    from .test_e2e_play import check, play_in_child
+
+    rng = random.Random(f"{SEED}-minesweeper-for-web-play")
+    rows, cols = rng.randint(8, 14), rng.randint(8, 20)
+    bombs = max(2, round(rows * cols * rng.uniform(0.08, 0.14)))
+    print(f"minesweeper-for-web {rows}x{cols} with {bombs} mines, {REPLAY}")
+    games = 3
+    with VirtualDisplay(), start(rows, cols, bombs, window_size=(1200, 1000)) as client:
+        report = play_in_child(client, "classic", games, tmp_path, located=True, devtools_port=client.devtools_port,
+                               page="classic.html", state_js=STATE_JS)
+    check(report, games)
+    assert report["page_verdicts"] == report["outcomes"]
+    assert sum(report["summary"]["wins_shown"].values()) == report["summary"]["wins"]

@@ -127,7 +127,7 @@ def test_learn_from_zero_labels_then_play(case, tmp_path):
             print(json.dumps({k: summary[k] for k in ("seconds", "games", "games_named", "states", "missing",
                                                       "restart", "first_click", "mine_total")}))
             assert set(case.states) <= set(summary["states"])
-            assert summary["restart"] == case.restart and summary["mine_total"] == case.mine_total
+            assert summary["restart"].startswith(case.restart) and summary["mine_total"] == case.mine_total
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])
             profile = json.loads((skins / "learnt" / "profile.json").read_text(encoding="utf-8"))
             # A rule said to be learnt (from a win) must be right; wins that showed nothing clear

@@ -43,7 +43,8 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, help="seed of the random clicks (default: random, printed)")
     parser.add_argument("--restart", metavar="KEYS", type=key_chord,
                         help="the keys that start a new game in this client (e.g. s, ctrl+n), when none of the "
-                        "usual ways (F2, Ctrl+R, Ctrl+N, a click just above the board, N, Escape, Enter) does")
+                        "usual ways does (a click on a face or button seen above the board, a click just above it; F2 and N "
+                        "only where the window is no browser's)")
     again = parser.add_mutually_exclusive_group()
     again.add_argument("--replace", action="store_true", help="NAME exists already: replace it")
     again.add_argument("--extend", action="store_true",

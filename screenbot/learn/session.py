@@ -18,6 +18,7 @@ import numpy as np
 from ..geometry import Rect
 from ..mouse import BoardMouse
 from ..play.profile import ControlAction, usual_restarts
+from ..vision.new_game_control import control_above
 from .clusters import Clusters
 from .ends import GameEnds
 from .naming import LostGame, NamingError, label, merge, name_lost_board
@@ -369,8 +370,10 @@ def learn(desk: Desk, name: str, games: int, rng: random.Random | None = None,
     ``restart``: the way the user says the client starts a new game, tried before the usual ones."""
     session = Session(desk, name, rng)
     given = (("the given restart " + "+".join(restart.keys), restart),) if restart is not None else ()
-    session.restarts = given + usual_restarts(desk.window)
     session.start()
+    # A face or button seen above the board is clicked before the fixed guess at where one may be.
+    control = control_above(desk.screen.grab(), session.seen.lattice)
+    session.restarts = given + usual_restarts(desk.window, control)
     for game in range(games):
         if game:
             session.restart()

@@ -98,4 +98,3 @@ def clicks_unshown(problems: list[str]) -> bool:
     """Whether ``problems`` (of ``reading_problems``) are all clicks of the last batch the board does not
     show yet: what a client that is slow to redraw, not a misreading, gives."""
     return bool(problems) and all(p.startswith(("opened (", "flagged (")) for p in problems)
-

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..errors import BoardNotFoundError, UnrecognizedCellError
 from ..mouse import Mouse, ScreenScale
+from ..vision.new_game_control import control_above
 from .clicking import Clicker
 from .locating import BoardTracker
 from .observer import LOST, WON
@@ -144,7 +145,8 @@ class ClientControls:
         if not self.profile.find_restart:
             raise PlayError(f"the {self.profile.skin} profile has no restart action: cannot start another game")
         tried = []
-        for label, action in usual_restarts(self.env.window):
+        control = control_above(self.env.screen.grab(), located.geometry)
+        for label, action in usual_restarts(self.env.window, control):
             try:
                 self.control(located, action)
             except PlayError as exc:  # a click that would land on the board or outside the window

@@ -107,14 +107,20 @@ RESTART_FACE = ("a click just above the board", ControlAction(click=(0.0, -1.5),
 RESTART_N = ("N", ControlAction(keys=("n",), wait=0.1))
 
 
-def usual_restarts(window) -> tuple[tuple[str, ControlAction], ...]:
+def usual_restarts(window, control: tuple[float, float] | None = None) -> tuple[tuple[str, ControlAction], ...]:
     """The usual restarts to try on the client of ``window`` (a ``platforms.GameWindow``, or None when
-    not known), as (label, action) in order."""
+    not known), as (label, action) in order. ``control``: where a face or button was seen above the
+    board (``vision.new_game_control.control_above``), clicked before the fixed guess."""
     from ..platforms.base import known_not_a_browser
 
+    clicks: tuple[tuple[str, ControlAction], ...] = (RESTART_FACE,)
+    if control is not None:
+        seen = (f"a click on the button seen above the board ({control[0]:+.2f}, {control[1]:+.2f} cells)",
+                ControlAction(click=(round(control[0], 2), round(control[1], 2)), wait=RESTART_FACE[1].wait))
+        clicks = (seen, RESTART_FACE)
     if known_not_a_browser(window):
-        return RESTART_F2, RESTART_FACE, RESTART_N
-    return (RESTART_FACE,)
+        return RESTART_F2, *clicks, RESTART_N
+    return clicks
 
 
 
