@@ -226,6 +226,18 @@ def test_a_number_that_changes_or_a_click_that_changed_nothing_is_refused():
         name_lost_board(LostGame(b, a, (0, 0), frozenset({0})))
 
 
+def test_a_last_click_that_shows_a_picture_of_an_opened_cell_is_no_loss():
+    """learn ends a game when two opens change nothing, and takes the last click that changed the board
+    for the mine hit. When the client had only stalled (xdemineur in CI, seed 711667), that click had
+    opened a 2: named the hit mine, the 2 then kept every new game from looking new, and learn stopped.
+    A mine going off never looks like an opened cell of the same game."""
+    b = np.array([[0, 0, 0, 0], [1, 2, 0, 0], [3, 1, 0, 0]])
+    a = b.copy()
+    a[1, 3] = 2
+    with pytest.raises(NamingError, match="not lost"):
+        name_lost_board(LostGame(b, a, (1, 3), frozenset({0}), frozenset(), frozenset({1, 2, 3})))
+
+
 def test_merge_refuses_two_names_for_one_picture():
     assert merge({1: "2"}, {1: "2", 3: "*"}) == {1: "2", 3: "*"}
     with pytest.raises(NamingError):

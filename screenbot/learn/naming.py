@@ -87,6 +87,12 @@ def name_lost_board(game: LostGame) -> Naming:
         r, c = np.argwhere(opened & (before != after))[0]
         raise NamingError(f"the opened cell ({r}, {c}) changed at the loss")
     hit = int(after[cr, cc])
+    if hit in game.opened_before:
+        # A mine that went off never looks like a cell opened in the same game: the last click opened a
+        # safe cell, and the game went on (clicks after it that showed nothing were late, not ignored:
+        # a client stalled under load, xdemineur in CI).
+        raise NamingError("the last click showed a picture seen on opened cells before, not a mine going off: "
+                          "the game was not lost")
     changed_flag = was_flag & (before != after)
     # Flags that changed into the hit mine's picture were on mines; into an opened picture, on no mine.
     flag_shown_as_hit = changed_flag & (after == hit)

@@ -17,7 +17,7 @@ from ..geometry import Lattice
 
 # The strip looked at: this many pitches above the board's top, and one pitch beyond each side.
 STRIP_PITCHES = 4.0
-# Grey levels a pixel must differ from the strip's commonest colour to be part of something on it.
+# Grey levels a pixel must differ from the colour around the board to be part of something on it.
 STANDS_OUT = 24
 # A control's box, in pitches: a face or a button is about a cell (counters are wider, a line of the
 # board's frame much wider, a letter of a heading smaller), and lies near the board's middle.
