@@ -192,9 +192,11 @@ class SafeReader:
                 break
             log.info("reading not safe to act on (%s): waiting for the next redraw", "; ".join(problems[:3]))
             self.clicker.park(located)
-            # Each recheck waits twice as long as the one before, up to a second: a redraw that does
-            # come ends the wait at once, so a client that answers loses no time.
-            again = self.wait_for_redraw(located, frame, patience=min(2.0 ** attempt, 1.0 / self.profile.redraw_timeout))
+            # Each recheck waits twice as long as the one before, up to a second or the profile's own
+            # redraw wait where that is longer (KMines: 2.7 s): a redraw that does come ends the wait at
+            # once, so a client that answers loses no time.
+            longest = max(1.0, 1.0 / self.profile.redraw_timeout)
+            again = self.wait_for_redraw(located, frame, patience=min(2.0 ** attempt, longest))
             stalled += again.waited
             moved = self.tracker.window_moved(located)
             if moved is not None:
