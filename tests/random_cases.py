@@ -109,8 +109,9 @@ def missing_tools(client: str) -> list[str]:
 
 
 def _react_dist_cached() -> bool:
-    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "screenbot"
-    return any(cache.glob("react-minesweeper-*/package/demo/dist/index.html"))
+    from screenbot.desktop.client_venv import cache_folder
+
+    return any(cache_folder("").glob("react-minesweeper-*/package/demo/dist/index.html"))
 
 
 # --- small helpers on live frames ------------------------------------------------------------------
