@@ -58,6 +58,15 @@ class WindowGoneError(ScreenError):
         self.window = window
 
 
+class PressHeldBackError(ScreenError):
+    """A click was held back as it reached the window system: another program's window (``title``) was
+    under its point at that moment, though it was not when the bot looked just before."""
+
+    def __init__(self, message: str, /, *, title: str) -> None:
+        super().__init__(message, title=title)
+        self.title = title
+
+
 # --- input files and arguments ------------------------------------------------------------------
 
 

@@ -192,7 +192,14 @@ class PyAutoGuiMouse:
         self._gui.moveTo(round(x), round(y))
 
     def click(self, x: float, y: float, button: str = LEFT) -> None:
-        self._gui.click(round(x), round(y), button=button)
+        # The press and the release as two input events, each handed over before the next is sent
+        # (on X11 pyautogui does so anyway). On Windows pyautogui's click is one call carrying both, and
+        # under Wine, with low-level mouse hooks of two programs in place (``win32.press_guard``'s and
+        # another's), the release reached winemine before the press now and then: the game kept the
+        # mouse captured and ignored its F2 from then on.
+        x, y = round(x), round(y)
+        self._gui.mouseDown(x, y, button=button)
+        self._gui.mouseUp(x, y, button=button)
 
     def press(self, *keys: str) -> None:
         if len(keys) == 1:

@@ -247,16 +247,39 @@ def _window_shot(window: int):
         return screen.grab(window_geometry(window).as_region())
 
 
-def _xdotool(*args: str) -> str:
-    return subprocess.run(["xdotool", *args], capture_output=True, text=True, check=True, timeout=30).stdout
-
-
 NOTEPAD_TEXT = '''import ctypes, sys
 u = ctypes.windll.user32
 top = u.FindWindowW("Notepad", None)
 edit = u.FindWindowExW(top, None, "Edit", None)
 print(top != 0, edit != 0, u.GetWindowTextLengthW(edit) if edit else -1)
 '''
+
+
+# Notepad put over a rectangle through Windows itself, as a user bringing it forward there would: Wine
+# takes a restack made from the X side (xdotool) into its own window list only once the window's
+# program next reads its X events, so presses were routed, and judged, by a stacking Windows did not
+# have yet. Arguments: left, top, width, height.
+NOTEPAD_OVER = '''import ctypes, sys, time
+from ctypes import wintypes
+u = ctypes.windll.user32
+u.FindWindowW.restype = wintypes.HWND
+u.SetWindowPos.argtypes = [wintypes.HWND, wintypes.HWND] + [ctypes.c_int] * 4 + [wintypes.UINT]
+deadline = time.monotonic() + 30
+while not u.FindWindowW("Notepad", None) and time.monotonic() < deadline:
+    time.sleep(0.05)
+top = u.FindWindowW("Notepad", None)
+SWP_SHOWWINDOW = 0x0040
+ok = u.SetWindowPos(top, None, *map(int, sys.argv[1:5]), SWP_SHOWWINDOW)  # hWndInsertAfter None: HWND_TOP
+u.SetForegroundWindow(top)
+sys.exit(0 if top and ok else 1)
+'''
+
+
+def _notepad_over(prefix: Path, folder: Path, rect: Rect) -> None:
+    left, top = max(0, rect.left - 30), max(0, rect.top - 30)
+    done = run_python(["-c", NOTEPAD_OVER, str(left), str(top), str(rect.width + 60), str(rect.height + 60)], prefix,
+                      cwd=folder)
+    assert done.returncode == 0, f"Notepad could not be put over the board: {done.stderr.decode(errors='replace')[-2000:]}"
 
 
 def test_a_window_over_the_board_stops_play(prefix, tmp_path, monkeypatch):
@@ -281,13 +304,8 @@ def test_a_window_over_the_board_stops_play(prefix, tmp_path, monkeypatch):
                 time.sleep(delay)
                 notepad = subprocess.Popen(["wine", "notepad"], env=server.env, stdin=subprocess.DEVNULL,
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                window = _xdotool("search", "--sync", "--onlyvisible", "--name", "Notepad").split()[0]
-                rect = game.geometry()
                 # Over the whole game window (not only the board), raised as a user bringing it forward.
-                _xdotool("windowsize", "--sync", window, str(rect.width + 60), str(rect.height + 60))
-                _xdotool("windowmove", "--sync", window, str(max(0, rect.left - 30)), str(max(0, rect.top - 30)))
-                _xdotool("windowactivate", "--sync", window)
-                _xdotool("windowraise", window)
+                _notepad_over(prefix, tmp_path, game.geometry())
                 try:
                     out, err = bot.communicate(timeout=90)
                 except subprocess.TimeoutExpired:
@@ -318,6 +336,71 @@ def test_a_window_over_the_board_stops_play(prefix, tmp_path, monkeypatch):
     stopped = result.get("stopped", "")
     assert stopped.startswith("the board is covered by another window") and "Notepad" in stopped, stopped
     assert f"screenbot: stopped: {stopped}" in err_text
+
+
+GUARDED_CLICK = '''import ctypes, json, logging, sys, time
+from ctypes import wintypes
+from screenbot.errors import PressHeldBackError
+from screenbot.platforms.win32.desktop import Win32Desktop
+logging.basicConfig(level=logging.DEBUG)
+u = ctypes.windll.user32
+u.WindowFromPoint.argtypes, u.WindowFromPoint.restype = [wintypes.POINT], wintypes.HWND
+u.GetAncestor.argtypes, u.GetAncestor.restype = [wintypes.HWND, wintypes.UINT], wintypes.HWND
+x, y, expected = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+# The window Windows has under the point (after Notepad's window went away, a moment later): the
+# click is sent once it is the one expected.
+deadline, under = time.monotonic() + 20, ""
+while time.monotonic() < deadline:
+    name = ctypes.create_unicode_buffer(256)
+    u.GetClassNameW(u.GetAncestor(u.WindowFromPoint(wintypes.POINT(x, y)), 2), name, 256)
+    under = name.value
+    if under == expected:
+        break
+    time.sleep(0.1)
+desktop = Win32Desktop()
+desktop.follow(u.FindWindowW("WineMine", None))
+try:
+    desktop.mouse().click(x, y)
+    print(json.dumps({"under": under, "held_back": None}))
+except PressHeldBackError as exc:
+    print(json.dumps({"under": under, "held_back": exc.title}))
+'''
+
+
+def test_a_press_over_another_window_is_held_back(prefix, tmp_path, monkeypatch):
+    """The Win32 mouse's last check, where no look before the press can reach: a click on winemine's
+    board while Notepad lies over that point is held back as it reaches Windows (the press guard's
+    low-level hook), naming Notepad, and no press reaches Notepad; once Notepad is gone, the same
+    click goes through to winemine."""
+    rng = random.Random(SEED)
+    with VirtualDisplay(), WineServer(prefix) as server, _winemine(prefix, monkeypatch) as game:
+        rect = game.geometry()
+        # A point on the board (the lower part of winemine's window), drawn at random.
+        x = rect.left + rect.width // 4 + rng.randrange(rect.width // 2)
+        y = rect.top + rect.height // 2 + rng.randrange(rect.height // 3)
+        print(f"seed {SEED}: clicking ({x}, {y}) in winemine's window {rect}")
+        with ClickWatch(prefix, tmp_path) as clicks:
+            notepad = subprocess.Popen(["wine", "notepad"], env=server.env, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                _notepad_over(prefix, tmp_path, rect)
+                covered = run_python(["-c", GUARDED_CLICK, str(x), str(y), "Notepad"], prefix, cwd=tmp_path)
+                seen_covered = list(clicks.presses)
+            finally:
+                notepad.kill()
+                notepad.wait()
+            uncovered = run_python(["-c", GUARDED_CLICK, str(x), str(y), WINEMINE_CLASS], prefix, cwd=tmp_path)
+    print(covered.stdout, uncovered.stdout, clicks.presses)
+    print(covered.stderr.decode(errors="replace")[-2000:])
+    assert covered.returncode == 0, covered.stderr.decode(errors="replace")[-3000:]
+    assert uncovered.returncode == 0, uncovered.stderr.decode(errors="replace")[-3000:]
+    first = json.loads(covered.stdout.decode().strip().splitlines()[-1])
+    assert first["under"] == "Notepad", first  # Windows saw Notepad there when the click was sent
+    assert first["held_back"] is not None and "Notepad" in first["held_back"], first
+    assert not seen_covered, seen_covered  # no press went on to anyone
+    second = json.loads(uncovered.stdout.decode().strip().splitlines()[-1])
+    assert second == {"under": WINEMINE_CLASS, "held_back": None}, second
+    assert [p["window"] for p in clicks.presses] == [WINEMINE_CLASS], clicks.presses
 
 
 def test_hint_draws_over_winemine_without_hiding_its_cells(prefix, tmp_path, monkeypatch):

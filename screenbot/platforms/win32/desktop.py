@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ...errors import WindowGoneError
 from ...geometry import Rect
@@ -22,6 +22,7 @@ class Win32Desktop(MssAndPyAutoGui):
     def __init__(self, api=None) -> None:
         self._given = api
         self._built = None
+        self._followed: Win32Window | None = None  # the game window, whose press guard the clicks go through
 
     @property
     def api(self):
@@ -63,7 +64,13 @@ class Win32Desktop(MssAndPyAutoGui):
     def follow(self, hwnd: int) -> Win32Window:
         if not self.api.exists(hwnd):
             raise WindowGoneError(f"the game window 0x{hwnd:x} was closed", window=hwnd)
-        return Win32Window(hwnd, self.api)
+        self._followed = Win32Window(hwnd, self.api)
+        return self._followed
+
+    def mouse(self):
+        """pyautogui's input, each click of it through the followed game window's press guard (a press
+        that would land on another program's window is held back: ``press_guard``)."""
+        return GuardedMouse(super().mouse(), lambda: self._followed)
 
     def require_screen(self, advice: str) -> None:
         """The session's own desktop is there whenever this process runs in one (mss and pyautogui say
@@ -98,3 +105,22 @@ class Win32Desktop(MssAndPyAutoGui):
 
     def focus_probe(self):
         raise NotImplementedError("learn's focus probe is an X11 window; on Windows the rule is not probed")
+
+
+class GuardedMouse:
+    """A ``mouse.Mouse`` whose clicks reach no window but the game's (``Win32Window.guarded``); the
+    rest is the wrapped mouse's."""
+
+    def __init__(self, mouse, window: Callable[[], Win32Window | None]) -> None:
+        self._mouse = mouse
+        self._window = window
+
+    def click(self, x: float, y: float, button: str = "left") -> None:
+        window = self._window()
+        if window is None:
+            self._mouse.click(x, y, button)
+        else:
+            window.guarded(lambda: self._mouse.click(x, y, button))
+
+    def __getattr__(self, name: str):
+        return getattr(self._mouse, name)

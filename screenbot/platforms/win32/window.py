@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 
-from ...errors import WindowGoneError
+from ...errors import PressHeldBackError, WindowGoneError
 from ...geometry import Rect
 from .arrivals import Arrivals
+from .press_guard import PressGuard
 from .stacking import Owners, shown_windows, title_of
 
 log = logging.getLogger(__name__)
@@ -26,6 +27,7 @@ class Win32Window:
         # The game's process, read while the window exists: its dialogs are told apart by it.
         self._owners = Owners(api, hwnd)
         self._arrivals: Arrivals | None = None  # armed by the first ``appeared_over``
+        self._guard: PressGuard | None = None  # started by the first ``guarded`` click
 
     def _gone(self) -> WindowGoneError:
         return WindowGoneError(f"the game window 0x{self.window_id:x} was closed", window=self.window_id)
@@ -102,5 +104,28 @@ class Win32Window:
         if self._arrivals is not None:
             self._arrivals.put_back()
 
+    def is_its_own(self, hwnd: int) -> bool:
+        """Whether a top-level window is the game's, one it owns (a dialog), its process's, or this
+        process's (the bot's own overlays let clicks through)."""
+        if hwnd == self.window_id or self._api.root_owner(hwnd) == self.window_id:
+            return True
+        pid = self._api.process_id(hwnd)
+        return pid != 0 and pid in (self._owners.game_pid, self._owners.own_pid)
+
+    def guarded(self, click) -> None:
+        """Run ``click`` (one press and release) so that its press reaches only the game's windows
+        (``press_guard``); PressHeldBackError, naming the window, when it was held back."""
+        if self._guard is None:
+            self._guard = PressGuard(self.is_its_own)
+        held = self._guard.click(click)
+        if held is not None:
+            title = title_of(self._api, held)
+            raise PressHeldBackError(
+                f"the board is covered by another window ({title!r}, which came over it just as a click was "
+                "sent): the click was held back, so that no click lands on it", title=title)
+
     def close(self) -> None:
-        """Nothing is held open (kept for the same interface as the X11 tracker)."""
+        """Stops the press guard's thread; nothing else is held open."""
+        if self._guard is not None:
+            self._guard.close()
+            self._guard = None
