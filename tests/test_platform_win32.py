@@ -10,6 +10,7 @@ from recorded windows.
 
 from __future__ import annotations
 
+import ctypes
 import json
 from pathlib import Path
 
@@ -483,3 +484,123 @@ def test_dpi_on_a_windows_without_the_newer_calls():
     assert api.calls == ["context", "shcore", "legacy"]
     api = FakeDpi(None, E_ACCESSDENIED, thread=None, process=2)  # 8.1, set already
     assert make_dpi_aware(api) == "per-monitor"
+
+
+# --- the press guard ------------------------------------------------------------------------------
+
+
+def test_the_games_own_windows_are_its_own_and_other_programs_are_not():
+    api, game = game_in("dialog")
+    dialog = next(row["hwnd"] for row in api.windows if row["title"] == "Custom Game")
+    assert game.is_its_own(GAME) and game.is_its_own(dialog)
+    assert not game.is_its_own(NOTEPAD)
+    api.open(0x903, pid=api.pid, frame=(0, 0, 50, 50), title="overlay")  # this process's (the hint's overlay)
+    assert game.is_its_own(0x903)
+    api.open(0x904, pid=999, frame=(0, 0, 50, 50), title="Open", owner=GAME)  # owned by the game, another process
+    assert game.is_its_own(0x904)
+    assert not game.is_its_own(0x905)  # a window closed meanwhile (process id 0)
+
+
+class FakeGuard:
+    def __init__(self, held: int | None) -> None:
+        self.held, self.clicks = held, 0
+
+    def click(self, press):
+        self.clicks += 1
+        if self.held is None:
+            press()
+        return self.held
+
+
+class PlainMouse:
+    def __init__(self) -> None:
+        self.clicks: list[tuple] = []
+
+    def click(self, x, y, button="left"):
+        self.clicks.append((x, y, button))
+
+    def size(self):
+        return (1280, 1024)
+
+
+@pytest.mark.parametrize("held", [None, NOTEPAD])
+def test_the_desktops_clicks_go_through_the_followed_windows_guard(held):
+    from screenbot.errors import PressHeldBackError
+    from screenbot.platforms.win32.desktop import GuardedMouse
+
+    api = FakeApi("over")
+    desktop = Win32Desktop(api)
+    plain = PlainMouse()
+    mouse = GuardedMouse(plain, lambda: desktop._followed)
+    mouse.click(10, 20)  # no game window followed yet: as on any desktop
+    assert plain.clicks == [(10, 20, "left")] and mouse.size() == (1280, 1024)
+    game = desktop.follow(GAME)
+    game._guard = guard = FakeGuard(held)
+    if held is None:
+        mouse.click(30, 40, "right")
+        assert plain.clicks[-1] == (30, 40, "right")
+    else:
+        with pytest.raises(PressHeldBackError, match="another window .'Untitled - Notepad', which came over it just as"):
+            mouse.click(30, 40)
+        assert len(plain.clicks) == 1
+    assert guard.clicks == 1
+
+
+class HookApi:
+    """The press guard's hook calls: the window under a point, and the next hook (which counts what
+    reached it)."""
+
+    def __init__(self, under: int) -> None:
+        from ctypes import wintypes
+
+        class MSLLHOOKSTRUCT(ctypes.Structure):
+            _fields_ = [("pt", wintypes.POINT), ("mouseData", wintypes.DWORD), ("flags", wintypes.DWORD),
+                        ("time", wintypes.DWORD), ("dwExtraInfo", ctypes.c_size_t)]
+
+        self.MSLLHOOKSTRUCT = MSLLHOOKSTRUCT
+        self.under = under
+        self.passed: list[int] = []
+
+    def root_at(self, point) -> int:
+        return self.under
+
+    def CallNextHookEx(self, hook, code, message, data):
+        self.passed.append(message)
+        return 0
+
+
+DOWN, UP, MOVE = 0x0201, 0x0202, 0x0200
+
+
+def _event(api: HookApi, injected: bool):
+    info = api.MSLLHOOKSTRUCT()
+    info.pt.x, info.pt.y, info.flags = 100, 200, 1 if injected else 0
+    return info, ctypes.addressof(info)
+
+
+@pytest.mark.parametrize("under, dropped", [(GAME, False), (NOTEPAD, True)])
+def test_the_hook_drops_a_press_and_its_release_over_another_programs_window(under, dropped):
+    from screenbot.platforms.win32.press_guard import PressGuard
+
+    api = HookApi(under)
+    guard = PressGuard(lambda hwnd: hwnd == GAME, api=api)
+    guard._armed = True
+    info, address = _event(api, injected=True)
+    answers = [guard._hook(0, message, address) for message in (MOVE, DOWN, UP)]
+    assert answers == ([0, 1, 1] if dropped else [0, 0, 0])
+    assert api.passed == ([MOVE] if dropped else [MOVE, DOWN, UP])
+    assert guard._held == (NOTEPAD if dropped else None) and guard._released.is_set()
+
+
+def test_the_hook_lets_a_persons_presses_and_presses_between_clicks_through():
+    from screenbot.platforms.win32.press_guard import PressGuard
+
+    api = HookApi(NOTEPAD)
+    guard = PressGuard(lambda hwnd: hwnd == GAME, api=api)
+    guard._armed = True
+    _info, person = _event(api, injected=False)
+    assert guard._hook(0, DOWN, person) == 0  # not injected: a person's press
+    guard._armed = False
+    _info, bots = _event(api, injected=True)
+    assert guard._hook(0, DOWN, bots) == 0  # no click of the bot's on its way
+    assert api.passed == [DOWN, DOWN] and guard._held is None
