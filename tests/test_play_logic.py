@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from screenbot.errors import SkinError
-from screenbot.play.consistency import reading_problems
+from screenbot.play.consistency import (
+    CHANGED,
+    FLAG_UNSHOWN,
+    OPEN_UNSHOWN,
+    UNREADABLE,
+    Problem,
+    clicks_unshown,
+    reading_problems,
+)
 from screenbot.play.observer import LOST, WON, Action, GameResult, StepTimings
 from screenbot.play.outcome import PLAYING, game_status, is_fresh, only_mines_left
 from screenbot.play.planner import plan_actions
@@ -95,6 +103,17 @@ def test_a_flag_on_a_question_mark_may_leave_it_covered_and_nothing_else():
     assert reading_problems(board("###\n#1#\n###"), board("?##\n#1#\n###"), flag) == [
         "flagged (0,0) but it reads '?'"
     ]
+
+
+def test_problems_carry_their_kind_and_the_callers_decide_by_it():
+    before = board("###\n#1#\n###")
+    unshown = reading_problems(before, board("###\n#1#\n###"), [Action("open", 0, 0), Action("flag", 2, 2)])
+    assert [p.kind for p in unshown] == [OPEN_UNSHOWN, FLAG_UNSHOWN] and clicks_unshown(unshown)
+    changed = reading_problems(before, board("###\n#2#\n###"), [Action("open", 0, 0)])
+    assert sorted(p.kind for p in changed) == sorted([CHANGED, OPEN_UNSHOWN]) and not clicks_unshown(changed)
+    # Words that read like a click not shown do not make one.
+    assert not clicks_unshown([Problem("opened (0,0) but it still reads '#'", UNREADABLE)])
+    assert not clicks_unshown([])
 
 
 def test_reading_problems_with_dropped_clicks():

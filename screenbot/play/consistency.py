@@ -25,6 +25,25 @@ from solver.board import COVERED, FLAG, QUESTION, REVEALED_CHARS, UNKNOWN_CHARS,
 from .observer import Action
 
 
+# What a problem is about: an open or a flag of the last batch the board does not show (yet), a cell
+# that changed as no game changes it, a zero beside an unopened cell, another board size; and, from
+# the callers, a board that could not be read or that no mine layout fits.
+OPEN_UNSHOWN, FLAG_UNSHOWN, CHANGED, ZERO, SIZE = "open unshown", "flag unshown", "changed", "zero", "size"
+UNREADABLE, INCONSISTENT = "unreadable", "inconsistent"
+
+
+class Problem(str):
+    """One reason a reading cannot be right, in words (the text is what logs and errors show), with
+    its ``kind``, which is what callers decide by."""
+
+    kind: str
+
+    def __new__(cls, text: str, kind: str) -> Problem:
+        problem = super().__new__(cls, text)
+        problem.kind = kind
+        return problem
+
+
 ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
 AROUND = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
 
@@ -46,7 +65,7 @@ def zeros_beside(grid: tuple[str, ...], flood: str, blocked: frozenset[str] | se
     ]
 
 
-def unopened_zeros(board: Board, flood: str = "8", *, flags: bool = True) -> list[str]:
+def unopened_zeros(board: Board, flood: str = "8", *, flags: bool = True) -> list[Problem]:
     """Zeros next to a covered or flagged cell, which a client that floods (``flood`` "8" or "4"
     neighbours) never shows once it has finished drawing. ``flood`` "none" disables the rule.
     ``flags=False`` lets flags and "?" marks stand next to a zero: the flood goes around them, and a
@@ -54,7 +73,8 @@ def unopened_zeros(board: Board, flood: str = "8", *, flags: bool = True) -> lis
     if board.is_over:
         return []
     blocked = UNKNOWN_CHARS | {FLAG} if flags else {"#"}
-    return [f"0 at ({r},{c}) next to an unopened cell" for r, c in zeros_beside(board.grid, flood, blocked)[:3]]
+    return [Problem(f"0 at ({r},{c}) next to an unopened cell", ZERO)
+            for r, c in zeros_beside(board.grid, flood, blocked)[:3]]
 
 
 def reading_problems(
@@ -64,8 +84,8 @@ def reading_problems(
     *,
     flood: str = "none",
     allow_dropped: bool = False,
-) -> list[str]:
-    """Human-readable reasons why ``after`` cannot follow ``before`` + ``actions``; empty when fine.
+) -> list[Problem]:
+    """The reasons why ``after`` cannot follow ``before`` + ``actions``; empty when fine.
 
     ``allow_dropped``: an opened cell that still reads covered is a click the client ignored, not a
     misreading. Acting on such a board is safe: it is the board as it was before that one click."""
@@ -73,28 +93,28 @@ def reading_problems(
     if before is None:
         return zeros
     if (before.rows, before.cols) != (after.rows, after.cols):
-        return [f"board size changed from {before.rows}x{before.cols} to {after.rows}x{after.cols}"]
-    problems: list[str] = []
+        return [Problem(f"board size changed from {before.rows}x{before.cols} to {after.rows}x{after.cols}", SIZE)]
+    problems: list[Problem] = []
     lost = after.is_over
     for r, c, old in before.cells():
         new = after[r, c]
         if old in REVEALED_CHARS and new != old:
-            problems.append(f"revealed {old} at ({r},{c}) now reads {new!r}")
+            problems.append(Problem(f"revealed {old} at ({r},{c}) now reads {new!r}", CHANGED))
         elif old == FLAG and new != FLAG and not (lost and new == WRONG_FLAG):
-            problems.append(f"flag at ({r},{c}) now reads {new!r}")
+            problems.append(Problem(f"flag at ({r},{c}) now reads {new!r}", CHANGED))
     for action in actions:
         new = after[action.row, action.col]
         if action.kind == "open":
             if new == FLAG or (new in UNKNOWN_CHARS and not allow_dropped):
-                problems.append(f"opened ({action.row},{action.col}) but it still reads {new!r}")
+                problems.append(Problem(f"opened ({action.row},{action.col}) but it still reads {new!r}", OPEN_UNSHOWN))
         elif action.kind == "flag" and new != FLAG and not lost:
             if before[action.row, action.col] == QUESTION and new == COVERED:
                 continue  # one step of the right click's cycle: "?" -> covered
-            problems.append(f"flagged ({action.row},{action.col}) but it reads {new!r}")
+            problems.append(Problem(f"flagged ({action.row},{action.col}) but it reads {new!r}", FLAG_UNSHOWN))
     return problems + zeros
 
 
-def clicks_unshown(problems: list[str]) -> bool:
+def clicks_unshown(problems: list[Problem]) -> bool:
     """Whether ``problems`` (of ``reading_problems``) are all clicks of the last batch the board does not
     show yet: what a client that is slow to redraw, not a misreading, gives."""
-    return bool(problems) and all(p.startswith(("opened (", "flagged (")) for p in problems)
+    return bool(problems) and all(p.kind in (OPEN_UNSHOWN, FLAG_UNSHOWN) for p in problems)

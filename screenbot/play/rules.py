@@ -11,7 +11,7 @@ from __future__ import annotations
 from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, neighbours
 from solver.policy import PolicyConfig, decide
 
-from .consistency import reading_problems
+from .consistency import OPEN_UNSHOWN, Problem, reading_problems
 from .observer import UNCONFIRMED, WON, Action
 from .outcome import PLAYING, game_status, is_fresh, only_mines_left
 from .planner import FLAG_ACTION, OPEN, plan_actions
@@ -139,14 +139,14 @@ class GameRules:
         """The opens of ``last_actions`` whose cells still read covered on ``board``."""
         return tuple(a for a in last_actions if a.kind == OPEN and board[a.row, a.col] in UNKNOWN_CHARS)
 
-    def frozen_means_won(self, board, problems: list[str]) -> bool:
+    def frozen_means_won(self, board, problems: list[Problem]) -> bool:
         """An open on a covered cell changed nothing, for a whole redraw timeout. Clients that show a
         win only outside the board (react-minesweeper) ignore clicks once won; a loss would have shown
         its mines. Only for unknown mine totals: with a known total the board itself proves a win."""
         return (
             self.profile.frozen_board_means_won
             and self.mine_total_for(board) is None
-            and all("still reads" in p for p in problems)
+            and all(p.kind == OPEN_UNSHOWN for p in problems)
         )
 
     def could_have_won(self, previous, last_actions: tuple[Action, ...] = (), *, certain_only: bool = False) -> bool:

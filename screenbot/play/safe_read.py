@@ -22,7 +22,7 @@ from solver.errors import InconsistentBoardError
 
 from ..errors import BoardNotFoundError, UnrecognizedCellError
 from .clicking import Clicker
-from .consistency import clicks_unshown, reading_problems
+from .consistency import INCONSISTENT, UNREADABLE, Problem, clicks_unshown, reading_problems
 from .controls import ClientControls
 from .locating import BoardTracker
 from .observer import WON, Action
@@ -117,7 +117,7 @@ class SafeReader:
         rechecks have waited ``STALL_SECONDS``); then the game stops with the frame saved. A board that cannot
         be read at all (covered, gone, a dialog over it) goes to ``recover_lost_board``."""
         unreadable: Exception | None = None
-        problems: list[str] = []
+        problems: list[Problem] = []
         looked_for_dialogs = waited_for_mark = resent = False
         allow_dropped = self.profile.drops_clicks
         stalled = 0.0  # seconds waited through the rechecks
@@ -131,7 +131,7 @@ class SafeReader:
                     previous, reading.board, last_actions, flood=self.profile.flood, allow_dropped=allow_dropped
                 )
             except (UnrecognizedCellError, BoardNotFoundError) as exc:
-                unreadable, problems = exc, [str(exc)]
+                unreadable, problems = exc, [Problem(str(exc), UNREADABLE)]
                 # At the first unreadable frame, which may come after a frame that did not yet show the
                 # last click (the winning one, whose dialog then covers the board).
                 if not looked_for_dialogs:
@@ -181,7 +181,7 @@ class SafeReader:
                 try:
                     status, actions, decision = self.rules.assess(reading.board)
                 except InconsistentBoardError as exc:
-                    problems = [str(exc)]
+                    problems = [Problem(str(exc), INCONSISTENT)]
                 else:
                     return Step(reading, frame, status, actions, decision, read_seconds, self.env.clock() - t_solve)
             # A client starved of CPU (Chromium or Xvfb beside a compiler, in CI) can stall for seconds
