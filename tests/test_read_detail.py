@@ -92,13 +92,14 @@ def _numbers(shot) -> str:
     return "".join(sorted({ch for row in shot.board.grid for ch in row if ch in "12345678"}))
 
 
-# Labelled screenshots at a pitch where their skin has no picture of some number they show, of 37 px and
-# more. Below that, gnome-mines' numbers set against another size's pictures are as near as right ones
-# (``detail.SCALED_PEAK``), and its skins have every number at sizes near each window's.
+# Labelled screenshots at a pitch where their skin has no picture of some number they show (gnome-mines'
+# small cells too: there its numbers set against another size's pictures are as near as right ones by
+# the largest difference, ``detail.SCALED_PEAK``, and a skin lacking a number is held to the mean one,
+# ``detail.NEAR_SHARE``).
 UNTAUGHT = UNTAUGHT_XBOMB + [
     shot for folder in ("screens", "screens-at-lattice") for shot in load_shots(FIXTURES / folder)
     # Shots of a skin with pictures: a look read from its structure (``classic``) has none to lack.
-    if shot.client in SKINS and not SKINS[shot.client].family and shot.lattice.pitch[0] >= 37
+    if shot.client in SKINS and not SKINS[shot.client].family
     and any(not _captured_at(SKINS[shot.client], n, shot.lattice.pitch) for n in _numbers(shot))]
 
 

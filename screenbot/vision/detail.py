@@ -15,6 +15,16 @@ resolution: as they are (a client that draws its digits at one pixel size whatev
 scaled with the cell, give or take a little (a client whose font grows with the cell, not exactly
 in step). A number the client draws unlike all of these is refused: at worst a right number at a
 size far from every capture of it, never a wrong one read with exit 0.
+
+A skin that lacks a number (learnt from games that never showed a 6) meets glyphs it has no picture of,
+and where a client's numbers differ little at the pixel that differs most, one can pass for another:
+gnome-mines draws small dark digits on a tint of its own per number, and at 23 px its 6 is 29 from its
+5's pictures there, inside ``PEAK`` (which right reads at fractional sizes need). Over the whole middle
+they differ much more (25 on average, a tint and a stroke), while a right read differs only where an
+edge falls a fraction of a pixel otherwise. So such a skin also holds a number to the mean difference:
+within ``NEAR_SHARE`` of how far that number's own pictures are from the nearest other number's (the
+skin's pictures of that size set against each other as cells would be), a measure each skin and size
+brings with it; never less than what the capture alone may add (``CAPTURE_NOISE``).
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ import numpy as np
 
 from ..geometry import Lattice
 from .skins import Skin
+from .unseen import lacks_a_number
 
 # The states checked: numbers, whose pictures differ by a small glyph.
 NUMBERS = frozenset("012345678")
@@ -44,8 +55,9 @@ SAME_SIZE = 0.5
 # number set against an opened 0's captures is at least 67 (xdemineur's 5). The channel that differs
 # most, not their mean: xbomb's thin violet 7 on white differs from white mostly in green, and by the
 # mean (35) it passed for an opened 0. Other numbers are far on large cells, where the small scale
-# loses the glyph; on small ones (gnome-mines at 23 px: a 1 and a 2 are 12 apart) this look decides
-# nothing and the small scale, which sees them whole, does.
+# loses the glyph; on small ones (gnome-mines at 23 px: a 2 and a 3 are 21 apart) this look decides
+# nothing and the small scale, which sees them whole, does, or for a number the skin lacks,
+# ``NEAR_SHARE``.
 PEAK = 48.0
 # Zooms of a capture of another size, as a share of the cell's pitch over the capture's: a font that
 # grows with the cell but not in step (gnome-mines' digits at the sizes between its captures are
@@ -59,10 +71,33 @@ ZOOMS = (0.85, 0.92, 1.0, 1.08, 1.16, 1.25)
 # from its 50 px pictures; a cell set against another number's pictures is at least 86 on xbomb's
 # large cells (its 5 against its 1: 119 and more), 87 on minegauler, 122 on react-minesweeper, 65
 # on gnome-mines from 37 px up. Below ~33 px gnome-mines' numbers come as near as 20: this look
-# decides nothing there, nor does ``PEAK``'s at 23 px. Across a gap wider than any between two sizes
-# of a skin (gnome-mines' 99 px cells from its 57.56 px pictures, 1.7 times), 2 right reads of 173
-# reach 59 and 93: a number far in size from every picture of it may be refused.
+# decides nothing there, nor does ``PEAK``'s at 23 px (a skin with every number reads each as itself
+# at the small scale; for one that lacks a number, ``NEAR_SHARE`` decides). Across a gap wider than
+# any between two sizes of a skin (gnome-mines' 99 px cells from its 57.56 px pictures, 1.7 times), 2
+# right reads of 173 reach 59 and 93: a number far in size from every picture of it may be refused.
 SCALED_PEAK = 56.0
+# For a skin that lacks a number: the largest mean difference (``_apart``) between a cell read as a
+# number and that number's pictures, as a share of the least mean difference between a picture of it
+# and one of another number of that size (the skin's own, less the numbers it lacks). Measured on every
+# number cell of the labelled screenshots (1971 distinct pictures; gnome-mines, minegauler,
+# react-minesweeper, sgt-mines, xbomb, xdemineur; 16-99 px): set against the pictures of its own
+# number (every other number in the skin, so the share is the largest it can be), a cell reaches 0.22
+# (gnome-mines' 2 at 38 px: 4.1 of 18.3; react-minesweeper's 1 at 1.25x: 0.21), 0.24 against
+# gnome-mines' pictures of another size; set against another number's pictures, its own left out of
+# the skin, 0.47 or more, and where ``PEAK`` or ``SCALED_PEAK`` lets it pass (gnome-mines up to 41 px)
+# 0.51 (its 2 as a 1 at 31.7 px from 38 px pictures: 15.8 of 30.9; 0.54 at a size it has pictures
+# of). gnome-mines' 6 against the 5 of a skin of 0-5 at 23 px: 25.0 of 30.4. Pictures of one number at
+# one size are up to 0.25 apart (KMines' see-through 0 over the shades of its background at 37 px).
+# xbomb's 5 at 44-62 px against its 20 px pictures (0.72-0.93) is refused, as ``SCALED_PEAK`` refused it.
+NEAR_SHARE = 1 / 3
+# ... but never less than this (0-255): what the capture alone may add to every pixel, the client's
+# drawing aside. A 16-bit capture, restored (``colour_cast.restore_16_bit``), is up to 4 levels off in
+# a channel at every pixel; xbomb's thin digits on 50 px white cells differ from one another by 4.2-6.9
+# on average, so their share alone (1.4-2.3) refused such captures read with the shipped xbomb skin (it
+# has no 8). The peak tells those digits apart (113 and more); gnome-mines' numbers that pass it differ
+# by 13.8 or more. JPEG's error is larger (a mean of 5-20 at quality 95 around coloured digits): with
+# a skin that lacks a number, a JPEG is more often refused.
+CAPTURE_NOISE = 5.0
 
 
 class Mismatches(NamedTuple):
@@ -76,20 +111,25 @@ class Mismatches(NamedTuple):
 
 def detail_mismatches(frame: np.ndarray, lattice: Lattice, skin: Skin, chars: np.ndarray) -> Mismatches:
     """Which cells read as a number (``chars``, one character per cell) look like none of its pictures."""
-    peaks, scaled = detail_peaks(frame, lattice, skin, chars)
-    unlike = peaks > np.where(scaled, SCALED_PEAK, PEAK)
+    peaks, means, mean_limits, scaled = detail_distances(frame, lattice, skin, chars)
+    unlike = (peaks > np.where(scaled, SCALED_PEAK, PEAK)) | (means > mean_limits)
     return Mismatches(unlike, unlike & scaled)
 
 
-def detail_peaks(frame: np.ndarray, lattice: Lattice, skin: Skin,
-                 chars: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per cell, how far its middle is from the pictures of the number read (the largest difference at
-    one pixel): the first picture within the limit, else the nearest; 0 where the skin has no picture
-    of it. And per cell, whether those were captures of another size brought to this one."""
-    out = np.zeros(lattice.rows * lattice.cols, dtype=np.float32)
-    scaled = np.zeros(len(out), dtype=bool)
+def detail_distances(frame: np.ndarray, lattice: Lattice, skin: Skin,
+                     chars: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per cell, how far its middle is from the pictures of the number read: the largest difference at
+    one pixel and the mean one, against the first picture within the limits, else the nearest; 0 where
+    the skin has no picture of it. Per cell, the limit of the mean (``NEAR_SHARE``, ``CAPTURE_NOISE``;
+    infinite for a skin with every number). And per cell, whether those were captures of another size brought to
+    this one."""
+    count = lattice.rows * lattice.cols
+    peaks, means = np.zeros(count, dtype=np.float32), np.zeros(count, dtype=np.float32)
+    mean_limits = np.full(count, np.inf, dtype=np.float32)
+    scaled = np.zeros(count, dtype=bool)
     pitch = (round(lattice.pitch[0] * 2) / 2, round(lattice.pitch[1] * 2) / 2)
     own = _captures(skin, *pitch)
+    lacking = lacks_a_number(skin)
     height, width = frame.shape[:2]
     for index in np.flatnonzero(np.isin(chars, list(NUMBERS))):
         row, col = divmod(int(index), lattice.cols)
@@ -99,6 +139,11 @@ def detail_peaks(frame: np.ndarray, lattice: Lattice, skin: Skin,
         captures = own[char] if taught else _scaled_captures(skin, char, rect.width, rect.height, *pitch)
         if not captures:
             continue
+        if lacking:
+            size = pitch if taught else _nearest_size(skin, char, *pitch)
+            mean_limit = max(NEAR_SHARE * _separations(skin, *size).get(char, math.inf), CAPTURE_NOISE)
+        else:
+            mean_limit = math.inf
         framed, (mx, my) = captures[0]
         # The cell's middle with REACH px to move in, one more px round it for ``_apart`` and one for
         # the blur (pictures of one number share their size and place).
@@ -108,50 +153,66 @@ def detail_peaks(frame: np.ndarray, lattice: Lattice, skin: Skin,
             continue  # at the frame's edge: not judged here
         raw = frame[top:bottom, left:right]
         # A client draws a number the same way every time: each picture is judged once.
-        key = (id(captures), char, raw.shape, raw.tobytes())
+        key = (id(captures), char, raw.shape, raw.tobytes(), mean_limit)
         if key not in _judged:
             if len(_judged) > JUDGED_KEPT:
                 _judged.clear()
-            _judged[key] = _nearest(raw, captures, PEAK if taught else SCALED_PEAK)
-        out[index], scaled[index] = _judged[key], not taught
-    return out, scaled
+            _judged[key] = _nearest(raw, captures, PEAK if taught else SCALED_PEAK, mean_limit)
+        peaks[index], means[index] = _judged[key]
+        mean_limits[index], scaled[index] = mean_limit, not taught
+    return peaks, means, mean_limits, scaled
 
 
-# Pictures already judged: (captures, number, shape, pixels) -> peak.
-_judged: dict[tuple, float] = {}
+# Pictures already judged: (captures, number, shape, pixels, mean limit) -> (peak, mean).
+_judged: dict[tuple, tuple[float, float]] = {}
 JUDGED_KEPT = 20_000
 
 
-def _nearest(raw: np.ndarray, captures: list[tuple[np.ndarray, tuple[int, int]]], limit: float) -> float:
+def _nearest(raw: np.ndarray, captures: list[tuple[np.ndarray, tuple[int, int]]], limit: float,
+             mean_limit: float = math.inf) -> tuple[float, float]:
+    """(peak, mean) of ``raw`` (a cell's middle with room round it, as ``detail_distances`` cuts it)
+    against the first capture within both limits, else against the one nearest them."""
     import cv2
 
     region = cv2.blur(raw.astype(np.float32), (3, 3))[1:-1, 1:-1]
-    best = np.inf
+    best, worst = (math.inf, math.inf), math.inf
     for framed, _ in captures:
         if framed.shape != captures[0][0].shape:
             continue
-        middle = framed[1:-1, 1:-1]
-        fit = cv2.matchTemplate(region[1:-1, 1:-1], middle, cv2.TM_SQDIFF)
-        dy, dx = np.unravel_index(int(np.argmin(fit)), fit.shape)
-        best = min(best, _apart(region[dy : dy + framed.shape[0], dx : dx + framed.shape[1]], framed))
-        if best <= limit:
+        peak, mean = _apart(_aligned(region, framed), framed)
+        over = max(peak / limit, mean / mean_limit if mean_limit > 0 else math.inf)
+        if over < worst:
+            best, worst = (peak, mean), over
+        if over <= 1.0:
             break
-    return float(best)
+    return best
 
 
-def _apart(a: np.ndarray, b: np.ndarray) -> float:
-    """The largest difference between two pictures (each with a one-pixel frame round the part
-    compared; at a pixel, the channel that differs most) at a pixel with no match within one pixel of it in the other, either way: a stroke
-    drawn a pixel over (fonts at sizes a fraction of a pixel apart) counts for nothing, a stroke where
-    the other picture has none within a pixel counts in full."""
+def _aligned(region: np.ndarray, framed: np.ndarray) -> np.ndarray:
+    """The part of ``region`` (blurred, REACH px round the place of ``framed``) that fits ``framed``
+    best."""
+    import cv2
 
-    def one_way(x: np.ndarray, y: np.ndarray) -> float:
+    fit = cv2.matchTemplate(region[1:-1, 1:-1], framed[1:-1, 1:-1], cv2.TM_SQDIFF)
+    dy, dx = np.unravel_index(int(np.argmin(fit)), fit.shape)
+    return region[dy : dy + framed.shape[0], dx : dx + framed.shape[1]]
+
+
+def _apart(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """The largest and the mean difference between two pictures (each with a one-pixel frame round the
+    part compared; at a pixel, the channel that differs most, from the nearest pixel within one pixel
+    of it in the other, either way): a stroke drawn a pixel over (fonts at sizes a fraction of a pixel
+    apart) counts for nothing, a stroke where the other picture has none within a pixel counts in
+    full, and so does a tint over the whole middle."""
+
+    def one_way(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         h, w = x.shape[0] - 2, x.shape[1] - 2
         inner = x[1:-1, 1:-1]
         near = np.stack([np.abs(inner - y[dy : dy + h, dx : dx + w]).max(axis=2) for dy in range(3) for dx in range(3)])
-        return float(near.min(axis=0).max())
+        return near.min(axis=0)
 
-    return max(one_way(a, b), one_way(b, a))
+    there, back = one_way(a, b), one_way(b, a)
+    return float(max(there.max(), back.max())), float(max(there.mean(), back.mean()))
 
 
 @functools.lru_cache(maxsize=64)
@@ -182,11 +243,10 @@ def _scaled_captures(skin: Skin, char: str, width: int, height: int, pitch_x: fl
     gives them); the offset (x, y) of the middle in the cell's box. Empty when the skin has none."""
     import cv2
 
-    mine = [t for t in skin.templates if t.char == char]
-    if char not in NUMBERS or not mine:
+    if char not in NUMBERS or char not in skin.chars:
         return ()
-    nearest = min({t.pitch for t in mine},
-                  key=lambda p: abs(math.log(p[0] / pitch_x)) + abs(math.log(p[1] / pitch_y)))
+    nearest = _nearest_size(skin, char, pitch_x, pitch_y)
+    mine = [t for t in skin.templates if t.char == char]
     mx, my = round(width * (1 - MIDDLE) / 2), round(height * (1 - MIDDLE) / 2)
     side_x, side_y = width - 2 * mx + 2, height - 2 * my + 2
     found = []
@@ -204,3 +264,36 @@ def _scaled_captures(skin: Skin, char: str, width: int, height: int, pitch_x: fl
             x, y = (size[0] - side_x) // 2, (size[1] - side_y) // 2
             found.append((np.ascontiguousarray(image[y : y + side_y, x : x + side_x]), (mx, my)))
     return tuple(found)
+
+
+def _nearest_size(skin: Skin, char: str, pitch_x: float, pitch_y: float) -> tuple[float, float]:
+    """The pitch of the skin's pictures of ``char`` nearest this one (log distance: 20 to 40 px is as
+    far as 40 to 80)."""
+    return min({t.pitch for t in skin.templates if t.char == char},
+               key=lambda p: abs(math.log(p[0] / pitch_x)) + abs(math.log(p[1] / pitch_y)))
+
+
+@functools.lru_cache(maxsize=64)
+def _separations(skin: Skin, pitch_x: float, pitch_y: float) -> dict[str, float]:
+    """For each number with captures at this pitch, how far the nearest other number is from it: the
+    least mean difference (``_apart``) of a picture of another number of this size set against its
+    captures, as a cell showing that number would be."""
+    import cv2
+
+    own = _captures(skin, pitch_x, pitch_y)
+    pictures = [t for t in skin.templates if t.char in own
+                and abs(t.pitch[0] - pitch_x) <= SAME_SIZE and abs(t.pitch[1] - pitch_y) <= SAME_SIZE]
+    room = REACH + 2
+    found = {}
+    for char, captures in own.items():
+        framed, (mx, my) = captures[0]
+        alike = [f for f, _ in captures if f.shape == framed.shape]
+        nearest = math.inf
+        for picture in (t for t in pictures if t.char != char):
+            # A picture is one pitch box: its edge pixels drawn on give the middle room to move in.
+            box = cv2.copyMakeBorder(picture.image, room, room, room, room, cv2.BORDER_REPLICATE)
+            raw = box[my : my + framed.shape[0] + 2 * REACH + 2, mx : mx + framed.shape[1] + 2 * REACH + 2]
+            region = cv2.blur(raw.astype(np.float32), (3, 3))[1:-1, 1:-1]
+            nearest = min(nearest, *(_apart(_aligned(region, f), f)[1] for f in alike))
+        found[char] = nearest
+    return found

@@ -16,10 +16,12 @@ behind every cell, so no picture's surround is near an unseen number's: the surr
 compared with each cell's and picture's own median colour taken away, and either comparison may say
 "an opened cell's surround".
 
-Known gap: a number the skin lacks can still be read as the nearest one it has where that is close
-(gnome-mines' small cells: a 3 read as a 2 at 23 px, where ``detail`` decides nothing). A check of each
-number's middle against its pictures caught that, but it also refused right reads of a learnt
-minegauler skin's own screens now and then, so it is not in.
+A number the skin lacks is kept from passing for the nearest one it has by ``detail``: with such a
+skin, a cell read as a number must be near that number's pictures on the whole, within a share of how
+far they are from the nearest other number's (``detail.NEAR_SHARE``). What it refuses comes here. A
+client that tints each number's whole cell (gnome-mines) can give an unseen number a surround like no
+opened cell the skin has (its 6 at 23 px is 31 from its 5's, RMS, where ``SURROUND_CLOSE`` is 16):
+such a cell stays refused.
 """
 
 from __future__ import annotations
