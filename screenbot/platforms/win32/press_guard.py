@@ -3,7 +3,7 @@ is held back by Windows itself.
 
 Play looks at the window list before each press, but another program can raise a window between that
 look and the moment Windows decides which window takes the press (CI saw a press land on a Notepad
-raised over the board in those milliseconds, about once in ten runs). No look taken before the press
+raised over the board in those milliseconds, in 3 of about 25 runs). No look taken before the press
 can close that gap. Windows offers one place after it: a low-level mouse hook, which Windows calls
 with each press before it routes it to a window, and which may drop it. So around each of the bot's
 own clicks a hook is put in place that asks which top-level window is under the press at that moment;
