@@ -52,7 +52,16 @@ class Owners:
         return window.pid == self.own_pid
 
     def is_game(self, window: Shown) -> bool:
-        return window.owner == self.game or (self.game_pid != 0 and window.pid == self.game_pid)
+        return self._games(window.pid, window.owner)
+
+    def claims(self, api, hwnd: int) -> bool:
+        """Whether the top-level window ``hwnd``, asked about now rather than seen in a walk, is the
+        game's (itself, one it owns, its process's) or this process's."""
+        pid = api.process_id(hwnd)
+        return self._games(pid, api.root_owner(hwnd) or hwnd) or pid == self.own_pid
+
+    def _games(self, pid: int, owner: int) -> bool:
+        return owner == self.game or (self.game_pid != 0 and pid == self.game_pid)
 
 
 def title_of(api, hwnd: int) -> str:

@@ -107,10 +107,7 @@ class Win32Window:
     def is_its_own(self, hwnd: int) -> bool:
         """Whether a top-level window is the game's, one it owns (a dialog), its process's, or this
         process's (the bot's own overlays let clicks through)."""
-        if hwnd == self.window_id or self._api.root_owner(hwnd) == self.window_id:
-            return True
-        pid = self._api.process_id(hwnd)
-        return pid != 0 and pid in (self._owners.game_pid, self._owners.own_pid)
+        return self._owners.claims(self._api, hwnd)
 
     def guarded(self, click) -> None:
         """Run ``click`` (one press and release) so that its press reaches only the game's windows
