@@ -554,7 +554,11 @@ def _pointer_shot(game: _GnomeMinesGame, rng, where: str, away: np.ndarray):
 
     lattice = game.session.lattice
     cells = [(r, c) for r in range(game.rows) for c in range(game.cols)]
-    kind, cell, (x, y) = _pointer_spot(rng, where, lattice, cells, lattice.board_rect())
+    marked = sorted(game.flagged | game.questioned)
+    # Half the pointers on a board with flags or "?" marks rest on one of them: the client lights
+    # their tile too, which few of the other cells would show.
+    spots = marked if marked and rng.random() < 0.5 else cells
+    kind, cell, (x, y) = _pointer_spot(rng, where, lattice, spots, lattice.board_rect())
     before = game.cells(away)
     move_pointer(x, y)
     time.sleep(0.15)

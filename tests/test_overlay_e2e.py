@@ -12,6 +12,7 @@ from __future__ import annotations
 import subprocess
 import time
 
+import numpy as np
 import pytest
 
 # Real Xvfb and clients: the end-to-end tier (tests/conftest.py).
@@ -246,3 +247,81 @@ def test_the_overlay_wakes_when_the_game_draws(game):
         assert overlay.wait_for_change(2.0)  # True: woken by the drawing, not by the timeout
     finally:
         overlay.close()
+
+
+def test_a_live_hint_reads_every_state_under_the_players_pointer(desktop):
+    """The player's pointer rests on the board all through a live hint, and gnome-mines lights the tile
+    under it, a flag's or a "?"'s tile too: the session reads every state under the pointer as it is,
+    with no tick unreadable, in a window of a size drawn at random (the pictures of the lit marks
+    were taken at none)."""
+    import random
+
+    import pyautogui
+
+    from screenbot.capture import MssScreen
+    from screenbot.desktop.clients import start_gnome_mines
+    from screenbot.geometry import Rect
+    from screenbot.overlay.live import DRAWN, UNCHANGED, HintConfig, HintSession
+    from screenbot.platforms.x11.overlay import X11Overlay
+    from screenbot.platforms.x11.tracker import WindowTracker
+    from screenbot.play.live import SkinVision, load_skins, profile_for
+
+    from .seeds import REPLAY, SEED
+
+    rng = random.Random(SEED)
+    size = (rng.randint(600, 1200), rng.randint(450, 900))
+    replay = f"{REPLAY}, a {size[0]}x{size[1]} window"
+    pyautogui.PAUSE = 0.02
+    pyautogui.moveTo(5, 5)
+    game = start_gnome_mines(level="medium", window_size=size)
+    screen = MssScreen()
+    overlay = X11Overlay(game.window)
+    try:
+        time.sleep(0.5)
+        session = HintSession(screen=screen, screen_rect=Rect(0, 0, *screen.size),
+                              vision=SkinVision(load_skins(), "gnome-mines"), overlay=overlay,
+                              profile=profile_for("gnome-mines"), config=HintConfig(relocate_wait=0.3))
+        first = session.tick()
+        assert first.kind == DRAWN, (first, replay)
+        tracker = WindowTracker(game.window)
+        tracker.activate()  # gnome-mines pauses, ignoring clicks, while another window has the focus
+        tracker.close()
+        time.sleep(0.2)
+        pyautogui.click(*_cell_point(session, *first.hints.move[1:]))
+        pyautogui.moveTo(5, 5)
+        assert _wait(lambda: session.tick().kind == DRAWN and session.shown.board.count("#") < 16 * 16), replay
+        board = session.shown.board
+        covered = [(r, c) for r in range(16) for c in range(16) if board[r, c] == "#"]
+        flag, question = rng.sample(covered, 2)
+        pyautogui.rightClick(*_cell_point(session, *flag))
+        pyautogui.rightClick(*_cell_point(session, *question))
+        pyautogui.rightClick(*_cell_point(session, *question))  # gnome-mines' cycle: flag, then "?"
+        pyautogui.moveTo(5, 5)
+        marked = _wait(lambda: (lambda seen: seen.kind in (DRAWN, UNCHANGED) and seen.board[flag] == "F"
+                                and seen.board[question] == "?" and seen)(session.tick()))
+        assert marked, replay
+        board = marked.board
+        number = next(((r, c) for r in range(16) for c in range(16) if board[r, c] in "12345678"), None)
+        spots = {"a flag": flag, 'a "?"': question, "a covered cell": rng.choice([rc for rc in covered if rc not in (flag, question)])}
+        if number is not None:
+            spots["a number"] = number
+        for what, (r, c) in spots.items():
+            rect = session.located.lattice.cell_rect(r, c).translated(session.located.region.left, session.located.region.top)
+            away = screen.grab(rect.as_region())
+            x, y = _cell_point(session, r, c)
+            pyautogui.moveTo(x + rng.uniform(-0.2, 0.2) * rect.width, y + rng.uniform(-0.2, 0.2) * rect.height)
+            if what != "a number":  # gnome-mines lights a covered tile only: wait until it shows
+                assert _wait(lambda: not np.array_equal(screen.grab(rect.as_region()), away), timeout=2), (what, replay)
+            seen = []
+            deadline = time.monotonic() + 0.6
+            while time.monotonic() < deadline:
+                seen.append(session.tick())
+                time.sleep(0.02)
+            kinds = [result.kind for result in seen]
+            assert set(kinds) <= {DRAWN, UNCHANGED}, f"pointer on {what} at {(r, c)}: ticks {kinds}, {replay}"
+            assert all(result.board == board for result in seen), f"pointer on {what} at {(r, c)}, {replay}"
+        pyautogui.moveTo(5, 5)
+    finally:
+        overlay.close()
+        screen.close()
+        game.close()

@@ -123,7 +123,11 @@ def _describe(json_path: Path) -> str:
     else:
         size = f"{meta['rows']}x{meta['cols']} at scale {meta['scale']}"
     pointer = meta["pointer"]
-    where = f"pointer on {tuple(pointer['cell'])}" if pointer.get("cell") else f"pointer {pointer['where']}"
+    where = f"pointer {pointer['where']}"
+    truth = json_path.with_suffix(".txt")
+    if pointer.get("cell") and truth.exists():
+        r, c = pointer["cell"]
+        where = f"pointer on {(r, c)}, a {parse_board(truth.read_text(encoding='utf-8'))[r, c]!r}"
     return f"{size}, {meta['state']}, {where}, expect {meta['expect']}"
 
 

@@ -69,3 +69,37 @@ def test_a_board_ending_on_a_window_edge_that_runs_on_is_reported_cut():
     assert cut_sides(grid, find_edges(frame)) == ["right"]
     frame[:, edge : edge + 2] = 240  # no window border: the board just ends there, as a whole one does
     assert cut_sides(find_grids(frame)[0], find_edges(frame)) == []
+
+
+def _template(char: str, image: np.ndarray):
+    from pathlib import Path
+
+    from screenbot.vision.skins import Template, to_canonical
+
+    return Template(char, (float(image.shape[1]), float(image.shape[0])), to_canonical(image), image,
+                    Path(f"{char}-{image.shape[1]}-0.png"))
+
+
+def test_a_mark_is_known_on_each_look_of_the_covered_tile_and_nothing_else_is():
+    from screenbot.vision.skins import on_each_tile
+
+    pitch = 24
+    covered = np.full((pitch, pitch, 3), 186, np.uint8)
+    covered[:2], covered[:, :2] = 246, 246  # the gap around the tile, the same on every look
+    lit = covered.copy()
+    lit[2:, 2:] = 222  # the tile under the pointer
+    flag = covered.copy()
+    flag[6:18, 8:12] = 30  # the mark, drawn over the tile as it is
+    one = np.full((pitch, pitch, 3), 221, np.uint8)  # a number on a background of its own
+    one[6:18, 10:13] = 40
+    question_off_tile = one.copy()  # a mark a client draws on a background of its own
+    question_off_tile[:, :, 0] = 90
+    derived = on_each_tile([_template("#", covered), _template("#", lit), _template("F", flag),
+                            _template("1", one), _template("?", question_off_tile)])
+    assert [t.char for t in derived] == ["F"]
+    expected = lit.copy()
+    expected[6:18, 8:12] = 30
+    assert (derived[0].image == expected).all()
+    assert derived[0].path.name == "F-24-0+tile1.png"
+    # One look of the tile only: nothing to derive.
+    assert on_each_tile([_template("#", covered), _template("F", flag)]) == ()

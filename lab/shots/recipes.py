@@ -81,6 +81,14 @@ RECIPES: tuple[Recipe, ...] = (
     Recipe("xd-dense-c", "xdemineur", {"cols": 30, "rows": 16, "mines": 120, "solver": True}, True, 13),
     Recipe("xd-16x16-win", "xdemineur", {"cols": 16, "rows": 16, "mines": 25, "solver": True}, False, 5),
     Recipe("xd-24x14-win", "xdemineur", {"cols": 24, "rows": 14, "mines": 35, "solver": True}, False, 6),
+    # The pointer over a covered cell, a flag and a "?" (the tile lit under each), at window sizes no
+    # picture was taken at; only those shots are kept.
+    Recipe("gm-medium-733-pointer", "gnome-mines", {"level": "medium", "window_size": (733, 517), "pointer_only": True},
+           False, 31),
+    Recipe("gm-big-1187-pointer", "gnome-mines", {"level": "big", "window_size": (1187, 655), "pointer_only": True},
+           False, 32),
+    Recipe("gm-small-862-pointer", "gnome-mines", {"level": "small", "window_size": (862, 771), "pointer_only": True},
+           False, 33),
     Recipe("gm-small-600-win", "gnome-mines", {"level": "small", "window_size": (600, 400), "solver": True}, False, 8),
     Recipe("gm-medium-600-win", "gnome-mines", {"level": "medium", "window_size": (600, 400), "solver": True}, False, 9),
     # Very dense boards played to a loss over many short games: the cells opened next to many mines
@@ -175,6 +183,7 @@ def _gnome_mines(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[
     if "high" in options:
         return _high_numbers(recipe, screen, rng)
     solver = options.pop("solver", False)
+    pointer_only = options.pop("pointer_only", False)
     if "custom" in options:
         cols, rows, _ = options["custom"]
         mines = None
@@ -193,7 +202,10 @@ def _gnome_mines(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[
             choose, session.won = _solver_driver(session, mines, won_when="all-safe-open")
             session.dismiss_win = lambda: _press("Escape")
         shots = play_desktop_game(session, look, recipe.name, rng, start, flags=0 if solver else 3, question=True,
-                                  hover_shots=1, keep_every=2 if not solver else 6, choose=choose)
+                                  hover_shots=1, hover_marks=pointer_only, keep_every=2 if not solver else 6,
+                                  choose=choose)
+        if pointer_only:
+            return [shot for shot in shots if "hover" in shot.tags]
         fresh_board = parse_board("\n".join("#" * cols for _ in range(rows)))
         return [LabelledShot(client.client, f"{recipe.name}-fresh", fresh, session.lattice, fresh_board,
                              shots[0].window, ("fresh",)), *shots]

@@ -259,12 +259,14 @@ def play_desktop_game(
     flags: int = 3,
     question: bool = True,
     hover_shots: int = 1,
+    hover_marks: bool = False,
     choose: Callable[[np.ndarray], tuple[str, int, int] | None] | None = None,
     max_moves: int = 400,
     keep_every: int = 4,
 ) -> list[LabelledShot]:
     """Play one game to its end, snapshotting along the way, and label every snapshot by the rules.
 
+    ``hover_marks``: also a shot with the pointer over a flag, and one over a "?".
     Moves are random covered cells unless ``choose(frame)`` proposes ("open"|"flag", r, c) (a solver
     driving through the recognizer: that only steers the game, the labels still come from the rules).
     """
@@ -304,6 +306,15 @@ def play_desktop_game(
             session.hover(r, c)
             game.snapshot(f"hover{i}", "hover")
             session.away()
+    if hover_marks:
+        # The pointer over a flag and over a "?": a client that lights the tile under the pointer
+        # lights these too, under the same mark.
+        for name, marked in (("flag", game.flagged), ("question", game.questioned)):
+            if marked:
+                r, c = rng.choice(sorted(marked))
+                session.hover(r, c)
+                game.snapshot(f"hover-{name}", "hover", f"hover-{name}")
+                session.away()
     for r, c in list(game.questioned):
         # Take the "?" off again (it cycles back to covered): how a client draws a "?" that hid a
         # mine after a loss varies, and the rules check should not depend on it.

@@ -265,7 +265,57 @@ def _read_skin(folder: Path) -> Skin:
         raise SkinError(f"no cell templates in {folder / 'cells'}", skin=name)
     if "#" not in {t.char for t in templates}:
         raise SkinError("no template for the covered cell", skin=name)
-    return Skin(name, tuple(templates), profile)
+    return Skin(name, tuple(templates) + on_each_tile(templates), profile)
+
+
+# The states of a cell not yet opened other than covered: marks the player puts on the covered tile.
+MARKS = ("F", "?")
+
+
+def on_each_tile(templates: list[Template] | tuple[Template, ...]) -> tuple[Template, ...]:
+    """Pictures of the marks (a flag, a "?") on each look of the covered tile they were not captured on.
+
+    A client that lights the covered tile under the pointer (or draws it pressed) lights a flag's or
+    a "?"'s tile the same way and draws the mark over it unchanged, yet a skin holds each mark on the
+    tile look it was captured on. Each picture is taken to lie on the look (the capture nearest its
+    size) it shares the most of its tile with: where it is nearer that look than half-way to another
+    (the tile shows through), it takes on the other look's difference; elsewhere (the mark) it is
+    kept. A mark that shares less than half the pixels where the looks differ is not drawn on the
+    tile (a client may give it a background of its own) and gets none."""
+    import cv2
+
+    looks = _looks(tuple(t for t in templates if t.char == "#"))
+    if len(looks) < 2:
+        return ()
+    derived = []
+    for template in templates:
+        if template.char not in MARKS:
+            continue
+        height, width = template.image.shape[:2]
+        tiles = []
+        for variants in looks:
+            nearest = min(variants, key=lambda t: abs(np.log(t.pitch[0] / template.pitch[0])) +
+                          abs(np.log(t.pitch[1] / template.pitch[1])))
+            tile = nearest.image if nearest.image.shape[:2] == (height, width) else \
+                cv2.resize(nearest.image, (width, height), interpolation=cv2.INTER_AREA)
+            tiles.append(tile.astype(np.int16))
+        own = template.image.astype(np.int16)
+        apart = [np.maximum.reduce([np.abs(other - tile).max(axis=-1) for other in tiles if other is not tile])
+                 for tile in tiles]
+        shows = [np.abs(own - tile).max(axis=-1) * 2 < differ for tile, differ in zip(tiles, apart)]
+        shares = [near.sum() / max(1, (differ > 0).sum()) for near, differ in zip(shows, apart)]
+        home = int(np.argmax(shares))
+        if shares[home] <= 0.5:
+            continue
+        for index, other in enumerate(tiles):
+            if index == home:
+                continue
+            image = np.clip(np.where(shows[home][..., None], own + other - tiles[home], own), 0, 255).astype(np.uint8)
+            canonical = to_canonical(image)
+            image.flags.writeable = canonical.flags.writeable = False
+            path = template.path.with_name(f"{template.path.stem}+tile{index}{template.path.suffix}")
+            derived.append(Template(template.char, template.pitch, canonical, image, path))
+    return tuple(derived)
 
 
 # The name of the built-in look read from its structure (``classic``).
