@@ -75,7 +75,6 @@ def read_board(
     min_conf = float(confidence.flat[worst])
     if min_conf < threshold:
         row, col = divmod(worst, lattice.cols)
-        path = save_crop(frame, lattice, row, col, crops_dir)
         pictures = "from the nearest size" if untaught[worst] else "at this size"
         why = (f"read as the {lattice.skin} look, {patterns[worst] or 'it is unclear'}" if skins[lattice.skin].family else
                f"its colours look like {str(matches.chars[worst])!r} but its pattern like {str(patterns[worst])!r} "
@@ -84,6 +83,16 @@ def read_board(
                f"small scale, but unlike every picture of it {pictures} (a number the skin has no picture of?)"
                if unlike[worst] else
                f"the {lattice.skin} cell matches no state well enough (second best {str(matches.second_chars[worst])!r})")
+        block = drawn_over_block(confidence < threshold, row, col)
+        if block is not None and not patterns[worst]:
+            # Cells that fail together, filling a box: what covers them is named before the one cell.
+            (top, left), (bottom, right) = block
+            why = (f"cells ({top},{left})-({bottom},{right}) match no state: something is drawn over them "
+                   f"(a tooltip, a popup, another window?); one of them: {why}")
+            path = save_crop(frame, lattice.block(top, left, bottom - top + 1, right - left + 1), 0, 0, crops_dir,
+                             name=f"{lattice.skin}-r{top}-c{left}-to-r{bottom}-c{right}")
+        else:
+            path = save_crop(frame, lattice, row, col, crops_dir)
         raise UnrecognizedCellError(
             why,
             row=row,
@@ -222,8 +231,27 @@ def _judge_weak_by_interior(matches: CellMatches, cells: np.ndarray, bank, thres
     return CellMatches(**fields)
 
 
-def save_crop(frame: np.ndarray, lattice: Lattice, row: int, col: int, folder: str | Path | None) -> Path | None:
-    """Save cell (row, col) with a margin of half a cell, for a person to look at."""
+def drawn_over_block(failing: np.ndarray, row: int, col: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The box of cells, ((top, left), (bottom, right)), that the failing cells touching (row, col)
+    make when there are two or more of them and they fill at least half their box: what something
+    drawn over the board (a tooltip, a popup) leaves. None for a cell failing on its own, or cells
+    strewn about (a board in other colours)."""
+    import cv2
+
+    count, labels = cv2.connectedComponents(failing.astype(np.uint8), connectivity=8)
+    mine = labels == labels[row, col]
+    rows, cols = np.nonzero(mine)
+    top, bottom, left, right = int(rows.min()), int(rows.max()), int(cols.min()), int(cols.max())
+    area = (bottom - top + 1) * (right - left + 1)
+    if len(rows) < 2 or len(rows) * 2 < area:
+        return None
+    return (top, left), (bottom, right)
+
+
+def save_crop(frame: np.ndarray, lattice: Lattice, row: int, col: int, folder: str | Path | None, *,
+              name: str | None = None) -> Path | None:
+    """Save cell (row, col) with a margin of half a cell, for a person to look at (as ``name``, by
+    default the skin and the cell)."""
     import cv2
 
     try:
@@ -232,7 +260,8 @@ def save_crop(frame: np.ndarray, lattice: Lattice, row: int, col: int, folder: s
         rect = lattice.cell_rect(row, col).expanded(int(max(lattice.pitch) // 2))
         height, width = frame.shape[:2]
         crop = frame[max(0, rect.top) : min(height, rect.bottom), max(0, rect.left) : min(width, rect.right)]
-        path = target / f"{lattice.skin}-r{row}-c{col}-{time.strftime('%Y%m%d-%H%M%S')}.png"
+        name = name or f"{lattice.skin}-r{row}-c{col}"
+        path = target / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.png"
         cv2.imwrite(str(path), crop)
         return path
     except OSError:  # saving is a courtesy; the error itself must still reach the caller
