@@ -130,3 +130,54 @@ def test_minesweeper_for_web_is_played_untaught_and_its_page_agrees(tmp_path):
     check(report, games)
     assert report["page_verdicts"] == report["outcomes"]
     assert sum(report["summary"]["wins_shown"].values()) == report["summary"]["wins"]
+
+
+def test_the_browsers_tooltip_over_the_board_is_refused_by_name(tmp_path):
+    """The pointer resting on the page's face button shows the browser's tooltip ("New game") over
+    the board's top row: `read` refuses that screenshot (exit 5) and names the cells under the
+    tooltip as covered by something drawn over them, never a board with exit 0."""
+    import contextlib
+    import io
+
+    import cv2
+    import numpy as np
+
+    from lab.shots.devtools import DevToolsPage, page_websocket_url
+    from lab.shots.sessions import move_pointer, page_on_screen
+    from screenbot.capture import MssScreen
+    from screenbot.commands.screenshot import read_screenshot
+    from screenbot.desktop import VirtualDisplay
+    from screenbot.vision import load_skins
+
+    from .minesweeper_for_web import FIELDS_JS, start
+
+    rng = random.Random(f"{SEED}-minesweeper-for-web-tooltip")
+    rows, cols = rng.randint(8, 12), rng.randint(9, 16)
+    skins = load_skins()
+    with VirtualDisplay(), start(rows, cols, 10, window_size=(1200, 1000)) as client, MssScreen() as screen:
+        page = DevToolsPage(page_websocket_url(client.devtools_port, "classic.html"))
+        time.sleep(1.0)
+        fields = page.evaluate(FIELDS_JS)
+        box = (min(f[2] for f in fields), min(f[3] for f in fields),
+               max(f[2] + f[4] for f in fields), max(f[3] + f[5] for f in fields))
+        dx, dy = page_on_screen(screen.grab(), page, box)
+        face = page.evaluate("(() => { const r = document.getElementById('face').getBoundingClientRect();"
+                             " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+        left, top, right, bottom = (round(v) for v in (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy))
+        move_pointer(5, 5)
+        time.sleep(0.5)
+        clear = screen.grab()
+        # On the lower half of the face (40 px tall): the tooltip shows below the pointer, over the board.
+        move_pointer(face[0] + dx + rng.uniform(-8, 8), face[1] + dy + rng.uniform(8, 14))
+        time.sleep(2.0)  # the tooltip shows after the pointer rests a moment
+        frame = screen.grab()
+        over = np.abs(frame[top:bottom, left:right].astype(int) - clear[top:bottom, left:right]).max(axis=2) > 0
+        assert over.any(), f"{REPLAY}: no tooltip over the board ({rows}x{cols}) to read past"
+        path = tmp_path / "tooltip.png"
+        cv2.imwrite(str(path), frame)
+        said = io.StringIO()
+        with contextlib.redirect_stderr(said):
+            reading = read_screenshot(path, frame, skins, "auto")
+    assert reading == 5, f"{REPLAY}: read with the tooltip over the board: {getattr(reading, 'board', reading)}"
+    assert "something is drawn over them (a tooltip" in said.getvalue(), said.getvalue()
+    assert "cells (0," in said.getvalue(), said.getvalue()  # the top row, where the tooltip is
