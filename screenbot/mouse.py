@@ -52,7 +52,10 @@ class Mouse(Protocol):
 
     def move(self, x: float, y: float) -> None: ...
 
-    def click(self, x: float, y: float, button: str = LEFT) -> None: ...
+    def click(self, x: float, y: float, button: str = LEFT, holding: tuple[str, ...] = ()) -> None:
+        """Press and release ``button`` at (x, y), with the keys ``holding`` held down around it
+        (a client that flags with Ctrl+click)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +93,7 @@ class Click:
     button: str
     x: float
     y: float
+    holding: tuple[str, ...] = ()  # keys held down around the click
 
 
 @dataclass(eq=False)
@@ -101,17 +105,22 @@ class BoardMouse:
     scale: ScreenScale = ScreenScale()
     screen: Rect | None = None
     chord_button: str = field(default=MIDDLE, kw_only=True)
+    # Keys held down around a left click that flags, for a client that takes no right click (Ctrl+click
+    # in minesweeper-for-web); none: the right button flags.
+    flag_keys: tuple[str, ...] = field(default=(), kw_only=True)
 
     def open(self, row: int, col: int) -> Click:
         return self._click(row, col, LEFT)
 
     def flag(self, row: int, col: int) -> Click:
+        if self.flag_keys:
+            return self._click(row, col, LEFT, self.flag_keys)
         return self._click(row, col, RIGHT)
 
     def chord(self, row: int, col: int) -> Click:
         return self._click(row, col, self.chord_button)
 
-    def _click(self, row: int, col: int, button: str) -> Click:
+    def _click(self, row: int, col: int, button: str, holding: tuple[str, ...] = ()) -> Click:
         board = self.board
         if not board.contains_cell(row, col):
             raise OffBoardClickError(
@@ -128,8 +137,8 @@ class BoardMouse:
                 f"cell ({row}, {col}) maps outside the board rectangle", row=row, col=col, rows=board.rows, cols=board.cols
             )
         x_pt, y_pt = self.scale.to_points(x_px, y_px)
-        self.mouse.click(x_pt, y_pt, button)
-        return Click(row, col, button, x_pt, y_pt)
+        self.mouse.click(x_pt, y_pt, button, holding)
+        return Click(row, col, button, x_pt, y_pt, holding)
 
     def park_point(self) -> tuple[float, float]:
         """A pointer position just below the board (or above it when the board touches the screen's
@@ -152,9 +161,11 @@ class BoardMouse:
 
 @dataclass
 class RecordingMouse:
-    """A fake mouse and keyboard: records every call, moves nothing. ``clicks`` holds (x, y, button)."""
+    """A fake mouse and keyboard: records every call, moves nothing. ``clicks`` holds (x, y, button), and
+    ``held`` the keys held down around each click (``()`` for most)."""
 
     clicks: list[tuple[float, float, str]] = field(default_factory=list)
+    held: list[tuple[str, ...]] = field(default_factory=list)
     moves: list[tuple[float, float]] = field(default_factory=list)
     keys: list[tuple[str, ...]] = field(default_factory=list)
     position: tuple[float, float] = (0.0, 0.0)
@@ -163,8 +174,9 @@ class RecordingMouse:
         self.moves.append((x, y))
         self.position = (x, y)
 
-    def click(self, x: float, y: float, button: str = LEFT) -> None:
+    def click(self, x: float, y: float, button: str = LEFT, holding: tuple[str, ...] = ()) -> None:
         self.clicks.append((x, y, button))
+        self.held.append(tuple(holding))
         self.position = (x, y)
 
     def press(self, *keys: str) -> None:
@@ -191,15 +203,23 @@ class PyAutoGuiMouse:
     def move(self, x: float, y: float) -> None:
         self._gui.moveTo(round(x), round(y))
 
-    def click(self, x: float, y: float, button: str = LEFT) -> None:
+    def click(self, x: float, y: float, button: str = LEFT, holding: tuple[str, ...] = ()) -> None:
         # The press and the release as two input events, each handed over before the next is sent
         # (on X11 pyautogui does so anyway). On Windows pyautogui's click is one call carrying both, and
         # under Wine, with low-level mouse hooks of two programs in place (``win32.press_guard``'s and
         # another's), the release reached winemine before the press now and then: the game kept the
         # mouse captured and ignored its F2 from then on.
         x, y = round(x), round(y)
-        self._gui.mouseDown(x, y, button=button)
-        self._gui.mouseUp(x, y, button=button)
+        down: list[str] = []
+        try:
+            for key in holding:
+                self._gui.keyDown(key)
+                down.append(key)
+            self._gui.mouseDown(x, y, button=button)
+            self._gui.mouseUp(x, y, button=button)
+        finally:
+            for key in reversed(down):  # never left held down, whatever went wrong
+                self._gui.keyUp(key)
 
     def press(self, *keys: str) -> None:
         if len(keys) == 1:

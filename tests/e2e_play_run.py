@@ -47,7 +47,7 @@ class AuditMouse:
     def press(self, *keys):
         self.mouse.press(*keys)
 
-    def click(self, x, y, button="left"):
+    def click(self, x, y, button="left", holding=()):
         located = self.player.located if self.player else None
         rect = located.geometry.inner_rect() if located else None
         scale = self.player.scale
@@ -66,7 +66,7 @@ class AuditMouse:
             control = any(abs(px - cx) <= 1 and abs(py - cy) <= 1 for cx, cy in points)
         self.clicks.append({"x": x, "y": y, "button": button, "on_board": on_board, "control": control,
                             "board": rect and rect.as_region()})
-        self.mouse.click(x, y, button)
+        self.mouse.click(x, y, button, holding)
 
 
 class SafetyAudit:

@@ -181,3 +181,44 @@ def test_the_browsers_tooltip_over_the_board_is_refused_by_name(tmp_path):
     assert reading == 5, f"{REPLAY}: read with the tooltip over the board: {getattr(reading, 'board', reading)}"
     assert "something is drawn over them (a tooltip" in said.getvalue(), said.getvalue()
     assert "cells (0," in said.getvalue(), said.getvalue()  # the top row, where the tooltip is
+
+
+def test_minesweeper_for_web_is_learnt_with_its_ctrl_click_flags_and_played_flagging(tmp_path):
+    """learn from zero labels on a client that takes no right click: it finds the page's own flag click
+    (Ctrl+click), learns the flag and "?" from it, and writes it into the profile; play with that skin
+    then flags mines the same way (--flag-mines), each flag read back as a flag, and finishes every
+    game."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from screenbot.desktop import VirtualDisplay
+
+    from .minesweeper_for_web import start
+
+    rng = random.Random(f"{SEED}-minesweeper-for-web-learn")
+    rows, cols = rng.randint(8, 10), rng.randint(8, 12)
+    print(f"minesweeper-for-web {rows}x{cols} with 10 mines, {REPLAY}")
+    skins = tmp_path / "skins"
+
+    def screenbot(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "screenbot", *args], env=dict(os.environ, **(env or {})),
+                              capture_output=True, text=True, timeout=600)
+
+    with VirtualDisplay(), start(rows, cols, 10, window_size=(1200, 1000)):
+        time.sleep(1.0)
+        learnt = screenbot("learn", "web", "--templates", str(skins), "--games", "6", "--json", "--seed", str(SEED))
+        assert learnt.returncode == 0, learnt.stderr[-3000:]
+        summary = json.loads(learnt.stdout.strip().splitlines()[-1])
+        print(json.dumps({k: summary[k] for k in ("seconds", "games_named", "states", "flag_click", "restart")}))
+        assert summary["flag_click"] == "Ctrl+click" and {"F", "?"} <= set(summary["states"]), summary
+        assert not any(check["verdict"].startswith("WRONG") for check in summary["checks"])
+        profile = json.loads((skins / "web" / "profile.json").read_text(encoding="utf-8"))
+        assert profile["play"]["flag_keys"] == ["ctrl"]
+        played = screenbot("play", "--client", "web", "--games", "5", "--flag-mines", "--json",
+                           env={"SCREENBOT_TEMPLATES": str(skins)})
+    assert played.returncode == 0, played.stderr[-3000:]
+    result = json.loads(played.stdout.strip().splitlines()[-1])
+    print(json.dumps(result))
+    assert result["games"] == 5 and result["wins"] + result["losses"] == 5

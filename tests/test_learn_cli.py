@@ -271,8 +271,8 @@ class MenuOnRightClick:
                 self.menu -= 1
         return image
 
-    def click(self, x: float, y: float, button: str = "left") -> None:
-        assert button == "right"
+    def click(self, x: float, y: float, button: str = "left", holding: tuple[str, ...] = ()) -> None:
+        assert button == "right" and not holding
         self.flags ^= {self.lattice.cell_at(x, y)}
         self.menu = (self.slow or 1) if self.menus else 0
 

@@ -516,7 +516,7 @@ class PlainMouse:
     def __init__(self) -> None:
         self.clicks: list[tuple] = []
 
-    def click(self, x, y, button="left"):
+    def click(self, x, y, button="left", holding=()):
         self.clicks.append((x, y, button))
 
     def size(self):

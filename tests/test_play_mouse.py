@@ -132,3 +132,60 @@ def test_measure_scale_uses_the_screen_origin_and_the_input_size():
     assert (scale.x, scale.y, scale.left, scale.top) == (2.0, 2.0, -1920, 0)
     # Capture pixel 0 is the left monitor's edge, 960 points left of the primary monitor.
     assert scale.to_points(0, 0) == (-960.0, 0.0)
+
+
+def test_a_client_that_flags_with_ctrl_click_is_sent_its_own_flag_click():
+    mouse = RecordingMouse()
+    board_mouse = BoardMouse(mouse, BOARD, flag_keys=("ctrl",))
+    click = board_mouse.flag(2, 3)
+    assert (click.button, click.holding) == ("left", ("ctrl",))
+    board_mouse.open(2, 4)
+    assert [c[2] for c in mouse.clicks] == ["left", "left"] and mouse.held == [("ctrl",), ()]
+
+
+class _Gui:
+    """pyautogui's calls, recorded; ``fail`` names the call that raises."""
+
+    def __init__(self, fail: str = "") -> None:
+        self.calls: list[tuple] = []
+        self.fail = fail
+
+    def __getattr__(self, name):
+        def call(*args, **kwargs):
+            self.calls.append((name, *args, *kwargs.values()))
+            if name == self.fail:
+                raise RuntimeError("the display went away")
+        return call
+
+
+def test_the_keys_are_held_around_the_click_and_let_go_even_when_it_fails():
+    from screenbot.mouse import PyAutoGuiMouse
+
+    mouse = object.__new__(PyAutoGuiMouse)  # no display: pyautogui itself is replaced
+    mouse._gui = _Gui()
+    mouse.click(10.4, 20.6, "left", ("ctrl", "shift"))
+    assert mouse._gui.calls == [("keyDown", "ctrl"), ("keyDown", "shift"), ("mouseDown", 10, 21, "left"),
+                                ("mouseUp", 10, 21, "left"), ("keyUp", "shift"), ("keyUp", "ctrl")]
+    mouse._gui = _Gui(fail="mouseDown")
+    with pytest.raises(RuntimeError):
+        mouse.click(1, 2, "left", ("ctrl",))
+    assert mouse._gui.calls[-1] == ("keyUp", "ctrl")
+
+
+def test_play_flags_a_ctrl_click_client_and_its_flags_win():
+    """A client that takes no right click and flags with Ctrl+click, whose win needs every mine flagged
+    (xdemineur's rule): with the profile's flag keys the bot's flags stand and its games are won."""
+    won = 0
+    for seed in range(3):
+        client = SimulatedClient(8, 8, 6, renderer=FlatRenderer(12), seed=seed, flag_keys=("ctrl",),
+                                 wins_need_flags=True)
+        profile = dataclasses.replace(PROFILE, mines={"8x8": 6}, win_requires_all_flags=True, flag_keys=("ctrl",))
+        player = Player(screen=client, screen_rect=client.screen_rect, mouse=client, vision=FlatVision(pitch=12),
+                        profile=profile, config=PlayConfig(games=1), window=client, sleep=lambda s: None)
+        results = player.play()
+        flags = [c for c in client.clicks if c.cell is not None and c.button == "right"]
+        assert len(results) == 1 and results[0].outcome in (WON, LOST)
+        if results[0].outcome == WON:
+            won += 1
+            assert len(flags) >= 6  # each of the bot's flags reached the client as its own flag click
+    assert won >= 1

@@ -125,6 +125,8 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
         "mine_total_shown": built.profile["mine_total_shown"],
         "hover_highlight": built.profile["hover_highlight"],
         "question_marks": built.profile["question_marks"],
+        "flag_click": ("+".join(key.capitalize() for key in seen.flag_keys) + "+click" if seen.flag_keys
+                       else "right click" if seen.flag is not None else "none placed a flag"),
         "examples": built.examples,
         "checks": [{"frame": what, "verdict": verdict} for what, verdict in built.checks],
         "seed": seed,
@@ -145,7 +147,7 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
           "whether a win needs every mine flagged is not known: play flags the mines left once every safe cell "
           "is open and counts a win only when the client shows it"))
     print(f"new game: {summary['restart']} (tried: {', '.join(seen.restarts_tried) or 'none'}); "
-          f"cells light up under the pointer: {summary['hover_highlight']}")
+          f"cells light up under the pointer: {summary['hover_highlight']}; a flag: {summary['flag_click']}")
     print(f"mine total: {summary['mine_total'] or 'unknown'} ({summary['mine_total_shown']})")
     for what, verdict in built.checks:
         print(f"check {what}: {verdict}")

@@ -265,7 +265,7 @@ class _NoClickMouse:
     def move(self, x: float, y: float) -> None:
         self._mouse.move(x, y)
 
-    def click(self, x: float, y: float, button: str = "left") -> None:
+    def click(self, x: float, y: float, button: str = "left", holding: tuple[str, ...] = ()) -> None:
         from ..play import PlayError
 
         raise PlayError("--dry-run must not click: refusing")

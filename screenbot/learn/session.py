@@ -23,7 +23,7 @@ from .clusters import Clusters
 from .ends import GameEnds
 from .naming import LostGame, NamingError, label, merge, name_lost_board
 from .watch import (Desk, LearnError, Seen, board_lattice, crop_around, debug_dump,
-                    fresh_phase, opened_ids)
+                    fresh_phase, only_cell_changed, opened_ids)
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,13 @@ log = logging.getLogger(__name__)
 ASSIST_AFTER = 3
 # Seconds waited before each new try of a game's first click that changed nothing.
 FIRST_CLICK_RETRIES = (0.5, 1.5)
+# The flag click tried where a right click places no flag: a left click with Ctrl held (minesweeper-for-web
+# and other web clients; Ctrl+click on a board cell opens or navigates nothing, unlike on a link).
+FLAG_KEYS = ("ctrl",)
+
+
+def _flag_click_name(keys: tuple[str, ...]) -> str:
+    return "+".join(key.capitalize() for key in keys) + "+click" if keys else "right clicks"
 
 
 class Session(GameEnds):
@@ -281,7 +288,12 @@ class Session(GameEnds):
             frames.append((image, ids))
             if state in seen.covered:
                 break
-        log.info("learn: right clicks on covered cell %s show %s", cell, shown)
+        log.info("learn: %s on covered cell %s show %s", _flag_click_name(self.mouse.flag_keys), cell, shown)
+        if cycle and shown and shown[0] in seen.covered and not self.mouse.flag_keys:
+            # No right click taken: the client's own flag click may be a left click with a key held.
+            found, image, ids = self.flag_by_keys(ids, cell)
+            if found:
+                return self.flag_one(image, ids, cycle=True)
         if cycle and shown and shown[0] not in seen.covered:
             seen.flag = shown[0]
             self.keep(*frames[0], "flag")
@@ -294,6 +306,29 @@ class Session(GameEnds):
         if not shown:
             seen.refused.append("a right click did not come back to the flag")
         return image, ids, {cell}
+
+    def flag_by_keys(self, ids: np.ndarray, cell: tuple[int, int]) -> tuple[bool, np.ndarray, np.ndarray]:
+        """Whether a left click with FLAG_KEYS held flags ``cell`` (a covered cell a right click left
+        as it was), with the frame and the cells after. A mark is what a few more such clicks take
+        round back to covered (a flag, maybe a "?"), nothing else on the board changing; a client that
+        ignores the key opens the cell instead (this game then goes on from there, or is lost). From
+        then on every flag is sent so."""
+        self.mouse.flag_keys = FLAG_KEYS
+        image, marked = self.right(ids, cell, again=True, others_may_change=True)
+        if int(marked[cell]) not in self.seen.covered and only_cell_changed(ids, marked, cell):
+            for _ in range(3):
+                image, after = self.right(marked, cell, again=True, others_may_change=True)
+                if not only_cell_changed(marked, after, cell):
+                    break
+                marked = after
+                if int(marked[cell]) in self.seen.covered:
+                    self.seen.flag_keys = FLAG_KEYS
+                    log.info("learn: no right click taken; %s marks cell %s and takes the mark off again",
+                             _flag_click_name(FLAG_KEYS), cell)
+                    return True, image, marked
+        self.mouse.flag_keys = ()
+        self.seen.refused.append(f"a right click placed no flag, nor did {_flag_click_name(FLAG_KEYS)}")
+        return False, image, marked
 
     def right_until(self, image: np.ndarray, ids: np.ndarray, cell: tuple[int, int], picture: int,
                     tries: int = 3) -> tuple[np.ndarray, np.ndarray, bool]:

@@ -277,6 +277,8 @@ def profile_for(seen: Seen, name: str) -> dict:
     slowest = max(seen.latencies, default=0.05)
     # Every game seen must agree; with no 0 seen in play, no rule ("none": play checks nothing).
     flood = "none" if not seen.floods or "none" in seen.floods else "4" if "4" in seen.floods else "8"
+    if seen.flag_keys:
+        play["flag_keys"] = list(seen.flag_keys)
     play.update({
         "redraw_timeout": round(max(0.5, 5 * slowest), 2),
         "settle": 0.02,

@@ -83,6 +83,9 @@ class Seen:
     lit: int | None = None  # the covered cell's picture under the pointer, when it has another
     flag: int | None = None
     question: int | None = None
+    # The keys held around a left click that flags, for a client that takes no right click (found when
+    # a right click placed no flag and this click placed one and took it off again): play's flag_keys.
+    flag_keys: tuple[str, ...] = ()
     names: dict[int, str] = field(default_factory=dict)
     frames: list[Frame] = field(default_factory=list)
     opened: set = field(default_factory=set)  # cells the bot opened in the game on (``Frame.opened``)
@@ -325,19 +328,19 @@ class Watcher:
         self.mouse.flag(*cell)
         self.park()
         image, after = self.settled(previous=ids)
-        if not others_may_change and not _only_cell_changed(ids, after, cell):
+        if not others_may_change and not only_cell_changed(ids, after, cell):
             # Still being drawn, or something opened over the board (a context menu). No key is pressed
             # to close it: a key may quit the client (Escape quits xdemineur).
             self.desk.sleep(SETTLE)
             image, after = self.settled()
-            if not _only_cell_changed(ids, after, cell):
+            if not only_cell_changed(ids, after, cell):
                 others = [(int(r), int(c)) for r, c in np.argwhere(ids != after) if (r, c) != cell]
                 raise LearnError(f"a right click on cell {cell} changed other cells too ({len(others)}, e.g. "
                                  f"{others[:3]}: a menu or window over the board?): nothing was written", code=1)
         return image, after
 
 
-def _only_cell_changed(before: np.ndarray, after: np.ndarray, cell: tuple[int, int]) -> bool:
+def only_cell_changed(before: np.ndarray, after: np.ndarray, cell: tuple[int, int]) -> bool:
     changed = before != after
     changed[cell] = False
     return not changed.any()

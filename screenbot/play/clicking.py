@@ -63,7 +63,8 @@ class Clicker:
     sleep: Callable[[float], None] = time.sleep
 
     def board_mouse(self, located: Located) -> BoardMouse:
-        return BoardMouse(self.mouse, located.geometry, self.scale, self.screen_rect, chord_button=self.profile.chord_button)
+        return BoardMouse(self.mouse, located.geometry, self.scale, self.screen_rect, chord_button=self.profile.chord_button,
+                          flag_keys=self.profile.flag_keys)
 
     def park(self, located: Located) -> None:
         """Move the pointer off the board when the client lights up the cell under it (gnome-mines

@@ -17,6 +17,8 @@ reads all of this from here, so supporting a client is data, not ``if client == 
   "You have lost." across it for 4 s): a board that stops reading is waited for that long before
   anything else is made of it. 0 (the default): none.
 - ``chord_button``: the button that opens around a satisfied number (``middle`` or ``left``).
+- ``flag_keys``: the keys held down around a left click that flags (``["ctrl"]``: minesweeper-for-web
+  takes no right click); none (the default): the right button flags.
 - ``flood``: which neighbours the client opens around a revealed zero ("8", "4" or "none"); a zero
   still next to a covered cell means the frame was caught mid-redraw.
 - ``confirm_clicks``: ``"board"`` waits until each click shows on the board and the board has settled
@@ -147,6 +149,7 @@ class PlayProfile:
     restart_timeout: float = 3.0
     end_mark: float = 0.0
     chord_button: str = "middle"
+    flag_keys: tuple[str, ...] = ()  # keys held around a left click that flags; (): a right click flags
     frozen_board_means_won: bool = False
     flood: str = "8"  # which neighbours the client opens around a zero by itself: "8", "4" or "none"
     confirm_clicks: str = "none"  # what each click waits for before the next: "none", "ping", "cell" or "board"
@@ -196,6 +199,7 @@ def profile_from_dict(skin: str, data: dict) -> PlayProfile:
             restart_timeout=float(play.get("restart_timeout", 3.0)),
             end_mark=float(play.get("end_mark", 0.0)),
             chord_button=str(play.get("chord_button", "middle")),
+            flag_keys=tuple(str(key) for key in play.get("flag_keys", ())),
             frozen_board_means_won=bool(play.get("frozen_board_means_won", False)),
             flood=_choice(play.get("flood", "8"), ("8", "4", "none"), "flood"),
             confirm_clicks=_choice(play.get("confirm_clicks", CONFIRM_NONE), CONFIRM_MODES, "confirm_clicks"),

@@ -14,6 +14,8 @@ from ..geometry import Rect
 from ..mouse import LEFT, MIDDLE, RIGHT
 from .renderers import BACKGROUND, WINDOW_FACE, FlatRenderer
 
+IGNORED = "ignored"  # a click the client does nothing with (``flag_keys``)
+
 END_MARK = (250, 250, 215)  # the colour of the band a loss draws across the board (end_mark_grabs)
 
 
@@ -109,6 +111,8 @@ class SimulatedClient:
     # Like gnome-mines when another window takes the focus: the board is hidden behind a "Paused" panel,
     # here every cell drawn covered (what the reader makes of that panel), until the window is activated.
     paused: bool = False
+    # Like minesweeper-for-web: a right click does nothing; a left click with these keys held flags.
+    flag_keys: tuple[str, ...] = ()
     on_click: Callable[[SimulatedClient, int], None] | None = None
 
     clicks: list[ClickRecord] = field(default_factory=list)
@@ -373,7 +377,13 @@ class SimulatedClient:
     def move(self, x: float, y: float) -> None:
         self.pointer = (x, y)
 
-    def click(self, x: float, y: float, button: str = LEFT) -> None:
+    def click(self, x: float, y: float, button: str = LEFT, holding: tuple[str, ...] = ()) -> None:
+        if self.flag_keys:
+            # The client's own flag click, as the right button; its right button does nothing.
+            button = RIGHT if button == LEFT and tuple(holding) == self.flag_keys else \
+                IGNORED if button == RIGHT or holding else button
+        elif holding:
+            button = IGNORED  # a click with keys held is none this client knows
         if self.stall_every and self.stall_until is None and not self.taken_since_grab and not self.held:
             self.batches += 1
             if self.batches % self.stall_every == 0:
@@ -398,7 +408,7 @@ class SimulatedClient:
         if on_control:
             self._new_game()
             return
-        if cell is None or self.closed:
+        if cell is None or self.closed or button == IGNORED:
             return
         if self.status != PLAYING and self.ignore_clicks_after_win:
             return

@@ -63,6 +63,7 @@ SCHEMA: dict[str, Any] = {
                 "restart_timeout": _SECONDS,
                 "end_mark": _SECONDS,
                 "chord_button": {"enum": ["middle", "left"]},
+                "flag_keys": {"type": "array", "items": {"enum": ["ctrl", "shift", "alt"]}, "uniqueItems": True},
                 "flood": {"enum": ["8", "4", "none"]},
                 "confirm_clicks": {"enum": ["none", "cell", "ping", "board"]},
                 "drops_clicks": {"type": "boolean"},

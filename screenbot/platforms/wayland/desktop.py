@@ -70,12 +70,19 @@ class WaylandInput:
     def move(self, x: float, y: float) -> None:
         self._session.pointer_to(x, y)
 
-    def click(self, x: float, y: float, button: str = "left") -> None:
+    def click(self, x: float, y: float, button: str = "left", holding: tuple[str, ...] = ()) -> None:
+        syms = [keysym(key) for key in holding]
         self._session.pointer_to(x, y)
         time.sleep(MOTION_SETTLE)
-        self._session.button(button, True)
-        time.sleep(PRESS_HOLD)
-        self._session.button(button, False)
+        for sym in syms:
+            self._session.key(sym, True)
+        try:
+            self._session.button(button, True)
+            time.sleep(PRESS_HOLD)
+            self._session.button(button, False)
+        finally:
+            for sym in reversed(syms):
+                self._session.key(sym, False)
 
     def press(self, *keys: str) -> None:
         """One key, or a combination held down in order and let go in reverse (ctrl, r)."""

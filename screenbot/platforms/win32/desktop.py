@@ -115,12 +115,12 @@ class GuardedMouse:
         self._mouse = mouse
         self._window = window
 
-    def click(self, x: float, y: float, button: str = "left") -> None:
+    def click(self, x: float, y: float, button: str = "left", holding: tuple[str, ...] = ()) -> None:
         window = self._window()
         if window is None:
-            self._mouse.click(x, y, button)
+            self._mouse.click(x, y, button, holding)
         else:
-            window.guarded(lambda: self._mouse.click(x, y, button))
+            window.guarded(lambda: self._mouse.click(x, y, button, holding))
 
     def __getattr__(self, name: str):
         return getattr(self._mouse, name)
