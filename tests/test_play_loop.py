@@ -15,7 +15,7 @@ from screenbot.play.clicking import PING_ROUNDS
 from screenbot.play.observer import ABORTED, LOST, UNCONFIRMED, WON
 from screenbot.play.summary import format_summary, summarize
 from screenbot.play.profile import ControlAction, PlayProfile
-from screenbot.testing import FlatVision, SimulatedClient
+from screenbot.testing import FlatRenderer, FlatVision, SimulatedClient
 
 from .seeds import SEED
 
@@ -965,3 +965,22 @@ def test_a_restart_that_reaches_no_window_is_sent_again(tmp_path):
     assert len(results) == 3 and client.games_started == 3
     assert client.keys.count(GNOME_LIKE.restart.keys) == 4  # each of the two restarts sent twice
     assert_clicks_on_board(client)
+
+
+# A client that flags with Ctrl+click (minesweeper-for-web), played with a profile that says nothing of it.
+_CTRL_PROFILE = PlayProfile(skin="flat", client="sim", first_click="opening", mines=None, win_requires_all_flags=False,
+                            hover_highlight=False, restart=ControlAction(keys=("ctrl", "r")), redraw_timeout=0.01,
+                            settle=0.0)
+
+
+def test_a_client_that_takes_none_of_the_flag_clicks_is_told_how_it_may_flag(tmp_path):
+    """A client that flags with Ctrl+click, whose win needs every flag, with a profile that knows no flag
+    keys: the right clicks are not taken, and play
+    stops before clicking on the board it cannot make sense of, saying where the flag click is set."""
+    client = SimulatedClient(8, 8, 6, renderer=FlatRenderer(12), seed=0, flag_keys=("ctrl",), wins_need_flags=True)
+    profile = dataclasses.replace(_CTRL_PROFILE, mines={"8x8": 6}, win_requires_all_flags=True)
+    player = Player(screen=client, screen_rect=client.screen_rect, mouse=client, vision=FlatVision(pitch=12),
+                    profile=profile, config=PlayConfig(games=1, failure_dir=tmp_path), window=client,
+                    sleep=lambda s: None)
+    with pytest.raises(InconsistentReadingError, match="took none of the flag clicks.*flag_keys"):
+        player.play()

@@ -189,3 +189,4 @@ def test_play_flags_a_ctrl_click_client_and_its_flags_win():
             won += 1
             assert len(flags) >= 6  # each of the bot's flags reached the client as its own flag click
     assert won >= 1
+
