@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, templates: Path) -> int:
     from ..errors import BoardNotFoundError, DisplayError, MinesweeperError, ScreenError, SkinError
     from ..learn.watch import LearnError, debug_keep_skin
+    from ..learn.session import flag_click_name
     from ..learn.skin import SkinCheckError, labelled_frames
     from ..vision.newskin import NewSkinError, state_names
     from .new_skin import publish, staging
@@ -125,8 +126,7 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
         "mine_total_shown": built.profile["mine_total_shown"],
         "hover_highlight": built.profile["hover_highlight"],
         "question_marks": built.profile["question_marks"],
-        "flag_click": ("+".join(key.capitalize() for key in seen.flag_keys) + "+click" if seen.flag_keys
-                       else "right click" if seen.flag is not None else "none placed a flag"),
+        "flag_click": flag_click_name(seen.flag_keys) if seen.flag is not None else "none placed a flag",
         "examples": built.examples,
         "checks": [{"frame": what, "verdict": verdict} for what, verdict in built.checks],
         "seed": seed,

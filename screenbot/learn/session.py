@@ -37,8 +37,9 @@ FIRST_CLICK_RETRIES = (0.5, 1.5)
 FLAG_KEYS = ("ctrl",)
 
 
-def _flag_click_name(keys: tuple[str, ...]) -> str:
-    return "+".join(key.capitalize() for key in keys) + "+click" if keys else "right clicks"
+def flag_click_name(keys: tuple[str, ...]) -> str:
+    """The flag click in words: "Ctrl+click" for ``("ctrl",)``, "right click" for none."""
+    return "+".join(key.capitalize() for key in keys) + "+click" if keys else "right click"
 
 
 class Session(GameEnds):
@@ -288,7 +289,7 @@ class Session(GameEnds):
             frames.append((image, ids))
             if state in seen.covered:
                 break
-        log.info("learn: %s on covered cell %s show %s", _flag_click_name(self.mouse.flag_keys), cell, shown)
+        log.info("learn: %ss on covered cell %s show %s", flag_click_name(self.mouse.flag_keys), cell, shown)
         if cycle and shown and shown[0] in seen.covered and not self.mouse.flag_keys:
             # No right click taken: the client's own flag click may be a left click with a key held.
             found, image, ids = self.flag_by_keys(ids, cell)
@@ -324,10 +325,10 @@ class Session(GameEnds):
                 if int(marked[cell]) in self.seen.covered:
                     self.seen.flag_keys = FLAG_KEYS
                     log.info("learn: no right click taken; %s marks cell %s and takes the mark off again",
-                             _flag_click_name(FLAG_KEYS), cell)
+                             flag_click_name(FLAG_KEYS), cell)
                     return True, image, marked
         self.mouse.flag_keys = ()
-        self.seen.refused.append(f"a right click placed no flag, nor did {_flag_click_name(FLAG_KEYS)}")
+        self.seen.refused.append(f"a right click placed no flag, nor did {flag_click_name(FLAG_KEYS)}")
         return False, image, marked
 
     def right_until(self, image: np.ndarray, ids: np.ndarray, cell: tuple[int, int], picture: int,

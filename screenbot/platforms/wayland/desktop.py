@@ -74,14 +74,16 @@ class WaylandInput:
         syms = [keysym(key) for key in holding]
         self._session.pointer_to(x, y)
         time.sleep(MOTION_SETTLE)
-        for sym in syms:
-            self._session.key(sym, True)
+        down: list = []
         try:
+            for sym in syms:
+                self._session.key(sym, True)
+                down.append(sym)
             self._session.button(button, True)
             time.sleep(PRESS_HOLD)
             self._session.button(button, False)
         finally:
-            for sym in reversed(syms):
+            for sym in reversed(down):  # never left held down, whatever went wrong
                 self._session.key(sym, False)
 
     def press(self, *keys: str) -> None:
