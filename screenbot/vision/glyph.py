@@ -5,7 +5,7 @@ to the left in a 30 px cell than in a 23 or a 38 px one, so at a window size no 
 a flag matched no picture of the skin where the lattice puts it, and a won game (the client flags
 every mine) could not be read. Here the middle of every picture of the skin (of every size: a
 client may draw a glyph at this size as at another), zoomed a few steps either way, is slid over the
-middle of the cell in grey levels at a finer scale than the canonical one; each state scores its best
+middle of the cell in colour at a finer scale than the canonical one; each state scores its best
 fit, and the cell is read only when one state fits clearly better than every other
 (``cells.confidence``). Weak cells only: a few milliseconds each.
 """
@@ -31,7 +31,7 @@ MIDDLE = 0.6
 REACH = 0.25
 # Zooms of the pictures: a glyph drawn at 0.75-1.3 times the size a capture shows it at is found.
 ZOOMS = (0.75, 0.82, 0.9, 1.0, 1.1, 1.2, 1.3)
-# Two middles of one state closer than this (RMS, grey levels 0-255) are one.
+# Two middles of one state closer than this (RMS, 0-255) are one.
 REPEAT = 2.0
 # More weak cells than this are left to the earlier looks: something covers the board. (A won
 # gnome-mines expert board shows 99 flags, each a little different from the others.)
@@ -106,7 +106,8 @@ def _fits(region: np.ndarray, chars: tuple[str, ...], middles: np.ndarray) -> li
     """Each state's best fit to a cell's ``region`` (RMS, 0-255), best first: every middle at every
     place, as one matrix product (``cells.squared_distances``)."""
     side = round(SIDE * MIDDLE)
-    patches = np.lib.stride_tricks.sliding_window_view(region, (side, side)).reshape(-1, middles.shape[1])
+    patches = np.lib.stride_tricks.sliding_window_view(region, (side, side), axis=(0, 1)).transpose(0, 1, 3, 4, 2)
+    patches = patches.reshape(-1, middles.shape[1])
     rms = np.sqrt(squared_distances(np.ascontiguousarray(patches), middles).min(axis=0) / middles.shape[1])
     best: dict[str, float] = {}
     for char, value in zip(chars, rms):
@@ -152,12 +153,12 @@ def _distinct(chars: np.ndarray, middles: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 def _soft(picture: np.ndarray) -> np.ndarray:
-    """The picture's grey levels (the glyph's shape; colour was the earlier looks' to judge), a little
-    blurred so that a glyph half a pixel off costs little: float32, 2-D."""
+    """The picture in colour, a little blurred so that a glyph half a pixel off costs little: float32.
+    Colour, not grey levels: this look decides cells no earlier look could, and in grey levels a dark
+    box drawn over the board (a tooltip) fit gnome-mines' wrong flag on its red square (RMS 6)."""
     import cv2
 
-    grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY) if picture.ndim == 3 else picture
-    return cv2.GaussianBlur(grey.astype(np.float32), (3, 3), 0.8)
+    return cv2.GaussianBlur(picture.astype(np.float32), (3, 3), 0.8)
 
 
 __all__ = ["judge_weak_by_glyph"]

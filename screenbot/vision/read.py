@@ -84,7 +84,7 @@ def read_board(
                if unlike[worst] else
                f"the {lattice.skin} cell matches no state well enough (second best {str(matches.second_chars[worst])!r})")
         block = drawn_over_block(confidence < threshold, row, col)
-        if block is not None and not patterns[worst]:
+        if block is not None:
             # Cells that fail together, filling a box: what covers them is named before the one cell.
             (top, left), (bottom, right) = block
             why = (f"cells ({top},{left})-({bottom},{right}) match no state: something is drawn over them "
@@ -233,9 +233,9 @@ def _judge_weak_by_interior(matches: CellMatches, cells: np.ndarray, bank, thres
 
 def drawn_over_block(failing: np.ndarray, row: int, col: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """The box of cells, ((top, left), (bottom, right)), that the failing cells touching (row, col)
-    make when there are two or more of them and they fill at least half their box: what something
-    drawn over the board (a tooltip, a popup) leaves. None for a cell failing on its own, or cells
-    strewn about (a board in other colours)."""
+    make when there are two or more of them, they fill at least half their box and the box is at most
+    half the board: what something drawn over part of the board (a tooltip, a popup) leaves. None for
+    a cell failing on its own, cells strewn about, or most of the board failing (other colours)."""
     import cv2
 
     count, labels = cv2.connectedComponents(failing.astype(np.uint8), connectivity=8)
@@ -243,7 +243,7 @@ def drawn_over_block(failing: np.ndarray, row: int, col: int) -> tuple[tuple[int
     rows, cols = np.nonzero(mine)
     top, bottom, left, right = int(rows.min()), int(rows.max()), int(cols.min()), int(cols.max())
     area = (bottom - top + 1) * (right - left + 1)
-    if len(rows) < 2 or len(rows) * 2 < area:
+    if len(rows) < 2 or len(rows) * 2 < area or area * 2 > failing.size:
         return None
     return (top, left), (bottom, right)
 
