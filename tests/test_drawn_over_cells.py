@@ -12,6 +12,7 @@ import random
 import re
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -31,8 +32,6 @@ NAMED = re.compile(r"cells \((\d+),(\d+)\)-\((\d+),(\d+)\) match no state: somet
 def _tooltip(frame: np.ndarray, rng: random.Random, lattice) -> tuple[int, int, int, int]:
     """A light box with a dark border and a line of text, from the middle of a random cell, down and to
     the right; returns its (left, top, right, bottom) pixels."""
-    import cv2
-
     r, c = rng.randrange(lattice.rows), rng.randrange(lattice.cols)
     x0, y0 = (int(v) for v in lattice.face_center(r, c))
     pitch = max(lattice.pitch)
@@ -89,6 +88,8 @@ def test_a_box_drawn_over_cells_is_read_around_or_refused_by_name(seed, tmp_path
                 top, left, bottom, right = (int(v) for v in found.groups())
                 cells = {(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)}
                 assert cells <= touched, f"{where}: named {cells - touched} outside the box"
+                crop = cv2.imread(exc.crop_path)  # the whole box of cells, for a person to look at
+                assert crop.shape[1] >= (right - left + 1) * shot.lattice.pitch[0] - 2, where
                 named += 1
             continue
         except BoardNotFoundError:

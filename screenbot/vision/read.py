@@ -89,8 +89,7 @@ def read_board(
             (top, left), (bottom, right) = block
             why = (f"cells ({top},{left})-({bottom},{right}) match no state: something is drawn over them "
                    f"(a tooltip, a popup, another window?); one of them: {why}")
-            path = save_crop(frame, lattice.block(top, left, bottom - top + 1, right - left + 1), 0, 0, crops_dir,
-                             name=f"{lattice.skin}-r{top}-c{left}-to-r{bottom}-c{right}")
+            path = save_crop(frame, lattice, top, left, crops_dir, rows=bottom - top + 1, cols=right - left + 1)
         else:
             path = save_crop(frame, lattice, row, col, crops_dir)
         raise UnrecognizedCellError(
@@ -249,18 +248,18 @@ def drawn_over_block(failing: np.ndarray, row: int, col: int) -> tuple[tuple[int
 
 
 def save_crop(frame: np.ndarray, lattice: Lattice, row: int, col: int, folder: str | Path | None, *,
-              name: str | None = None) -> Path | None:
-    """Save cell (row, col) with a margin of half a cell, for a person to look at (as ``name``, by
-    default the skin and the cell)."""
+              rows: int = 1, cols: int = 1) -> Path | None:
+    """Save cell (row, col), or the box of ``rows`` x ``cols`` cells from it, with a margin of half a
+    cell, for a person to look at."""
     import cv2
 
     try:
         target = Path(folder) if folder is not None else Path(tempfile.gettempdir()) / "screenbot-cells"
         target.mkdir(parents=True, exist_ok=True)
-        rect = lattice.cell_rect(row, col).expanded(int(max(lattice.pitch) // 2))
+        rect = lattice.block(row, col, rows, cols).board_rect().expanded(int(max(lattice.pitch) // 2))
         height, width = frame.shape[:2]
         crop = frame[max(0, rect.top) : min(height, rect.bottom), max(0, rect.left) : min(width, rect.right)]
-        name = name or f"{lattice.skin}-r{row}-c{col}"
+        name = f"{lattice.skin}-r{row}-c{col}" + (f"-to-r{row + rows - 1}-c{col + cols - 1}" if rows * cols > 1 else "")
         path = target / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.png"
         cv2.imwrite(str(path), crop)
         return path
