@@ -118,3 +118,9 @@ def clicks_unshown(problems: list[Problem]) -> bool:
     """Whether ``problems`` (of ``reading_problems``) are all clicks of the last batch the board does not
     show yet: what a client that is slow to redraw, not a misreading, gives."""
     return bool(problems) and all(p.kind in (OPEN_UNSHOWN, FLAG_UNSHOWN) for p in problems)
+
+
+def flags_unshown(problems: list[Problem]) -> bool:
+    """Whether ``problems`` are all flag clicks the board does not show: a client that takes no
+    right click (its flag is a left click with a key held) gives that."""
+    return bool(problems) and all(p.kind == FLAG_UNSHOWN for p in problems)

@@ -22,7 +22,7 @@ from solver.errors import InconsistentBoardError
 
 from ..errors import BoardNotFoundError, UnrecognizedCellError
 from .clicking import Clicker
-from .consistency import FLAG_UNSHOWN, INCONSISTENT, UNREADABLE, Problem, clicks_unshown, reading_problems
+from .consistency import INCONSISTENT, UNREADABLE, Problem, clicks_unshown, flags_unshown, reading_problems
 from .controls import ClientControls
 from .locating import BoardTracker
 from .observer import WON, Action
@@ -248,12 +248,12 @@ class SafeReader:
             log.info("the board before the last clicks (%s):\n%s\nand as read now:\n%s",
                      ", ".join(f"{a.kind} ({a.row},{a.col})" for a in last_actions),
                      "\n".join(previous.grid), "\n".join(reading.board.grid))
-        flags_untaken = bool(problems) and all(problem.kind == FLAG_UNSHOWN for problem in problems)
         raise InconsistentReadingError(
             f"the board read from the screen cannot be right{self.tracker.dialog_note(located)} ({'; '.join(problems[:3])}); "
             "nothing was clicked on it"
             + ("; the client took none of the flag clicks: if it flags another way (Ctrl+click), 'screenbot learn' "
-               "finds it, or set \"flag_keys\" in the \"play\" section of the skin's profile.json" if flags_untaken else ""),
+               "finds it, or set \"flag_keys\" in the \"play\" section of the skin's profile.json" if flags_unshown(problems)
+               else ""),
             frame_path=path,
         )
 

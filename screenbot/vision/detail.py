@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..geometry import Lattice
-from .skins import Skin
+from .skins import Skin, pitch_distance
 from .unseen import lacks_a_number
 
 # The states checked: numbers, whose pictures differ by a small glyph.
@@ -269,8 +269,7 @@ def _scaled_captures(skin: Skin, char: str, width: int, height: int, pitch_x: fl
 def _nearest_size(skin: Skin, char: str, pitch_x: float, pitch_y: float) -> tuple[float, float]:
     """The pitch of the skin's pictures of ``char`` nearest this one (log distance: 20 to 40 px is as
     far as 40 to 80)."""
-    return min({t.pitch for t in skin.templates if t.char == char},
-               key=lambda p: abs(math.log(p[0] / pitch_x)) + abs(math.log(p[1] / pitch_y)))
+    return min({t.pitch for t in skin.templates if t.char == char}, key=lambda p: pitch_distance(p, (pitch_x, pitch_y)))
 
 
 @functools.lru_cache(maxsize=64)

@@ -237,7 +237,7 @@ def drawn_over_block(failing: np.ndarray, row: int, col: int) -> tuple[tuple[int
     a cell failing on its own, cells strewn about, or most of the board failing (other colours)."""
     import cv2
 
-    count, labels = cv2.connectedComponents(failing.astype(np.uint8), connectivity=8)
+    _, labels = cv2.connectedComponents(failing.astype(np.uint8), connectivity=8)
     mine = labels == labels[row, col]
     rows, cols = np.nonzero(mine)
     top, bottom, left, right = int(rows.min()), int(rows.max()), int(cols.min()), int(cols.max())

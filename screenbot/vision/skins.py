@@ -105,6 +105,11 @@ class TemplateBank:
     starts: np.ndarray  # (len(char_order),) first row of each char
 
 
+def pitch_distance(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """How far apart two cell pitches are, in log terms: 20 to 40 px is as far as 40 to 80."""
+    return abs(float(np.log(a[0] / b[0]))) + abs(float(np.log(a[1] / b[1])))
+
+
 @functools.lru_cache(maxsize=64)
 def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
     # For each state and each look of it (``_looks``: a covered cell lit under the pointer is another
@@ -114,7 +119,7 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
     chosen: list[Template] = []
     for char in sorted(skin.chars):
         for variants in _looks(tuple(t for t in skin.templates if t.char == char)):
-            dist = [abs(np.log(t.pitch[0] / px)) + abs(np.log(t.pitch[1] / py)) for t in variants]
+            dist = [pitch_distance(t.pitch, (px, py)) for t in variants]
             best = min(dist)
             chosen += [t for t, d in zip(variants, dist) if d <= best + 0.15]
     chars = tuple(t.char for t in chosen)
@@ -294,8 +299,7 @@ def on_each_tile(templates: list[Template] | tuple[Template, ...]) -> tuple[Temp
         height, width = template.image.shape[:2]
         tiles = []
         for variants in looks:
-            nearest = min(variants, key=lambda t: abs(np.log(t.pitch[0] / template.pitch[0])) +
-                          abs(np.log(t.pitch[1] / template.pitch[1])))
+            nearest = min(variants, key=lambda t: pitch_distance(t.pitch, template.pitch))
             tile = nearest.image if nearest.image.shape[:2] == (height, width) else \
                 cv2.resize(nearest.image, (width, height), interpolation=cv2.INTER_AREA)
             tiles.append(tile.astype(np.int16))
