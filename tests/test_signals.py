@@ -91,10 +91,15 @@ def test_new_skin_ended_by_sigterm_at_a_random_moment_leaves_no_staging_folder(t
     time.sleep(moment)
     run.send_signal(signal.SIGTERM)
     out, err = run.communicate(timeout=60)
-    assert run.returncode in (0, 130), err  # 0: it had finished before the signal came
+    # 0: it had finished before the signal came. -SIGTERM: it had finished and put the handlers back, and
+    # the signal came while Python was ending (seen once in CI, at 3.03 s): the skin must then be whole.
+    assert run.returncode in (0, 130, -signal.SIGTERM), err
     assert "Traceback" not in err
     assert not [p.name for p in templates.glob(".new-skin-*")] if templates.exists() else True
-    if run.returncode == 130:
+    if run.returncode != 130:
+        skin = templates / "sgt-again"
+        assert (skin / "profile.json").is_file() and any((skin / "cells").glob("*.png")), "not a whole skin"
+    else:
         assert "interrupted" in err and not (templates / "sgt-again").exists()
 
 
