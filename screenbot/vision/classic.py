@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..geometry import Lattice
-from .cells import board_inside, cell_images
+from .cells import board_inside, cell_images, channel_mean
 from .skins import CLASSIC, Skin
 
 # Side of the square each cell is scaled to before measuring: a 1-px bevel of a 30 px cell still shows.
@@ -85,7 +85,7 @@ def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
 
 def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each cell's top-left bands' brightness, its bottom-right bands', and its face's (its rim's median)."""
-    light = boxes.mean(axis=-1)
+    light = channel_mean(boxes)
     top_left = (light[:, BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, BAND].mean(axis=(1, 2))) / 2
     bottom_right = (light[:, FAR_BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, FAR_BAND].mean(axis=(1, 2))) / 2
     return top_left, bottom_right, np.median(_rim(light[..., None])[..., 0], axis=1)
@@ -483,7 +483,7 @@ def _like(boxes: np.ndarray, cell: np.ndarray) -> np.ndarray:
     """Which ``boxes`` look like ``cell`` along every line of their pixels, across and down: a box of a
     panel in the cells' grey with the board's frame along one side is like an empty cell on average,
     not along the frame."""
-    difference = np.abs(boxes - cell).mean(axis=3)
+    difference = channel_mean(np.abs(boxes - cell))
     return np.maximum(difference.mean(axis=1).max(axis=1), difference.mean(axis=2).max(axis=1)) < SAME_CELL
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from solver.board import UNREAD, Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
-from .cells import CellMatches, board_inside, cell_images, match_cells, pattern_states
+from .cells import CellMatches, board_inside, cell_images, match_cells, pattern_states, shifted_cell_images
 from .detail import detail_mismatches
 from .glyph import judge_weak_by_glyph
 from .lookalikes import judge_lookalikes
@@ -185,27 +185,14 @@ def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Latti
     (gnome-mines under GTK: 30 px cells, then 29 px ones), so cells far along the board can sit a
     pixel or two off their box. Only weak cells are re-cut, so a normal read costs nothing extra.
     """
-    import cv2
-
     weak = np.flatnonzero(matches.confidence < threshold)
-    height, width = frame.shape[:2]
-    reach_x = max(MIN_SHIFT, round(SHIFT_REACH * lattice.pitch[0]))
-    reach_y = max(MIN_SHIFT, round(SHIFT_REACH * lattice.pitch[1]))
-    shifts = [(dx, dy) for dy in range(-reach_y, reach_y + 1) for dx in range(-reach_x, reach_x + 1)]
+    reach = tuple(max(MIN_SHIFT, round(SHIFT_REACH * pitch)) for pitch in lattice.pitch)
     fields = {name: getattr(matches, name).copy() for name in CellMatches.FIELDS}
     for index in weak:
-        row, col = divmod(int(index), lattice.cols)
-        rect = lattice.cell_rect(row, col)
-        crops = []
-        for dx, dy in shifts:
-            left, top = rect.left + dx, rect.top + dy
-            if left < 0 or top < 0 or left + rect.width > width or top + rect.height > height:
-                continue
-            crops.append(cv2.resize(frame[top : top + rect.height, left : left + rect.width], (CANONICAL, CANONICAL),
-                                    interpolation=cv2.INTER_AREA))
-        if not crops:
+        crops = shifted_cell_images(frame, lattice.cell_rect(*divmod(int(index), lattice.cols)), reach)
+        if not len(crops):
             continue
-        trial = match_cells(np.stack(crops), bank)
+        trial = match_cells(crops, bank)
         best = int(np.argmax(trial.confidence))
         if trial.confidence[best] > fields["confidence"][index]:
             for name in fields:
