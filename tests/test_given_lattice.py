@@ -13,7 +13,7 @@ from screenbot.errors import BoardNotFoundError
 from screenbot.given_lattice import GivenLattice, GivenLatticeVision, LatticeOffFrameError, parse_lattice
 from screenbot.play import PlayConfig, Player
 from screenbot.play.observer import LOST, WON
-from screenbot.testing import FlatVision, SimulatedClient
+from screenbot.testing import FlatVision, SimulatedClient, SimulatedTime
 from screenbot.geometry import Lattice
 
 from .test_play_loop import GNOME_LIKE
@@ -153,10 +153,11 @@ class NoLocator(FlatVision):
 
 
 def given_player(client: SimulatedClient, lattice: Lattice, tmp_path, **config) -> Player:
+    time = SimulatedTime()  # a wait that times out (the window moved) takes no real time
     return Player(
         screen=client, screen_rect=client.screen_rect, mouse=client,
         vision=GivenLatticeVision(NoLocator(pitch=client.pitch), lattice), profile=GNOME_LIKE,
-        config=PlayConfig(failure_dir=tmp_path, **config), window=client, sleep=lambda s: None,
+        config=PlayConfig(failure_dir=tmp_path, **config), window=client, clock=time, sleep=time.sleep,
     )
 
 

@@ -15,7 +15,7 @@ from screenbot.play.clicking import PING_ROUNDS
 from screenbot.play.observer import ABORTED, LOST, UNCONFIRMED, WON
 from screenbot.play.summary import format_summary, summarize
 from screenbot.play.profile import ControlAction, PlayProfile
-from screenbot.testing import FlatRenderer, FlatVision, SimulatedClient
+from screenbot.testing import FlatRenderer, FlatVision, SimulatedClient, SimulatedTime
 
 from .seeds import SEED
 
@@ -59,24 +59,6 @@ def make_player(client: SimulatedClient, profile: PlayProfile, tmp_path, vision=
         window=client if followed else None,
         **({"clock": clock, "sleep": clock.sleep} if clock is not None else {"sleep": lambda s: None}),
     )
-
-
-class SimulatedTime:
-    """A clock for the loop that moves only when the loop sleeps, and by a millisecond each time it is
-    read (a wait that never sleeps still ends). On the real clock with sleeps that return at once, a
-    wait for a new game that does not come (the full restart timeout, 3 s) grabs and reads the board as
-    fast as the machine goes, thousands of times; here it looks 150 times, as often as it would on a
-    real screen, and takes no wall time. The simulated client counts its grabs, not seconds."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 0.001
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += max(0.0, seconds)
 
 
 def assert_clicks_on_board(client: SimulatedClient) -> None:
@@ -948,7 +930,7 @@ def test_a_board_covered_as_its_game_ends_stops_saying_it_is_no_longer_visible(t
             super().press(*keys)
 
     client = CoveredAtTheRestart(16, 16, 40, seed=4)
-    player = make_player(client, GNOME_LIKE, tmp_path, followed=False, games=5)
+    player = make_player(client, GNOME_LIKE, tmp_path, clock=SimulatedTime(), followed=False, games=5)
     with pytest.raises(WindowLostError, match="the board is no longer visible where it was: no new game appeared"):
         player.play()
     assert [r.outcome for r in player.results][-1] == LOST and client.covered
@@ -960,7 +942,7 @@ def test_a_restart_that_reaches_no_window_is_sent_again(tmp_path):
     coming back from a dialog just closed, and no window known to give it back to): while the ended
     game still shows, the restart goes again, and the session plays on."""
     client = SimulatedClient(9, 9, 10, seed=3, deaf_first_restart=True)
-    results = make_player(client, GNOME_LIKE, tmp_path, followed=False, games=3).play()
+    results = make_player(client, GNOME_LIKE, tmp_path, clock=SimulatedTime(), followed=False, games=3).play()
     assert [r.outcome for r in results if r.outcome not in (WON, LOST)] == []
     assert len(results) == 3 and client.games_started == 3
     assert client.keys.count(GNOME_LIKE.restart.keys) == 4  # each of the two restarts sent twice
@@ -979,8 +961,9 @@ def test_a_client_that_takes_none_of_the_flag_clicks_is_told_how_it_may_flag(tmp
     stops before clicking on the board it cannot make sense of, saying where the flag click is set."""
     client = SimulatedClient(8, 8, 6, renderer=FlatRenderer(12), seed=0, flag_keys=("ctrl",), wins_need_flags=True)
     profile = dataclasses.replace(_CTRL_PROFILE, mines={"8x8": 6}, win_requires_all_flags=True)
+    time = SimulatedTime()  # each flag click not taken is waited for its whole timeout
     player = Player(screen=client, screen_rect=client.screen_rect, mouse=client, vision=FlatVision(pitch=12),
                     profile=profile, config=PlayConfig(games=1, failure_dir=tmp_path), window=client,
-                    sleep=lambda s: None)
+                    clock=time, sleep=time.sleep)
     with pytest.raises(InconsistentReadingError, match="took none of the flag clicks.*flag_keys"):
         player.play()

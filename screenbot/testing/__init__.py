@@ -3,7 +3,7 @@
 - ``SimulatedClient``: a Minesweeper "window" backed by ``solver.game.Game``. It is at once the screen
   (``grab`` renders the game), the mouse and keyboard (clicks land on cells, keys restart) and the
   window (``geometry``, ``activate``; it can be moved or closed mid-game). Every click is recorded with
-  whether it fell on the board.
+  whether it fell on the board. ``SimulatedTime``: a clock whose waits pass without real time.
 - Renderers: ``FlatRenderer`` paints each cell state in its own flat colour (read back by
   ``FlatVision``, a fake of the vision module); ``ClassicRenderer`` the classic Windows look (raised
   covered cells, flat opened ones of the same colour); ``TemplateRenderer`` pastes a skin's template images,
@@ -16,7 +16,7 @@
 from solver.game import LOST, WON
 
 from ..mouse import RecordingMouse
-from .client import ClickRecord, SimulatedClient
+from .client import ClickRecord, SimulatedClient, SimulatedTime
 from .desktop import FakeDesktop
 from .overlay import FakeOverlay, OverlaidScreen
 from .renderers import ClassicRenderer, FlatReading, FlatRenderer, FlatVision, TemplateRenderer
@@ -34,5 +34,6 @@ __all__ = [
     "OverlaidScreen",
     "RecordingMouse",
     "SimulatedClient",
+    "SimulatedTime",
     "TemplateRenderer",
 ]

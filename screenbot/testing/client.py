@@ -532,3 +532,20 @@ class SimulatedClient:
     def outside_clicks(self) -> list[ClickRecord]:
         return [c for c in self.clicks if c.cell is None and not c.on_control]
 
+
+class SimulatedTime:
+    """A clock for the loop that moves only when the loop sleeps, and by a millisecond each time it is
+    read (a wait that never sleeps still ends). On the real clock with sleeps that return at once, a
+    wait for a new game that does not come (the full restart timeout, 3 s) grabs and reads the board as
+    fast as the machine goes, thousands of times; here it looks 150 times, as often as it would on a
+    real screen, and takes no wall time. The simulated client counts its grabs, not seconds."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += max(0.0, seconds)
