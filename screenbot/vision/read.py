@@ -26,7 +26,7 @@ from .glyph import judge_weak_by_glyph
 from .lookalikes import judge_lookalikes
 from .unseen import lacks_a_number, unseen_numbers
 from ..geometry import Lattice
-from .skins import CANONICAL, OUTSIDE, Skin, soften
+from .skins import OUTSIDE, Skin, soften
 
 log = logging.getLogger(__name__)
 
