@@ -7,6 +7,8 @@ a lit cell under the pointer read as an open 0, a board cut by its window. A one
 - every cell reads as an open empty cell: a board always has mines, so this is a blank area;
 - a revealed 0 has a covered neighbour in a client that opens around zeros by itself (the
   signature of a covered cell read as open, such as one lit under the pointer);
+- a number is smaller than the mines the board shows around it (a lost board's mines, "*" and the hit
+  one): a covered cell turned over reads as an open 0, and the mines beside it give it away;
 - no placement of mines satisfies the numbers (flags and "?" taken as unknown: players flag wrongly).
 
 The play loop applies the same rules through its own reading checks (``screenbot.play.consistency``).
@@ -14,7 +16,9 @@ The play loop applies the same rules through its own reading checks (``screenbot
 
 from __future__ import annotations
 
-from solver.board import Board
+import numpy as np
+
+from solver.board import EXPLODED, MINE, NUMBERS, Board
 from solver.errors import InconsistentBoardError
 
 from ..errors import ImplausibleBoardError
@@ -31,12 +35,30 @@ def implausible(board: Board, flood: str = "8") -> str:
     zeros = unopened_zeros(board, flood, flags=False)
     if zeros:
         return f"{zeros[0]}: the client opens around a zero, so a cell next to it is misread"
+    below = numbers_below_their_mines(board)
+    if below:
+        return below
     unknown = Board(tuple(row.replace("F", "#").replace("?", "#") for row in board.grid), None)
     try:
         analyze(unknown)
     except InconsistentBoardError as exc:
         return f"no placement of mines fits the numbers read ({exc})"
     return ""
+
+
+def numbers_below_their_mines(board: Board) -> str:
+    """The first number that is smaller than the mines shown around it ('' for none). The solver does
+    not ask this of a 0 (it looks only at numbers that can tell it something), and only a lost board
+    shows mines; flags are left out, as a player may have put them wrongly."""
+    cells = np.array([list(row) for row in board.grid])
+    mines = np.pad(np.isin(cells, [MINE, EXPLODED]), 1).astype(np.int8)
+    around = sum(np.roll(np.roll(mines, dy, 0), dx, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)[1:-1, 1:-1]
+    values = np.char.find(NUMBERS, cells)  # the number's value, -1 for any other cell
+    wrong = np.argwhere((values >= 0) & (around > values))
+    if not len(wrong):
+        return ""
+    r, c = (int(v) for v in wrong[0])
+    return f"({r},{c}) shows {values[r, c]} but {around[r, c]} mines are shown around it"
 
 
 def check_plausible(board: Board, skin) -> None:
