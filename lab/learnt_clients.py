@@ -8,12 +8,13 @@ client play no part in what is learnt.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class LearntClient:
-    client: str  # the name ``screenbot.desktop.start_client`` knows
+    client: str  # the name ``screenbot.desktop.start_client`` knows, or the found client's name
     options: dict  # start options (level, size, style)
     games: int  # games learn plays
     learn_options: tuple[str, ...]  # what a user would add (a restart no search tries)
@@ -22,10 +23,22 @@ class LearntClient:
     mine_total: dict | None  # the mine total learn must find, per board size; None: not shown
     wins_need_flags: bool  # whether the client's win needs every mine flagged
     labelled_skin: str | None = None  # the skin of its labelled shots in fixtures/screens, if any
+    # "module:function" that starts a client found for the tests, which no shipped code names (so that
+    # the classic look is tried on clients nobody tuned for); None: ``start_client`` starts it.
+    starter: str | None = None
 
     @property
     def label(self) -> str:
         return self.client + (f"-{self.options['style']}" if "style" in self.options else "")
+
+    def start(self):
+        """The client started on the current display (a ``ClientWindow``, to use as a context manager)."""
+        if self.starter is None:
+            from screenbot.desktop import start_client
+
+            return start_client(self.client, **self.options)
+        module, function = self.starter.split(":")
+        return getattr(importlib.import_module(module), function)(**self.options)
 
 
 # winemine (Wine's Minesweeper, green tiles on black) on an expert board: a dense board shows the
@@ -59,4 +72,12 @@ CLIENTS = (
     # game by its face above the board: no key may be sent to a browser (Ctrl+R reloaded the page).
     LearntClient("react-minesweeper", {}, 6, (), "a click", "#012F*", None, False,
                  "react-minesweeper"),
+    # Two clients in the classic look found on PyPI and npm, started by the tests' own starters:
+    # pygame-minesweeper (16 px tiles, a new game by its face above the board) and minesweeper-for-web
+    # in Chromium (40 px fields; it takes no right click, and flags by Ctrl+click, which learn finds).
+    LearntClient("pygame-minesweeper", {"level": "intermediate"}, 6, (), "a click", "#0123F*X", {"16x16": 40},
+                 False, starter="tests.pygame_minesweeper:start"),
+    LearntClient("minesweeper-for-web", {"rows": 9, "columns": 9, "bombs": 10, "window_size": (1200, 1000)}, 6, (),
+                 "a click", "#012F?*X", None, False, "classic",  # its shots: labelled as the classic look
+                 starter="tests.minesweeper_for_web:start"),
 )

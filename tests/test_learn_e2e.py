@@ -99,8 +99,10 @@ def test_learn_gnome_mines_from_zero_labels(tmp_path):
 UNSEEN_STATE = "matches no state well enough"
 
 # The clients learnt here, and what each must learn: one table with ``python3 -m lab learn-all``.
-# gnome-mines has a test of its own above, with more to check.
-LEARNT_CLIENTS = [case for case in CLIENTS if case.client != "gnome-mines"]
+# gnome-mines has a test of its own above, with more to check, and minesweeper-for-web one in
+# test_classic_web_client.py. pygame-minesweeper (about 3 minutes of learning) is learnt by
+# learn-all only, for CI's time.
+LEARNT_CLIENTS = [case for case in CLIENTS if case.client != "gnome-mines" and case.starter is None]
 
 
 # Games played with each learnt skin: enough for the mechanism (each game ends in a detected win or loss
@@ -115,7 +117,7 @@ def test_learn_from_zero_labels_then_play(case, tmp_path):
     print(f"seed {SEED}")
     skins = tmp_path / "skins"
     with _display():
-        with start_client(case.client, **case.options) as started:
+        with case.start() as started:
             debug = tmp_path / "learn-debug"
             done = _screenbot(["learn", "learnt", "--templates", str(skins), "--games", str(case.games), "--json",
                                "--seed", str(SEED), "-v", *case.learn_options], env={"SCREENBOT_LEARN_DEBUG": str(debug)},

@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _one(case, games: int, seed: int, folder: Path) -> dict:
     """Learn, play and read one client; every figure of it, or why it stopped."""
-    from screenbot.desktop import VirtualDisplay, start_client
+    from screenbot.desktop import VirtualDisplay
     from screenbot.errors import MinesweeperError
 
     name = "learnt-" + case.label.lower()
@@ -102,7 +102,7 @@ def _one(case, games: int, seed: int, folder: Path) -> dict:
     result: dict = {"client": case.label, "shots": {}}
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        with VirtualDisplay(), start_client(case.client, **case.options):
+        with VirtualDisplay(), case.start():
             started = time.monotonic()
             learnt = _screenbot(["learn", name, "--templates", str(skins), "--games", str(case.games), "--json",
                                  "--seed", str(seed), *case.learn_options], timeout=1200)
