@@ -65,10 +65,11 @@ def _resized(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 def shifted_cell_images(frame: np.ndarray, rect: Rect, reach: tuple[int, int]) -> np.ndarray:
     """The box ``rect`` moved by every whole-pixel shift (dx, dy) up to ``reach`` each way that stays on
-    the frame, each scaled to the canonical size: (shifts, CANONICAL, CANONICAL, 3) uint8, dy major. A box at least CANONICAL px each way is shrunk by area averaging, as ``cv2.resize`` does,
-    but for all shifts at once: area averaging is a linear map per axis, so two matrix products over
-    the pixels around the box give every shifted picture (one resize per shift cost a read of a board
-    of weak cells, 81 shifts each, a second or more)."""
+    the frame, each scaled to the canonical size: (shifts, CANONICAL, CANONICAL, 3) uint8, dy major.
+    A box at least CANONICAL px each way is shrunk by area averaging, as ``cv2.resize`` does (to within
+    a level in 0.01% of the pixels), but for all shifts at once: area averaging is a linear map per
+    axis, so two matrix products over the pixels around the box give every shifted picture (one resize
+    per shift cost a board of weak cells, 81 shifts each, a second or more)."""
     import cv2
 
     height, width = frame.shape[:2]
