@@ -242,8 +242,6 @@ def test_a_zero_next_to_a_covered_cell_is_a_half_drawn_frame():
     that picture would mark its neighbours safe, so the session waits for the next frame."""
     from dataclasses import replace as dc_replace
 
-    from screenbot.overlay.live import UNREADABLE
-
     client, overlay, screen, session = make_session()
     session._flood = "8"
     session.tick()
@@ -258,10 +256,79 @@ def test_a_zero_next_to_a_covered_cell_is_a_half_drawn_frame():
 
     session.env.vision.read = pressed
     click_cell(client, 4, 4)
-    assert session.tick().kind == UNREADABLE and overlay.shows == shown
+    # Every changed cell held (each 0 is beside a held cell): nothing drawn from this picture.
+    assert session.tick().kind == UNCHANGED and overlay.shows == shown
     session.env.vision.read = real_read
     result = session.tick()
     assert result.kind == DRAWN and result.board.grid == client.game.board().grid
+
+
+def test_a_button_held_on_a_covered_cell_keeps_the_overlay_up():
+    """A player holds the button on a covered cell for half a second (simulated time): the client draws
+    it pressed, like an open 0. The overlay stays as it was (it used to be hidden after 0.2 s of such
+    "misreads"), and the release that opens the cell is shown."""
+    from screenbot.testing import SimulatedTime
+
+    client, overlay, screen, session = make_session()
+    time = SimulatedTime()
+    session.env.clock = time
+    session._flood = "8"
+    result = session.tick()
+    click_cell(client, *result.hints.move[1:])  # the opening
+    session.tick()
+    shown = overlay.shows
+    grid = client.game.board().grid
+    cell = next((r, c) for r in range(9) for c in range(9) if grid[r][c] == "#" and not client.game.is_mine(r, c)
+                and any(grid[rr][cc] == "#" for rr in range(max(0, r - 1), min(9, r + 2))
+                        for cc in range(max(0, c - 1), min(9, c + 2)) if (rr, cc) != (r, c)))
+    client.pressed = [cell, 10**6]  # drawn pressed until the button is let go
+    start = time()
+    kinds = set()
+    while time() - start < 0.5:
+        kinds.add(session.tick().kind)
+    assert kinds == {UNCHANGED} and overlay.mapped and overlay.shows == shown
+    client.pressed = []
+    click_cell(client, *cell)
+    result = session.tick()
+    assert result.kind == DRAWN and overlay.mapped and result.board.grid == client.game.board().grid
+
+
+def test_a_cell_pressed_after_the_overlay_was_hidden_is_a_frame_to_look_at_again():
+    """The board unreadable long enough for the overlay to be hidden (and the board forgotten), then a
+    cell drawn pressed: nothing is left to hold it at, so that frame is unreadable, and the release is
+    shown. It raised AttributeError (a traceback ending the hint) before."""
+    from screenbot.errors import UnrecognizedCellError
+    from screenbot.overlay.live import UNREADABLE
+    from screenbot.testing import SimulatedTime
+
+    client, overlay, screen, session = make_session()
+    time = SimulatedTime()
+    session.env.clock = time
+    session._flood = "8"
+    result = session.tick()
+    click_cell(client, *result.hints.move[1:])  # the opening
+    session.tick()
+    real_read = session.env.vision.read
+
+    def unreadable(frame, lattice):
+        raise UnrecognizedCellError("something over the board", row=0, col=0, score=0.0)
+
+    grid = client.game.board().grid
+    cell = next((r, c) for r in range(9) for c in range(9) if grid[r][c] == "#" and not client.game.is_mine(r, c)
+                and any(grid[rr][cc] == "#" for rr in range(max(0, r - 1), min(9, r + 2))
+                        for cc in range(max(0, c - 1), min(9, c + 2)) if (rr, cc) != (r, c)))
+    client.pressed = [cell, 10**6]  # a change on screen, which the eyes cannot read for a while
+    session.env.vision.read = unreadable
+    start = time()
+    while time() - start < 0.5:
+        session.tick()
+    assert not overlay.mapped  # hidden after the misreads
+    session.env.vision.read = real_read
+    assert session.tick().kind == UNREADABLE
+    client.pressed = []
+    click_cell(client, *cell)
+    result = session.tick()
+    assert result.kind == DRAWN and overlay.mapped and result.board.grid == client.game.board().grid
 
 
 def test_a_pressed_cell_is_held_while_the_rest_of_the_change_is_shown():

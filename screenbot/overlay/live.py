@@ -225,7 +225,13 @@ class HintSession:
         if held:
             board = self._cells.pending.board.with_mines(board.mines)
             self._last_frame = None  # the held cells are read again even if the picture stays
-        if unopened_zeros(board, self._flood) or (held and not self._cells.changed.any()):
+        if held and not self._cells.changed.any() and self._last_board is not None:
+            # Only cells drawn pressed changed: a button held on a cell (a player's, for as long as
+            # they like), or a click a frame before its result. The board is what the overlay shows;
+            # it stays up (a misread would hide it after a moment), and those cells are read again.
+            self._cells.discard()
+            return TickResult(UNCHANGED, self._last_board)
+        if unopened_zeros(board, self._flood):
             return self._unreadable(f"half-drawn frame: {len(held)} cells pressed")
         reading = _Reading(board, located.lattice, self._cells.pending.min_confidence)
         if self._shown and board == self._last_board and not held:

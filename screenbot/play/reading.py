@@ -91,6 +91,11 @@ class ChangedCellsReader:
         return self._pending[0] if self._pending is not None else None
 
     @property
+    def accepted(self) -> BoardReading | None:
+        """The reading that stands (None before the first, or after ``forget``)."""
+        return self._accepted
+
+    @property
     def changed(self) -> np.ndarray:
         """The cells the pending reading read anew (and still holds), as a (rows, cols) bool array."""
         reading, _, cells = self._pending
