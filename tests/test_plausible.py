@@ -13,7 +13,7 @@ import pytest
 
 from screenbot.vision.plausible import implausible, numbers_below_their_mines
 from solver.board import Board
-from solver.game import Game
+from solver.game import LOST, PLAYING, Game
 
 from .seeds import REPLAY, SEED
 
@@ -21,17 +21,20 @@ pytestmark = pytest.mark.unit
 
 
 def _lost_board(rng: random.Random) -> Board:
-    """The board a random game shows once lost: clicks at random until one hits a mine."""
-    rows, cols = rng.randint(5, 16), rng.randint(5, 30)
-    game = Game(rows, cols, rng.randint(rows * cols // 8, rows * cols // 4), seed=rng.randrange(10**9))
-    cells = [(r, c) for r in range(rows) for c in range(cols)]
-    rng.shuffle(cells)
-    for r, c in cells:
-        if game.board().grid[r][c] == "#":
-            game.open(r, c)
-        if game.board().is_over:
-            break
-    return game.board()
+    """The board a random game shows once lost: clicks at random until one hits a mine (a game that
+    opens every safe cell first, which a small board's openings can, is drawn again)."""
+    while True:
+        rows, cols = rng.randint(5, 16), rng.randint(5, 30)
+        game = Game(rows, cols, rng.randint(rows * cols // 8, rows * cols // 4), seed=rng.randrange(10**9))
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+        rng.shuffle(cells)
+        for r, c in cells:
+            if game.status != PLAYING:
+                break
+            if game.board().grid[r][c] == "#":
+                game.open(r, c)
+        if game.status == LOST:
+            return game.board()
 
 
 def test_lost_boards_pass_and_their_covered_cells_read_as_open_0s_are_refused():
