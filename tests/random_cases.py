@@ -473,7 +473,10 @@ def make_gnome_mines_case(plan: dict, rng: random.Random, screen) -> Case:
                 raise DiscardCase(f"the lost board shows {shown} mines (the level has {mines}) and "
                                   f"{lost.count('X')} exploded ones", {"final": final, "before": before})
             if state == "lost":
-                (shot, pointer), board = _pointer_shot(game, rng, plan["pointer"], final), lost
+                # gnome-mines draws a wrong flag under the pointer as a lit plain flag (its cross
+                # gone): no picture tells it from a flag on a mine (docs/reading.md, known limits).
+                wrong = frozenset((r, c) for r, c, ch in lost.cells() if ch == "W")
+                (shot, pointer), board = _pointer_shot(game, rng, plan["pointer"], final, wrong), lost
                 meta.update(flags=len(game.flagged), questions=0)
             else:
                 (shot, pointer), away, flagged, questioned = mid
@@ -546,15 +549,16 @@ def _lattice_json(lattice, starts=None) -> dict:
     return out
 
 
-def _pointer_shot(game: _GnomeMinesGame, rng, where: str, away: np.ndarray):
+def _pointer_shot(game: _GnomeMinesGame, rng, where: str, away: np.ndarray, avoid=frozenset()):
     """The shot with the pointer ``where`` the plan says ("cell", "corner", "off-board"), and what
     the JSON says of it. ``away`` shows the same board with the pointer off it (the one labelled):
-    every cell but the one under the pointer (gnome-mines lights it) must look exactly as there."""
+    every cell but the one under the pointer (gnome-mines lights it) must look exactly as there.
+    The pointer never rests on the cells ``avoid``."""
     from lab.shots.sessions import move_pointer
 
     lattice = game.session.lattice
-    cells = [(r, c) for r in range(game.rows) for c in range(game.cols)]
-    marked = sorted(game.flagged | game.questioned)
+    cells = [(r, c) for r in range(game.rows) for c in range(game.cols) if (r, c) not in avoid]
+    marked = sorted((game.flagged | game.questioned) - set(avoid))
     # Half the pointers on a board with flags or "?" marks rest on one of them: the client lights
     # their tile too, which few of the other cells would show.
     spots = marked if marked and rng.random() < 0.5 else cells

@@ -362,26 +362,23 @@ def test_a_classic_look_client_is_learnt_and_its_skin_reads_its_boards_right(tmp
     assert reads, "every game was won before it could be read"
 
 
-@pytest.mark.parametrize("keys", [("ctrl",), ("alt",)], ids=["ctrl", "alt"])
-def test_a_client_that_takes_no_right_click_and_flags_with_a_key_held_is_learnt_so(keys):
-    """Like minesweeper-for-web: a right click does nothing, Ctrl+click (or Alt+click) flags. learn
-    finds the flag click, one key a game (a second click takes the flag off again; a key the client
-    ignores opens the cell), names the flag, and play's profile says so."""
+def test_a_client_that_takes_no_right_click_and_flags_with_ctrl_click_is_learnt_so():
+    """Like minesweeper-for-web: a right click does nothing, Ctrl+click flags. learn finds the flag
+    click (a second Ctrl+click takes the flag off again), names the flag, and play's profile says so."""
     print(f"seed {SEED}")
-    client = _client(SEED, flag_keys=keys)
-    seen = learn(_desk(client), "sim", 4, random.Random(SEED))
-    assert seen.flag_keys == keys and "F" in seen.names.values()
+    client = _client(SEED, flag_keys=("ctrl",))
+    seen = learn(_desk(client), "sim", 3, random.Random(SEED))
+    assert seen.flag_keys == ("ctrl",) and "F" in seen.names.values()
     from screenbot.learn.skin import profile_for
 
-    assert profile_for(seen, "sim")["play"]["flag_keys"] == list(keys)
+    assert profile_for(seen, "sim")["play"]["flag_keys"] == ["ctrl"]
 
 
 def test_a_client_whose_flag_click_is_not_found_is_learnt_without_flags_and_says_so():
-    """A right click does nothing and neither does Ctrl, Shift or Alt+click (this client wants Ctrl and
-    Alt at once): no flag is learnt, nothing else is lost, and the session says which clicks placed none."""
+    """A right click does nothing and neither does Ctrl+click (this client wants Alt): no flag is
+    learnt, nothing else is lost, and the session says which clicks placed none."""
     print(f"seed {SEED}")
-    seen = learn(_desk(_client(SEED, flag_keys=("ctrl", "alt"))), "sim", 4, random.Random(SEED))
+    seen = learn(_desk(_client(SEED, flag_keys=("alt",))), "sim", 3, random.Random(SEED))
     assert seen.flag_keys == () and seen.flag is None and "F" not in seen.names.values()
     assert {"#", "0", "1"} <= set(seen.names.values())
-    assert [why for why in seen.refused if "nor did" in why] == [
-        f"a right click placed no flag, nor did {name}+click" for name in ("Ctrl", "Shift", "Alt")]
+    assert any("nor did Ctrl+click" in why for why in seen.refused)

@@ -32,11 +32,9 @@ log = logging.getLogger(__name__)
 ASSIST_AFTER = 3
 # Seconds waited before each new try of a game's first click that changed nothing.
 FIRST_CLICK_RETRIES = (0.5, 1.5)
-# The flag clicks tried where a right click places no flag, one per game until one flags: a left click
-# with Ctrl held (minesweeper-for-web and other web clients), then Shift, then Alt. On a board cell none
-# of them opens or navigates anything (on a link Ctrl and Shift would open a tab or a window); a click
-# the client takes as a plain one opens the cell, and the game goes on from there.
-FLAG_CLICKS = (("ctrl",), ("shift",), ("alt",))
+# The flag click tried where a right click places no flag: a left click with Ctrl held (minesweeper-for-web
+# and other web clients; Ctrl+click on a board cell opens or navigates nothing, unlike on a link).
+FLAG_KEYS = ("ctrl",)
 
 
 def flag_click_name(keys: tuple[str, ...]) -> str:
@@ -294,7 +292,7 @@ class Session(GameEnds):
         log.info("learn: %ss on covered cell %s show %s", flag_click_name(self.mouse.flag_keys), cell, shown)
         if cycle and shown and shown[0] in seen.covered and not self.mouse.flag_keys:
             # No right click taken: the client's own flag click may be a left click with a key held.
-            found, image, ids = self.flag_by_keys(image, ids, cell)
+            found, image, ids = self.flag_by_keys(ids, cell)
             if found:
                 return self.flag_one(image, ids, cycle=True)
         if cycle and shown and shown[0] not in seen.covered:
@@ -310,18 +308,13 @@ class Session(GameEnds):
             seen.refused.append("a right click did not come back to the flag")
         return image, ids, {cell}
 
-    def flag_by_keys(self, image: np.ndarray, ids: np.ndarray, cell: tuple[int, int]) -> tuple[bool, np.ndarray, np.ndarray]:
-        """Whether a left click with the next of FLAG_CLICKS not tried yet held flags ``cell`` (a covered
-        cell a right click left as it was), with the frame and the cells after. A mark is what a few more
-        such clicks take round back to covered (a flag, maybe a "?"), nothing else on the board
-        changing; a client that ignores the keys opens the cell instead (this game then goes on from
-        there, or is lost, and the next game tries the next keys). From then on every flag is sent so."""
-        untried = [keys for keys in FLAG_CLICKS if keys not in self.seen.flag_keys_tried]
-        if not untried:
-            return False, image, ids
-        keys = untried[0]
-        self.seen.flag_keys_tried.append(keys)
-        self.mouse.flag_keys = keys
+    def flag_by_keys(self, ids: np.ndarray, cell: tuple[int, int]) -> tuple[bool, np.ndarray, np.ndarray]:
+        """Whether a left click with FLAG_KEYS held flags ``cell`` (a covered cell a right click left
+        as it was), with the frame and the cells after. A mark is what a few more such clicks take
+        round back to covered (a flag, maybe a "?"), nothing else on the board changing; a client that
+        ignores the key opens the cell instead (this game then goes on from there, or is lost). From
+        then on every flag is sent so."""
+        self.mouse.flag_keys = FLAG_KEYS
         image, marked = self.right(ids, cell, again=True, others_may_change=True)
         if int(marked[cell]) not in self.seen.covered and only_cell_changed(ids, marked, cell):
             for _ in range(3):
@@ -330,12 +323,12 @@ class Session(GameEnds):
                     break
                 marked = after
                 if int(marked[cell]) in self.seen.covered:
-                    self.seen.flag_keys = keys
+                    self.seen.flag_keys = FLAG_KEYS
                     log.info("learn: no right click taken; %s marks cell %s and takes the mark off again",
-                             flag_click_name(keys), cell)
+                             flag_click_name(FLAG_KEYS), cell)
                     return True, image, marked
         self.mouse.flag_keys = ()
-        self.seen.refused.append(f"a right click placed no flag, nor did {flag_click_name(keys)}")
+        self.seen.refused.append(f"a right click placed no flag, nor did {flag_click_name(FLAG_KEYS)}")
         return False, image, marked
 
     def right_until(self, image: np.ndarray, ids: np.ndarray, cell: tuple[int, int], picture: int,

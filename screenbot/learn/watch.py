@@ -86,7 +86,6 @@ class Seen:
     # The keys held around a left click that flags, for a client that takes no right click (found when
     # a right click placed no flag and this click placed one and took it off again): play's flag_keys.
     flag_keys: tuple[str, ...] = ()
-    flag_keys_tried: list[tuple[str, ...]] = field(default_factory=list)  # in the order tried
     names: dict[int, str] = field(default_factory=dict)
     frames: list[Frame] = field(default_factory=list)
     opened: set = field(default_factory=set)  # cells the bot opened in the game on (``Frame.opened``)

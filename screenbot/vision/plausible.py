@@ -7,8 +7,10 @@ a lit cell under the pointer read as an open 0, a board cut by its window. A one
 - every cell reads as an open empty cell: a board always has mines, so this is a blank area;
 - a revealed 0 has a covered neighbour in a client that opens around zeros by itself (the
   signature of a covered cell read as open, such as one lit under the pointer);
-- a number is smaller than the mines the board shows around it (a lost board's mines, "*" and the hit
-  one): a covered cell turned over reads as an open 0, and the mines beside it give it away;
+- read as the classic look, a number is smaller than the mines the board shows around it (a lost
+  board's mines, "*" and the hit one): a covered cell turned over reads as an open 0, and the mines
+  beside it give it away (a skin's own pictures are not held to it: xbomb draws a wrong flag at a
+  loss as an opened 0);
 - no placement of mines satisfies the numbers (flags and "?" taken as unknown: players flag wrongly).
 
 The play loop applies the same rules through its own reading checks (``screenbot.play.consistency``).
@@ -25,9 +27,13 @@ from ..errors import ImplausibleBoardError
 from ..play.consistency import unopened_zeros
 
 
-def implausible(board: Board, flood: str = "8") -> str:
+def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = False) -> str:
     """Why ``board`` cannot be what a game shows ('' when it can). ``flood`` is the client's rule for
-    opening around a zero ("8", "4" or "none", as in its profile's "play" section)."""
+    opening around a zero ("8", "4" or "none", as in its profile's "play" section).
+    ``pictures_mean_states``: the board was read as a look (the classic family), whose flat empty cell
+    is an opened 0, so its numbers must count the mines shown; a skin of a client's own pictures reads
+    what the client draws, and a client may draw an opened 0's picture for something else at a loss
+    (xbomb: a wrong flag)."""
     from solver import analyze
 
     if all(ch == "0" for row in board.grid for ch in row):
@@ -35,7 +41,7 @@ def implausible(board: Board, flood: str = "8") -> str:
     zeros = unopened_zeros(board, flood, flags=False)
     if zeros:
         return f"{zeros[0]}: the client opens around a zero, so a cell next to it is misread"
-    below = numbers_below_their_mines(board)
+    below = numbers_below_their_mines(board) if pictures_mean_states else ""
     if below:
         return below
     unknown = Board(tuple(row.replace("F", "#").replace("?", "#") for row in board.grid), None)
@@ -63,6 +69,6 @@ def numbers_below_their_mines(board: Board) -> str:
 
 def check_plausible(board: Board, skin) -> None:
     """Raise ImplausibleBoardError naming why ``board``, read with ``skin``, cannot be right."""
-    why = implausible(board, (skin.profile.get("play") or {}).get("flood", "8"))
+    why = implausible(board, (skin.profile.get("play") or {}).get("flood", "8"), pictures_mean_states=bool(skin.family))
     if why:
         raise ImplausibleBoardError(f"the {board.rows}x{board.cols} {skin.name} board read cannot be right: {why}")
