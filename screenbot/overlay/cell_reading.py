@@ -62,8 +62,8 @@ def half_drawn(chars: tuple[str, ...], cells: np.ndarray, flood: str) -> list[tu
 def hold_half_drawn(reader, flood: str) -> list[tuple[int, int]]:
     """Put back the accepted reading of changed cells caught half drawn (in ``reader``'s pending
     reading), until none is left (a cell put back can make a neighbour's 0 half drawn too); returns
-    the cells held. None with no accepted reading to put back (the first look, or after the overlay
-    was hidden and the board forgotten): such a frame is then unreadable."""
+    the cells held: none when there is no accepted reading to put back (the first look, or after the
+    overlay was hidden and the board forgotten), and such a frame is then unreadable."""
     held: list[tuple[int, int]] = []
     if reader.accepted is None:
         return held
