@@ -263,10 +263,9 @@ def test_a_zero_next_to_a_covered_cell_is_a_half_drawn_frame():
     assert result.kind == DRAWN and result.board.grid == client.game.board().grid
 
 
-def test_a_button_held_on_a_covered_cell_keeps_the_overlay_up():
-    """A player holds the button on a covered cell for half a second (simulated time): the client draws
-    it pressed, like an open 0. The overlay stays as it was (it used to be hidden after 0.2 s of such
-    "misreads"), and the release that opens the cell is shown."""
+def _opened_on_simulated_time():
+    """A session on ``SimulatedTime`` over a client that opens around zeros, its opening played and
+    shown: (client, overlay, session, time)."""
     from screenbot.testing import SimulatedTime
 
     client, overlay, screen, session = make_session()
@@ -276,11 +275,25 @@ def test_a_button_held_on_a_covered_cell_keeps_the_overlay_up():
     result = session.tick()
     click_cell(client, *result.hints.move[1:])  # the opening
     session.tick()
-    shown = overlay.shows
+    return client, overlay, session, time
+
+
+def _safe_cell_beside_covered(client) -> tuple[int, int]:
+    """A covered cell with no mine that has a covered neighbour: drawn pressed, it reads as a 0 the
+    client could not show there."""
     grid = client.game.board().grid
-    cell = next((r, c) for r in range(9) for c in range(9) if grid[r][c] == "#" and not client.game.is_mine(r, c)
+    return next((r, c) for r in range(9) for c in range(9) if grid[r][c] == "#" and not client.game.is_mine(r, c)
                 and any(grid[rr][cc] == "#" for rr in range(max(0, r - 1), min(9, r + 2))
                         for cc in range(max(0, c - 1), min(9, c + 2)) if (rr, cc) != (r, c)))
+
+
+def test_a_button_held_on_a_covered_cell_keeps_the_overlay_up():
+    """A player holds the button on a covered cell for half a second (simulated time): the client draws
+    it pressed, like an open 0. The overlay stays as it was (it used to be hidden after 0.2 s of such
+    "misreads"), and the release that opens the cell is shown."""
+    client, overlay, session, time = _opened_on_simulated_time()
+    shown = overlay.shows
+    cell = _safe_cell_beside_covered(client)
     client.pressed = [cell, 10**6]  # drawn pressed until the button is let go
     start = time()
     kinds = set()
@@ -299,24 +312,14 @@ def test_a_cell_pressed_after_the_overlay_was_hidden_is_a_frame_to_look_at_again
     shown. It raised AttributeError (a traceback ending the hint) before."""
     from screenbot.errors import UnrecognizedCellError
     from screenbot.overlay.live import UNREADABLE
-    from screenbot.testing import SimulatedTime
 
-    client, overlay, screen, session = make_session()
-    time = SimulatedTime()
-    session.env.clock = time
-    session._flood = "8"
-    result = session.tick()
-    click_cell(client, *result.hints.move[1:])  # the opening
-    session.tick()
+    client, overlay, session, time = _opened_on_simulated_time()
     real_read = session.env.vision.read
 
     def unreadable(frame, lattice):
         raise UnrecognizedCellError("something over the board", row=0, col=0, score=0.0)
 
-    grid = client.game.board().grid
-    cell = next((r, c) for r in range(9) for c in range(9) if grid[r][c] == "#" and not client.game.is_mine(r, c)
-                and any(grid[rr][cc] == "#" for rr in range(max(0, r - 1), min(9, r + 2))
-                        for cc in range(max(0, c - 1), min(9, c + 2)) if (rr, cc) != (r, c)))
+    cell = _safe_cell_beside_covered(client)
     client.pressed = [cell, 10**6]  # a change on screen, which the eyes cannot read for a while
     session.env.vision.read = unreadable
     start = time()
