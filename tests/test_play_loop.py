@@ -551,6 +551,31 @@ def test_a_window_mapped_under_the_game_stops_play_before_the_next_click(client_
     assert client.other_windows == [("an editor", client.board_rect.translated(40, 40))]  # over the game again
 
 
+def test_a_window_that_comes_while_the_win_dialog_is_closed_is_named_not_the_dialog(tmp_path):
+    """A program's window is mapped over the board just as the bot presses the key that closes the
+    game's win dialog, and takes that key and the ones after it: the dialog stays up. Play stops naming
+    the window that came ("covered by another window"), not the game's own dialog (one CI run, real
+    gnome-mines: "a window of the game itself ('Congratulations!') came over the board")."""
+    client = SimulatedClient(9, 9, 10, seed=21, win_dialog_keys=("escape",))
+    editor = ("an editor", client.board_rect.translated(-10, -10).expanded(20))
+    pressed = client.press
+
+    def press(*keys: str) -> None:
+        if client.dialog_open and not (client.mapped_below or client.other_windows):
+            client.mapped_below.append(editor)
+        if client.mapped_below or client.other_windows:
+            client.keys.append(keys)  # the new window has the keyboard
+            return
+        pressed(*keys)
+
+    client.press = press
+    profile = dataclasses.replace(GNOME_LIKE, after_win=ControlAction(keys=("escape",), focus=False))
+    with pytest.raises(WindowLostError, match="covered by another window \\('an editor'"):
+        make_player(client, profile, tmp_path, clock=SimulatedTime(), games=6).play()
+    assert client.dialog_open and ("escape",) in client.keys
+    assert_clicks_on_board(client)
+
+
 class LyingVision(FlatVision):
     """Misreads the board from the ``after``-th reading on: a revealed number changes value."""
 

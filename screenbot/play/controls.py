@@ -71,6 +71,9 @@ class ClientControls:
         seen = "the board stayed hidden"
         while self.env.clock() < deadline:
             if self.env.clock() >= retry_at:
+                # A window that came over the board meanwhile may be what keeps it hidden (it also
+                # takes the keys meant for the dialog): name it rather than the game's dialog.
+                self.tracker.check_board_shown(located)
                 self.control(located, self.profile.after_win)
                 retry_at = self.env.clock() + WIN_DIALOG_RETRY
             self.env.sleep(0.05)
