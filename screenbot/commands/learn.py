@@ -39,7 +39,8 @@ def register(subparsers) -> None:
                            "variable, else the skins shipped in the package); '--templates DIR' on the other "
                            "commands then reads it")
     parser.add_argument("--games", type=bounded_int(1, 200), default=6, help="games to play while learning "
-                        "(default 6, at most 200); more games show more numbers")
+                        "(default 6, at most 200); more games show more numbers. Where none of them showed how the client "
+                        "shows a win, up to as many more are played to see one")
     parser.add_argument("--seed", type=int, help="seed of the random clicks (default: random, printed)")
     parser.add_argument("--restart", metavar="KEYS", type=key_chord,
                         help="the keys that start a new game in this client (e.g. s, ctrl+n), when none of the "

@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 # Named lost games after which a client with a known mine total is played with the solver's help even
 # if it never showed a wrong flag (xbomb draws none).
 ASSIST_AFTER = 3
+# Where the games asked for showed no win, learn plays on, up to this many times as many games in all,
+# to see how the client shows one.
+MORE_GAMES_FOR_A_WIN = 2
 # Seconds waited before each new try of a game's first click that changed nothing.
 FIRST_CLICK_RETRIES = (0.5, 1.5)
 # The flag click tried where a right click places no flag: a left click with Ctrl held (minesweeper-for-web
@@ -191,11 +194,13 @@ class Session(GameEnds):
             choices = [c for c in self.covered_cells(ids) if c not in flagged]
             if not choices:
                 break
-            cell, board, safe = self.pick(ids, choices, assisted)
+            cell, board = self.pick(ids, choices, assisted)
             if board is not None and board.is_over:
                 break  # the loss is on the board already
             image_next, after = self.clear_board(ids, *self.open(ids, cell))
-            if safe and self._last_safe(board) and self._shows_a_number(after, cell):
+            # The last safe cell, proved so or guessed (a final 50/50 wins as often as it loses): the
+            # cell showing a number is what says it was safe.
+            if self._last_safe(board) and self._shows_a_number(after, cell):
                 seen.opened.add(cell)
                 self.finish_win(ids, cell)
                 return
@@ -341,6 +346,11 @@ class Session(GameEnds):
             image, ids = self.right(ids, cell, again=True)
         return image, ids, int(ids[cell]) == picture
 
+    def wants_a_win(self) -> bool:
+        """No win has shown how this client shows one, and games can be played to win (the mine total
+        is known, so the solver helps)."""
+        return self.seen.flags_to_win is None and self._mine_total() is not None
+
     def _shows_a_number(self, ids: np.ndarray, cell: tuple[int, int]) -> bool:
         """Did the cell just opened show a number (0-8)? Only then was the last safe cell of the named
         board safe: names learnt so far may be wrong, and a mine hit there shows every mine on the
@@ -349,8 +359,8 @@ class Session(GameEnds):
 
     def pick(self, ids: np.ndarray, choices: list[tuple[int, int]], assisted: bool):
         """The next cell to open, and the board as named (None when some picture has no name yet):
-        when ``assisted``, a cell the solver proves safe, else one of the likeliest safe (so that games
-        are won too: a win is learnt from); otherwise a random one."""
+        when ``assisted``, one of the likeliest safe (proved safe where one is, so that games are won
+        too: a win is learnt from); otherwise a random one."""
         from solver.errors import MinesweeperError
         from solver.probability import analyze
 
@@ -359,12 +369,11 @@ class Session(GameEnds):
             try:
                 analysis = analyze(board.with_mines(self._mine_total()))
             except MinesweeperError:
-                return self.rng.choice(choices), board, False
+                return self.rng.choice(choices), board
             risk = {c: analysis.probability(*c) for c in choices}
             lowest = min(risk.values())
-            best = [c for c in choices if risk[c] == lowest]
-            return self.rng.choice(best), board, lowest == 0
-        return self.rng.choice(choices), board, False
+            return self.rng.choice([c for c in choices if risk[c] == lowest]), board
+        return self.rng.choice(choices), board
 
     def _first_click_evidence(self, opened: int, first_id: int | None, names: dict[int, str] | None) -> None:
         if self.seen.preopened:
@@ -410,12 +419,17 @@ def learn(desk: Desk, name: str, games: int, rng: random.Random | None = None,
     # A face or button seen above the board is clicked before the fixed guess at where one may be.
     control = control_above(desk.screen.grab(), session.seen.lattice)
     session.restarts = given + usual_restarts(desk.window, control)
-    for game in range(games):
-        if game:
+    played = 0
+    # A skin whose win rule is unknown has play count no win it cannot see the client show: where the
+    # games asked for showed none, up to as many more are played to see one.
+    while played < games or (session.wants_a_win() and played < games * MORE_GAMES_FOR_A_WIN):
+        if played:
             session.restart()
-        session.play_game(first_game=game == 0)
+        session.play_game(first_game=played == 0)
+        played += 1
         if progress:
-            progress(f"game {game + 1} of {games}: {session.seen.games_named} lost game(s) named so far; states "
+            of = f"of {games}" if played <= games else f"(no win seen yet: at most {games * MORE_GAMES_FOR_A_WIN})"
+            progress(f"game {played} {of}: {session.seen.games_named} lost game(s) named so far; states "
                      f"seen: {''.join(sorted(set(session.seen.names.values())))}")
     # Leave a fresh game behind, and know how to start one.
     session.restart()
