@@ -474,8 +474,12 @@ def make_gnome_mines_case(plan: dict, rng: random.Random, screen) -> Case:
                                   f"{lost.count('X')} exploded ones", {"final": final, "before": before})
             if state == "lost":
                 # gnome-mines draws a wrong flag under the pointer as a lit plain flag (its cross
-                # gone): no picture tells it from a flag on a mine (docs/reading.md, known limits).
-                wrong = frozenset((r, c) for r, c, ch in lost.cells() if ch == "W")
+                # gone): no picture tells it from a flag on a mine. Beside a number, which its
+                # mines already fill, it is refused (vision.plausible); elsewhere nothing tells
+                # (docs/reading.md, known limits), so the pointer never rests there.
+                wrong = frozenset((r, c) for r, c, ch in lost.cells() if ch == "W" and not any(
+                    lost.grid[i][j] in "012345678" for i in range(max(0, r - 1), min(lost.rows, r + 2))
+                    for j in range(max(0, c - 1), min(lost.cols, c + 2))))
                 (shot, pointer), board = _pointer_shot(game, rng, plan["pointer"], final, wrong), lost
                 meta.update(flags=len(game.flagged), questions=0)
             else:

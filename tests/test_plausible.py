@@ -20,9 +20,10 @@ from .seeds import REPLAY, SEED
 pytestmark = pytest.mark.unit
 
 
-def _lost_board(rng: random.Random) -> Board:
+def _lost_board(rng: random.Random, flags: int = 0) -> Board:
     """The board a random game shows once lost: clicks at random until one hits a mine (a game that
-    opens every safe cell first, which a small board's openings can, is drawn again)."""
+    opens every safe cell first, which a small board's openings can, is drawn again). ``flags``:
+    flags put on covered cells at random on the way, right or wrong, as a player does."""
     while True:
         rows, cols = rng.randint(5, 16), rng.randint(5, 30)
         game = Game(rows, cols, rng.randint(rows * cols // 8, rows * cols // 4), seed=rng.randrange(10**9))
@@ -31,7 +32,12 @@ def _lost_board(rng: random.Random) -> Board:
         for r, c in cells:
             if game.status != PLAYING:
                 break
-            if game.board().grid[r][c] == "#":
+            if game.board().grid[r][c] != "#":
+                continue
+            if flags and game.board().count("#") < rows * cols and rng.random() < 0.4:
+                game.flag(r, c)
+                flags -= 1
+            else:
                 game.open(r, c)
         if game.status == LOST:
             return game.board()
@@ -62,3 +68,37 @@ def test_a_number_is_compared_with_shown_mines_only():
     assert numbers_below_their_mines(Board(("1F#", "FF#", "###"), None)) == ""
     assert numbers_below_their_mines(Board(("1*#", "*##", "###"), None)) == "(0,0) shows 1 but 2 mines are shown around it"
     assert numbers_below_their_mines(Board(("2*#", "X##", "###"), None)) == ""
+
+
+def test_a_wrong_flag_read_as_a_flag_on_a_lost_board_is_refused_where_a_number_counts_it():
+    """A client that crosses out wrong flags at a loss draws the one under the pointer plainly
+    (gnome-mines): read as a flag, it stands beside a number that its mines already fill. Every real
+    lost board with flags right and wrong passes; each wrong flag beside a number, read as a plain
+    flag, is refused, naming the number; a client that shows no wrong flags is not held to it."""
+    rng = random.Random(SEED)
+    refused = 0
+    for _ in range(40):
+        board = _lost_board(rng, flags=rng.randint(2, 8))
+        assert implausible(board, wrong_flags_shown=True) == "", f"a real lost board refused:\n{board}\n{REPLAY}"
+        for r, c, ch in board.cells():
+            if ch != "W":
+                continue
+            misread = Board(tuple(row if i != r else row[:c] + "F" + row[c + 1:] for i, row in enumerate(board.grid)), None)
+            numbers = [(i, j) for i in range(max(0, r - 1), min(board.rows, r + 2))
+                       for j in range(max(0, c - 1), min(board.cols, c + 2)) if board.grid[i][j] in "012345678"]
+            why = implausible(misread, wrong_flags_shown=True)
+            assert bool(why) == bool(numbers), f"{why!r}\n{misread}\n{REPLAY}"
+            if numbers:
+                assert "a flag beside it or the number is misread" in why, why
+                refused += 1
+            assert implausible(misread, wrong_flags_shown=False) == "", REPLAY
+    print(f"{refused} wrong flags read as flags refused")
+    assert refused >= 10, REPLAY  # most wrong flags lie beside a number by the time a game is lost
+
+
+def test_flags_count_as_mines_only_on_a_lost_board():
+    """While the game goes on, a flag says only what the player thinks."""
+    playing = Board(("1F#", "F##", "###"), None)
+    assert implausible(playing, wrong_flags_shown=True) == ""
+    lost = Board(("1F#", "F##", "##X"), None)
+    assert implausible(lost, wrong_flags_shown=True).startswith("(0,0) shows 1 but 2 mines and flags are shown around it")

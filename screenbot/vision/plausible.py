@@ -11,6 +11,9 @@ a lit cell under the pointer read as an open 0, a board cut by its window. A one
   board's mines, "*" and the hit one): a covered cell turned over reads as an open 0, and the mines
   beside it give it away (a skin's own pictures are not held to it: xbomb draws a wrong flag at a
   loss as an opened 0);
+- on a lost board of a client that crosses out wrong flags (its skin or look has a wrong flag), a
+  number is smaller than the mines and flags around it: each flag drawn plainly there stands on a
+  mine, so one beside it is misread (gnome-mines draws the wrong flag under the pointer plainly);
 - no placement of mines satisfies the numbers (flags and "?" taken as unknown: players flag wrongly).
 
 The play loop applies the same rules through its own reading checks (``screenbot.play.consistency``).
@@ -20,20 +23,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.board import EXPLODED, MINE, NUMBERS, Board
+from solver.board import EXPLODED, FLAG, MINE, NUMBERS, WRONG_FLAG, Board
 from solver.errors import InconsistentBoardError
 
 from ..errors import ImplausibleBoardError
 from ..play.consistency import unopened_zeros
 
 
-def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = False) -> str:
+def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = False,
+                wrong_flags_shown: bool = False) -> str:
     """Why ``board`` cannot be what a game shows ('' when it can). ``flood`` is the client's rule for
     opening around a zero ("8", "4" or "none", as in its profile's "play" section).
     ``pictures_mean_states``: the board was read as a look (the classic family), whose flat empty cell
     is an opened 0, so its numbers must count the mines shown; a skin of a client's own pictures reads
     what the client draws, and a client may draw an opened 0's picture for something else at a loss
-    (xbomb: a wrong flag)."""
+    (xbomb: a wrong flag). ``wrong_flags_shown``: the client crosses out each wrong flag when a game is
+    lost, so on a lost board its numbers must count the plain flags too."""
     from solver import analyze
 
     if all(ch == "0" for row in board.grid for ch in row):
@@ -44,6 +49,11 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     below = numbers_below_their_mines(board) if pictures_mean_states else ""
     if below:
         return below
+    if wrong_flags_shown and EXPLODED in "".join(board.grid):
+        below = numbers_below_their_mines(board, flags=True)
+        if below:
+            return (f"{below}: this client crosses out wrong flags on a lost board, so a flag beside it or the "
+                    "number is misread (a wrong flag under the pointer is drawn plainly: move the pointer off the board)")
     unknown = Board(tuple(row.replace("F", "#").replace("?", "#") for row in board.grid), None)
     try:
         analyze(unknown)
@@ -52,23 +62,25 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     return ""
 
 
-def numbers_below_their_mines(board: Board) -> str:
+def numbers_below_their_mines(board: Board, *, flags: bool = False) -> str:
     """The first number that is smaller than the mines shown around it ('' for none). The solver does
     not ask this of a 0 (it looks only at numbers that can tell it something), and only a lost board
-    shows mines; flags are left out, as a player may have put them wrongly."""
+    shows mines; flags are left out, as a player may have put them wrongly, unless ``flags`` (a lost
+    board whose client crosses out the wrong ones)."""
     cells = np.array([list(row) for row in board.grid])
-    mines = np.pad(np.isin(cells, [MINE, EXPLODED]), 1).astype(np.int8)
+    mines = np.pad(np.isin(cells, [MINE, EXPLODED, FLAG] if flags else [MINE, EXPLODED]), 1).astype(np.int8)
     around = sum(np.roll(np.roll(mines, dy, 0), dx, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)[1:-1, 1:-1]
     values = np.char.find(NUMBERS, cells)  # the number's value, -1 for any other cell
     wrong = np.argwhere((values >= 0) & (around > values))
     if not len(wrong):
         return ""
     r, c = (int(v) for v in wrong[0])
-    return f"({r},{c}) shows {values[r, c]} but {around[r, c]} mines are shown around it"
+    return f"({r},{c}) shows {values[r, c]} but {around[r, c]} mines{' and flags' if flags else ''} are shown around it"
 
 
 def check_plausible(board: Board, skin) -> None:
     """Raise ImplausibleBoardError naming why ``board``, read with ``skin``, cannot be right."""
-    why = implausible(board, (skin.profile.get("play") or {}).get("flood", "8"), pictures_mean_states=bool(skin.family))
+    why = implausible(board, (skin.profile.get("play") or {}).get("flood", "8"), pictures_mean_states=bool(skin.family),
+                      wrong_flags_shown=bool(skin.family) or WRONG_FLAG in skin.chars)
     if why:
         raise ImplausibleBoardError(f"the {board.rows}x{board.cols} {skin.name} board read cannot be right: {why}")
