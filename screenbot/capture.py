@@ -36,6 +36,8 @@ def load_image(path: str | Path) -> np.ndarray:
     import cv2
 
     data = read_image_file(path)
+    if not data:
+        raise ImageReadError("the file is empty, not a picture", path=Path(path))
     try:
         frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     except cv2.error:  # the decoder's own pixel cap, for formats whose header read_image_file skips

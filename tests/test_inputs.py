@@ -85,6 +85,13 @@ def test_a_picture_cut_short_is_named(tmp_path, suffix):
         load_image(path)
 
 
+def test_an_empty_picture_file_is_named_empty(tmp_path):
+    path = tmp_path / "empty.png"
+    path.write_bytes(b"")
+    with pytest.raises(InputError, match="the file is empty"):
+        load_image(path)
+
+
 def test_save_picture_replaces_the_file_whole_and_leaves_no_temporary(tmp_path):
     picture = np.random.default_rng(2).integers(0, 255, (20, 30, 3), dtype=np.uint8)
     target = tmp_path / "out.png"
