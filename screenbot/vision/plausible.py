@@ -11,9 +11,10 @@ a lit cell under the pointer read as an open 0, a board cut by its window. A one
   board's mines, "*" and the hit one): a covered cell turned over reads as an open 0, and the mines
   beside it give it away (a skin's own pictures are not held to it: xbomb draws a wrong flag at a
   loss as an opened 0);
-- on a lost board of a client that crosses out wrong flags (its skin or look has a wrong flag), a
-  number is smaller than the mines and flags around it: each flag drawn plainly there stands on a
-  mine, so one beside it is misread (gnome-mines draws the wrong flag under the pointer plainly);
+- on a lost board with its mines revealed, in a client that crosses out wrong flags then (its skin or
+  look has a wrong flag), a number is smaller than the mines and flags around it: each flag drawn
+  plainly there stands on a mine, so one beside it is misread (gnome-mines draws the wrong flag under
+  the pointer plainly);
 - no placement of mines satisfies the numbers (flags and "?" taken as unknown: players flag wrongly).
 
 The play loop applies the same rules through its own reading checks (``screenbot.play.consistency``).
@@ -38,7 +39,7 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     is an opened 0, so its numbers must count the mines shown; a skin of a client's own pictures reads
     what the client draws, and a client may draw an opened 0's picture for something else at a loss
     (xbomb: a wrong flag). ``wrong_flags_shown``: the client crosses out each wrong flag when a game is
-    lost, so on a lost board its numbers must count the plain flags too."""
+    lost and its mines revealed, so on such a board its numbers must count the plain flags too."""
     from solver import analyze
 
     if all(ch == "0" for row in board.grid for ch in row):
@@ -49,7 +50,10 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     below = numbers_below_their_mines(board) if pictures_mean_states else ""
     if below:
         return below
-    if wrong_flags_shown and EXPLODED in "".join(board.grid):
+    shown = "".join(board.grid)
+    if wrong_flags_shown and EXPLODED in shown and MINE in shown:
+        # Lost, with the mines revealed: the moment such a client crosses out its wrong flags (sgt-mines
+        # first shows only the mine hit, flags as they were, and reveals the rest later).
         below = numbers_below_their_mines(board, flags=True)
         if below:
             return (f"{below}: this client crosses out wrong flags on a lost board, so a flag beside it or the "
