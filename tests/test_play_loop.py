@@ -849,21 +849,8 @@ def test_options_that_do_not_fit_the_board_stop_before_any_click(tmp_path, optio
     assert client.clicks == []
 
 
-class _StepClock:
-    """A clock that moves only when the loop sleeps: timeouts pass without real waiting."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += max(seconds, 0.1)  # coarse: a 2 s wait is 20 looks, not 100
-
-
 def _player_finding_its_restart(client: SimulatedClient, tmp_path, games: int) -> Player:
-    clock = _StepClock()
+    clock = SimulatedTime()
     profile = dataclasses.replace(GNOME_LIKE, restart=ControlAction(), find_restart=True)
     return Player(
         screen=client, screen_rect=client.screen_rect, mouse=client, vision=FlatVision(pitch=client.pitch),
