@@ -126,8 +126,8 @@ def test_learn_from_zero_labels_then_play(case, tmp_path):
                 print(_debug_archive(debug))
             assert done.returncode == 0, _learn_failure(done.stderr)
             summary = json.loads(done.stdout)
-            print(json.dumps({k: summary[k] for k in ("seconds", "games", "games_named", "states", "missing",
-                                                      "restart", "first_click", "mine_total")}))
+            print(json.dumps({k: summary[k] for k in ("seconds", "games_asked", "games", "games_named", "states", "missing",
+                                                      "restart", "first_click", "mine_total", "win_shown")}))
             assert set(case.states) <= set(summary["states"])
             assert summary["restart"].startswith(case.restart) and summary["mine_total"] == case.mine_total
             assert all(check["verdict"].startswith("right") for check in summary["checks"] if "(taught)" in check["frame"])

@@ -111,6 +111,7 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
         "seconds": round(seconds, 1),
         "seconds_playing": round(played, 1),
         "games": seen.games_played,
+        "games_asked": args.games,
         "games_named": seen.games_named,
         "games_not_used": seen.refused,
         "board": [seen.lattice.rows, seen.lattice.cols],
@@ -135,7 +136,8 @@ def _run(args: argparse.Namespace, templates: Path) -> int:
     if args.json:
         print(json.dumps(summary))
         return 0
-    print(f"wrote {templates / args.name} in {seconds:.0f} s ({seen.games_played} games, "
+    more = f", {args.games} asked and more to see a win" if seen.games_played > args.games else ""
+    print(f"wrote {templates / args.name} in {seconds:.0f} s ({seen.games_played} games{more}, "
           f"{seen.games_named} lost games named)")
     print(f"board {seen.lattice.rows}x{seen.lattice.cols}, pitch {seen.lattice.pitch[0]:.2f}x{seen.lattice.pitch[1]:.2f} px")
     print(f"states learnt: {state_names(built.states)}")
