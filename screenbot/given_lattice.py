@@ -118,9 +118,10 @@ def choose_skin(frame, given: GivenLattice, skins, skin: str = "auto", *, what: 
     LatticeOffFrameError when the lattice is not fully on the frame, SkinError for an unknown skin.
     """
     from .vision import read_board
+    from .vision.skins import unknown_skin
 
     if skin != "auto" and skin not in skins:
-        raise SkinError(f"unknown skin; known: {', '.join(sorted(skins))}, auto", skin=skin)
+        raise unknown_skin(skin, skins)
     check_on_frame(given, frame, what)
     read: list[tuple[float, str, object]] = []
     failures: list[tuple[float, Exception]] = []

@@ -68,7 +68,7 @@ def test_read_takes_a_user_skin_by_option_or_environment(tmp_path, monkeypatch, 
     truth = SHOT.with_suffix(".txt").read_text(encoding="utf-8").strip()
     monkeypatch.delenv(TEMPLATES_ENV, raising=False)
     assert main(["read", str(SHOT.with_suffix(".png")), "--skin", "my-mines"]) == 2
-    assert "unknown skin 'my-mines'" in capsys.readouterr().err
+    assert "skin 'my-mines': no such skin" in capsys.readouterr().err
     assert main(["read", str(SHOT.with_suffix(".png")), "--skin", "my-mines", "--templates", str(mine)]) == 0
     assert capsys.readouterr().out.strip() == truth
     monkeypatch.setenv(TEMPLATES_ENV, str(mine))

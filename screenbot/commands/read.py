@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..exit_codes import EXIT_OK, EXIT_USAGE
-from .common import add_lattice_argument, add_templates_argument, fail, output_folder
+from ..exit_codes import EXIT_OK
+from .common import add_lattice_argument, add_templates_argument, output_folder
 from .screenshot import read_screenshot
 
 
@@ -34,12 +34,13 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..capture import load_image
     from ..vision import load_skins
+    from ..vision.skins import unknown_skin
 
     # An unreadable image (InputError) or skin (SkinError) reaches cli.main: exit 2.
     frame = load_image(args.image)
     skins = load_skins()
     if args.skin != "auto" and args.skin not in skins:
-        return fail(f"unknown skin {args.skin!r}; known: {', '.join(sorted(skins))}, auto", EXIT_USAGE)
+        raise unknown_skin(args.skin, skins)
     reading = read_screenshot(args.image, frame, skins, args.skin, args.lattice, crops_dir=args.crops,
                               explain_unrecognized=True)
     if isinstance(reading, int):

@@ -183,12 +183,12 @@ def profile_for(skin: str) -> PlayProfile:
 def check_client(skins, name: str, *, to_play: bool) -> None:
     """Refuse a ``--client``/``--skin`` name before any screen work: unknown, or (``to_play``) a skin
     whose profile has no "play" section, so the bot would not know how to start or end its games."""
-    from ..errors import SkinError
+    from ..vision.skins import unknown_skin
 
     if name == "auto":
         return
     if name not in skins:
-        raise SkinError(f"no such skin (known: {', '.join(sorted(skins))}, or auto)", skin=name)
+        raise unknown_skin(name, skins)
     if to_play:
         check_playable(profile_for(name))
 

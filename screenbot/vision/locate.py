@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import BoardNotFoundError, SkinError
+from ..errors import BoardNotFoundError
 from ..geometry import Lattice, Rect
 from .align import refine
 from .cells import cell_images, match_cells
-from .skins import CANONICAL, OUTSIDE, Skin
+from .skins import CANONICAL, OUTSIDE, Skin, unknown_skin
 from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
@@ -70,7 +70,7 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
     elif skin in skins:
         names = [skin]
     else:
-        raise SkinError(f"unknown skin; known: {', '.join(skins) or 'none'}", skin=skin)
+        raise unknown_skin(skin, skins)
     if min(frame.shape[:2]) < 20:
         return []  # no board fits (find_edges needs two pixels each way; a board needs many more)
     edges = find_edges(frame)

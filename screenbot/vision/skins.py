@@ -189,6 +189,11 @@ def to_canonical(cell: np.ndarray) -> np.ndarray:
     return cv2.resize(cell, (CANONICAL, CANONICAL), interpolation=cv2.INTER_AREA)
 
 
+def unknown_skin(name: str, known) -> SkinError:
+    """The one error for a skin name that is none of ``known`` (nor "auto")."""
+    return SkinError(f"no such skin; known: {', '.join(sorted(known)) or 'none'}, or auto", skin=name)
+
+
 def read_profile(folder: Path) -> dict:
     """The skin folder's profile.json as a dict; SkinError when it is missing, unreadable or does not
     fit the profile reference (profile_schema)."""
