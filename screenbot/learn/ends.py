@@ -45,13 +45,16 @@ class GameEnds(Watcher):
         counts = set(self.seen.mine_counts)
         return counts.pop() if len(counts) == 1 else None
 
-    def _last_safe(self, board) -> bool:
-        """Was the board one safe cell short of a win (so the safe open just made won it)?"""
+    def _all_safe_open(self, ids: np.ndarray, opened: set[tuple[int, int]]) -> bool:
+        """Were the cells just ``opened`` the last safe ones (``ids`` the board before)? Counted on the
+        pictures, so that a number never named yet does not hide a win."""
         total = self._mine_total()
-        return total is not None and board is not None and board.count("#?F") - 1 == total
+        seen = self.seen
+        closed = list(seen.covered) + [cid for cid in (seen.flag, seen.question) if cid is not None]
+        return total is not None and int(np.isin(ids, closed).sum()) - len(opened) == total
 
-    def finish_win(self, ids: np.ndarray, last: tuple[int, int]) -> None:
-        """Every safe cell is open (``last`` the one just opened; ``ids`` the board before): close the
+    def finish_win(self, ids: np.ndarray, last: set[tuple[int, int]]) -> None:
+        """Every safe cell is open (``last`` the cells the last click opened; ``ids`` the board before): close the
         dialog a win may bring (the usual keys, in turn) and learn what the won board shows on its mines
         (clients flag them all), or, when it leaves them covered, whether it takes a flag on each."""
         seen = self.seen
@@ -73,10 +76,11 @@ class GameEnds(Watcher):
                 raise LearnError(f"a win brought a window over the board ({', '.join(over)}) that neither Escape "
                                  "nor Enter closed: close it by hand and learn again", code=1)
         won_image, won = self.clear_board(ids, *self.settled())
+        opened = tuple(np.array(sorted(last)).T)
         changed = won != ids
-        changed[last] = False
+        changed[opened] = False
         mines = np.isin(ids, list(seen.covered))  # every safe cell is open: each cell still covered is a mine
-        mines[last] = False
+        mines[opened] = False
         shown = set(won[mines].tolist())
         picture = shown.pop() if len(shown) == 1 else None  # what every mine shows now, if one picture
         if picture is not None and np.array_equal(changed, mines) and seen.all_names().get(picture, "F") == "F":

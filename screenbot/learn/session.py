@@ -198,11 +198,12 @@ class Session(GameEnds):
             if board is not None and board.is_over:
                 break  # the loss is on the board already
             image_next, after = self.clear_board(ids, *self.open(ids, cell))
-            # The last safe cell, proved so or guessed (a final 50/50 wins as often as it loses): the
-            # cell showing a number is what says it was safe.
-            if self._last_safe(board) and self._shows_a_number(after, cell):
-                seen.opened.add(cell)
-                self.finish_win(ids, cell)
+            # The last safe cells, proved so or guessed (a final 50/50 wins as often as it loses), opened
+            # by this click, with the flood of a 0: the cell showing a number is what says it was safe.
+            opened = self.opened_by(ids, after, cell)
+            if self._shows_safe(after, cell) and self._all_safe_open(ids, opened):
+                seen.opened |= opened
+                self.finish_win(ids, opened)
                 return
             if np.array_equal(after, ids):
                 still += 1
@@ -351,11 +352,31 @@ class Session(GameEnds):
         is known, so the solver helps)."""
         return self.seen.flags_to_win is None and self._mine_total() is not None
 
-    def _shows_a_number(self, ids: np.ndarray, cell: tuple[int, int]) -> bool:
-        """Did the cell just opened show a number (0-8)? Only then was the last safe cell of the named
-        board safe: names learnt so far may be wrong, and a mine hit there shows every mine on the
-        covered cells, which is not how the client shows a win."""
-        return self.seen.all_names().get(int(ids[cell]), "").isdigit()
+    def opened_by(self, ids: np.ndarray, after: np.ndarray, cell: tuple[int, int]) -> set[tuple[int, int]]:
+        """The cells a click on ``cell`` opened (``ids`` before it, ``after`` after): the cell, and where
+        it shows a 0, the flood the client opened around it (closed cells beside a 0 that changed; a
+        mine is never beside a 0, so the marks a win puts on the mines are not taken for it)."""
+        from solver.board import neighbours
+
+        names = self.seen.all_names()
+        closed = np.isin(ids, list(self.seen.covered))
+        opened, zeros = {cell}, [cell] if names.get(int(after[cell])) == "0" else []
+        while zeros:
+            for n in neighbours(*ids.shape, *zeros.pop()):
+                if n not in opened and closed[n] and after[n] != ids[n]:
+                    opened.add(n)
+                    if names.get(int(after[n])) == "0":
+                        zeros.append(n)
+        return opened
+
+    def _shows_safe(self, ids: np.ndarray, cell: tuple[int, int]) -> bool:
+        """Did the cell just opened show it was safe: a number (0-8), or a picture never named once the
+        client's hit mine is known (a number not seen before: a 5 first shown by a game's last click
+        was taken for a mine going off, and the won game named as a lost one)? A mine hit there shows
+        the hit mine, and the other mines, which is not how the client shows a win."""
+        names = self.seen.all_names()
+        name = names.get(int(ids[cell]))
+        return name.isdigit() if name is not None else "X" in names.values()
 
     def pick(self, ids: np.ndarray, choices: list[tuple[int, int]], assisted: bool):
         """The next cell to open, and the board as named (None when some picture has no name yet):
