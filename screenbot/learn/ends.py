@@ -54,9 +54,10 @@ class GameEnds(Watcher):
         return total is not None and int(np.isin(ids, closed).sum()) - len(opened) == total
 
     def finish_win(self, ids: np.ndarray, last: set[tuple[int, int]]) -> None:
-        """Every safe cell is open (``last`` the cells the last click opened; ``ids`` the board before): close the
-        dialog a win may bring (the usual keys, in turn) and learn what the won board shows on its mines
-        (clients flag them all), or, when it leaves them covered, whether it takes a flag on each."""
+        """Every safe cell is open (``last``: the cells the last click opened; ``ids``: the board before):
+        close the dialog a win may bring (the usual keys, in turn) and learn what the won board shows on
+        its mines (clients flag them all), or, when it leaves them covered, whether it takes a flag on
+        each."""
         seen = self.seen
         seen.wins += 1
         board_rect = seen.lattice.board_rect()

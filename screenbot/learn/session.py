@@ -199,7 +199,7 @@ class Session(GameEnds):
                 break  # the loss is on the board already
             image_next, after = self.clear_board(ids, *self.open(ids, cell))
             # The last safe cells, proved so or guessed (a final 50/50 wins as often as it loses), opened
-            # by this click, with the flood of a 0: the cell showing a number is what says it was safe.
+            # by this click, with the flood of a 0: the clicked cell's picture says it was safe.
             opened = self.opened_by(ids, after, cell)
             if self._shows_safe(after, cell) and self._all_safe_open(ids, opened):
                 seen.opened |= opened
