@@ -49,9 +49,7 @@ class GameEnds(Watcher):
         """Were the cells just ``opened`` the last safe ones (``ids`` the board before)? Counted on the
         pictures, so that a number never named yet does not hide a win."""
         total = self._mine_total()
-        seen = self.seen
-        closed = list(seen.covered) + [cid for cid in (seen.flag, seen.question) if cid is not None]
-        return total is not None and int(np.isin(ids, closed).sum()) - len(opened) == total
+        return total is not None and int(np.isin(ids, self.seen.closed_ids()).sum()) - len(opened) == total
 
     def finish_win(self, ids: np.ndarray, last: set[tuple[int, int]]) -> None:
         """Every safe cell is open (``last``: the cells the last click opened; ``ids``: the board before):
@@ -122,8 +120,7 @@ class GameEnds(Watcher):
             self.close_loss_window()
             image, after = self.settled()
         seen = self.seen
-        closed = list(seen.covered) + [cid for cid in (seen.flag, seen.question) if cid is not None]
-        opened = ~np.isin(ids, closed)
+        opened = ~np.isin(ids, seen.closed_ids())
         if not (opened & (after != ids)).any():
             return image, after
         start = self.desk.clock()

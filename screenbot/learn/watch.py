@@ -118,6 +118,10 @@ class Seen:
     # them all flagged for a win (xbomb, xdemineur). None: never seen at a win.
     flags_to_win: bool | None = None
 
+    def closed_ids(self) -> list[int]:
+        """The pictures of a cell not opened: covered (any look of it), flagged or marked "?"."""
+        return list(self.covered) + [cid for cid in (self.flag, self.question) if cid is not None]
+
     def all_names(self) -> dict[int, str]:
         """Every picture's name: those the rules gave, and the covered, flag and question pictures."""
         names = dict(self.names)
