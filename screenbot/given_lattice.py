@@ -118,10 +118,9 @@ def choose_skin(frame, given: GivenLattice, skins, skin: str = "auto", *, what: 
     LatticeOffFrameError when the lattice is not fully on the frame, SkinError for an unknown skin.
     """
     from .vision import read_board
-    from .vision.skins import unknown_skin
+    from .vision.skins import check_skin_name
 
-    if skin != "auto" and skin not in skins:
-        raise unknown_skin(skin, skins)
+    check_skin_name(skin, skins)
     check_on_frame(given, frame, what)
     read: list[tuple[float, str, object]] = []
     failures: list[tuple[float, Exception]] = []

@@ -34,13 +34,12 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..capture import load_image
     from ..vision import load_skins
-    from ..vision.skins import unknown_skin
+    from ..vision.skins import check_skin_name
 
     # An unreadable image (InputError) or skin (SkinError) reaches cli.main: exit 2.
     frame = load_image(args.image)
     skins = load_skins()
-    if args.skin != "auto" and args.skin not in skins:
-        raise unknown_skin(args.skin, skins)
+    check_skin_name(args.skin, skins)
     reading = read_screenshot(args.image, frame, skins, args.skin, args.lattice, crops_dir=args.crops,
                               explain_unrecognized=True)
     if isinstance(reading, int):

@@ -183,13 +183,10 @@ def profile_for(skin: str) -> PlayProfile:
 def check_client(skins, name: str, *, to_play: bool) -> None:
     """Refuse a ``--client``/``--skin`` name before any screen work: unknown, or (``to_play``) a skin
     whose profile has no "play" section, so the bot would not know how to start or end its games."""
-    from ..vision.skins import unknown_skin
+    from ..vision.skins import check_skin_name
 
-    if name == "auto":
-        return
-    if name not in skins:
-        raise unknown_skin(name, skins)
-    if to_play:
+    check_skin_name(name, skins)
+    if to_play and name != "auto":
         check_playable(profile_for(name))
 
 

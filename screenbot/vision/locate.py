@@ -25,7 +25,7 @@ from ..errors import BoardNotFoundError
 from ..geometry import Lattice, Rect
 from .align import refine
 from .cells import cell_images, match_cells
-from .skins import CANONICAL, OUTSIDE, Skin, unknown_skin
+from .skins import CANONICAL, OUTSIDE, Skin, check_skin_name
 from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
@@ -65,12 +65,8 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
     a whole, readable board; largest first."""
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise BoardNotFoundError("the frame is not a BGR uint8 image", skin=None if skin == "auto" else skin)
-    if skin == "auto":
-        names = list(skins)
-    elif skin in skins:
-        names = [skin]
-    else:
-        raise unknown_skin(skin, skins)
+    check_skin_name(skin, skins)
+    names = list(skins) if skin == "auto" else [skin]
     if min(frame.shape[:2]) < 20:
         return []  # no board fits (find_edges needs two pixels each way; a board needs many more)
     edges = find_edges(frame)

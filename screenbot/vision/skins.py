@@ -189,9 +189,11 @@ def to_canonical(cell: np.ndarray) -> np.ndarray:
     return cv2.resize(cell, (CANONICAL, CANONICAL), interpolation=cv2.INTER_AREA)
 
 
-def unknown_skin(name: str, known) -> SkinError:
-    """The one error for a skin name that is none of ``known`` (nor "auto")."""
-    return SkinError(f"no such skin; known: {', '.join(sorted(known)) or 'none'}, or auto", skin=name)
+def check_skin_name(name: str, known) -> None:
+    """The one check of a skin name asked for: SkinError, naming ``known``, when it is none of them
+    nor "auto"."""
+    if name != "auto" and name not in known:
+        raise SkinError(f"no such skin; known: {', '.join(sorted(known)) or 'none'}, or auto", skin=name)
 
 
 def read_profile(folder: Path) -> dict:
