@@ -51,7 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.board import Board, format_board, parse_board
+from solver.board import NUMBERS, Board, format_board, neighbours, parse_board
 
 log = logging.getLogger("random_cases")
 
@@ -478,8 +478,7 @@ def make_gnome_mines_case(plan: dict, rng: random.Random, screen) -> Case:
                 # mines already fill, it is refused (vision.plausible); elsewhere nothing tells
                 # (docs/reading.md, known limits), so the pointer never rests there.
                 wrong = frozenset((r, c) for r, c, ch in lost.cells() if ch == "W" and not any(
-                    lost.grid[i][j] in "012345678" for i in range(max(0, r - 1), min(lost.rows, r + 2))
-                    for j in range(max(0, c - 1), min(lost.cols, c + 2))))
+                    lost[n] in NUMBERS for n in neighbours(lost.rows, lost.cols, r, c)))
                 (shot, pointer), board = _pointer_shot(game, rng, plan["pointer"], final, wrong), lost
                 meta.update(flags=len(game.flagged), questions=0)
             else:

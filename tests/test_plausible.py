@@ -12,7 +12,7 @@ import random
 import pytest
 
 from screenbot.vision.plausible import implausible, numbers_below_their_mines
-from solver.board import Board
+from solver.board import NUMBERS, Board, neighbours
 from solver.game import LOST, PLAYING, Game
 
 from .seeds import REPLAY, SEED
@@ -84,8 +84,7 @@ def test_a_wrong_flag_read_as_a_flag_on_a_lost_board_is_refused_where_a_number_c
             if ch != "W":
                 continue
             misread = Board(tuple(row if i != r else row[:c] + "F" + row[c + 1:] for i, row in enumerate(board.grid)), None)
-            numbers = [(i, j) for i in range(max(0, r - 1), min(board.rows, r + 2))
-                       for j in range(max(0, c - 1), min(board.cols, c + 2)) if board.grid[i][j] in "012345678"]
+            numbers = [n for n in neighbours(board.rows, board.cols, r, c) if board[n] in NUMBERS]
             why = implausible(misread, wrong_flags_shown=True)
             # Told only once the mines are revealed (every one flagged: none shows, nothing is told).
             assert bool(why) == (bool(numbers) and board.count("*") > 0), f"{why!r}\n{misread}\n{REPLAY}"
