@@ -118,3 +118,25 @@ def test_boards_drawn_in_the_classic_look_at_random_cell_sizes():
         cases.append((f"{rows}x{cols} at {pitch} px{' lost' if lost else ''}{'' if grid_line else ', no grid line'}",
                       image, board, skins))
     judge_cases(cases, "classic boards drawn at random sizes", 3)
+
+
+def _opened_at_a_side(board: list[str]) -> bool:
+    return any(ch in "012345678" for ch in board[0] + board[-1] + "".join(row[0] + row[-1] for row in board))
+
+
+def test_a_board_with_no_grid_line_whose_open_area_reaches_its_frame_is_read_whole():
+    """Boards drawn with no line between opened cells, whose open area reaches a side of the board: the
+    structure sees the raised cells' part only (an open area has no separators) and that part "goes on
+    past its side", or comes as two pieces. Grown a line at a time to the board's frame in the classic
+    look, each reads whole or is refused, never short or wrong (before the growth: about 1 in 10 read)."""
+    skins = load_skins()
+    rng = random.Random(f"{SEED}-no-grid")
+    cases = []
+    while len(cases) < 12:
+        pitch, rows, cols, lost = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 14), rng.random() < 0.5
+        board = random_game(rng, rows, cols, lost=lost)
+        if not _opened_at_a_side(board):
+            continue
+        image, _ = draw(board, pitch, grid_line=False, mine_scale=rng.uniform(1.0, 1.35))
+        cases.append((f"{rows}x{cols} at {pitch} px{' lost' if lost else ''}", image, board, skins))
+    judge_cases(cases, "boards with no grid line, opened to a side", 5)

@@ -106,3 +106,26 @@ def test_flags_count_as_mines_only_on_a_lost_board_with_its_mines_revealed():
     assert implausible(dead, wrong_flags_shown=True) == ""
     lost = Board(("1F#", "F##", "#*X"), None)
     assert implausible(lost, wrong_flags_shown=True).startswith("(0,0) shows 1 but 2 mines and flags are shown around it")
+
+
+def test_wrong_flags_on_a_board_that_shows_no_mine_are_refused_and_every_lost_board_shows_one():
+    """A wrong flag shows only once a game is lost, and a lost game shows the mine that was hit: a
+    board of wrong flags and no mine is a misreading (a web client's black-and-white mode draws its
+    covered cells as a stipple, which read as crossed-out flags, every cell a "W", exit 0). Random lost
+    games with flags, right and wrong, all show a mine; the same boards with every mine read as covered
+    are refused, in ``implausible`` and in the play loop's reading checks."""
+    from screenbot.play.consistency import reading_problems, wrong_flags_without_a_mine
+
+    rng = random.Random(f"{SEED}-no-mine")
+    refused = 0
+    for _ in range(30):
+        board = _lost_board(rng, flags=rng.randint(2, 8))
+        assert not wrong_flags_without_a_mine(board), f"{board}\n{REPLAY}"
+        hidden = Board(tuple(row.replace("*", "#").replace("X", "#") for row in board.grid), None)
+        if "W" not in "".join(hidden.grid):
+            continue
+        assert "but no mine" in implausible(hidden), f"{hidden}\n{REPLAY}"
+        assert any("but no mine" in p for p in reading_problems(None, hidden)), REPLAY
+        refused += 1
+    assert refused >= 3, REPLAY
+    assert "but no mine" in implausible(Board(("WWW", "WWW", "WWW"), None))

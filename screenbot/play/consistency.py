@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from solver.board import COVERED, FLAG, QUESTION, REVEALED_CHARS, UNKNOWN_CHARS, WRONG_FLAG, Board
+from solver.board import COVERED, EXPLODED, FLAG, MINE, QUESTION, REVEALED_CHARS, UNKNOWN_CHARS, WRONG_FLAG, Board
 
 from .observer import Action
 
@@ -29,6 +29,7 @@ from .observer import Action
 # that changed as no game changes it, a zero beside an unopened cell, another board size; and, from
 # the callers, a board that could not be read or that no mine layout fits.
 OPEN_UNSHOWN, FLAG_UNSHOWN, CHANGED, ZERO, SIZE = "open unshown", "flag unshown", "changed", "zero", "size"
+NO_MINE = "no mine"
 UNREADABLE, INCONSISTENT = "unreadable", "inconsistent"
 
 
@@ -77,6 +78,17 @@ def unopened_zeros(board: Board, flood: str = "8", *, flags: bool = True) -> lis
             for r, c in zeros_beside(board.grid, flood, blocked)[:3]]
 
 
+def wrong_flags_without_a_mine(board: Board) -> list[Problem]:
+    """A wrong flag shows only once a game is lost, and a lost game shows the mine that was hit (most
+    clients all their mines): wrong flags on a board that shows no mine are misread (a stipple of
+    covered cells read as crosses, one on every cell)."""
+    shown = "".join(board.grid)
+    if WRONG_FLAG not in shown or MINE in shown or EXPLODED in shown:
+        return []
+    return [Problem(f"{shown.count(WRONG_FLAG)} wrong flag(s) read but no mine: a wrong flag shows only on a lost "
+                    f"game, which shows its mines", NO_MINE)]
+
+
 def reading_problems(
     before: Board | None,
     after: Board,
@@ -89,7 +101,7 @@ def reading_problems(
 
     ``allow_dropped``: an opened cell that still reads covered is a click the client ignored, not a
     misreading. Acting on such a board is safe: it is the board as it was before that one click."""
-    zeros = unopened_zeros(after, flood)
+    zeros = wrong_flags_without_a_mine(after) + unopened_zeros(after, flood)
     if before is None:
         return zeros
     if (before.rows, before.cols) != (after.rows, after.cols):

@@ -14,6 +14,7 @@ from ..errors import BoardNotFoundError, UnrecognizedCellError
 from ..mouse import Mouse, ScreenScale
 from ..vision.new_game_control import control_above
 from .clicking import Clicker
+from .consistency import wrong_flags_without_a_mine
 from .locating import BoardTracker
 from .observer import LOST, WON
 from .outcome import PLAYING
@@ -97,6 +98,8 @@ class ClientControls:
             board = self.board_now(located)
         except (BoardNotFoundError, UnrecognizedCellError):
             return  # play_game deals with an unreadable board
+        if wrong_flags_without_a_mine(board):
+            return  # no game shows that: misread, and play_game's reading checks say so
         status = self.rules.status(board)
         if status != PLAYING:
             log.info("the game on screen is already over (%s): starting a new one", status)

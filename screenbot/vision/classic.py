@@ -43,6 +43,9 @@ ALONG = slice(4, SIZE - 4)
 # The middle, where a number, flag or mine is drawn.
 MIDDLE = slice(7, SIZE - 7)
 
+# The clarity at which a cell counts as read (the reader's ``READ_CONFIDENCE``).
+CLEAR = 0.6
+
 # The standard number colours (BGR).
 NUMBER_COLOURS = {
     "1": (255, 0, 0), "2": (0, 128, 0), "3": (0, 0, 255), "4": (128, 0, 0),
@@ -162,7 +165,7 @@ def read_classic(frame: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_L
             char, clear, why = (_raised_state if kind else _flat_state)(core, mask, middle[i][ink[j]], limits)
             chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
     for i in np.flatnonzero(chars != "~"):
-        unclear[i] = "" if confidence[i] >= 0.6 else unclear[i]
+        unclear[i] = "" if confidence[i] >= CLEAR else unclear[i]
     return ClassicReading(chars, confidence, tuple(unclear), raised)
 
 
@@ -477,6 +480,36 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> 
                 or any(_like(past, one).any() for one in typical)):
             sides.append(side)
     return sides
+
+
+def grown_to_frame(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
+                   limit: int = 64) -> tuple[Lattice, ClassicReading]:
+    """The lattice grown a line at a time over each side past which the board goes on (``cells_past``)
+    where the whole next line reads clearly as cells of this look; with its reading.
+
+    A client that draws no grid line between opened cells leaves an open area with no separators, so
+    the structure finds only the part its raised cells bound (the rest "goes on past its side"). The
+    board ends at its frame: growing stops where no side goes on, and a side that still goes on (no
+    frame seen, a line that does not read) is left for the caller to refuse."""
+    from .beyond import grown
+
+    for _ in range(limit):
+        for side in cells_past(frame, lattice, reading):
+            bigger = grown(lattice, side)
+            if not board_inside(frame, bigger):
+                continue
+            wider = read_classic(frame, bigger)
+            if (wider.confidence.reshape(bigger.rows, bigger.cols)[_new_line(side)] >= CLEAR).all():
+                lattice, reading = bigger, wider
+                break
+        else:
+            return lattice, reading
+    return lattice, reading
+
+
+def _new_line(side: str) -> tuple:
+    """The index of the line ``beyond.grown`` adds on ``side``, in a (rows, cols) array."""
+    return {"top": (0,), "bottom": (-1,), "left": (slice(None), 0), "right": (slice(None), -1)}[side]
 
 
 def _like(boxes: np.ndarray, cell: np.ndarray) -> np.ndarray:

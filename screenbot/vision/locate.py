@@ -70,7 +70,14 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
     if min(frame.shape[:2]) < 20:
         return []  # no board fits (find_edges needs two pixels each way; a board needs many more)
     edges = find_edges(frame)
-    return [_judge(frame, edges, grid, [skins[n] for n in names]) for grid in find_grids(frame, edges)]
+    found: list[Found] = []
+    for grid in find_grids(frame, edges):
+        judged = _judge(frame, edges, grid, [skins[n] for n in names])
+        # Pieces of one board that the structure saw apart (an open area with no lines between its
+        # cells splits the raised ones in two) grow to the same lattice: one board.
+        if judged.lattice is None or all(judged.lattice != other.lattice for other in found):
+            found.append(judged)
+    return found
 
 
 def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto", *, within: Rect | None = None) -> Lattice:
@@ -114,11 +121,18 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         sides = [s for s, out in (("left", left < EDGE_MARGIN), ("top", top < EDGE_MARGIN),
                                   ("right", right > width - EDGE_MARGIN), ("bottom", bottom > height - EDGE_MARGIN)) if out]
         return Found(grid, None, 0.0, f"it runs into the {' and '.join(sides)} edge of the picture (partly off screen)")
+    families = [s for s in skins if s.family]
     cut = cut_sides(grid, edges)
     if cut:
-        return Found(grid, None, 0.0, f"its cells go on past its {' and '.join(cut)} side: part of the board is "
-                                      f"hidden (cut by its window or covered by another one)")
-    families = [s for s in skins if s.family]
+        refusal = (f"its cells go on past its {' and '.join(cut)} side: part of the board is hidden (cut by its "
+                   f"window or covered by another one)")
+        if families:
+            # A look with no grid line between opened cells: the structure saw only the part its raised
+            # cells bound. Grown to its frame in that look, the board must no longer go on anywhere.
+            family = _judge_family(frame, grid, families[0])
+            if family.lattice is not None and not cut_sides(_grid_of(family.lattice, grid), edges):
+                return family
+        return Found(grid, None, 0.0, refusal)
     by_name = {s.name: s for s in skins}
     skins = [s for s in skins if not s.family]
     found = _judge_by_pictures(frame, grid, skins) if skins else None
@@ -159,12 +173,22 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
     score, why = classic.judge(reading, lattice.rows, lattice.cols)
     if why:
         return Found(grid, None, score, f"its cells match no known skin, nor the {skin.name} look: {why}")
+    lattice, reading = classic.grown_to_frame(frame, lattice, reading)
+    score, why = classic.judge(reading, lattice.rows, lattice.cols)
+    if why:
+        return Found(grid, None, score, f"grown to its frame, its cells match the {skin.name} look poorly: {why}")
     going_on = classic.cells_past(frame, lattice, reading)
     if going_on:
         return Found(grid, None, 0.0, f"cells like its own show past its {' and '.join(going_on)} side: the board "
                                       f"goes on there, or its edge cannot be told from what surrounds it")
     edges = _edge_refusal(frame, lattice)
     return Found(grid, None if edges else lattice, 0.0 if edges else score, edges)
+
+
+def _grid_of(lattice: Lattice, grid: Grid) -> Grid:
+    """``lattice`` as a structure grid (cell centres at the middles of its boxes) with ``grid``'s faces."""
+    (ox, oy), (px, py) = lattice.origin, lattice.pitch
+    return Grid((ox + px / 2, oy + py / 2), (px, py), lattice.rows, lattice.cols, grid.faces, grid.pieces)
 
 
 def _edge_refusal(frame: np.ndarray, lattice: Lattice) -> str:

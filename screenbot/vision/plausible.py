@@ -5,6 +5,7 @@ a lit cell under the pointer read as an open 0, a board cut by its window. A one
 (``screenbot read``, ``hint --image``) is refused with the reason when:
 
 - every cell reads as an open empty cell: a board always has mines, so this is a blank area;
+- wrong flags show but no mine: a wrong flag shows only on a lost game, which shows the mine hit;
 - a revealed 0 has a covered neighbour in a client that opens around zeros by itself (the
   signature of a covered cell read as open, such as one lit under the pointer);
 - read as the classic look, a number is smaller than the mines the board shows around it (a lost
@@ -28,7 +29,7 @@ from solver.board import EXPLODED, FLAG, MINE, NUMBERS, WRONG_FLAG, Board
 from solver.errors import InconsistentBoardError
 
 from ..errors import ImplausibleBoardError
-from ..play.consistency import unopened_zeros
+from ..play.consistency import unopened_zeros, wrong_flags_without_a_mine
 
 
 def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = False,
@@ -44,6 +45,9 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
 
     if all(ch == "0" for row in board.grid for ch in row):
         return "every cell reads as an open empty cell: a blank area, not a board"
+    no_mine = wrong_flags_without_a_mine(board)
+    if no_mine:
+        return no_mine[0]
     zeros = unopened_zeros(board, flood, flags=False)
     if zeros:
         return f"{zeros[0]}: the client opens around a zero, so a cell next to it is misread"
