@@ -400,7 +400,7 @@ def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
     then looks flat (at 18 px, every covered cell of minegauler's reads as open, clearly)."""
     scored = []
     for dx, dy in ((x, y) for x in (-1, 0, 1) for y in (-1, 0, 1)):
-        moved = _moved(lattice, dx, dy)
+        moved = lattice.translated(dx, dy)
         if not board_inside(frame, moved):
             continue
         up, down = relief(cell_boxes(frame, moved))
@@ -411,11 +411,6 @@ def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
     # Places within a tenth of the most raised cells count as many: a grid line caught in a box's band can
     # lift a few flat cells.
     return max(scored, key=lambda entry: (entry[0] >= 0.9 * most, round(entry[1], 2), entry[2]))[3]
-
-
-def _moved(lattice: Lattice, dx: int, dy: int) -> Lattice:
-    return Lattice(lattice.skin, (lattice.origin[0] + dx, lattice.origin[1] + dy), lattice.pitch, lattice.rows,
-                   lattice.cols)
 
 
 def _outside(frame: np.ndarray, lattice: Lattice, side: str, depth: int) -> np.ndarray:
@@ -473,9 +468,9 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> 
         "left": (-1, 0, lattice.rows, 1), "right": (lattice.cols, 0, lattice.rows, 1),
     }.items():
         line = Lattice(lattice.skin, (ox + dx * px, oy + dy * py), (px, py), rows, cols)
-        if not board_inside(frame, line):
-            continue
-        past = cell_boxes(frame, line)
+        # Where the picture ends less than a line of cells past the side, no cell past it can be
+        # compared, but the strip and the frame still tell.
+        past = cell_boxes(frame, line) if board_inside(frame, line) else boxes[:0]
         if (_uneven_strip(frame, lattice, side) or not _framed(frame, lattice, side, face)
                 or any(_like(past, one).any() for one in typical)):
             sides.append(side)
@@ -494,17 +489,42 @@ def grown_to_frame(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
     from .beyond import grown
 
     for _ in range(limit):
+        boxes = cell_boxes(frame, lattice)
         for side in cells_past(frame, lattice, reading):
             bigger = grown(lattice, side)
             if not board_inside(frame, bigger):
                 continue
             wider = read_classic(frame, bigger)
-            if (wider.confidence.reshape(bigger.rows, bigger.cols)[_new_line(side)] >= CLEAR).all():
+            line = np.arange(bigger.rows * bigger.cols).reshape(bigger.rows, bigger.cols)[_new_line(side)]
+            if (wider.confidence[line] >= CLEAR).all() and _plain_cells_alike(
+                    cell_boxes(frame, bigger)[line], wider.chars[line], boxes, reading.chars):
                 lattice, reading = bigger, wider
                 break
         else:
             return lattice, reading
     return lattice, reading
+
+
+def _plain_cells_alike(boxes: np.ndarray, chars: np.ndarray, board_boxes: np.ndarray, board_chars: np.ndarray) -> bool:
+    """Whether each of ``boxes`` read as a covered cell or a 0 is like the board's own cells of that
+    state, along every line of its pixels (``_like``): a box over the board's frame reads as a flat 0
+    or a raised cell on average, but not along the frame's lines. Where the board has no 0 yet, a 0
+    must be plain (one colour along every line but a grid line's); with no covered cell, a covered
+    one vouches for nothing."""
+    for char in "#0":
+        mine = chars == char
+        if not mine.any():
+            continue
+        theirs = board_chars == char
+        if theirs.any():
+            alike = _like(boxes[mine], np.median(board_boxes[theirs], axis=0))
+        elif char == "0":
+            alike = _like(boxes[mine][:, 1:, 1:], np.median(boxes[mine][:, 1:, 1:], axis=(1, 2), keepdims=True))
+        else:
+            return False
+        if not alike.all():
+            return False
+    return True
 
 
 def _new_line(side: str) -> tuple:

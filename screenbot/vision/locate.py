@@ -162,7 +162,8 @@ def _other_colours(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin]) 
 
 
 def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
-    """The grid as a board of a look read from its structure (``classic``), or why it is not one."""
+    """The grid as a board of a look read from its structure (``classic``), grown to its frame, or why
+    it is not one."""
     from . import classic
 
     (cx, cy), (px, py) = grid.centre, grid.pitch
