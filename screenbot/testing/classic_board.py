@@ -63,35 +63,41 @@ def random_game(rng: random.Random, rows: int, cols: int, *, lost: bool) -> list
 
 
 def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24,
-         mine_scale: float = 1.0) -> tuple[np.ndarray, tuple[int, int]]:
+         mine_scale: float = 1.0, stipple: bool = False) -> tuple[np.ndarray, tuple[int, int]]:
     """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
     left, light bottom and right, as every client in the look draws round its board); (picture, origin
     of cell (0, 0)). ``mine_scale``: the mines' size, 1 the usual; clients draw them up to a third
-    larger (pygame-minesweeper's spikes reach a pixel from the cell's edge at 16 px)."""
+    larger (pygame-minesweeper's spikes reach a pixel from the cell's edge at 16 px). ``stipple``: the
+    covered cells' faces are a one-pixel checkerboard of black and white, as Windows' black-and-white
+    mode draws them."""
     rows, cols = len(board), len(board[0])
     image = np.full((rows * pitch + 2 * margin, cols * pitch + 2 * margin, 3), FACE, dtype=np.uint8)
     frame = 3
     top, left, bottom, right = margin - frame, margin - frame, margin + rows * pitch + frame, margin + cols * pitch + frame
     image[top:bottom, left:right] = LIGHT
-    image[top : bottom - frame, left : right - frame] = DARK
+    image[top : bottom - frame, left : right - frame] = (0, 0, 0) if stipple else DARK  # black and white only
     for r, line in enumerate(board):
         for c, ch in enumerate(line):
             _cell(image[margin + r * pitch : margin + (r + 1) * pitch, margin + c * pitch : margin + (c + 1) * pitch],
-                  ch, pitch, grid_line, mine_scale)
+                  ch, pitch, grid_line, mine_scale, stipple)
     return image, (margin, margin)
 
 
-def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: float = 1.0) -> None:
+def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: float = 1.0, stipple: bool = False) -> None:
     import cv2
 
     bevel = max(1, round(pitch / 8))
     if ch in "#F?":
         box[:] = FACE
+        shade = DARK
+        if stipple:  # a face of black and white pixels, mid-grey on average: its dark bevel is black
+            box[:] = np.where(((np.arange(pitch)[:, None] + np.arange(pitch)[None, :]) % 2 == 0)[..., None], 0, 255)
+            shade = (0, 0, 0)
         for i in range(bevel):
             box[i, : pitch - i] = LIGHT
             box[: pitch - i, i] = LIGHT
-            box[pitch - 1 - i, i:] = DARK
-            box[i:, pitch - 1 - i] = DARK
+            box[pitch - 1 - i, i:] = shade
+            box[i:, pitch - 1 - i] = shade
     else:
         box[:] = (0, 0, 255) if ch == "X" else FACE
         if grid_line:

@@ -82,8 +82,16 @@ class ClassicReading:
 
 
 def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
-    """(cells, SIZE, SIZE, 3) float32: every cell's pitch box scaled to SIZE, row by row."""
-    return cell_images(frame, lattice, size=SIZE).reshape(-1, SIZE, SIZE, 3).astype(np.float32)
+    """(cells, SIZE, SIZE, 3) float32: every cell's pitch box scaled to SIZE, row by row, with any
+    one-pixel stipple evened out first: a stipple is how some clients draw a flat colour (Windows'
+    black-and-white mode draws covered cells so), and the structure sees it so too
+    (``structure.flatten_stipple``); measured raw, it is ink in every pixel, a cross on every cell."""
+    from .structure import flatten_stipple
+
+    rect = lattice.board_rect()
+    top, left = max(0, rect.top - 1), max(0, rect.left - 1)
+    region = flatten_stipple(frame[top : rect.bottom + 1, left : rect.right + 1])
+    return cell_images(region, lattice.translated(-left, -top), size=SIZE).reshape(-1, SIZE, SIZE, 3).astype(np.float32)
 
 
 def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -221,10 +229,14 @@ def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
 def _raised_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
     reds = _strong_red(ink).mean()
     where = _red_over_dark(mask, ink)
-    if (reds > 0.05 and where == "across") or _crossed(mask):
-        return "W", 0.8, ""  # a flag or a mine crossed out, on the flag's raised cell
+    if reds > 0.05 and where == "across":
+        return "W", 0.8, ""  # a flag or a mine crossed out in red, on the flag's raised cell
     if where == "above":
         return "F", 0.9, ""  # a red pennant over a black pole
+    if _crossed(mask):
+        # A black cross, told only after the flag: a flag over a stipple keeps specks of it round its
+        # pole, which join its strokes into what covers both diagonals.
+        return "W", 0.8, ""
     parts = _parts(mask)
     if reds < 0.05 and core.max() < 90 and len(parts) == 2 and parts[1][0] > parts[0][0] and parts[1][1] < parts[0][1] / 2:
         return "?", 0.8, ""  # a hook and, under it, a dot
@@ -460,7 +472,10 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> 
     boxes = cell_boxes(frame, lattice)
     typical = [np.median(boxes[reading.chars == ch], axis=0) for ch in "#0" if (reading.chars == ch).any()]
     middles = boxes[:, MIDDLE, MIDDLE].reshape(len(boxes), -1, 3)
-    face = _board_face(middles[reading.chars == "#"])
+    # The board's two faces: a raised cell's middle and a flat cell's rim, one grey in most clients,
+    # but not where covered cells are a stipple (mid-grey on average) and opened cells light grey.
+    flat = ~reading.raised & ~np.isin(reading.chars, ("X", "~"))
+    faces = [f for f in (_board_face(middles[reading.chars == "#"]), _board_face(_rim(boxes)[flat])) if f is not None]
     (ox, oy), (px, py) = lattice.origin, lattice.pitch
     sides = []
     for side, (dx, dy, rows, cols) in {
@@ -471,7 +486,7 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> 
         # Where the picture ends less than a line of cells past the side, no cell past it can be
         # compared, but the strip and the frame still tell.
         past = cell_boxes(frame, line) if board_inside(frame, line) else boxes[:0]
-        if (_uneven_strip(frame, lattice, side) or not _framed(frame, lattice, side, face)
+        if (_uneven_strip(frame, lattice, side) or not _framed(frame, lattice, side, faces)
                 or any(_like(past, one).any() for one in typical)):
             sides.append(side)
     return sides
@@ -544,13 +559,13 @@ def _like(boxes: np.ndarray, cell: np.ndarray) -> np.ndarray:
 FRAME_REACH = 3
 
 
-def _framed(frame: np.ndarray, lattice: Lattice, side: str, face: np.ndarray | None) -> bool:
-    """Is one of the first FRAME_REACH lines of pixels outside ``side`` unlike the cells' ``face``
-    (a frame, a grid line, a window's edge)?"""
-    if face is None:
+def _framed(frame: np.ndarray, lattice: Lattice, side: str, faces: list[np.ndarray]) -> bool:
+    """Is one of the first FRAME_REACH lines of pixels outside ``side`` unlike each of the cells'
+    ``faces`` (a frame, a grid line, a window's edge)?"""
+    if not faces:
         return True
     lines = _outside(frame, lattice, side, FRAME_REACH)
     if lines.shape[1] < FRAME_REACH:
         return True  # the picture ends within reach: its edge is as good as a frame
-    return any(np.abs(np.median(lines[:, d].astype(np.float32), axis=0) - face).max() > SAME_CELL
-               for d in range(FRAME_REACH))
+    medians = [np.median(lines[:, d].astype(np.float32), axis=0) for d in range(FRAME_REACH)]
+    return any(all(np.abs(line - face).max() > SAME_CELL for face in faces) for line in medians)
