@@ -3,7 +3,8 @@
 1. structure (``structure``): the cell lattices on the frame, from cell faces and the separators
    between them, with no skin's pictures involved, so any cell size and any placement is found;
 2. a lattice cut short on some side (by the frame edge, a window edge or a window over it) is refused:
-   the board is not all visible;
+   the board is not all visible (unless, read as a look with no pictures, it grows to its frame: an
+   open area with no lines between its cells has no separators, and the structure sees it as cut);
 3. skin: each skin's templates are aligned to the pixel on the lattice (``align``) and the skin whose
    templates the cells match best is the one that drew it; a lattice no skin matches is not a board;
 4. the board's size is checked against the client's standard sizes (``Skin.board_sizes``): a board a
