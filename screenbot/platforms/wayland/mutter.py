@@ -27,6 +27,10 @@ SCREEN_CAST = "org.gnome.Mutter.ScreenCast"
 # Linux input event codes (linux/input-event-codes.h): what NotifyPointerButton takes.
 BUTTONS = {"left": 0x110, "right": 0x111, "middle": 0x112}
 STREAM_TIMEOUT = 5.0  # seconds from Start to the stream's PipeWire node (about 50 ms measured)
+# Seconds a call that waits for its reply waits at most (up to 43 ms measured while the shell renders):
+# a shell that never answers (busy, or going) must not hold the bot, above all its exit after Ctrl-C,
+# which stops the session (a play stopped so once took over 30 s to exit, in CI).
+CALL_TIMEOUT = 10.0
 
 
 def _jeepney():
@@ -103,7 +107,8 @@ class MutterSession:
     def _call(self, address, method: str, signature: str | None = None, body: tuple = ()):
         from jeepney.wrappers import unwrap_msg
 
-        return unwrap_msg(self._conn.send_and_get_reply(self._new_call(address, method, signature, body)))
+        return unwrap_msg(self._conn.send_and_get_reply(self._new_call(address, method, signature, body),
+                                                        timeout=CALL_TIMEOUT))
 
     def _property(self, path: str, service: str, interface: str, name: str):
         from jeepney import DBusAddress
