@@ -44,7 +44,7 @@ def grown(lattice: Lattice, side: str) -> Lattice:
     return Lattice.from_edges(lattice.skin, tuple(xs), tuple(ys))
 
 
-def _line(lattice: Lattice, side: str) -> list[tuple[int, int]]:
+def outer_line(lattice: Lattice, side: str) -> list[tuple[int, int]]:
     """The cells of the outermost line on ``side``."""
     if side in ("top", "bottom"):
         row = 0 if side == "top" else lattice.rows - 1
@@ -63,7 +63,7 @@ def cells_beyond(frame: np.ndarray, lattice: Lattice, skin: Skin) -> dict[str, t
     out = {}
     for side in SIDES:
         bigger = grown(lattice, side)
-        line = _line(bigger, side)
+        line = outer_line(bigger, side)
         crops = []
         for row, col in line:
             rect = bigger.cell_rect(row, col)

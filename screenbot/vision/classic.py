@@ -127,7 +127,11 @@ FLAT_STEP = 1.5
 
 def read_classic(frame: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIMITS) -> ClassicReading:
     """Every cell of ``lattice`` on ``frame`` read as the classic look."""
-    boxes = cell_boxes(frame, lattice)
+    return read_boxes(cell_boxes(frame, lattice), limits)
+
+
+def read_boxes(boxes: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> ClassicReading:
+    """``read_classic`` of a board's cells already cut (``cell_boxes``)."""
     count = len(boxes)
     up, down = relief(boxes)
     raised, flat = up >= 1.0, down >= 1.0
@@ -463,13 +467,15 @@ def _uneven_strip(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
 SAME_CELL = 12.0
 
 
-def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> list[str]:
+def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
+               boxes: np.ndarray | None = None) -> list[str]:
     """The sides past which the board may go on: the strip just outside changes from cell to cell, a box
     of the next line looks like one of the board's covered or empty cells, or no line of the first few
     pixels outside differs from the cells' face (no frame or grid line: opened cells with no line
     between them look the same as a panel of their grey, so where the board ends cannot be told).
-    ``reading``: the board's cells read at ``lattice``."""
-    boxes = cell_boxes(frame, lattice)
+    ``reading``: the board's cells read at ``lattice`` (``boxes``: its ``cell_boxes``, when the caller
+    has them)."""
+    boxes = cell_boxes(frame, lattice) if boxes is None else boxes
     typical = [np.median(boxes[reading.chars == ch], axis=0) for ch in "#0" if (reading.chars == ch).any()]
     middles = boxes[:, MIDDLE, MIDDLE].reshape(len(boxes), -1, 3)
     # The board's two faces: a raised cell's middle and a flat cell's rim, one grey in most clients,
@@ -493,31 +499,34 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> 
 
 
 def grown_to_frame(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
-                   limit: int = 64) -> tuple[Lattice, ClassicReading]:
+                   limit: int = 64) -> tuple[Lattice, ClassicReading, list[str]]:
     """The lattice grown a line at a time over each side past which the board goes on (``cells_past``)
-    where the whole next line reads clearly as cells of this look; with its reading.
+    where the whole next line reads clearly as cells of this look; with its reading, and the sides
+    past which it still goes on.
 
     A client that draws no grid line between opened cells leaves an open area with no separators, so
     the structure finds only the part its raised cells bound (the rest "goes on past its side"). The
     board ends at its frame: growing stops where no side goes on, and a side that still goes on (no
     frame seen, a line that does not read) is left for the caller to refuse."""
-    from .beyond import grown
+    from .beyond import grown, outer_line
 
+    boxes = cell_boxes(frame, lattice)
     for _ in range(limit):
-        boxes = cell_boxes(frame, lattice)
-        for side in cells_past(frame, lattice, reading):
+        going_on = cells_past(frame, lattice, reading, boxes)
+        for side in going_on:
             bigger = grown(lattice, side)
             if not board_inside(frame, bigger):
                 continue
-            wider = read_classic(frame, bigger)
-            line = np.arange(bigger.rows * bigger.cols).reshape(bigger.rows, bigger.cols)[_new_line(side)]
+            bigger_boxes = cell_boxes(frame, bigger)
+            wider = read_boxes(bigger_boxes)
+            line = [row * bigger.cols + col for row, col in outer_line(bigger, side)]
             if (wider.confidence[line] >= CLEAR).all() and _plain_cells_alike(
-                    cell_boxes(frame, bigger)[line], wider.chars[line], boxes, reading.chars):
-                lattice, reading = bigger, wider
+                    bigger_boxes[line], wider.chars[line], boxes, reading.chars):
+                lattice, reading, boxes = bigger, wider, bigger_boxes
                 break
         else:
-            return lattice, reading
-    return lattice, reading
+            return lattice, reading, going_on
+    return lattice, reading, cells_past(frame, lattice, reading, boxes)
 
 
 def _plain_cells_alike(boxes: np.ndarray, chars: np.ndarray, board_boxes: np.ndarray, board_chars: np.ndarray) -> bool:
@@ -540,11 +549,6 @@ def _plain_cells_alike(boxes: np.ndarray, chars: np.ndarray, board_boxes: np.nda
         if not alike.all():
             return False
     return True
-
-
-def _new_line(side: str) -> tuple:
-    """The index of the line ``beyond.grown`` adds on ``side``, in a (rows, cols) array."""
-    return {"top": (0,), "bottom": (-1,), "left": (slice(None), 0), "right": (slice(None), -1)}[side]
 
 
 def _like(boxes: np.ndarray, cell: np.ndarray) -> np.ndarray:

@@ -175,11 +175,10 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
     score, why = classic.judge(reading, lattice.rows, lattice.cols)
     if why:
         return Found(grid, None, score, f"its cells match no known skin, nor the {skin.name} look: {why}")
-    lattice, reading = classic.grown_to_frame(frame, lattice, reading)
+    lattice, reading, going_on = classic.grown_to_frame(frame, lattice, reading)
     score, why = classic.judge(reading, lattice.rows, lattice.cols)
     if why:
         return Found(grid, None, score, f"grown to its frame, its cells match the {skin.name} look poorly: {why}")
-    going_on = classic.cells_past(frame, lattice, reading)
     if going_on:
         return Found(grid, None, 0.0, f"cells like its own show past its {' and '.join(going_on)} side: the board "
                                       f"goes on there, or its edge cannot be told from what surrounds it")
