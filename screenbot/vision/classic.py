@@ -429,17 +429,29 @@ def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
     return max(scored, key=lambda entry: (entry[0] >= 0.9 * most, round(entry[1], 2), entry[2]))[3]
 
 
-def _outside(frame: np.ndarray, lattice: Lattice, side: str, depth: int) -> np.ndarray:
+def _outside(frame: np.ndarray, lattice: Lattice, side: str, depth: int, inside: int = 0) -> np.ndarray:
     """(pixels along ``side``, lines, 3): the first ``depth`` lines of pixels outside that side of the
-    board, the nearest first; fewer where the picture ends."""
+    board, the nearest first; fewer where the picture ends. With ``inside``, the last lines inside
+    the board come first (outward order still)."""
     rect = lattice.board_rect()
-    if side == "top":
-        return frame[max(0, rect.top - depth) : rect.top, rect.left : rect.right][::-1].transpose(1, 0, 2)
+    length = rect.height if side in ("left", "right") else rect.width
+    return _beside(frame, rect, side, (-inside, depth), (0, length))
+
+
+def _beside(frame: np.ndarray, rect, side: str, out: tuple[int, int], along: tuple[int, int]) -> np.ndarray:
+    """(pixels along, lines, 3): the pixels of ``frame`` by ``side`` of ``rect`` whose lines lie ``out``
+    (first, last + 1) outward from it (0 the first line outside, negative inside) and which lie
+    ``along`` it (first, last + 1) from its top or left end; clipped to the picture."""
+    (d0, d1), (a0, a1) = out, along
+    if side in ("left", "right"):
+        rows = slice(max(0, rect.top + a0), max(0, rect.top + a1))
+        if side == "right":
+            return frame[rows, max(0, rect.right + d0) : max(0, rect.right + d1)]
+        return frame[rows, max(0, rect.left - d1) : max(0, rect.left - d0)][:, ::-1]
+    cols = slice(max(0, rect.left + a0), max(0, rect.left + a1))
     if side == "bottom":
-        return frame[rect.bottom : rect.bottom + depth, rect.left : rect.right].transpose(1, 0, 2)
-    if side == "left":
-        return frame[rect.top : rect.bottom, max(0, rect.left - depth) : rect.left][:, ::-1]
-    return frame[rect.top : rect.bottom, rect.right : rect.right + depth]
+        return frame[max(0, rect.bottom + d0) : max(0, rect.bottom + d1), cols].transpose(1, 0, 2)
+    return frame[max(0, rect.top - d1) : max(0, rect.top - d0), cols][::-1].transpose(1, 0, 2)
 
 
 def _uneven_strip(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
@@ -573,3 +585,58 @@ def _framed(frame: np.ndarray, lattice: Lattice, side: str, faces: list[np.ndarr
         return True  # the picture ends within reach: its edge is as good as a frame
     medians = [np.median(lines[:, d].astype(np.float32), axis=0) for d in range(FRAME_REACH)]
     return any(all(np.abs(line - face).max() > SAME_CELL for face in faces) for line in medians)
+
+
+# The side whose frame faces the same way: a bevel is drawn in one shade on the bottom and right sides
+# and another on the top and left (or flat all round).
+PARTNER = {"right": "bottom", "bottom": "right", "left": "top", "top": "left"}
+# Lines of pixels by which one side's frame may start further out than its partner's: a straight
+# lattice through a browser's cells of two heights ends up to two pixels off at the far sides.
+FRAME_SHIFT = 2
+
+
+def framed_unlike(frame: np.ndarray, lattice: Lattice) -> list[tuple[str, str]]:
+    """(side, its partner) for each side whose frame is not drawn like its partner's (``_framed_alike``):
+    where the board may end at a window's edge instead of its frame."""
+    return [(side, PARTNER[side]) for side in ("top", "bottom", "left", "right") if not _framed_alike(frame, lattice, side)]
+
+
+def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
+    """Is the frame outside ``side`` drawn like the one outside its ``PARTNER`` side? A board's frame
+    is drawn alike on the sides that face the same way; a window's border laid along a line between
+    its cells, or a dialog of the cells' grey with none, is not the frame, though to the other tests
+    it looks like the board's end.
+
+    Each side's lines of pixels are compared from where they become what lies beyond (the last line
+    looked at) inwards, FRAME_REACH lines, into the board's own where the frame is thinner: a lattice
+    a pixel or two off puts the last cells' own pixels before one frame and not the other."""
+    depth = FRAME_REACH + 2 * FRAME_SHIFT
+    lines = [_outside(frame, lattice, s, depth, inside=FRAME_REACH) for s in (side, PARTNER[side])]
+    if min(part.shape[1] for part in lines) < FRAME_REACH + depth:
+        return True  # the picture ends within reach: nothing to compare
+    profiles = [np.median(part.astype(np.float32), axis=0) for part in lines]  # (lines, 3) each, outward
+    ends = [FRAME_REACH + _frame_end(profile[FRAME_REACH:]) for profile in profiles]
+    if ends == [FRAME_REACH, FRAME_REACH]:
+        return True  # no frame within reach on either side (``_framed`` judges that)
+    mine, theirs = (profile[end - FRAME_REACH : end] for profile, end in zip(profiles, ends))
+    if np.abs(mine - theirs).max() > SAME_CELL:
+        return False
+    # And it turns at the board's corners, where a window's edge (a line of it) runs on past both: looked
+    # at just past the partner sides' frames, beyond either end of this one.
+    rect = lattice.board_rect()
+    length = rect.height if side in ("left", "right") else rect.width
+    at = (ends[0] - 2 * FRAME_REACH, ends[0] - FRAME_REACH)
+    runs_on = np.ones(FRAME_REACH, dtype=bool)
+    for span in ((-depth - FRAME_REACH, -depth), (length + depth, length + depth + FRAME_REACH)):
+        part = _beside(frame, rect, side, at, span)
+        if part.shape[:2] != (FRAME_REACH, FRAME_REACH):
+            return True  # the picture ends there: nothing to tell
+        runs_on &= np.abs(np.median(part.astype(np.float32), axis=0) - mine).max(axis=1) <= SAME_CELL
+    return not runs_on.any()
+
+
+def _frame_end(profile: np.ndarray) -> int:
+    """How many lines of ``profile`` (lines outward, (lines, 3)) come before it becomes what its last
+    line shows: past the last one unlike that."""
+    unlike = np.flatnonzero(np.abs(profile - profile[-1]).max(axis=1) > SAME_CELL)
+    return int(unlike[-1]) + 1 if len(unlike) else 0

@@ -15,12 +15,15 @@ from .structure import Edges
 CUT_SHARE = 1 / 3
 
 
-def cut_sides(grid: Grid, edges: Edges) -> list[str]:
+def cut_sides(grid: Grid, edges: Edges, *, corners: bool = True) -> list[str]:
     """The sides past which the grid's cells go on, cut short (by the frame, a window edge, or a
     window over them): separators between its rows (columns) that continue beyond its last column
     (row) for at least a few pixels, or any of its lines that goes on past it in a whole cell of its
     own size (``lines_going_on``: a window over all but a few rows of its left columns). A board
-    with such a side is not all visible."""
+    with such a side is not all visible. ``corners``: a side whose outermost faces end square where
+    the others are rounded is cut too (``_faces_cut_flat``); a look with square faces, whose grid
+    lines lie on one side of each cell, ends square at its frame on the other sides, and judges its
+    frame itself (``classic``)."""
     height, width = edges.shape
     left, top, right, bottom = grid.box()
     (cx, cy), (px, py) = grid.centre, grid.pitch
@@ -60,7 +63,7 @@ def cut_sides(grid: Grid, edges: Edges) -> list[str]:
             sides.append(side)
     flat = ~edges.mask()
     for side in ("left", "right", "top", "bottom"):
-        if side not in sides and (_faces_cut_flat(grid, flat, side) or _on_a_long_edge(grid, edges, side)):
+        if side not in sides and ((corners and _faces_cut_flat(grid, flat, side)) or _on_a_long_edge(grid, edges, side)):
             sides.append(side)
     return sides
 
