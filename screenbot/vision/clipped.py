@@ -75,6 +75,7 @@ def cut_sides(grid: Grid, edges: Edges, *, corners: bool = True) -> list[str]:
 EDGE_NEAR = 3
 EDGE_RUN = 2.0
 EDGE_SHARE = 0.95
+EDGE_ROOM = 1.0  # cells of picture past an end that must show the line, where there are not EDGE_RUN
 
 
 def _on_a_long_edge(grid: Grid, edges: Edges, side: str) -> bool:
@@ -89,8 +90,12 @@ def _on_a_long_edge(grid: Grid, edges: Edges, side: str) -> bool:
         steps, at, lo, hi, run = edges.dy.T, top if side == "top" else bottom, left, right, EDGE_RUN * px
         limit = width
     start, stop = int(lo - run), int(hi + run)
-    if start < 0 or stop > limit:
+    # Where the picture ends sooner, a line that runs on to its edge runs on as far as can be seen, if
+    # that is a cell or more: a board's frame stops a few pixels past its ends.
+    room = EDGE_ROOM * run / EDGE_RUN
+    if (start < 0 and lo < room) or (stop > limit and limit - hi < room):
         return False  # not enough picture past the ends to tell a long line from the board's frame
+    start, stop = max(0, start), min(limit, stop)
     near = steps[start:stop, max(0, int(round(at)) - EDGE_NEAR) : int(round(at)) + EDGE_NEAR + 1]
     return bool(near.size and near.mean(axis=0).max() >= EDGE_SHARE)
 
