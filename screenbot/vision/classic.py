@@ -593,6 +593,8 @@ PARTNER = {"right": "bottom", "bottom": "right", "left": "top", "top": "left"}
 # Lines of pixels by which one side's frame may start further out than its partner's: a straight
 # lattice through a browser's cells of two heights ends up to two pixels off at the far sides.
 FRAME_SHIFT = 2
+# Share of the pixels past an end of a side along which a line of its frame runs on, for a window's edge.
+FRAME_RUN = 0.9
 
 
 def framed_unlike(frame: np.ndarray, lattice: Lattice) -> list[tuple[str, str]]:
@@ -621,17 +623,18 @@ def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
     mine, theirs = (profile[end - FRAME_REACH : end] for profile, end in zip(profiles, ends))
     if np.abs(mine - theirs).max() > SAME_CELL:
         return False
-    # And it turns at the board's corners, where a window's edge (a line of it) runs on past both: looked
-    # at just past the partner sides' frames, beyond either end of this one.
+    # And it turns at the board's corners, where a window's edge (a line of it) runs on unbroken past
+    # both, through the partner sides' frames and beyond (a client's panel above the board can have a
+    # frame in line with the board's, but a gap lies between them).
     rect = lattice.board_rect()
     length = rect.height if side in ("left", "right") else rect.width
-    at = (ends[0] - 2 * FRAME_REACH, ends[0] - FRAME_REACH)
+    at, reach = (ends[0] - 2 * FRAME_REACH, ends[0] - FRAME_REACH), depth + FRAME_REACH
     runs_on = np.ones(FRAME_REACH, dtype=bool)
-    for span in ((-depth - FRAME_REACH, -depth), (length + depth, length + depth + FRAME_REACH)):
-        part = _beside(frame, rect, side, at, span)
-        if part.shape[:2] != (FRAME_REACH, FRAME_REACH):
+    for span in ((-reach, 0), (length, length + reach)):
+        part = _beside(frame, rect, side, at, span).astype(np.float32)
+        if part.shape[:2] != (reach, FRAME_REACH):
             return True  # the picture ends there: nothing to tell
-        runs_on &= np.abs(np.median(part.astype(np.float32), axis=0) - mine).max(axis=1) <= SAME_CELL
+        runs_on &= (np.abs(part - mine).max(axis=2) <= SAME_CELL).mean(axis=0) >= FRAME_RUN
     return not runs_on.any()
 
 
