@@ -600,7 +600,8 @@ FRAME_RUN = 0.9
 def framed_unlike(frame: np.ndarray, lattice: Lattice) -> list[tuple[str, str]]:
     """(side, its partner) for each side whose frame is not drawn like its partner's (``_framed_alike``):
     where the board may end at a window's edge instead of its frame."""
-    return [(side, PARTNER[side]) for side in ("top", "bottom", "left", "right") if not _framed_alike(frame, lattice, side)]
+    return [(side, PARTNER[side]) for side in ("top", "bottom", "left", "right")
+            if not _framed_alike(frame, lattice, side)]
 
 
 def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str) -> bool:

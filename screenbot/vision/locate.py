@@ -130,7 +130,8 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         if families:
             # A look with no grid line between opened cells: the structure saw only the part its raised
             # cells bound. Grown to its frame in that look, the board must no longer go on anywhere; its
-            # frame, not the shape of its last faces' corners, tells where it ends (``classic.cells_past``, ``classic.framed_unlike``).
+            # frame, not the shape of its last faces' corners, tells where it ends (``classic.cells_past``,
+            # ``classic.framed_unlike``).
             family = _judge_family(frame, grid, families[0])
             if family.lattice is not None and not cut_sides(_grid_of(family.lattice, grid), edges, corners=False):
                 return family
@@ -186,8 +187,8 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
     unlike = classic.framed_unlike(frame, lattice)
     if unlike:
         side, partner = unlike[0]
-        return Found(grid, None, 0.0, f"its frame by its {side} side is not drawn like the one by its {partner} side: a "
-                                      f"window's edge along a line between its cells may hide part of it")
+        return Found(grid, None, 0.0, f"its frame by its {side} side is not drawn like the one by its {partner} "
+                                      f"side: a window's edge along a line between its cells may hide part of it")
     edges = _edge_refusal(frame, lattice)
     return Found(grid, None if edges else lattice, 0.0 if edges else score, edges)
 
