@@ -9,6 +9,7 @@ overlay and ``hint --image`` take the mine total and the first click from the sa
 from __future__ import annotations
 
 from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, neighbours
+from solver.constraints import build_constraints, deduce
 from solver.policy import PolicyConfig, decide
 
 from .consistency import OPEN_UNSHOWN, Problem, reading_problems
@@ -138,6 +139,21 @@ class GameRules:
     def opens_still_covered(board, last_actions: tuple[Action, ...]) -> tuple[Action, ...]:
         """The opens of ``last_actions`` whose cells still read covered on ``board``."""
         return tuple(a for a in last_actions if a.kind == OPEN and board[a.row, a.col] in UNKNOWN_CHARS)
+
+    def safe_open_unshown(self, previous, board, last_actions: tuple[Action, ...]) -> bool:
+        """Whether an open that ``board`` does not show was of a cell proven safe on ``previous``, or
+        ``board`` shows no open cell at all: a won game shows every safe cell open, so however still
+        such a board holds, it is not won (the client missed the click: Chromium under load can miss
+        an open and its resend, most of all the first of a game, just after its page was loaded anew)."""
+        opens = self.opens_still_covered(board, last_actions)
+        if not opens:
+            return False
+        if is_fresh(board):
+            return True
+        if previous is None:
+            return False
+        safe = deduce(build_constraints(previous.with_mines(self.mine_total_for(previous)))).safe
+        return any(safe >> (a.row * previous.cols + a.col) & 1 for a in opens)
 
     def frozen_means_won(self, board, problems: list[Problem]) -> bool:
         """An open on a covered cell changed nothing, for a whole redraw timeout. Clients that show a

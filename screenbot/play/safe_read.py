@@ -202,7 +202,10 @@ class SafeReader:
             if moved is not None:
                 return moved
             if not again.changed and not changed and reading is not None and self.rules.frozen_means_won(reading.board, problems):
-                if not resent:
+                # A board with no cell open, or a cell proven safe still covered, is no won game's: the
+                # client missed the clicks, and they are sent again at each recheck.
+                not_won = self.rules.safe_open_unshown(previous, reading.board, last_actions)
+                if not resent or not_won:
                     # A client under load may also ignore a lone click (Chromium): sent once more, an
                     # open a won game ignores changes nothing again, and one the client missed shows.
                     resent = True
@@ -214,9 +217,12 @@ class SafeReader:
                     if again.changed:
                         frame, changed = again.frame, True
                         continue
-                log.info("the board no longer reacts to clicks: the game was won")
-                return Step(reading, frame, WON, (), None, read_seconds, 0.0,
-                            shown="the board stopped taking clicks, twice (how the client ends a won game)")
+                if not not_won:
+                    log.info("the board no longer reacts to clicks: the game was won")
+                    return Step(reading, frame, WON, (), None, read_seconds, 0.0,
+                                shown="the board stopped taking clicks, twice (how the client ends a won game)")
+                log.info("the board took none of the clicks sent again, and it cannot be a won game's (no cell "
+                         "open, or a cell proven safe still covered): waiting for the client to show them")
             if not again.changed and not changed and reading is not None and self.rules.final_flags_ignored(
                     previous, reading.board, last_actions):
                 log.info("the client took none of the flags on the mines left: its game ended at the last safe cell")

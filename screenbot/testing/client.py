@@ -93,6 +93,9 @@ class SimulatedClient:
     clock: Callable[[], float] | None = None
     # Like a client just started (minegauler on a busy machine): its first n clicks do nothing.
     deaf_clicks: int = 0
+    # Like Chromium under heavy load: the opens of covered cells numbered in [first, last) (counted over
+    # the session, from 0) are ignored, a lone open and its resend alike.
+    deaf_opens: tuple[int, int] = (0, 0)
     # Like gnome-mines on Wayland while the focus comes back from a dialog just closed: the first
     # restart after each game's end reaches no window.
     deaf_first_restart: bool = False
@@ -147,7 +150,8 @@ class SimulatedClient:
     misdelivered: int = 0
     unread_grabs: int = 0  # grabs left before the last click counts as read (grab_misdelivery)
     taken_since_grab: int = 0  # clicks on the board taken since the last look at it (drop_among_taken)
-    dropped: int = 0  # clicks ignored by drop_among_taken and drop_first
+    dropped: int = 0  # clicks ignored by drop_among_taken, drop_first and deaf_opens
+    covered_opens: int = 0  # opens of covered cells that reached the deaf_opens test
     first_opens: int = 0  # opens that came first after a look at the board (drop_first)
     grab_cell: tuple[int, int] | None = None  # the cell holding the pointer grab (grab_misdelivery)
     # Covered cells drawn "?": the right click's cycle (question_marks), or a user's marks (a test puts
@@ -434,6 +438,11 @@ class SimulatedClient:
                 return
         if len(self.clicks) <= self.deaf_clicks:
             return
+        if button == LEFT and self.game.board()[r, c] == "#":
+            self.covered_opens += 1
+            if self.deaf_opens[0] <= self.covered_opens - 1 < self.deaf_opens[1]:
+                self.dropped += 1
+                return
         self.taken_since_grab += 1
         if self.grab_misdelivery:
             if self.unread_grabs and self.grab_cell is not None and self.grab_cell != cell:
