@@ -140,10 +140,11 @@ class GameRules:
         """The opens of ``last_actions`` whose cells still read covered on ``board``."""
         return tuple(a for a in last_actions if a.kind == OPEN and board[a.row, a.col] in UNKNOWN_CHARS)
 
-    def safe_open_unshown(self, previous, board, last_actions: tuple[Action, ...]) -> bool:
-        """Whether an open that ``board`` does not show was of a cell proven safe on ``previous``, or
-        ``board`` shows no open cell at all: a won game shows every safe cell open, so however still
-        such a board holds, it is not won (the client missed the click: Chromium under load can miss
+    def cannot_be_won(self, previous, board, last_actions: tuple[Action, ...]) -> bool:
+        """Whether ``board``, which does not show some of the opens of ``last_actions``, cannot be a won
+        game's: it shows no open cell at all, or one of those opens was of a cell proven safe on
+        ``previous``. A won game shows every safe cell open, so however still such a board holds, it is
+        not won (the client missed the click: Chromium under load can miss
         an open and its resend, most of all the first of a game, just after its page was loaded anew)."""
         opens = self.opens_still_covered(board, last_actions)
         if not opens:

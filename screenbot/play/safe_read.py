@@ -204,7 +204,7 @@ class SafeReader:
             if not again.changed and not changed and reading is not None and self.rules.frozen_means_won(reading.board, problems):
                 # A board with no cell open, or a cell proven safe still covered, is no won game's: the
                 # client missed the clicks, and they are sent again at each recheck.
-                not_won = self.rules.safe_open_unshown(previous, reading.board, last_actions)
+                not_won = self.rules.cannot_be_won(previous, reading.board, last_actions)
                 if not resent or not_won:
                     # A client under load may also ignore a lone click (Chromium): sent once more, an
                     # open a won game ignores changes nothing again, and one the client missed shows.
