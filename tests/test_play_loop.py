@@ -349,19 +349,26 @@ def test_unknown_total_win_is_seen_when_the_board_stops_reacting(tmp_path):
     assert_clicks_on_board(client)
 
 
+class EndsRecorded(SimulatedClient):
+    """A simulated client that keeps each game's state as its restart key came (``ends``): the truth
+    each verdict of the loop is held to."""
+
+    def press(self, *keys):
+        if tuple(keys) == tuple(self.restart_keys):
+            self.ends.append(self.game.status)
+        super().press(*keys)
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.ends = []
+
+
 def test_a_lone_ignored_click_is_not_taken_for_a_frozen_won_board(tmp_path):
     """A client that shows its win only by ignoring clicks (react-minesweeper) and, under load, now and
     then ignores a click by itself (Chromium): a lone open that changed nothing is sent once more before
     the board counts as frozen. Every game counted won was won on the client, and the session goes on
     through the ignored clicks."""
-    class Ends(SimulatedClient):
-        def press(self, *keys):
-            if tuple(keys) == tuple(self.restart_keys):
-                self.ends.append(self.game.status)
-            super().press(*keys)
-
-    client = Ends(9, 9, 10, seed=11, rules="none", restart_keys=("f5",), drop_first=3)
-    client.ends = []
+    client = EndsRecorded(9, 9, 10, seed=11, rules="none", restart_keys=("f5",), drop_first=3)
     results = make_player(client, BROWSER_LIKE, tmp_path, games=8).play()
     assert client.dropped > 0
     outcomes = [r.outcome for r in results]
@@ -991,14 +998,7 @@ def test_a_missed_open_and_its_resend_are_not_taken_for_a_frozen_won_board(seed,
     the game was counted won while the page was still playing. A board with no cell open, or with an
     open of a cell proven safe still covered, is no won game's: every game counted won is won on the
     client, and the session goes on."""
-    class Ends(SimulatedClient):
-        def press(self, *keys):
-            if tuple(keys) == tuple(self.restart_keys):
-                self.ends.append(self.game.status)
-            super().press(*keys)
-
-    client = Ends(9, 9, 10, seed=seed, rules="none", restart_keys=("f5",), deaf_opens=(first, first + 2))
-    client.ends = []
+    client = EndsRecorded(9, 9, 10, seed=seed, rules="none", restart_keys=("f5",), deaf_opens=(first, first + 2))
     results = make_player(client, BROWSER_LIKE, tmp_path, games=4).play()
     assert client.dropped == 2
     outcomes = [r.outcome for r in results]
