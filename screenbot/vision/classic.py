@@ -593,6 +593,8 @@ PARTNER = {"right": "bottom", "bottom": "right", "left": "top", "top": "left"}
 # Lines of pixels by which one side's frame may start further out than its partner's: a straight
 # lattice through a browser's cells of two heights ends up to two pixels off at the far sides.
 FRAME_SHIFT = 2
+# Lines of pixels looked at outside each side: its frame, shifted by up to FRAME_SHIFT either way.
+FRAME_DEPTH = FRAME_REACH + 2 * FRAME_SHIFT
 # Share of the pixels past an end of a side along which a line of its frame runs on, for a window's edge.
 FRAME_RUN = 0.9
 
@@ -600,42 +602,52 @@ FRAME_RUN = 0.9
 def framed_unlike(frame: np.ndarray, lattice: Lattice) -> list[tuple[str, str]]:
     """(side, its partner) for each side whose frame is not drawn like its partner's (``_framed_alike``):
     where the board may end at a window's edge instead of its frame."""
+    frames = {side: _frame_profile(frame, lattice, side) for side in PARTNER}
     return [(side, PARTNER[side]) for side in ("top", "bottom", "left", "right")
-            if not _framed_alike(frame, lattice, side)]
+            if not _framed_alike(frame, lattice, side, frames[side], frames[PARTNER[side]])]
 
 
-def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str) -> bool:
-    """Is the frame outside ``side`` drawn like the one outside its ``PARTNER`` side? A board's frame
-    is drawn alike on the sides that face the same way; a window's border laid along a line between
-    its cells, or a dialog of the cells' grey with none, is not the frame, though to the other tests
-    it looks like the board's end.
+def _frame_profile(frame: np.ndarray, lattice: Lattice, side: str) -> tuple[np.ndarray, int] | None:
+    """The median colour of each line of pixels by ``side``, outward from FRAME_REACH lines inside the
+    board to FRAME_DEPTH outside ((lines, 3)), and the line where its frame ends (``_frame_end``); None
+    where the picture ends within reach."""
+    part = _outside(frame, lattice, side, FRAME_DEPTH, inside=FRAME_REACH)
+    if part.shape[1] < FRAME_REACH + FRAME_DEPTH:
+        return None
+    profile = np.median(part.astype(np.float32), axis=0)
+    return profile, FRAME_REACH + _frame_end(profile[FRAME_REACH:])
+
+
+def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str, mine: tuple[np.ndarray, int] | None,
+                  theirs: tuple[np.ndarray, int] | None) -> bool:
+    """Is the frame outside ``side`` drawn like the one outside its ``PARTNER`` side (``mine`` and
+    ``theirs``: their ``_frame_profile``)? A board's frame is drawn alike on the sides that face the
+    same way; a window's border laid along a line between its cells, or a dialog of the cells' grey
+    with none, is not the frame, though to the other tests it looks like the board's end.
 
     Each side's lines of pixels are compared from where they become what lies beyond (the last line
     looked at) inwards, FRAME_REACH lines, into the board's own where the frame is thinner: a lattice
     a pixel or two off puts the last cells' own pixels before one frame and not the other."""
-    depth = FRAME_REACH + 2 * FRAME_SHIFT
-    lines = [_outside(frame, lattice, s, depth, inside=FRAME_REACH) for s in (side, PARTNER[side])]
-    if min(part.shape[1] for part in lines) < FRAME_REACH + depth:
+    if mine is None or theirs is None:
         return True  # the picture ends within reach: nothing to compare
-    profiles = [np.median(part.astype(np.float32), axis=0) for part in lines]  # (lines, 3) each, outward
-    ends = [FRAME_REACH + _frame_end(profile[FRAME_REACH:]) for profile in profiles]
-    if ends == [FRAME_REACH, FRAME_REACH]:
+    (profile, end), (their_profile, their_end) = mine, theirs
+    if end == their_end == FRAME_REACH:
         return True  # no frame within reach on either side (``_framed`` judges that)
-    mine, theirs = (profile[end - FRAME_REACH : end] for profile, end in zip(profiles, ends))
-    if np.abs(mine - theirs).max() > SAME_CELL:
+    lines = profile[end - FRAME_REACH : end]
+    if np.abs(lines - their_profile[their_end - FRAME_REACH : their_end]).max() > SAME_CELL:
         return False
     # And it turns at the board's corners, where a window's edge (a line of it) runs on unbroken past
     # both, through the partner sides' frames and beyond (a client's panel above the board can have a
     # frame in line with the board's, but a gap lies between them).
     rect = lattice.board_rect()
     length = rect.height if side in ("left", "right") else rect.width
-    at, reach = (ends[0] - 2 * FRAME_REACH, ends[0] - FRAME_REACH), depth + FRAME_REACH
+    at, reach = (end - 2 * FRAME_REACH, end - FRAME_REACH), FRAME_DEPTH + FRAME_REACH
     runs_on = np.ones(FRAME_REACH, dtype=bool)
     for span in ((-reach, 0), (length, length + reach)):
         part = _beside(frame, rect, side, at, span).astype(np.float32)
         if part.shape[:2] != (reach, FRAME_REACH):
             return True  # the picture ends there: nothing to tell
-        runs_on &= (np.abs(part - mine).max(axis=2) <= SAME_CELL).mean(axis=0) >= FRAME_RUN
+        runs_on &= (np.abs(part - lines).max(axis=2) <= SAME_CELL).mean(axis=0) >= FRAME_RUN
     return not runs_on.any()
 
 

@@ -84,15 +84,15 @@ def _on_a_long_edge(grid: Grid, edges: Edges, side: str) -> bool:
     left, top, right, bottom = grid.box()
     (px, py) = grid.pitch
     if side in ("left", "right"):
-        steps, at, lo, hi, run = edges.dx, left if side == "left" else right, top, bottom, EDGE_RUN * py
+        steps, at, lo, hi, pitch = edges.dx, left if side == "left" else right, top, bottom, py
         limit = height
     else:
-        steps, at, lo, hi, run = edges.dy.T, top if side == "top" else bottom, left, right, EDGE_RUN * px
+        steps, at, lo, hi, pitch = edges.dy.T, top if side == "top" else bottom, left, right, px
         limit = width
-    start, stop = int(lo - run), int(hi + run)
+    start, stop = int(lo - EDGE_RUN * pitch), int(hi + EDGE_RUN * pitch)
     # Where the picture ends sooner, a line that runs on to its edge runs on as far as can be seen, if
     # that is a cell or more: a board's frame stops a few pixels past its ends.
-    room = EDGE_ROOM * run / EDGE_RUN
+    room = EDGE_ROOM * pitch
     if (start < 0 and lo < room) or (stop > limit and limit - hi < room):
         return False  # not enough picture past the ends to tell a long line from the board's frame
     start, stop = max(0, start), min(limit, stop)
