@@ -50,9 +50,22 @@ def cell_images(frame: np.ndarray, lattice: Lattice, size: int = CANONICAL) -> n
     region = frame[rect.top : rect.bottom, rect.left : rect.right]
     xs = [round(x) - rect.left for x in lattice.col_edges()]
     ys = [round(y) - rect.top for y in lattice.row_edges()]
-    columns = np.hstack([_resized(region[:, a:b], (size, region.shape[0])) for a, b in zip(xs, xs[1:])])
-    scaled = np.vstack([_resized(columns[a:b], (lattice.cols * size, size)) for a, b in zip(ys, ys[1:])])
+    # Boxes of one width side by side are resized in one call: each maps onto exactly ``size`` pixels
+    # of the result, so the result is the same as one call per box, with a call per run, not per line.
+    columns = np.hstack([_resized(region[:, a:b], (n * size, region.shape[0])) for a, b, n in _equal_runs(xs)])
+    scaled = np.vstack([_resized(columns[a:b], (lattice.cols * size, n * size)) for a, b, n in _equal_runs(ys)])
     return scaled.reshape(lattice.rows, size, lattice.cols, size, 3).transpose(0, 2, 1, 3, 4)
+
+
+def _equal_runs(edges: list[int]) -> list[tuple[int, int, int]]:
+    """The boxes between ``edges`` as runs of boxes of one width: (first edge, last edge, boxes)."""
+    runs = []
+    for a, b in zip(edges, edges[1:]):
+        if runs and b - a == (runs[-1][1] - runs[-1][0]) // runs[-1][2]:
+            runs[-1] = (runs[-1][0], b, runs[-1][2] + 1)
+        else:
+            runs.append((a, b, 1))
+    return runs
 
 
 def _resized(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -63,9 +76,10 @@ def _resized(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
 
 
-def shifted_cell_images(frame: np.ndarray, rect: Rect, reach: tuple[int, int]) -> np.ndarray:
-    """The box ``rect`` moved by every whole-pixel shift (dx, dy) up to ``reach`` each way that stays on
-    the frame, each scaled to the canonical size: (shifts, CANONICAL, CANONICAL, 3) uint8, dy major.
+def shifted_cell_images(frame: np.ndarray, rect: Rect, dxs, dys) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """The box ``rect`` moved by each whole-pixel shift (dx, dy), dx from ``dxs`` and dy from ``dys``
+    (each ascending), that stays on the frame, each scaled to the canonical size: the pictures
+    (shifts, CANONICAL, CANONICAL, 3) uint8 and the shifts they were cut at, dy major.
     A box at least CANONICAL px each way is shrunk by area averaging, as ``cv2.resize`` does (to within
     a level in 0.01% of the pixels), but for all shifts at once: area averaging is a linear map per
     axis, so two matrix products over the pixels around the box give every shifted picture (one resize
@@ -73,21 +87,21 @@ def shifted_cell_images(frame: np.ndarray, rect: Rect, reach: tuple[int, int]) -
     import cv2
 
     height, width = frame.shape[:2]
-    dxs = [dx for dx in range(-reach[0], reach[0] + 1) if 0 <= rect.left + dx and rect.right + dx <= width]
-    dys = [dy for dy in range(-reach[1], reach[1] + 1) if 0 <= rect.top + dy and rect.bottom + dy <= height]
+    dxs = [dx for dx in dxs if 0 <= rect.left + dx and rect.right + dx <= width]
+    dys = [dy for dy in dys if 0 <= rect.top + dy and rect.bottom + dy <= height]
     shifts = [(dx, dy) for dy in dys for dx in dxs]
     if not shifts:
-        return np.zeros((0, CANONICAL, CANONICAL, 3), dtype=np.uint8)
+        return np.zeros((0, CANONICAL, CANONICAL, 3), dtype=np.uint8), []
     if rect.width < CANONICAL or rect.height < CANONICAL:  # enlarged, not averaged: one at a time
         crops = [frame[rect.top + dy : rect.bottom + dy, rect.left + dx : rect.right + dx] for dx, dy in shifts]
-        return np.stack([cv2.resize(c, (CANONICAL, CANONICAL), interpolation=cv2.INTER_AREA) for c in crops])
+        return np.stack([cv2.resize(c, (CANONICAL, CANONICAL), interpolation=cv2.INTER_AREA) for c in crops]), shifts
     around = frame[rect.top + dys[0] : rect.bottom + dys[-1], rect.left + dxs[0] : rect.right + dxs[-1]]
-    across = _shifted_weights(rect.width, len(dxs))  # (shifts x, CANONICAL, pixels around)
-    down = _shifted_weights(rect.height, len(dys))
+    across = _shifted_weights(rect.width, dxs[-1] - dxs[0] + 1)[[dx - dxs[0] for dx in dxs]]
+    down = _shifted_weights(rect.height, dys[-1] - dys[0] + 1)[[dy - dys[0] for dy in dys]]
     channels = around.transpose(2, 0, 1).astype(np.float32, order="C")  # (3, height, width), for BLAS
     scaled = down.reshape(-1, down.shape[-1]) @ channels @ across.reshape(-1, across.shape[-1]).T
     scaled = scaled.reshape(3, len(dys), CANONICAL, len(dxs), CANONICAL).transpose(1, 3, 2, 4, 0)
-    return np.clip(np.rint(scaled), 0, 255).astype(np.uint8).reshape(-1, CANONICAL, CANONICAL, 3)
+    return np.clip(np.rint(scaled), 0, 255).astype(np.uint8).reshape(-1, CANONICAL, CANONICAL, 3), shifts
 
 
 @functools.lru_cache(maxsize=256)
@@ -231,10 +245,11 @@ def pattern_states(softened: np.ndarray, bank: TemplateBank, chars: np.ndarray) 
     patterns = _patterns(_middle(vectors))
     shape = np.sqrt(squared_distances(patterns, _template_patterns(bank)) / patterns.shape[1])
     per_char = np.minimum.reduceat(shape, bank.starts, axis=1)
-    order = list(bank.char_order)
-    read = per_char[np.arange(len(vectors)), [order.index(c) for c in chars]]
+    order = np.array(bank.char_order)
+    column = {char: k for k, char in enumerate(bank.char_order)}
+    read = per_char[np.arange(len(vectors)), [column[c] for c in chars]]
     conflict = read > SHAPE_FACTOR * per_char.min(axis=1) + SHAPE_MARGIN
-    return np.where(conflict, np.array(order)[per_char.argmin(axis=1)], "")
+    return np.where(conflict, order[per_char.argmin(axis=1)], "")
 
 
 # A state read is refused when its pattern is this much farther from the cell's than the nearest

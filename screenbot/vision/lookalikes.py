@@ -40,10 +40,14 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
     # The pair of the first look, or where that was weak, the pair of the state the later looks read (a
     # "?" can look like a covered cell at first and then like a confident flag to the moved box).
     weak_first = first.confidence < threshold
-    pairs = [_lookalike_pair(a, b, c if weak else None)
-             for a, b, c, weak in zip(first.chars, first.second_chars, judged.chars, weak_first)]
-    candidates = np.flatnonzero([pair is not None for pair in pairs])
-    if not len(candidates):
+    # Only a cell with a state of some pair among those can have a pair: the rest are left out at once.
+    marks = list(set().union(*LOOKALIKE))
+    maybe = np.flatnonzero((np.isin(first.chars, marks) & np.isin(first.second_chars, marks))
+                           | (weak_first & np.isin(judged.chars, marks)))
+    pairs = {int(i): _lookalike_pair(first.chars[i], first.second_chars[i], judged.chars[i] if weak_first[i] else None)
+             for i in maybe}
+    candidates = [i for i, pair in pairs.items() if pair is not None]
+    if not candidates:
         return judged, settled
     fields = {name: getattr(judged, name).copy() for name in CellMatches.FIELDS}
     for index in candidates:

@@ -26,7 +26,7 @@ from .glyph import judge_weak_by_glyph
 from .lookalikes import judge_lookalikes
 from .unseen import lacks_a_number, unseen_numbers
 from ..geometry import Lattice
-from .skins import OUTSIDE, Skin, soften
+from .skins import CANONICAL, OUTSIDE, Skin, soften
 
 log = logging.getLogger(__name__)
 
@@ -184,20 +184,53 @@ def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Latti
     A straight lattice cannot follow a toolkit that gives some cells a pixel more than others
     (gnome-mines under GTK: 30 px cells, then 29 px ones), so cells far along the board can sit a
     pixel or two off their box. Only weak cells are re-cut, so a normal read costs nothing extra.
+    The shifts are tried coarse to fine: first a grid a canonical pixel apart (a smaller shift moves
+    the softened canonical picture by less than a pixel), then every pixel around the best of those;
+    all weak cells in one call a stage (each call's fixed work cost as much as its matching).
     """
     weak = np.flatnonzero(matches.confidence < threshold)
-    reach = tuple(max(MIN_SHIFT, round(SHIFT_REACH * pitch)) for pitch in lattice.pitch)
+    reach = [max(MIN_SHIFT, round(SHIFT_REACH * pitch)) for pitch in lattice.pitch]
+    step = [max(1, round(pitch / CANONICAL)) for pitch in lattice.pitch]
+    rects = [lattice.cell_rect(*divmod(int(index), lattice.cols)) for index in weak]
+    coarse = [[d for d in range(-r, r + 1) if d % s == 0] for r, s in zip(reach, step)]
+    best = _best_shifts(frame, rects, bank, [coarse] * len(rects))
+    if any(s > 1 for s in step):
+        fine = [[list(range(max(-r, centre - s + 1), min(r, centre + s - 1) + 1))
+                 for r, s, centre in zip(reach, step, shift)] if trial is not None else [[], []]
+                for trial, shift in best]
+        best = [_better(first, second) for first, second in zip(best, _best_shifts(frame, rects, bank, fine))]
     fields = {name: getattr(matches, name).copy() for name in CellMatches.FIELDS}
-    for index in weak:
-        crops = shifted_cell_images(frame, lattice.cell_rect(*divmod(int(index), lattice.cols)), reach)
-        if not len(crops):
-            continue
-        trial = match_cells(crops, bank)
-        best = int(np.argmax(trial.confidence))
-        if trial.confidence[best] > fields["confidence"][index]:
-            for name in fields:
-                fields[name][index] = getattr(trial, name)[best]
+    for index, (trial, _) in zip(weak, best):
+        if trial is not None and trial[-1] > fields["confidence"][index]:
+            for name, value in zip(CellMatches.FIELDS, trial):
+                fields[name][index] = value
     return CellMatches(**fields)
+
+
+def _best_shifts(frame: np.ndarray, rects, bank, offsets):
+    """For each box in ``rects``, its most confident match over the shifts ``offsets`` gives it
+    ((dxs, dys) a box): ((chars, best_rms, second_rms, second_chars, confidence), (dx, dy)), or
+    (None, None) where no shift stays on the frame."""
+    cut = [shifted_cell_images(frame, rect, dxs, dys) for rect, (dxs, dys) in zip(rects, offsets)]
+    if not any(shifts for _, shifts in cut):
+        return [(None, None)] * len(rects)
+    trial = match_cells(np.concatenate([crops for crops, _ in cut]), bank)
+    found, start = [], 0
+    for _, shifts in cut:
+        if not shifts:
+            found.append((None, None))
+            continue
+        best = start + int(np.argmax(trial.confidence[start : start + len(shifts)]))
+        found.append((tuple(getattr(trial, name)[best] for name in CellMatches.FIELDS), shifts[best - start]))
+        start += len(shifts)
+    return found
+
+
+def _better(first, second):
+    """The more confident of two ``_best_shifts`` answers for one box."""
+    if second[0] is None or (first[0] is not None and first[0][-1] >= second[0][-1]):
+        return first
+    return second
 
 
 def _judge_weak_by_interior(matches: CellMatches, cells: np.ndarray, bank, threshold: float) -> CellMatches:
