@@ -50,18 +50,20 @@ def cell_images(frame: np.ndarray, lattice: Lattice, size: int = CANONICAL) -> n
     region = frame[rect.top : rect.bottom, rect.left : rect.right]
     xs = [round(x) - rect.left for x in lattice.col_edges()]
     ys = [round(y) - rect.top for y in lattice.row_edges()]
-    # Boxes of one width side by side are resized in one call: each maps onto exactly ``size`` pixels
-    # of the result, so the result is the same as one call per box, with a call per run, not per line.
-    columns = np.hstack([_resized(region[:, a:b], (n * size, region.shape[0])) for a, b, n in _equal_runs(xs)])
-    scaled = np.vstack([_resized(columns[a:b], (lattice.cols * size, n * size)) for a, b, n in _equal_runs(ys)])
+    # Boxes of one width side by side are shrunk in one call: by area averaging each maps onto exactly
+    # ``size`` pixels of the result, so the result is the same as one call per box, with a call per run,
+    # not per line. Not enlarged so: interpolation would blend pixels across the boxes' edges.
+    columns = np.hstack([_resized(region[:, a:b], (n * size, region.shape[0])) for a, b, n in _equal_runs(xs, size)])
+    scaled = np.vstack([_resized(columns[a:b], (lattice.cols * size, n * size)) for a, b, n in _equal_runs(ys, size)])
     return scaled.reshape(lattice.rows, size, lattice.cols, size, 3).transpose(0, 2, 1, 3, 4)
 
 
-def _equal_runs(edges: list[int]) -> list[tuple[int, int, int]]:
-    """The boxes between ``edges`` as runs of boxes of one width: (first edge, last edge, boxes)."""
+def _equal_runs(edges: list[int], size: int) -> list[tuple[int, int, int]]:
+    """The boxes between ``edges`` as runs of boxes of one width, at least ``size`` (a box to enlarge
+    is a run of its own): (first edge, last edge, boxes)."""
     runs = []
     for a, b in zip(edges, edges[1:]):
-        if runs and b - a == (runs[-1][1] - runs[-1][0]) // runs[-1][2]:
+        if runs and b - a >= size and b - a == (runs[-1][1] - runs[-1][0]) // runs[-1][2]:
             runs[-1] = (runs[-1][0], b, runs[-1][2] + 1)
         else:
             runs.append((a, b, 1))

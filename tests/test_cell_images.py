@@ -1,0 +1,44 @@
+"""``cells.cell_images`` cuts every cell's box out of a frame and scales it to a fixed size. Runs of
+boxes of one width are scaled in one call; these tests hold that to scaling one box at a time, on
+lattices drawn at random (``SCREENBOT_RANDOM_SEED=<seed>`` replays a run)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from screenbot.geometry import Lattice
+from screenbot.vision.cells import _resized, cell_images
+
+from .seeds import REPLAY, SEED
+
+pytestmark = pytest.mark.integration
+
+
+def _one_box_at_a_time(frame, lattice, size):
+    rect = lattice.board_rect()
+    region = frame[rect.top : rect.bottom, rect.left : rect.right]
+    xs = [round(x) - rect.left for x in lattice.col_edges()]
+    ys = [round(y) - rect.top for y in lattice.row_edges()]
+    columns = np.hstack([_resized(region[:, a:b], (size, region.shape[0])) for a, b in zip(xs, xs[1:])])
+    scaled = np.vstack([_resized(columns[a:b], (lattice.cols * size, size)) for a, b in zip(ys, ys[1:])])
+    return scaled.reshape(lattice.rows, size, lattice.cols, size, 3).transpose(0, 2, 1, 3, 4)
+
+
+def test_boxes_scaled_a_run_at_a_time_are_the_boxes_scaled_one_at_a_time():
+    """Fractional and whole pitches from 8 to 60 px, scaled to 16 (the templates' size) and 32 (the
+    classic look's): shrunk boxes and enlarged ones (interpolating a run of enlarged boxes at once
+    would blend pixels across their edges: it refused four boards of sixty drawn in the classic look)."""
+    rng = random.Random(f"{SEED}-cell-images")
+    frame = np.random.default_rng(rng.randrange(2**32)).integers(0, 256, (900, 1200, 3), dtype=np.uint8)
+    differing = []
+    for _ in range(40):
+        pitch = (rng.choice([rng.randint(8, 60), rng.uniform(8, 60)]), rng.choice([rng.randint(8, 60), rng.uniform(8, 60)]))
+        rows, cols = rng.randint(1, 12), rng.randint(1, 16)
+        lattice = Lattice("any", (rng.uniform(0, 200), rng.uniform(0, 100)), pitch, rows, cols)
+        for size in (16, 32):
+            if not np.array_equal(cell_images(frame, lattice, size), _one_box_at_a_time(frame, lattice, size)):
+                differing.append(f"pitch {pitch[0]:.2f}x{pitch[1]:.2f}, {rows}x{cols}, to {size} px")
+    assert not differing, f"{REPLAY}: {differing}"
