@@ -17,6 +17,7 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from screenbot.errors import MinesweeperError
@@ -118,6 +119,76 @@ def test_boards_drawn_in_the_classic_look_at_random_cell_sizes():
         cases.append((f"{rows}x{cols} at {pitch} px{' lost' if lost else ''}{'' if grid_line else ', no grid line'}",
                       image, board, skins))
     judge_cases(cases, "classic boards drawn at random sizes", 3)
+
+
+def test_won_boards_that_show_every_mine_are_read_at_random_cell_sizes():
+    """A won game shown as some clients show it (a clone of Windows 3.1's Minesweeper): every safe cell
+    open and every mine shown, none hit, so no cell is raised. The game's rules tell it is a board (every
+    number counts the mines around it); and a mine whose disc and spikes cover most of its cell's rim
+    is flat all the same (its rim's median fell between the face and the mine: "whether it is raised or
+    flat"). With a grid line: a whole board of flat cells with no line between them shows no grid at all
+    (docs/reading.md, known limits)."""
+    skins = load_skins()
+    rng = random.Random(f"{SEED}-won")
+    cases = []
+    for _ in range(8):
+        pitch, rows, cols = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 14)
+        scale = rng.uniform(1.0, 1.35)
+        board = random_game(rng, rows, cols, lost=False, won=True)
+        image, _ = draw(board, pitch, mine_scale=scale)
+        cases.append((f"{rows}x{cols} at {pitch} px, mines x{scale:.2f}", image, board, skins))
+    judge_cases(cases, "won classic boards showing every mine, drawn at random sizes", 4)
+
+
+def test_a_mine_that_covers_most_of_its_cells_rim_is_flat():
+    """An opened cell whose mine covers most of the ring between its bands and its middle (Windows 3.1's
+    mine smoothed to twice its size, in a box a line off its cell: the next cell's grid line along its
+    bottom and right). Its relief is judged against its face, and the rim's median fell between face
+    and mine: the cell looked neither raised nor flat, and every shown mine of a won game was refused
+    ("whether it is raised or flat"). The face is the rim's pixels near the board's face."""
+    import cv2
+
+    from screenbot.vision.classic import SIZE, relief
+
+    def cell(mine: bool):
+        box = np.full((SIZE, SIZE, 3), 189, np.uint8)
+        box[-2:, :] = box[:, -2:] = 123
+        if mine:
+            c = SIZE // 2 - 1
+            cv2.circle(box, (c, c), 11, (0, 0, 0), -1)
+            cv2.line(box, (c - 13, c), (c + 13, c), (0, 0, 0), 4)
+            cv2.line(box, (c, c - 13), (c, c + 13), (0, 0, 0), 4)
+            box = cv2.GaussianBlur(box, (3, 3), 0)
+        return box
+
+    raised, flat = relief(np.stack([cell(False)] * 8 + [cell(True)]).astype(np.float32))
+    assert flat[-1] >= 1.0 > raised[-1], (raised[-1], flat[-1])
+
+
+def test_a_board_whose_covered_cells_pass_for_a_taught_clients_is_read_in_the_look_that_reads_more():
+    """A client whose covered cells pass for a taught client's but whose opened cells do not (a clone of
+    Windows 3.1's Minesweeper at 40 px was taken for the React page, and its first opening refused as
+    "something drawn over" it): the React page's fresh boards with an opened corner drawn in the classic
+    look. The look read from the structure is taken where it reads more cells than the taught
+    client's pictures; never a board read wrong."""
+    from screenbot.labelled_shots import load_shots
+    from screenbot.testing.classic_board import _cell
+
+    skins = load_skins()
+    corner = {(0, 0): "0", (0, 1): "0", (1, 0): "0", (1, 1): "0", (0, 2): "1", (1, 2): "2", (2, 0): "1",
+              (2, 1): "1", (2, 2): "1"}
+    cases = []
+    for shot in load_shots(SCREENS):
+        pitch = shot.lattice.pitch[0]
+        if shot.client != "react-minesweeper" or "fresh" not in shot.name or pitch != int(pitch):
+            continue
+        image, board = shot.image().copy(), [list(row) for row in shot.board.grid]
+        for (r, c), ch in corner.items():
+            x, y = round(shot.lattice.origin[0] + c * pitch), round(shot.lattice.origin[1] + r * pitch)
+            _cell(image[y : y + int(pitch), x : x + int(pitch)], ch, int(pitch), True)
+            board[r][c] = ch
+        cases.append((shot.name, image, ["".join(row) for row in board], skins))
+    judge_cases(cases, "React's fresh boards with an opening drawn in the classic look", 2)
 
 
 def _opened_at_a_side(board: list[str]) -> bool:

@@ -377,6 +377,21 @@ def test_a_lone_ignored_click_is_not_taken_for_a_frozen_won_board(tmp_path):
     assert_clicks_on_board(client)
 
 
+@pytest.mark.parametrize("profile", ["known total", "unknown total and win rule"])
+def test_a_client_that_shows_every_mine_at_its_win_is_counted_won(profile, tmp_path):
+    """A client that shows every mine once a game is won, as it does at a loss but with none hit (a
+    clone of Windows 3.1's Minesweeper): each game's verdict is the client's own. A board with mines
+    shown is lost only where the bot's last open shows one."""
+    client = EndsRecorded(16, 16, 40, seed=3, rules="safe", win_marks="*")
+    chosen = GNOME_LIKE if profile == "known total" else dataclasses.replace(UNKNOWN_WIN_RULE, mines=None, first_click="none")
+    results = make_player(client, chosen, tmp_path, games=8).play()
+    outcomes = [r.outcome for r in results]
+    assert outcomes == (client.ends + [client.game.status])[: len(outcomes)], (outcomes, client.ends)
+    assert len(outcomes) == 8 and {WON, LOST} <= set(outcomes), outcomes
+    assert all("the client showed its mines, none hit" in r.shown for r in results if r.outcome == WON)
+    assert_clicks_on_board(client)
+
+
 def test_window_moved_mid_game_is_followed(tmp_path):
     def move_once(client, n):
         if n == 3:

@@ -216,6 +216,8 @@ class Player:
                 named, outcome, shown = "", step.status, step.shown
                 if step.reading is not None:
                     self._record(step.frame, step.reading, None, (), StepTimings(settled.grab_seconds, step.read_seconds, step.solve_seconds, 0, redraw))
+                    if outcome == LOST and self.rules.won_showing_mines(previous, step.reading.board, last_actions):
+                        outcome, shown = WON, "on the board (every safe cell open; the client showed its mines, none hit)"
                     if outcome == WON and not shown:
                         outcome, shown = self.rules.win_shown(previous, step.reading.board, last_actions)
                     named = self._name_unread(step.frame, located, step.reading.board, outcome)

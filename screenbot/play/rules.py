@@ -8,7 +8,7 @@ overlay and ``hint --image`` take the mine total and the first click from the sa
 
 from __future__ import annotations
 
-from solver.board import FLAG, NUMBERS, UNKNOWN_CHARS, neighbours
+from solver.board import EXPLODED, FLAG, MINE, NUMBERS, UNKNOWN_CHARS, WRONG_FLAG, neighbours
 from solver.constraints import build_constraints, deduce
 from solver.policy import PolicyConfig, decide
 
@@ -178,15 +178,27 @@ class GameRules:
         total = self.mine_total_for(previous)
         if total is None or not certain_only:
             return total is not None
-        opened: set[tuple[int, int]] = set()
-        for action in last_actions:
-            if action.kind == "open":
-                opened.add((action.row, action.col))
-            elif action.kind == "chord":
-                opened.update(neighbours(previous.rows, previous.cols, action.row, action.col))
+        opened = _opened_by(last_actions, previous.rows, previous.cols)
         left = sum(1 for r, c, ch in previous.cells()
                    if ch == FLAG or (ch in UNKNOWN_CHARS and (r, c) not in opened))
         return left <= total
+
+    def won_showing_mines(self, previous, board, last_actions: tuple[Action, ...]) -> bool:
+        """Whether ``board``, which shows mines, is a won game's all the same: some clients show every
+        mine once a game is won, not only once it is lost (a clone of Windows 3.1's Minesweeper). A lost
+        game shows the mine it hit where the bot opened, so the board is won when no cell is left
+        covered, none of the last opens (or chords) shows a mine, no mine shown is a hit one or a wrong
+        flag, every mine shown was covered before, and with a known total, as many mines show (or
+        flags) as there are."""
+        if previous is None or not last_actions or board.count(UNKNOWN_CHARS) or board.count(EXPLODED + WRONG_FLAG):
+            return False
+        if any(board[r, c] == MINE for r, c in _opened_by(last_actions, board.rows, board.cols)):
+            return False
+        shown = [(r, c) for r, c, ch in board.cells() if ch == MINE]
+        if not shown or any(previous[r, c] not in UNKNOWN_CHARS | {FLAG} for r, c in shown):
+            return False
+        total = self.mine_total_for(board)
+        return total is None or len(shown) + board.count(FLAG) == total
 
     @staticmethod
     def won_as_far_as_shown(previous, visible, last_actions: tuple[Action, ...] = ()) -> bool:
@@ -208,6 +220,17 @@ class GameRules:
                 elif ch not in NUMBERS:
                     return False  # covered, "?", a mine, an explosion, a wrong flag, an unread number
         return flagged_by_client
+
+
+def _opened_by(actions: tuple[Action, ...], rows: int, cols: int) -> set[tuple[int, int]]:
+    """The cells ``actions`` open: each open's cell and each chord's neighbours."""
+    opened: set[tuple[int, int]] = set()
+    for action in actions:
+        if action.kind == "open":
+            opened.add((action.row, action.col))
+        elif action.kind == "chord":
+            opened.update(neighbours(rows, cols, action.row, action.col))
+    return opened
 
 
 def client_marks(previous, board, last_actions: tuple[Action, ...] = ()) -> int:

@@ -20,9 +20,11 @@ NUMBER_BGR = {"1": (255, 0, 0), "2": (0, 128, 0), "3": (0, 0, 255), "4": (128, 0
               "5": (0, 0, 128), "6": (128, 128, 0), "7": (0, 0, 0), "8": (128, 128, 128)}
 
 
-def random_game(rng: random.Random, rows: int, cols: int, *, lost: bool) -> list[str]:
+def random_game(rng: random.Random, rows: int, cols: int, *, lost: bool, won: bool = False) -> list[str]:
     """A board text a game could show: mines dealt, one opening flooded open, some mines flagged (and,
-    when ``lost``, every mine shown, the hit one, a wrong flag or two)."""
+    when ``lost``, every mine shown, the hit one, a wrong flag or two). ``won``: every safe cell open
+    and every mine shown, none hit nor flagged, as some clients show a win (a clone of Windows 3.1's):
+    no cell is left raised."""
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     start = rng.choice(cells)
     near = {(start[0] + dr, start[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
@@ -39,7 +41,9 @@ def random_game(rng: random.Random, rows: int, cols: int, *, lost: bool) -> list
         opened.add((r, c))
         if count(r, c) == 0:
             todo += [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
-    flagged = set(rng.sample(sorted(mines), len(mines) // 3))
+    if won:
+        opened = set(cells) - mines
+    flagged = set() if won else set(rng.sample(sorted(mines), len(mines) // 3))
     wrong = set(rng.sample(sorted(set(cells) - mines - opened), min(2, len(set(cells) - mines - opened)))) if lost else set()
     hit = rng.choice(sorted(mines - flagged)) if lost and mines - flagged else None
     grid = []
@@ -54,7 +58,7 @@ def random_game(rng: random.Random, rows: int, cols: int, *, lost: bool) -> list
                 row += "W"
             elif (r, c) in flagged:
                 row += "F"
-            elif lost and (r, c) in mines:
+            elif (lost or won) and (r, c) in mines:
                 row += "*"
             else:
                 row += "#"

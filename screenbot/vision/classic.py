@@ -99,7 +99,30 @@ def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     light = channel_mean(boxes)
     top_left = (light[:, BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, BAND].mean(axis=(1, 2))) / 2
     bottom_right = (light[:, FAR_BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, FAR_BAND].mean(axis=(1, 2))) / 2
-    return top_left, bottom_right, np.median(_rim(light[..., None])[..., 0], axis=1)
+    return top_left, bottom_right, _faces(_rim(light[..., None])[..., 0])
+
+
+def _faces(rims: np.ndarray) -> np.ndarray:
+    """Each cell's face level from its rim's grey levels (cells, pixels): the median of the rim pixels
+    near the board's face (the level most common over all the rims), or that level itself where few
+    are. A mark that covers most of a rim (Windows' own mine: its disc and spikes) then leaves the
+    face as it is, where the rim's median fell between face and mark; the bevels a raised cell's rim
+    holds at some sizes are left out too, and a face that changes a little across the board (a colour
+    cast, a gradient) is still each cell's own."""
+    levels = np.minimum(rims // FACE_NEAR, 255 // FACE_NEAR).astype(np.intp).ravel()
+    common = np.bincount(levels, minlength=255 // FACE_NEAR + 1).argmax()
+    board = float(rims.ravel()[levels == common].mean())
+    near = np.abs(rims - board) <= FACE_NEAR
+    faces = np.full(len(rims), board, dtype=np.float32)
+    own = near.mean(axis=1) >= FACE_SHARE
+    faces[own] = np.nanmedian(np.where(near[own], rims[own], np.nan), axis=1)
+    return faces
+
+
+# Rim pixels within FACE_NEAR levels of the board's face are face; a cell with less than FACE_SHARE of
+# its rim so takes the board's face.
+FACE_NEAR = 16
+FACE_SHARE = 0.1
 
 
 def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -111,6 +134,12 @@ def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     neighbour's edge caught in a band does not make a flat cell look raised. The face is the median of
     the cell's rim (between the bands and the middle), clear of whatever is drawn in the middle."""
     top_left, bottom_right, face = _bands(boxes)
+    raised, flat = _relief_against(top_left, bottom_right, face)
+    return raised, flat
+
+
+def _relief_against(top_left: np.ndarray, bottom_right: np.ndarray, face) -> tuple[np.ndarray, np.ndarray]:
+    """``relief``'s (raised, flat) scores of cells whose bands have these levels, against ``face``."""
     lighter, darker = top_left - face, face - bottom_right
     raised = np.minimum(np.minimum(lighter, darker) / RAISED_STEP, (top_left - bottom_right) / RAISED_SPAN)
     flat = FLAT_STEP / np.maximum(np.minimum(lighter, darker), 1e-3)
@@ -383,23 +412,24 @@ def judge(reading: ClassicReading, rows: int, cols: int) -> tuple[float, str]:
     """(mean clarity, why it is not a classic board or ''): a placed lattice's cells read as this look.
 
     What tells a board in this look from any grid of grey cells is either its raised covered cells or,
-    on a lost game opened nearly whole, the game's own rules: one hit mine, and every number the count
-    of the mines shown around it. A table of flat cells shows neither."""
+    on a finished game opened nearly whole, the game's own rules: every number the count of the mines
+    shown around it, and at most one hit mine. A table of flat cells shows neither."""
     score = float(reading.confidence.mean())
     raised = int(reading.raised.sum())
-    if raised < RAISED_SHARE * len(reading.raised) and not lost_game_fits(reading.chars, rows, cols):
+    if raised < RAISED_SHARE * len(reading.raised) and not finished_game_fits(reading.chars, rows, cols):
         return score, (f"{'no' if not raised else 'too few'} raised cells on it (the classic look's covered cells "
-                       "are raised), and it is no lost game whose numbers fit the mines it shows")
+                       "are raised), and it is no finished game whose numbers fit the mines it shows")
     if score < LOOK_MATCH:
         return score, f"its cells fit the classic look poorly ({score:.2f})"
     return score, ""
 
 
-def lost_game_fits(chars: np.ndarray, rows: int, cols: int) -> bool:
-    """Is this (row-major states) a lost game by the rules: exactly one hit mine, some number, and every
-    number equal to the mines shown around it (unflagged, hit or rightly flagged)?"""
+def finished_game_fits(chars: np.ndarray, rows: int, cols: int) -> bool:
+    """Is this (row-major states) a finished game by the rules: some mine shown, at most one of them hit
+    (a lost game shows the one it hit; some clients show every mine at a win, none hit), some number,
+    and every number equal to the mines shown around it (unflagged, hit or rightly flagged)?"""
     grid = np.asarray(chars).reshape(rows, cols)
-    if (grid == "X").sum() != 1 or (grid == "~").any():
+    if (grid == "X").sum() > 1 or not np.isin(grid, ("*", "X")).any() or (grid == "~").any():
         return False
     mines = np.pad(np.isin(grid, ("*", "X", "F")).astype(np.int32), 1)
     around = sum(mines[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]

@@ -142,26 +142,39 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     if families and (found is None or found.unmatched):
         # No taught client's pictures fit: a look read from its structure may (the classic look).
         return _judge_family(frame, grid, families[0])
-    if families and found.lattice is not None and found.confidence < CERTAIN and _other_colours(frame, found.lattice, by_name):
-        # A taught client's pictures fit the cells' pattern only roughly and its colours not at all:
-        # another client drawn alike (a classic-look page with react-minesweeper's grey raised cells, 4
-        # levels off). Its structure tells where it reads; else the taught client's reading refuses it
-        # as before.
-        family = _judge_family(frame, grid, families[0])
-        if family.lattice is not None:
-            return family
+    if families and found.lattice is not None and found.confidence < CERTAIN:
+        # A taught client's pictures fit the cells' pattern only roughly: another client drawn alike
+        # may be before us (a classic-look page with react-minesweeper's grey raised cells, 4 levels
+        # off; a Windows 3.1 clone whose covered cells pass for the React page's, its opened ones not).
+        # Where the pictures' colours are not the cells' at all, or some cells they do not read, the
+        # look read from the structure is asked too, and taken where it reads more of the board;
+        # else the taught client's reading refuses it as before.
+        from .read import read_visible
+
+        chars = np.array([[ch or "~" for ch in row] for row in read_visible(frame, found.lattice, by_name)])
+        unread = int((chars == "~").sum())
+        if unread or _other_colours(frame, found.lattice, chars, by_name):
+            family = _judge_family(frame, grid, families[0])
+            if family.lattice is not None and (not unread or _unclear_cells(frame, family.lattice) < unread):
+                return family
     return found
 
 
-def _other_colours(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin]) -> bool:
-    """Whether the cells that ``lattice``'s skin reads surely have colours other than its pictures', by
-    more than a colour cast is ever corrected for (``colour_cast.REFUSE_OFF``). Cells it does not read
-    (a number unlike its own, the pointer over one) say nothing either way."""
+def _other_colours(frame: np.ndarray, lattice: Lattice, chars: np.ndarray, skins: dict[str, Skin]) -> bool:
+    """Whether the cells that ``lattice``'s skin reads surely (``chars``, "~" where it does not) have
+    colours other than its pictures', by more than a colour cast is ever corrected for
+    (``colour_cast.REFUSE_OFF``). Cells it does not read (a number unlike its own, the pointer over
+    one) say nothing either way."""
     from .colour_cast import REFUSE_OFF, colour_offset
-    from .read import read_visible
 
-    chars = np.array([[ch or "~" for ch in row] for row in read_visible(frame, lattice, skins)])
     return colour_offset(frame, lattice, chars, skins[lattice.skin])[0] > REFUSE_OFF
+
+
+def _unclear_cells(frame: np.ndarray, lattice: Lattice) -> int:
+    """How many cells of a board in a look read from its structure are not read surely."""
+    from .classic import CLEAR, read_classic
+
+    return int((read_classic(frame, lattice).confidence < CLEAR).sum())
 
 
 def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
