@@ -10,7 +10,7 @@ import pytest
 
 from screenbot.errors import WindowGoneError
 from screenbot.geometry import Rect
-from screenbot.play import InconsistentReadingError, PlayConfig, PlayError, Player, WindowLostError
+from screenbot.play import InconsistentReadingError, LookChangedError, PlayConfig, PlayError, Player, WindowLostError
 from screenbot.play.clicking import PING_ROUNDS
 from screenbot.play.observer import ABORTED, LOST, UNCONFIRMED, WON
 from screenbot.play.summary import format_summary, summarize
@@ -389,6 +389,51 @@ def test_a_client_that_shows_every_mine_at_its_win_is_counted_won(profile, tmp_p
     assert outcomes == (client.ends + [client.game.status])[: len(outcomes)], (outcomes, client.ends)
     assert len(outcomes) == 8 and {WON, LOST} <= set(outcomes), outcomes
     assert all("the client showed its mines, none hit" in r.shown for r in results if r.outcome == WON)
+    assert_clicks_on_board(client)
+
+
+class CoveredCellsOnly(FlatVision):
+    """A skin ``auto`` chose on a fresh board: its pictures fit covered cells and no other state, while
+    another look (the flat one) reads every cell (a Windows 3.1 clone at 40 px, smoothed, taken for the
+    React page)."""
+
+    chosen = True
+
+    def __init__(self, pitch: int) -> None:
+        super().__init__(pitch=pitch, skin="covered-only")
+        self.whole = FlatVision(pitch=pitch)
+
+    def read(self, frame, lattice):
+        from screenbot.errors import UnrecognizedCellError
+
+        reading = self.whole.read(frame, lattice)
+        for r, row in enumerate(reading.board.grid):
+            if row.strip("#"):
+                raise UnrecognizedCellError("no picture of this skin's fits the cell", row=r,
+                                            col=len(row) - len(row.lstrip("#")), score=0.0)
+        return reading
+
+    def other_look(self, frame):
+        lattice = self.whole.locate(frame)
+        self.whole.read(frame, lattice)
+        return lattice.skin
+
+
+def test_a_skin_chosen_on_covered_cells_alone_gives_way_to_the_look_the_board_reads_as(tmp_path):
+    """Once the first opening shows cells the session's skin (chosen by ``auto`` on a board with no
+    cell open) cannot read, and another look reads the board whole, play stops with LookChangedError
+    naming that look, without counting the game: the command goes on with it, the game in progress
+    first (played here by a second loop, as ``commands.play`` does)."""
+    client = SimulatedClient(9, 9, 10, seed=21, rules="safe")
+    first = make_player(client, GNOME_LIKE, tmp_path, vision=CoveredCellsOnly(client.pitch), games=3)
+    with pytest.raises(LookChangedError) as raised:
+        first.play()
+    assert raised.value.skin == "flat" and first.results == []
+    assert client.games_started == 1 and client.game.board().count("#") < 81  # the first opening shows
+    second = make_player(client, GNOME_LIKE, tmp_path, games=3)
+    results = second.play()
+    assert len(results) == 3 and {r.outcome for r in results} <= {WON, LOST}
+    assert client.games_started == 3  # the game in progress was played on, not started anew
     assert_clicks_on_board(client)
 
 

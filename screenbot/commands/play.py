@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import sys
@@ -36,7 +37,8 @@ def register(subparsers) -> None:
         "board on the screen (or none reads at the --lattice), 130 interrupted.",
     )
     add_play_arguments(parser)
-    parser.add_argument("--client", default="auto", metavar="NAME|auto", help="skin of the client to look for (default auto: any known skin)")
+    parser.add_argument("--client", default="auto", metavar="NAME|auto", help="skin of the client to look for (default auto: any known skin; one chosen on a board with "
+                        "no cell open gives way to another that reads the board whole once cells open)")
     parser.add_argument("--dry-run", action="store_true", help="read the board and print the moves, click nothing")
     parser.add_argument("--record", type=Path, metavar="DIR", help="record every changed frame, board read, analysis and action into DIR (see 'screenbot replay')")
     parser.add_argument("--window-system", choices=WINDOW_SYSTEMS, default=None,
@@ -151,14 +153,18 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
     runs once the games are over (or stopped), while the screen is still open."""
     from ..errors import InputError, ScreenError, SkinError, WindowGoneError
     from ..geometry import Rect
-    from ..play import Player, PlayError
+    from ..play import LookChangedError, Player, PlayError
     from ..play.live import check_playable, game_vision, measure_scale, profile_for
     from ..play.summary import format_summary, summarize
 
-    try:
-        profile = profile_for(found.skin)
+    def playable(skin: str):
+        profile = profile_for(skin)
         if not config.dry_run:
             check_playable(profile)
+        return profile
+
+    try:
+        profile = playable(found.skin)
     except SkinError as exc:
         return fail(str(exc), EXIT_USAGE)
     # Only now, with the screen known to work (pyautogui connects to the X display on import).
@@ -173,24 +179,34 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
         log.warning("no window found around the board (window system: %s): a moved board is located again "
                     "when it stops reading; a window over it or closed is seen only as a board that no longer "
                     "reads", desktop.name)
-    player = Player(
-        screen=screen,
-        screen_rect=Rect(0, 0, *size),
-        mouse=mouse,
-        vision=game_vision(skins, found),
-        profile=profile,
-        config=config,
-        window=window,
-        scale=scale,
-        observer=observer,
-        overlays_hidden=desktop.overlays_hidden,
-    )
+
+    def player_for(found, profile, config) -> Player:
+        return Player(screen=screen, screen_rect=Rect(0, 0, *size), mouse=mouse, vision=game_vision(skins, found),
+                      profile=profile, config=config, window=window, scale=scale, observer=observer,
+                      overlays_hidden=desktop.overlays_hidden)
+
+    player = player_for(found, profile, config)
     if observer is not None and hasattr(observer, "bind_settings"):
         # A recorder stores, per step, the solver settings each decision was made with (for replay).
         observer.bind_settings(policy=player.policy_for, mines=player.mine_total_for)
     code, stopped = EXIT_OK, ""
+    earlier = []  # the players of the session before its look changed
     try:
-        player.play()
+        while True:
+            try:
+                player.play()
+                break
+            except LookChangedError as exc:
+                if observer is not None:  # a recording (or a demo's overlay) is bound to one skin
+                    raise PlayError(f"{exc} (--client {exc.skin} plays it)") from exc
+                # The skin ``auto`` chose on covered cells alone is replaced by the one the board
+                # now reads as, with its client's profile, for the game in progress and the rest.
+                log.warning("%s: playing on as %s", exc, exc.skin)
+                found = dataclasses.replace(found, skin=exc.skin, chosen=False)
+                profile = playable(found.skin)
+                earlier.append(player)
+                player = player_for(found, profile, dataclasses.replace(
+                    config, games=config.games - sum(len(p.results) for p in earlier)))
     except KeyboardInterrupt:
         code, stopped = EXIT_INTERRUPTED, "interrupted (Ctrl-C)"
     except WindowGoneError as exc:
@@ -220,7 +236,8 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
     if config.dry_run:
         _print_dry_run(player, found, as_json, stopped)
     else:
-        summary = summarize(player.results, player.timings)
+        summary = summarize([r for p in earlier + [player] for r in p.results],
+                            [t for p in earlier + [player] for t in p.timings])
         if as_json:
             data = summary.as_dict()
             data["client"] = profile.client

@@ -1,7 +1,7 @@
 """The play loop: plays a Minesweeper client on the screen, game after game (see ``loop.Player``)."""
 
 from .loop import Player
-from .types import InconsistentReadingError, PlayConfig, PlayError, WindowLostError
+from .types import InconsistentReadingError, LookChangedError, PlayConfig, PlayError, WindowLostError
 from .observer import Action, GameResult, NullObserver, ObserverGroup, PlayObserver, StepTimings
 from .profile import ControlAction, PlayProfile, load_profile
 
@@ -10,6 +10,7 @@ __all__ = [
     "ControlAction",
     "GameResult",
     "InconsistentReadingError",
+    "LookChangedError",
     "NullObserver",
     "ObserverGroup",
     "PlayConfig",

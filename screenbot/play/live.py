@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.board import COVERED
+
 from ..errors import BoardNotFoundError
 from ..geometry import Rect
 from ..mouse import ScreenScale
@@ -22,12 +24,15 @@ log = logging.getLogger(__name__)
 class SkinVision:
     """The vision functions bound to the loaded skins and the skin being played."""
 
-    def __init__(self, skins, skin: str = "auto") -> None:
+    def __init__(self, skins, skin: str = "auto", *, chosen: bool = False) -> None:
         from ..vision import locate_board, read_board
 
         self._locate, self._read = locate_board, read_board
         self.skins = skins
         self.skin = skin
+        # ``skin`` was chosen by ``auto`` on a board with no cell open: by covered cells, which another
+        # look may share (``other_look``).
+        self.chosen = chosen
         self._before_teaching = None  # the skins as loaded, once pictures were taught
 
     def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0), within: Rect | None = None):
@@ -36,6 +41,23 @@ class SkinVision:
         Minesweeper boards are on the frame too."""
         inside = within.translated(-origin[0], -origin[1]) if within is not None else None
         return self._locate(frame, self.skins, skin=self.skin, within=inside)
+
+    def other_look(self, frame: np.ndarray) -> str | None:
+        """The skin, other than the session's, under which the one board on ``frame`` reads whole; None
+        when the session's skin was not chosen on covered cells alone (given by name, or chosen on a
+        board with cells open), or no other skin reads the board."""
+        if not self.chosen:
+            return None
+        from ..errors import BoardNotFoundError, UnrecognizedCellError
+
+        try:
+            lattice = self._locate(frame, self.skins, skin="auto")
+            if lattice.skin == self.skin:
+                return None
+            self._read(frame, lattice, self.skins)
+        except (BoardNotFoundError, UnrecognizedCellError):
+            return None
+        return lattice.skin
 
     def read(self, frame: np.ndarray, lattice):
         # A number the skin never saw (a learnt skin's first 6) is played as an unread number, not a stop.
@@ -91,6 +113,7 @@ class FoundGame:
     window: int | None  # the desktop's id of the window holding the board, when one was found
     board: Rect  # where the board was seen, in screen pixels
     lattice: object | None = None  # the lattice given with --lattice (screen pixels, skin chosen)
+    chosen: bool = False  # the skin was chosen by ``auto`` among several, on a board with no cell open
 
 
 def refined_lattice(frame, skins, lattice):
@@ -124,12 +147,24 @@ def find_game(screen, skins, desktop, skin: str = "auto", lattice=None) -> Found
     ox, oy = found.origin
     px, py = found.pitch if isinstance(found.pitch, (tuple, list)) else (found.pitch, found.pitch)
     board = Rect(int(ox), int(oy), int(px * found.cols), int(py * found.rows))
-    return FoundGame(found.skin, desktop.window_holding(board), board, found if lattice is not None else None)
+    return FoundGame(found.skin, desktop.window_holding(board), board, found if lattice is not None else None,
+                     chosen=skin == "auto" and lattice is None and len(skins) > 1 and _no_cell_open(frame, found, skins))
+
+
+def _no_cell_open(frame: np.ndarray, lattice, skins) -> bool:
+    """Whether the board at ``lattice`` shows covered cells only: all a skin chosen on it was chosen by."""
+    from ..errors import MinesweeperError
+    from ..vision import read_board
+
+    try:
+        return all(set(row) <= {COVERED} for row in read_board(frame, lattice, skins).board.grid)
+    except MinesweeperError:
+        return False
 
 
 def game_vision(skins, found: FoundGame):
     """The vision to play or hint ``found`` with: the skin's locator, or the lattice given by hand."""
-    vision = SkinVision(skins, found.skin)
+    vision = SkinVision(skins, found.skin, chosen=found.chosen)
     if found.lattice is None:
         return vision
     from ..given_lattice import GivenLatticeVision

@@ -56,14 +56,7 @@ class BoardTracker:
 
     def locate(self) -> Located:
         """Find the board: inside the client window when we follow one, else on the whole screen."""
-        window = self.env.window.geometry() if self.env.window is not None else None
-        if window is not None and not self.env.screen_rect.contains_rect(window):
-            raise WindowLostError(f"the game window {window} is partly off the screen {self.env.screen_rect}")
-        # Locating checks the ring of pixels around the board (to refuse a partly hidden board), so it
-        # needs some screen around the window too.
-        area = window.expanded(LOCATE_MARGIN).clipped(self.env.screen_rect) if window is not None else self.env.screen_rect
-        with self.overlays_hidden():
-            frame = self.env.screen.grab(area.as_region())
+        frame, area, window = self._grab()
         geometry = find_board(self.env.vision, frame, area, window)
         # A couple of pixels around the cells: the lattice's own rounding of fractional origins
         # (device scale 1.25 gives 37.5 px cells) must stay inside the captured region.
@@ -71,6 +64,23 @@ class BoardTracker:
         self._check_options(geometry.rows, geometry.cols)
         self.located = located
         return located
+
+    def other_look(self) -> str | None:
+        """The skin, other than the session's, under which the board now reads whole, when ``auto``
+        chose the session's (``SkinVision.other_look``); None otherwise."""
+        other_look = getattr(self.env.vision, "other_look", None)
+        return other_look(self._grab()[0]) if other_look is not None else None
+
+    def _grab(self):
+        """(frame, its area on the screen, the game window or None): what the board is looked for on."""
+        window = self.env.window.geometry() if self.env.window is not None else None
+        if window is not None and not self.env.screen_rect.contains_rect(window):
+            raise WindowLostError(f"the game window {window} is partly off the screen {self.env.screen_rect}")
+        # Locating checks the ring of pixels around the board (to refuse a partly hidden board), so it
+        # needs some screen around the window too.
+        area = window.expanded(LOCATE_MARGIN).clipped(self.env.screen_rect) if window is not None else self.env.screen_rect
+        with self.overlays_hidden():
+            return self.env.screen.grab(area.as_region()), area, window
 
     def _check_options(self, rows: int, cols: int) -> None:
         """Options that can only be checked against the board, checked before the first click on it."""

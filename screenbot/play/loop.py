@@ -45,7 +45,7 @@ from .profile import CONFIRM_PING, PlayProfile
 from .rules import GameRules
 from .safe_read import SafeReader, save_frame
 from .stability import wait_for_paint, wait_for_redraw
-from .types import Located, PlayConfig, PlayError, Screen, Surroundings, Vision
+from .types import Located, LookChangedError, PlayConfig, PlayError, Screen, Surroundings, Vision
 from .unread import name_unread
 
 log = logging.getLogger(__name__)
@@ -147,6 +147,8 @@ class Player:
             start = self.env.clock()
             try:
                 result = self.play_game()
+            except LookChangedError:
+                raise  # not over: the game goes on under the other look (``commands.play``)
             except (ScreenError, KeyboardInterrupt) as exc:
                 # The game in progress counts as aborted; the error still stops the session.
                 reason = str(exc) or "interrupted"

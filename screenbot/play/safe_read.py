@@ -29,7 +29,7 @@ from .observer import WON, Action
 from .profile import PlayProfile
 from .reading import ChangedCellsReader
 from .rules import GameRules
-from .types import InconsistentReadingError, Located, PlayConfig, Surroundings, WindowLostError
+from .types import InconsistentReadingError, Located, LookChangedError, PlayConfig, Surroundings, WindowLostError
 
 log = logging.getLogger(__name__)
 
@@ -310,6 +310,11 @@ class SafeReader:
             self.env.vision.read(self.env.screen.grab(found.region.as_region()), found.lattice)
             return found
         except (BoardNotFoundError, UnrecognizedCellError) as again:
+            look = self.tracker.other_look()
+            if look is not None:
+                raise LookChangedError(
+                    f"the board no longer reads as {located.lattice.skin} (chosen on its covered cells: {exc}), "
+                    f"and reads whole as {look}", skin=look) from exc
             path = save_frame(frame, self.config.failure_dir, "board-lost")
             # Asked only now: a dialog of the game may be mapped a moment after its first pixels show.
             note = self.tracker.dialog_note(located)

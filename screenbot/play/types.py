@@ -32,6 +32,16 @@ class WindowLostError(PlayError):
     """The game window was closed, or the board is covered or gone from the screen."""
 
 
+class LookChangedError(PlayError):
+    """The board no longer reads under the skin ``auto`` chose for the session, and reads whole under
+    another (``skin``): a board with no cell open shows only covered cells, which two looks can share.
+    The session goes on with the other skin and its client's profile."""
+
+    def __init__(self, message: str, /, *, skin: str) -> None:
+        super().__init__(message, skin=skin)
+        self.skin = skin
+
+
 class Screen(Protocol):
     def grab(self, region: tuple[int, int, int, int] | None = None) -> np.ndarray: ...
 
