@@ -131,15 +131,10 @@ def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     A raised cell's top and left bands are lighter than its face and its bottom and right bands darker.
     A flat cell has at most a grid line, on one side only: one band darker than its face, the other the
     face's own colour. Both conditions are asked against the face, so a grid line or a
-    neighbour's edge caught in a band does not make a flat cell look raised. The face is the median of
-    the cell's rim (between the bands and the middle), clear of whatever is drawn in the middle."""
+    neighbour's edge caught in a band does not make a flat cell look raised. The face is read from the
+    cell's rim (between the bands and the middle), clear of whatever is drawn in the middle
+    (``_faces``)."""
     top_left, bottom_right, face = _bands(boxes)
-    raised, flat = _relief_against(top_left, bottom_right, face)
-    return raised, flat
-
-
-def _relief_against(top_left: np.ndarray, bottom_right: np.ndarray, face) -> tuple[np.ndarray, np.ndarray]:
-    """``relief``'s (raised, flat) scores of cells whose bands have these levels, against ``face``."""
     lighter, darker = top_left - face, face - bottom_right
     raised = np.minimum(np.minimum(lighter, darker) / RAISED_STEP, (top_left - bottom_right) / RAISED_SPAN)
     flat = FLAT_STEP / np.maximum(np.minimum(lighter, darker), 1e-3)
