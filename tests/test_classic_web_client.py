@@ -85,6 +85,8 @@ def test_a_classic_web_component_found_on_npm_is_read_with_no_skin_of_its_own(tm
                 break
             click_at(*centre[rng.choice(covered)])
             time.sleep(0.3)
+            if "first" not in verdicts:
+                shot("first")  # a single number, or an opening: the page has no first-click rule
         if not any(ch == "X" for row in page.evaluate(BOARD_JS) for ch in row):
             shot("opened")
             mines = [tuple(m) for m in page.evaluate(MINES_JS)]
@@ -103,7 +105,9 @@ def test_a_classic_web_component_found_on_npm_is_read_with_no_skin_of_its_own(tm
     print(verdicts)
     wrong = {name: v for name, v in verdicts.items() if v.startswith("WRONG")}
     assert not wrong, f"{REPLAY}: {wrong}"
-    assert verdicts["fresh"].startswith("right"), verdicts
+    # The board after its first click: a bold number filling its cell's rim, alone on the board, was
+    # refused for its colour (play stopped on it); an opening is read as the others are.
+    assert verdicts["fresh"].startswith("right") and verdicts["first"].startswith("right"), verdicts
     read = sum(v.startswith("right") for v in verdicts.values())
     assert read * 2 >= len(verdicts), f"{REPLAY}: only {read} of {len(verdicts)} read: {verdicts}"
 

@@ -67,11 +67,13 @@ def random_game(rng: random.Random, rows: int, cols: int, *, lost: bool, won: bo
 
 
 def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24,
-         mine_scale: float = 1.0, stipple: bool = False) -> tuple[np.ndarray, tuple[int, int]]:
+         mine_scale: float = 1.0, number_scale: float = 1.0, stipple: bool = False) -> tuple[np.ndarray, tuple[int, int]]:
     """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
     left, light bottom and right, as every client in the look draws round its board); (picture, origin
     of cell (0, 0)). ``mine_scale``: the mines' size, 1 the usual; clients draw them up to a third
-    larger (pygame-minesweeper's spikes reach a pixel from the cell's edge at 16 px). ``stipple``: the
+    larger (pygame-minesweeper's spikes reach a pixel from the cell's edge at 16 px). ``number_scale``:
+    the numbers' size and weight, 1 the usual; a bold font fills most of its cell (minesweeper-for-web's
+    SVG digits span four fifths of it, covering over half of the ring just inside its edge). ``stipple``: the
     covered cells' faces are a one-pixel checkerboard of black and white, as Windows' black-and-white
     mode draws them."""
     rows, cols = len(board), len(board[0])
@@ -83,11 +85,12 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     for r, line in enumerate(board):
         for c, ch in enumerate(line):
             _cell(image[margin + r * pitch : margin + (r + 1) * pitch, margin + c * pitch : margin + (c + 1) * pitch],
-                  ch, pitch, grid_line, mine_scale, stipple)
+                  ch, pitch, grid_line, mine_scale, number_scale, stipple)
     return image, (margin, margin)
 
 
-def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: float = 1.0, stipple: bool = False) -> None:
+def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: float = 1.0, number_scale: float = 1.0,
+          stipple: bool = False) -> None:
     import cv2
 
     bevel = max(1, round(pitch / 8))
@@ -108,7 +111,9 @@ def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: flo
             box[0, :] = DARK
             box[:, 0] = DARK
     middle = pitch / 2
-    if ch in NUMBER_BGR or ch == "?":
+    if ch in NUMBER_BGR and number_scale != 1.0:
+        _bold_number(box, ch, pitch, number_scale)
+    elif ch in NUMBER_BGR or ch == "?":
         scale = pitch / 40
         thick = max(1, round(pitch / 10))
         (w, h), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
@@ -134,3 +139,23 @@ def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: flo
             for sign in (1, -1):
                 cv2.line(box, (centre[0] - reach, centre[1] - sign * reach), (centre[0] + reach, centre[1] + sign * reach),
                          (0, 0, 255), max(1, pitch // 12))
+
+
+def _bold_number(box: np.ndarray, ch: str, pitch: int, number_scale: float) -> None:
+    """Number ``ch`` as a wide bold font draws it: its box ``number_scale`` times the usual glyph's
+    height (at most 0.9 of the cell) and four fifths as wide, its strokes ``number_scale`` times as
+    thick; drawn four times larger and shrunk, for its anti-aliased edge."""
+    import cv2
+
+    big = 4 * pitch
+    canvas = np.zeros((big, big), dtype=np.uint8)
+    cv2.putText(canvas, ch, (big // 8, big * 7 // 8), cv2.FONT_HERSHEY_SIMPLEX, big / 30, 255,
+                max(1, round(big / 10 * number_scale)), cv2.LINE_AA)
+    ys, xs = np.nonzero(canvas)
+    height = max(2, round(pitch * min(0.9, 0.5 * number_scale)))
+    width = max(2, round(height * 0.8))
+    glyph = cv2.resize(canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], (width, height),
+                       interpolation=cv2.INTER_AREA)[..., None] / 255.0
+    top, left = (pitch - height) // 2, (pitch - width) // 2
+    area = box[top : top + height, left : left + width]
+    area[:] = np.round(area * (1 - glyph) + np.array(NUMBER_BGR[ch]) * glyph).astype(np.uint8)

@@ -8,12 +8,13 @@ measurements that answer one question each, and its state follows from them:
 
 - ``relief``: is the cell raised (top and left lighter than its face, bottom and right darker) or flat?
 - ``ink``: what share of the cell's middle differs from the face of its kind (the board's own raised
-  face, or its own flat face: taken over the whole board, so a glyph that fills a cell does not pass
-  for its face), and in which colour (the strongest quarter of the ink, away from the anti-aliased
-  rim of each stroke);
+  face, or its flat face, that grey again where the flat cells' rims show it: ``_flat_face``; taken
+  over the whole board, so a glyph that fills a cell does not pass for its face), and in which colour
+  (the strongest quarter of the ink, away from the anti-aliased rim of each stroke);
 - ``red``: is the cell's own face red (the hit mine)?
 - the ink's shape where colour cannot tell: red above black (a flag) or across it (a cross), one piece
-  or a hook over a dot (a "?"), solid (a mine) or strokes, and its holes (a 7 none, an 8 two).
+  or a hook over a dot (a "?"), solid and alike turned a quarter (a mine) or strokes, and its holes
+  (a 7 none, an 8 two).
 
 A state is named only when the measurements it rests on are clear of their boundaries; the cell's
 confidence says how clear, and a cell under ``READ_CONFIDENCE`` is refused by the reader with the
@@ -58,11 +59,13 @@ class Limits:
     """Where one state ends and another begins, per measurement (0-255 levels or shares)."""
 
     ink_level: float = 60.0  # a pixel is ink when a channel differs this much from the face
+    faint_ink: float = 30.0  # ... and faint ink, which an empty cell has none of, this much
     no_ink: float = 0.01  # share of the middle: at most this much ink is an empty cell
     some_ink: float = 0.04  # at least this much is a drawn state
     red_face: float = 0.3  # share of the bands (the box's outer ring) that is strong red on a hit mine
     mine_solid: float = 0.25  # black ink keeping this share after a 2-px erosion is a mine's disc
     glyph_solid: float = 0.10  # ... and keeping at most this share, a number's strokes
+    mine_turned: float = 0.45  # a mine's ink is at least this alike to itself turned a quarter; a number's is not
     colour_share: float = 0.56  # nearest colour's distance, as a share of the two nearest distances' sum, at most
     colour_reach: float = 80.0  # and its distance (levels, RGB): further than this is another colour
 
@@ -79,6 +82,7 @@ class ClassicReading:
     confidence: np.ndarray
     unclear: tuple[str, ...]
     raised: np.ndarray  # (cells,) bool: clearly raised
+    faces: tuple[np.ndarray | None, np.ndarray | None]  # (raised, flat) face colours (BGR) the ink was told from
 
 
 def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
@@ -100,6 +104,29 @@ def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     top_left = (light[:, BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, BAND].mean(axis=(1, 2))) / 2
     bottom_right = (light[:, FAR_BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, FAR_BAND].mean(axis=(1, 2))) / 2
     return top_left, bottom_right, _faces(_rim(light[..., None])[..., 0])
+
+
+def _flat_face(rims: np.ndarray, bands: np.ndarray, cells: np.ndarray, raised_face: np.ndarray | None) -> np.ndarray | None:
+    """The flat cells' face colour (``cells``: a mask of the board's cells; ``rims``, ``bands``: every
+    cell's pixels there): in this look the raised cells' face, so the commonest colour of their rims'
+    pixels within FACE_NEAR of that face. Their rims' commonest colour was taken before, and where few
+    cells are open a bold number filling most of a rim passed for the face (a first click that opened
+    a single 2 at 40 px: 57% of its rim green; the 2 was refused every frame).
+
+    Where less than FACE_SHARE of their rims is near the raised face, either their face is another
+    grey (covered cells a stipple) or marks fill their rims (a bold number at a small size): the face
+    is then the raised face or their rims' commonest colour, whichever more of their bands show,
+    where no mark reaches. With no raised cell, their rims' commonest colour."""
+    if not cells.any():
+        return None
+    common = _board_face(rims[cells])
+    if raised_face is None:
+        return common
+    near = np.abs(rims[cells] - raised_face).max(axis=2) <= FACE_NEAR
+    if near.mean() >= FACE_SHARE:
+        return _board_face(rims[cells][near])
+    shown = bands[cells].reshape(-1, 3)
+    return max((raised_face, common), key=lambda face: int((np.abs(shown - face).max(axis=1) <= FACE_NEAR).sum()))
 
 
 def _faces(rims: np.ndarray) -> np.ndarray:
@@ -165,7 +192,8 @@ def read_boxes(boxes: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> ClassicRea
     red = _strong_red(boxes[:, BANDS]).mean(axis=1)
     # A raised cell's face is its middle (its rim holds the bevels, wider than the bands at some sizes);
     # a flat cell's is its rim (a mine or a bold number fills much of its middle). Taken over the board.
-    faces = {True: _board_face(middle[raised]), False: _board_face(rim[flat & (red < limits.red_face)])}
+    raised_face = _board_face(middle[raised])
+    faces = {True: raised_face, False: _flat_face(rim, boxes[:, BANDS], flat & (red < limits.red_face), raised_face)}
 
     chars = np.full(count, "~", dtype="<U1")
     confidence = np.minimum(relief_clear, 0.5)
@@ -190,7 +218,13 @@ def read_boxes(boxes: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> ClassicRea
         share = ink.mean(axis=1)
         empty = share <= limits.no_ink
         chars[cells[empty]] = "#" if kind else "0"
-        confidence[cells[empty]] = np.minimum(relief_clear[cells[empty]], 0.6 + (limits.no_ink - share[empty]) * 40)
+        # An empty cell shows no faint ink either: the standard grey 8 is barely ink_level from a light
+        # face (57 levels on a face of 185), and its cell passed for an empty one. Refused, not read: a
+        # textured face would pass for faint ink of the nearest number colour.
+        faint = (far[empty] > limits.faint_ink).mean(axis=1)
+        confidence[cells[empty]] = np.minimum(relief_clear[cells[empty]], np.maximum(0.6 + (limits.no_ink - faint) * 40, 0.0))
+        for i in cells[empty][faint > limits.no_ink]:
+            unclear[i] = "a mark too near its face's colour to tell"
         for j in np.flatnonzero(~empty):
             i = int(cells[j])
             if share[j] < limits.some_ink:
@@ -202,7 +236,7 @@ def read_boxes(boxes: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> ClassicRea
             chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
     for i in np.flatnonzero(chars != "~"):
         unclear[i] = "" if confidence[i] >= CLEAR else unclear[i]
-    return ClassicReading(chars, confidence, tuple(unclear), raised)
+    return ClassicReading(chars, confidence, tuple(unclear), raised, (faces[True], faces[False]))
 
 
 def _relief_clear(up: np.ndarray, down: np.ndarray) -> np.ndarray:
@@ -316,6 +350,14 @@ def _solid(mask) -> float:
     return float(eroded.sum() / max(mask.sum(), 1))
 
 
+def _alike_turned(mask) -> float:
+    """How alike the ink is to itself turned a quarter (intersection over union): a mine, a disc with
+    spikes, 0.58 and more; a number 0.3 and less however bold (a bold font's 7 keeps as much of
+    its ink as a mine when eroded, so that solidity alone read it as one)."""
+    turned = np.rot90(mask)
+    return float((mask & turned).sum() / max((mask | turned).sum(), 1))
+
+
 def _red_over_dark(mask, ink) -> str:
     """Where the red ink lies on the black: "above" (a flag's pennant over its pole and foot), "across"
     (a red cross over a mine), or "" when there is not enough of either to tell."""
@@ -336,10 +378,10 @@ def _flat_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
     if reds > 0.05 and darks > 0.1 and _red_over_dark(mask, ink) == "across":
         return "W", 0.8, ""  # a mine crossed out in red: a wrong flag
     if core.max() < 70:  # black ink: a mine, a 7, or a client's black 8
-        solid = _solid(mask)
-        if solid >= limits.mine_solid:
+        solid, turned = _solid(mask), _alike_turned(mask)
+        if solid >= limits.mine_solid and turned >= limits.mine_turned:
             return "*", min(1.0, 0.6 + solid - limits.mine_solid), ""
-        if solid > limits.glyph_solid:
+        if solid > limits.glyph_solid and turned >= limits.mine_turned:
             return "~", 0.4, "black ink neither as solid as a mine nor as thin as a number"
         holes = _holes(mask)
         if holes == 0:
@@ -514,11 +556,9 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
     has them)."""
     boxes = cell_boxes(frame, lattice) if boxes is None else boxes
     typical = [np.median(boxes[reading.chars == ch], axis=0) for ch in "#0" if (reading.chars == ch).any()]
-    middles = boxes[:, MIDDLE, MIDDLE].reshape(len(boxes), -1, 3)
     # The board's two faces: a raised cell's middle and a flat cell's rim, one grey in most clients,
     # but not where covered cells are a stipple (mid-grey on average) and opened cells light grey.
-    flat = ~reading.raised & ~np.isin(reading.chars, ("X", "~"))
-    faces = [f for f in (_board_face(middles[reading.chars == "#"]), _board_face(_rim(boxes)[flat])) if f is not None]
+    faces = [f for f in reading.faces if f is not None]
     (ox, oy), (px, py) = lattice.origin, lattice.pitch
     sides = []
     for side, (dx, dy, rows, cols) in {
