@@ -297,8 +297,9 @@ def test_a_window_over_a_classic_board_along_a_line_between_its_cells_is_refused
 
 
 def test_a_cell_the_classic_look_cannot_read_is_refused_without_asking_for_pictures(tmp_path, capsys):
-    """The classic look has no pictures: a refusal names the measurement that failed, and does not tell
-    the user to add screenshots of states it "has no picture of" (it said so for every state)."""
+    """The classic look has no pictures: a refusal names the measurement that failed and says how a
+    client drawn otherwise is taught (``learn``), and does not tell the user to add screenshots of
+    states it "has no picture of" (it said so for every state)."""
     import cv2
 
     from screenbot.cli import main
@@ -313,4 +314,4 @@ def test_a_cell_the_classic_look_cannot_read_is_refused_without_asking_for_pictu
     err = capsys.readouterr().err
     assert code == 5, err
     assert "cell row 0, col 0" in err and "read as the classic look" in err, err
-    assert "no picture of" not in err and "new-skin" not in err, err
+    assert "no picture of" not in err and "new-skin" not in err and "screenbot learn NAME" in err, err

@@ -74,3 +74,29 @@ def test_a_classic_client_found_on_pypi_is_played_untaught(tmp_path):
     check(report, games)
     print(report["summary"]["wins_shown"])
     assert sum(report["summary"]["wins_shown"].values()) == report["summary"]["wins"]
+
+
+def test_a_client_in_another_look_is_refused_with_the_way_to_teach_it(tmp_path):
+    """ace-minesweeper (Debian; ``tests/ace_minesweeper.py``): covered cells raised as in the classic look,
+    opened cells green with white numbers. ``play --client auto``, as a user would start it: the fresh
+    board is found as the classic look (its covered cells are that look's), and once cells open it stops,
+    exit 1, saying how to teach the client (``screenbot learn``), rather than reading the green cells as
+    something. No win is counted, and the client is still running."""
+    import json
+    import subprocess
+    import sys
+
+    from screenbot.desktop import VirtualDisplay
+
+    from .ace_minesweeper import start
+
+    with VirtualDisplay(), start() as client:
+        run = subprocess.run([sys.executable, "-m", "screenbot", "play", "--client", "auto", "--games", "2", "--json"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        running = client.exists()
+    summary = json.loads(run.stdout.strip().splitlines()[-1])
+    print(summary, run.stderr[-1500:])
+    assert run.returncode == 1, run.stderr[-3000:]
+    assert "screenbot learn NAME" in run.stderr and "screenbot learn NAME" in summary["stopped"], run.stderr[-3000:]
+    assert summary["wins"] == 0 and summary["aborted"] == 1, summary
+    assert running, "the client is gone"

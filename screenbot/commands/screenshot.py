@@ -58,11 +58,12 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
 def _missing_states_hint(skin) -> str:
     """A skin made with ``new-skin`` knows only the states its screenshots showed: say which it lacks,
     since a cell showing one of them can only be "unrecognized". A look read from its structure
-    (``classic``) has no pictures to lack."""
+    (``classic``) has no pictures to lack: a client that draws a state otherwise is taught with learn."""
+    from ..vision.classic import TEACH
     from ..vision.newskin import ALL_STATES, state_names
 
     if skin.family:
-        return ""
+        return f"; {TEACH}"
     missing = "".join(ch for ch in ALL_STATES if ch not in skin.chars)
     if not missing:
         return ""

@@ -21,6 +21,8 @@ import numpy as np
 from solver.errors import InconsistentBoardError
 
 from ..errors import BoardNotFoundError, UnrecognizedCellError
+from ..vision.classic import TEACH
+from ..vision.skins import CLASSIC
 from .clicking import Clicker
 from .consistency import INCONSISTENT, UNREADABLE, Problem, clicks_unshown, flags_unshown, reading_problems
 from .controls import ClientControls
@@ -323,9 +325,10 @@ class SafeReader:
                          "dialog and another program's window look alike, so no key was pressed into it: close "
                          "what covers the board, then play again)")
             if isinstance(exc, UnrecognizedCellError):
+                lacks = TEACH if located.lattice.skin == CLASSIC else "the skin may lack this cell state"
                 raise WindowLostError(
-                    f"cannot read the board any more{note}: {exc}; the skin may lack this cell state, or something "
-                    f"covers the board (locating it again: {again})",
+                    f"cannot read the board any more{note}: {exc}; {lacks}, or something covers the board "
+                    f"(locating it again: {again})",
                     frame_path=path,
                 ) from exc
             raise WindowLostError(f"the board is no longer visible{note}: {again}", frame_path=path) from exc

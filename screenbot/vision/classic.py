@@ -431,6 +431,11 @@ CLASSIC_PROFILE = {
 }
 
 
+# What a refusal in this look adds: the client may draw a state its own way, and ``learn`` teaches it.
+TEACH = ("a client that draws a state otherwise than the classic look (ace-minesweeper's opened cells are green) "
+         "is taught with: screenbot learn NAME, a fresh game on the screen")
+
+
 @functools.lru_cache(maxsize=1)
 def classic_skin() -> Skin:
     """The classic look as a skin with no pictures: ``vision.locate`` and ``vision.read`` read it with
