@@ -152,6 +152,20 @@ def test_keys_meant_for_a_dialog_go_out_only_while_one_is_over_the_board(dialog,
     assert not client.closed
 
 
+def test_keys_meant_for_a_dialog_are_not_sent_where_no_window_is_known(tmp_path):
+    """With no window known (a client whose window is not found, as ace-minesweeper's on X11; Wayland),
+    whether a window of the game lies over the board cannot be told: learn's guess at closing a win's
+    window (Escape, ``"dialog": true``) is not sent at all. It went out blind after every win and at the
+    end of the session, and Escape quits ace-minesweeper (and pygame-minesweeper, and xdemineur)."""
+    keys = ("escape",)
+    client = SimulatedClient(9, 9, 10, seed=21, quit_keys=keys)
+    profile = dataclasses.replace(GNOME_LIKE, after_win=ControlAction(keys=keys, focus=False, dialog=True))
+    results = make_player(client, profile, tmp_path, clock=SimulatedTime(), followed=False, games=6).play()
+    assert [r.outcome for r in results if r.outcome not in (WON, LOST)] == [] and len(results) == 6
+    assert sum(r.outcome == WON for r in results) >= 3 and results[-1].outcome == WON
+    assert keys not in client.keys and not client.closed
+
+
 @pytest.mark.parametrize("flood", ["8", "none"])
 def test_half_drawn_frames_are_never_acted_on(flood, tmp_path):
     """The client first draws a clicked cell "pressed" (read as an open 0). With the flood rule the

@@ -226,8 +226,11 @@ class ClientControls:
     def control(self, located: Located, action: ControlAction) -> None:
         if action.is_empty:
             return
-        if action.dialog and self.env.window is not None and not self.tracker.own_windows_over(located):
-            return  # meant for a window of the game that is not there
+        if action.dialog and (self.env.window is None or not self.tracker.own_windows_over(located)):
+            # Meant for a window of the game that is not there, or that cannot be told there: with no
+            # window known, such a key went out blind, and Escape quit ace-minesweeper at the end of
+            # every session that ended in a win.
+            return
         if action.keys:
             if self.env.window is not None and action.focus:
                 # Raising the game for its keys must not take it back from a window put over it.
