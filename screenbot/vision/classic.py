@@ -352,8 +352,9 @@ def _solid(mask) -> float:
 
 def _alike_turned(mask) -> float:
     """How alike the ink is to itself turned a quarter (intersection over union): a mine, a disc with
-    spikes, 0.58 and more; a number 0.3 and less however bold (a bold font's 7 keeps as much of
-    its ink as a mine when eroded, so that solidity alone read it as one)."""
+    spikes, 0.58 and more (every mine of the labelled shots and drawn boards); a 7 0.3 and less however
+    bold (a bold font's 7 keeps as much of its ink as a mine when eroded, and solidity alone read it as
+    one). An 8 is rounder (0.29-0.7), and told from a mine by being thin and by its holes."""
     turned = np.rot90(mask)
     return float((mask & turned).sum() / max((mask | turned).sum(), 1))
 
@@ -431,9 +432,10 @@ CLASSIC_PROFILE = {
 }
 
 
-# What a refusal in this look adds: the client may draw a state its own way, and ``learn`` teaches it.
-TEACH = ("a client that draws a state otherwise than the classic look (ace-minesweeper's opened cells are green) "
-         "is taught with: screenbot learn NAME, a fresh game on the screen")
+# What a refusal in this look adds: the client may draw a state its own way (ace-minesweeper's opened
+# cells are green, its numbers white), and ``learn`` teaches it.
+TEACH = ("a client that draws a state otherwise than the classic look is taught with: screenbot learn NAME "
+         "(a fresh game on the screen)")
 
 
 @functools.lru_cache(maxsize=1)
