@@ -4,7 +4,8 @@ Every labelled screenshot of the shipped clients drawn in the classic look (``fi
 minegauler, xdemineur, sgt-mines, react-minesweeper) is located and read as ``screenbot read`` would,
 with that client's own skin hidden, so that only the other clients' pictures and the classic look can
 read it; then ``--drawn`` boards drawn by code in the look at random cell sizes 10-60 px
-(``screenbot.testing.classic_board``, half with no grid line). Each is right, refused (with the reason
+(``screenbot.testing.classic_board``, half with no grid line), and as many again with bold numbers
+(half of them fresh boards where a first click opened a single number). Each is right, refused (with the reason
 counted), or wrong (read with no error but not the true board). Figures, not pass/fail: exit 1 only
 when a board is read wrong.
 
@@ -35,7 +36,7 @@ def register(subparsers) -> None:
         "own skin hidden, then boards drawn in the look at random sizes; print right / refused / wrong. "
         "Exit codes: 0 none wrong, 1 a board read wrong, 2 bad arguments.",
     )
-    parser.add_argument("--drawn", type=bounded_int(0, 10_000), default=60, help="boards drawn in the look (default 60)")
+    parser.add_argument("--drawn", type=bounded_int(0, 10_000), default=60, help="boards drawn in the look, and as many with bold numbers (default 60)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the drawn boards (default: drawn, printed)")
     parser.set_defaults(run=run)
 
@@ -68,4 +69,24 @@ def run(args: argparse.Namespace) -> int:
         tally.add(f"drawn {index}: {rows}x{cols} at {pitch} px{'' if grid_line else ', no grid line'}", image, board,
                   all_skins)
     wrong += tally.report(f"boards drawn in the look (seed {seed})")
+    # Bold numbers, as a bold font draws them (minesweeper-for-web's fill most of their cell and its
+    # rim), on the same kind of boards; half of them fresh boards where a first click opened a single
+    # number, all the board's open rims then that number's.
+    tally = ShotTally()
+    for index in range(args.drawn):
+        pitch, rows, cols = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 14)
+        lost, grid_line, scale = rng.random() < 0.5, rng.random() < 0.5, rng.uniform(1.3, 1.8)
+        board = random_game(rng, rows, cols, lost=lost) if index % 2 else _single_number(rng, rows, cols)
+        image, _ = draw(board, pitch, grid_line=grid_line, number_scale=scale)
+        tally.add(f"bold {index}: {rows}x{cols} at {pitch} px, numbers x{scale:.2f}{'' if grid_line else ', no grid line'}",
+                  image, board, all_skins)
+    wrong += tally.report(f"boards drawn with bold numbers (seed {seed})")
     return EXIT_FAILED if wrong else EXIT_OK
+
+
+def _single_number(rng: random.Random, rows: int, cols: int) -> list[str]:
+    """A fresh board where a first click opened one cell, a number (a client with no opening rule)."""
+    row, col = rng.randrange(rows), rng.randrange(cols)
+    around = sum(0 <= row + dr < rows and 0 <= col + dc < cols for dr in (-1, 0, 1) for dc in (-1, 0, 1)) - 1
+    number = str(rng.randint(1, around))
+    return ["".join(number if (r, c) == (row, col) else "#" for c in range(cols)) for r in range(rows)]
