@@ -11,11 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.board import COVERED
-
 from ..errors import BoardNotFoundError
 from ..geometry import Rect
 from ..mouse import ScreenScale
+from .outcome import is_fresh
 from .profile import PlayProfile, load_profile, profile_from_dict
 
 log = logging.getLogger(__name__)
@@ -152,12 +151,13 @@ def find_game(screen, skins, desktop, skin: str = "auto", lattice=None) -> Found
 
 
 def _no_cell_open(frame: np.ndarray, lattice, skins) -> bool:
-    """Whether the board at ``lattice`` shows covered cells only: all a skin chosen on it was chosen by."""
+    """Whether the board at ``lattice`` has no cell open (covered cells and "?" marks only): all a skin
+    chosen on it was chosen by."""
     from ..errors import MinesweeperError
     from ..vision import read_board
 
     try:
-        return all(set(row) <= {COVERED} for row in read_board(frame, lattice, skins).board.grid)
+        return is_fresh(read_board(frame, lattice, skins).board)
     except MinesweeperError:
         return False
 
