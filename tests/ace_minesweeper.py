@@ -3,8 +3,8 @@ names, found in Debian. Its covered cells are raised grey squares, as in the cla
 opened cells are the window's green with white numbers: not the classic look.
 
 What it does, seen here: a 32x32 board of 12 px cells with 200 mines, on a green window with a penguin
-above the board (a click starts a new game) and a quit button in the top right corner; no first-click
-rule; a lost game shows every mine.
+above the board (a click starts a new game); no first-click rule; a lost game shows every mine; Escape,
+q and Ctrl+C quit it (its source's key handler).
 """
 
 from __future__ import annotations
