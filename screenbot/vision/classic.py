@@ -119,14 +119,15 @@ def _flat_face(rims: np.ndarray, bands: np.ndarray, cells: np.ndarray, raised_fa
     where no mark reaches. With no raised cell, their rims' commonest colour."""
     if not cells.any():
         return None
-    common = _board_face(rims[cells])
+    flat = rims[cells]
     if raised_face is None:
-        return common
-    near = np.abs(rims[cells] - raised_face).max(axis=2) <= FACE_NEAR
+        return _board_face(flat)
+    near = np.abs(flat - raised_face).max(axis=2) <= FACE_NEAR
     if near.mean() >= FACE_SHARE:
-        return _board_face(rims[cells][near])
+        return _board_face(flat[near])
     shown = bands[cells].reshape(-1, 3)
-    return max((raised_face, common), key=lambda face: int((np.abs(shown - face).max(axis=1) <= FACE_NEAR).sum()))
+    return max((raised_face, _board_face(flat)),
+               key=lambda face: int((np.abs(shown - face).max(axis=1) <= FACE_NEAR).sum()))
 
 
 def _faces(rims: np.ndarray) -> np.ndarray:
@@ -189,11 +190,12 @@ def read_boxes(boxes: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> ClassicRea
     relief_clear = _relief_clear(up, down)
     middle = boxes[:, MIDDLE, MIDDLE].reshape(count, -1, 3)
     rim = _rim(boxes)
-    red = _strong_red(boxes[:, BANDS]).mean(axis=1)
+    bands = boxes[:, BANDS]
+    red = _strong_red(bands).mean(axis=1)
     # A raised cell's face is its middle (its rim holds the bevels, wider than the bands at some sizes);
     # a flat cell's is its rim (a mine or a bold number fills much of its middle). Taken over the board.
     raised_face = _board_face(middle[raised])
-    faces = {True: raised_face, False: _flat_face(rim, boxes[:, BANDS], flat & (red < limits.red_face), raised_face)}
+    faces = {True: raised_face, False: _flat_face(rim, bands, flat & (red < limits.red_face), raised_face)}
 
     chars = np.full(count, "~", dtype="<U1")
     confidence = np.minimum(relief_clear, 0.5)
