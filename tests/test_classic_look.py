@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from screenbot.errors import MinesweeperError
-from screenbot.testing.classic_board import draw, random_game
+from screenbot.testing.classic_board import draw, random_game, single_number_game
 from screenbot.vision import load_skins, locate_board, read_board
 from screenbot.vision.plausible import check_plausible
 
@@ -153,12 +153,11 @@ def test_a_first_click_that_opened_a_single_bold_number_is_read_or_refused_never
     cases = []
     for _ in range(20):
         pitch, rows, cols = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 14)
-        row, col = rng.randrange(rows), rng.randrange(cols)
-        around = sum(0 <= row + dr < rows and 0 <= col + dc < cols for dr in (-1, 0, 1) for dc in (-1, 0, 1)) - 1
-        number, scale = str(rng.randint(1, around)), rng.uniform(1.3, 1.8)
-        board = ["".join(number if (r, c) == (row, col) else "#" for c in range(cols)) for r in range(rows)]
+        board, scale = single_number_game(rng, rows, cols), rng.uniform(1.3, 1.8)
         image, _ = draw(board, pitch, grid_line=rng.random() < 0.5, number_scale=scale)
-        cases.append((f"{rows}x{cols} at {pitch} px, a {number} x{scale:.2f} at ({row},{col})", image, board, skins))
+        (row, col), = [(r, c) for r, line in enumerate(board) for c, ch in enumerate(line) if ch != "#"]
+        cases.append((f"{rows}x{cols} at {pitch} px, a {board[row][col]} x{scale:.2f} at ({row},{col})", image, board,
+                      skins))
     judge_cases(cases, "fresh classic boards with a single bold number open", 16)
 
 

@@ -44,7 +44,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from screenbot.testing.classic_board import draw, random_game
+    from screenbot.testing.classic_board import draw, random_game, single_number_game
     from screenbot.vision import load_skins
 
     all_skins = load_skins()
@@ -76,17 +76,10 @@ def run(args: argparse.Namespace) -> int:
     for index in range(args.drawn):
         pitch, rows, cols = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 14)
         lost, grid_line, scale = rng.random() < 0.5, rng.random() < 0.5, rng.uniform(1.3, 1.8)
-        board = random_game(rng, rows, cols, lost=lost) if index % 2 else _single_number(rng, rows, cols)
+        board = random_game(rng, rows, cols, lost=lost) if index % 2 else single_number_game(rng, rows, cols)
         image, _ = draw(board, pitch, grid_line=grid_line, number_scale=scale)
         tally.add(f"bold {index}: {rows}x{cols} at {pitch} px, numbers x{scale:.2f}{'' if grid_line else ', no grid line'}",
                   image, board, all_skins)
     wrong += tally.report(f"boards drawn with bold numbers (seed {seed})")
     return EXIT_FAILED if wrong else EXIT_OK
 
-
-def _single_number(rng: random.Random, rows: int, cols: int) -> list[str]:
-    """A fresh board where a first click opened one cell, a number (a client with no opening rule)."""
-    row, col = rng.randrange(rows), rng.randrange(cols)
-    around = sum(0 <= row + dr < rows and 0 <= col + dc < cols for dr in (-1, 0, 1) for dc in (-1, 0, 1)) - 1
-    number = str(rng.randint(1, around))
-    return ["".join(number if (r, c) == (row, col) else "#" for c in range(cols)) for r in range(rows)]

@@ -66,6 +66,15 @@ def random_game(rng: random.Random, rows: int, cols: int, *, lost: bool, won: bo
     return grid
 
 
+def single_number_game(rng: random.Random, rows: int, cols: int) -> list[str]:
+    """A fresh board where a first click opened one cell, a number, and nothing else (a client with no
+    opening on the first click): every covered cell but that one."""
+    row, col = rng.randrange(rows), rng.randrange(cols)
+    around = sum(0 <= row + dr < rows and 0 <= col + dc < cols for dr in (-1, 0, 1) for dc in (-1, 0, 1)) - 1
+    number = str(rng.randint(1, around))
+    return ["".join(number if (r, c) == (row, col) else "#" for c in range(cols)) for r in range(rows)]
+
+
 def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24,
          mine_scale: float = 1.0, number_scale: float = 1.0, stipple: bool = False) -> tuple[np.ndarray, tuple[int, int]]:
     """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
