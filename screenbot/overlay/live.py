@@ -68,6 +68,11 @@ class HintConfig:
     hide_after_seconds: float = 0.2
     relocate_wait: float = 0.15  # after hiding the overlay, time for the game to repaint before locating
 
+    def style_at(self, pitch: tuple[float, float]) -> OverlayStyle:
+        """``style`` with its keep-out widened to ``protect`` and a pixel each side at this pitch."""
+        keep_out = min(0.95, self.protect + 2.0 / min(pitch))
+        return replace(self.style, keep_out=max(self.style.keep_out, keep_out))
+
 
 @dataclass(frozen=True, slots=True)
 class TickResult:
@@ -161,8 +166,7 @@ class HintSession:
         if first is not None and not (first[0] < rows and first[1] < cols):
             raise InputError(f"--first-click {first[0]},{first[1]} is off the {rows}x{cols} board")
         self._located = located
-        keep_out = min(0.95, self.config.protect + 2.0 / min(px, py))
-        self.style = replace(self.config.style, keep_out=max(self.config.style.keep_out, keep_out))
+        self.style = self.config.style_at(geometry.pitch)
         self._last_frame = None
         self._last_board = None
         self._cells = ChangedCellsReader(self.env.vision, MiddleChanges(self.style))

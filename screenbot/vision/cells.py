@@ -147,19 +147,24 @@ def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0, *,
     """Nearest template per cell. ``cells`` is (..., CANONICAL, CANONICAL, 3); results are flattened.
 
     ``interior`` < 1 compares only the middle of each cell (``interior_margin`` canonical pixels left
-    out on every side) with the same middle of the templates. ``softened``: the cells went through
-    ``soften`` already (a caller that needs them twice blurs them once).
+    out on every side) with the same middle of the templates. The middles are cut before they are
+    softened: blurred after the cut, nothing from outside a middle reaches it (the live hint overlay's
+    marks, drawn just outside it, once tipped a lit covered tile's match over a 0's). ``softened``:
+    the cells went through ``soften`` already (a caller that needs them twice blurs them once); not
+    with ``interior``.
     """
     k = interior_margin(interior)
     templates = bank.vectors
     cells = np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3)
-    cells = cells.astype(np.float32, copy=False) if softened else soften(cells)
     if k:
+        if softened:
+            raise ValueError("a middle-only comparison cuts the cells before softening them")
         side = CANONICAL - 2 * k
-        cells = cells[:, k:-k, k:-k]
+        cells = soften(cells[:, k:-k, k:-k])
         templates = _interior_templates(bank, k)
     else:
         side = CANONICAL
+        cells = cells.astype(np.float32, copy=False) if softened else soften(cells)
     vectors = np.ascontiguousarray(cells, dtype=np.float32).reshape(-1, side * side * 3)
     rms_all = np.sqrt(squared_distances(vectors, templates) / vectors.shape[1])
     per_char = np.minimum.reduceat(rms_all, bank.starts, axis=1)  # (N, chars)
@@ -179,9 +184,10 @@ def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0, *,
 
 @functools.lru_cache(maxsize=64)
 def _interior_templates(bank: TemplateBank, k: int) -> np.ndarray:
-    """The middles of the bank's templates (``k`` canonical pixels left out on every side), as rows;
-    read-only, so that ``squared_distances`` keeps what it works out of them."""
-    middles = bank.vectors.reshape(-1, CANONICAL, CANONICAL, 3)[:, k:-k, k:-k].reshape(len(bank.vectors), -1).copy()
+    """The middles of the bank's templates (``k`` canonical pixels left out on every side), cut then
+    softened as ``match_cells`` does the cells', as rows; read-only, so that ``squared_distances`` keeps
+    what it works out of them."""
+    middles = soften(bank.pictures[:, k:-k, k:-k]).reshape(len(bank.pictures), -1).copy()
     middles.flags.writeable = False
     return middles
 

@@ -99,7 +99,8 @@ class TemplateBank:
     """Templates as one matrix, ready for a vectorised nearest-template search."""
 
     chars: tuple[str, ...]  # char of each row of ``vectors``
-    vectors: np.ndarray  # (T, D) float32
+    vectors: np.ndarray  # (T, D) float32, softened
+    pictures: np.ndarray  # (T, CANONICAL, CANONICAL, 3): the same templates as captured (not softened)
     char_order: tuple[str, ...]  # distinct chars; ``group`` maps each row to its index here
     group: np.ndarray  # (T,) int
     starts: np.ndarray  # (len(char_order),) first row of each char
@@ -123,13 +124,15 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
             best = min(dist)
             chosen += [t for t, d in zip(variants, dist) if d <= best + 0.15]
     chars = tuple(t.char for t in chosen)
-    vectors = soften(np.stack([t.canonical for t in chosen])).reshape(len(chosen), -1).copy()
+    pictures = np.stack([t.canonical for t in chosen])
+    pictures.flags.writeable = False
+    vectors = soften(pictures).reshape(len(chosen), -1).copy()
     vectors.flags.writeable = False  # shared by every read at this pitch (cells.squared_distances keeps its side)
     order = tuple(sorted(set(chars)))
     group = np.array([order.index(c) for c in chars])
     # Rows are sorted by char, so each char's rows are contiguous: ``starts`` feeds np.minimum.reduceat.
     starts = np.searchsorted(group, np.arange(len(order)))
-    return TemplateBank(chars, vectors, order, group, starts)
+    return TemplateBank(chars, vectors, pictures, order, group, starts)
 
 
 # Two pictures of one state are the same look when the middles of their canonical cells differ by
