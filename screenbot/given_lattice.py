@@ -190,5 +190,5 @@ class GivenLatticeVision:
             )
         return local
 
-    def read(self, frame, lattice):
-        return self.vision.read(frame, lattice)
+    def read(self, frame, lattice, needed=None):
+        return self.vision.read(frame, lattice, needed)

@@ -163,9 +163,9 @@ class CountingVision(FlatVision):
         super().__init__(pitch)
         self.reads = []
 
-    def read(self, frame, lattice):
+    def read(self, frame, lattice, needed=None):
         self.reads.append(lattice)
-        return super().read(frame, lattice)
+        return super().read(frame, lattice, needed)
 
 
 def test_only_cells_whose_middle_changed_are_read_again_and_the_board_stays_true():
@@ -189,6 +189,42 @@ def test_only_cells_whose_middle_changed_are_read_again_and_the_board_stays_true
         expected = render_layer(overlay.mask.shape, session.located.lattice, result.hints, session.style)
         assert (overlay.mask == expected.shape_mask).all()
         assert (overlay.bgr[overlay.mask] == expected.bgr[expected.shape_mask]).all()
+
+
+class MarkShyVision(FlatVision):
+    """``FlatVision`` that cannot read a cell it is asked for with anything of ours drawn on its face:
+    as a number just opened under the ring it had while covered may not read through it."""
+
+    def read(self, frame, lattice, needed=None):
+        reading = super().read(frame, lattice, needed)
+        ox, oy = lattice.origin
+        for r in range(lattice.rows):
+            for c in range(lattice.cols):
+                face = frame[int(oy + r * PITCH) : int(oy + (r + 1) * PITCH) - 1, int(ox + c * PITCH) : int(ox + (c + 1) * PITCH) - 1]
+                marked = (face != face[PITCH // 2, PITCH // 2]).any()
+                if marked and (needed is None or needed[r][c]):
+                    raise UnrecognizedCellError("a mark over the cell", row=r, col=c, score=0.0)
+        return reading
+
+
+def test_marks_left_on_cells_the_game_redrew_are_taken_off_and_the_overlay_stays_up():
+    """After a click opens an area, the cells opened still carry the marks they had while covered, and
+    cells not opened but in the box around the change carry theirs: the session takes the marks off the
+    cells the game redrew, reads those alone, and keeps the overlay up (it was hidden after a few looks,
+    and the board located again)."""
+    from screenbot.overlay.live import UNREADABLE
+
+    client, overlay, screen, session = make_session()
+    session.env.vision = MarkShyVision(PITCH)
+    first = session.tick()
+    assert first.kind == DRAWN
+    click_cell(client, *first.hints.move[1:])
+    assert session.tick().kind == UNREADABLE  # the opened cells under their old marks
+    assert overlay.mapped
+    after = session.tick()
+    assert after.kind == DRAWN and overlay.mapped
+    assert after.board.grid == client.game.board().grid
+    assert after.board.count("#") < 81 - 1  # an area opened: the box around it held covered cells
 
 
 def test_an_unchanged_picture_costs_no_window_query_until_follow_every():
@@ -248,8 +284,8 @@ def test_a_zero_next_to_a_covered_cell_is_a_half_drawn_frame():
     shown = overlay.shows
     real_read = session.env.vision.read
 
-    def pressed(frame, lattice):
-        reading = real_read(frame, lattice)
+    def pressed(frame, lattice, needed=None):
+        reading = real_read(frame, lattice, needed)
         # Every opened number still drawn as a blank pressed cell: zeros next to covered cells.
         grid = tuple("".join("0" if ch in "12345678" else ch for ch in row) for row in reading.board.grid)
         return dc_replace(reading, board=type(reading.board)(grid))
@@ -316,7 +352,7 @@ def test_a_cell_pressed_after_the_overlay_was_hidden_is_a_frame_to_look_at_again
     client, overlay, session, time = _opened_on_simulated_time()
     real_read = session.env.vision.read
 
-    def unreadable(frame, lattice):
+    def unreadable(frame, lattice, needed=None):
         raise UnrecognizedCellError("something over the board", row=0, col=0, score=0.0)
 
     cell = _safe_cell_beside_covered(client)
@@ -356,8 +392,8 @@ def test_a_pressed_cell_is_held_while_the_rest_of_the_change_is_shown():
     real_read = session.env.vision.read
     full = session.located.lattice
 
-    def pressed_b(frame, lattice):
-        reading = real_read(frame, lattice)
+    def pressed_b(frame, lattice, needed=None):
+        reading = real_read(frame, lattice, needed)
         r0 = round((lattice.origin[1] - full.origin[1]) / PITCH)
         c0 = round((lattice.origin[0] - full.origin[0]) / PITCH)
         grid = [list(row) for row in reading.board.grid]

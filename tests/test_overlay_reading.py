@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from screenbot.errors import UnrecognizedCellError
@@ -70,3 +71,26 @@ def test_no_cell_is_misread_with_any_mark_of_ours_around_it():
             wrong.append(f"{shot.name}: {len(cells)} cells, e.g. {cells[:3]} (row, col, true, read)")
     assert not wrong, f"{len(wrong)} of {DRAWN_SHOTS} shots misread ({refused} refused), {REPLAY}:\n" + "\n".join(wrong)
     assert refused < DRAWN_SHOTS, f"every shot refused, {REPLAY}"
+
+
+def test_a_cell_not_needed_is_never_refused_and_the_needed_ones_read_as_ever():
+    """``read_board(needed=...)``: the cells the caller keeps from before may show anything (here a
+    block painted over); the rest read as without it, and a needed cell that cannot be read is still
+    refused by name."""
+    rng = random.Random(SEED)
+    skins = load_skins()
+    shots = [shot for shot in load_shots(FIXTURES) if not skins[shot.lattice.skin].family]
+    shot = rng.choice(shots)
+    frame = shot.image()[:, :, :3].copy()
+    lattice = shot.lattice
+    r, c = rng.randrange(lattice.rows), rng.randrange(lattice.cols)
+    box = lattice.cell_rect(r, c)
+    frame[box.top : box.bottom, box.left : box.right] = (255, 0, 255)
+    needed = np.ones((lattice.rows, lattice.cols), dtype=bool)
+    needed[r, c] = False
+    board = read_board(frame, lattice, skins, needed=needed).board
+    assert all(board.grid[i][j] == shot.board.grid[i][j] for i in range(lattice.rows)
+               for j in range(lattice.cols) if needed[i, j]), (shot.name, REPLAY)
+    with pytest.raises(UnrecognizedCellError) as refused:
+        read_board(frame, lattice, skins)
+    assert (refused.value.row, refused.value.col) == (r, c), (shot.name, REPLAY)

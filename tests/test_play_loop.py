@@ -417,10 +417,10 @@ class CoveredCellsOnly(FlatVision):
         super().__init__(pitch=pitch, skin="covered-only")
         self.whole = FlatVision(pitch=pitch)
 
-    def read(self, frame, lattice):
+    def read(self, frame, lattice, needed=None):
         from screenbot.errors import UnrecognizedCellError
 
-        reading = self.whole.read(frame, lattice)
+        reading = self.whole.read(frame, lattice, needed)
         for r, row in enumerate(reading.board.grid):
             if row.strip("#"):
                 raise UnrecognizedCellError("no picture of this skin's fits the cell", row=r,
@@ -665,8 +665,8 @@ class LyingVision(FlatVision):
         self.after = after
         self.reads = 0
 
-    def read(self, frame, lattice):
-        reading = super().read(frame, lattice)
+    def read(self, frame, lattice, needed=None):
+        reading = super().read(frame, lattice, needed)
         self.reads += 1
         if self.reads < self.after:
             return reading
@@ -711,8 +711,8 @@ class NoSolutionVision(FlatVision):
         super().__init__(**kw)
         self.reads = 0
 
-    def read(self, frame, lattice):
-        reading = super().read(frame, lattice)
+    def read(self, frame, lattice, needed=None):
+        reading = super().read(frame, lattice, needed)
         self.reads += 1
         if self.reads < 3:
             return reading

@@ -28,9 +28,9 @@ class CountingVision:
         self._read = read
         self.cells_read: list[int] = []
 
-    def read(self, frame, lattice):
+    def read(self, frame, lattice, needed=None):
         self.cells_read.append(lattice.rows * lattice.cols)
-        return self._read(frame, lattice)
+        return self._read(frame, lattice, needed)
 
 
 def test_changed_cells_reads_equal_full_reads_through_simulated_games():
@@ -67,7 +67,7 @@ def test_changed_cells_reads_equal_full_reads_on_a_real_recording():
     skins = load_skins()
     lat = steps[0]["lattice"]
     lattice = Lattice.from_json(lat)
-    counting = CountingVision(lambda frame, part: read_board(frame, part, skins))
+    counting = CountingVision(lambda frame, part, needed: read_board(frame, part, skins, needed=needed))
     reader = ChangedCellsReader(counting)
     frames = [cv2.imread(str(folder / s["frame"])) for s in steps]
     for frame in frames:

@@ -131,8 +131,8 @@ class UnreadAbove(FlatVision):
         super().__init__(pitch=pitch)
         self.unseen = "".join(str(n) for n in range(highest + 1, 9))
 
-    def read(self, frame, lattice):
-        reading = super().read(frame, lattice)
+    def read(self, frame, lattice, needed=None):
+        reading = super().read(frame, lattice, needed)
         grid = tuple("".join(UNREAD if ch in self.unseen else ch for ch in row) for row in reading.board.grid)
         return type(reading)(Board(grid, reading.board.mines), reading.min_confidence, reading.lattice)
 
@@ -216,8 +216,8 @@ class MistaughtUnreadAbove(UnreadAbove):
         self.forgotten = self.taught
         return True
 
-    def read(self, frame, lattice):
-        reading = super().read(frame, lattice)
+    def read(self, frame, lattice, needed=None):
+        reading = super().read(frame, lattice, needed)
         if self.taught == self.forgotten:
             return reading
         grid = tuple(row.replace(UNREAD, "3") for row in reading.board.grid)  # the unread 4s and up

@@ -213,6 +213,12 @@ class HintSession:
         try:
             board = self._cells.read(frame, located.lattice).board
         except (UnrecognizedCellError, BoardNotFoundError) as exc:
+            if self._unmark_redrawn(frame, located):
+                # Our marks were on cells the game has redrawn since (a number just opened under the
+                # ring it had while covered need not read through it): they are taken off, and the
+                # next tick reads those cells bare, the rest of the overlay staying up.
+                self._last_frame = None
+                return TickResult(UNREADABLE)
             return self._unreadable(str(exc))
         if self._last_board is not None and not self._cells.changed.any():
             self._cells.discard()
@@ -308,6 +314,21 @@ class HintSession:
         else:
             self._decisions.move_to_end(board)
         return decision
+
+    def _unmark_redrawn(self, frame: np.ndarray, located: Located) -> bool:
+        """Take our marks off the cells whose middles changed since the reading they were drawn for
+        (those marks belong to what the cells were): True when any mark was taken off."""
+        if not self._shown or self.shown is None or self.shown.hints is None:
+            return False
+        changed = self._cells.changes.changed(frame, located.lattice)
+        if changed is None:
+            return False
+        hints = self.shown.hints.without(zip(*(index.tolist() for index in np.nonzero(changed))))
+        if hints == self.shown.hints:
+            return False
+        self._painter.draw(self.overlay, hints, located, self.style, self._shown)
+        self.shown = replace(self.shown, hints=hints)
+        return True
 
     def _unreadable(self, why: str) -> TickResult:
         # Look again at the next tick even if the picture stays the same: it may settle differently.

@@ -58,9 +58,9 @@ class SkinVision:
             return None
         return lattice.skin
 
-    def read(self, frame: np.ndarray, lattice):
+    def read(self, frame: np.ndarray, lattice, needed: np.ndarray | None = None):
         # A number the skin never saw (a learnt skin's first 6) is played as an unread number, not a stop.
-        return self._read(frame, lattice, self.skins, unread=True)
+        return self._read(frame, lattice, self.skins, unread=True, needed=needed)
 
     def reads_whole_boards(self, lattice) -> bool:
         """Whether the look of ``lattice`` is read from the whole board's structure (a family skin: the

@@ -157,16 +157,20 @@ class ChangedCellsReader:
         # A look read from its structure (the classic look) measures each cell against the whole
         # board's faces: a block of a few cells is not enough to read it by.
         by_structure = getattr(self.vision, "reads_whole_boards", None)
-        whole = ((r1 - r0) * (c1 - c0) > FULL_READ_SHARE * lattice.rows * lattice.cols
-                 or (by_structure is not None and by_structure(lattice)))
+        by_structure = by_structure is not None and by_structure(lattice)
+        whole = by_structure or (r1 - r0) * (c1 - c0) > FULL_READ_SHARE * lattice.rows * lattice.cols
         if not whole:
             try:
-                grid, sub_confidence = read_block(self.vision, frame, lattice, r0, r1, c0, c1)
+                grid, sub_confidence = read_block(self.vision, frame, lattice, r0, r1, c0, c1, cells[r0:r1, c0:c1])
             except (UnrecognizedCellError, BoardNotFoundError):
                 # Read the whole board: an error then names the board's own coordinates.
                 whole = True
         if whole:
-            full = self._full(frame, lattice)
+            # Only the changed cells are needed: the others keep their reading, whatever they show now
+            # (under the live hint overlay's marks some may read as nothing). Not so for a look read
+            # from its structure: there a cell that no longer reads in the board's new light is a
+            # board read wrong somewhere, before or now.
+            full = self._full(frame, lattice, None if by_structure else cells)
             grid, sub_confidence, r0, c0 = full.board.grid, full.confidence, 0, 0
         rows = [list(row) for row in last.board.grid]
         confidence = last.confidence.copy()
@@ -176,8 +180,8 @@ class ChangedCellsReader:
         board = Board(tuple("".join(row) for row in rows), last.board.mines)
         return BoardReading(board, float(confidence.min()), lattice, confidence)
 
-    def _full(self, frame: np.ndarray, lattice) -> BoardReading:
-        reading = self.vision.read(frame, lattice)
+    def _full(self, frame: np.ndarray, lattice, needed: np.ndarray | None = None) -> BoardReading:
+        reading = self.vision.read(frame, lattice, needed)
         confidence = confidence_grid(reading, (lattice.rows, lattice.cols))
         return BoardReading(reading.board, float(reading.min_confidence), lattice, confidence)
 
@@ -198,10 +202,12 @@ def _changed_cells(before: np.ndarray, after: np.ndarray, lattice) -> tuple[int,
     return lattice.cells_touching(xs[0] - MARGIN, ys[0] - MARGIN, xs[-1] + MARGIN, ys[-1] + MARGIN)
 
 
-def read_block(vision, frame: np.ndarray, lattice, r0: int, r1: int, c0: int, c1: int):
+def read_block(vision, frame: np.ndarray, lattice, r0: int, r1: int, c0: int, c1: int,
+               needed: np.ndarray | None = None):
     """The cells in rows r0:r1 and columns c0:c1, read as a lattice of their own (a read costs about
-    its cell count): their rows of characters and their (r1-r0, c1-c0) confidence."""
-    reading = vision.read(frame, lattice.block(r0, c0, r1 - r0, c1 - c0))
+    its cell count): their rows of characters and their (r1-r0, c1-c0) confidence. ``needed``: which
+    of them the caller uses (``Vision.read``)."""
+    reading = vision.read(frame, lattice.block(r0, c0, r1 - r0, c1 - c0), needed)
     return reading.board.grid, confidence_grid(reading, (r1 - r0, c1 - c0))
 
 

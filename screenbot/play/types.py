@@ -54,7 +54,9 @@ class Vision(Protocol):
     # hand, ``screenbot.given_lattice``, is in screen pixels and needs it).
     def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0), within: Rect | None = None): ...
 
-    def read(self, frame: np.ndarray, lattice): ...  # -> reading with .board, .min_confidence
+    # -> reading with .board, .min_confidence. ``needed``: a (rows, cols) bool array of the cells the
+    # caller will use (None: all); the others may read as anything and are never refused.
+    def read(self, frame: np.ndarray, lattice, needed: np.ndarray | None = None): ...
 
 
 @dataclass(slots=True)

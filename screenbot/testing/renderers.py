@@ -171,7 +171,7 @@ class FlatVision:
         rows = (int(ys.max()) - top) // self.pitch + 1
         return Lattice(self.skin, (left, top), (self.pitch, self.pitch), rows, cols)
 
-    def read(self, frame: np.ndarray, lattice: Lattice) -> FlatReading:
+    def read(self, frame: np.ndarray, lattice: Lattice, needed: np.ndarray | None = None) -> FlatReading:
         ox, oy = lattice.origin
         px, py = lattice.pitch
         height, width = frame.shape[:2]
@@ -190,9 +190,9 @@ class FlatVision:
                 if not (x_on[c] and y_on[r]):
                     raise BoardNotFoundError("the board runs off the frame", skin=self.skin)
                 ch = self._by_key.get(at[r][c])
-                if ch is None:
+                if ch is None and (needed is None or needed[r][c]):
                     raise UnrecognizedCellError("no cell state has this colour", row=r, col=c, score=0.0)
-                row.append(ch)
+                row.append(ch or "#")  # a cell not needed that reads as nothing: its reading says nothing
             rows.append("".join(row))
         return FlatReading(Board(tuple(rows)), 1.0, lattice)
 

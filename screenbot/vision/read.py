@@ -61,18 +61,24 @@ def read_board(
     crops_dir: str | Path | None = None,
     mines: int | None = None,
     unread: bool = False,
+    needed: np.ndarray | None = None,
 ) -> Reading:
     """Recognise every cell of ``lattice`` on ``frame`` with the lattice's skin.
 
     Raises BoardNotFoundError if the lattice is not fully on the frame, UnrecognizedCellError(row,
     col, score) for the least confident cell when any scores below ``threshold`` (its crop is saved
     to ``crops_dir``, default a temporary folder). ``unread``: a cell that shows a number the skin
-    has no picture of (``unseen``) is read as UNREAD instead.
+    has no picture of (``unseen``) is read as UNREAD instead. ``needed``: a (rows, cols) bool array of
+    the cells the caller will use (None: all); the others get the first look only, their reading and
+    confidence say nothing, and they are not refused (the live hint session reads the cells the game
+    redrew, in the box around them, where cells it keeps may be unreadable under its own marks).
     """
-    matches, patterns, unlike, untaught = _judged(frame, lattice, skins, threshold, unread)
+    wanted = None if needed is None else np.asarray(needed, dtype=bool).reshape(-1)
+    matches, patterns, unlike, untaught = _judged(frame, lattice, skins, threshold, unread, wanted)
     confidence = matches.confidence.reshape(lattice.rows, lattice.cols)
-    worst = int(np.argmin(confidence))
-    min_conf = float(confidence.flat[worst])
+    judged = confidence if needed is None else np.where(wanted.reshape(confidence.shape), confidence, np.inf)
+    worst = int(np.argmin(judged))
+    min_conf = float(judged.flat[worst])
     if min_conf < threshold:
         row, col = divmod(worst, lattice.cols)
         pictures = "from the nearest size" if untaught[worst] else "at this size"
@@ -83,7 +89,7 @@ def read_board(
                f"small scale, but unlike every picture of it {pictures} (a number the skin has no picture of?)"
                if unlike[worst] else
                f"the {lattice.skin} cell matches no state well enough (second best {str(matches.second_chars[worst])!r})")
-        block = drawn_over_block(confidence < threshold, row, col)
+        block = drawn_over_block(judged < threshold, row, col)
         if block is not None:
             # Cells that fail together, filling a box: what covers them is named before the one cell.
             (top, left), (bottom, right) = block
@@ -115,9 +121,11 @@ def read_visible(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], *,
     return [[str(chars[r, c]) if sure[r, c] else None for c in range(lattice.cols)] for r in range(lattice.rows)]
 
 
-def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], threshold: float, unread: bool):
+def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], threshold: float, unread: bool,
+            needed: np.ndarray | None = None):
     """Every cell's match after all the looks ``read_board`` takes, with a confidence of 0 where a
-    look refused it: (matches, patterns, unlike, untaught)."""
+    look refused it: (matches, patterns, unlike, untaught). ``needed`` (flat, or None for all): the
+    cells that get more than the first look."""
     skin = skins.get(lattice.skin)
     if skin is None:
         raise SkinError(f"no templates loaded for this skin; known: {', '.join(skins) or 'none'}", skin=lattice.skin)
@@ -137,6 +145,10 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
     # The middle-only look first: it is one vectorised pass, and under the live hint overlay every
     # covered cell is weak as a whole (the shifted look, a loop per cell, took ~1 s per frame there).
     first_look = matches
+    if needed is not None:
+        # Cells not needed pass as sure from here on: the later looks, costly per cell, skip them.
+        matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
+                              np.where(needed, matches.confidence, 1.0))
     if (matches.confidence < threshold).any():
         matches = _judge_weak_by_interior(matches, cells, bank, threshold)
     if (matches.confidence < threshold).any():
@@ -157,6 +169,8 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
     # A number unlike every picture of it from another size may be one the skin has at no size near
     # this one, even when it has every number somewhere: it too may be read as unread.
     candidates = (matches.confidence < threshold) if lacks_a_number(skin) else untaught
+    if needed is not None:
+        candidates = candidates & needed
     if unread and candidates.any():
         unseen = unseen_numbers(softened, bank, candidates)
         matches = CellMatches(np.where(unseen, UNREAD, matches.chars), matches.best_rms, matches.second_rms,
