@@ -100,3 +100,24 @@ def test_a_client_in_another_look_is_refused_with_the_way_to_teach_it(tmp_path):
     assert "screenbot learn NAME" in run.stderr and "screenbot learn NAME" in summary["stopped"], run.stderr[-3000:]
     assert summary["wins"] == 0 and summary["aborted"] == 1, summary
     assert running, "the client is gone"
+
+
+def test_a_live_hint_over_the_classic_look_is_refused_with_the_way_to_get_hints(tmp_path):
+    """The live overlay draws round each cell's middle, where the classic look shows nothing that tells a
+    covered cell from an open 0: over pygame-minesweeper, read untaught, a live hint once kept advising
+    cells long open and never saw the 0s a click opened. ``hint`` is refused instead, exit 1, naming
+    ``hint --image``; nothing is drawn, and the client is still running."""
+    import subprocess
+    import sys
+
+    from screenbot.desktop import VirtualDisplay
+
+    from .pygame_minesweeper import start
+
+    with VirtualDisplay(), start("basic") as client:
+        run = subprocess.run([sys.executable, "-m", "screenbot", "hint", "--client", "auto", "--seconds", "10"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        running = client.exists()
+    assert run.returncode == 1, (run.returncode, run.stderr[-3000:])
+    assert "classic look" in run.stderr and "screenbot hint --image" in run.stderr, run.stderr[-3000:]
+    assert running, "the client is gone"
