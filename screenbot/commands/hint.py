@@ -9,8 +9,9 @@ Offline: ``screenbot hint --image IN.png --out OUT.png`` draws the same hints on
 Both take ``--lattice LEFT,TOP,PITCH,ROWSxCOLS`` for a board the locator misses (``screenbot.given_lattice``).
 
 Exit codes: 0 ok (live: the game window closed or Ctrl-C), 1 (live) a look the overlay would hide
-from the reader (the classic look, read untaught), 2 bad arguments or unreadable image, 3 no usable display, 4 no game window or no board found, 5 a cell could not be recognized (or the board read is implausible),
-6 the board read is impossible (no mine placement fits its numbers).
+from the reader (the classic look, read untaught), 2 bad arguments or unreadable image, 3 no usable
+display, 4 no game window or no board found, 5 a cell could not be recognized (or the board read is
+implausible), 6 the board read is impossible (no mine placement fits its numbers).
 """
 
 from __future__ import annotations
