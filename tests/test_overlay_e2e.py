@@ -330,3 +330,66 @@ def test_a_live_hint_reads_every_state_under_the_players_pointer(desktop):
         overlay.close()
         screen.close()
         game.close()
+
+
+def test_a_live_hint_follows_a_game_played_under_it(desktop):
+    """A player follows the hints: clicks on the session's own recommended moves in a gnome-mines window
+    of a size drawn at random. After each click, once the session has settled, the board it shows is the
+    board on the screen, read with the overlay taken off. (A 0 opened under the mark it had while covered
+    once read as a lit covered tile and stayed so, the clicked cell beside it held as "pressed" for ever.)"""
+    import random
+
+    import pyautogui
+
+    from screenbot.capture import MssScreen
+    from screenbot.desktop.clients import start_gnome_mines
+    from screenbot.geometry import Rect
+    from screenbot.overlay.live import DRAWN, UNCHANGED, HintConfig, HintSession
+    from screenbot.platforms.x11.overlay import X11Overlay
+    from screenbot.platforms.x11.tracker import WindowTracker
+    from screenbot.play.live import SkinVision, load_skins, profile_for
+
+    from .seeds import REPLAY, SEED
+
+    rng = random.Random(f"{SEED}-follow")
+    size = (rng.randint(600, 1200), rng.randint(450, 900))
+    replay = f"{REPLAY}, a {size[0]}x{size[1]} window"
+    pyautogui.PAUSE = 0.02
+    pyautogui.moveTo(5, 5)
+    game = start_gnome_mines(level="medium", window_size=size)
+    screen = MssScreen()
+    overlay = X11Overlay(game.window)
+    vision = SkinVision(load_skins(), "gnome-mines")
+    try:
+        time.sleep(0.5)
+        session = HintSession(screen=screen, screen_rect=Rect(0, 0, *screen.size), vision=vision, overlay=overlay,
+                              profile=profile_for("gnome-mines"), config=HintConfig(relocate_wait=0.3))
+        assert session.tick().kind == DRAWN, replay
+        tracker = WindowTracker(game.window)
+        tracker.activate()  # gnome-mines pauses, ignoring clicks, while another window has the focus
+        tracker.close()
+        time.sleep(0.2)
+        for step in range(8):
+            action, row, col = session.shown.hints.move
+            pyautogui.click(*_cell_point(session, row, col), button="left" if action == "open" else "right")
+            pyautogui.moveTo(5, 5)
+            seen = []
+
+            def settled():
+                seen.append(session.tick())
+                return len(seen) > 10 and all(result.kind == UNCHANGED for result in seen[-10:])
+
+            assert _wait(settled, timeout=5), (step, [result.kind for result in seen[-12:]], replay)
+            shown = session.shown.board
+            if shown.is_over or not overlay.mapped:
+                break
+            overlay.hide()
+            time.sleep(0.3)
+            bare = vision.read(screen.grab(session.located.region.as_region()), session.located.lattice).board
+            overlay.restore()
+            wrong = [(r, c, bare.grid[r][c], shown.grid[r][c]) for r in range(shown.rows) for c in range(shown.cols)
+                     if bare.grid[r][c] != shown.grid[r][c]]
+            assert not wrong, f"after click {step + 1} ({action} {row},{col}): (row, col, screen, shown) {wrong[:6]}, {replay}"
+    finally:
+        overlay.close()
+        game.close()
