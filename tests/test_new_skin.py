@@ -1,5 +1,5 @@
 """The new-client procedure (``screenbot new-skin``) as a new user runs it, on sgt-mines: a client this
-project did not tune for, taught from two real screenshots and then read on other real screenshots
+project did not tune for, taught from real screenshots (two per cell size) and then read on other real screenshots
 (other board sizes, fresh and lost boards: the table-driven fixture test reads all of them)."""
 
 from __future__ import annotations
@@ -41,9 +41,10 @@ def _args(shots) -> list[str]:
 
 @pytest.mark.integration
 def test_fixtures_cover_what_a_taught_skin_must_read():
-    """Taught from one 30x16 game; held back: other games at 30x16, 16x16 and 9x9, fresh (all
-    covered) and lost boards among them."""
-    assert len(TEACH) == 2 and {(s.board.rows, s.board.cols) for s in TEACH} == {(16, 30)}
+    """Taught from one 30x16 game at each of 16, 18, 20 and 28 px (a mid-game and a lost board each);
+    held back: other games at 30x16, 16x16 and 9x9, fresh (all covered) and lost boards among them."""
+    assert len(TEACH) == 8 and {(s.board.rows, s.board.cols) for s in TEACH} == {(16, 30)}
+    assert sorted({round(s.lattice.pitch[0]) for s in TEACH}) == [16, 18, 20, 28]
     held = [s for s in SGT if not s.for_templates]
     assert {(s.board.rows, s.board.cols) for s in held} >= {(16, 30), (16, 16), (9, 9)}
     assert {"fresh", "lost", "mid-game"} <= {t for s in held for t in s.tags}
@@ -181,7 +182,7 @@ def test_a_skin_taught_on_big_cells_finds_boards_of_smaller_cells(tmp_path):
     to the real 20 px boards, which are found at their own pitch with every cell right: none is
     taken for a board of 2x2 blocks or refused for want of a pitch to look at."""
     args = []
-    for shot in TEACH:
+    for shot in [s for s in TEACH if s.lattice.pitch == (20.0, 20.0)]:
         big = tmp_path / shot.image_path.name
         cv2.imwrite(str(big), cv2.resize(shot.image(), None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
         args += ["--shot", str(big), "--board", str(shot.image_path.with_suffix(".txt"))]

@@ -18,6 +18,8 @@ from .skins import CANONICAL, TemplateBank, soften
 
 # RMS colour difference (0-255 scale) at which the absolute score reaches zero.
 RMS_SCALE = 40.0
+# RMS levels (0-255) below which two states' pictures count as alike (``confidence``).
+SEPARATION_FLOOR = 6.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -235,8 +237,11 @@ def confidence(best_rms: np.ndarray, second_rms: np.ndarray) -> np.ndarray:
     winner alone (a dialog corner is far from everything, just less far from one template).
     """
     absolute = np.clip(1.0 - best_rms / RMS_SCALE, 0.0, 1.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        separation = np.where(second_rms > 0, 1.0 - best_rms / second_rms, 0.0)
+    # How much nearer the best state is than the second, as a share of the second's distance, but
+    # never of less than SEPARATION_FLOOR: two states whose pictures differ by less than that where
+    # they are compared (xdemineur's covered cell and 0 in their middles: 0.5 levels) are not told
+    # apart by which of them is a hair nearer.
+    separation = (second_rms - best_rms) / np.maximum(second_rms, SEPARATION_FLOOR)
     return np.minimum(absolute, np.clip(0.5 + separation, 0.0, 1.0))
 
 
