@@ -88,9 +88,20 @@ class SgtGame:
         time.sleep(self.settle)
 
     def _click(self, r: int, c: int, button: int) -> None:
+        # Every click here changes the board: wait for the change to start before settling, or a
+        # machine under load shoots the board before the game took the click (the truth already moved on).
+        before = self.screen.grab()
         x, y = self.lattice.cell_center(r, c)
         click_at(x, y, button)
+        self._changed_from(before)
         self.away()
+
+    def _changed_from(self, before: np.ndarray, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while np.array_equal(self.screen.grab(), before):
+            if time.monotonic() > deadline:
+                raise ScreenError("sgt-mines: the board did not change after a click")
+            time.sleep(0.02)
 
     def open(self, r: int, c: int) -> bool:
         """Left-click a covered cell; False when it was a mine (the game is lost)."""
@@ -132,8 +143,9 @@ class SgtGame:
 
     def solve(self) -> None:
         """After a loss, Solve (Ctrl+S) shows every mine and crosses out the wrong flags."""
+        before = self.screen.grab()
         _press("Control_L", "s")
-        time.sleep(0.5)
+        self._changed_from(before)
         for r in range(self.rows):
             for c in range(self.cols):
                 if self.grid[r][c] == "#" and (r, c) in self.mines:
@@ -141,14 +153,16 @@ class SgtGame:
                 elif self.grid[r][c] == "F" and (r, c) not in self.mines:
                     self.grid[r][c] = "W"
 
-    def _settled(self, timeout: float = 3.0) -> np.ndarray:
-        """A frame equal to the one grabbed just before it (the game has finished drawing)."""
-        last = self.screen.grab()
+    def _settled(self, timeout: float = 5.0, still: int = 3) -> np.ndarray:
+        """A frame equal to the ``still`` grabbed before it, 0.1 s apart (the game has finished drawing,
+        its loss flashes too)."""
+        last, same = self.screen.grab(), 0
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             time.sleep(0.1)
             frame = self.screen.grab()
-            if np.array_equal(frame, last):
+            same = same + 1 if np.array_equal(frame, last) else 0
+            if same >= still:
                 return frame
             last = frame
         raise ScreenError("sgt-mines: the screen did not settle")
