@@ -5,7 +5,7 @@ window. The rules here are the ones every client obeys while a game is in progre
 - a revealed number never changes and never becomes covered again;
 - a flag stays a flag unless the bot removed it (or the game was lost and it shows as a wrong flag);
 - a cell the bot opened is no longer covered (unless the client is known to drop a click now and then,
-  ``allow_dropped``: such a cell simply stays covered and is chosen again);
+  ``allow_dropped``: such a cell simply stays covered and is chosen again; a flag likewise);
 - a cell the bot flagged shows a flag, or, where it showed "?", a flag or a covered cell: many clients
   (gnome-mines, xdemineur, Windows') take a right click from flag to "?" and from "?" to covered, so a
   "?" takes two right clicks to a flag. A covered cell is less known, never wrongly known: it is
@@ -99,8 +99,8 @@ def reading_problems(
 ) -> list[Problem]:
     """The reasons why ``after`` cannot follow ``before`` + ``actions``; empty when fine.
 
-    ``allow_dropped``: an opened cell that still reads covered is a click the client ignored, not a
-    misreading. Acting on such a board is safe: it is the board as it was before that one click."""
+    ``allow_dropped``: an opened or flagged cell that still reads covered is a click the client ignored,
+    not a misreading. Acting on such a board is safe: it is the board as it was before that one click."""
     zeros = wrong_flags_without_a_mine(after) + unopened_zeros(after, flood)
     if before is None:
         return zeros
@@ -122,6 +122,8 @@ def reading_problems(
         elif action.kind == "flag" and new != FLAG and not lost:
             if before[action.row, action.col] == QUESTION and new == COVERED:
                 continue  # one step of the right click's cycle: "?" -> covered
+            if allow_dropped and new == before[action.row, action.col] == COVERED:
+                continue  # a flag click the client ignored: the cell is flagged again at the next look
             problems.append(Problem(f"flagged ({action.row},{action.col}) but it reads {new!r}", FLAG_UNSHOWN))
     return problems + zeros
 

@@ -236,8 +236,8 @@ class SafeReader:
                 # the batch's other clicks, so the game goes on, and held still through a redraw wait,
                 # so it is not being drawn. A cell read covered is at worst less known, never wrongly
                 # known: it is chosen again at the next step.
-                log.info("the client took the other clicks and ignored the opens of cells still covered: "
-                         "those are chosen again")
+                log.info("the client took the other clicks and ignored the opens or flags of cells still "
+                         "covered: those are chosen again")
                 allow_dropped = True
                 continue
             frame, changed = again.frame, changed or again.changed
