@@ -4,8 +4,8 @@ The hint session tells which cells the game redrew by their middles alone (``Mid
 whose middle stays the same is not read again. That is only sound if a cell's reading depends on its
 middle alone, whatever the overlay draws around it; and the overlay's marks are not always those of the
 cell's present state: just after a click opens an area, every newly opened cell still carries the mark
-it had while covered, until the overlay is redrawn. So every labelled shot is read here with marks of
-colours drawn at random around every cell, whatever it shows.
+it had while covered, until the overlay is redrawn. So labelled shots drawn at random are read here
+with marks of colours drawn at random around every cell, whatever it shows.
 """
 
 from __future__ import annotations
@@ -31,6 +31,12 @@ pytestmark = pytest.mark.integration
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
 
 
+def _picture_shots(skins) -> list:
+    """The labelled shots of clients read from pictures (the classic look, read from the whole board's
+    structure, is not read under the live overlay: ``hint`` refuses it)."""
+    return [shot for shot in load_shots(FIXTURES) if not skins[shot.lattice.skin].family]
+
+
 def _marks_everywhere(rng: random.Random, rows: int, cols: int) -> Hints:
     """Marks on every cell: a probability ring each, some shown as sure mines or sure safe, one move."""
     probabilities = tuple(tuple(rng.random() for _ in range(cols)) for _ in range(rows))
@@ -53,7 +59,7 @@ def test_no_cell_is_misread_with_any_mark_of_ours_around_it():
     overlay marked as covered a moment ago may well not read under its mark.)"""
     rng = random.Random(SEED)
     skins = load_skins()
-    shots = [shot for shot in load_shots(FIXTURES) if not skins[shot.lattice.skin].family]
+    shots = _picture_shots(skins)
     wrong, refused = [], 0
     for shot in rng.sample(shots, DRAWN_SHOTS):
         frame = shot.image()[:, :, :3]
@@ -79,7 +85,7 @@ def test_a_cell_not_needed_is_never_refused_and_the_needed_ones_read_as_ever():
     refused by name."""
     rng = random.Random(SEED)
     skins = load_skins()
-    shots = [shot for shot in load_shots(FIXTURES) if not skins[shot.lattice.skin].family]
+    shots = _picture_shots(skins)
     shot = rng.choice(shots)
     frame = shot.image()[:, :, :3].copy()
     lattice = shot.lattice
