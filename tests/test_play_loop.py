@@ -896,6 +896,21 @@ def test_a_client_that_stalls_for_seconds_is_waited_for(tmp_path):
     assert_clicks_on_board(client)
 
 
+def test_rounds_of_clicks_each_shown_late_are_not_taken_for_a_client_that_stopped(tmp_path):
+    """A client under load that shows every batch seconds late (Chromium beside other tests in CI): a
+    round whose clicks showed during the rechecks was answered, late. Only rounds that never showed
+    count towards "the client is not taking clicks" (counted from the loop's own redraw waits alone,
+    two late rounds in a row stopped play with "did not change after two rounds of clicks")."""
+    clock = SimulatedTime()
+    client = SimulatedClient(16, 16, 40, seed=5, stall_every=1, stall_seconds=4.5, clock=clock)
+    # The page's redraw wait, and no hover highlight (a pointer moved over the board changes nothing).
+    profile = dataclasses.replace(GNOME_LIKE, hover_highlight=False, redraw_timeout=0.5)
+    results = make_player(client, profile, tmp_path, clock=clock, games=2).play()
+    assert client.stalls >= 4
+    assert len(results) == 2 and {r.outcome for r in results} <= {WON, LOST}
+    assert_clicks_on_board(client)
+
+
 def test_a_board_whose_clicks_never_show_stops_after_the_stall_allowance(tmp_path):
     """The allowance is bounded: a client that never shows the clicks stops the game once the rechecks
     have waited STALL_SECONDS, with the frame saved and nothing clicked on the doubtful board."""

@@ -44,7 +44,7 @@ from .planner import CHORD
 from .profile import CONFIRM_PING, PlayProfile
 from .rules import GameRules
 from .safe_read import SafeReader, save_frame
-from .stability import wait_for_paint, wait_for_redraw
+from .stability import same_frame, wait_for_paint, wait_for_redraw
 from .types import Located, LookChangedError, PlayConfig, PlayError, Screen, Surroundings, Vision
 from .unread import name_unread
 
@@ -212,6 +212,10 @@ class Player:
             if isinstance(step, Located):  # the window moved: carry on from the new place
                 located, before_frame, last_actions, watch = step, None, (), None
                 continue
+            if unanswered and not same_frame(step.frame, before_frame):
+                # The clicks showed after all, during the rechecks (a client stalled under load): the round
+                # was answered, late. Only rounds that never show count as clicks the client does not take.
+                unanswered = 0
             if step.reading is not None:
                 unread = self._note_unread(step.reading.board, unread)
             if step.status != PLAYING:

@@ -47,8 +47,8 @@ def wait_for_redraw(
         if before is None:
             return True
         if watch is not None and frame.shape == before.shape:
-            return not _same(frame[watch], before[watch])
-        return not _same(frame, before)
+            return not same_frame(frame[watch], before[watch])
+        return not same_frame(frame, before)
 
     start = clock()
     frame, grab_seconds = _timed_grab(grab, clock)
@@ -61,7 +61,7 @@ def wait_for_redraw(
             return Settled(frame, True, first_seen, grab_seconds)
         if now - start >= timeout:
             # Not begun (a click the client dropped, or ignored): say whether anything moved at all.
-            moved = changed or not _same(frame, before)
+            moved = changed or not same_frame(frame, before)
             return Settled(frame, moved, now - start, grab_seconds)
         if poll:
             sleep(poll)
@@ -72,7 +72,7 @@ def wait_for_redraw(
                 changed = True
                 stable_since = clock()
                 first_seen = stable_since - start
-        elif not _same(nxt, frame):
+        elif not same_frame(nxt, frame):
             # Any difference from the last frame is a redraw in progress: restart the settling clock.
             frame = nxt
             stable_since = clock()
@@ -84,7 +84,8 @@ def _timed_grab(grab: Callable[[], np.ndarray], clock: Callable[[], float]) -> t
     return frame, clock() - t0
 
 
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
+def same_frame(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two grabs show the same picture, pixel for pixel."""
     return a.shape == b.shape and np.array_equal(a, b)
 
 
@@ -106,5 +107,5 @@ def wait_for_paint(
     start = clock()
     now, _ = _timed_grab(grab, clock)
     settled = wait_for_redraw(grab, now, timeout=timeout, settle=settle, clock=clock, sleep=sleep)
-    changed = not _same(settled.frame, before)
+    changed = not same_frame(settled.frame, before)
     return Settled(settled.frame, changed, clock() - start, settled.grab_seconds)

@@ -268,8 +268,6 @@ class SimulatedClient:
     def grab(self, region: tuple[int, int, int, int] | None = None) -> np.ndarray:
         width, height = self.screen_size
         self.unread_grabs = max(0, self.unread_grabs - 1)
-        if region is None or max(region[2], region[3]) > 2 * self.pitch:  # a look at the board, not at one cell
-            self.taken_since_grab = 0
         if self.redraw_in:
             self.redraw_in -= 1
             if not self.redraw_in:
@@ -279,6 +277,10 @@ class SimulatedClient:
             self.stall_until, held, self.held = None, self.held, []
             for x, y, button in held:
                 self._click(x, y, button)
+        if region is None or max(region[2], region[3]) > 2 * self.pitch:
+            # A look at the board (not at one cell), which shows the held clicks just taken: the next
+            # click is the first of a batch.
+            self.taken_since_grab = 0
         for entry in self.queued:
             entry[1] -= 1
         while self.queued and self.queued[0][1] <= 0:
