@@ -262,12 +262,16 @@ UNKNOWN_WIN_RULE = dataclasses.replace(
 )
 
 
-def test_an_unknown_win_rule_takes_a_board_that_refuses_the_last_flags_as_won(tmp_path):
+@pytest.mark.parametrize("drops_clicks", [False, True])
+def test_an_unknown_win_rule_takes_a_board_that_refuses_the_last_flags_as_won(drops_clicks, tmp_path):
     """A client that ends its game at the last safe cell and takes no click after it (react-minesweeper,
     learnt with no win seen, stopped on "flagged (0,3) but it reads '#'"): the flags on the mines left
-    do not show, no mine shows, and the game counts as won by the client's refusing the board."""
+    do not show, no mine shows, and the game counts as won by the client's refusing the board. Also
+    when learn found that the client drops clicks now and then (CI runs 70-72: the final flags were
+    taken for dropped ones, sent again, and play stopped with "did not change after two rounds")."""
     client = SimulatedClient(9, 9, 10, seed=21, rules="safe", ignore_clicks_after_win=True)
-    for profile in (UNKNOWN_WIN_RULE, dataclasses.replace(UNKNOWN_WIN_RULE, mines=None)):
+    learnt = dataclasses.replace(UNKNOWN_WIN_RULE, drops_clicks=drops_clicks)
+    for profile in (learnt, dataclasses.replace(learnt, mines=None)):
         results = make_player(client, profile, tmp_path, games=6).play()
         wins = [r for r in results if r.outcome == WON]
         assert {r.outcome for r in results} <= {WON, LOST} and len(wins) >= 3, [r.outcome for r in results]

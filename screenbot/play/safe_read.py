@@ -129,8 +129,11 @@ class SafeReader:
             try:
                 reading = self.reader.read(frame, located.lattice)
                 self.reader.accept()  # the next frame is compared with this one, whatever is made of it
+                # Flags on every cell left covered that the client did not take are not dropped clicks
+                # under an unknown win rule: whether it takes them is how its win shows (waited for below).
+                dropped = allow_dropped and not self.rules.final_flags_ignored(previous, reading.board, last_actions)
                 problems = reading_problems(
-                    previous, reading.board, last_actions, flood=self.profile.flood, allow_dropped=allow_dropped
+                    previous, reading.board, last_actions, flood=self.profile.flood, allow_dropped=dropped
                 )
             except (UnrecognizedCellError, BoardNotFoundError) as exc:
                 unreadable, problems = exc, [Problem(str(exc), UNREADABLE)]
