@@ -60,6 +60,11 @@ class Step:
     shown: str = ""  # how the client showed a win seen other than on the board (see ``GameRules.win_shown``)
 
 
+def _won_behind_dialog(frame: np.ndarray) -> Step:
+    """A game won whose dialog the bot closed, the board behind it read as won."""
+    return Step(None, frame, WON, (), None, 0.0, 0.0, shown="a window of the game over the board")
+
+
 def save_frame(frame: np.ndarray, folder: Path, what: str) -> str | None:
     """Save the frame that stopped a game in ``folder`` (the evidence a PlayError points to); None
     when it cannot be written."""
@@ -121,6 +126,7 @@ class SafeReader:
         unreadable: Exception | None = None
         problems: list[Problem] = []
         looked_for_dialogs = waited_for_mark = resent = False
+        win_unseen = False  # the game may have been won, but no frame yet showed enough of the board to tell
         allow_dropped = self.profile.drops_clicks
         stalled = 0.0  # seconds waited through the rechecks
         for attempt in itertools.count():
@@ -154,7 +160,11 @@ class SafeReader:
                         seen = self.controls.dismiss_win_dialog(located)
                         if not seen:
                             # The usual reason a board stops reading right after a move: the win dialog.
-                            return Step(None, frame, WON, (), None, 0.0, 0.0, shown="a window of the game over the board")
+                            return _won_behind_dialog(frame)
+                    else:
+                        # With no window known, only what shows of the board tells a win, and a dialog
+                        # may first hide all of it (gnome-mines' scores window before it is placed).
+                        win_unseen = self.env.window is None and self.rules.could_have_won(previous)
                     if dialogs and self.profile.after_loss.dialog:
                         # The client asks something at a loss (KMines: "Reset the game?"): the profile
                         # says how to close it; the board behind is then read as any other.
@@ -167,6 +177,10 @@ class SafeReader:
                             f"a window of the game itself ({dialogs[0]!r}: a dialog?) came over the board and "
                             f"{seen}: stopped"
                         )
+                elif win_unseen and self.may_have_won(located, frame, previous, last_actions):
+                    win_unseen = False
+                    if not self.controls.dismiss_win_dialog(located):
+                        return _won_behind_dialog(frame)
                 if self.profile.end_mark and not waited_for_mark:
                     # A mark the client draws over the board when a game ends (KMines' "You have lost."):
                     # waited out, then read again.

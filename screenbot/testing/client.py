@@ -56,6 +56,9 @@ class SimulatedClient:
     # Like sgt-mines ("F"): a win draws this state on every mine left covered; None: they stay covered.
     win_marks: str | None = None
     win_dialog_keys: tuple[str, ...] | None = None  # a win shows a dialog over the board until these keys
+    # Like gnome-mines' scores window on a loaded machine: for this many grabs after it opens, a dialog
+    # covers the whole board, then only its lower part (its place once drawn).
+    dialog_whole_grabs: int = 0
     quit_keys: tuple[str, ...] | None = None  # these keys close the game (Escape quits xdemineur)
     # Like KMines: a loss brings a window over the board ("Reset the game?") until these keys close it.
     loss_dialog_keys: tuple[str, ...] | None = None
@@ -123,6 +126,7 @@ class SimulatedClient:
     games_started: int = 0
     dialog_open: bool = False
     dialog_keys: tuple[str, ...] | None = None  # the keys that close the dialog open
+    dialog_whole: int = 0  # grabs left with the dialog over the whole board (dialog_whole_grabs)
     loss_dialog_in: int = 0  # grabs until a late loss dialog opens
     stale_win: list = field(default_factory=list)  # [winning cell, grabs left] (late_win_dialog)
     end_mark: int = 0  # grabs left with the end mark drawn (end_mark_grabs)
@@ -322,7 +326,9 @@ class SimulatedClient:
     def _render(self) -> np.ndarray:
         # The loop grabs far more often than anything changes: keep the last picture and repaint only
         # the cells whose state changed since (a full repaint per click made the tests slow).
-        layout = (self.board_origin, self.closed, self.covered or self.minimised, self.dialog_open)
+        whole = self.dialog_open and self.dialog_whole > 0
+        self.dialog_whole = max(0, self.dialog_whole - 1)
+        layout = (self.board_origin, self.closed, self.covered or self.minimised, self.dialog_open, whole)
         grid = self.game.board().grid
         if self.questions:
             grid = tuple("".join("?" if ch == "#" and (r, c) in self.questions else ch for c, ch in enumerate(row))
@@ -353,7 +359,8 @@ class SimulatedClient:
                         frame[y : y + self.pitch, x : x + self.pitch] = self._tile(ch, x, y)
             if self.dialog_open:
                 rect = self.board_rect
-                frame[rect.top + rect.height // 4 : rect.bottom, rect.left : rect.right] = (230, 230, 230)
+                top = rect.top if whole else rect.top + rect.height // 4
+                frame[top : rect.bottom, rect.left : rect.right] = (230, 230, 230)
             if self.covered or self.minimised:
                 # Another window over the middle of the board.
                 rect = self.board_rect
@@ -475,7 +482,7 @@ class SimulatedClient:
                 self._open_dialog(self.win_dialog_keys)
 
     def _open_dialog(self, closing: tuple[str, ...]) -> None:
-        self.dialog_open, self.dialog_keys = True, closing
+        self.dialog_open, self.dialog_keys, self.dialog_whole = True, closing, self.dialog_whole_grabs
 
     def _right_click(self, r: int, c: int) -> None:
         if (r, c) in self.questions:

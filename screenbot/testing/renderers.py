@@ -172,29 +172,36 @@ class FlatVision:
         return Lattice(self.skin, (left, top), (self.pitch, self.pitch), rows, cols)
 
     def read(self, frame: np.ndarray, lattice: Lattice, needed: np.ndarray | None = None) -> FlatReading:
+        states = self._centre_states(frame, lattice)
+        if states is None:
+            raise BoardNotFoundError("the board runs off the frame", skin=self.skin)
+        rows = []
+        for r, states_row in enumerate(states):
+            for c, ch in enumerate(states_row):
+                if ch is None and (needed is None or needed[r][c]):
+                    raise UnrecognizedCellError("no cell state has this colour", row=r, col=c, score=0.0)
+            # A cell not needed that reads as nothing: its reading says nothing.
+            rows.append("".join(ch or "#" for ch in states_row))
+        return FlatReading(Board(tuple(rows)), 1.0, lattice)
+
+    def read_visible(self, frame: np.ndarray, lattice: Lattice) -> list[list[str | None]]:
+        """Each cell's state where its centre shows one, None where it does not (something over it)."""
+        states = self._centre_states(frame, lattice)
+        return states if states is not None else [[None] * lattice.cols for _ in range(lattice.rows)]
+
+    def _centre_states(self, frame: np.ndarray, lattice: Lattice) -> list[list[str | None]] | None:
+        """The state each cell's centre colour is (None: no state's colour), or None when a centre is
+        off the frame."""
         ox, oy = lattice.origin
         px, py = lattice.pitch
         height, width = frame.shape[:2]
         xs = [int(ox + c * px + px // 2) for c in range(lattice.cols)]
         ys = [int(oy + r * py + py // 2) for r in range(lattice.rows)]
-        x_on = [0 <= x < width for x in xs]
-        y_on = [0 <= y < height for y in ys]
-        # The centres' colours, all at once (a centre off the frame reads as no colour).
-        inside_y = np.clip(np.array(ys, np.intp), 0, max(height - 1, 0))
-        inside_x = np.clip(np.array(xs, np.intp), 0, max(width - 1, 0))
-        at = _keys(frame[inside_y][:, inside_x]).tolist() if height and width else [[None] * len(xs) for _ in ys]
-        rows = []
-        for r in range(lattice.rows):
-            row = []
-            for c in range(lattice.cols):
-                if not (x_on[c] and y_on[r]):
-                    raise BoardNotFoundError("the board runs off the frame", skin=self.skin)
-                ch = self._by_key.get(at[r][c])
-                if ch is None and (needed is None or needed[r][c]):
-                    raise UnrecognizedCellError("no cell state has this colour", row=r, col=c, score=0.0)
-                row.append(ch or "#")  # a cell not needed that reads as nothing: its reading says nothing
-            rows.append("".join(row))
-        return FlatReading(Board(tuple(rows)), 1.0, lattice)
+        if not all(0 <= x < width for x in xs) or not all(0 <= y < height for y in ys):
+            return None
+        # The centres' colours, all at once.
+        at = _keys(frame[np.array(ys, np.intp)][:, np.array(xs, np.intp)]).tolist()
+        return [[self._by_key.get(key) for key in row] for row in at]
 
 
 def _key(colour) -> int:
