@@ -329,3 +329,33 @@ def test_a_won_game_is_seen_in_what_shows_around_a_window_over_it():
     lost = [[None, "*", "1"], [None, None, "F"], [None, None, None]]
     assert not GameRules.won_as_far_as_shown(previous, lost)
     assert not GameRules.won_as_far_as_shown(None, won)
+
+
+@pytest.mark.unit
+def test_a_board_that_ignores_a_guess_is_taken_for_a_won_one_only_where_it_could_be_won():
+    """A client that took no open, sent twice (``frozen_means_won``): a board is a won game's only
+    where every number has exactly as many covered or flagged cells around it as it counts. Before,
+    only a board with nothing open or an ignored open of a proven-safe cell was ruled out, so a page
+    stalled mid-game, ignoring a guess, could be counted won."""
+    from screenbot.play.profile import PlayProfile
+    from screenbot.play.rules import GameRules
+    from screenbot.play.types import PlayConfig
+
+    for frozen, unknown in ((True, False), (False, True)):
+        profile = PlayProfile(skin="s", client="c", first_click="safe", mines=None, hover_highlight=False,
+                              win_requires_all_flags=None if unknown else False, frozen_board_means_won=frozen)
+        rules = GameRules(profile, PlayConfig())
+        enclosed = parse_board("##2\n##2\n221")  # every covered cell a mine; (0, 0) touches no number
+        guess = (Action("open", 0, 0),)
+        assert rules.frozen_means_won(enclosed, [Problem("opened (0,0)", OPEN_UNSHOWN)])
+        assert not rules.cannot_be_won(enclosed, enclosed, guess)
+        midgame = parse_board("###\n#1#\n###")  # a 1 with eight covered cells around it
+        assert rules.cannot_be_won(midgame, midgame, guess)
+    outcome, shown = rules.frozen_outcome()  # the unknown rule: over, its win not shown
+    assert outcome == "unconfirmed" and "win rule was not learnt" in shown
+    known = GameRules(PlayProfile(skin="s", client="c", first_click="safe", mines=None, hover_highlight=False,
+                                  win_requires_all_flags=False, frozen_board_means_won=True), PlayConfig())
+    assert known.frozen_outcome()[0] == WON
+    assert not GameRules(PlayProfile(skin="s", client="c", first_click="safe", mines=None, hover_highlight=False,
+                                     win_requires_all_flags=False), PlayConfig()).frozen_means_won(
+        parse_board("##2\n##2\n221"), [Problem("opened (0,0)", OPEN_UNSHOWN)])  # a rule known, no freezing

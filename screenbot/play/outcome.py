@@ -31,6 +31,17 @@ def game_status(board: Board, *, mines: int | None, win_requires_all_flags: bool
     return WON if board.count(UNKNOWN_CHARS) + flags == mines else PLAYING
 
 
+def every_covered_may_be_a_mine(board: Board) -> bool:
+    """Whether the board could be a won game's: every number has exactly as many covered or flagged
+    cells around it as it counts (a won game's covered cells are all mines)."""
+    for r, c, ch in board.cells():
+        if ch in NUMBERS:
+            around = sum(1 for p in neighbours(board.rows, board.cols, r, c) if board[p] in UNKNOWN_CHARS or board[p] == FLAG)
+            if around != int(ch):
+                return False
+    return True
+
+
 def is_fresh(board: Board) -> bool:
     """Nothing opened yet: every cell covered (a just-restarted game)."""
     return board.count(UNKNOWN_CHARS) == board.rows * board.cols

@@ -14,7 +14,7 @@ from solver.policy import PolicyConfig, decide
 
 from .consistency import OPEN_UNSHOWN, Problem, reading_problems
 from .observer import UNCONFIRMED, WON, Action
-from .outcome import PLAYING, game_status, is_fresh, only_mines_left
+from .outcome import PLAYING, every_covered_may_be_a_mine, game_status, is_fresh, only_mines_left
 from .planner import FLAG_ACTION, OPEN, plan_actions
 from .profile import PlayProfile
 from .types import PlayConfig
@@ -142,14 +142,15 @@ class GameRules:
 
     def cannot_be_won(self, previous, board, last_actions: tuple[Action, ...]) -> bool:
         """Whether ``board``, which does not show some of the opens of ``last_actions``, cannot be a won
-        game's: it shows no open cell at all, or one of those opens was of a cell proven safe on
-        ``previous``. A won game shows every safe cell open, so however still such a board holds, it is
-        not won (the client missed the click: Chromium under load can miss
-        an open and its resend, most of all the first of a game, just after its page was loaded anew)."""
+        game's: it shows no open cell at all, a number with fewer mines than covered cells around it,
+        or one of those opens was of a cell proven safe on ``previous``. A won game shows every safe
+        cell open, so however still such a board holds, it is not won (the client missed the click:
+        Chromium under load can miss an open and its resend, most of all the first of a game, just
+        after its page was loaded anew)."""
         opens = self.opens_still_covered(board, last_actions)
         if not opens:
             return False
-        if is_fresh(board):
+        if is_fresh(board) or not every_covered_may_be_a_mine(board):
             return True
         if previous is None:
             return False
@@ -159,12 +160,24 @@ class GameRules:
     def frozen_means_won(self, board, problems: list[Problem]) -> bool:
         """An open on a covered cell changed nothing, for a whole redraw timeout. Clients that show a
         win only outside the board (react-minesweeper) ignore clicks once won; a loss would have shown
-        its mines. Only for unknown mine totals: with a known total the board itself proves a win."""
+        its mines. Only for unknown mine totals: with a known total the board itself proves a win. Also
+        under an unknown win rule: such a client ignores the open of the last covered cell no number
+        touches (a mine among mines, which without the total cannot be proven one), and a learnt
+        profile cannot say whether it is one (``frozen_outcome``)."""
         return (
-            self.profile.frozen_board_means_won
+            (self.profile.frozen_board_means_won or self.profile.win_requires_all_flags is None)
             and self.mine_total_for(board) is None
             and all(p.kind == OPEN_UNSHOWN for p in problems)
         )
+
+    def frozen_outcome(self) -> tuple[str, str]:
+        """(outcome, how it showed) of a game whose board stopped taking clicks where it may be won
+        (``frozen_means_won``, not ``cannot_be_won``): a win for a client known to end its won games so;
+        under an unknown win rule the game is over, but its win was not shown."""
+        if self.profile.frozen_board_means_won:
+            return WON, "the board stopped taking clicks, twice (how the client ends a won game)"
+        return UNCONFIRMED, ("the board stopped taking clicks, twice, with only cells that may all be mines left "
+                             "covered (its win rule was not learnt)")
 
     def could_have_won(self, previous, last_actions: tuple[Action, ...] = (), *, certain_only: bool = False) -> bool:
         """Whether the game may just have been won, so a win dialog may now cover the board: the client

@@ -237,11 +237,12 @@ class SafeReader:
                         frame, changed = again.frame, True
                         continue
                 if not not_won:
-                    log.info("the board no longer reacts to clicks: the game was won")
-                    return Step(reading, frame, WON, (), None, read_seconds, 0.0,
-                                shown="the board stopped taking clicks, twice (how the client ends a won game)")
+                    log.info("the board no longer reacts to clicks: the game is over, and no mine shows")
+                    outcome, shown = self.rules.frozen_outcome()
+                    return Step(reading, frame, outcome, (), None, read_seconds, 0.0, shown=shown)
                 log.info("the board took none of the clicks sent again, and it cannot be a won game's (no cell "
-                         "open, or a cell proven safe still covered): waiting for the client to show them")
+                         "open, a number short of covered cells, or a cell proven safe still covered): waiting "
+                         "for the client to show them")
             if not again.changed and not changed and reading is not None and self.rules.final_flags_ignored(
                     previous, reading.board, last_actions):
                 log.info("the client took none of the flags on the mines left: its game ended at the last safe cell")
