@@ -91,11 +91,17 @@ def test_a_client_in_another_look_is_refused_with_the_way_to_teach_it(tmp_path):
     from .ace_minesweeper import start
 
     with VirtualDisplay(), start() as client:
-        run = subprocess.run([sys.executable, "-m", "screenbot", "play", "--client", "auto", "--games", "2", "--json"],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        for _ in range(3):
+            run = subprocess.run([sys.executable, "-m", "screenbot", "play", "--client", "auto", "--games", "2", "--json"],
+                                 cwd=tmp_path, capture_output=True, text=True, timeout=300)
+            summary = json.loads(run.stdout.strip().splitlines()[-1])
+            print(summary, run.stderr[-1500:])
+            # The client has no first-click rule (200 mines in 1,024 cells): both games may be lost at their
+            # first click (CI run 73): its lost board, every mine shown and the hit one on red, reads right
+            # (a loss, exit 0), with no opened cell to refuse. A session that opened a cell is the one judged.
+            if not (run.returncode == 0 and summary["losses"] == summary["actions"] == 2):
+                break
         running = client.exists()
-    summary = json.loads(run.stdout.strip().splitlines()[-1])
-    print(summary, run.stderr[-1500:])
     assert run.returncode == 1, run.stderr[-3000:]
     assert "screenbot learn NAME" in run.stderr and "screenbot learn NAME" in summary["stopped"], run.stderr[-3000:]
     assert summary["wins"] == 0 and summary["aborted"] == 1, summary
