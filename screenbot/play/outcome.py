@@ -36,8 +36,8 @@ def every_covered_may_be_a_mine(board: Board) -> bool:
     cells around it as it counts (a won game's covered cells are all mines)."""
     for r, c, ch in board.cells():
         if ch in NUMBERS:
-            around = sum(1 for p in neighbours(board.rows, board.cols, r, c) if board[p] in UNKNOWN_CHARS or board[p] == FLAG)
-            if around != int(ch):
+            around = [board[p] for p in neighbours(board.rows, board.cols, r, c)]
+            if sum(1 for there in around if there in UNKNOWN_CHARS or there == FLAG) != int(ch):
                 return False
     return True
 
