@@ -108,22 +108,64 @@ def test_a_client_in_another_look_is_refused_with_the_way_to_teach_it(tmp_path):
     assert running, "the client is gone"
 
 
-def test_a_live_hint_over_the_classic_look_is_refused_with_the_way_to_get_hints(tmp_path):
-    """The live overlay draws round each cell's middle, where the classic look shows nothing that tells a
-    covered cell from an open 0: over pygame-minesweeper, read untaught, a live hint once kept advising
-    cells long open and never saw the 0s a click opened. ``hint`` is refused instead, exit 1, naming
-    ``hint --image``; nothing is drawn, and the client is still running."""
+def test_a_live_hint_over_the_classic_look_leaves_what_tells_its_cells_apart_in_sight(tmp_path):
+    """``screenbot hint --client auto`` over pygame-minesweeper, read untaught as the classic look (it was
+    refused, exit 1, before the overlay left windows over the cells' edges): the overlay comes up with a
+    mark at every covered cell, and the screen under each cell's middle and its left and right windows is
+    the game's own, as without the overlay (there a covered cell and an open 0 differ); exit 0 at the end
+    of --seconds, the client still running. That the hints then follow a game played under them is
+    ``tests/test_overlay_e2e.py::test_a_live_hint_follows_a_game_played_under_it[pygame-minesweeper]``."""
+    import json
+    import math
     import subprocess
     import sys
+    import time
+    from pathlib import Path
 
+    import mss
+    import numpy as np
+
+    from screenbot.commands.screenshot import read_screenshot
     from screenbot.desktop import VirtualDisplay
+    from screenbot.overlay.live import HintConfig
+    from screenbot.overlay.marks import clear_rects
+    from screenbot.vision import load_skins
 
     from .pygame_minesweeper import start
 
+    def grab():
+        with mss.MSS() as shots:
+            return np.ascontiguousarray(np.array(shots.grab(shots.monitors[0]))[:, :, :3])
+
     with VirtualDisplay(), start("basic") as client:
-        run = subprocess.run([sys.executable, "-m", "screenbot", "hint", "--client", "auto", "--seconds", "10"],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        time.sleep(1.0)
+        before = grab()
+        hint = subprocess.Popen([sys.executable, "-m", "screenbot", "hint", "--client", "auto", "--seconds", "8", "--json"],
+                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline, during = time.monotonic() + 7, None
+        while time.monotonic() < deadline and hint.poll() is None:
+            time.sleep(0.5)
+            frame = grab()
+            if not np.array_equal(frame, before):
+                time.sleep(0.3)  # the whole overlay drawn
+                during = grab()
+                break
+        out, err = hint.communicate(timeout=60)
         running = client.exists()
-    assert run.returncode == 1, (run.returncode, run.stderr[-3000:])
-    assert "classic look" in run.stderr and "screenbot hint --image" in run.stderr, run.stderr[-3000:]
+    assert hint.returncode == 0, (hint.returncode, err[-3000:])
+    assert json.loads(out.strip().splitlines()[-1])["updates"] >= 1, out
+    assert during is not None, "no overlay came up"
+    lattice = read_screenshot(Path("before.png"), before, load_skins(), "auto").lattice
+    assert lattice.skin == "classic" and (lattice.rows, lattice.cols) == (10, 10), lattice
+    style = HintConfig(edges_tell_cells=True).style_at(lattice.pitch)
+    marked = 0
+    for r in range(lattice.rows):
+        for c in range(lattice.cols):
+            x0, y0, x1, y1 = lattice.face_box(r, c)
+            x0, y0, x1, y1 = math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)
+            marked += bool((before[y0:y1, x0:x1] != during[y0:y1, x0:x1]).any())
+            for a, b, c1, d in clear_rects(lattice, style, r, c):
+                window = (slice(math.ceil(b), math.floor(d)), slice(math.ceil(a), math.floor(c1)))
+                assert np.array_equal(before[window], during[window]), f"the overlay drew over cell ({r},{c})'s part at {(a, b, c1, d)}"
+    assert marked == lattice.rows * lattice.cols, f"{marked} of 100 covered cells marked"
     assert running, "the client is gone"

@@ -158,6 +158,33 @@ def test_frame_never_touches_the_middle_of_any_cell(pitch, face, origin):
             assert colour_distance(band[0], probability_rgb(probabilities[r][c])) <= 3, (r, c)
 
 
+@pytest.mark.parametrize("pitch, face, origin", [(16, 16, (40, 33)), (23, 19, (371, 353)), (40, 40, (12.5, 9.25)), (30.5, 28.25, (10.4, 7.7))])
+def test_a_frame_over_a_look_told_by_its_edges_leaves_its_side_windows_clear(pitch, face, origin):
+    """With ``side_window`` (the live overlay over the classic look) nothing is drawn on any cell's middle
+    or on the windows in its left and right bands, which reach from the cell's edge to the middle (every
+    whole pixel of them: what the session watches for changes); every covered cell still carries its
+    mark, the move too."""
+    import math
+    from dataclasses import replace
+
+    from screenbot.overlay.marks import clear_rects
+
+    image, grid = synthetic(5, 6, pitch, face, origin)
+    probabilities = tuple(tuple(0.1 * ((r + c) % 9) for c in range(6)) for r in range(5))
+    hints = Hints(probabilities, frozenset({(0, 0)}), frozenset({(1, 1)}), ("flag", 2, 2))
+    style = replace(FRAME_STYLE, keep_out=0.625 + 2.0 / pitch, side_window=0.3)
+    layer = render_layer(image.shape[:2], grid, hints, style)
+    for r in range(5):
+        for c in range(6):
+            rects = clear_rects(grid, style, r, c)
+            assert len(rects) == 3 and rects[1][0] <= grid.face_box(r, c)[0] and rects[2][2] >= grid.face_box(r, c)[2]
+            for x0, y0, x1, y1 in rects:
+                part = layer.alpha[math.ceil(y0):math.floor(y1), math.ceil(x0):math.floor(x1)]
+                assert part.size and not part.any(), (r, c, (x0, y0, x1, y1))
+            x0, y0, x1, y1 = grid.face_box(r, c)
+            assert layer.alpha[math.floor(y0):math.ceil(y1), math.floor(x0):math.ceil(x1)].any(), (r, c)
+
+
 def test_frame_is_opaque_so_the_window_shape_is_exact():
     image, grid = synthetic(3, 3, 40, 36)
     hints = Hints(((0.2, 0.4, None), (None, 0.9, 0.1), (0.0, 1.0, 0.5)), frozenset({(2, 0)}), frozenset({(2, 1)}))

@@ -342,16 +342,27 @@ def _follow_game(client: str, rng):
     if client == "sgt-mines":
         tile = rng.randint(14, 40)
         return start_sgt_mines("16x16n40", tile=tile), f"{tile} px cells"
+    if client == "pygame-minesweeper":
+        from .pygame_minesweeper import start
+
+        return start("intermediate"), "16x16 at 16 px"
+    if client == "minegauler-classic":
+        from screenbot.desktop.clients import start_minegauler
+
+        size = rng.randint(16, 40)
+        return start_minegauler("beginner", button_size=size), f"beginner at {size} px"
     return start_xdemineur(cols=16, rows=16, mines=40), "16x16"
 
 
-@pytest.mark.parametrize("client", ["gnome-mines", "sgt-mines", "xdemineur"])
+@pytest.mark.parametrize("client", ["gnome-mines", "sgt-mines", "xdemineur", "pygame-minesweeper", "minegauler-classic"])
 def test_a_live_hint_follows_a_game_played_under_it(desktop, client):
     """A player follows the hints: clicks on the session's own recommended moves, in a window of a size
     drawn at random where the client allows. After each click, once the session has settled, the board it
     shows is the board on the screen, read with the overlay taken off. (In gnome-mines a 0 opened under
     the mark it had while covered once read as a lit covered tile and stayed so, the clicked cell beside
-    it held as "pressed" for ever.)"""
+    it held as "pressed" for ever.) pygame-minesweeper (PyPI, 16 px) and minegauler's Standard skin (at a
+    button size drawn at random) are read untaught, as the classic look, whose covered cells and open 0s
+    differ only at their edges, under the marks: there, a live hint once kept advising cells long open."""
     import random
 
     import pyautogui
@@ -372,11 +383,14 @@ def test_a_live_hint_follows_a_game_played_under_it(desktop, client):
     replay = f"{REPLAY}, {client}, {drawn}"
     screen = MssScreen()
     overlay = X11Overlay(game.window)
-    vision = SkinVision(load_skins(), client)
+    classic = client in ("pygame-minesweeper", "minegauler-classic")
+    skin = "classic" if classic else client
+    vision = SkinVision(load_skins(), skin)
     try:
         time.sleep(0.5)
         session = HintSession(screen=screen, screen_rect=Rect(0, 0, *screen.size), vision=vision, overlay=overlay,
-                              profile=profile_for(client), config=HintConfig(relocate_wait=0.3))
+                              profile=profile_for(skin),
+                              config=HintConfig(relocate_wait=0.3, edges_tell_cells=classic))
         assert session.tick().kind == DRAWN, replay
         tracker = WindowTracker(game.window)
         tracker.activate()  # gnome-mines pauses, ignoring clicks, while another window has the focus

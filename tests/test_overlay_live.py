@@ -5,6 +5,8 @@ recording replays cleanly."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -25,7 +27,7 @@ pytestmark = pytest.mark.integration
 PITCH = 24
 
 
-def make_session(tmp_path=None, style=FRAME_STYLE, observer=None):
+def make_session(tmp_path=None, style=FRAME_STYLE, observer=None, edges_tell_cells=False):
     client = SimulatedClient(9, 9, 10, renderer=FlatRenderer(PITCH), rules="opening", seed=5)
     overlay = FakeOverlay(client)
     screen = OverlaidScreen(client, overlay)
@@ -34,7 +36,7 @@ def make_session(tmp_path=None, style=FRAME_STYLE, observer=None):
         screen_rect=client.screen_rect,
         vision=FlatVision(PITCH),
         overlay=overlay,
-        config=HintConfig(mines=10, first_click=(4, 4), relocate_wait=0.0, style=style),
+        config=HintConfig(mines=10, first_click=(4, 4), relocate_wait=0.0, style=style, edges_tell_cells=edges_tell_cells),
         observer=observer,
         sleep=lambda s: None,
     )
@@ -225,6 +227,47 @@ def test_marks_left_on_cells_the_game_redrew_are_taken_off_and_the_overlay_stays
     assert after.kind == DRAWN and overlay.mapped
     assert after.board.grid == client.game.board().grid
     assert after.board.count("#") < 81 - 1  # an area opened: the box around it held covered cells
+
+
+class MarkBlindVision(FlatVision):
+    """``FlatVision`` that reads a cell with anything of ours on its face as covered: as the classic look
+    read untaught would, whose covered cells and open 0s differ only at their edges, under the marks."""
+
+    def read(self, frame, lattice, needed=None):
+        reading = super().read(frame, lattice, needed)
+        ox, oy = lattice.origin
+        rows = [list(row) for row in reading.board.grid]
+        for r in range(lattice.rows):
+            for c in range(lattice.cols):
+                face = frame[int(oy + r * PITCH) : int(oy + (r + 1) * PITCH) - 1, int(ox + c * PITCH) : int(ox + (c + 1) * PITCH) - 1]
+                if (face != face[PITCH // 2, PITCH // 2]).any():
+                    rows[r][c] = "#"
+        return replace(reading, board=type(reading.board)(tuple("".join(row) for row in rows), reading.board.mines))
+
+
+@pytest.mark.parametrize("edges_tell_cells", [False, True])
+def test_a_look_told_by_its_edges_reads_a_changed_cell_only_once_its_mark_is_off(edges_tell_cells):
+    """With ``edges_tell_cells`` (the classic look read untaught) the cells a click changed lose their
+    marks before they are read, and the next look reads them bare: the board shown is the game's. Without
+    it, the cells opened under their marks would read as still covered (the hints kept advising cells long
+    open, on pygame-minesweeper)."""
+    from screenbot.overlay.live import UNREADABLE
+
+    client, overlay, screen, session = make_session(edges_tell_cells=edges_tell_cells)
+    session.env.vision = MarkBlindVision(PITCH)
+    first = session.tick()
+    assert first.kind == DRAWN and first.board.grid == client.game.board().grid
+    click_cell(client, *first.hints.move[1:])
+    after = session.tick()
+    if not edges_tell_cells:
+        # Read through their marks, the opened cells are still covered: the overlay stays as it was.
+        assert after.kind == UNCHANGED and after.board.grid != client.game.board().grid
+        return
+    assert after.kind == UNREADABLE and overlay.mapped
+    opened = [(r, c) for r in range(9) for c in range(9) if client.game.board()[r, c] != "#"]
+    assert opened and all(session.shown.hints.mark_rgb(r, c) is None for r, c in opened)
+    after = session.tick()
+    assert after.kind == DRAWN and overlay.mapped and after.board.grid == client.game.board().grid
 
 
 def test_an_unchanged_picture_costs_no_window_query_until_follow_every():

@@ -8,8 +8,7 @@ Offline: ``screenbot hint --image IN.png --out OUT.png`` draws the same hints on
 
 Both take ``--lattice LEFT,TOP,PITCH,ROWSxCOLS`` for a board the locator misses (``screenbot.given_lattice``).
 
-Exit codes: 0 ok (live: the game window closed or Ctrl-C), 1 (live) a look the overlay would hide
-from the reader (the classic look, read untaught), 2 bad arguments or unreadable image, 3 no usable
+Exit codes: 0 ok (live: the game window closed or Ctrl-C), 2 bad arguments or unreadable image, 3 no usable
 display, 4 no game window or no board found, 5 a cell could not be recognized (or the board read is
 implausible), 6 the board read is impossible (no mine placement fits its numbers).
 """
@@ -21,19 +20,11 @@ import json
 import logging
 from pathlib import Path
 
-from ..exit_codes import EXIT_FAILED, EXIT_IMPOSSIBLE, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE
+from ..exit_codes import EXIT_IMPOSSIBLE, EXIT_NO_BOARD, EXIT_NO_DISPLAY, EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE
 from .common import add_lattice_argument, add_templates_argument, cell_argument, fail, output_png, seconds
 from .screenshot import read_screenshot
 
 log = logging.getLogger(__name__)
-
-# The live overlay draws its marks round each cell's middle, and the session reads a cell again when its
-# middle changes. In the classic look read untaught, a covered cell and an open 0 differ only in their
-# edges, under the marks: openings went unseen, and the overlay kept advising cells long open.
-LIVE_REFUSED = ("found a board in the {look} look, whose covered and opened cells differ only at their edges, "
-                "where the live overlay draws: its hints would not follow the game. Draw them on a screenshot "
-                "instead: screenbot hint --image SHOT.png --out HINTS.png")
-
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -43,8 +34,7 @@ def register(subparsers) -> None:
         "mine probability (colour, and the percentage on large cells), certain safe cells and mines, and "
         "the recommended move; it follows the window and ends when the window closes. Offline (--image): "
         "draw the same hints on a screenshot. With --lattice the board is not searched for: it is read where "
-        "the option says (in screen pixels live, image pixels with --image). Exit codes: 0 ok, 1 (live) a board in "
-        "the classic look read untaught (the overlay would hide what tells its cells apart), 2 bad "
+        "the option says (in screen pixels live, image pixels with --image). Exit codes: 0 ok, 2 bad "
         "arguments, unreadable image or a --lattice not fully on the screen or image, 3 no usable display, "
         "4 no game window or board found, 5 unrecognized cell, a board no game could show or (--image) colours changed from the client's own, "
         "6 impossible board.",
@@ -199,8 +189,6 @@ def _run_live(args: argparse.Namespace) -> int:
         found = find_game(screen, skins, desktop, args.client, lattice=args.lattice)
         if found.window is None:
             return fail("found a board but no window around it to follow", EXIT_NO_BOARD)
-        if skins[found.skin].family:
-            return fail(LIVE_REFUSED.format(look=found.skin), EXIT_FAILED)
         overlay = desktop.overlay(found.window)
         session = HintSession(
             screen=screen,
@@ -208,7 +196,8 @@ def _run_live(args: argparse.Namespace) -> int:
             vision=game_vision(skins, found),
             overlay=overlay,
             profile=_profile(found.skin),
-            config=HintConfig(mines=args.mines, first_click=args.first_click),
+            # A look read from its structure (the classic look) is told by its cells' edges.
+            config=HintConfig(mines=args.mines, first_click=args.first_click, edges_tell_cells=bool(skins[found.skin].family)),
         )
         if args.record is not None:
             # Each step is stored with the exact solver settings it was solved with, for ``replay``.

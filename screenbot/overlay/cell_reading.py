@@ -1,7 +1,8 @@
 """How the hint session tells which cells the game redrew, and which of them are caught half drawn.
 
-The middle of a cell is the part no overlay draws on (``OverlayStyle.keep_out``): comparing the middles
-of two captures tells which cells the game redrew, and only those are read again by the play loop's
+The middle of a cell is the part no overlay draws on (``OverlayStyle.keep_out``; with the windows in its
+side bands, ``side_window``, for a look told by its edges): comparing those parts of two captures tells
+which cells the game redrew, and only those are read again by the play loop's
 ``ChangedCellsReader`` (our own marks changing around a cell change nothing in it). A cell drawn
 "pressed" a frame before its result (it reads as a 0 next to an unopened cell) keeps its last reading
 until it settles (``half_drawn``).
@@ -17,13 +18,13 @@ from solver.board import FLAG, UNKNOWN_CHARS
 
 from ..geometry import Lattice
 from ..play.consistency import zeros_beside
-from .marks import OverlayStyle, keep_out_rect
+from .marks import OverlayStyle, clear_rects
 
 
 
 class MiddleChanges:
     """The play loop's ``ChangeTest`` for frames with our overlay on them: a cell changed when its
-    middle differs from the middle it was last accepted with."""
+    middle (and side windows) differ from what it was last accepted with."""
 
     def __init__(self, style: OverlayStyle) -> None:
         self.style = style
@@ -76,27 +77,33 @@ def hold_half_drawn(reader, flood: str) -> list[tuple[int, int]]:
 
 
 class _Middles:
-    """The middle of every cell, the part no overlay draws on (``OverlayStyle.keep_out``), as one
-    (cells, bytes) array per frame."""
+    """The parts of every cell no overlay draws on (``marks.clear_rects``: the middle, and the side
+    windows of a look told by its edges), as one (cells, bytes) array per frame."""
 
     def __init__(self, lattice: Lattice, style: OverlayStyle, shape: tuple[int, int]) -> None:
         self.key = (lattice, shape)
         height, width = shape
-        boxes = []
+        cells = []
         for r in range(lattice.rows):
             for c in range(lattice.cols):
-                x0, y0, x1, y1 = keep_out_rect(lattice, style, r, c)
-                boxes.append((max(0, math.ceil(x0)), max(0, math.ceil(y0)), min(width, math.floor(x1)), min(height, math.floor(y1))))
-        # The same size for every cell (fractional pitches differ by a pixel), at least one pixel.
-        w = max(1, min(b[2] - b[0] for b in boxes))
-        h = max(1, min(b[3] - b[1] for b in boxes))
-        ys, xs = np.mgrid[0:h, 0:w]
-        index = []
-        for x0, y0, _, _ in boxes:
-            x0, y0 = min(x0, width - w), min(y0, height - h)
-            pixels = ((ys + y0) * width + (xs + x0)).ravel()
-            index.append((pixels[:, None] * 3 + np.arange(3)).ravel())
-        self._index = np.stack(index)
+                cells.append([
+                    (max(0, math.ceil(x0)), max(0, math.ceil(y0)), min(width, math.floor(x1)), min(height, math.floor(y1)))
+                    for x0, y0, x1, y1 in clear_rects(lattice, style, r, c)
+                ])
+        parts = []
+        for kind in range(len(cells[0])):
+            boxes = [rects[kind] for rects in cells]
+            # The same size for every cell (fractional pitches differ by a pixel), at least one pixel.
+            w = max(1, min(b[2] - b[0] for b in boxes))
+            h = max(1, min(b[3] - b[1] for b in boxes))
+            ys, xs = np.mgrid[0:h, 0:w]
+            index = []
+            for x0, y0, _, _ in boxes:
+                x0, y0 = min(x0, width - w), min(y0, height - h)
+                pixels = ((ys + y0) * width + (xs + x0)).ravel()
+                index.append((pixels[:, None] * 3 + np.arange(3)).ravel())
+            parts.append(np.stack(index))
+        self._index = np.concatenate(parts, axis=1)
 
     def of(self, frame: np.ndarray) -> np.ndarray:
         return np.take(np.ascontiguousarray(frame).ravel(), self._index)

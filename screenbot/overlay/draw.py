@@ -46,7 +46,7 @@ from .marks import (
     Hints,
     Layer,
     OverlayStyle,
-    keep_out_rect,
+    clear_rects,
     label_value,
     percent_label,
     probability_rgb,
@@ -84,7 +84,8 @@ def render_layer(
         if 0 <= r < grid.rows and 0 <= c < grid.cols:
             _draw_move(canvas, grid, style, r, c, action)
             if style.mode == FRAME:
-                canvas.clear(keep_out_rect(grid, style, r, c))
+                for rect in clear_rects(grid, style, r, c):
+                    canvas.clear(rect)
     return Layer(canvas.bgr, canvas.alpha)
 
 
@@ -165,7 +166,8 @@ def _cell_tile(style: OverlayStyle, kind: str, label: str, face: tuple[float, fl
     else:
         _draw_cell(canvas, local, style, 0, 0, probability_rgb(label_value(label)), label=label)
     if style.mode == FRAME:
-        canvas.clear(keep_out_rect(local, style, 0, 0))
+        for rect in clear_rects(local, style, 0, 0):
+            canvas.clear(rect)
     # Cropped to what it paints: blitting a board's tiles is most of the cost of a full drawing.
     rows = np.flatnonzero(canvas.alpha.any(axis=1))
     if rows.size == 0:

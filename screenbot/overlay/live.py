@@ -7,7 +7,8 @@ read again only the cells whose middle changed, and when the board differs from 
 a change of the game to the overlay showing it at about one display frame (``python3 -m lab hint-bench`` in a checkout).
 Reading happens with the overlay up: the ``FRAME`` style never draws over the part of a cell the
 recognizer looks at, so our own marks are not read as cells (the same holds for ``screenbot play``
-running next to us). Only a fresh locate (start, resized window) hides the overlay first, because
+running next to us). Over a look told by its cells' edges (``HintConfig.edges_tell_cells``) the marks
+leave windows over those edges, and a changed cell is read only once its mark is taken off. Only a fresh locate (start, resized window) hides the overlay first, because
 locating looks at the whole window.
 
 Everything it touches is passed in (screen, vision, overlay window, observer), so the session runs in
@@ -46,6 +47,10 @@ log = logging.getLogger(__name__)
 
 DRAWN, UNCHANGED, HIDDEN, UNREADABLE = "drawn", "unchanged", "hidden", "unreadable"
 
+# The share of the pitch, centred on a cell's left and right sides, the overlay leaves clear over a look
+# told by its edges: a few pixels of each side's bevel even on 16 px cells.
+SIDE_WINDOW = 0.3
+
 
 @dataclass(frozen=True, slots=True)
 class HintConfig:
@@ -61,6 +66,11 @@ class HintConfig:
     # The share of each cell, centred, that readers compare and the overlay must leave alone
     # (``screenbot.vision.read.INTERIOR``); a pixel of margin on each side is added per board pitch.
     protect: float = INTERIOR
+    # A look whose covered and open cells differ only at their edges (the classic look read untaught):
+    # the bands round each cell, where the marks are, are what tells them apart. The marks then leave a
+    # window in each cell's left and right band (``SIDE_WINDOW`` of the pitch), so that a cell opened under
+    # its mark shows that it changed, and a changed cell is read only once its mark is off the screen.
+    edges_tell_cells: bool = False
     # How long (looks in a row, and seconds) the board may be unreadable (a dialog over it, a redraw in
     # progress) before the overlay is hidden rather than left showing stale hints. Both must pass: at
     # a look every few milliseconds, one "pressed" cell (a display frame or two) is several looks.
@@ -71,7 +81,8 @@ class HintConfig:
     def style_at(self, pitch: tuple[float, float]) -> OverlayStyle:
         """``style`` with its keep-out widened to ``protect`` and a pixel each side at this pitch."""
         keep_out = min(0.95, self.protect + 2.0 / min(pitch))
-        return replace(self.style, keep_out=max(self.style.keep_out, keep_out))
+        side_window = SIDE_WINDOW if self.edges_tell_cells else self.style.side_window
+        return replace(self.style, keep_out=max(self.style.keep_out, keep_out), side_window=side_window)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +219,11 @@ class HintSession:
             frame = self.env.screen.grab(located.region.as_region())
         self._last_frame = frame
         t_read = self.env.clock()
+        if self.config.edges_tell_cells and self._unmark_redrawn(frame, located):
+            # In a look told by its edges a cell is never read through a mark (the mark hides what it
+            # is): the changed cells' marks come off first, and the next tick reads them bare.
+            self._last_frame = None
+            return TickResult(UNREADABLE)
         # Only cells whose middle (never drawn on by any overlay) changed are read again: identical
         # pixels read identically, and our own marks changing around a cell change nothing in it.
         try:

@@ -125,13 +125,17 @@ class OverlayStyle:
 
     ``keep_out`` (FRAME only) is the fraction of the cell pitch, centred on the cell, that is never drawn
     on: the part of each cell the recognizer compares (a skin's ``vision.interior``). The band outside it,
-    gap between cells included, carries the marks. ``text_min_px`` is the smallest cell (FILL)
+    gap between cells included, carries the marks. ``side_window`` (FRAME only) is the fraction of the
+    pitch, centred on the left and the right side of each cell, where the band is left clear too: for
+    looks whose covered and open cells differ only at their edges (the classic look's bevels), so that a
+    cell opened under its mark still shows that it changed. ``text_min_px`` is the smallest cell (FILL)
     or band (FRAME) height that gets a percentage.
     """
 
     mode: str = FILL
     opacity: float = 0.62
     keep_out: float = 0.6
+    side_window: float = 0.0
     text_min_px: float = 17.0
     show_percent: bool = True
 
@@ -140,6 +144,8 @@ class OverlayStyle:
             raise ValueError(f"unknown overlay style mode {self.mode!r}")
         if not 0.0 <= self.keep_out < 1.0:
             raise ValueError(f"keep_out must be in [0, 1), got {self.keep_out}")
+        if not 0.0 <= self.side_window < 1.0:
+            raise ValueError(f"side_window must be in [0, 1), got {self.side_window}")
 
 
 FILL_STYLE = OverlayStyle(mode=FILL)
@@ -174,3 +180,14 @@ def keep_out_rect(grid: Lattice, style: OverlayStyle, r: int, c: int) -> tuple[f
     cx, cy = grid.face_center(r, c)
     hw, hh = grid.pitch[0] * style.keep_out / 2.0, grid.pitch[1] * style.keep_out / 2.0
     return cx - hw, cy - hh, cx + hw, cy + hh
+
+
+def clear_rects(grid: Lattice, style: OverlayStyle, r: int, c: int) -> list[tuple[float, float, float, float]]:
+    """Every part of cell (r, c) the FRAME style never draws on: the keep-out square, then the windows in
+    its left and right bands (``side_window``; from the middle of the gap to the keep-out square)."""
+    middle = keep_out_rect(grid, style, r, c)
+    if style.side_window <= 0.0:
+        return [middle]
+    cx, cy = grid.face_center(r, c)
+    hw, hh = grid.pitch[0] / 2.0, grid.pitch[1] * style.side_window / 2.0
+    return [middle, (cx - hw, cy - hh, middle[0], cy + hh), (middle[2], cy - hh, cx + hw, cy + hh)]
