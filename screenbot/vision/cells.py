@@ -145,31 +145,27 @@ def interior_margin(interior: float) -> int:
     return max(0, min(CANONICAL // 2 - 1, round(CANONICAL * (1.0 - interior) / 2.0)))
 
 
-def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0, *, softened: bool = False) -> CellMatches:
+def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0) -> CellMatches:
     """Nearest template per cell. ``cells`` is (..., CANONICAL, CANONICAL, 3); results are flattened.
 
     ``interior`` < 1 compares only the middle of each cell (``interior_margin`` canonical pixels left
     out on every side) with the same middle of the templates. The middles are cut before they are
     softened: blurred after the cut, nothing from outside a middle reaches it (the live hint overlay's
-    marks, drawn just outside it, once tipped a lit covered tile's match over a 0's). ``softened``:
-    the cells went through ``soften`` already (a caller that needs them twice blurs them once); not
-    with ``interior``.
+    marks, drawn just outside it, once tipped a lit covered tile's match over a 0's).
     """
     k = interior_margin(interior)
     templates = bank.vectors
-    cells = np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3)
+    pictures, inverse = distinct(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
     if k:
-        if softened:
-            raise ValueError("a middle-only comparison cuts the cells before softening them")
         side = CANONICAL - 2 * k
-        cells = soften(cells[:, k:-k, k:-k])
+        pictures = soften(pictures[:, k:-k, k:-k])
         templates = _interior_templates(bank, k)
     else:
         side = CANONICAL
-        cells = cells.astype(np.float32, copy=False) if softened else soften(cells)
-    vectors = np.ascontiguousarray(cells, dtype=np.float32).reshape(-1, side * side * 3)
+        pictures = soften(pictures)
+    vectors = np.ascontiguousarray(pictures, dtype=np.float32).reshape(-1, side * side * 3)
     rms_all = np.sqrt(squared_distances(vectors, templates) / vectors.shape[1])
-    per_char = np.minimum.reduceat(rms_all, bank.starts, axis=1)  # (N, chars)
+    per_char = np.minimum.reduceat(rms_all, bank.starts, axis=1)[inverse]  # (N, chars)
     order = np.argsort(per_char, axis=1)
     rows = np.arange(per_char.shape[0])
     best = order[:, 0]
@@ -184,6 +180,20 @@ def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0, *,
     return CellMatches(char_order[best], best_rms, second_rms, char_order[second], confidence(best_rms, second_rms))
 
 
+def distinct(pictures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct pictures of a stack (first occurrences, in order) and, for each picture of the
+    stack, the index of its own among them. A board's cells are mostly alike (an expert board's 480
+    cells are 1 to 20 distinct pictures): each is matched once, not once a cell."""
+    flat = np.ascontiguousarray(pictures).reshape(len(pictures), -1)
+    index: dict[bytes, int] = {}
+    inverse = np.fromiter((index.setdefault(row.tobytes(), len(index)) for row in flat), dtype=np.intp, count=len(flat))
+    if len(index) == len(flat):
+        return pictures, inverse
+    first = np.empty(len(index), dtype=np.intp)
+    first[inverse[::-1]] = np.arange(len(flat) - 1, -1, -1)
+    return pictures[first], inverse
+
+
 @functools.lru_cache(maxsize=64)
 def _interior_templates(bank: TemplateBank, k: int) -> np.ndarray:
     """The middles of the bank's templates (``k`` canonical pixels left out on every side), cut then
@@ -196,11 +206,12 @@ def _interior_templates(bank: TemplateBank, k: int) -> np.ndarray:
 
 def squared_distances(vectors: np.ndarray, templates: np.ndarray) -> np.ndarray:
     """(cells, templates) squared distances between rows, by expansion: |a|^2 + |b|^2 - 2 a.b, one
-    matrix product for all pairs. Both sides are taken relative to the templates' mean first: in
-    float32 the expansion of two ~200-level pictures cancels to within a few units, which is a large
-    error on a near-perfect match and made a cell's score depend on how many cells were read with it."""
+    matrix product for all pairs. Both sides are taken relative to the templates' mean first, and in
+    float64: in float32 the expansion of two ~200-level pictures cancels to within a few units, a large
+    error on a near-perfect match, and its rounding depends on how many rows one product has, so a
+    cell's score depended on how many (distinct) cells were read with it."""
     centre, b, b_squared = _template_side(templates)
-    a = vectors - centre
+    a = vectors.astype(np.float64) - centre
     sq = (a * a).sum(axis=1)[:, None] + b_squared[None, :] - 2.0 * (a @ b.T)
     return np.maximum(sq, 0.0)
 
@@ -214,13 +225,13 @@ _TEMPLATE_SIDES_KEPT = 256
 
 
 def _template_side(templates: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The templates' mean (float32), the templates less it, and their squared lengths."""
+    """The templates' mean, the templates less it, and their squared lengths (float64)."""
     fixed = not templates.flags.writeable and templates.base is None
     if fixed:
         kept = _TEMPLATE_SIDES.get(id(templates))
         if kept is not None and kept[0]() is templates:
             return kept[1]
-    centre = templates.mean(axis=0, dtype=np.float64).astype(np.float32)
+    centre = templates.mean(axis=0, dtype=np.float64)
     b = templates - centre
     side = (centre, b, (b * b).sum(axis=1))
     if fixed:
@@ -245,22 +256,23 @@ def confidence(best_rms: np.ndarray, second_rms: np.ndarray) -> np.ndarray:
     return np.minimum(absolute, np.clip(0.5 + separation, 0.0, 1.0))
 
 
-def pattern_states(softened: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np.ndarray:
+def pattern_states(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np.ndarray:
     """Per cell, the state whose pattern of light and dark (whatever the colours) is nearest the
     cell's middle, where the state read (``chars``, chosen mostly by colour) is far from it; '' where
-    the pattern agrees. ``softened`` are the canonical cells where the lattice puts them, softened.
+    the pattern agrees. ``cells`` are the canonical cells where the lattice puts them.
 
     A grey copy of a "1" on its green square is nearer in colour to a flat open cell than to the green
     "1", but its pattern is clearly a "1": such a cell must be refused, not misread. The middle is
     where digits and icons are and gaps are not, and the hint overlay never draws there.
     """
-    vectors = np.asarray(softened, dtype=np.float32).reshape(-1, CANONICAL * CANONICAL * 3)
+    pictures, inverse = distinct(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
+    vectors = soften(pictures).reshape(-1, CANONICAL * CANONICAL * 3)
     patterns = _patterns(_middle(vectors))
     shape = np.sqrt(squared_distances(patterns, _template_patterns(bank)) / patterns.shape[1])
-    per_char = np.minimum.reduceat(shape, bank.starts, axis=1)
+    per_char = np.minimum.reduceat(shape, bank.starts, axis=1)[inverse]
     order = np.array(bank.char_order)
     column = {char: k for k, char in enumerate(bank.char_order)}
-    read = per_char[np.arange(len(vectors)), [column[c] for c in chars]]
+    read = per_char[np.arange(len(inverse)), [column[c] for c in chars]]
     conflict = read > SHAPE_FACTOR * per_char.min(axis=1) + SHAPE_MARGIN
     return np.where(conflict, order[per_char.argmin(axis=1)], "")
 

@@ -85,6 +85,14 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
     return CellMatches(**fields), settled
 
 
+def between_lookalikes(first: CellMatches, threshold: float) -> np.ndarray:
+    """The cells the first look leaves weak between the two states of a LOOKALIKE pair: the mark alone
+    decides them (``judge_lookalikes``), whatever another look at their picture makes of them."""
+    pairs = np.array([frozenset((best, second)) in LOOKALIKE for best, second in zip(first.chars, first.second_chars)],
+                     dtype=bool)
+    return (first.confidence < threshold) & pairs
+
+
 def _lookalike_pair(best: str, second: str, judged: str | None) -> frozenset | None:
     """The pair of LOOKALIKE a cell must be checked for: its first look's best two, else the pair the
     state the later looks read (``judged``) belongs to, or None."""
@@ -206,4 +214,4 @@ def _lookalike_pictures(skin: Skin, pair: tuple[str, str], size: tuple[int, int]
     return [found[s] for s in large + small]
 
 
-__all__ = ["LOOKALIKE", "judge_lookalikes"]
+__all__ = ["LOOKALIKE", "between_lookalikes", "judge_lookalikes"]

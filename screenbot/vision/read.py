@@ -23,7 +23,7 @@ from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
 from .cells import CellMatches, board_inside, cell_images, match_cells, pattern_states, shifted_cell_images
 from .detail import detail_mismatches
 from .glyph import judge_weak_by_glyph
-from .lookalikes import judge_lookalikes
+from .lookalikes import between_lookalikes, judge_lookalikes
 from .unseen import lacks_a_number, unseen_numbers
 from ..geometry import Lattice
 from .skins import CANONICAL, OUTSIDE, Skin, soften
@@ -140,8 +140,7 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
         return _judged_by_structure(frame, lattice)
     cells = cell_images(frame, lattice)
     bank = skin.bank(lattice.pitch)
-    softened = soften(cells)
-    matches = match_cells(softened, bank, softened=True)
+    matches = match_cells(cells, bank)
     # The middle-only look first: it is one vectorised pass, and under the live hint overlay every
     # covered cell is weak as a whole (the shifted look, a loop per cell, took ~1 s per frame there).
     first_look = matches
@@ -152,13 +151,16 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
     if (matches.confidence < threshold).any():
         matches = _judge_weak_by_interior(matches, cells, bank, threshold)
     if (matches.confidence < threshold).any():
-        matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold)
+        # Not the cells between a flag and a "?": their mark decides them below, and a moved box (the
+        # costliest look: dozens of pictures a cell) would change nothing of that.
+        matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold,
+                                       skip=between_lookalikes(first_look, threshold))
     matches, settled = judge_lookalikes(first_look, matches, frame, lattice, skin, threshold)
     if (matches.confidence < threshold).any():
         matches = judge_weak_by_glyph(matches, frame, lattice, skin, threshold, settled)
     # A cell that looks most like the area around a board (something drawn over it) is not read, nor
     # one whose pattern, where the lattice puts it, says another state than the one read.
-    patterns = pattern_states(softened, bank, matches.chars)
+    patterns = pattern_states(cells, bank, matches.chars)
     # A number read at the canonical size must also look like one of its captures at the board's own
     # size, or where the skin has none of it there, at the nearest size (a state the skin never saw
     # can pass for a near one when small).
@@ -172,7 +174,7 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
     if needed is not None:
         candidates = candidates & needed
     if unread and candidates.any():
-        unseen = unseen_numbers(softened, bank, candidates)
+        unseen = unseen_numbers(soften(cells), bank, candidates)
         matches = CellMatches(np.where(unseen, UNREAD, matches.chars), matches.best_rms, matches.second_rms,
                               matches.second_chars, np.where(unseen, threshold, matches.confidence))
     return matches, patterns, unlike, untaught
@@ -192,17 +194,20 @@ def _judged_by_structure(frame: np.ndarray, lattice: Lattice):
 
 
 def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Lattice, bank,
-                         threshold: float) -> CellMatches:
+                         threshold: float, skip: np.ndarray | None = None) -> CellMatches:
     """Weak cells get a second look with their box moved by up to SHIFT_REACH pitch each way.
 
     A straight lattice cannot follow a toolkit that gives some cells a pixel more than others
     (gnome-mines under GTK: 30 px cells, then 29 px ones), so cells far along the board can sit a
-    pixel or two off their box. Only weak cells are re-cut, so a normal read costs nothing extra.
+    pixel or two off their box. Only weak cells are re-cut (not those in ``skip``), so a normal read
+    costs nothing extra.
     The shifts are tried coarse to fine: first a grid a canonical pixel apart (a smaller shift moves
     the softened canonical picture by less than a pixel), then every pixel around the best of those;
     all weak cells in one call a stage (each call's fixed work cost as much as its matching).
     """
-    weak = np.flatnonzero(matches.confidence < threshold)
+    weak = np.flatnonzero((matches.confidence < threshold) & (True if skip is None else ~skip))
+    if not len(weak):
+        return matches
     reach = [max(MIN_SHIFT, round(SHIFT_REACH * pitch)) for pitch in lattice.pitch]
     step = [max(1, round(pitch / CANONICAL)) for pitch in lattice.pitch]
     rects = [lattice.cell_rect(*divmod(int(index), lattice.cols)) for index in weak]
