@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .cells import board_inside, cell_images, squared_distances
+from .cells import board_inside, cell_images, distinct, squared_distances
 from ..geometry import Lattice
 from .skins import CANONICAL, Skin, TemplateBank, soften
 
@@ -94,5 +94,7 @@ def _column_error(frame: np.ndarray, bank: TemplateBank, cols: list[int], lattic
 def _mean_nearest_rms(cells: np.ndarray, bank: TemplateBank) -> float:
     """Mean over cells of the RMS difference to the nearest template (what ``match_cells`` calls
     ``best_rms``, without the per-state bookkeeping a nudge does not need)."""
-    vectors = soften(cells).reshape(len(cells), -1)
-    return float(np.sqrt(squared_distances(vectors, bank.vectors).min(axis=1) / vectors.shape[1]).mean())
+    pictures, inverse = distinct(cells)
+    vectors = soften(pictures).reshape(len(pictures), -1)
+    nearest = np.sqrt(squared_distances(vectors, bank.vectors).min(axis=1) / vectors.shape[1])
+    return float(nearest[inverse].mean())

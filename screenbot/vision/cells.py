@@ -164,7 +164,7 @@ def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0) ->
         side = CANONICAL
         pictures = soften(pictures)
     vectors = np.ascontiguousarray(pictures, dtype=np.float32).reshape(-1, side * side * 3)
-    rms_all = np.sqrt(squared_distances(vectors, templates) / vectors.shape[1])
+    rms_all = np.sqrt(squared_distances(vectors, templates, exact=True) / vectors.shape[1])
     per_char = np.minimum.reduceat(rms_all, bank.starts, axis=1)[inverse]  # (N, chars)
     order = np.argsort(per_char, axis=1)
     rows = np.arange(per_char.shape[0])
@@ -178,6 +178,27 @@ def match_cells(cells: np.ndarray, bank: TemplateBank, interior: float = 1.0) ->
         second_rms = np.full_like(best_rms, np.inf)
     char_order = np.array(bank.char_order)
     return CellMatches(char_order[best], best_rms, second_rms, char_order[second], confidence(best_rms, second_rms))
+
+
+class ByPicture:
+    """What a costly look made of a picture, kept by the picture's pixels: a board's weak cells are
+    mostly drawn alike, pixel for pixel (a won board's flags), and the frames of a game in play show
+    them again and again. Forgets everything once it holds ``kept`` answers."""
+
+    def __init__(self, kept: int) -> None:
+        self._kept = kept
+        self._found: dict[tuple, object] = {}
+
+    def get(self, picture: np.ndarray, context: tuple, look):
+        """``look()``'s answer for ``picture`` in ``context`` (what else the answer depends on)."""
+        import hashlib
+
+        key = (context, picture.shape, hashlib.blake2b(np.ascontiguousarray(picture).tobytes(), digest_size=16).digest())
+        if key not in self._found:
+            if len(self._found) >= self._kept:
+                self._found.clear()
+            self._found[key] = look()
+        return self._found[key]
 
 
 def distinct(pictures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -204,38 +225,41 @@ def _interior_templates(bank: TemplateBank, k: int) -> np.ndarray:
     return middles
 
 
-def squared_distances(vectors: np.ndarray, templates: np.ndarray) -> np.ndarray:
+def squared_distances(vectors: np.ndarray, templates: np.ndarray, *, exact: bool = False) -> np.ndarray:
     """(cells, templates) squared distances between rows, by expansion: |a|^2 + |b|^2 - 2 a.b, one
-    matrix product for all pairs. Both sides are taken relative to the templates' mean first, and in
-    float64: in float32 the expansion of two ~200-level pictures cancels to within a few units, a large
-    error on a near-perfect match, and its rounding depends on how many rows one product has, so a
-    cell's score depended on how many (distinct) cells were read with it."""
-    centre, b, b_squared = _template_side(templates)
-    a = vectors.astype(np.float64) - centre
+    matrix product for all pairs. Both sides are taken relative to the templates' mean first: in
+    float32 the expansion of two ~200-level pictures cancels to within a few units, which is a large
+    error on a near-perfect match. ``exact``: in float64, where a cell's score must not depend on how
+    many other rows one product has (float32 rounds differently with the product's size): what a
+    reading says of a cell is then the same whether the board or only the cells that changed are read."""
+    dtype = np.float64 if exact else np.float32
+    centre, b, b_squared = _template_side(templates, dtype)
+    a = vectors.astype(dtype, copy=False) - centre
     sq = (a * a).sum(axis=1)[:, None] + b_squared[None, :] - 2.0 * (a @ b.T)
     return np.maximum(sq, 0.0)
 
 
 # What ``squared_distances`` works out of the templates alone, kept for read-only template arrays that
 # own their pixels (a skin's banks: compared with a few cells at a time, thousands of times a locate,
-# the templates' side was most of the cost). By the array's id, with a weak reference to check it is
-# the same array.
-_TEMPLATE_SIDES: collections.OrderedDict[int, tuple] = collections.OrderedDict()
+# the templates' side was most of the cost). By the array's id and the precision, with a weak reference
+# to check it is the same array.
+_TEMPLATE_SIDES: collections.OrderedDict[tuple, tuple] = collections.OrderedDict()
 _TEMPLATE_SIDES_KEPT = 256
 
 
-def _template_side(templates: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The templates' mean, the templates less it, and their squared lengths (float64)."""
+def _template_side(templates: np.ndarray, dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The templates' mean, the templates less it, and their squared lengths, in ``dtype``."""
     fixed = not templates.flags.writeable and templates.base is None
+    key = (id(templates), np.dtype(dtype).str)
     if fixed:
-        kept = _TEMPLATE_SIDES.get(id(templates))
+        kept = _TEMPLATE_SIDES.get(key)
         if kept is not None and kept[0]() is templates:
             return kept[1]
-    centre = templates.mean(axis=0, dtype=np.float64)
-    b = templates - centre
+    centre = templates.mean(axis=0, dtype=np.float64).astype(dtype)
+    b = templates.astype(dtype, copy=False) - centre
     side = (centre, b, (b * b).sum(axis=1))
     if fixed:
-        _TEMPLATE_SIDES[id(templates)] = (weakref.ref(templates), side)
+        _TEMPLATE_SIDES[key] = (weakref.ref(templates), side)
         while len(_TEMPLATE_SIDES) > _TEMPLATE_SIDES_KEPT:
             _TEMPLATE_SIDES.popitem(last=False)
     return side
@@ -268,7 +292,7 @@ def pattern_states(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> 
     pictures, inverse = distinct(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
     vectors = soften(pictures).reshape(-1, CANONICAL * CANONICAL * 3)
     patterns = _patterns(_middle(vectors))
-    shape = np.sqrt(squared_distances(patterns, _template_patterns(bank)) / patterns.shape[1])
+    shape = np.sqrt(squared_distances(patterns, _template_patterns(bank), exact=True) / patterns.shape[1])
     per_char = np.minimum.reduceat(shape, bank.starts, axis=1)[inverse]
     order = np.array(bank.char_order)
     column = {char: k for k, char in enumerate(bank.char_order)}

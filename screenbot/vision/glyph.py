@@ -13,12 +13,11 @@ fit, and the cell is read only when one state fits clearly better than every oth
 from __future__ import annotations
 
 import functools
-import hashlib
 
 import numpy as np
 
 from ..geometry import Lattice
-from .cells import CellMatches, confidence, squared_distances
+from .cells import ByPicture, CellMatches, confidence, squared_distances
 from .skins import Skin
 
 # The side (px) both the cell and the pictures are scaled to for this look: fine enough for a glyph
@@ -63,19 +62,13 @@ def glyph_look(frame: np.ndarray, lattice: Lattice, skin: Skin, index: int):
     picture: a board's weak cells are mostly drawn alike, pixel for pixel (a won board's flags), and
     the frames of a game in play show them again and again."""
     region = _around(frame, lattice, index)
-    key = (skin, region.shape, hashlib.blake2b(region.tobytes(), digest_size=16).digest())
-    if key not in _looked:
-        if len(_looked) > LOOKED_KEPT:
-            _looked.clear()
-        _looked[key] = _fits(region, *_middles(skin)) + [("", np.inf)]
-    ranked = _looked[key]
+    ranked = _looked.get(region, (skin,), lambda: _fits(region, *_middles(skin)) + [("", np.inf)])
     (best, best_rms), (second, second_rms) = ranked[0], ranked[1]
     return (best, best_rms), (second, second_rms), float(confidence(np.array([best_rms]), np.array([second_rms]))[0])
 
 
-# Regions already looked at: (skin, shape, digest of the pixels) -> states ranked by fit.
-_looked: dict[tuple, list] = {}
-LOOKED_KEPT = 5_000
+# Regions already looked at, with each skin: the states ranked by fit.
+_looked = ByPicture(5_000)
 
 
 def _around(frame: np.ndarray, lattice: Lattice, index: int) -> np.ndarray:
@@ -132,6 +125,7 @@ def _middles(skin: Skin) -> tuple[tuple[str, ...], np.ndarray]:
             chars.append(template.char)
             middles.append(_soft(zoomed[start : start + side, start : start + side]).reshape(-1))
     chars, matrix = _distinct(np.array(chars), np.stack(middles))
+    matrix.flags.writeable = False  # so that ``squared_distances`` keeps what it works out of them
     return tuple(chars), matrix
 
 

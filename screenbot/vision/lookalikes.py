@@ -9,7 +9,7 @@ import functools
 import numpy as np
 
 from ..geometry import Lattice
-from .cells import RMS_SCALE, CellMatches
+from .cells import RMS_SCALE, ByPicture, CellMatches
 from .glyph import glyph_look
 from .skins import Skin
 
@@ -130,7 +130,12 @@ def _mark_share(frame: np.ndarray, rect, skin: Skin, pair: tuple[str, str], *,
         return None, False
     region, ink_first, ink_second, own_size = reference
     cell = frame[rect.top : rect.top + rect.height, rect.left : rect.left + rect.width]
-    return (_ink(cell, region) - ink_first) / (ink_second - ink_first), own_size
+    ink = _inked.get(cell, (skin, pair, any_size), lambda: _ink(cell, region))
+    return (ink - ink_first) / (ink_second - ink_first), own_size
+
+
+# Cells already weighed, with each skin, pair and choice of captures: their ink where the mark is.
+_inked = ByPicture(5_000)
 
 
 @functools.lru_cache(maxsize=256)
