@@ -42,3 +42,26 @@ def test_boxes_scaled_a_run_at_a_time_are_the_boxes_scaled_one_at_a_time():
             if not np.array_equal(cell_images(frame, lattice, size), _one_box_at_a_time(frame, lattice, size)):
                 differing.append(f"pitch {pitch[0]:.2f}x{pitch[1]:.2f}, {rows}x{cols}, to {size} px")
     assert not differing, f"{REPLAY}: {differing}"
+
+
+def test_cells_matched_once_per_distinct_picture_match_as_when_matched_one_by_one():
+    """``match_cells`` matches each distinct picture of a stack once (``cells.distinct``); a stack of
+    pictures drawn at random from a few, repeated in a random order, gets for every cell what matching
+    that cell alone gives (the same state, the same confidence)."""
+    from screenbot.vision.cells import distinct, match_cells
+    from screenbot.vision.skins import CANONICAL
+    from screenbot.vision import load_skins
+
+    rng = np.random.default_rng(random.Random(f"{SEED}-distinct").randrange(2**32))
+    skin = load_skins()["gnome-mines"]
+    bank = skin.bank((24.0, 24.0))
+    few = bank.pictures[rng.choice(len(bank.pictures), 5, replace=False)].astype(np.int16)
+    few = np.clip(few + rng.integers(-20, 21, few.shape), 0, 255).astype(np.uint8)
+    stack = few[rng.integers(0, len(few), 40)]
+    pictures, inverse = distinct(stack)
+    assert len(pictures) <= len(few) and np.array_equal(pictures[inverse], stack), REPLAY
+    together = match_cells(stack, bank)
+    for i, picture in enumerate(stack):
+        alone = match_cells(picture.reshape(1, CANONICAL, CANONICAL, 3), bank)
+        assert together.chars[i] == alone.chars[0], REPLAY
+        assert abs(together.confidence[i] - alone.confidence[0]) < 1e-9, REPLAY

@@ -8,8 +8,9 @@ a change of the game to the overlay showing it at about one display frame (``pyt
 Reading happens with the overlay up: the ``FRAME`` style never draws over the part of a cell the
 recognizer looks at, so our own marks are not read as cells (the same holds for ``screenbot play``
 running next to us). Over a look told by its cells' edges (``HintConfig.edges_tell_cells``) the marks
-leave windows over those edges, and a changed cell is read only once its mark is taken off. Only a fresh locate (start, resized window) hides the overlay first, because
-locating looks at the whole window.
+leave windows over those edges, and a changed cell is read only once its mark is taken off. Only a
+fresh locate (start, resized window) hides the overlay first, because locating looks at the whole
+window.
 
 Everything it touches is passed in (screen, vision, overlay window, observer), so the session runs in
 tests against the package's fakes as well as on a real X display.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import hashlib
 import weakref
 from dataclasses import dataclass
 
@@ -191,8 +192,6 @@ class ByPicture:
 
     def get(self, picture: np.ndarray, context: tuple, look):
         """``look()``'s answer for ``picture`` in ``context`` (what else the answer depends on)."""
-        import hashlib
-
         key = (context, picture.shape, hashlib.blake2b(np.ascontiguousarray(picture).tobytes(), digest_size=16).digest())
         if key not in self._found:
             if len(self._found) >= self._kept:
@@ -210,8 +209,7 @@ def distinct(pictures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     inverse = np.fromiter((index.setdefault(row.tobytes(), len(index)) for row in flat), dtype=np.intp, count=len(flat))
     if len(index) == len(flat):
         return pictures, inverse
-    first = np.empty(len(index), dtype=np.intp)
-    first[inverse[::-1]] = np.arange(len(flat) - 1, -1, -1)
+    _, first = np.unique(inverse, return_index=True)  # ids count up in order of first appearance
     return pictures[first], inverse
 
 
