@@ -236,8 +236,10 @@ def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.n
     end = round(across[-1])
     places, width = _piece_places(view, along)
     # Where a piece may repeat: every cell of the board, a pixel either way.
-    origins = np.array([(y, x) for row_start in across[:-1] for y in (round(row_start) + d for d in (-1, 0, 1))
-                        for start in (round(a) for a in along[:-1]) for x in (start - 1, start, start + 1)])
+    slips = np.array((-1, 0, 1))
+    ys = (np.array([round(v) for v in across[:-1]])[:, None] + slips).ravel()
+    xs = (np.array([round(v) for v in along[:-1]])[:, None] + slips).ravel()
+    origins = np.stack(np.meshgrid(ys, xs, indexing="ij"), axis=-1).reshape(-1, 2)
     origins = origins[(origins[:, 0] >= 0) & (origins[:, 0] + depth <= end)
                       & (origins[:, 1] >= 0) & (origins[:, 1] + width <= view.shape[1])]
     pieces = [view[end : end + depth, x : x + width] for x in places]
