@@ -143,6 +143,8 @@ class SafeReader:
                 )
             except (UnrecognizedCellError, BoardNotFoundError) as exc:
                 unreadable, problems = exc, [Problem(str(exc), UNREADABLE)]
+                if self._withdraw_taught("read", problems):
+                    continue  # the same frame, read again without them, before anything is done about it
                 # At the first unreadable frame, which may come after a frame that did not yet show the
                 # last click (the winning one, whose dialog then covers the board).
                 if not looked_for_dialogs:
@@ -261,13 +263,7 @@ class SafeReader:
             frame, changed = again.frame, changed or again.changed
         if unreadable is not None:
             return self.recover_lost_board(located, frame, unreadable, previous)
-        forget = getattr(self.env.vision, "forget_taught", None)
-        if reading is not None and forget is not None and forget():
-            # Pictures named at a game's end are a guess the board made; a contradiction withdraws them.
-            log.warning("the board cannot be right with the pictures taught this session (%s): read again "
-                        "without them", "; ".join(problems[:3]))
-            # The last reading came from them too: it is no measure of this one.
-            self.reader = ChangedCellsReader(self.env.vision)
+        if reading is not None and self._withdraw_taught("right", problems):
             return self._read(located, frame, True, None, (), last_try=last_try)
         path = save_frame(frame, self.config.failure_dir, "inconsistent") if last_try else None
         if reading is not None and previous is not None:
@@ -282,6 +278,20 @@ class SafeReader:
                else ""),
             frame_path=path,
         )
+
+    def _withdraw_taught(self, what: str, problems: list[Problem]) -> bool:
+        """Withdraw the pictures taught this session, if any, because the board cannot be ``what``
+        ("read", "right") with them; True when there were some. Pictures named at a game's end are a
+        guess from one frame: a 4 named a 3 makes boards impossible (KMines in CI), and a picture of
+        something else named a 1 makes every real 1 unlike "the" 1 of its size, refused (CI run 75)."""
+        forget = getattr(self.env.vision, "forget_taught", None)
+        if forget is None or not forget():
+            return False
+        log.warning("the board cannot be %s with the pictures taught this session (%s): read again without them",
+                    what, "; ".join(str(p) for p in problems[:3]))
+        # The last reading came from them too: it is no measure of the next.
+        self.reader = ChangedCellsReader(self.env.vision)
+        return True
 
     def may_have_won(self, located: Located, frame: np.ndarray, previous, last_actions) -> bool:
         """Whether to close a win dialog that may now hide the board (with the profile's after-win
