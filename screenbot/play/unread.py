@@ -13,17 +13,22 @@ from .observer import LOST, WON
 
 
 def name_unread(board: Board, mine_total: int | None, outcome: str) -> dict[tuple[int, int], str]:
-    """The number each UNREAD cell of a finished ``board`` shows, where the board tells it; {} when it
-    does not (the mines are not all shown, or the total is unknown)."""
+    """The number each UNREAD cell of a finished ``board`` shows, where the board tells it and the board
+    reads that number nowhere else; {} when it does not (the mines are not all shown, or the total is
+    unknown)."""
     cells = [(r, c) for r, c, ch in board.cells() if ch == UNREAD]
     mines = _mines(board, mine_total, outcome) if cells else None
     if mines is None:
         return {}
+    # A number the board shows read elsewhere is one the skin knows at this size: a cell of it that did
+    # not read was something else (caught mid-redraw, lit under the pointer), and its picture, taught
+    # as "the" picture of that number, would make every real one unlike it (CI run 75).
+    known = {ch for _, _, ch in board.cells() if ch in NUMBERS[1:]}
     named = {}
     for r, c in cells:
-        count = sum(p in mines for p in neighbours(board.rows, board.cols, r, c))
-        if str(count) in NUMBERS[1:]:
-            named[(r, c)] = str(count)
+        count = str(sum(p in mines for p in neighbours(board.rows, board.cols, r, c)))
+        if count in NUMBERS[1:] and count not in known:
+            named[(r, c)] = count
     return named
 
 
