@@ -88,9 +88,10 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
 def between_lookalikes(first: CellMatches, threshold: float) -> np.ndarray:
     """The cells the first look leaves weak between the two states of a LOOKALIKE pair: the mark alone
     decides them (``judge_lookalikes``), whatever another look at their picture makes of them."""
-    pairs = np.array([frozenset((best, second)) in LOOKALIKE for best, second in zip(first.chars, first.second_chars)],
-                     dtype=bool)
-    return (first.confidence < threshold) & pairs
+    between = first.confidence < threshold
+    for index in np.flatnonzero(between):
+        between[index] = frozenset((first.chars[index], first.second_chars[index])) in LOOKALIKE
+    return between
 
 
 def _lookalike_pair(best: str, second: str, judged: str | None) -> frozenset | None:
