@@ -423,3 +423,34 @@ def test_a_live_hint_follows_a_game_played_under_it(desktop, client):
     finally:
         overlay.close()
         game.close()
+
+
+def test_play_beside_a_live_hint(desktop):
+    """``screenbot play`` beside ``screenbot hint`` on the same gnome-mines, each in its own process, as
+    the README says they may run: play takes the overlay off the screen around its locates, and it
+    comes back; that return was once taken for another program's window arriving over the board, and
+    play stopped at once ("covered by another window ('screenbot hint overlay' ...)"). The overlay is
+    click-through and read through: play plays its games to their ends, and the hint follows them."""
+    import json
+    import subprocess
+    import sys
+
+    from screenbot.desktop.clients import start_gnome_mines
+
+    with start_gnome_mines(level="small", window_size=(600, 500)) as game:
+        time.sleep(0.5)
+        hint = subprocess.Popen([sys.executable, "-m", "screenbot", "hint", "--client", "gnome-mines", "--seconds", "90",
+                                 "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(3)  # the overlay up
+            play = subprocess.run([sys.executable, "-m", "screenbot", "play", "--client", "gnome-mines", "--games", "3",
+                                   "--json"], capture_output=True, text=True, timeout=240)
+        finally:
+            hint.terminate()
+            out, err = hint.communicate(timeout=30)
+        running = game.exists()
+    summary = json.loads(play.stdout.strip().splitlines()[-1]) if play.stdout.strip() else {}
+    assert play.returncode == 0 and summary.get("aborted") == 0, (play.returncode, play.stderr[-3000:])
+    assert summary["wins"] + summary["losses"] == 3, summary
+    assert json.loads(out.strip().splitlines()[-1])["updates"] >= 2, (out, err[-2000:])
+    assert running, "the client is gone"

@@ -13,6 +13,7 @@ import re
 from ...errors import DisplayError, WindowGoneError
 from ...geometry import Rect
 from ...streams import prints_logged
+from .hiding import WM_CLASS as OVERLAY_CLASS
 
 log = logging.getLogger(__name__)
 
@@ -314,5 +315,13 @@ class WindowArrivals:
         client = next(_client_windows(self._conn, frame), frame)
         pid = _window_pid(self._conn, client)
         if pid is not None and pid in (self._game_pid, os.getpid()):
+            return None
+        try:
+            overlay = client.get_wm_class() == OVERLAY_CLASS
+        except Exception:  # gone meanwhile
+            return None
+        if overlay:
+            # A screenbot hint overlay (another process's: ``screenbot hint`` beside ``play``): clicks go
+            # through it to the game, and the board reads through it; it comes back after every locate.
             return None
         return _window_name(self._conn, client) or f"0x{client.id:x}", client
