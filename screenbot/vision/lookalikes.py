@@ -90,7 +90,7 @@ def between_lookalikes(first: CellMatches, threshold: float) -> np.ndarray:
     decides them (``judge_lookalikes``), whatever another look at their picture makes of them."""
     between = first.confidence < threshold
     for index in np.flatnonzero(between):
-        between[index] = frozenset((first.chars[index], first.second_chars[index])) in LOOKALIKE
+        between[index] = _lookalike_pair(first.chars[index], first.second_chars[index], None) is not None
     return between
 
 

@@ -194,7 +194,7 @@ def _judged_by_structure(frame: np.ndarray, lattice: Lattice):
 
 
 def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Lattice, bank,
-                         threshold: float, skip: np.ndarray | None = None) -> CellMatches:
+                         threshold: float, skip: np.ndarray) -> CellMatches:
     """Weak cells get a second look with their box moved by up to SHIFT_REACH pitch each way.
 
     A straight lattice cannot follow a toolkit that gives some cells a pixel more than others
@@ -205,7 +205,7 @@ def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Latti
     the softened canonical picture by less than a pixel), then every pixel around the best of those;
     all weak cells in one call a stage (each call's fixed work cost as much as its matching).
     """
-    weak = np.flatnonzero((matches.confidence < threshold) & (True if skip is None else ~skip))
+    weak = np.flatnonzero((matches.confidence < threshold) & ~skip)
     if not len(weak):
         return matches
     reach = [max(MIN_SHIFT, round(SHIFT_REACH * pitch)) for pitch in lattice.pitch]
