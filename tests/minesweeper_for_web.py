@@ -76,11 +76,11 @@ MINES_JS = """
   return out; })()
 """
 
-# Each field's box on the page (CSS pixels, the viewport's).
+# Each field's box on the page (device pixels of the viewport: CSS pixels times the device scale factor).
 FIELDS_JS = """
 (() => Array.from(document.getElementById('game').shadowRoot.querySelectorAll('.sweeper-field')).map(f => {
-  const r = f.getBoundingClientRect();
-  return [Number(f.dataset.row), Number(f.dataset.column), r.left, r.top, r.width, r.height];
+  const r = f.getBoundingClientRect(), d = window.devicePixelRatio;
+  return [Number(f.dataset.row), Number(f.dataset.column), r.left * d, r.top * d, r.width * d, r.height * d];
 }))()
 """
 
@@ -96,11 +96,13 @@ def page_folder() -> Path:
     return package.parent
 
 
-def start(rows: int = 9, columns: int = 9, bombs: int = 10, window_size: tuple[int, int] = (1000, 900)) -> ClientWindow:
-    """The page in Chromium (with its DevTools port open, for ``board_text``) on the current display."""
+def start(rows: int = 9, columns: int = 9, bombs: int = 10, window_size: tuple[int, int] = (1000, 900),
+          scale: float = 1.0) -> ClientWindow:
+    """The page in Chromium (with its DevTools port open, for ``board_text``) on the current display;
+    ``scale``: Chromium's device scale factor (a desktop's scaling, as a browser's zoom draws too)."""
     chromium = launch_for("react-minesweeper").command  # the same Chromium and options as the shipped page
     return start_page("minesweeper-for-web", page_folder(), f"classic.html?rows={rows}&columns={columns}&bombs={bombs}",
-                      TITLE, chromium, window_size=window_size, devtools=True)
+                      TITLE, chromium, window_size=window_size, devtools=True, scale=scale)
 
 
 if __name__ == "__main__":

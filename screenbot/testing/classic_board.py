@@ -75,7 +75,7 @@ def single_number_game(rng: random.Random, rows: int, cols: int) -> list[str]:
     return ["".join(number if (r, c) == (row, col) else "#" for c in range(cols)) for r in range(rows)]
 
 
-def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24,
+def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24, frame: int = 3,
          mine_scale: float = 1.0, number_scale: float = 1.0, stipple: bool = False) -> tuple[np.ndarray, tuple[int, int]]:
     """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
     left, light bottom and right, as every client in the look draws round its board); (picture, origin
@@ -84,10 +84,9 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     the numbers' size and weight, 1 the usual; a bold font fills most of its cell (minesweeper-for-web's
     SVG digits span four fifths of it, covering over half of the ring just inside its edge). ``stipple``: the
     covered cells' faces are a one-pixel checkerboard of black and white, as Windows' black-and-white
-    mode draws them."""
+    mode draws them. ``frame``: the frame's width (px; a page drawn at 80% draws its 3 px frame in 2)."""
     rows, cols = len(board), len(board[0])
     image = np.full((rows * pitch + 2 * margin, cols * pitch + 2 * margin, 3), FACE, dtype=np.uint8)
-    frame = 3
     top, left, bottom, right = margin - frame, margin - frame, margin + rows * pitch + frame, margin + cols * pitch + frame
     image[top:bottom, left:right] = LIGHT
     image[top : bottom - frame, left : right - frame] = (0, 0, 0) if stipple else DARK  # black and white only

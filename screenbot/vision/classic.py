@@ -702,26 +702,38 @@ def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str, mine: tuple[np
     with none, is not the frame, though to the other tests it looks like the board's end.
 
     Each side's lines of pixels are compared from where they become what lies beyond (the last line
-    looked at) inwards, FRAME_REACH lines, into the board's own where the frame is thinner: a lattice
-    a pixel or two off puts the last cells' own pixels before one frame and not the other."""
+    looked at) inwards, as many as the thicker frame has, up to FRAME_REACH: a lattice a pixel or two
+    off puts the last cells' own pixels before one frame and not the other, and what covers a line of
+    cells along its length with no border of its own shows that line's last pixels (a covered row's
+    dark bevel, 2 px), a frame thinner than its partner's. Not more: a frame thinner than FRAME_REACH
+    on both sides (a page's 3 px frame drawn at 80% is 2 px) would bring in the board's own cells,
+    which differ from side to side (covered cells' light bevels along one, open cells along the
+    other: minesweeper-for-web at 80% was refused so once a cell was open). A line fewer where the
+    board's edges fall between pixels (a page at 76%: a blend of frame and cell on one side, a cell's
+    bevel on the other). A side with no frame within reach is compared by its last line inside the
+    board."""
     if mine is None or theirs is None:
         return True  # the picture ends within reach: nothing to compare
     (profile, end), (their_profile, their_end) = mine, theirs
     if end == their_end == FRAME_REACH:
         return True  # no frame within reach on either side (``_framed`` judges that)
-    lines = profile[end - FRAME_REACH : end]
-    if np.abs(lines - their_profile[their_end - FRAME_REACH : their_end]).max() > SAME_CELL:
+    depth = max(1, min(FRAME_REACH, max(end, their_end) - FRAME_REACH))
+    edges = (*lattice.col_edges()[:: lattice.cols], *lattice.row_edges()[:: lattice.rows])
+    if depth > 1 and any(edge != round(edge) for edge in edges):
+        depth -= 1  # the board's edges fall between pixels: its first line may count as the frame's on one side
+    lines = profile[end - depth : end]
+    if np.abs(lines - their_profile[their_end - depth : their_end]).max() > SAME_CELL:
         return False
     # And it turns at the board's corners, where a window's edge (a line of it) runs on unbroken past
     # both, through the partner sides' frames and beyond (a client's panel above the board can have a
     # frame in line with the board's, but a gap lies between them).
     rect = lattice.board_rect()
     length = rect.height if side in ("left", "right") else rect.width
-    at, reach = (end - 2 * FRAME_REACH, end - FRAME_REACH), FRAME_DEPTH + FRAME_REACH
-    runs_on = np.ones(FRAME_REACH, dtype=bool)
+    at, reach = (end - FRAME_REACH - depth, end - FRAME_REACH), FRAME_DEPTH + FRAME_REACH
+    runs_on = np.ones(depth, dtype=bool)
     for span in ((-reach, 0), (length, length + reach)):
         part = _beside(frame, rect, side, at, span).astype(np.float32)
-        if part.shape[:2] != (reach, FRAME_REACH):
+        if part.shape[:2] != (reach, depth):
             return True  # the picture ends there: nothing to tell
         runs_on &= (np.abs(part - lines).max(axis=2) <= SAME_CELL).mean(axis=0) >= FRAME_RUN
     return not runs_on.any()

@@ -142,6 +142,15 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     if families and (found is None or found.unmatched):
         # No taught client's pictures fit: a look read from its structure may (the classic look).
         return _judge_family(frame, grid, families[0])
+    if families and found.lattice is None and found.confidence < CERTAIN:
+        # A taught client's pictures fit the cells only roughly, then the board they placed was refused
+        # (cut, drawn over, going on): placed by another client's pictures, the board can take in what
+        # lies round it (minesweeper-for-web at 90%: kmines' pictures grew it by its panel's margin,
+        # whose white edge and grey repeat a covered cell's top, and the board was refused as cut).
+        # The look read from its structure judges the grid on its own, with the same checks of its
+        # edges, and is taken where it finds the whole board; else the refusal stands.
+        family = _judge_family(frame, grid, families[0])
+        return family if family.lattice is not None else found
     if families and found.lattice is not None and found.confidence < CERTAIN:
         # A taught client's pictures fit the cells' pattern only roughly: another client drawn alike
         # may be before us (a classic-look page with react-minesweeper's grey raised cells, 4 levels
@@ -263,25 +272,25 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
     skin = next(s for s in skins if s.name == lattice.skin)
     whole, going_on = grow(frame, lattice, skin)
     if going_on:
-        return Found(grid, None, 0.0, f"cells of {skin.name} go on past its {' and '.join(going_on)} side: only part "
-                                      f"of the board was found")
+        return Found(grid, None, score, f"cells of {skin.name} go on past its {' and '.join(going_on)} side: only "
+                                        f"part of the board was found")
     if whole != lattice:
         # Lines of cells the structure did not see as cells (a stipple, faces cut by digits), read as
         # cells by the skin: the board is bigger than the grid found. Checked again as a whole.
         rect = whole.board_rect()
         if rect.left < EDGE_MARGIN or rect.top < EDGE_MARGIN or rect.right > width - EDGE_MARGIN or rect.bottom > height - EDGE_MARGIN:
-            return Found(grid, None, 0.0, "its cells go on to the edge of the picture (partly off screen)")
+            return Found(grid, None, score, "its cells go on to the edge of the picture (partly off screen)")
         lattice = refine(frame, skin, whole, (1.0, 1.0))
         score = float(_cell_scores(frame, lattice, skin).mean())
         if score < SKIN_MATCH:
             return Found(grid, None, score, f"grown over the cells past its sides, it matches {skin.name} poorly ({score:.2f})")
     edges = _edge_refusal(frame, lattice)
     if edges:
-        return Found(grid, None, 0.0, edges)
+        return Found(grid, None, score, edges)
     over = sides_drawn_over(frame, lattice, skin)
     if over:
-        return Found(grid, None, 0.0, f"its {' and '.join(over)} line of cells is partly hidden along its length (a "
-                                      f"window's border or another window drawn over it): its cells cannot be read")
+        return Found(grid, None, score, f"its {' and '.join(over)} line of cells is partly hidden along its length "
+                                        f"(a window's border or another window drawn over it): its cells cannot be read")
     return Found(grid, lattice, score, _short_of_standard(lattice, skin))
 
 
