@@ -127,11 +127,12 @@ def test_minesweeper_for_web_is_played_untaught_and_its_page_agrees(tmp_path):
     from .test_e2e_play import check, play_in_child
 
     rng = random.Random(f"{SEED}-minesweeper-for-web-play")
-    rows, cols = rng.randint(8, 14), rng.randint(8, 20)
+    scale = round(rng.uniform(0.67, 1.25), 2)  # as in the test above
+    rows, cols = rng.randint(8, min(14, int((1000 / scale - 300) / 40))), rng.randint(8, min(20, int((1200 / scale - 100) / 40)))
     bombs = max(2, round(rows * cols * rng.uniform(0.08, 0.14)))
-    print(f"minesweeper-for-web {rows}x{cols} with {bombs} mines, {REPLAY}")
+    print(f"minesweeper-for-web {rows}x{cols} with {bombs} mines at device scale {scale}, {REPLAY}")
     games = 3
-    with VirtualDisplay(), start(rows, cols, bombs, window_size=(1200, 1000)) as client:
+    with VirtualDisplay(), start(rows, cols, bombs, window_size=(1200, 1000), scale=scale) as client:
         report = play_in_child(client, "classic", games, tmp_path, located=True, devtools_port=client.devtools_port,
                                page="classic.html", state_js=STATE_JS)
     check(report, games)
