@@ -4,8 +4,9 @@ no skin was taught on, read as ``screenbot read`` reads a screenshot: with every
 
 Its grey raised cells fit react-minesweeper's pictures roughly (0.76) and its colours not at all: read
 as react-minesweeper, the board was refused for its colours ("differ from the skin's by about 4
-levels"). Each run draws a board size and plays one game on it by the page's own truth: the fresh
-board, the board after a few opens, with flags (Ctrl+click, the client's way), and the lost board.
+levels"). Each run draws a device scale (0.67-1.25: a desktop's scaling or a page zoom) and a board
+size, and plays one game on it by the page's own truth: the fresh board, the board after a few opens,
+with flags (Ctrl+click, the client's way), and the lost board.
 Every screenshot must read exactly or be refused with a reason, never wrong; the fresh board and at
 least half of the others must read. The seed is printed (replay: SCREENBOT_RANDOM_SEED=<seed>).
 """
