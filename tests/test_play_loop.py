@@ -738,6 +738,25 @@ def test_inconsistent_reading_is_never_acted_on(tmp_path):
     assert info.value.frame_path is not None
 
 
+@pytest.mark.parametrize("overlays", [0, 1])
+def test_a_board_that_cannot_be_right_under_a_hint_overlay_names_the_overlay(overlays, tmp_path):
+    """``play`` beside a live ``hint``: the board is read through the overlay's marks, which in the
+    classic look hide the bevels that tell a covered cell from an open one. A board that then cannot
+    be right stops play, and the message says a hint overlay is over the game (before: only that the
+    board cannot be right); with no overlay found at the last locate, it says nothing of one."""
+    import contextlib
+
+    client = SimulatedClient(16, 30, 99, seed=9)
+    player = Player(screen=client, screen_rect=client.screen_rect, mouse=client,
+                    vision=LyingVision(after=3, pitch=client.pitch), profile=GNOME_LIKE,
+                    config=PlayConfig(failure_dir=tmp_path, games=1), window=client, sleep=lambda s: None,
+                    overlays_hidden=lambda: contextlib.nullcontext(overlays))
+    with pytest.raises(InconsistentReadingError) as info:
+        player.play()
+    assert ("a screenbot hint overlay is over the game" in str(info.value)) == bool(overlays), str(info.value)
+    assert_clicks_on_board(client)
+
+
 class NoSolutionVision(FlatVision):
     """From the 3rd reading on (the 1st is the check for a finished game, the 2nd the first move's),
     reads the top-left corner as a 1 that no placement of mines can satisfy."""

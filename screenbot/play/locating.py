@@ -52,6 +52,7 @@ class BoardTracker:
     # screen meanwhile (the desktop's ``overlays_hidden``); reading works through it.
     overlays_hidden: Callable[[], ContextManager[object]] = contextlib.nullcontext
     located: Located | None = field(default=None, init=False)  # where the board was last found
+    overlays_over: bool = field(default=False, init=False)  # a hint overlay was over the game at the last look
     resized_at: float | None = field(default=None, init=False)  # when the window was last seen to change size
 
     def locate(self) -> Located:
@@ -79,7 +80,8 @@ class BoardTracker:
         # Locating checks the ring of pixels around the board (to refuse a partly hidden board), so it
         # needs some screen around the window too.
         area = window.expanded(LOCATE_MARGIN).clipped(self.env.screen_rect) if window is not None else self.env.screen_rect
-        with self.overlays_hidden():
+        with self.overlays_hidden() as hidden:
+            self.overlays_over = bool(hidden)
             return self.env.screen.grab(area.as_region()), area, window
 
     def _check_options(self, rows: int, cols: int) -> None:
@@ -219,6 +221,14 @@ class BoardTracker:
 
     def own_windows_over(self, located: Located) -> list[str]:
         return self.env.window.windows_over(located.geometry.inner_rect(), own=True) if self.env.window is not None else []
+
+    def overlay_note(self) -> str:
+        """Why a board that cannot be right may be so, when a hint overlay lay over the game at the last
+        look: the board is read through its marks, which hide what tells some looks' cells apart."""
+        if not self.overlays_over:
+            return ""
+        return ("; a screenbot hint overlay is over the game, and its marks can hide what tells its cells apart "
+                "(in the classic look, the bevels of covered cells): stop the hint to play")
 
     def dialog_note(self, located: Located) -> str:
         """": a window of the game itself (TITLE) is over it" when one lies over the board."""

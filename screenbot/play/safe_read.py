@@ -272,7 +272,7 @@ class SafeReader:
                      "\n".join(previous.grid), "\n".join(reading.board.grid))
         raise InconsistentReadingError(
             f"the board read from the screen cannot be right{self.tracker.dialog_note(located)} ({'; '.join(problems[:3])}); "
-            "nothing was clicked on it"
+            f"nothing was clicked on it{self.tracker.overlay_note()}"
             + ("; the client took none of the flag clicks: if it flags another way (Ctrl+click), 'screenbot learn' "
                "finds it, or set \"flag_keys\" in the \"play\" section of the skin's profile.json" if flags_unshown(problems)
                else ""),
