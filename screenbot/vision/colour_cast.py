@@ -142,6 +142,13 @@ def restore_16_bit(frame: np.ndarray) -> tuple[np.ndarray, bool]:
     return _restored(frame), True
 
 
+def restored_16_bit(frame: np.ndarray) -> bool:
+    """Whether ``frame`` is a 16-bit capture as ``restore_16_bit`` restored it (every pixel's dropped
+    bits at the middle of their range): its colours are to be compared with the pictures as such a
+    capture shows them (``colour_offset``'s ``sixteen_bit``)."""
+    return frame.size > 0 and bool(((frame & _DROPPED) == _MIDDLE).all())
+
+
 # The low bits a 16-bit (5-6-5) capture drops, per channel in BGR order, and the middle of their range.
 _DROPPED = np.array([7, 3, 7], np.uint8)
 _MIDDLE = np.array([4, 2, 4], np.uint8)
