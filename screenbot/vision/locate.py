@@ -55,6 +55,7 @@ class Found:
     confidence: float
     refusal: str = ""
     unmatched: bool = False  # refused because no skin's pictures fit its cells
+    grown: bool = False  # refused once the skin's pictures had grown the board past the grid found
 
     def describe(self) -> str:
         what = f"{self.lattice.skin} " if self.lattice is not None else ""
@@ -142,13 +143,15 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     if families and (found is None or found.unmatched):
         # No taught client's pictures fit: a look read from its structure may (the classic look).
         return _judge_family(frame, grid, families[0])
-    if families and found.lattice is None and found.confidence < CERTAIN:
-        # A taught client's pictures fit the cells only roughly, then the board they placed was refused
-        # (cut, drawn over, going on): placed by another client's pictures, the board can take in what
-        # lies round it (minesweeper-for-web at 90%: kmines' pictures grew it by its panel's margin,
-        # whose white edge and grey repeat a covered cell's top, and the board was refused as cut).
+    if families and found.grown and found.confidence < CERTAIN:
+        # A taught client's pictures fit the cells only roughly, grew the board past the grid found,
+        # and the board so grown was refused (cut, drawn over): another client's pictures can take in
+        # what lies round the board (minesweeper-for-web at 90%: kmines' pictures grew it by its panel's
+        # margin, whose white edge and grey repeat a covered cell's top, and it was refused as cut).
         # The look read from its structure judges the grid on its own, with the same checks of its
-        # edges, and is taken where it finds the whole board; else the refusal stands.
+        # edges, and is taken where it finds the whole board; else the refusal stands. (Not for other
+        # refusals: there the grid itself is what is refused, and a board under a dialog is looked
+        # for several times a second.)
         family = _judge_family(frame, grid, families[0])
         return family if family.lattice is not None else found
     if families and found.lattice is not None and found.confidence < CERTAIN:
@@ -277,23 +280,26 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
     if going_on:
         return Found(grid, None, score, f"cells of {skin.name} go on past its {' and '.join(going_on)} side: only "
                                         f"part of the board was found")
-    if whole != lattice:
+    grown = whole != lattice
+    if grown:
         # Lines of cells the structure did not see as cells (a stipple, faces cut by digits), read as
         # cells by the skin: the board is bigger than the grid found. Checked again as a whole.
         rect = whole.board_rect()
         if rect.left < EDGE_MARGIN or rect.top < EDGE_MARGIN or rect.right > width - EDGE_MARGIN or rect.bottom > height - EDGE_MARGIN:
-            return Found(grid, None, score, "its cells go on to the edge of the picture (partly off screen)")
+            return Found(grid, None, score, "its cells go on to the edge of the picture (partly off screen)", grown=True)
         lattice = refine(frame, skin, whole, (1.0, 1.0))
         score = float(_cell_scores(frame, lattice, skin).mean())
         if score < SKIN_MATCH:
-            return Found(grid, None, score, f"grown over the cells past its sides, it matches {skin.name} poorly ({score:.2f})")
+            return Found(grid, None, score, f"grown over the cells past its sides, it matches {skin.name} poorly ({score:.2f})",
+                         grown=True)
     edges = _edge_refusal(frame, lattice)
     if edges:
-        return Found(grid, None, score, edges)
+        return Found(grid, None, score, edges, grown=grown)
     over = sides_drawn_over(frame, lattice, skin)
     if over:
         return Found(grid, None, score, f"its {' and '.join(over)} line of cells is partly hidden along its length "
-                                        f"(a window's border or another window drawn over it): its cells cannot be read")
+                                        f"(a window's border or another window drawn over it): its cells cannot be read",
+                     grown=grown)
     return Found(grid, lattice, score, _short_of_standard(lattice, skin))
 
 
