@@ -100,9 +100,12 @@ def gnome_mines_home(
     custom: tuple[int, int, int] | None = None,
     question_marks: bool = True,
     theme: str | None = None,
+    unbeaten_best_times: bool = False,
 ) -> tuple[Path, list[str]]:
     """A new home folder holding gnome-mines' settings (``start_gnome_mines`` says which), and the
-    command-line arguments that start its game. Run it with ``GSETTINGS_BACKEND=keyfile``."""
+    command-line arguments that start its game. Run it with ``GSETTINGS_BACKEND=keyfile``.
+    ``unbeaten_best_times``: the three levels' best times are ten of 0 s (its scores files, under the
+    home's ``data``), which no game beats, so a win opens no best-times dialog over the board."""
     if custom is None and level not in GNOME_MINES_LEVELS:
         raise ClientStartError(f"unknown level {level!r}; use small, medium or big", client="gnome-mines")
     home = temp_home("gnome-mines")
@@ -124,6 +127,11 @@ def gnome_mines_home(
         lines += [f"xsize={int(cols)}", f"ysize={int(rows)}", f"nmines={int(mines)}", "mode=3"]
     # The keyfile backend reads settings from a file we write: no dconf service, nothing outside `home`.
     (settings / "keyfile").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if unbeaten_best_times:
+        scores = home / "data" / "gnome-mines" / "scores"
+        scores.mkdir(parents=True)
+        for cols, rows, mines in GNOME_MINES_LEVELS.values():  # a file per level: "COLS-ROWS-MINES"
+            (scores / f"{cols}-{rows}-{mines}").write_text("0 1700000000 screenbot\n" * 10, encoding="utf-8")
     return home, ([] if custom is not None else [f"--{level}"])
 
 
