@@ -96,6 +96,19 @@ def page_folder() -> Path:
     return package.parent
 
 
+WINDOW = (1200, 1000)  # the window the tests open the page in
+
+
+def drawn_scale_and_size(rng, max_rows: int, max_cols: int) -> tuple[float, int, int]:
+    """(device scale, rows, columns) drawn from ``rng``: a desktop's scaling (or a browser's zoom) in
+    0.67-1.25 draws the page's 40 px fields at 27-50 px, whole or not, its 3 px frame in 2 to 4; the
+    board (8 or more lines each way, up to ``max_rows`` x ``max_cols``) fits the ``WINDOW`` at that scale."""
+    scale = round(rng.uniform(0.67, 1.25), 2)
+    rows = rng.randint(8, min(max_rows, int((WINDOW[1] / scale - 300) / 40)))
+    cols = rng.randint(8, min(max_cols, int((WINDOW[0] / scale - 100) / 40)))
+    return scale, rows, cols
+
+
 def start(rows: int = 9, columns: int = 9, bombs: int = 10, window_size: tuple[int, int] = (1000, 900),
           scale: float = 1.0) -> ClientWindow:
     """The page in Chromium (with its DevTools port open, for ``board_text``) on the current display;

@@ -36,18 +36,15 @@ def test_a_classic_web_component_found_on_npm_is_read_with_no_skin_of_its_own(tm
     from screenbot.desktop import VirtualDisplay
     from screenbot.vision import load_skins
 
-    from .minesweeper_for_web import BOARD_JS, FIELDS_JS, MINES_JS, start
+    from .minesweeper_for_web import BOARD_JS, FIELDS_JS, MINES_JS, WINDOW, drawn_scale_and_size, start
 
     rng = random.Random(f"{SEED}-minesweeper-for-web")
-    # A desktop's scaling (or a browser's zoom) draws the page at another size: its 40 px fields at 27-50
-    # px, whole or not, its 3 px frame in 2 to 4. The board must fit the 1200x1000 window.
-    scale = round(rng.uniform(0.67, 1.25), 2)
-    rows, cols = rng.randint(8, min(16, int((1000 / scale - 300) / 40))), rng.randint(8, min(24, int((1200 / scale - 100) / 40)))
+    scale, rows, cols = drawn_scale_and_size(rng, 16, 24)
     bombs = max(2, round(rows * cols * rng.uniform(0.1, 0.18)))
     print(f"minesweeper-for-web {rows}x{cols} with {bombs} mines at device scale {scale}, {REPLAY}")
     skins = load_skins()
     verdicts: dict[str, str] = {}
-    with VirtualDisplay(), start(rows, cols, bombs, window_size=(1200, 1000), scale=scale) as client, MssScreen() as screen:
+    with VirtualDisplay(), start(rows, cols, bombs, window_size=WINDOW, scale=scale) as client, MssScreen() as screen:
         page = DevToolsPage(page_websocket_url(client.devtools_port, "classic.html"))
         time.sleep(1.0)
         fields = page.evaluate(FIELDS_JS)
@@ -124,16 +121,15 @@ def test_minesweeper_for_web_is_played_untaught_and_its_page_agrees(tmp_path):
     Ctrl+click): its wins are the page's, shown by the flags the page puts on every mine."""
     from screenbot.desktop import VirtualDisplay
 
-    from .minesweeper_for_web import STATE_JS, start
+    from .minesweeper_for_web import STATE_JS, WINDOW, drawn_scale_and_size, start
     from .test_e2e_play import check, play_in_child
 
     rng = random.Random(f"{SEED}-minesweeper-for-web-play")
-    scale = round(rng.uniform(0.67, 1.25), 2)  # as in the test above
-    rows, cols = rng.randint(8, min(14, int((1000 / scale - 300) / 40))), rng.randint(8, min(20, int((1200 / scale - 100) / 40)))
+    scale, rows, cols = drawn_scale_and_size(rng, 14, 20)
     bombs = max(2, round(rows * cols * rng.uniform(0.08, 0.14)))
     print(f"minesweeper-for-web {rows}x{cols} with {bombs} mines at device scale {scale}, {REPLAY}")
     games = 3
-    with VirtualDisplay(), start(rows, cols, bombs, window_size=(1200, 1000), scale=scale) as client:
+    with VirtualDisplay(), start(rows, cols, bombs, window_size=WINDOW, scale=scale) as client:
         report = play_in_child(client, "classic", games, tmp_path, located=True, devtools_port=client.devtools_port,
                                page="classic.html", state_js=STATE_JS)
     check(report, games)
