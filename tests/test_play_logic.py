@@ -277,6 +277,40 @@ def test_wait_for_paint_takes_the_next_paint_or_what_is_on_screen():
     assert not lost.changed
 
 
+def test_a_wait_keeps_the_picture_that_held_longest_before_the_one_it_settles_on():
+    """A win dialog may come over the board before the won board held still for ``settle``: the wait
+    settles on the dialog, and keeps the won board (held longest of the pictures between) as
+    ``earlier``; a half-drawn picture seen once is not it. A redraw of one change keeps none."""
+    before = np.zeros((2, 4), np.uint8)
+    half, won, dialog_drawn, dialog = (np.full((2, 4), v, np.uint8) for v in (1, 2, 3, 4))
+    now = [0.0]
+
+    def grabs(frames):
+        it = iter(frames)
+
+        def grab():
+            now[0] += 0.001
+            return next(it)
+
+        return grab
+
+    # 1 ms half drawn, 5 ms won, 1 ms of the dialog being drawn, then the dialog: settle is 10 ms.
+    settled = wait_for_redraw(grabs([half] + [won] * 5 + [dialog_drawn] + [dialog] * 40), before, timeout=1.0,
+                              settle=0.01, poll=0, clock=lambda: now[0], sleep=lambda s: None)
+    assert settled.changed and settled.frame[0, 0] == 4
+    assert settled.earlier is not None and settled.earlier[0, 0] == 2 and settled.earlier_held >= 0.004
+    now[0] = 0.0
+    once = wait_for_redraw(grabs([won] * 40), before, timeout=1.0, settle=0.01, poll=0, clock=lambda: now[0],
+                           sleep=lambda s: None)
+    assert once.frame[0, 0] == 2 and once.earlier is None
+    # After a batch the client handled: the picture on screen as the wait began (the won board) held
+    # until the dialog came.
+    now[0] = 0.0
+    painted = wait_for_paint(grabs([won] * 6 + [dialog] * 40), before, timeout=0.025, settle=0.01,
+                             clock=lambda: now[0], sleep=lambda s: None)
+    assert painted.frame[0, 0] == 4 and painted.earlier is not None and painted.earlier[0, 0] == 2
+
+
 def test_a_control_click_lands_only_off_the_board_and_inside_the_window():
     """One rule for play (which refuses the profile) and learn (which skips the candidate)."""
     from screenbot.geometry import Lattice, Rect

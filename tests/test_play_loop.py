@@ -182,6 +182,28 @@ def test_a_win_dialog_that_hides_the_whole_board_at_first_is_told_by_what_shows_
     assert client.keys.count(keys) >= 3 and not client.closed
 
 
+@pytest.mark.parametrize("seed", [21, SEED])
+def test_a_won_board_shown_a_moment_before_a_dialog_hides_it_all_is_a_win(seed, tmp_path):
+    """With no window known (Wayland), a win dialog over the whole board is closed only where the last
+    clicks alone could have won: gnome-mines' best-times window came over the won board before it had
+    held still for the profile's settle time, on a loaded machine, and play stopped with "cannot read
+    the board any more right after a move that may have won the game" (CI runs 80, 81). The won board
+    seen for that moment, held between two redraws, is the game's end."""
+    keys = ("escape",)
+    clock = SimulatedTime()
+    # The dialog comes a few ms after the win, before the board has held still for the 10 ms settle time.
+    client = SimulatedClient(9, 9, 10, seed=seed, win_dialog_keys=keys, win_dialog_after=0.005,
+                             dialog_whole_grabs=10**6, clock=clock)
+    profile = dataclasses.replace(GNOME_LIKE, mines={"9x9": 10}, after_win=ControlAction(keys=keys, focus=False),
+                                  settle=0.01)
+    player = make_player(client, profile, tmp_path, clock=clock, followed=False, games=8)
+    results = player.play()
+    assert [r.outcome for r in results if r.outcome not in (WON, LOST)] == [] and len(results) == 8
+    assert sum(r.outcome == WON for r in results) >= 3
+    assert not client.closed and not client.dialog_open
+    assert_clicks_on_board(client)
+
+
 @pytest.mark.parametrize("flood", ["8", "none"])
 def test_half_drawn_frames_are_never_acted_on(flood, tmp_path):
     """The client first draws a clicked cell "pressed" (read as an open 0). With the flood rule the

@@ -208,7 +208,9 @@ class Player:
                     "taking them (a chord button it does not have, a modal dialog, a paused game?)",
                     frame_path=path,
                 )
-            step = self.safe_reader.read(located, settled.frame, settled.changed, previous, last_actions)
+            # A picture of the board held for a moment while it was redrawn: a won board a dialog then hid.
+            glimpses = [] if settled.earlier is None else [settled.earlier]
+            step = self.safe_reader.read(located, settled.frame, settled.changed, previous, last_actions, glimpses)
             if isinstance(step, Located):  # the window moved: carry on from the new place
                 located, before_frame, last_actions, watch = step, None, (), None
                 continue

@@ -96,15 +96,16 @@ class SafeReader:
     def __post_init__(self) -> None:
         self.reader = ChangedCellsReader(self.env.vision)
 
-    def read(self, located: Located, frame: np.ndarray, changed: bool, previous, last_actions):
-        """Read and assess the board (see ``_read``). A client that hides its board when it loses the
+    def read(self, located: Located, frame: np.ndarray, changed: bool, previous, last_actions, glimpses=()):
+        """Read and assess the board (see ``_read``; ``glimpses``: pictures of the board seen since the
+        last clicks before ``frame``, oldest first). A client that hides its board when it loses the
         focus (gnome-mines: a grey "Paused" panel, which reads as covered cells) gets the focus back
         once before a reading that cannot be right stops the game: another window that took the focus
         (a second game opened beside it) is not a reason to stop."""
         if not self.profile.pauses_on_focus_loss or self.env.window is None:
-            return self._read(located, frame, changed, previous, last_actions, last_try=True)
+            return self._read(located, frame, changed, previous, last_actions, glimpses, last_try=True)
         try:
-            return self._read(located, frame, changed, previous, last_actions, last_try=False)
+            return self._read(located, frame, changed, previous, last_actions, glimpses, last_try=False)
         except InconsistentReadingError as exc:
             # Never raised over a window the user put on the board, nor a minimised one: stop instead.
             self.tracker.check_board_shown(located)
@@ -114,7 +115,8 @@ class SafeReader:
             frame = self.env.screen.grab(located.region.as_region())
             return self._read(located, frame, True, previous, last_actions, last_try=True)
 
-    def _read(self, located: Located, frame: np.ndarray, changed: bool, previous, last_actions, *, last_try: bool):
+    def _read(self, located: Located, frame: np.ndarray, changed: bool, previous, last_actions, glimpses=(), *,
+              last_try: bool):
         """Read and assess the board, or find out why that is not safe (the frame is saved only on the
         ``last_try``).
 
@@ -129,6 +131,7 @@ class SafeReader:
         win_unseen = False  # the game may have been won, but no frame yet showed enough of the board to tell
         allow_dropped = self.profile.drops_clicks
         stalled = 0.0  # seconds waited through the rechecks
+        glimpses = list(glimpses)  # and those the rechecks' waits see (``Settled.earlier``)
         for attempt in itertools.count():
             t_read = self.env.clock()
             reading, unreadable = None, None
@@ -164,6 +167,9 @@ class SafeReader:
                             # The usual reason a board stops reading right after a move: the win dialog.
                             return _won_behind_dialog(frame)
                     else:
+                        won = self._won_before_covered(located, glimpses, previous, last_actions)
+                        if won is not None:
+                            return won
                         # With no window known, only what shows of the board tells a win, and a dialog
                         # may first hide all of it (gnome-mines' scores window before it is placed).
                         win_unseen = self.env.window is None and self.rules.could_have_won(previous)
@@ -179,10 +185,14 @@ class SafeReader:
                             f"a window of the game itself ({dialogs[0]!r}: a dialog?) came over the board and "
                             f"{seen}: stopped"
                         )
-                elif win_unseen and self.may_have_won(located, frame, previous, last_actions):
-                    win_unseen = False
-                    if not self.controls.dismiss_win_dialog(located):
-                        return _won_behind_dialog(frame)
+                elif win_unseen:
+                    won = self._won_before_covered(located, glimpses, previous, last_actions)
+                    if won is not None:
+                        return won
+                    if self.may_have_won(located, frame, previous, last_actions):
+                        win_unseen = False
+                        if not self.controls.dismiss_win_dialog(located):
+                            return _won_behind_dialog(frame)
                 if self.profile.end_mark and not waited_for_mark:
                     # A mark the client draws over the board when a game ends (KMines' "You have lost."):
                     # waited out, then read again.
@@ -219,6 +229,8 @@ class SafeReader:
             longest = max(1.0, 1.0 / self.profile.redraw_timeout)
             again = self.wait_for_redraw(located, frame, patience=min(2.0 ** attempt, longest))
             stalled += again.waited
+            if again.earlier is not None:
+                glimpses.append(again.earlier)
             moved = self.tracker.window_moved(located)
             if moved is not None:
                 return moved
@@ -311,6 +323,35 @@ class SafeReader:
             log.info("what shows of the board around what covers it is a won game's")
             return True
         return False
+
+    def _won_before_covered(self, located: Located, glimpses: list[np.ndarray], previous, last_actions) -> Step | None:
+        """The game won on the board a moment before something came over it, or None. A game's own
+        window can come over its board right after the winning click, before the won board held still
+        for the profile's ``settle`` (gnome-mines' best-times dialog, on a busy machine): with no window
+        known, no key is pressed into what covers the board, and play would stop. A picture of the board
+        held for a moment meanwhile, while the client redrew (``Settled.earlier``; newest first), that
+        reads whole as a won game, with the last board and clicks, is the game's end as the board itself
+        showed it. Where the screen never showed the won board alone (the dialog came in the same
+        frame), nothing here helps: play stops as before."""
+        if not self.rules.could_have_won(previous):
+            return None
+        for picture in reversed(glimpses):
+            try:
+                reading = self.reader.read(picture, located.lattice)
+            except (UnrecognizedCellError, BoardNotFoundError):
+                continue
+            if reading_problems(previous, reading.board, last_actions, flood=self.profile.flood, allow_dropped=False):
+                continue
+            try:
+                status, _, _ = self.rules.assess(reading.board)
+            except InconsistentBoardError:
+                continue
+            if status == WON:
+                self.reader.accept()
+                log.info("the board showed a won game a moment before a window came over it")
+                return Step(reading, picture, WON, (), None, 0.0, 0.0,
+                            shown="on the board, a moment before a window came over it")
+        return None
 
     def outlast_end_mark(self, located: Located) -> np.ndarray:
         """A frame of the board once it reads again, or the last one after ``profile.end_mark`` seconds."""

@@ -21,6 +21,11 @@ class Settled:
     changed: bool  # False when nothing changed before the timeout
     waited: float  # seconds from the start of the wait to the first frame of the settled picture
     grab_seconds: float  # time of the last grab alone (the capture cost of one step)
+    # Of the pictures seen after the redraw began and before the last one, the one that held longest
+    # (None if the redraw was one change): a board shown whole for a moment before a window came over
+    # it, as a game's dialog does right after a win.
+    earlier: np.ndarray | None = None
+    earlier_held: float = 0.0  # seconds it held
 
 
 def wait_for_redraw(
@@ -55,14 +60,15 @@ def wait_for_redraw(
     changed = begun(frame)
     stable_since = clock()
     first_seen = stable_since - start if changed else 0.0
+    earlier, earlier_held = None, 0.0
     while True:
         now = clock()
         if changed and now - stable_since >= settle:
-            return Settled(frame, True, first_seen, grab_seconds)
+            return Settled(frame, True, first_seen, grab_seconds, earlier, earlier_held)
         if now - start >= timeout:
             # Not begun (a click the client dropped, or ignored): say whether anything moved at all.
             moved = changed or not same_frame(frame, before)
-            return Settled(frame, moved, now - start, grab_seconds)
+            return Settled(frame, moved, now - start, grab_seconds, earlier, earlier_held)
         if poll:
             sleep(poll)
         nxt, grab_seconds = _timed_grab(grab, clock)
@@ -74,6 +80,9 @@ def wait_for_redraw(
                 first_seen = stable_since - start
         elif not same_frame(nxt, frame):
             # Any difference from the last frame is a redraw in progress: restart the settling clock.
+            held = clock() - stable_since
+            if held >= earlier_held:
+                earlier, earlier_held = frame, held
             frame = nxt
             stable_since = clock()
 
@@ -108,4 +117,8 @@ def wait_for_paint(
     now, _ = _timed_grab(grab, clock)
     settled = wait_for_redraw(grab, now, timeout=timeout, settle=settle, clock=clock, sleep=sleep)
     changed = not same_frame(settled.frame, before)
-    return Settled(settled.frame, changed, clock() - start, settled.grab_seconds)
+    earlier, held = settled.earlier, settled.earlier_held
+    if not same_frame(settled.frame, now) and settled.waited >= held:
+        # The picture on screen when the wait began held longest, until the redraw.
+        earlier, held = now, settled.waited
+    return Settled(settled.frame, changed, clock() - start, settled.grab_seconds, earlier, held)

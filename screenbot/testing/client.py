@@ -74,6 +74,10 @@ class SimulatedClient:
     # Like KMines on a busy machine: the loss dialog comes this many grabs after the losing click, and
     # a key pressed before it is lost.
     late_loss_dialog: int = 0
+    # Like gnome-mines' best-times window on a busy machine: the won board shows for this many seconds
+    # of ``clock``, then the win dialog comes (over the whole board for ``dialog_whole_grabs``); a key
+    # pressed before it is lost.
+    win_dialog_after: float = 0.0
     # Like gnome-mines and Chromium, draw a clicked cell "pressed" (here: looking like an open 0, the
     # worst case for a reader) during the next ``pressed_grabs`` grabs before showing the result.
     pressed_grabs: int = 0
@@ -128,6 +132,7 @@ class SimulatedClient:
     dialog_keys: tuple[str, ...] | None = None  # the keys that close the dialog open
     dialog_whole: int = 0  # grabs left with the dialog over the whole board (dialog_whole_grabs)
     loss_dialog_in: int = 0  # grabs until a late loss dialog opens
+    win_dialog_at: float | None = None  # when a late win dialog opens (``clock``)
     stale_win: list = field(default_factory=list)  # [winning cell, grabs left] (late_win_dialog)
     end_mark: int = 0  # grabs left with the end mark drawn (end_mark_grabs)
     pressed: list = field(default_factory=list)  # [cell, grabs left]
@@ -304,6 +309,9 @@ class SimulatedClient:
             self.loss_dialog_in -= 1
             if not self.loss_dialog_in:
                 self._open_dialog(self.loss_dialog_keys)
+        if self.win_dialog_at is not None and self.clock() >= self.win_dialog_at:
+            self.win_dialog_at = None
+            self._open_dialog(self.win_dialog_keys)
         if self.end_mark and not self.closed:
             self.end_mark -= 1
             frame = frame.copy()
@@ -478,6 +486,8 @@ class SimulatedClient:
         if self.win_dialog_keys and self.status == WON:
             if self.late_win_dialog:
                 self.stale_win = [(r, c), self.late_win_dialog]
+            elif self.win_dialog_after:
+                self.win_dialog_at = self.clock() + self.win_dialog_after
             else:
                 self._open_dialog(self.win_dialog_keys)
 
@@ -516,8 +526,8 @@ class SimulatedClient:
 
     def press(self, *keys: str) -> None:
         self.keys.append(keys)
-        if self.loss_dialog_in:
-            return  # busy bringing up the loss dialog
+        if self.loss_dialog_in or self.win_dialog_at is not None:
+            return  # busy bringing up a dialog
         if self.dialog_open:
             # A modal dialog takes the keyboard: only its own key closes it.
             if tuple(keys) == tuple(self.dialog_keys or ()):
