@@ -145,3 +145,23 @@ def test_no_gstreamer_is_refused_naming_the_packages(monkeypatch):
     monkeypatch.setattr(frames.shutil, "which", lambda name: None)
     with pytest.raises(DisplayError, match="gstreamer1.0-tools gstreamer1.0-pipewire"):
         frames.FrameStream(1, (64, 48))
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("pipeline", ["exec sleep 30", "echo 'ERROR: pipeline could not be set up' >&2; exit 1"])
+def test_a_screen_cast_that_sends_no_first_frame_is_refused_by_name(pipeline, monkeypatch, tmp_path):
+    """A pipeline that sends no frame (a shell too busy to start the cast, on a loaded machine) or ends
+    at once is refused with a DisplayError that says so, in the pipeline's own words where it said any:
+    the stream was closed before its error output was read, and a ValueError ("read of closed file")
+    came out instead, a traceback for the user."""
+    from screenbot.platforms.wayland import frames
+
+    fake = tmp_path / "gst-launch-1.0"
+    fake.write_text(f"#!/bin/sh\n{pipeline}\n", encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setattr(frames.shutil, "which", lambda name: str(fake))
+    monkeypatch.setattr(frames, "FIRST_FRAME_TIMEOUT", 0.5)
+    with pytest.raises(DisplayError, match="GNOME's screen cast sent no frame in") as raised:
+        frames.FrameStream(1, (64, 48))
+    if "exit" in pipeline:
+        assert "pipeline could not be set up" in str(raised.value)

@@ -40,6 +40,7 @@ class FrameStream:
         self._process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE)
         self._frame: bytes | None = None
+        self._said: list[str] | None = None  # the pipeline's error output, once it has ended
         self.count = 0  # frames received so far
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
@@ -67,7 +68,9 @@ class FrameStream:
         """The pipeline's own words when it has ended (a missing PipeWire source, a lost stream)."""
         if self._process.poll() is None:
             return ""
-        said = self._process.stderr.read().decode("utf-8", "replace").strip().splitlines()
+        if self._said is None:
+            self._said = self._process.stderr.read().decode("utf-8", "replace").strip().splitlines()
+        said = self._said
         hint = f" (is {PACKAGES} installed?)" if any("no element" in line for line in said) else ""
         return f": GStreamer said {said[-1] if said else f'nothing (exit {self._process.returncode})'}{hint}"
 
@@ -100,5 +103,6 @@ class FrameStream:
                 self._process.kill()
                 self._process.wait()
         self._reader.join(2)
+        self._why()  # kept for an error raised after closing (no first frame)
         for pipe in (self._process.stdout, self._process.stderr):
             pipe.close()
