@@ -74,9 +74,9 @@ class SimulatedClient:
     # Like KMines on a busy machine: the loss dialog comes this many grabs after the losing click, and
     # a key pressed before it is lost.
     late_loss_dialog: int = 0
-    # Like gnome-mines' best-times window on a busy machine: the won board shows for this many seconds
-    # of ``clock``, then the win dialog comes (over the whole board for ``dialog_whole_grabs``); a key
-    # pressed before it is lost.
+    # Like gnome-mines' best-times window on a busy machine: once a look at the whole board has shown
+    # the won board, it shows for this many seconds of ``clock``, then the win dialog comes (over the
+    # whole board for ``dialog_whole_grabs``); a key pressed before it is lost.
     win_dialog_after: float = 0.0
     # Like gnome-mines and Chromium, draw a clicked cell "pressed" (here: looking like an open 0, the
     # worst case for a reader) during the next ``pressed_grabs`` grabs before showing the result.
@@ -132,7 +132,8 @@ class SimulatedClient:
     dialog_keys: tuple[str, ...] | None = None  # the keys that close the dialog open
     dialog_whole: int = 0  # grabs left with the dialog over the whole board (dialog_whole_grabs)
     loss_dialog_in: int = 0  # grabs until a late loss dialog opens
-    win_dialog_at: float | None = None  # when a late win dialog opens (``clock``)
+    # When a late win dialog opens (``clock``); -1 until the won board was seen (win_dialog_after).
+    win_dialog_at: float | None = None
     stale_win: list = field(default_factory=list)  # [winning cell, grabs left] (late_win_dialog)
     end_mark: int = 0  # grabs left with the end mark drawn (end_mark_grabs)
     pressed: list = field(default_factory=list)  # [cell, grabs left]
@@ -309,7 +310,7 @@ class SimulatedClient:
             self.loss_dialog_in -= 1
             if not self.loss_dialog_in:
                 self._open_dialog(self.loss_dialog_keys)
-        if self.win_dialog_at is not None and self.clock() >= self.win_dialog_at:
+        if self.win_dialog_at is not None and self.win_dialog_at >= 0 and self.clock() >= self.win_dialog_at:
             self.win_dialog_at = None
             self._open_dialog(self.win_dialog_keys)
         if self.end_mark and not self.closed:
@@ -324,6 +325,9 @@ class SimulatedClient:
             frame[win.top : win.bottom, win.left : win.right] = (40, 20, 120)
             frame[win.top + win.height // 2 - 12 : win.top + win.height // 2 + 12,
                   win.left + win.width // 4 : win.right - win.width // 4] = (250, 250, 250)
+        if self.win_dialog_at is not None and self.win_dialog_at < 0 and (
+                region is None or Rect(*region).contains_rect(self.board_rect)):
+            self.win_dialog_at = self.clock() + self.win_dialog_after  # the won board was seen whole
         if region is None:
             return frame.copy()
         left, top, w, h = region
@@ -487,7 +491,7 @@ class SimulatedClient:
             if self.late_win_dialog:
                 self.stale_win = [(r, c), self.late_win_dialog]
             elif self.win_dialog_after:
-                self.win_dialog_at = self.clock() + self.win_dialog_after
+                self.win_dialog_at = -1.0
             else:
                 self._open_dialog(self.win_dialog_keys)
 

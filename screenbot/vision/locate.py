@@ -55,7 +55,9 @@ class Found:
     confidence: float
     refusal: str = ""
     unmatched: bool = False  # refused because no skin's pictures fit its cells
-    grown: bool = False  # refused once the skin's pictures had grown the board past the grid found
+    # Refused, once the skin's pictures fit, for what lies round the board: its cells going on past a
+    # side, grown past the grid found, or cut past a side (``_edge_refusal``).
+    round_it: bool = False
 
     def describe(self) -> str:
         what = f"{self.lattice.skin} " if self.lattice is not None else ""
@@ -143,15 +145,16 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     if families and (found is None or found.unmatched):
         # No taught client's pictures fit: a look read from its structure may (the classic look).
         return _judge_family(frame, grid, families[0])
-    if families and found.grown and found.confidence < CERTAIN:
-        # A taught client's pictures fit the cells only roughly, grew the board past the grid found,
-        # and the board so grown was refused (cut, drawn over): another client's pictures can take in
-        # what lies round the board (minesweeper-for-web at 90%: kmines' pictures grew it by its panel's
-        # margin, whose white edge and grey repeat a covered cell's top, and it was refused as cut).
-        # The look read from its structure judges the grid on its own, with the same checks of its
-        # edges, and is taken where it finds the whole board; else the refusal stands. (Not for other
-        # refusals: there the grid itself is what is refused, and a board under a dialog is looked
-        # for several times a second.)
+    if families and found.round_it and found.confidence < CERTAIN:
+        # A taught client's pictures fit the cells only roughly, and the board was refused for what
+        # lies round it (its cells going on, grown past the grid found, cut past a side): another
+        # client's pictures take what lies round the board for cells (minesweeper-for-web at 90%: its
+        # panel's margin, whose white edge and grey repeat a covered cell's top, grew the board by
+        # kmines' pictures and cut it straight by react-minesweeper's; a grey page round it went on
+        # as kmines' cells). The look read from its structure judges the grid on its own, with its own
+        # checks of the frame and the edges, and is taken where it finds the whole board; else the
+        # refusal stands. (Not for other refusals: there the grid itself is what is refused, and a
+        # board under a dialog is looked for several times a second.)
         family = _judge_family(frame, grid, families[0])
         return family if family.lattice is not None else found
     if families and found.lattice is not None and found.confidence < CERTAIN:
@@ -279,27 +282,27 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
     whole, going_on = grow(frame, lattice, skin)
     if going_on:
         return Found(grid, None, score, f"cells of {skin.name} go on past its {' and '.join(going_on)} side: only "
-                                        f"part of the board was found")
+                                        f"part of the board was found", round_it=True)
     grown = whole != lattice
     if grown:
         # Lines of cells the structure did not see as cells (a stipple, faces cut by digits), read as
         # cells by the skin: the board is bigger than the grid found. Checked again as a whole.
         rect = whole.board_rect()
         if rect.left < EDGE_MARGIN or rect.top < EDGE_MARGIN or rect.right > width - EDGE_MARGIN or rect.bottom > height - EDGE_MARGIN:
-            return Found(grid, None, score, "its cells go on to the edge of the picture (partly off screen)", grown=True)
+            return Found(grid, None, score, "its cells go on to the edge of the picture (partly off screen)", round_it=True)
         lattice = refine(frame, skin, whole, (1.0, 1.0))
         score = float(_cell_scores(frame, lattice, skin).mean())
         if score < SKIN_MATCH:
             return Found(grid, None, score, f"grown over the cells past its sides, it matches {skin.name} poorly ({score:.2f})",
-                         grown=True)
+                         round_it=True)
     edges = _edge_refusal(frame, lattice)
     if edges:
-        return Found(grid, None, score, edges, grown=grown)
+        return Found(grid, None, score, edges, round_it=True)
     over = sides_drawn_over(frame, lattice, skin)
     if over:
         return Found(grid, None, score, f"its {' and '.join(over)} line of cells is partly hidden along its length "
                                         f"(a window's border or another window drawn over it): its cells cannot be read",
-                     grown=grown)
+                     round_it=grown)
     return Found(grid, lattice, score, _short_of_standard(lattice, skin))
 
 
