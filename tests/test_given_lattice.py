@@ -11,7 +11,7 @@ import pytest
 from screenbot.cli import main
 from screenbot.errors import BoardNotFoundError
 from screenbot.given_lattice import GivenLattice, GivenLatticeVision, LatticeOffFrameError, parse_lattice
-from screenbot.play import PlayConfig, Player
+from screenbot.play import PlayConfig, Player, WindowLostError
 from screenbot.play.observer import LOST, WON
 from screenbot.testing import FlatVision, SimulatedClient, SimulatedTime
 from screenbot.geometry import Lattice
@@ -180,7 +180,7 @@ def test_play_stops_with_a_clear_message_when_the_window_moves(tmp_path):
 
     client = SimulatedClient(16, 16, 40, seed=2, board_origin=(100, 120), on_click=move_once)
     lattice = Lattice("flat", (100.0, 120.0), (16.0, 16.0), 16, 16)
-    with pytest.raises(BoardNotFoundError, match="--lattice"):
+    with pytest.raises(WindowLostError, match="after it moved.*pass the new --lattice"):
         given_player(client, lattice, tmp_path, games=2).play()
     board = lattice.board_rect()
     assert len(client.clicks) == 3 and all(board.contains(c.x, c.y) for c in client.clicks)

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from screenbot.errors import WindowGoneError
+from screenbot.errors import BoardNotFoundError, WindowGoneError
 from screenbot.geometry import Rect
 from screenbot.play import InconsistentReadingError, LookChangedError, PlayConfig, PlayError, Player, WindowLostError
 from screenbot.play.clicking import PING_ROUNDS
@@ -518,6 +518,34 @@ def test_window_moved_mid_game_is_followed(tmp_path):
     assert {r.outcome for r in results} <= {WON, LOST}
     assert_clicks_on_board(client)
     assert client.board_origin == (237, 181)
+
+
+def test_a_window_moved_where_no_board_shows_stops_play_naming_the_move_with_the_frame_saved(tmp_path):
+    """The window moved and its board does not show at the new place (here something lies over its
+    middle): the board is looked for there for RELOCATE_PATIENCE seconds, then play stops by name,
+    with the frame saved (it raised the locator's bare BoardNotFoundError, with nothing saved, when
+    xdemineur moved under load showed no board within 3 s, CI run 83)."""
+    class NoBoardOnceMoved(FlatVision):
+        moved = False
+
+        def locate(self, frame, origin=(0, 0), within=None):
+            if self.moved:
+                raise BoardNotFoundError("nothing on the frame looks like a grid of cells (at least 4x4)", skin=self.skin)
+            return super().locate(frame, origin, within)
+
+    vision = NoBoardOnceMoved(pitch=16)
+
+    def move_once(client, n):
+        if n == 3:
+            client.move_window(137, 61)
+            vision.moved = True
+
+    client = SimulatedClient(16, 16, 40, seed=2, on_click=move_once)
+    player = make_player(client, GNOME_LIKE, tmp_path, vision=vision, clock=SimulatedTime(), games=1)
+    with pytest.raises(WindowLostError, match="no board reads in the game window 6 s after it moved") as stopped:
+        player.play()
+    assert stopped.value.frame_path is not None and (tmp_path / stopped.value.frame_path).exists()
+    assert client.outside_clicks == []
 
 
 @pytest.mark.parametrize("profile", [XDEMINEUR_LIKE, GNOME_LIKE], ids=["face-click", "keys"])

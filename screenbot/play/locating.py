@@ -20,8 +20,10 @@ log = logging.getLogger(__name__)
 # Screen pixels grabbed around the game window when locating the board in it.
 LOCATE_MARGIN = 48
 
-# Seconds a board may take to read again after its window moved or was resized (it redraws).
-RELOCATE_PATIENCE = 3.0
+# Seconds a board may take to read again after its window moved or was resized (it redraws): as long
+# as a client starved of CPU may take to show clicks (``safe_read.STALL_SECONDS``). At 3 s, xdemineur
+# moved by the test while another test ran beside it showed no board at its new place (CI run 83).
+RELOCATE_PATIENCE = 6.0
 # s the window manager is given to carry out a request to raise the game before play looks whether a
 # window came over the board meanwhile (openbox answers within a few ms; a loaded machine is slower).
 ACTIVATE_SETTLE = 0.1
@@ -147,9 +149,13 @@ class BoardTracker:
         while True:
             try:
                 return self.locate()
-            except BoardNotFoundError:
+            except BoardNotFoundError as exc:
                 if self.env.clock() >= deadline:
-                    raise
+                    from .safe_read import save_frame  # (it imports this module)
+
+                    path = save_frame(self._grab()[0], self.config.failure_dir, "board-lost")
+                    raise WindowLostError(f"no board reads in the game window {RELOCATE_PATIENCE:.0f} s after it moved "
+                                          f"or changed size: {exc}", frame_path=path) from exc
             self.env.sleep(0.1)
 
     def check_board_shown(self, located: Located) -> None:
