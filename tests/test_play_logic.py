@@ -241,6 +241,27 @@ def test_wait_for_redraw_watches_one_part():
     assert timed_out.changed and timed_out.frame[0, 7] == 0
 
 
+class ScriptedScreen:
+    """Frames grabbed in turn, each grab moving a clock ``step`` seconds on (for the redraw waits)."""
+
+    def __init__(self, step: float) -> None:
+        self.step, self.now = step, 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def grabs(self, frames):
+        """A grab returning ``frames`` one by one; the clock starts again at 0."""
+        self.now = 0.0
+        it = iter(frames)
+
+        def grab():
+            self.now += self.step
+            return next(it)
+
+        return grab
+
+
 def test_wait_for_paint_takes_the_next_paint_or_what_is_on_screen():
     """After a batch the client has handled: the first paint after now shows every click. If the
     screen already shows them (the paint came during the clicks), the wait ends after ``timeout``
@@ -250,30 +271,19 @@ def test_wait_for_paint_takes_the_next_paint_or_what_is_on_screen():
     partial[0, 0] = 5
     final = partial.copy()
     final[1, 3] = 7
-    now = [0.0]
-
-    def grabs(frames):
-        it = iter(frames)
-
-        def grab():
-            now[0] += 0.005
-            return next(it)
-
-        return grab
+    screen = ScriptedScreen(step=0.005)
 
     # On screen: the first clicks only; the next paint (two grabs later) shows the rest.
-    settled = wait_for_paint(grabs([partial, partial, partial] + [final] * 20), chosen_on, timeout=0.025,
-                             settle=0.004, clock=lambda: now[0], sleep=lambda s: None)
+    settled = wait_for_paint(screen.grabs([partial, partial, partial] + [final] * 20), chosen_on, timeout=0.025,
+                             settle=0.004, clock=screen.clock, sleep=lambda s: None)
     assert settled.changed and settled.frame[1, 3] == 7
     # Everything shown already: no further change, the picture on screen is taken at the timeout.
-    now[0] = 0.0
-    shown = wait_for_paint(grabs([final] * 20), chosen_on, timeout=0.025, settle=0.004,
-                           clock=lambda: now[0], sleep=lambda s: None)
+    shown = wait_for_paint(screen.grabs([final] * 20), chosen_on, timeout=0.025, settle=0.004,
+                           clock=screen.clock, sleep=lambda s: None)
     assert shown.changed and shown.frame[1, 3] == 7 and shown.waited >= 0.025
     # Nothing at all changed (every click lost): not changed.
-    now[0] = 0.0
-    lost = wait_for_paint(grabs([chosen_on] * 20), chosen_on, timeout=0.025, settle=0.004,
-                          clock=lambda: now[0], sleep=lambda s: None)
+    lost = wait_for_paint(screen.grabs([chosen_on] * 20), chosen_on, timeout=0.025, settle=0.004,
+                          clock=screen.clock, sleep=lambda s: None)
     assert not lost.changed
 
 
@@ -283,31 +293,20 @@ def test_a_wait_keeps_the_picture_that_held_longest_before_the_one_it_settles_on
     ``earlier``; a half-drawn picture seen once is not it. A redraw of one change keeps none."""
     before = np.zeros((2, 4), np.uint8)
     half, won, dialog_drawn, dialog = (np.full((2, 4), v, np.uint8) for v in (1, 2, 3, 4))
-    now = [0.0]
-
-    def grabs(frames):
-        it = iter(frames)
-
-        def grab():
-            now[0] += 0.001
-            return next(it)
-
-        return grab
+    screen = ScriptedScreen(step=0.001)
 
     # 1 ms half drawn, 5 ms won, 1 ms of the dialog being drawn, then the dialog: settle is 10 ms.
-    settled = wait_for_redraw(grabs([half] + [won] * 5 + [dialog_drawn] + [dialog] * 40), before, timeout=1.0,
-                              settle=0.01, poll=0, clock=lambda: now[0], sleep=lambda s: None)
+    settled = wait_for_redraw(screen.grabs([half] + [won] * 5 + [dialog_drawn] + [dialog] * 40), before,
+                              timeout=1.0, settle=0.01, poll=0, clock=screen.clock, sleep=lambda s: None)
     assert settled.changed and settled.frame[0, 0] == 4
     assert settled.earlier is not None and settled.earlier[0, 0] == 2 and settled.earlier_held >= 0.004
-    now[0] = 0.0
-    once = wait_for_redraw(grabs([won] * 40), before, timeout=1.0, settle=0.01, poll=0, clock=lambda: now[0],
+    once = wait_for_redraw(screen.grabs([won] * 40), before, timeout=1.0, settle=0.01, poll=0, clock=screen.clock,
                            sleep=lambda s: None)
     assert once.frame[0, 0] == 2 and once.earlier is None
     # After a batch the client handled: the picture on screen as the wait began (the won board) held
     # until the dialog came.
-    now[0] = 0.0
-    painted = wait_for_paint(grabs([won] * 6 + [dialog] * 40), before, timeout=0.025, settle=0.01,
-                             clock=lambda: now[0], sleep=lambda s: None)
+    painted = wait_for_paint(screen.grabs([won] * 6 + [dialog] * 40), before, timeout=0.025, settle=0.01,
+                             clock=screen.clock, sleep=lambda s: None)
     assert painted.frame[0, 0] == 4 and painted.earlier is not None and painted.earlier[0, 0] == 2
 
 

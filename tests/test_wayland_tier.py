@@ -71,9 +71,9 @@ def test_play_to_detected_ends(gnome, level, size, tmp_path):
     """3 games, each to a detected win or loss, every click inside the board located, no step acting
     on a reading that contradicts the last (tests/e2e_play_run.py's audits). gnome-mines starts with
     best times no game beats (``start_wayland_gnome_mines``): its best-times dialog after a win, which
-    play on Wayland does not close (no window known; the README says it stops, exit 1), came over the
-    board before the won board was read in 3 of 20 runs of these games, old code and new (CI runs 80
-    and 81)."""
+    play on Wayland closes only once the screen showed the won board (no window known; the README says
+    it stops otherwise, exit 1), came over the board before the won board was read in 3 of 20 runs of
+    these games, old code and new (CI runs 80 and 81)."""
     print(f"window {size[0]}x{size[1]}; {REPLAY}")
     with start_wayland_gnome_mines(gnome, level=level, window_size=size):
         config = {"skin": "gnome-mines", "window": None, "games": 3, "failure_dir": str(tmp_path)}
