@@ -420,6 +420,8 @@ def test_every_game_the_client_shows_won_is_learnt_from(seed):
     assert won >= 1, f"seed {seed}: the client showed no win in {seen.games_played} games, nothing to check"
     assert seen.games_named <= len(played) - won, detail
     assert won - before_a_loss <= seen.wins <= won, detail
+    # Every game's first click is evidence of the first-click rule, a won game's too.
+    assert len(seen.first_clicks) == seen.games_played, (seen.first_clicks, detail)
 
 
 def test_learn_plays_on_until_it_sees_a_win_when_the_games_asked_for_show_none():

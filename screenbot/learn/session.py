@@ -203,6 +203,9 @@ class Session(GameEnds):
             opened = self.opened_by(ids, after, cell)
             if self._shows_safe(after, cell) and self._all_safe_open(ids, opened):
                 seen.opened |= opened
+                # A won game's first click is as much evidence of the first-click rule as a lost one's
+                # (solver-assisted games after the first named loss are often won: CI once named 1 of 6).
+                self._first_click_evidence(opened_at_first, first_id, None)
                 self.finish_win(ids, opened)
                 return
             if np.array_equal(after, ids):
