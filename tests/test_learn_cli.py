@@ -110,6 +110,38 @@ def test_frames_showing_a_shade_of_a_state_the_chosen_ones_lack_are_chosen_too()
     assert [frames[i][2] for i in held] == ["dark again", "nearly dark"]
 
 
+def test_the_covered_cell_seen_lit_under_the_pointer_is_named_lit_and_kept_so(tmp_path):
+    """The pictures of the covered cell as the client lit it (``seen.lit``) are named ``...lit.png``,
+    which the colour check of screenshots counts on (at most 9 cells lit); a skin extended keeps them
+    so."""
+    import cv2
+
+    from screenbot.learn.skin import keep_pictures, name_lit
+    from screenbot.vision.skins import load_skin
+
+    seen = seen_after_games()
+    for frame in seen.frames:  # covered cells grey 120, the lit one 160, the rest 220
+        image = np.full((100, 100, 3), 220, np.uint8)
+        for r in range(4):
+            for c in range(4):
+                if frame.ids[r, c] in seen.covered:
+                    image[10 + 20 * r:30 + 20 * r, 10 + 20 * c:30 + 20 * c] = 160 if frame.ids[r, c] == seen.lit else 120
+        frame.image = image
+    cells = tmp_path / "learnt" / "cells"
+    cells.mkdir(parents=True)
+    for name, grey in (("covered-20-0", 120), ("covered-20-1", 160), ("covered-40-0", 125), ("0-20-0", 220)):
+        cv2.imwrite(str(cells / f"{name}.png"), np.full((20, 20, 3), grey, np.uint8))
+    (tmp_path / "learnt" / "profile.json").write_text("{}")
+    assert name_lit(seen, cells) == ["covered-20-1lit.png"]
+    assert sorted(t.path.name for t in load_skin(tmp_path / "learnt").templates if t.lit) == ["covered-20-1lit.png"]
+    seen.lit = None
+    assert name_lit(seen, cells) == []
+    extended = tmp_path / "extended"
+    extended.mkdir()
+    cv2.imwrite(str(extended / "0-30-0.png"), np.full((30, 30, 3), 220, np.uint8))
+    assert keep_pictures(cells, extended) == ["0-20-e0.png", "covered-20-e1.png", "covered-20-e2lit.png", "covered-40-e3.png"]
+
+
 def test_the_profile_comes_from_what_was_seen_and_can_be_played():
     seen = seen_after_games()
     seen.mine_counts = [3, 3, 3]  # 3.8% by chance on a 4x4 board (two: 18%, no total written)

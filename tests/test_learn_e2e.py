@@ -64,6 +64,7 @@ def test_learn_gnome_mines_from_zero_labels(tmp_path):
                 assert profile["win_requires_all_flags"] == "unknown", profile["win_shown"]
                 assert profile["win_shown"] == "not seen while learning"
             assert profile["hover_highlight"] is True and profile["play"]["restart"]["keys"] == ["ctrl", "r"]
+            assert list((skins / "gm-learnt" / "cells").glob("covered-*lit.png"))  # the cell lit under the pointer
             assert not (skins / "gm-learnt").is_symlink() and not list(skins.glob(".new-skin-*"))
 
             # Fresh real screenshots read by the learnt skin against the shipped skin's reading.

@@ -343,7 +343,7 @@ def keep_pictures(old_cells: Path, new_cells: Path) -> list[str]:
     the names written."""
     import shutil
 
-    from ..vision.skins import template_kind
+    from ..vision.skins import LIT, template_kind
 
     have = {template_kind(path.stem) for path in new_cells.glob("*.png")}
     kept = []
@@ -351,10 +351,46 @@ def keep_pictures(old_cells: Path, new_cells: Path) -> list[str]:
         key = template_kind(path.stem)
         if key is None or key in have:
             continue
-        target = new_cells / f"{path.stem.rsplit('-', 1)[0]}-e{len(kept)}.png"
+        lit = LIT if path.stem.endswith(LIT) else ""
+        target = new_cells / f"{path.stem.rsplit('-', 1)[0]}-e{len(kept)}{lit}.png"
         shutil.copyfile(path, target)
         kept.append(target.name)
     return kept
+
+
+def name_lit(seen: Seen, cells: Path) -> list[str]:
+    """Rename (``...lit.png``, ``Template.lit``) the covered pictures in ``cells`` that show the covered
+    cell as the client lit it under the pointer (``seen.lit``): those nearer in colour to the lit cells
+    of the frames kept than to the other covered cells. Returns the new names."""
+    import cv2
+
+    from ..vision.cells import cell_images
+    from ..vision.colour_cast import middle_colours
+    from ..vision.skins import CHAR_STATES, LIT, template_kind, to_canonical
+
+    if seen.lit is None:
+        return []
+    lattice = seen.lattice.translated(-seen.crop.left, -seen.crop.top)
+    lit, unlit = [], []
+    for frame in seen.frames:
+        means = middle_colours(cell_images(frame.image, lattice))
+        lit.append(means[frame.ids == seen.lit])
+        unlit.append(means[np.isin(frame.ids, list(seen.covered - {seen.lit}))])
+    lit_colour, unlit_colour = np.concatenate(lit), np.concatenate(unlit)
+    if not len(lit_colour) or not len(unlit_colour):
+        return []
+    lit_colour, unlit_colour = np.median(lit_colour, axis=0), np.median(unlit_colour, axis=0)
+    renamed = []
+    for path in sorted(cells.glob("*.png")):
+        kind = template_kind(path.stem)
+        if kind is None or kind[0] != CHAR_STATES["#"] or path.stem.endswith(LIT):
+            continue
+        colour = middle_colours(to_canonical(cv2.imread(str(path))))
+        if np.abs(colour - lit_colour).max() < np.abs(colour - unlit_colour).max():
+            target = path.with_name(f"{path.stem}{LIT}{path.suffix}")
+            path.rename(target)
+            renamed.append(target.name)
+    return renamed
 
 
 def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -> Built:
@@ -386,6 +422,9 @@ def build_skin(seen: Seen, name: str, stage: Path, extend: Path | None = None) -
         profile = extended_profile(json.loads((extend / "profile.json").read_text(encoding="utf-8")), profile)
         kept = keep_pictures(extend / "cells", stage / name / "cells")
         log.info("learn: kept %d pictures of the skin extended", len(kept))
+    lit = name_lit(seen, stage / name / "cells")
+    if lit:
+        log.info("learn: the covered cell lit under the pointer: %s", ", ".join(lit))
     (stage / name / "profile.json").write_text(json.dumps(profile, indent=1) + "\n", encoding="utf-8")
     check_playable(profile_from_dict(name, profile))
     skins = load_skins(stage)

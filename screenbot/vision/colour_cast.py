@@ -9,7 +9,8 @@ here as a whole:
 
 - each cell read as a state whose pictures are plain in the middle (covered, open 0: not a number or
   an icon, whose share of the cell changes with the size it is drawn at) is compared, by the mean
-  colour of its middle, with the picture of that state nearest it in colour;
+  colour of its middle, with the picture of that state nearest it in colour; a look the client
+  draws under the pointer only (``Template.lit``) serves at most ``LIT_CELLS`` cells;
 - "off" is the median, over those cells, of each one's largest difference on one channel;
 - far off (``REFUSE_OFF``): refused, the cells' colours cannot tell the states apart;
 - a little off (``RECHECK_OFF``): the board is read again with the median difference taken off its
@@ -45,6 +46,8 @@ RECHECK_OFF = 1.5
 PLAIN_STD = 6.0
 # Fewer plain cells than this say nothing about the colours as a whole.
 MIN_CELLS = 4
+# The most cells a pointer shows lit or pressed at once: a chord presses a cell and its 8 neighbours.
+LIT_CELLS = 9
 # The middle compared, as a share of the pitch: well inside the face at any size. At gnome-mines'
 # smallest cells (20 px) the face's rim takes part of a wider middle, which was then 7 levels off its
 # larger pictures' (62.5%, the share the hint overlay never draws on: it draws on none of this either).
@@ -65,11 +68,17 @@ def _middle(canonical: np.ndarray) -> np.ndarray:
     return canonical[..., _MARGIN:-_MARGIN, _MARGIN:-_MARGIN, :].astype(np.float32)
 
 
+def middle_colours(canonical: np.ndarray) -> np.ndarray:
+    """The mean colour of each canonical cell's middle, the colour this check compares: (..., 3)."""
+    return _middle(canonical).mean(axis=(-3, -2))
+
+
 @functools.lru_cache(maxsize=32)
-def _plain_pictures(skin: Skin, sixteen_bit: bool) -> dict[str, np.ndarray]:
-    """For each state with plain pictures, their middles' mean colours: (n, 3) per state char. With
-    ``sixteen_bit`` the pictures are first brought to the colours a restored 16-bit capture has."""
-    plain: dict[str, list[np.ndarray]] = {}
+def _plain_pictures(skin: Skin, sixteen_bit: bool) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """For each state with plain pictures, their middles' mean colours, (n, 3), and which of them are
+    looks under the pointer only (``Template.lit``), (n,). With ``sixteen_bit`` the pictures are first
+    brought to the colours a restored 16-bit capture has."""
+    plain: dict[str, list[tuple[np.ndarray, bool]]] = {}
     for template in skin.templates:
         if template.char == OUTSIDE:  # never read as a cell
             continue
@@ -77,30 +86,43 @@ def _plain_pictures(skin: Skin, sixteen_bit: bool) -> dict[str, np.ndarray]:
         canonical = to_canonical(_restored(template.image & ~_DROPPED)) if sixteen_bit else template.canonical
         middle = _middle(canonical)
         if float(middle.std(axis=(0, 1)).max()) <= PLAIN_STD:
-            plain.setdefault(template.char, []).append(middle.mean(axis=(0, 1)))
-    return {char: np.stack(means) for char, means in plain.items()}
+            plain.setdefault(template.char, []).append((middle.mean(axis=(0, 1)), template.lit))
+    return {char: (np.stack([m for m, _ in pictures]), np.array([lit for _, lit in pictures]))
+            for char, pictures in plain.items()}
 
 
 def colour_offset(frame: np.ndarray, lattice, chars: np.ndarray, skin: Skin,
                   sixteen_bit: bool = False) -> tuple[float, np.ndarray]:
     """How far the board's plain cells are from their skin's pictures: ("off", the median difference
     per channel). ``chars`` is the state read for each cell, (rows, cols); ``sixteen_bit``: ``frame``
-    is a restored 16-bit capture. (0.0, zeros) when too few cells are plain to tell."""
+    is a restored 16-bit capture. (0.0, zeros) when too few cells are plain to tell.
+
+    Each cell is compared with the picture of its state nearest it in colour, but at most
+    ``LIT_CELLS`` cells, those nearest a look under the pointer by the widest margin, with such a
+    look: gnome-mines' covered cell lit under the pointer is 13 levels from its open 0, and 10 levels
+    of darkening made every open 0 of a board nearest it, only 3 levels off."""
     pictures = _plain_pictures(skin, sixteen_bit)
-    means = _middle(cell_images(frame, lattice)).mean(axis=(-3, -2)).reshape(-1, 3)
+    means = middle_colours(cell_images(frame, lattice)).reshape(-1, 3)
     flat_chars = np.asarray(chars).reshape(-1)
-    differences = []
-    for char, options in pictures.items():
+    nearest_any, nearest_unlit, gains = [], [], []
+    for char, (options, lit) in pictures.items():
         cells = means[flat_chars == char]
         if not len(cells):
             continue
-        # Each cell against each picture of its state: keep the picture nearest it.
         diff = cells[:, None, :] - options[None, :, :]
-        nearest = np.abs(diff).max(axis=2).argmin(axis=1)
-        differences.append(diff[np.arange(len(cells)), nearest])
-    if sum(map(len, differences)) < MIN_CELLS:
+        far = np.abs(diff).max(axis=2)
+        best = far.argmin(axis=1)
+        unlit = np.where(lit[None, :], np.inf, far).argmin(axis=1) if not lit.all() else best
+        rows = np.arange(len(cells))
+        nearest_any.append(diff[rows, best])
+        nearest_unlit.append(diff[rows, unlit])
+        gains.append(far[rows, unlit] - far[rows, best])  # > 0 where a lit look is nearest
+    if sum(map(len, nearest_any)) < MIN_CELLS:
         return 0.0, np.zeros(3, np.float32)
-    difference = np.concatenate(differences)
+    gain = np.concatenate(gains)
+    lit_kept = np.zeros(len(gain), bool)
+    lit_kept[np.argsort(-gain)[:LIT_CELLS]] = True
+    difference = np.where((lit_kept & (gain > 0))[:, None], np.concatenate(nearest_any), np.concatenate(nearest_unlit))
     return float(np.median(np.abs(difference).max(axis=1))), np.median(difference, axis=0)
 
 

@@ -11,7 +11,8 @@ Folder layout (what the lab's ``templates`` command and ``screenbot new-skin`` w
 
 ``<state>`` is a cell state name (``STATE_CHARS`` maps it to the board character), ``<pitch>`` the cell
 pitch in pixels the image was captured at (the file may be a box of pitch x pitch pixels, or
-pitch_x x pitch_y when the pitch is not square). Templates are compared at one canonical size
+pitch_x x pitch_y when the pitch is not square), ``<n>`` tells pictures apart; one ending in ``lit``
+shows the state as the client draws it under the pointer only (``Template.lit``). Templates are compared at one canonical size
 (``CANONICAL``), and for each state the variant captured nearest the board's own pitch is used, so a
 client whose gaps and fonts do not scale linearly (gnome-mines) still matches at every size.
 """
@@ -53,6 +54,8 @@ STATE_CHARS = {
     **{str(n): str(n) for n in range(9)},
 }
 CHAR_STATES = {ch: name for name, ch in STATE_CHARS.items()}
+# The end of a picture's name that marks it as a look under the pointer (``Template.lit``).
+LIT = "lit"
 _TEMPLATE_NAME = re.compile(r"^(?P<state>[a-z0-9]+)-(?P<px>\d+(?:\.\d+)?)(?:x(?P<py>\d+(?:\.\d+)?))?-(?P<n>\w+)$")
 
 
@@ -63,6 +66,13 @@ class Template:
     canonical: np.ndarray  # (CANONICAL, CANONICAL, 3) uint8
     image: np.ndarray  # as captured, one pitch box
     path: Path
+
+    @property
+    def lit(self) -> bool:
+        """Whether the picture shows its state as the client draws it under the pointer only (lit or
+        pressed): named ``<state>-<pitch>-<n>lit.png``. A pointer lights one cell (a chord's press, 9),
+        so a board where many cells look lit is no board of this skin (``colour_cast``)."""
+        return self.path.stem.endswith(LIT)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
