@@ -131,7 +131,7 @@ def test_the_covered_cell_seen_lit_under_the_pointer_is_named_lit_and_kept_so(tm
     cells.mkdir(parents=True)
     for name, grey in (("covered-20-0", 120), ("covered-20-1", 160), ("covered-40-0", 125), ("0-20-0", 220)):
         cv2.imwrite(str(cells / f"{name}.png"), np.full((20, 20, 3), grey, np.uint8))
-    (tmp_path / "learnt" / "profile.json").write_text("{}")
+    (tmp_path / "learnt" / "profile.json").write_text("{}", encoding="utf-8")
     assert name_lit(seen, cells) == ["covered-20-1lit.png"]
     assert sorted(t.path.name for t in load_skin(tmp_path / "learnt").templates if t.lit) == ["covered-20-1lit.png"]
     seen.lit = None
