@@ -13,6 +13,7 @@ from typing import Callable, ContextManager
 
 from ..errors import BoardNotFoundError, InputError
 from ..geometry import Lattice, Rect
+from .evidence import save_frame
 from .types import Located, PlayConfig, Surroundings, Vision, WindowLostError
 
 log = logging.getLogger(__name__)
@@ -151,8 +152,6 @@ class BoardTracker:
                 return self.locate()
             except BoardNotFoundError as exc:
                 if self.env.clock() >= deadline:
-                    from .safe_read import save_frame  # (it imports this module)
-
                     path = save_frame(self._grab()[0], self.config.failure_dir, "board-lost")
                     raise WindowLostError(f"no board reads in the game window {RELOCATE_PATIENCE:.0f} s after it moved "
                                           f"or changed size: {exc}", frame_path=path) from exc

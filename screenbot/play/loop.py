@@ -43,7 +43,8 @@ from .outcome import PLAYING
 from .planner import CHORD
 from .profile import CONFIRM_PING, PlayProfile
 from .rules import GameRules
-from .safe_read import SafeReader, save_frame
+from .evidence import save_frame
+from .safe_read import SafeReader
 from .stability import same_frame, wait_for_paint, wait_for_redraw
 from .types import Located, LookChangedError, PlayConfig, PlayError, Screen, Surroundings, Vision
 from .unread import name_unread

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -26,6 +24,7 @@ from ..vision.skins import CLASSIC
 from .clicking import Clicker
 from .consistency import INCONSISTENT, UNREADABLE, Problem, clicks_unshown, flags_unshown, reading_problems
 from .controls import ClientControls
+from .evidence import save_frame
 from .locating import BoardTracker
 from .observer import WON, Action
 from .profile import PlayProfile
@@ -63,21 +62,6 @@ class Step:
 def _won_behind_dialog(frame: np.ndarray) -> Step:
     """A game won whose dialog the bot closed, the board behind it read as won."""
     return Step(None, frame, WON, (), None, 0.0, 0.0, shown="a window of the game over the board")
-
-
-def save_frame(frame: np.ndarray, folder: Path, what: str) -> str | None:
-    """Save the frame that stopped a game in ``folder`` (the evidence a PlayError points to); None
-    when it cannot be written."""
-    import cv2
-
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"screenbot-{what}-{time.strftime('%Y%m%d-%H%M%S')}.png"
-        cv2.imwrite(str(path), frame)
-    except OSError as exc:
-        log.warning("could not save the frame: %s", exc)
-        return None
-    return str(path)
 
 
 @dataclass(eq=False)
@@ -403,4 +387,4 @@ class SafeReader:
             raise WindowLostError(f"the board is no longer visible{note}: {again}", frame_path=path) from exc
 
 
-__all__ = ["SafeReader", "Step", "save_frame"]
+__all__ = ["SafeReader", "Step"]
