@@ -204,3 +204,13 @@ def test_read_refuses_a_changed_screenshot_with_exit_5(tmp_path):
                           timeout=120)
     assert done.returncode == EXIT_UNREADABLE, done.stdout + done.stderr
     assert "colours differ from the skin's" in done.stderr and not done.stdout
+
+
+def test_the_lab_sweeps_labelled_shots_over_colour_changes(capsys):
+    """``python3 -m lab colour-sweep``: the figures of docs and README come from it."""
+    from lab.cli import main as lab_main
+
+    assert lab_main(["colour-sweep", "--prefix", "gm-small-600-lost", "--brightness", "-10,12", "--gamma", "1.3"]) == 0
+    out = capsys.readouterr().out
+    assert "1 shots x 3 colour changes = 3: " in out and "0 read wrong" in out
+    assert lab_main(["colour-sweep", "--prefix", "no-such-shot"]) == 2

@@ -103,3 +103,21 @@ def test_a_mark_is_known_on_each_look_of_the_covered_tile_and_nothing_else_is():
     assert derived[0].path.name == "F-24-0+tile1.png"
     # One look of the tile only: nothing to derive.
     assert on_each_tile([_template("#", covered), _template("F", flag)]) == ()
+
+
+def test_pictures_cut_again_keep_the_name_of_a_look_under_the_pointer(tmp_path):
+    """The labels do not say which cell the pointer lit: a skin's pictures cut again (``python3 -m lab
+    templates``) keep the ``lit`` name of the old picture of the same state in the same colour."""
+    import cv2
+
+    from screenbot.vision.cut import write_cells
+
+    cells = tmp_path / "cells"
+    cells.mkdir()
+    grey = lambda level, size=20: np.full((size, size, 3), level, np.uint8)  # noqa: E731
+    cv2.imwrite(str(cells / "covered-20-0.png"), grey(120))
+    cv2.imwrite(str(cells / "covered-20-1lit.png"), grey(160))
+    write_cells({("#", 20.0, 20.0): [grey(120), grey(161)], ("#", 30.0, 30.0): [grey(160, 30)],
+                 ("0", 20.0, 20.0): [grey(160)]}, tmp_path)
+    assert sorted(p.name for p in cells.glob("*.png")) == ["0-20-0.png", "covered-20-0.png", "covered-20-1lit.png",
+                                                            "covered-30-0lit.png"]

@@ -1,0 +1,91 @@
+"""``python3 -m lab colour-sweep``: labelled screenshots with their colours changed, read as ``screenbot
+read`` would.
+
+Each labelled screenshot of ``fixtures/screens`` whose name starts with ``--prefix`` is read at every
+brightness change of ``--brightness`` (levels added to each channel) and every ``--gamma``: read
+exactly, refused, or wrong (read with no error but not the true board). A screenshot whose colours
+were changed must be read exactly or refused (``screenbot.vision.colour_cast``), never read wrong;
+``tests/test_colour_cast.py`` draws such changes at random on every run, this sweeps a grid.
+
+Exit codes: 0 none read wrong, 1 a board read wrong, 2 bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import io
+import sys
+from pathlib import Path
+
+from screenbot.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+
+SCREENS = Path(__file__).resolve().parents[2] / "fixtures" / "screens"
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "colour-sweep",
+        help="read labelled shots at a grid of brightness and gamma changes: exactly / refused / wrong",
+        description="Read every labelled screenshot whose name starts with --prefix at each brightness and gamma "
+        "change given, as `screenbot read` would; print how many read exactly, were refused and read wrong. "
+        "Exit codes: 0 none wrong, 1 a board read wrong, 2 bad arguments.",
+    )
+    parser.add_argument("--prefix", default="gm-", help="shots whose name starts with this (default gm-; '' for all)")
+    parser.add_argument("--brightness", type=_numbers(int), default=[d for d in range(-16, 17, 2) if d],
+                        help="levels added, comma-separated (default -16,-14,...,16 without 0)")
+    parser.add_argument("--gamma", type=_numbers(float),
+                        default=[0.75, 0.8, 0.85, 0.9, 0.95, 1.05, 1.1, 1.15, 1.2, 1.25, 1.3],
+                        help="gammas, comma-separated (default 0.75-0.95 and 1.05-1.3 by 0.05)")
+    parser.set_defaults(run=run)
+
+
+def _numbers(kind):
+    def parse(text: str) -> list:
+        try:
+            return [kind(part) for part in text.split(",") if part.strip()]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}") from None
+    return parse
+
+
+def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from screenbot.commands.screenshot import read_screenshot
+    from screenbot.labelled_shots import load_shots
+    from screenbot.vision import load_skins
+
+    skins = load_skins()
+    shots = [shot for shot in load_shots(SCREENS) if shot.name.startswith(args.prefix)]
+    if not shots:
+        print(f"no labelled shot's name starts with {args.prefix!r}", file=sys.stderr)
+        return EXIT_USAGE
+    changes = [(f"brightness {d:+d}", lambda f, d=d: np.clip(f.astype(np.int16) + d, 0, 255).astype(np.uint8))
+               for d in args.brightness]
+    changes += [(f"gamma {g:.2f}", lambda f, g=g: np.clip(255 * (np.arange(256) / 255) ** g, 0, 255)
+                 .round().astype(np.uint8)[f]) for g in args.gamma]
+    counts = collections.Counter()
+    wrong = []
+    for index, shot in enumerate(shots):
+        if index % 10 == 0:
+            print(f"shot {index + 1} of {len(shots)}...", file=sys.stderr)
+        image = shot.image()
+        truth = [row.replace(".", "0") for row in shot.board.grid]
+        for what, change in changes:
+            with contextlib.redirect_stderr(io.StringIO()):  # each refusal's message
+                result = read_screenshot(Path(f"{shot.name}.png"), change(image), skins, "auto")
+            if isinstance(result, int):
+                counts["refused"] += 1
+            elif list(result.board.grid) == truth:
+                counts["exactly"] += 1
+            else:
+                counts["wrong"] += 1
+                wrong.append(f"{shot.name} at {what}")
+    total = sum(counts.values())
+    print(f"{len(shots)} shots x {len(changes)} colour changes = {total}: {counts['exactly']} read exactly, "
+          f"{counts['refused']} refused, {counts['wrong']} read wrong")
+    for case in wrong:
+        print(f"  WRONG: {case}")
+    return EXIT_FAILED if wrong else EXIT_OK
