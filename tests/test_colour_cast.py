@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.commands.colour_sweep import brightened, gamma_changed
 from screenbot.commands.screenshot import read_screenshot
 from screenbot.exit_codes import EXIT_UNREADABLE
 from screenbot.vision import load_skins, read_board
@@ -51,15 +52,6 @@ def _read(frame, skins, name="shot.png"):
     return result.board.grid, ""
 
 
-def _gamma(frame, g):
-    table = np.clip(255 * (np.arange(256) / 255) ** g, 0, 255).round().astype(np.uint8)
-    return table[frame]
-
-
-def _brightness(frame, d):
-    return np.clip(frame.astype(np.int16) + d, 0, 255).astype(np.uint8)
-
-
 def _sixteen_bit(frame):
     return frame & np.array([0xF8, 0xFC, 0xF8], np.uint8)
 
@@ -67,13 +59,13 @@ def _sixteen_bit(frame):
 # Each of these read wrong with exit 0 before the check: gnome-mines' open 0s read as covered cells
 # (lit under the pointer), whole rows of them; the first is only ~4 levels off.
 FIXED = [
-    ("gm-small-600-move4", lambda f: _gamma(f, 1.29)),
-    ("gm-big-900-opened", lambda f: _gamma(f, 1.22)),
-    ("gm-medium-800-move2", lambda f: _brightness(f, -9)),
-    ("gm-dense-900-lost", lambda f: _brightness(f, -7)),
+    ("gm-small-600-move4", lambda f: gamma_changed(f, 1.29)),
+    ("gm-big-900-opened", lambda f: gamma_changed(f, 1.22)),
+    ("gm-medium-800-move2", lambda f: brightened(f, -9)),
+    ("gm-dense-900-lost", lambda f: brightened(f, -7)),
     # Nearest the covered cell lit under the pointer, only 3 levels off: refused as no more than 9 cells
     # can be lit (CI seed 897266).
-    ("gm-small-600-lost", lambda f: _brightness(f, -10)),
+    ("gm-small-600-lost", lambda f: brightened(f, -10)),
 ]
 
 
@@ -94,7 +86,7 @@ def test_a_flag_and_its_question_mark_lightened_a_little_read_exactly_or_are_ref
     read as flags with exit 0: the mark, looked for where a 23 px picture puts it, fell outside the
     place looked at. The lattice is now placed to half a pixel."""
     shot = BY_NAME["gm-big-850x600-flags-and-questions"]
-    board, why = _read(_gamma(shot.image(), 0.95), skins)
+    board, why = _read(gamma_changed(shot.image(), 0.95), skins)
     assert board is None or board == _truth(shot), f"read {board} with exit 0"
 
 
@@ -104,7 +96,7 @@ def test_a_red_digit_in_a_board_read_as_the_classic_look_is_not_a_hit_mine(gamma
     boxes: its bold red 3s then fill 40% of their rim and were read as hit mines, exit 0 (seed 6154).
     The hit mine is told by red in the rim's corners, which a digit never reaches."""
     shot = BY_NAME["xd-30x16-hover0"]
-    board, why = _read(_gamma(shot.image(), gamma), skins)
+    board, why = _read(gamma_changed(shot.image(), gamma), skins)
     assert board is None or board == _truth(shot), f"read {board} with exit 0"
 
 
@@ -117,10 +109,10 @@ def test_random_colour_changes_read_exactly_or_are_refused(skins):
         shot = rng.choice(SHOTS)
         if rng.random() < 0.5:
             change = rng.choice([-1, 1]) * rng.randint(3, 40)
-            frame, what = _brightness(shot.image(), change), f"brightness {change:+d}"
+            frame, what = brightened(shot.image(), change), f"brightness {change:+d}"
         else:
             g = rng.choice([rng.uniform(0.7, 0.9), rng.uniform(1.1, 1.4)])
-            frame, what = _gamma(shot.image(), g), f"gamma {g:.3f}"
+            frame, what = gamma_changed(shot.image(), g), f"gamma {g:.3f}"
         board, _ = _read(frame, skins)
         counts["refused" if board is None else "read exactly" if board == _truth(shot) else "read wrong"] += 1
         if board is not None and board != _truth(shot):
@@ -184,7 +176,7 @@ def test_restore_16_bit_only_touches_captures_without_low_bits():
 
 def test_a_far_off_board_is_refused_naming_skin_and_levels(skins):
     shot = BY_NAME["gm-big-900-opened"]
-    frame = _brightness(shot.image(), -12)
+    frame = brightened(shot.image(), -12)
     reading = read_board(frame, shot.lattice, skins)
 
     def never(_):
@@ -199,7 +191,7 @@ def test_a_far_off_board_is_refused_naming_skin_and_levels(skins):
 def test_read_refuses_a_changed_screenshot_with_exit_5(tmp_path):
     shot = BY_NAME["gm-big-900-opened"]
     path = tmp_path / "darker.png"
-    cv2.imwrite(str(path), _gamma(shot.image(), 1.22))
+    cv2.imwrite(str(path), gamma_changed(shot.image(), 1.22))
     done = subprocess.run([sys.executable, "-m", "screenbot", "read", str(path)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == EXIT_UNREADABLE, done.stdout + done.stderr

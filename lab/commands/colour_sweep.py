@@ -50,9 +50,21 @@ def _numbers(kind):
     return parse
 
 
-def run(args: argparse.Namespace) -> int:
+def brightened(frame, levels: int):
+    """``frame`` with ``levels`` added to every channel (clipped)."""
     import numpy as np
 
+    return np.clip(frame.astype(np.int16) + levels, 0, 255).astype(np.uint8)
+
+
+def gamma_changed(frame, gamma: float):
+    """``frame`` through a gamma curve (> 1 darker, < 1 lighter)."""
+    import numpy as np
+
+    return np.clip(255 * (np.arange(256) / 255) ** gamma, 0, 255).round().astype(np.uint8)[frame]
+
+
+def run(args: argparse.Namespace) -> int:
     from screenbot.commands.screenshot import read_screenshot
     from screenbot.labelled_shots import load_shots
     from screenbot.vision import load_skins
@@ -62,10 +74,8 @@ def run(args: argparse.Namespace) -> int:
     if not shots:
         print(f"no labelled shot's name starts with {args.prefix!r}", file=sys.stderr)
         return EXIT_USAGE
-    changes = [(f"brightness {d:+d}", lambda f, d=d: np.clip(f.astype(np.int16) + d, 0, 255).astype(np.uint8))
-               for d in args.brightness]
-    changes += [(f"gamma {g:.2f}", lambda f, g=g: np.clip(255 * (np.arange(256) / 255) ** g, 0, 255)
-                 .round().astype(np.uint8)[f]) for g in args.gamma]
+    changes = [(f"brightness {d:+d}", lambda f, d=d: brightened(f, d)) for d in args.brightness]
+    changes += [(f"gamma {g:.2f}", lambda f, g=g: gamma_changed(f, g)) for g in args.gamma]
     counts = collections.Counter()
     wrong = []
     for index, shot in enumerate(shots):

@@ -365,8 +365,8 @@ def name_lit(seen: Seen, cells: Path) -> list[str]:
     import cv2
 
     from ..vision.cells import cell_images
-    from ..vision.colour_cast import middle_colours
-    from ..vision.skins import CHAR_STATES, LIT, template_kind, to_canonical
+    from ..vision.colour_cast import middle_colours, picture_colour
+    from ..vision.skins import CHAR_STATES, LIT, template_kind
 
     if seen.lit is None:
         return []
@@ -385,7 +385,7 @@ def name_lit(seen: Seen, cells: Path) -> list[str]:
         kind = template_kind(path.stem)
         if kind is None or kind[0] != CHAR_STATES["#"] or path.stem.endswith(LIT):
             continue
-        colour = middle_colours(to_canonical(cv2.imread(str(path))))
+        colour = picture_colour(cv2.imread(str(path)))
         if np.abs(colour - lit_colour).max() < np.abs(colour - unlit_colour).max():
             target = path.with_name(f"{path.stem}{LIT}{path.suffix}")
             path.rename(target)

@@ -73,6 +73,11 @@ def middle_colours(canonical: np.ndarray) -> np.ndarray:
     return _middle(canonical).mean(axis=(-3, -2))
 
 
+def picture_colour(picture: np.ndarray) -> np.ndarray:
+    """``middle_colours`` of one cell picture as captured (a skin's picture file): (3,)."""
+    return middle_colours(to_canonical(picture))
+
+
 @functools.lru_cache(maxsize=32)
 def _plain_pictures(skin: Skin, sixteen_bit: bool) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """For each state with plain pictures, their middles' mean colours, (n, 3), and which of them are

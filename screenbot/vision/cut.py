@@ -16,7 +16,8 @@ import numpy as np
 from solver.board import Board
 
 from ..geometry import Lattice
-from .skins import LIT, OUTSIDE, STATE_CHARS, template_name, to_canonical
+from .colour_cast import picture_colour
+from .skins import LIT, OUTSIDE, STATE_CHARS, template_kind, template_name, to_canonical
 
 log = logging.getLogger(__name__)
 
@@ -140,8 +141,8 @@ def write_cells(cells: dict[tuple[str, float, float], list[np.ndarray]], skin_di
     folder.mkdir(parents=True, exist_ok=True)
     # The colours of the looks under the pointer the old pictures named (``Template.lit``): the labels
     # do not say which cell the pointer lit, so a picture cut again in such a colour keeps the name.
-    lit = [(STATE_CHARS.get(old.stem.split("-")[0]), _middle_colour(cv2.imread(str(old))))
-           for old in folder.glob(f"*{LIT}.png")]
+    lit = [(STATE_CHARS[kind[0]], picture_colour(cv2.imread(str(old))))
+           for old in folder.glob(f"*{LIT}.png") if (kind := template_kind(old.stem)) and kind[0] in STATE_CHARS]
     if replace:
         for old in folder.glob("*.png"):
             # Pictures named ...-r<n>.png were added by hand from rules-checked games: kept.
@@ -150,8 +151,8 @@ def write_cells(cells: dict[tuple[str, float, float], list[np.ndarray]], skin_di
     written = 0
     for (ch, px, py), pictures in sorted(cells.items()):
         for i, picture in enumerate(pictures):
-            was_lit = any(state == ch and np.abs(_middle_colour(picture) - colour).max() <= LIT_SAME
-                          for state, colour in lit)
+            colour = picture_colour(picture) if lit else None
+            was_lit = any(state == ch and np.abs(colour - known).max() <= LIT_SAME for state, known in lit)
             cv2.imwrite(str(folder / template_name(ch, (px, py), f"{i}{LIT}" if was_lit else i)), picture)
             written += 1
     return written
@@ -159,9 +160,3 @@ def write_cells(cells: dict[tuple[str, float, float], list[np.ndarray]], skin_di
 
 # Two pictures whose middles differ by no more than this in colour (levels, any channel) are one look.
 LIT_SAME = 2.0
-
-
-def _middle_colour(picture: np.ndarray) -> np.ndarray:
-    from .colour_cast import middle_colours
-
-    return middle_colours(to_canonical(picture))
