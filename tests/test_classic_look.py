@@ -89,6 +89,22 @@ def test_a_classic_client_is_read_with_its_own_pictures_hidden(prefix, draws, le
     judge_cases(cases, f"{prefix}*", least_right)
 
 
+def test_sgt_mines_wrong_flag_whose_cross_hides_its_mine_is_read_as_one():
+    """sgt-mines at 12 and 13 px (no pictures of its own fit there: read as the classic look) draws a
+    wrong flag as a red cross over a mine of a few pixels, gone once the cell is scaled: the cross was
+    read by its colour alone, as a red 3, with no error (CI, seed 153722; 9 of 75 boards at 12-14 px).
+    A red mark shaped like a cross (both diagonals, its own mirror image both ways) is a wrong flag."""
+    import cv2
+
+    skins = load_skins()
+    shots = sorted((SCREENS.parent / "screens-untaught").glob("sm-*.json"))
+    assert len(shots) == 2
+    cases = [(path.stem, cv2.imread(str(path.with_suffix(".png"))), path.with_suffix(".txt").read_text(encoding="utf-8").split(),
+              skins) for path in shots]
+    assert all("W" in "".join(truth) for _, _, truth, _ in cases)
+    judge_cases(cases, "sgt-mines' lost boards at 12 and 13 px", len(cases))
+
+
 def test_the_hit_mine_is_read_by_its_red_face_whatever_its_relief():
     """Lost boards drawn with mines up to a third larger than usual, a grid line on the top and left of
     opened cells, at random sizes, read at their true lattice: every hit mine reads X, clearly. Its
