@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from .live_faults import FAULTS, run_fault
+from .live_faults import FAULTS, _wait, _window_on_top, _xdotool, run_fault
 from .seeds import SEED
 
 pytestmark = pytest.mark.e2e
@@ -41,10 +41,10 @@ def test_live_fault(fault, tmp_path, monkeypatch):
     code, words, seconds = EXPECTED[fault]
     monkeypatch.setenv("FAULT_SEED", str(SEED))  # the moment a window appears ("appears")
     print(f"seed {SEED}")
-    if fault in ("moved", "resized"):
-        monkeypatch.setenv("FAULT_PLAY_ARGS", "-v")  # what play did after the fault, should it stall
+    if fault in ("moved", "resized", "minimised"):
+        monkeypatch.setenv("FAULT_PLAY_ARGS", "-v")  # what play did after the fault, should it stall or play on
     run = run_fault(fault, tmp_path)
-    detail = f"{fault}: exit {run.code}, {run.after_fault:.1f} s after the fault\nstderr: {run.stderr[-800:]}\nstdout: {run.stdout[-400:]}"
+    detail = f"{fault}: exit {run.code}, {run.after_fault:.1f} s after the fault\nstderr: {run.stderr[-3000:]}\nstdout: {run.stdout[-400:]}"
     print(detail)
     # Off the board first: a press there is the worst outcome, whatever else went wrong (CI run 87: play
     # not stopped 60 s after the window was minimised, pressing on, and where was not reported).
@@ -69,3 +69,30 @@ def test_live_fault(fault, tmp_path, monkeypatch):
         assert not late, f"{detail}\npresses after the window came: {late}"
     if code == 0:
         assert "aborted" not in run.stdout or ", 0 aborted" in run.stdout, detail
+
+
+def test_a_window_minimised_and_shown_again_between_two_looks_was_hidden():
+    """What the X server told, not the window's state at the next look: a window minimised just as play
+    asks the window manager to make the game active is shown again by it, and looks untouched (CI run
+    87: play restored the minimised game and played on). The window follower says it was hidden."""
+    import subprocess
+
+    from screenbot.desktop import VirtualDisplay
+    from screenbot.platforms.x11.tracker import WindowTracker
+
+    with VirtualDisplay():
+        other = _window_on_top("300x200+50+50")
+        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--classname", "screenbot-cover"],
+                               capture_output=True, text=True, timeout=20)
+        tracker = WindowTracker(int(found.stdout.split()[0]))
+        try:
+            tracker.appeared_over(tracker.geometry())  # starts watching, as play does before its first click
+            assert not tracker.was_hidden()
+            _xdotool("windowminimize", "--sync", str(tracker.window_id))
+            tracker.activate()  # as play asks: the window manager shows it again
+            assert _wait(tracker.is_viewable, 10), "the window manager did not show the window again"
+            assert tracker.was_hidden()
+            assert not tracker.was_hidden()  # told once
+        finally:
+            tracker.close()
+            other.kill()

@@ -373,9 +373,10 @@ def test_geometry_is_the_client_area_also_at_negative_coordinates():
 
 def test_is_viewable_and_activate_restores_a_minimised_window():
     api, game = game_in("minimised")
-    assert not game.is_viewable()
+    assert not game.is_viewable() and game.was_hidden()
     game.activate()
     assert game.is_viewable() and api.foreground == GAME
+    assert not game.was_hidden()  # Windows keeps no record of it: what it is now
     assert game.geometry() == Rect(103, 141, 154, 182)
 
 

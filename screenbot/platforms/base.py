@@ -40,6 +40,10 @@ class GameWindow(Protocol):
 
     def is_viewable(self) -> bool: ...  # False once minimised (or hidden)
 
+    # whether it was minimised (or hidden) since the last call, even if shown again now: a window manager
+    # restores a minimised window asked to be made active, so a look at its state can come too late
+    def was_hidden(self) -> bool: ...
+
     # other programs' windows (own: the game's own, its dialogs) stacked above it over rect
     def windows_over(self, rect: Rect, own: bool = False) -> list[str]: ...
 

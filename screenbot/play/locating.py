@@ -163,10 +163,7 @@ class BoardTracker:
         if self.env.window is None:
             return
         if not self.env.window.is_viewable():
-            # A window being closed is unmapped first: tell the two apart.
-            self.env.sleep(0.3)
-            self.env.window.geometry()  # WindowGoneError when it was closed
-            raise WindowLostError("the game window was minimised or hidden: stopped (restore it and start again)")
+            self._stop_hidden()
         over = self.env.window.windows_over(located.geometry.inner_rect())
         if over:
             # Never take the board back from a window the user put over it: stop instead.
@@ -176,6 +173,15 @@ class BoardTracker:
             )
         self.check_no_arrival(located.geometry.inner_rect())
 
+    def _stop_hidden(self) -> None:
+        """Stop (WindowLostError) for a window minimised or hidden; WindowGoneError when it was closed."""
+        # A window being closed is unmapped first: tell the two apart.
+        self.env.sleep(0.3)
+        self.env.window.geometry()  # WindowGoneError when it was closed
+        if self.env.window.is_viewable():
+            raise WindowLostError("the game window was minimised or hidden a moment ago: stopped (start again to play on)")
+        raise WindowLostError("the game window was minimised or hidden: stopped (restore it and start again)")
+
     def check_no_arrival(self, rect: Rect) -> None:
         """Stop (WindowLostError) when another program's window was mapped over ``rect`` since the last
         look, even one the window manager put under the game (focus-stealing prevention does, while
@@ -183,6 +189,10 @@ class BoardTracker:
         has sent the events already."""
         if self.env.window is None:
             return
+        if self.env.window.was_hidden():
+            # Minimised since the last look, and perhaps shown again by the bot's own request to make the
+            # game active (a window manager restores a minimised window so asked): the user's act stands.
+            self._stop_hidden()
         arrived = self.env.window.appeared_over(rect)
         if arrived:
             # What the window manager does next (raising the game for a click sent just before the

@@ -145,6 +145,9 @@ class SimulatedClient:
     closed: bool = False
     covered: bool = False
     minimised: bool = False
+    # Minimised since play's last look, then shown again (``minimise_and_restore``): what a window
+    # manager does when play asks it to make the game active just after the user minimised it.
+    hidden_since_look: bool = False
     other_windows: list = field(default_factory=list)  # (title, Rect) of other programs' windows above
     # (title, Rect) of windows just mapped under the game (a window manager's focus-stealing prevention
     # puts a new window under the one being clicked): the next appeared_over reports them and puts
@@ -231,6 +234,15 @@ class SimulatedClient:
 
     def is_viewable(self) -> bool:
         return not self.minimised
+
+    def was_hidden(self) -> bool:
+        hidden, self.hidden_since_look = self.hidden_since_look or self.minimised, False
+        return hidden
+
+    def minimise_and_restore(self) -> None:
+        """The user minimises the window and it is shown again before play looks (see ``hidden_since_look``);
+        having lost the focus, the client pauses."""
+        self.hidden_since_look = self.paused = True
 
     def windows_over(self, rect: Rect, own: bool = False) -> list[str]:
         if own:

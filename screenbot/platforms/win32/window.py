@@ -51,6 +51,11 @@ class Win32Window:
     def is_viewable(self) -> bool:
         return self._api.is_visible(self.window_id) and not self._api.is_iconic(self.window_id)
 
+    def was_hidden(self) -> bool:
+        """Whether it is minimised or hidden now: Windows keeps no record of a minimise undone since,
+        and ``activate`` restores a minimised window only in the same call that saw it minimised."""
+        return not self.is_viewable()
+
     def activate(self) -> None:
         """Restore the window if minimised and give it the foreground, so key presses reach it."""
         if not self._api.exists(self.window_id):

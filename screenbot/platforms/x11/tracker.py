@@ -95,6 +95,17 @@ class WindowTracker:
             log.debug("could not read window arrivals: %s", exc)
             return []
 
+    def was_hidden(self) -> bool:
+        """Whether the window was unmapped (minimised, hidden) since the last call, even if shown again
+        now: ``WindowArrivals.hidden``, armed with it by the first ``appeared_over``."""
+        if self._arrivals is None:
+            return False
+        try:
+            return self._arrivals.hidden()
+        except Exception as exc:  # the X connection broke: the next geometry query says how
+            log.debug("could not read whether the game window was hidden: %s", exc)
+            return False
+
     def put_arrivals_back(self) -> None:
         """Raise back over the game the windows ``appeared_over`` last reported that are under it now."""
         if self._arrivals is not None:

@@ -228,9 +228,20 @@ class WindowArrivals:
         self._root = conn.screen().root
         self._root.change_attributes(event_mask=X.SubstructureNotifyMask)
         game = conn.create_resource_object("window", window_id)
+        # The game window's own unmaps too: a window manager asked to make the game active while it
+        # iconifies it undoes that before its frame is unmapped (openbox, mid-animation), and only the
+        # game window itself was unmapped then.
+        game.change_attributes(event_mask=X.StructureNotifyMask)
+        self._game_id = window_id
         self._game_pid = _window_pid(conn, game)
         self._game_frame = self._top_level(window_id)
         self._arrived: list[tuple[int, object]] = []  # (frame id, program window) the last ``over`` reported
+        # What the X server told since the last look: windows mapped, windows restacked, and whether the
+        # game window or its frame was unmapped (minimised, or hidden otherwise), which a look at its
+        # state can miss: the window manager maps it again when the bot asks it to make the game active.
+        self._mapped: list[int] = []
+        self._restacked: list[int] = []
+        self._hidden = False
 
     def _top_level(self, window_id: int) -> int:
         """The root's child holding ``window_id`` (the window manager's frame around it)."""
@@ -247,15 +258,9 @@ class WindowArrivals:
     def over(self, rect: Rect) -> list[str]:
         """Titles of other programs' windows mapped over ``rect`` since the last call (or raised over
         the game there). Reads only what the X server has already sent, but for windows that qualify."""
-        from Xlib import X
-
-        mapped, restacked = [], []
-        while self._conn.pending_events():
-            event = self._conn.next_event()
-            if event.type == X.MapNotify and event.event.id == self._root.id:
-                mapped.append(event.window.id)
-            elif event.type == X.ConfigureNotify and event.event.id == self._root.id:
-                restacked.append(event.window.id)
+        self._drain()
+        mapped, restacked = self._mapped, self._restacked
+        self._mapped, self._restacked = [], []
         if not mapped and not restacked:
             return []
         under = self._under_game()
@@ -272,6 +277,30 @@ class WindowArrivals:
                 titles.append(found[0])
                 self._arrived.append((window_id, found[1]))
         return titles
+
+    def hidden(self) -> bool:
+        """Whether the game's window (or its frame) was unmapped, minimised or hidden, since the last call,
+        even if it is mapped again now. Reads only what the X server has already sent."""
+        self._drain()
+        hidden, self._hidden = self._hidden, False
+        return hidden
+
+    def _drain(self) -> None:
+        from Xlib import X
+
+        while self._conn.pending_events():
+            event = self._conn.next_event()
+            about = getattr(event, "event", None)  # the window told (CreateNotify names no such window)
+            if about is None:
+                continue
+            if event.type == X.UnmapNotify and event.window.id in (self._game_frame, self._game_id):
+                self._hidden = True
+            elif about.id != self._root.id:
+                continue
+            elif event.type == X.MapNotify:
+                self._mapped.append(event.window.id)
+            elif event.type == X.ConfigureNotify:
+                self._restacked.append(event.window.id)
 
     def put_back(self) -> None:
         """Raise the windows the last ``over`` reported that are now under the game. Asked once the
