@@ -325,10 +325,12 @@ CROSS_COVER = 0.8
 def _mirrored(mask) -> float:
     """How alike the ink is to its mirror image, the worse of left-right and up-down (intersection over
     union): sgt-mines' cross at 12-13 px 0.9, a red 3 0.67 at most (bold and plain, drawn at 10-60 px)."""
-    def alike(turned):
-        return (mask & turned).sum() / max((mask | turned).sum(), 1)
+    return min(_overlap(mask, np.fliplr(mask)), _overlap(mask, np.flipud(mask)))
 
-    return float(min(alike(np.fliplr(mask)), alike(np.flipud(mask))))
+
+def _overlap(mask, other) -> float:
+    """Intersection over union of two masks."""
+    return float((mask & other).sum() / max((mask | other).sum(), 1))
 
 
 # A red cross with no mine seen under it is a wrong flag only when this alike its mirror images.
@@ -370,8 +372,7 @@ def _alike_turned(mask) -> float:
     spikes, 0.58 and more (every mine of the labelled shots and drawn boards); a 7 0.3 and less however
     bold (a bold font's 7 keeps as much of its ink as a mine when eroded, and solidity alone read it as
     one). An 8 is rounder (0.29-0.7), and told from a mine by being thin and by its holes."""
-    turned = np.rot90(mask)
-    return float((mask & turned).sum() / max((mask | turned).sum(), 1))
+    return _overlap(mask, np.rot90(mask))
 
 
 def _red_over_dark(mask, ink) -> str:
