@@ -158,3 +158,42 @@ def test_a_number_the_skin_lacks_at_an_untaught_size_is_refused_or_unread_never_
             continue
         assert _reads_right_or_unread(grid, shot.board.grid, unseen if unread else set()), \
             f"{REPLAY}: {shot.name} without {number}, unread={unread}: {grid}"
+
+
+LARGE_SGT = [shot for shot in load_shots(FIXTURES / "screens-untaught") if shot.name.startswith("sm-large")]
+
+
+@pytest.mark.parametrize("shot", LARGE_SGT, ids=[shot.name for shot in LARGE_SGT])
+def test_cells_the_pictures_read_weakly_are_read_where_the_classic_look_agrees(shot):
+    """sgt-mines at 38 and 42 px tiles (taught up to 28): its flags, mines, wrong flags and a 5 scaled
+    from smaller pictures are nearest the right picture but not near enough, and whole boards were
+    refused (24 of 310 boards at 12-46 px, all at 38 px and up). The classic look reads every cell the
+    pictures read surely the same, and those cells clearly as the nearest pictures' state: the board
+    reads exactly. Without the classic look among the skins, the same cells are refused as before."""
+    skins = load_skins()
+    lattice = locate_board(shot.image(), skins)
+    assert lattice.skin == "sgt-mines"
+    assert read_board(shot.image(), lattice, skins).board.grid == shot.board.grid
+    with pytest.raises(UnrecognizedCellError):
+        read_board(shot.image(), lattice, {name: skin for name, skin in skins.items() if not skin.family})
+
+
+def test_the_classic_look_is_asked_of_no_cell_where_it_reads_a_sure_cell_otherwise():
+    """One cell the pictures read surely and the classic look reads otherwise (here the pictures' 1
+    relabelled 2, as a client drawn alike in most cells but not all would give) and the look is
+    trusted with no cell: the weak cells stay weak."""
+    from screenbot.vision.cells import CellMatches
+    from screenbot.vision.read import READ_CONFIDENCE, _judged, _second_reader
+
+    shot = next(shot for shot in LARGE_SGT if shot.name == "sm-large42-lost")
+    frame, skins = shot.image(), load_skins()
+    lattice = locate_board(frame, skins)
+    matches = _judged(frame, lattice, {n: s for n, s in skins.items() if not s.family}, READ_CONFIDENCE, False)[0]
+    weak = matches.confidence < READ_CONFIDENCE
+    assert weak.any()
+    assert (_second_reader(frame, lattice, matches, READ_CONFIDENCE, None).confidence[weak] >= READ_CONFIDENCE).all()
+    one = int(np.flatnonzero((matches.chars == "1") & ~weak)[0])
+    chars = matches.chars.copy()
+    chars[one] = "2"
+    otherwise = CellMatches(chars, matches.best_rms, matches.second_rms, matches.second_chars, matches.confidence)
+    assert (_second_reader(frame, lattice, otherwise, READ_CONFIDENCE, None).confidence[weak] < READ_CONFIDENCE).all()

@@ -6,8 +6,8 @@ sgt-mines' tile size follows its window (and the MINES_TILESIZE setting). The sk
 assertion message). Per size, one game of ``lab.shots.sgt_mines`` (the mine layout is in the game id,
 so every board is known exactly): the fresh, opened, mid-game (flags, a wrong one), lost and solved
 boards, each read by ``python3 -m screenbot read PNG --json`` as a user would: exactly the true board,
-or a refusal (exit 4 or 5); never a wrong board, and every board with no flag or mine read at 15 px and
-up. Taught at 20 px
+or a refusal (exit 4 or 5); never a wrong board, every board with no flag or mine read, and at most one
+of the others refused. Taught at 20 px
 only, the skin read a fresh board at 16 or 18 px as no board, or as gnome-mines' open cells (refused
 then as a blank area), and at 28 px not at all.
 """
@@ -25,14 +25,12 @@ from .test_random_real import judge_labelled
 pytestmark = pytest.mark.e2e
 
 TAUGHT = (16, 18, 20, 28)
-# Boards with no flag or mine on them (fresh, opened) read at 15 px and up; the others may be refused where
-# a flag, a wrong flag or a hit mine drawn at an untaught size matches no picture well enough (at 12-14 px
-# every board with a flag was refused, elsewhere one lost board in five), never read wrong. Measured over 13 sizes
-# in 12-46: 53 of 65 screenshots right, 12 refused, 0 wrong; every fresh and opened board right. At 12-14 px
-# the client draws a number in a few pixels unlike any scaled picture too (CI run 77: a 3 at 13 px refused
-# on an opened board), so there boards with no flag may be refused as well.
+# Every board is read at every size, none wrong; a refusal is allowed for one board of the nine with flags
+# or mines a run draws. Measured over all 31 untaught sizes in 12-46, two games each (310 screenshots):
+# 310 right. Before the classic look read sgt-mines at 12-14 px (where no picture fits) and read the
+# cells its pictures read weakly at 38 px and up (taught up to 28), 286 right, 24 refused (every one at
+# 38-46 px), 0 wrong; earlier, 53 of 65 over 13 sizes (every board with a flag at 12-14 px refused).
 PLAIN = ("-fresh", "-opened")
-SMALL = 14  # px: tiles up to this are drawn unlike any scaled picture
 
 
 def test_sgt_mines_read_at_random_tile_sizes(tmp_path):
@@ -43,9 +41,9 @@ def test_sgt_mines_read_at_random_tile_sizes(tmp_path):
     print(f"\nsgt-mines tiles {tiles}, {REPLAY}")
     games = tuple((f"sm-random-t{tile}", 16, 16, 40, tile, rng.randrange(10**6), False) for tile in tiles)
     paths = capture(tmp_path, games)  # on a virtual display of its own
-    small = [path for path in paths if int(path.stem.split("-t")[1].split("-")[0]) <= SMALL]
-    plain = [path for path in paths if path.stem.endswith(PLAIN) and path not in small]
+    plain = [path for path in paths if path.stem.endswith(PLAIN)]
     others = [path for path in paths if path not in plain]
-    counts, summary = judge_labelled(plain, f"sgt-mines at {tiles} px, fresh and opened boards of 15 px and up", REPLAY)
+    counts, summary = judge_labelled(plain, f"sgt-mines at {tiles} px, fresh and opened boards", REPLAY)
     assert counts["right"] == len(plain), summary
-    judge_labelled(others, f"sgt-mines at {tiles} px, the other boards", REPLAY)  # none wrong
+    counts, summary = judge_labelled(others, f"sgt-mines at {tiles} px, the other boards", REPLAY)  # none wrong
+    assert counts["right"] >= len(others) - 1, summary

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.board import UNREAD, Board
+from solver.board import COVERED, NUMBERS, UNREAD, Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
 from .cells import CellMatches, board_inside, cell_images, match_cells, pattern_states, shifted_cell_images
@@ -168,6 +168,9 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
     refused = (matches.chars == OUTSIDE) | (patterns != "") | unlike
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
                           np.where(refused, 0.0, matches.confidence))
+    weak = matches.confidence < threshold
+    if any(other.family for other in skins.values()) and (weak if needed is None else weak & needed).any():
+        matches = _second_reader(frame, lattice, matches, threshold, needed)
     # A number unlike every picture of it from another size may be one the skin has at no size near
     # this one, even when it has every number somewhere: it too may be read as unread.
     candidates = (matches.confidence < threshold) if lacks_a_number(skin) else untaught
@@ -178,6 +181,38 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
         matches = CellMatches(np.where(unseen, UNREAD, matches.chars), matches.best_rms, matches.second_rms,
                               matches.second_chars, np.where(unseen, threshold, matches.confidence))
     return matches, patterns, unlike, untaught
+
+
+def _second_reader(frame: np.ndarray, lattice: Lattice, matches: CellMatches, threshold: float,
+                   needed: np.ndarray | None) -> CellMatches:
+    """Cells the skin's pictures do not read surely, read where the look described by its structure
+    (``classic``) reads the board as the pictures do and agrees with their nearest state.
+
+    A skin's pictures of a flag, a mine or a number scaled to a size the client was not captured at
+    can miss how the client draws them there (sgt-mines' flags, mines and wrong flags at 38-46 px,
+    taught up to 28: whole boards refused, the nearest picture right in every cell but not near
+    enough). Two readers that work from different evidence, the pictures and the look's structure
+    (relief, ink colour and shape), are trusted together: only where the look reads every cell the
+    pictures read surely the same, clearly, covered and opened cells among them (the client is drawn
+    in that look, not merely alike in a few cells), and each cell taken is read clearly by the look
+    as the state whose pictures are nearest. A cell the two do not agree on is refused as before."""
+    from .classic import CLEAR, read_classic
+
+    weak = matches.confidence < threshold
+    sure = ~weak if needed is None else ~weak & needed
+    if needed is not None:
+        weak &= needed
+    reading = read_classic(frame, lattice)
+    clear = reading.confidence >= max(CLEAR, threshold)
+    shown = set(matches.chars[sure].tolist())
+    if not (clear[sure] & (reading.chars[sure] == matches.chars[sure])).all() or COVERED not in shown \
+            or not shown & set(NUMBERS):
+        return matches
+    taken = weak & clear & (reading.chars == matches.chars)
+    if taken.any():
+        log.debug("%d cell(s) the pictures read weakly, read as the classic look reads them", int(taken.sum()))
+    return CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
+                       np.where(taken, reading.confidence, matches.confidence))
 
 
 def _judged_by_structure(frame: np.ndarray, lattice: Lattice):
