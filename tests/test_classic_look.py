@@ -97,7 +97,7 @@ def test_sgt_mines_wrong_flag_whose_cross_hides_its_mine_is_read_as_one():
     import cv2
 
     skins = load_skins()
-    shots = sorted((SCREENS.parent / "screens-untaught").glob("sm-*.json"))
+    shots = sorted((SCREENS.parent / "screens-untaught").glob("sm-tiny*.json"))
     assert len(shots) == 2
     cases = [(path.stem, cv2.imread(str(path.with_suffix(".png"))), path.with_suffix(".txt").read_text(encoding="utf-8").split(),
               skins) for path in shots]

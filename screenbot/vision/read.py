@@ -172,8 +172,11 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
     if any(other.family for other in skins.values()) and (weak if needed is None else weak & needed).any():
         matches = _second_reader(frame, lattice, matches, threshold, needed)
     # A number unlike every picture of it from another size may be one the skin has at no size near
-    # this one, even when it has every number somewhere: it too may be read as unread.
-    candidates = (matches.confidence < threshold) if lacks_a_number(skin) else untaught
+    # this one, even when it has every number somewhere: it too may be read as unread (unless the
+    # second reader read it).
+    candidates = matches.confidence < threshold
+    if not lacks_a_number(skin):
+        candidates &= untaught
     if needed is not None:
         candidates = candidates & needed
     if unread and candidates.any():
