@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+# The labelled screenshots of the checkout the lab runs from.
+SCREENS = Path(__file__).resolve().parents[2] / "fixtures" / "screens"
 
 
 def add_window_option(parser: argparse.ArgumentParser, why: str = "") -> None:

@@ -17,14 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from pathlib import Path
 
 from screenbot.commands.common import bounded_int
 
+from . import SCREENS
 from ..shot_tally import ShotTally
 from screenbot.exit_codes import EXIT_FAILED, EXIT_OK
 
-SCREENS = Path(__file__).resolve().parents[2] / "fixtures" / "screens"
 CLIENTS = {"mg-": "minegauler", "xd-": "xdemineur", "sm-": "sgt-mines", "rm-": "react-minesweeper"}
 
 

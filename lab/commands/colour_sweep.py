@@ -21,7 +21,8 @@ from pathlib import Path
 
 from screenbot.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 
-SCREENS = Path(__file__).resolve().parents[2] / "fixtures" / "screens"
+from . import SCREENS
+
 
 
 def register(subparsers) -> None:

@@ -33,10 +33,10 @@ from pathlib import Path
 from screenbot.commands.common import bounded_int
 from screenbot.exit_codes import EXIT_FAILED, EXIT_OK
 
+from . import SCREENS
 from ..shot_tally import ShotTally
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENS = ROOT / "fixtures" / "screens"
 
 
 def register(subparsers) -> None:
