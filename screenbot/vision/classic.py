@@ -66,8 +66,15 @@ class Limits:
     mine_solid: float = 0.25  # black ink keeping this share after a 2-px erosion is a mine's disc
     glyph_solid: float = 0.10  # ... and keeping at most this share, a number's strokes
     mine_turned: float = 0.45  # a mine's ink is at least this alike to itself turned a quarter; a number's is not
+    # ... and a 7's or an 8's more than this only where its strokes are thin (drawn at 10-60 px, bold or not:
+    # 0.36 at most; a mine drawn at 11 px, its spikes a pixel each, 0.43)
+    glyph_turned: float = 0.39
     colour_share: float = 0.56  # nearest colour's distance, as a share of the two nearest distances' sum, at most
     colour_reach: float = 80.0  # and its distance (levels, RGB): further than this is another colour
+    # A stroke a pixel or two wide is blended with the face round it once the cell is scaled: its colour
+    # lies between the face and the number's own, at least this share of the way (thin numbers drawn at
+    # 10-14 px: 0.61-0.74; 0.86 and up from 15 px).
+    colour_strength: float = 0.5
 
 
 CLASSIC_LIMITS = Limits()
@@ -234,8 +241,9 @@ def read_boxes(boxes: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> ClassicRea
                 continue
             mask = ink[j].reshape(side, side)
             core = _core_colour(middle[i][ink[j]], far[j][ink[j]])
-            char, clear, why = (_raised_state if kind else _flat_state)(core, mask, middle[i][ink[j]], limits)
-            chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
+            state = _raised_state(core, mask, middle[i][ink[j]], limits) if kind else \
+                _flat_state(core, face, mask, middle[i][ink[j]], limits)
+            chars[i], confidence[i], unclear[i] = state[0], min(relief_clear[i], state[1]), state[2]
     for i in np.flatnonzero(chars != "~"):
         unclear[i] = "" if confidence[i] >= CLEAR else unclear[i]
     return ClassicReading(chars, confidence, tuple(unclear), raised, (faces[True], faces[False]))
@@ -389,7 +397,7 @@ def _red_over_dark(mask, ink) -> str:
     return "above" if (ys[dark].mean() - ys[red].mean()) > 0.2 * height else "across"
 
 
-def _flat_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
+def _flat_state(core, face, mask, ink, limits: Limits) -> tuple[str, float, str]:
     reds = _strong_red(ink).mean()
     darks = (ink.max(axis=1) < 70).mean()
     # A mine crossed out in red: a wrong flag. The standard numbers are one colour each, so black in red
@@ -404,27 +412,37 @@ def _flat_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
         solid, turned = _solid(mask), _alike_turned(mask)
         if solid >= limits.mine_solid and turned >= limits.mine_turned:
             return "*", min(1.0, 0.6 + solid - limits.mine_solid), ""
-        if solid > limits.glyph_solid and turned >= limits.mine_turned:
-            return "~", 0.4, "black ink neither as solid as a mine nor as thin as a number"
+        if solid > limits.glyph_solid and turned > limits.glyph_turned:
+            return "~", 0.4, "black ink shaped neither like a mine nor like a number"
         holes = _holes(mask)
         if holes == 0:
             return "7", 0.8, ""
         if holes == 2:
             return "8", 0.8, ""
         return "~", 0.4, f"a black number with {holes} hole(s): neither a 7 nor an 8"
-    return _nearest_number(core, limits)
+    return _nearest_number(core, face, limits)
 
 
-def _nearest_number(core, limits: Limits) -> tuple[str, float, str]:
+def _nearest_number(core, face, limits: Limits) -> tuple[str, float, str]:
+    """The standard number whose colour the ink's (``core``) is, seen on ``face``: each number's colour
+    as a stroke shows it, blended with the face round it by up to ``1 - colour_strength`` (a line from
+    part of the way there to the colour itself); the nearest line, by a clear margin, within reach."""
     names = list(NUMBER_COLOURS)
-    dist = np.array([np.linalg.norm(core - np.array(NUMBER_COLOURS[n], dtype=np.float32)) for n in names])
+    colours = np.array([NUMBER_COLOURS[n] for n in names], dtype=np.float32)
+    towards = colours - face
+    # Not the 7's black: black faded by a grey face is the 8's grey (a 7 faded by a third is an 8), and
+    # a darker picture (a gamma change) darkens an 8 towards a faded 7. A thin black stroke stays
+    # black enough for ``_flat_state`` to read it as black ink.
+    least = np.where(np.array(names) == "7", 1.0, limits.colour_strength)
+    share = np.clip((towards @ (core - face)) / np.maximum((towards * towards).sum(axis=1), 1e-6), least, 1.0)
+    dist = np.linalg.norm(face + share[:, None] * towards - core, axis=1)
     order = np.argsort(dist)
     d1, d2 = dist[order[0]], dist[order[1]]
-    share = d1 / max(d1 + d2, 1e-6)
-    if share > limits.colour_share or d1 > limits.colour_reach:
+    apart = d1 / max(d1 + d2, 1e-6)
+    if apart > limits.colour_share or d1 > limits.colour_reach:
         return "~", 0.4, f"a number in a colour no standard number has (nearest {names[order[0]]})"
-    why = "" if 1.0 - share >= 0.6 else f"a number whose colour lies between {names[order[0]]}'s and {names[order[1]]}'s"
-    return names[order[0]], 1.0 - share, why
+    why = "" if 1.0 - apart >= 0.6 else f"a number whose colour lies between {names[order[0]]}'s and {names[order[1]]}'s"
+    return names[order[0]], 1.0 - apart, why
 
 
 # What is known of a client in the classic look that nobody described: the rules every such client

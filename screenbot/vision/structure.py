@@ -251,21 +251,29 @@ def settle(seed: Grid, edges: Edges, faces: Faces, limit: int = 200) -> Grid | N
         filled = sum((r0 + r, c0 + col) in cells for r in range(rows))
         return filled >= FACE_SHARE * rows and column_is_cells(edges, centre(), (px, py), rows, col)
 
-    for _ in range(limit):
-        changed = False
-        if rows >= MIN_CELLS and cols >= MIN_CELLS:
-            if not row_ok(0):
-                r0, rows, changed = r0 + 1, rows - 1, True
-            elif not row_ok(rows - 1):
-                rows, changed = rows - 1, True
-            elif not column_ok(0):
-                c0, cols, changed = c0 + 1, cols - 1, True
-            elif not column_ok(cols - 1):
-                cols, changed = cols - 1, True
-        if not changed:
-            break
-    if rows < MIN_CELLS or cols < MIN_CELLS:
-        return None
+    def shrunk() -> bool:
+        nonlocal r0, c0, rows, cols
+        for _ in range(limit):
+            changed = False
+            if rows >= MIN_CELLS and cols >= MIN_CELLS:
+                if not row_ok(0):
+                    r0, rows, changed = r0 + 1, rows - 1, True
+                elif not row_ok(rows - 1):
+                    rows, changed = rows - 1, True
+                elif not column_ok(0):
+                    c0, cols, changed = c0 + 1, cols - 1, True
+                elif not column_ok(cols - 1):
+                    cols, changed = cols - 1, True
+            if not changed:
+                break
+        return rows >= MIN_CELLS and cols >= MIN_CELLS
+
+    if not shrunk():
+        # Outer lines are dropped whole, so a line that is cells only in part goes, and with it every
+        # line it crosses: an open area with no lines between its cells along half of every column (a
+        # classic-look board with no grid line) left no column standing. The faces linked on one
+        # lattice are cells all the same: the grid is theirs, as far as they reach.
+        r0, c0, rows, cols = 0, 0, seed.rows, seed.cols
     for _ in range(limit):
         changed = False
         if row_ok(-1):
