@@ -300,6 +300,31 @@ def test_thin_numbers_at_small_cell_sizes_are_read_by_their_colour_faded_by_the_
     assert not misread, f"{REPLAY}: {misread[:6]}"
 
 
+def test_a_client_s_own_number_colours_are_not_taken_for_faded_standard_ones():
+    """Pixel-wide strokes fade towards the face, so in small cells a number's colour is allowed to lie
+    part of the way from the face to its standard colour. Allowed at any size, xdemineur's olive 6 and
+    brown 7 (21 px cells, strokes two pixels and more) came within reach of the green's and the
+    maroon's lines, and its high-number boards, its skin hidden, read 6s as 2s and 7s as 5s, clearly
+    (only the rules' check then refused them). Wider strokes keep their colour, so a colour off the
+    standard ones there is another colour: each such cell is refused, none read as another number."""
+    import cv2
+
+    from screenbot.vision.classic import CLEAR, read_classic
+
+    skins = without(load_skins(), "xdemineur")
+    misread = []
+    for png in sorted(SCREENS.glob("xd-high-*.png")):
+        frame, truth = cv2.imread(str(png)), "".join(png.with_suffix(".txt").read_text(encoding="utf-8").split())
+        try:
+            lattice = locate_board(frame, skins)
+        except MinesweeperError:
+            continue
+        reading = read_classic(frame, lattice)
+        misread += [f"{png.stem} ({i // lattice.cols},{i % lattice.cols}): {truth[i]} read as {reading.chars[i]}"
+                    for i in range(len(truth)) if reading.confidence[i] >= CLEAR and reading.chars[i] != truth[i]]
+    assert not misread, misread
+
+
 def test_a_mine_drawn_a_few_pixels_wide_is_never_read_as_a_7():
     """A mine drawn at 11 px (its spikes a pixel each) is less alike to itself turned a quarter (0.43)
     than any mine bigger, but more than any 7 or 8 whose strokes are not thin (0.36 at most, bold or

@@ -71,9 +71,13 @@ class Limits:
     glyph_turned: float = 0.39
     colour_share: float = 0.56  # nearest colour's distance, as a share of the two nearest distances' sum, at most
     colour_reach: float = 80.0  # and its distance (levels, RGB): further than this is another colour
-    # A stroke a pixel or two wide is blended with the face round it once the cell is scaled: its colour
-    # lies between the face and the number's own, at least this share of the way (thin numbers drawn at
-    # 10-14 px: 0.61-0.74; 0.86 and up from 15 px).
+    # In cells smaller than this (px), the standard look's strokes (a tenth of the cell) are a pixel
+    # wide, and a pixel-wide stroke is blended with the face round it (antialiased, then scaled): its
+    # colour lies between the face and the number's own, at least ``colour_strength`` of the way
+    # (numbers drawn at 10-14 px: 0.61-0.74). Wider strokes keep their colour (0.86 and up from 15 px),
+    # and a colour between is another one: xdemineur's olive 6 and brown 7 (21 px) lie near the green's
+    # and the maroon's lines, 0.63 of the way.
+    thin_pitch: float = 15.0
     colour_strength: float = 0.5
 
 
@@ -186,11 +190,11 @@ FLAT_STEP = 1.5
 
 def read_classic(frame: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIMITS) -> ClassicReading:
     """Every cell of ``lattice`` on ``frame`` read as the classic look."""
-    return read_boxes(cell_boxes(frame, lattice), limits)
+    return read_boxes(cell_boxes(frame, lattice), lattice, limits)
 
 
-def read_boxes(boxes: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> ClassicReading:
-    """``read_classic`` of a board's cells already cut (``cell_boxes``)."""
+def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIMITS) -> ClassicReading:
+    """``read_classic`` of a board's cells already cut (``cell_boxes``) on ``lattice``."""
     count = len(boxes)
     up, down = relief(boxes)
     raised, flat = up >= 1.0, down >= 1.0
@@ -217,6 +221,7 @@ def read_boxes(boxes: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> ClassicRea
     chars[hit] = "X"
     confidence[hit] = np.minimum(1.0, 0.6 + red[hit] - limits.red_face)
     side = int(np.sqrt(middle.shape[1]))
+    fade = limits.colour_strength if min(lattice.pitch) < limits.thin_pitch else 1.0
     for kind in (True, False):
         face = faces[kind]
         cells = np.flatnonzero((raised if kind else flat) & ~hit)
@@ -242,7 +247,7 @@ def read_boxes(boxes: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> ClassicRea
             mask = ink[j].reshape(side, side)
             core = _core_colour(middle[i][ink[j]], far[j][ink[j]])
             state = _raised_state(core, mask, middle[i][ink[j]], limits) if kind else \
-                _flat_state(core, face, mask, middle[i][ink[j]], limits)
+                _flat_state(core, face, fade, mask, middle[i][ink[j]], limits)
             chars[i], confidence[i], unclear[i] = state[0], min(relief_clear[i], state[1]), state[2]
     for i in np.flatnonzero(chars != "~"):
         unclear[i] = "" if confidence[i] >= CLEAR else unclear[i]
@@ -397,7 +402,7 @@ def _red_over_dark(mask, ink) -> str:
     return "above" if (ys[dark].mean() - ys[red].mean()) > 0.2 * height else "across"
 
 
-def _flat_state(core, face, mask, ink, limits: Limits) -> tuple[str, float, str]:
+def _flat_state(core, face, fade: float, mask, ink, limits: Limits) -> tuple[str, float, str]:
     reds = _strong_red(ink).mean()
     darks = (ink.max(axis=1) < 70).mean()
     # A mine crossed out in red: a wrong flag. The standard numbers are one colour each, so black in red
@@ -420,20 +425,21 @@ def _flat_state(core, face, mask, ink, limits: Limits) -> tuple[str, float, str]
         if holes == 2:
             return "8", 0.8, ""
         return "~", 0.4, f"a black number with {holes} hole(s): neither a 7 nor an 8"
-    return _nearest_number(core, face, limits)
+    return _nearest_number(core, face, fade, limits)
 
 
-def _nearest_number(core, face, limits: Limits) -> tuple[str, float, str]:
+def _nearest_number(core, face, fade: float, limits: Limits) -> tuple[str, float, str]:
     """The standard number whose colour the ink's (``core``) is, seen on ``face``: each number's colour
-    as a stroke shows it, blended with the face round it by up to ``1 - colour_strength`` (a line from
-    part of the way there to the colour itself); the nearest line, by a clear margin, within reach."""
+    as its strokes show it, blended with the face round them down to ``fade`` of the way from the face
+    (``Limits.thin_pitch``; 1 for strokes that keep their colour): the nearest such line, by a clear
+    margin, within reach."""
     names = list(NUMBER_COLOURS)
     colours = np.array([NUMBER_COLOURS[n] for n in names], dtype=np.float32)
     towards = colours - face
     # Not the 7's black: black faded by a grey face is the 8's grey (a 7 faded by a third is an 8), and
     # a darker picture (a gamma change) darkens an 8 towards a faded 7. A thin black stroke stays
     # black enough for ``_flat_state`` to read it as black ink.
-    least = np.where(np.array(names) == "7", 1.0, limits.colour_strength)
+    least = np.where(np.array(names) == "7", 1.0, fade)
     share = np.clip((towards @ (core - face)) / np.maximum((towards * towards).sum(axis=1), 1e-6), least, 1.0)
     dist = np.linalg.norm(face + share[:, None] * towards - core, axis=1)
     order = np.argsort(dist)
@@ -642,7 +648,7 @@ def grown_to_frame(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
             if not board_inside(frame, bigger):
                 continue
             bigger_boxes = cell_boxes(frame, bigger)
-            wider = read_boxes(bigger_boxes)
+            wider = read_boxes(bigger_boxes, bigger)
             line = [row * bigger.cols + col for row, col in outer_line(bigger, side)]
             if (wider.confidence[line] >= CLEAR).all() and _plain_cells_alike(
                     bigger_boxes[line], wider.chars[line], boxes, reading.chars):
