@@ -140,7 +140,9 @@ def test_boards_drawn_in_the_classic_look_at_random_cell_sizes():
         image, _ = draw(board, pitch, grid_line=grid_line, mine_scale=rng.uniform(1.0, 1.35))
         cases.append((f"{rows}x{cols} at {pitch} px{' lost' if lost else ''}{'' if grid_line else ', no grid line'}",
                       image, board, skins))
-    judge_cases(cases, "classic boards drawn at random sizes", 3)
+    # Seeds 0-29: 9 to 12 read a run, 343 of 360 (6 to 12, 306, before numbers faded by thin strokes
+    # were read and before boards with no grid line open along half of every column were found).
+    judge_cases(cases, "classic boards drawn at random sizes", 8)
 
 
 def test_boards_in_a_thin_frame_are_read_at_random_cell_sizes():
@@ -271,8 +273,10 @@ def test_a_board_with_no_grid_line_whose_open_area_reaches_its_frame_is_read_who
             continue
         image, _ = draw(board, pitch, grid_line=False, mine_scale=rng.uniform(1.0, 1.35))
         cases.append((f"{rows}x{cols} at {pitch} px{' lost' if lost else ''}", image, board, skins))
-    # 5 to 12 read over 85 seeds (before the growth: 1 to 4).
-    judge_cases(cases, "boards with no grid line, opened to a side", 4)
+    # 5 to 12 read over 85 seeds (before the growth: 1 to 4); seeds 0-29: 8 to 12 a run, 341 of 360 (7 to
+    # 12, 285, before thin numbers' faded colours were read and boards open along half of every column
+    # were found).
+    judge_cases(cases, "boards with no grid line, opened to a side", 7)
 
 
 def test_thin_numbers_at_small_cell_sizes_are_read_by_their_colour_faded_by_the_face():
