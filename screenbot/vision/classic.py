@@ -246,9 +246,11 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
                 continue
             mask = ink[j].reshape(side, side)
             core = _core_colour(middle[i][ink[j]], far[j][ink[j]])
-            state = _raised_state(core, mask, middle[i][ink[j]], limits) if kind else \
-                _flat_state(core, face, fade, mask, middle[i][ink[j]], limits)
-            chars[i], confidence[i], unclear[i] = state[0], min(relief_clear[i], state[1]), state[2]
+            if kind:
+                char, clear, why = _raised_state(core, mask, middle[i][ink[j]], limits)
+            else:
+                char, clear, why = _flat_state(core, face, fade, mask, middle[i][ink[j]], limits)
+            chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
     for i in np.flatnonzero(chars != "~"):
         unclear[i] = "" if confidence[i] >= CLEAR else unclear[i]
     return ClassicReading(chars, confidence, tuple(unclear), raised, (faces[True], faces[False]))

@@ -169,7 +169,7 @@ def _faced_grids(frame: np.ndarray, edges: Edges) -> list[Grid]:
         if any(_inside(seed, grid) for grid in grids):
             continue
         grid = settle(seed, edges, pieces)
-        if grid is not None and grid.rows >= MIN_CELLS and grid.cols >= MIN_CELLS:
+        if grid.rows >= MIN_CELLS and grid.cols >= MIN_CELLS:
             grids.append(grid)
     return grids
 
@@ -232,10 +232,11 @@ def _inside(seed: Grid, grid: Grid) -> bool:
 FACE_SHARE = 0.25
 
 
-def settle(seed: Grid, edges: Edges, faces: Faces, limit: int = 200) -> Grid | None:
+def settle(seed: Grid, edges: Edges, faces: Faces, limit: int = 200) -> Grid:
     """The seed's lattice over the rows and columns its separators bound and its faces fill: outer rows
-    and columns that are not cells are dropped, then neighbouring ones that are cells are added.
-    ``faces`` are all the faces on the frame (a digit that splits a face leaves the group, not the board)."""
+    and columns that are not cells are dropped (where that leaves fewer than MIN_CELLS either way, none
+    is), then neighbouring ones that are cells are added. ``faces`` are all the faces on the frame (a
+    digit that splits a face leaves the group, not the board)."""
     (cx, cy), (px, py) = seed.centre, seed.pitch
     r0, c0, rows, cols = 0, 0, seed.rows, seed.cols
     cells = _face_cells(faces, seed)
@@ -251,24 +252,20 @@ def settle(seed: Grid, edges: Edges, faces: Faces, limit: int = 200) -> Grid | N
         filled = sum((r0 + r, c0 + col) in cells for r in range(rows))
         return filled >= FACE_SHARE * rows and column_is_cells(edges, centre(), (px, py), rows, col)
 
-    def shrunk() -> bool:
-        nonlocal r0, c0, rows, cols
-        for _ in range(limit):
-            changed = False
-            if rows >= MIN_CELLS and cols >= MIN_CELLS:
-                if not row_ok(0):
-                    r0, rows, changed = r0 + 1, rows - 1, True
-                elif not row_ok(rows - 1):
-                    rows, changed = rows - 1, True
-                elif not column_ok(0):
-                    c0, cols, changed = c0 + 1, cols - 1, True
-                elif not column_ok(cols - 1):
-                    cols, changed = cols - 1, True
-            if not changed:
-                break
-        return rows >= MIN_CELLS and cols >= MIN_CELLS
-
-    if not shrunk():
+    for _ in range(limit):
+        changed = False
+        if rows >= MIN_CELLS and cols >= MIN_CELLS:
+            if not row_ok(0):
+                r0, rows, changed = r0 + 1, rows - 1, True
+            elif not row_ok(rows - 1):
+                rows, changed = rows - 1, True
+            elif not column_ok(0):
+                c0, cols, changed = c0 + 1, cols - 1, True
+            elif not column_ok(cols - 1):
+                cols, changed = cols - 1, True
+        if not changed:
+            break
+    if rows < MIN_CELLS or cols < MIN_CELLS:
         # Outer lines are dropped whole, so a line that is cells only in part goes, and with it every
         # line it crosses: an open area with no lines between its cells along half of every column (a
         # classic-look board with no grid line) left no column standing. The faces linked on one
