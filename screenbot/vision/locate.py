@@ -31,7 +31,7 @@ from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
 from .grid import Grid
-from .structure import cell_faces, find_edges, find_grids
+from .structure import MIN_CELLS, cell_faces, find_edges, find_grids
 
 log = logging.getLogger(__name__)
 
@@ -75,13 +75,27 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
         return []  # no board fits (find_edges needs two pixels each way; a board needs many more)
     edges = find_edges(frame)
     found: list[Found] = []
-    for grid in find_grids(frame, edges):
+    grids = find_grids(frame, edges)
+    for grid in grids:
         judged = _judge(frame, edges, grid, [skins[n] for n in names])
         # Pieces of one board that the structure saw apart (an open area with no lines between its
         # cells splits the raised ones in two) grow to the same lattice: one board.
         if judged.lattice is None or all(judged.lattice != other.lattice for other in found):
             found.append(judged)
+    families = [skins[n] for n in names if skins[n].family]
+    if not grids and families:
+        # A board with no line between its opened cells whose covered cells make a strip a few lines
+        # wide leaves the structure no 4x4 grid. A look read from its structure grows such a strip to
+        # the board's frame; only a whole board so found is taken (else nothing was found, as before).
+        for grid in find_grids(frame, edges, across=NARROW):
+            judged = _judge_family(frame, grid, families[0])
+            if judged.lattice is not None and min(judged.lattice.rows, judged.lattice.cols) >= MIN_CELLS \
+                    and all(judged.lattice != other.lattice for other in found):
+                found.append(judged)
     return found
+
+
+NARROW = 2  # lines across a strip of covered cells the classic look may grow to a board
 
 
 def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto", *, within: Rect | None = None) -> Lattice:

@@ -132,21 +132,23 @@ def cell_faces(edges: Edges) -> Faces:
                  height[keep].astype(np.int32), square[keep])
 
 
-def find_grids(frame: np.ndarray, edges: Edges | None = None) -> list[Grid]:
+def find_grids(frame: np.ndarray, edges: Edges | None = None, *, across: int = MIN_CELLS) -> list[Grid]:
     """Every grid of at least MIN_CELLS x MIN_CELLS cells on the frame, largest first, each grown or
     shrunk to the rows and columns that the cell separators (gaps, lines, bevels) bound. ``edges``
     are the frame's ``find_edges``, when the caller has them already. With no faces linked into a
-    grid, a fresh board of picture cells (``tiled``) is looked for instead."""
+    grid, a fresh board of picture cells (``tiled``) is looked for instead. ``across``: grids as
+    narrow as that one way (still MIN_CELLS the other) are kept too, for a look that grows a board to
+    its frame (``locate``)."""
     if min(frame.shape[:2]) < MIN_CELLS * 5:  # a board of MIN_CELLS faces of 5 px cannot fit
         return []
-    grids = _faced_grids(frame, find_edges(frame) if edges is None else edges)
-    if not grids:
+    grids = _faced_grids(frame, find_edges(frame) if edges is None else edges, across)
+    if not grids and across == MIN_CELLS:
         tiled = tiled_grid(frame)
         grids = [tiled] if tiled is not None else []
     return grids
 
 
-def _faced_grids(frame: np.ndarray, edges: Edges) -> list[Grid]:
+def _faced_grids(frame: np.ndarray, edges: Edges, across: int) -> list[Grid]:
     pieces = cell_faces(edges)
     faces = pieces.subset(np.flatnonzero(pieces.square))
     if len(faces) < MIN_CELLS * MIN_CELLS:
@@ -169,7 +171,7 @@ def _faced_grids(frame: np.ndarray, edges: Edges) -> list[Grid]:
         if any(_inside(seed, grid) for grid in grids):
             continue
         grid = settle(seed, edges, pieces)
-        if grid.rows >= MIN_CELLS and grid.cols >= MIN_CELLS:
+        if min(grid.rows, grid.cols) >= across and max(grid.rows, grid.cols) >= MIN_CELLS:
             grids.append(grid)
     return grids
 
