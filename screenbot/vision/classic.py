@@ -79,6 +79,11 @@ class Limits:
     # and the maroon's lines, 0.63 of the way.
     thin_pitch: float = 15.0
     colour_strength: float = 0.5
+    # A face and a standard colour blended keep the channels the colour has alike (blue's green and
+    # red, green's blue and red) as alike as the face has them, whatever the blend (antialiasing, a
+    # gamma): ink faded so differs there by at most this (levels). xdemineur's olive 6 and brown 7,
+    # shrunk to 12.6 px cells, read as a faded 2 and 5 without it: 39 and 33.
+    faded_pair: float = 20.0
 
 
 CLASSIC_LIMITS = Limits()
@@ -447,10 +452,18 @@ def _nearest_number(core, face, fade: float, limits: Limits) -> tuple[str, float
     order = np.argsort(dist)
     d1, d2 = dist[order[0]], dist[order[1]]
     apart = d1 / max(d1 + d2, 1e-6)
-    if apart > limits.colour_share or d1 > limits.colour_reach:
+    if apart > limits.colour_share or d1 > limits.colour_reach or (
+            share[order[0]] < 1.0 and _pair_apart(core, face, colours[order[0]]) > limits.faded_pair):
         return "~", 0.4, f"a number in a colour no standard number has (nearest {names[order[0]]})"
     why = "" if 1.0 - apart >= 0.6 else f"a number whose colour lies between {names[order[0]]}'s and {names[order[1]]}'s"
     return names[order[0]], 1.0 - apart, why
+
+
+def _pair_apart(core, face, colour) -> float:
+    """How much more the ink's (``core``) two channels that ``colour`` has alike differ than the face's
+    do (0 for a colour with no two channels alike)."""
+    pairs = [(a, b) for a, b in ((0, 1), (0, 2), (1, 2)) if colour[a] == colour[b]]
+    return max((abs(core[a] - core[b]) - abs(face[a] - face[b]) for a, b in pairs), default=0.0)
 
 
 # What is known of a client in the classic look that nobody described: the rules every such client
