@@ -168,8 +168,7 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
     refused = (matches.chars == OUTSIDE) | (patterns != "") | unlike
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
                           np.where(refused, 0.0, matches.confidence))
-    weak = matches.confidence < threshold
-    if any(other.family for other in skins.values()) and (weak if needed is None else weak & needed).any():
+    if any(other.family for other in skins.values()):
         matches = _second_reader(frame, lattice, matches, threshold, needed)
     # A number unlike every picture of it from another size may be one the skin has at no size near
     # this one, even when it has every number somewhere: it too may be read as unread (unless the
@@ -205,6 +204,8 @@ def _second_reader(frame: np.ndarray, lattice: Lattice, matches: CellMatches, th
     sure = ~weak if needed is None else ~weak & needed
     if needed is not None:
         weak &= needed
+    if not weak.any():
+        return matches
     reading = read_classic(frame, lattice)
     clear = reading.confidence >= max(CLEAR, threshold)
     shown = set(matches.chars[sure].tolist())
