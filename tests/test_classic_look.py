@@ -396,6 +396,20 @@ def test_a_board_with_no_grid_line_whose_covered_cells_are_a_strip_two_columns_w
     judge_cases(cases, "boards whose covered cells are a strip two columns wide, no grid line", 3)
 
 
+@pytest.mark.parametrize("board, pitch", [("tall", 20), ("tall", 45), ("wide", 45)])
+def test_a_strip_of_covered_cells_cut_by_the_picture_edge_is_refused_not_a_crash(board, pitch):
+    """The strips of covered cells two lines wide that the classic look grows to a board were judged
+    without the picture-edge check every other grid has: a strip running into the picture's top edge
+    had cells cut from outside the picture, and ``read`` failed with OpenCV's error (1 seed in 5 of
+    ``test_vision_random``'s picture-edge test). Cut by the edge, such a board is refused by name."""
+    boards = {"tall": ["#*W*W#", "#F#*##", "#121##", "#101##", "*201F#", "X2012#", "11001F", "00002#", "00001*"],
+              "wide": ["#10001##", "#21101#F", "12#101##", "011101#F", "000002##", "000001##"]}
+    image, (_, top) = draw(boards[board], pitch, grid_line=False)
+    cut = image[top + int(0.3 * pitch):].copy()  # the picture's edge through the top row of cells
+    with pytest.raises(MinesweeperError):
+        locate_board(cut, load_skins())
+
+
 def test_a_board_whose_covered_cells_are_a_stipple_is_read_as_the_classic_look():
     """Windows' black-and-white mode (and a web page imitating it) draws each covered cell as a
     one-pixel checkerboard of black and white between its bevels. Measured raw, that is ink in every

@@ -88,6 +88,8 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
         # wide leaves the structure no 4x4 grid. A look read from its structure grows such a strip to
         # the board's frame; only a whole board so found is taken (else nothing was found, as before).
         for grid in find_grids(frame, edges, across=NARROW):
+            if _off_picture(frame, grid):
+                continue  # no whole board: its cells cannot all be cut from the picture
             judged = _judge_family(frame, grid, families[0])
             if judged.lattice is not None and min(judged.lattice.rows, judged.lattice.cols) >= MIN_CELLS \
                     and all(judged.lattice != other.lattice for other in found):
@@ -132,12 +134,17 @@ def _rect(grid: Grid) -> Rect:
     return Rect(int(np.floor(left)), int(np.floor(top)), int(np.ceil(right - left)), int(np.ceil(bottom - top)))
 
 
-def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
+def _off_picture(frame: np.ndarray, grid: Grid) -> list[str]:
+    """The sides by which ``grid`` runs into the picture's edge (it may go on off screen there)."""
     height, width = frame.shape[:2]
     left, top, right, bottom = grid.box()
-    if left < EDGE_MARGIN or top < EDGE_MARGIN or right > width - EDGE_MARGIN or bottom > height - EDGE_MARGIN:
-        sides = [s for s, out in (("left", left < EDGE_MARGIN), ("top", top < EDGE_MARGIN),
-                                  ("right", right > width - EDGE_MARGIN), ("bottom", bottom > height - EDGE_MARGIN)) if out]
+    return [s for s, out in (("left", left < EDGE_MARGIN), ("top", top < EDGE_MARGIN),
+                             ("right", right > width - EDGE_MARGIN), ("bottom", bottom > height - EDGE_MARGIN)) if out]
+
+
+def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
+    sides = _off_picture(frame, grid)
+    if sides:
         return Found(grid, None, 0.0, f"it runs into the {' and '.join(sides)} edge of the picture (partly off screen)")
     families = [s for s in skins if s.family]
     cut = cut_sides(grid, edges)
