@@ -70,7 +70,11 @@ def without(skins: dict, client: str) -> dict:
 # mine's disc once eroded, was told from a mine by its shape turned a quarter).
 # Six drawn of them needed 2 right, which 1 draw in 40 missed (seed 116548 drew three shots of one
 # board, each refused at the same cell).
-@pytest.mark.parametrize("prefix, draws, least_right", [("mg-", 7, 5), ("xd-16x16", 6, 4), ("sm-", 19, 19), ("rm-s", 6, 0)])
+# The React page's digit shots are all read (its black 8s, taller than the middle the reader measures
+# colours in, were refused as "a black number with 1 hole(s)" before their holes were counted on the
+# whole mark); its other shots hold its black flags, refused by name.
+@pytest.mark.parametrize("prefix, draws, least_right",
+                         [("mg-", 7, 5), ("xd-16x16", 6, 4), ("sm-", 19, 19), ("rm-s", 6, 0), ("rm-digits", 6, 6)])
 def test_a_classic_client_is_read_with_its_own_pictures_hidden(prefix, draws, least_right):
     import cv2
 
@@ -489,3 +493,110 @@ def test_a_cell_the_classic_look_cannot_read_is_refused_without_asking_for_pictu
     assert code == 5, err
     assert "cell row 0, col 0" in err and "read as the classic look" in err, err
     assert "no picture of" not in err and "new-skin" not in err and "screenbot learn NAME" in err, err
+
+
+def _recolour_covered(image, board, origin, pitch, face, light) -> None:
+    """Cells covered in ``board`` drawn with another face and light bevel (grey levels) than the
+    look's own, their dark bevel kept."""
+    from screenbot.testing.classic_board import FACE, LIGHT
+
+    for r, line in enumerate(board):
+        for c, ch in enumerate(line):
+            if ch in "#F?":
+                box = image[origin[1] + r * pitch : origin[1] + (r + 1) * pitch, origin[0] + c * pitch : origin[0] + (c + 1) * pitch]
+                faces, lights = (box == FACE).all(axis=2), (box == LIGHT).all(axis=2)
+                box[faces], box[lights] = face, light
+
+
+def test_a_board_whose_covered_cells_are_darker_than_its_opened_ones_is_read():
+    """Some clients in the look draw covered cells a darker grey than opened ones (the React page: 189
+    and 222). A cell's face was the level the board's rims share most, which on a board mostly opened
+    was the opened grey for every cell, and a covered cell, its light bevel no lighter than that, read
+    as flat: 99 covered cells of one React shot refused. A rim all of one level is now its own cell's
+    face. Boards at random sizes whose covered cells are 25-45 levels darker, their light bevel lighter
+    than their own face but not than the opened cells': read whole."""
+    from screenbot.geometry import Lattice
+    from screenbot.testing.classic_board import FACE
+    from screenbot.vision.classic import CLEAR, read_classic
+
+    rng = random.Random(f"{SEED}-two-faces")
+    misread = []
+    for _ in range(6):
+        pitch, rows, cols = rng.randint(16, 60), rng.randint(6, 10), rng.randint(6, 12)
+        board = random_game(rng, rows, cols, lost=False)
+        image, origin = draw(board, pitch, grid_line=rng.random() < 0.5)
+        shade = rng.randint(25, 45)
+        _recolour_covered(image, board, origin, pitch, FACE[0] - shade, rng.randint(FACE[0] - shade + 15, FACE[0] - 5))
+        reading = read_classic(image, Lattice("classic", origin, (pitch, pitch), rows, cols))
+        for i, ch in enumerate("".join(board)):
+            if reading.chars[i] != ch or reading.confidence[i] < CLEAR:
+                misread.append(f"a {ch} at {pitch} px, covered {shade} darker: {reading.chars[i]} "
+                               f"({reading.confidence[i]:.2f}, {reading.unclear[i]})")
+    assert not misread, f"{REPLAY}: {misread[:6]}"
+
+
+def test_a_black_8_taller_than_the_middle_is_read_by_its_two_holes():
+    """A client's black 8 (the React page's) is told from a 7 by its holes; counted in the cell's middle,
+    where colours are measured, the top of a tall 8 was cut off, its upper hole opened, and every
+    black 8 refused ("a black number with 1 hole(s)"). Counted on the whole mark inside the bands: black
+    7s and 8s as tall as 0.6-0.75 of the cell, at random sizes, read as themselves."""
+    import cv2
+
+    from screenbot.geometry import Lattice
+    from screenbot.vision.classic import CLEAR, read_classic
+
+    rng = random.Random(f"{SEED}-black-8")
+    misread = []
+    for _ in range(8):
+        pitch = rng.randint(20, 60)
+        board = ["#" * 6, "#" * 6, "007800", "008700", "000000"]
+        image, origin = draw(board, pitch, grid_line=rng.random() < 0.5)
+        height = rng.uniform(0.6, 0.75) * pitch
+        for r, line in enumerate(board):
+            for c, ch in enumerate(line):
+                if ch in "78":
+                    box = image[origin[1] + r * pitch : origin[1] + (r + 1) * pitch, origin[0] + c * pitch : origin[0] + (c + 1) * pitch]
+                    box[1:, 1:] = box[pitch // 2, 1]  # the face, the grid line kept
+                    scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, round(height), 1)
+                    (w, h), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+                    cv2.putText(box, ch, (round(pitch / 2 - w / 2), round(pitch / 2 + h / 2)), cv2.FONT_HERSHEY_SIMPLEX,
+                                scale, (0, 0, 0), max(1, pitch // 20), cv2.LINE_AA)
+        reading = read_classic(image, Lattice("classic", origin, (pitch, pitch), 5, 6))
+        for i, ch in enumerate("".join(board)):
+            if ch in "78" and (reading.chars[i] != ch or reading.confidence[i] < CLEAR):
+                misread.append(f"a black {ch} {height / pitch:.2f} of {pitch} px: {reading.chars[i]} "
+                               f"({reading.confidence[i]:.2f}, {reading.unclear[i]})")
+    assert not misread, f"{REPLAY}: {misread[:6]}"
+
+
+def test_cells_a_pixel_off_their_boxes_keep_their_relief():
+    """A box a pixel off its cell holds a neighbour's edge in one of its bands: dark beside a raised
+    cell's light bevel, light beside its dark one. A band measured by its mean took it in (the React
+    page's 2 px border pulled a raised flag cell's left band to its face: flat, and its black flag a 7);
+    measured by its lightest line (top, left) or darkest (bottom, right) it keeps the bevel. Drawn
+    boards with such a border, their light bevels 12-20 levels above their face (the React page's flag cells: 19-32), read on lattices one
+    line of the reader's box off each way: every covered cell raised, every opened one not."""
+    from screenbot.geometry import Lattice
+    from screenbot.testing.classic_board import FACE
+    from screenbot.vision.classic import read_classic
+
+    rng = random.Random(f"{SEED}-a-pixel-off")
+    wrong = []
+    for _ in range(6):
+        pitch, rows, cols = rng.randint(30, 60), rng.randint(6, 9), rng.randint(6, 9)  # the React page's sizes
+        board = random_game(rng, rows, cols, lost=False)
+        image, origin = draw(board, pitch, grid_line=rng.random() < 0.5)
+        # a 2 px dark border between the cells, as the React page draws
+        left, top = origin
+        for r in range(1, rows):
+            image[top + r * pitch - 1 : top + r * pitch + 1, left : left + cols * pitch] = 122
+        for c in range(1, cols):
+            image[top : top + rows * pitch, left + c * pitch - 1 : left + c * pitch + 1] = 122
+        _recolour_covered(image, board, origin, pitch, FACE, FACE[0] + rng.randint(12, 20))
+        covered = np.array([ch in "#F?" for ch in "".join(board)])
+        step = max(1, round(pitch / 32))  # a line of the reader's box, which is 32 px a cell
+        for dx, dy in ((step, 0), (-step, 0), (0, step), (0, -step)):
+            reading = read_classic(image, Lattice("classic", (origin[0] + dx, origin[1] + dy), (pitch, pitch), rows, cols))
+            if (reading.raised != covered).any():
+                wrong.append(f"{pitch} px, moved ({dx}, {dy}): {int((reading.raised != covered).sum())} cells")
+    assert not wrong, f"{REPLAY}: {wrong}"

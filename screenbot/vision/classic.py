@@ -115,10 +115,17 @@ def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
 
 
 def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each cell's top-left bands' brightness, its bottom-right bands', and its face's (its rim's median)."""
+    """Each cell's top-left bands' brightness, its bottom-right bands', and its face's (its rim's median).
+
+    A band's brightness is its middle line's of three, not their mean: a bevel fills the band (an
+    eighth of the cell or more), and where the box sits a pixel off, one line of it is a neighbour's
+    edge instead, dark beside a light bevel and light beside a dark one (the React page's 2 px border
+    pulled a raised flag cell's left band to its face: flat, and its black flag read as a 7). The mean
+    followed that one line; the median does not, nor a bold number reaching one line of a band."""
     light = channel_mean(boxes)
-    top_left = (light[:, BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, BAND].mean(axis=(1, 2))) / 2
-    bottom_right = (light[:, FAR_BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, FAR_BAND].mean(axis=(1, 2))) / 2
+    top_left = (np.median(light[:, BAND, ALONG].mean(axis=2), axis=1) + np.median(light[:, ALONG, BAND].mean(axis=1), axis=1)) / 2
+    bottom_right = (np.median(light[:, FAR_BAND, ALONG].mean(axis=2), axis=1)
+                    + np.median(light[:, ALONG, FAR_BAND].mean(axis=1), axis=1)) / 2
     return top_left, bottom_right, _faces(_rim(light[..., None])[..., 0])
 
 
@@ -147,12 +154,15 @@ def _flat_face(rims: np.ndarray, bands: np.ndarray, cells: np.ndarray, raised_fa
 
 
 def _faces(rims: np.ndarray) -> np.ndarray:
-    """Each cell's face level from its rim's grey levels (cells, pixels): the median of the rim pixels
-    near the board's face (the level most common over all the rims), or that level itself where few
-    are. A mark that covers most of a rim (Windows' own mine: its disc and spikes) then leaves the
-    face as it is, where the rim's median fell between face and mark; the bevels a raised cell's rim
-    holds at some sizes are left out too, and a face that changes a little across the board (a colour
-    cast, a gradient) is still each cell's own."""
+    """Each cell's face level from its rim's grey levels (cells, pixels).
+
+    Where most of a rim is one level (within FACE_NEAR of its median), that level is the cell's face,
+    whatever the board's commonest: clients that draw covered cells darker than opened ones
+    (react-minesweeper: 189 and 222) have two faces, and a board mostly of one took it for every cell,
+    an open cell then looking raised or a covered one flat. Otherwise a mark covers most of the rim
+    (Windows' own mine: its disc and spikes), and the face is the median of the rim pixels near the
+    board's face (the level most common over all the rims), or that level itself where few are: the
+    rim's median would fall between face and mark."""
     levels = np.minimum(rims // FACE_NEAR, 255 // FACE_NEAR).astype(np.intp).ravel()
     common = np.bincount(levels, minlength=255 // FACE_NEAR + 1).argmax()
     board = float(rims.ravel()[levels == common].mean())
@@ -160,6 +170,10 @@ def _faces(rims: np.ndarray) -> np.ndarray:
     faces = np.full(len(rims), board, dtype=np.float32)
     own = near.mean(axis=1) >= FACE_SHARE
     faces[own] = np.nanmedian(np.where(near[own], rims[own], np.nan), axis=1)
+    medians = np.median(rims, axis=1)
+    level = np.abs(rims - medians[:, None]) <= FACE_NEAR
+    even = level.mean(axis=1) >= 0.5
+    faces[even] = np.nanmedian(np.where(level[even], rims[even], np.nan), axis=1)
     return faces
 
 
@@ -254,7 +268,7 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
             if kind:
                 char, clear, why = _raised_state(core, mask, middle[i][ink[j]], limits)
             else:
-                char, clear, why = _flat_state(core, face, fade, mask, middle[i][ink[j]], limits)
+                char, clear, why = _flat_state(core, face, fade, mask, middle[i][ink[j]], boxes[i], limits)
             chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
     for i in np.flatnonzero(chars != "~"):
         unclear[i] = "" if confidence[i] >= CLEAR else unclear[i]
@@ -409,7 +423,7 @@ def _red_over_dark(mask, ink) -> str:
     return "above" if (ys[dark].mean() - ys[red].mean()) > 0.2 * height else "across"
 
 
-def _flat_state(core, face, fade: float, mask, ink, limits: Limits) -> tuple[str, float, str]:
+def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits) -> tuple[str, float, str]:
     reds = _strong_red(ink).mean()
     darks = (ink.max(axis=1) < 70).mean()
     # A mine crossed out in red: a wrong flag. The standard numbers are one colour each, so black in red
@@ -426,7 +440,9 @@ def _flat_state(core, face, fade: float, mask, ink, limits: Limits) -> tuple[str
             return "*", min(1.0, 0.6 + solid - limits.mine_solid), ""
         if solid > limits.glyph_solid and turned > limits.glyph_turned:
             return "~", 0.4, "black ink shaped neither like a mine nor like a number"
-        holes = _holes(mask)
+        # Holes are counted on the mark whole, inside the bands: the middle cuts the top of a tall 8
+        # (react-minesweeper's at every size) and opens its upper hole.
+        holes = _holes(np.abs(box[ALONG, ALONG] - face).max(axis=2) > limits.ink_level)
         if holes == 0:
             return "7", 0.8, ""
         if holes == 2:
