@@ -117,15 +117,18 @@ def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
 def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each cell's top-left bands' brightness, its bottom-right bands', and its face's (its rim's median).
 
-    A band's brightness is its middle line's of three, not their mean: a bevel fills the band (an
-    eighth of the cell or more), and where the box sits a pixel off, one line of it is a neighbour's
-    edge instead, dark beside a light bevel and light beside a dark one (the React page's 2 px border
-    pulled a raised flag cell's left band to its face: flat, and its black flag read as a 7). The mean
-    followed that one line; the median does not, nor a bold number reaching one line of a band."""
+    A band (3 lines of the reader's box) is as light (top, left) or as dark (bottom, right) as the more
+    so of its lines' mean and their median. The mean sees a bevel thinner than the band (sgt-mines');
+    the median sees a bevel where the box sits a pixel off and one line of the band is a neighbour's
+    edge, dark beside a light bevel (the React page's 2 px border pulled a raised flag cell's left
+    band's mean to its face: flat, and its black flag read as a 7). Each line's own extreme was tried:
+    a bold number reaching one line of a band made flat cells look raised."""
     light = channel_mean(boxes)
-    top_left = (np.median(light[:, BAND, ALONG].mean(axis=2), axis=1) + np.median(light[:, ALONG, BAND].mean(axis=1), axis=1)) / 2
-    bottom_right = (np.median(light[:, FAR_BAND, ALONG].mean(axis=2), axis=1)
-                    + np.median(light[:, ALONG, FAR_BAND].mean(axis=1), axis=1)) / 2
+    lines = (light[:, BAND, ALONG].mean(axis=2), light[:, ALONG, BAND].mean(axis=1),
+             light[:, FAR_BAND, ALONG].mean(axis=2), light[:, ALONG, FAR_BAND].mean(axis=1))
+    top, left, bottom, right = ((band.mean(axis=1), np.median(band, axis=1)) for band in lines)
+    top_left = (np.maximum(*top) + np.maximum(*left)) / 2
+    bottom_right = (np.minimum(*bottom) + np.minimum(*right)) / 2
     return top_left, bottom_right, _faces(_rim(light[..., None])[..., 0])
 
 
