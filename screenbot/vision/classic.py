@@ -114,7 +114,7 @@ def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     return cell_images(region, lattice.translated(-left, -top), size=SIZE).reshape(-1, SIZE, SIZE, 3).astype(np.float32)
 
 
-def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _bands(boxes: np.ndarray, off_by_a_line: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each cell's top-left bands' brightness, its bottom-right bands', and its face's (its rim's median).
 
     A band (3 lines of the reader's box) is as light (top, left) or as dark (bottom, right) as the more
@@ -122,11 +122,14 @@ def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     the median sees a bevel where the box sits a pixel off and one line of the band is a neighbour's
     edge, dark beside a light bevel (the React page's 2 px border pulled a raised flag cell's left
     band's mean to its face: flat, and its black flag read as a 7). Each line's own extreme was tried:
-    a bold number reaching one line of a band made flat cells look raised."""
+    a bold number reaching one line of a band made flat cells look raised. ``off_by_a_line`` False:
+    the mean alone, for placing boxes (``placed``), which wants the measure that drops where a box sits
+    off its cell (a sgt-mines board at 18 px, placed by the other, was placed a pixel off)."""
     light = channel_mean(boxes)
     lines = (light[:, BAND, ALONG].mean(axis=2), light[:, ALONG, BAND].mean(axis=1),
              light[:, FAR_BAND, ALONG].mean(axis=2), light[:, ALONG, FAR_BAND].mean(axis=1))
-    top, left, bottom, right = ((band.mean(axis=1), np.median(band, axis=1)) for band in lines)
+    top, left, bottom, right = ((band.mean(axis=1), np.median(band, axis=1) if off_by_a_line else band.mean(axis=1))
+                                for band in lines)
     top_left = (np.maximum(*top) + np.maximum(*left)) / 2
     bottom_right = (np.minimum(*bottom) + np.minimum(*right)) / 2
     return top_left, bottom_right, _faces(_rim(light[..., None])[..., 0])
@@ -186,8 +189,9 @@ FACE_NEAR = 16
 FACE_SHARE = 0.1
 
 
-def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """How raised each cell is, and how flat: (raised, flat) scores, each >= 1 where it is clearly so.
+def relief(boxes: np.ndarray, off_by_a_line: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """How raised each cell is, and how flat: (raised, flat) scores, each >= 1 where it is clearly so
+    (``off_by_a_line``: see ``_bands``).
 
     A raised cell's top and left bands are lighter than its face and its bottom and right bands darker.
     A flat cell has at most a grid line, on one side only: one band darker than its face, the other the
@@ -195,7 +199,7 @@ def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     neighbour's edge caught in a band does not make a flat cell look raised. The face is read from the
     cell's rim (between the bands and the middle), clear of whatever is drawn in the middle
     (``_faces``)."""
-    top_left, bottom_right, face = _bands(boxes)
+    top_left, bottom_right, face = _bands(boxes, off_by_a_line)
     lighter, darker = top_left - face, face - bottom_right
     raised = np.minimum(np.minimum(lighter, darker) / RAISED_STEP, (top_left - bottom_right) / RAISED_SPAN)
     flat = FLAT_STEP / np.maximum(np.minimum(lighter, darker), 1e-3)
@@ -573,7 +577,7 @@ def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
         moved = lattice.translated(dx, dy)
         if not board_inside(frame, moved):
             continue
-        up, down = relief(cell_boxes(frame, moved))
+        up, down = relief(cell_boxes(frame, moved), off_by_a_line=False)
         scored.append((int((up >= 1.0).sum()), float(_relief_clear(up, down).mean()), -(abs(dx) + abs(dy)), moved))
     if not scored:
         return lattice
