@@ -284,6 +284,15 @@ def test_a_board_with_no_grid_line_whose_open_area_reaches_its_frame_is_read_who
     judge_cases(cases, "boards with no grid line, opened to a side", 7)
 
 
+def _misread(reading, board: list[str], states: str, where: str) -> list[str]:
+    """The cells of ``board`` showing one of ``states`` that ``reading`` does not read clearly as
+    themselves, each named with ``where`` it was drawn."""
+    from screenbot.vision.classic import CLEAR
+
+    return [f"a {ch} {where}: {reading.chars[i]} ({reading.confidence[i]:.2f}, {reading.unclear[i]})"
+            for i, ch in enumerate("".join(board)) if ch in states and (reading.chars[i] != ch or reading.confidence[i] < CLEAR)]
+
+
 def test_thin_numbers_at_small_cell_sizes_are_read_by_their_colour_faded_by_the_face():
     """At 10-14 px a number's strokes are a pixel wide, and scaled to the reader's size each is blended
     with the grey face round it: a 1 is a light blue, 0.6-0.75 of the way from the face to the
@@ -293,7 +302,7 @@ def test_thin_numbers_at_small_cell_sizes_are_read_by_their_colour_faded_by_the_
     face to the colour, part of the way (``Limits.colour_strength``): every 1-6 at those sizes reads
     as itself, clearly. (7 and 8 are told by black and grey, not by a hue: not asked here.)"""
     from screenbot.geometry import Lattice
-    from screenbot.vision.classic import CLEAR, read_classic
+    from screenbot.vision.classic import read_classic
 
     rng = random.Random(f"{SEED}-thin-numbers")
     misread = []
@@ -302,10 +311,7 @@ def test_thin_numbers_at_small_cell_sizes_are_read_by_their_colour_faded_by_the_
         board = ["#" * 9] + ["".join(rng.choice("0123456") for _ in range(9)) for _ in range(5)]
         image, origin = draw(board, pitch, grid_line=grid_line)
         reading = read_classic(image, Lattice("classic", origin, (pitch, pitch), 6, 9))
-        for i, ch in enumerate("".join(board)):
-            if ch in "123456" and (reading.chars[i] != ch or reading.confidence[i] < CLEAR):
-                misread.append(f"a {ch} at {pitch} px{'' if grid_line else ', no grid line'}: "
-                               f"{reading.chars[i]} ({reading.confidence[i]:.2f}, {reading.unclear[i]})")
+        misread += _misread(reading, board, "123456", f"at {pitch} px{'' if grid_line else ', no grid line'}")
     assert not misread, f"{REPLAY}: {misread[:6]}"
 
 
@@ -517,7 +523,7 @@ def test_a_board_whose_covered_cells_are_darker_than_its_opened_ones_is_read():
     than their own face but not than the opened cells': read whole."""
     from screenbot.geometry import Lattice
     from screenbot.testing.classic_board import FACE
-    from screenbot.vision.classic import CLEAR, read_classic
+    from screenbot.vision.classic import read_classic
 
     rng = random.Random(f"{SEED}-two-faces")
     misread = []
@@ -528,10 +534,7 @@ def test_a_board_whose_covered_cells_are_darker_than_its_opened_ones_is_read():
         shade = rng.randint(25, 45)
         _recolour_covered(image, board, origin, pitch, FACE[0] - shade, rng.randint(FACE[0] - shade + 15, FACE[0] - 5))
         reading = read_classic(image, Lattice("classic", origin, (pitch, pitch), rows, cols))
-        for i, ch in enumerate("".join(board)):
-            if reading.chars[i] != ch or reading.confidence[i] < CLEAR:
-                misread.append(f"a {ch} at {pitch} px, covered {shade} darker: {reading.chars[i]} "
-                               f"({reading.confidence[i]:.2f}, {reading.unclear[i]})")
+        misread += _misread(reading, board, "#F?012345678*XW", f"at {pitch} px, covered {shade} darker")
     assert not misread, f"{REPLAY}: {misread[:6]}"
 
 
@@ -543,7 +546,7 @@ def test_a_black_8_taller_than_the_middle_is_read_by_its_two_holes():
     import cv2
 
     from screenbot.geometry import Lattice
-    from screenbot.vision.classic import CLEAR, read_classic
+    from screenbot.vision.classic import read_classic
 
     rng = random.Random(f"{SEED}-black-8")
     misread = []
@@ -562,10 +565,7 @@ def test_a_black_8_taller_than_the_middle_is_read_by_its_two_holes():
                     cv2.putText(box, ch, (round(pitch / 2 - w / 2), round(pitch / 2 + h / 2)), cv2.FONT_HERSHEY_SIMPLEX,
                                 scale, (0, 0, 0), max(1, pitch // 20), cv2.LINE_AA)
         reading = read_classic(image, Lattice("classic", origin, (pitch, pitch), 5, 6))
-        for i, ch in enumerate("".join(board)):
-            if ch in "78" and (reading.chars[i] != ch or reading.confidence[i] < CLEAR):
-                misread.append(f"a black {ch} {height / pitch:.2f} of {pitch} px: {reading.chars[i]} "
-                               f"({reading.confidence[i]:.2f}, {reading.unclear[i]})")
+        misread += _misread(reading, board, "78", f"in black, {height / pitch:.2f} of {pitch} px")
     assert not misread, f"{REPLAY}: {misread[:6]}"
 
 
