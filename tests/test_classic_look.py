@@ -600,3 +600,56 @@ def test_cells_a_pixel_off_their_boxes_keep_their_relief():
             if (reading.raised != covered).any():
                 wrong.append(f"{pitch} px, moved ({dx}, {dy}): {int((reading.raised != covered).sum())} cells")
     assert not wrong, f"{REPLAY}: {wrong}"
+
+
+def test_a_fresh_board_taken_for_a_taught_client_s_smaller_than_its_boards_is_read_in_the_look():
+    """A fresh board is all covered cells, and a taught client whose covered cells look alike claims it
+    (the React page's fresh 12x12 boards, its skin hidden, were taken for xbomb's). Its size then
+    refused it ("a little smaller than xbomb's 16x16: its window probably cuts it"), a guess from the
+    size alone. The look read from its structure judges the frame itself, each side drawn like its
+    partner, and takes the whole board where it finds it there; a board a window does cut is refused
+    (``test_a_standard_board_cut_by_a_window_between_two_lines_of_cells_is_never_read_smaller``)."""
+    import cv2
+
+    shots = sorted(SCREENS.glob("rm-*-fresh.json"))  # 11, at 8x8 to 16x30 and 30 to 60 px; 4 refused before
+    skins = without(load_skins(), "react-minesweeper")
+    cases = [(path.stem, cv2.imread(str(path.with_suffix(".png"))), path.with_suffix(".txt").read_text(encoding="utf-8").split(),
+              skins) for path in shots]
+    judge_cases(cases, "the React page's fresh boards, its skin hidden", len(cases))
+
+
+def test_a_standard_board_cut_by_a_window_between_two_lines_of_cells_is_never_read_smaller():
+    """The other side of the test above: a client's standard board (sgt-mines', minegauler's; their own
+    skins loaded) whose last 1-5 rows or columns, on a side drawn at random, a window hides, its edge
+    exactly along a line between cells, where nothing but the frame shows the cut. Never read as a
+    smaller board (the code before this test's change: every one refused too; sgt-mines' 9x9 with its
+    top four rows hidden by a white window is read as a custom 5x9 board, before and after, and is not
+    drawn here)."""
+    import cv2
+
+    rng = random.Random(f"{SEED}-cut-by-a-window")
+    skins = load_skins()
+    shots = []
+    for path in sorted(SCREENS.glob("*.json")):
+        meta = json.loads(path.read_text(encoding="utf-8"))
+        size = (meta["lattice"]["rows"], meta["lattice"]["cols"])
+        if meta["client"] in ("sgt-mines", "minegauler") and size in ((16, 16), (16, 30)):
+            shots.append((path, meta["lattice"]))
+    read = []
+    for path, lattice in rng.sample(shots, 8):
+        image = cv2.imread(str(path.with_suffix(".png")))
+        (ox, oy), (px, py), rows, cols = lattice["origin"], lattice["pitch"], lattice["rows"], lattice["cols"]
+        side, hidden = rng.choice(["top", "bottom", "left", "right"]), rng.randint(1, 5)
+        colour = [rng.randint(0, 255)] * 3 if rng.random() < 0.5 else [rng.randint(0, 255) for _ in range(3)]
+        if side == "top":
+            image[: round(oy + hidden * py)] = colour
+        elif side == "bottom":
+            image[round(oy + (rows - hidden) * py) :] = colour
+        elif side == "left":
+            image[:, : round(ox + hidden * px)] = colour
+        else:
+            image[:, round(ox + (cols - hidden) * px) :] = colour
+        got, said = _read(image, skins)
+        if got is not None:
+            read.append(f"{path.stem}, {hidden} lines hidden at its {side} by a window of {colour}: read as {said}")
+    assert not read, f"{REPLAY}: {read}"

@@ -58,6 +58,8 @@ class Found:
     # Refused, once the skin's pictures fit, for what lies round the board: its cells going on past a
     # side, grown past the grid found, or cut past a side (``_edge_refusal``).
     round_it: bool = False
+    # Refused only for being a little smaller than one of its skin's standard boards (``_short_of_standard``).
+    short: bool = False
 
     def describe(self) -> str:
         what = f"{self.lattice.skin} " if self.lattice is not None else ""
@@ -176,6 +178,14 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         # checks of the frame and the edges, and is taken where it finds the whole board; else the
         # refusal stands. (Not for other refusals: there the grid itself is what is refused, and a
         # board under a dialog is looked for several times a second.)
+        family = _judge_family(frame, grid, families[0])
+        return family if family.lattice is not None else found
+    if families and found.short:
+        # Refused as a standard board its window cuts, on the size alone: nothing on the picture showed
+        # the cut, only that the taught client's boards are bigger. Where the cells are all covered, or
+        # drawn alike in another client (the React page's fresh 12x12 boards, taken for xbomb's 16x16), a
+        # look read from its structure judges the frame itself, each side drawn like its partner, and is
+        # taken where it finds the whole board there; else the refusal stands.
         family = _judge_family(frame, grid, families[0])
         return family if family.lattice is not None else found
     if families and found.lattice is not None and found.confidence < CERTAIN:
@@ -324,7 +334,8 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
         return Found(grid, None, score, f"its {' and '.join(over)} line of cells is partly hidden along its length "
                                         f"(a window's border or another window drawn over it): its cells cannot be read",
                      round_it=grown)
-    return Found(grid, lattice, score, _short_of_standard(lattice, skin))
+    short = _short_of_standard(lattice, skin)
+    return Found(grid, lattice, score, short, short=bool(short))
 
 
 # A board this close to one of the client's standard sizes (a share of each side), but smaller, is that
