@@ -126,12 +126,15 @@ def _bands(boxes: np.ndarray, off_by_a_line: bool = True) -> tuple[np.ndarray, n
     the mean alone, for placing boxes (``placed``), which wants the measure that drops where a box sits
     off its cell (a sgt-mines board at 18 px, placed by the other, was placed a pixel off)."""
     light = channel_mean(boxes)
-    lines = (light[:, BAND, ALONG].mean(axis=2), light[:, ALONG, BAND].mean(axis=1),
-             light[:, FAR_BAND, ALONG].mean(axis=2), light[:, ALONG, FAR_BAND].mean(axis=1))
-    top, left, bottom, right = ((band.mean(axis=1), np.median(band, axis=1) if off_by_a_line else band.mean(axis=1))
-                                for band in lines)
-    top_left = (np.maximum(*top) + np.maximum(*left)) / 2
-    bottom_right = (np.minimum(*bottom) + np.minimum(*right)) / 2
+
+    def level(lines: np.ndarray, more) -> np.ndarray:  # lines: (cells, 3) the band's lines' means
+        mean = lines.mean(axis=1)
+        return more(mean, np.median(lines, axis=1)) if off_by_a_line else mean
+
+    top_left = (level(light[:, BAND, ALONG].mean(axis=2), np.maximum)
+                + level(light[:, ALONG, BAND].mean(axis=1), np.maximum)) / 2
+    bottom_right = (level(light[:, FAR_BAND, ALONG].mean(axis=2), np.minimum)
+                    + level(light[:, ALONG, FAR_BAND].mean(axis=1), np.minimum)) / 2
     return top_left, bottom_right, _faces(_rim(light[..., None])[..., 0])
 
 
@@ -172,14 +175,13 @@ def _faces(rims: np.ndarray) -> np.ndarray:
     levels = np.minimum(rims // FACE_NEAR, 255 // FACE_NEAR).astype(np.intp).ravel()
     common = np.bincount(levels, minlength=255 // FACE_NEAR + 1).argmax()
     board = float(rims.ravel()[levels == common].mean())
-    near = np.abs(rims - board) <= FACE_NEAR
     faces = np.full(len(rims), board, dtype=np.float32)
-    own = near.mean(axis=1) >= FACE_SHARE
-    faces[own] = np.nanmedian(np.where(near[own], rims[own], np.nan), axis=1)
-    medians = np.median(rims, axis=1)
-    level = np.abs(rims - medians[:, None]) <= FACE_NEAR
+    level = np.abs(rims - np.median(rims, axis=1)[:, None]) <= FACE_NEAR
     even = level.mean(axis=1) >= 0.5
     faces[even] = np.nanmedian(np.where(level[even], rims[even], np.nan), axis=1)
+    near = np.abs(rims - board) <= FACE_NEAR
+    own = ~even & (near.mean(axis=1) >= FACE_SHARE)
+    faces[own] = np.nanmedian(np.where(near[own], rims[own], np.nan), axis=1)
     return faces
 
 

@@ -168,24 +168,19 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
     if families and (found is None or found.unmatched):
         # No taught client's pictures fit: a look read from its structure may (the classic look).
         return _judge_family(frame, grid, families[0])
-    if families and found.round_it and found.confidence < CERTAIN:
+    if families and (found.round_it and found.confidence < CERTAIN or found.short):
         # A taught client's pictures fit the cells only roughly, and the board was refused for what
         # lies round it (its cells going on, grown past the grid found, cut past a side): another
         # client's pictures take what lies round the board for cells (minesweeper-for-web at 90%: its
         # panel's margin, whose white edge and grey repeat a covered cell's top, grew the board by
         # kmines' pictures and cut it straight by react-minesweeper's; a grey page round it went on
-        # as kmines' cells). The look read from its structure judges the grid on its own, with its own
-        # checks of the frame and the edges, and is taken where it finds the whole board; else the
-        # refusal stands. (Not for other refusals: there the grid itself is what is refused, and a
-        # board under a dialog is looked for several times a second.)
-        family = _judge_family(frame, grid, families[0])
-        return family if family.lattice is not None else found
-    if families and found.short:
-        # Refused as a standard board its window cuts, on the size alone: nothing on the picture showed
-        # the cut, only that the taught client's boards are bigger. Where the cells are all covered, or
-        # drawn alike in another client (the React page's fresh 12x12 boards, taken for xbomb's 16x16), a
-        # look read from its structure judges the frame itself, each side drawn like its partner, and is
-        # taken where it finds the whole board there; else the refusal stands.
+        # as kmines' cells). Or, however well they fit, it was refused as a standard board its window
+        # cuts on its size alone, nothing on the picture showing the cut: a fresh board is all covered
+        # cells, which many clients draw alike (the React page's fresh 12x12 boards were taken for
+        # xbomb's 16x16). The look read from its structure judges the grid on its own, with its own
+        # checks of the frame (each side drawn like its partner) and the edges, and is taken where it
+        # finds the whole board; else the refusal stands. (Not for other refusals: there the grid
+        # itself is what is refused, and a board under a dialog is looked for several times a second.)
         family = _judge_family(frame, grid, families[0])
         return family if family.lattice is not None else found
     if families and found.lattice is not None and found.confidence < CERTAIN:
