@@ -501,6 +501,12 @@ def test_a_cell_the_classic_look_cannot_read_is_refused_without_asking_for_pictu
     assert "no picture of" not in err and "new-skin" not in err and "screenbot learn NAME" in err, err
 
 
+def _cell_box(image, origin, pitch: int, r: int, c: int):
+    """The pixels of cell (r, c) of a board ``draw`` drew at ``origin`` (a view: drawing on it draws on
+    ``image``)."""
+    return image[origin[1] + r * pitch : origin[1] + (r + 1) * pitch, origin[0] + c * pitch : origin[0] + (c + 1) * pitch]
+
+
 def _recolour_covered(image, board, origin, pitch, face, light) -> None:
     """Cells covered in ``board`` drawn with another face and light bevel (grey levels) than the
     look's own, their dark bevel kept."""
@@ -509,7 +515,7 @@ def _recolour_covered(image, board, origin, pitch, face, light) -> None:
     for r, line in enumerate(board):
         for c, ch in enumerate(line):
             if ch in "#F?":
-                box = image[origin[1] + r * pitch : origin[1] + (r + 1) * pitch, origin[0] + c * pitch : origin[0] + (c + 1) * pitch]
+                box = _cell_box(image, origin, pitch, r, c)
                 faces, lights = (box == FACE).all(axis=2), (box == LIGHT).all(axis=2)
                 box[faces], box[lights] = face, light
 
@@ -558,7 +564,7 @@ def test_a_black_8_taller_than_the_middle_is_read_by_its_two_holes():
         for r, line in enumerate(board):
             for c, ch in enumerate(line):
                 if ch in "78":
-                    box = image[origin[1] + r * pitch : origin[1] + (r + 1) * pitch, origin[0] + c * pitch : origin[0] + (c + 1) * pitch]
+                    box = _cell_box(image, origin, pitch, r, c)
                     box[1:, 1:] = box[pitch // 2, 1]  # the face, the grid line kept
                     scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, round(height), 1)
                     (w, h), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
@@ -573,9 +579,10 @@ def test_cells_a_pixel_off_their_boxes_keep_their_relief():
     """A box a pixel off its cell holds a neighbour's edge in one of its bands: dark beside a raised
     cell's light bevel, light beside its dark one. A band measured by its mean took it in (the React
     page's 2 px border pulled a raised flag cell's left band to its face: flat, and its black flag a 7);
-    measured by its lightest line (top, left) or darkest (bottom, right) it keeps the bevel. Drawn
-    boards with such a border, their light bevels 12-20 levels above their face (the React page's flag cells: 19-32), read on lattices one
-    line of the reader's box off each way: every covered cell raised, every opened one not."""
+    measured also by its lines' median (the more extreme of the two) it keeps the bevel. Drawn boards
+    with such a border, their light bevels 12-20 levels above their face (the React page's flag cells:
+    19-32), read on lattices one line of the reader's box off each way: every covered cell raised,
+    every opened one not."""
     from screenbot.geometry import Lattice
     from screenbot.testing.classic_board import FACE
     from screenbot.vision.classic import read_classic
