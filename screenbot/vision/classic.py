@@ -40,6 +40,8 @@ SIZE = 32
 # may be a grid line or a neighbour's edge, and clear of the corners, where the two bevels meet.
 BAND = slice(1, 4)
 FAR_BAND = slice(SIZE - 4, SIZE - 1)
+EDGE = slice(0, 4)
+FAR_EDGE = slice(SIZE - 4, SIZE)
 ALONG = slice(4, SIZE - 4)
 # The middle, where a number, flag or mine is drawn.
 MIDDLE = slice(7, SIZE - 7)
@@ -127,15 +129,14 @@ def _bands(boxes: np.ndarray, off_by_a_line: bool = True) -> tuple[np.ndarray, n
     the mean alone, for placing boxes (``placed``), which wants the measure that drops where a box sits
     off its cell (a sgt-mines board at 18 px, placed by the other, was placed a pixel off)."""
     light = channel_mean(boxes)
-
-    def level(lines: np.ndarray, more) -> np.ndarray:  # lines: (cells, 3) the band's lines' means
-        mean = lines.mean(axis=1)
-        return more(mean, np.median(lines, axis=1)) if off_by_a_line else mean
-
-    top_left = (level(light[:, BAND, ALONG].mean(axis=2), np.maximum)
-                + level(light[:, ALONG, BAND].mean(axis=1), np.maximum)) / 2
-    bottom_right = (level(light[:, FAR_BAND, ALONG].mean(axis=2), np.minimum)
-                    + level(light[:, ALONG, FAR_BAND].mean(axis=1), np.minimum)) / 2
+    if not off_by_a_line:
+        top_left = (light[:, BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, BAND].mean(axis=(1, 2))) / 2
+        bottom_right = (light[:, FAR_BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, FAR_BAND].mean(axis=(1, 2))) / 2
+        return top_left, bottom_right, _faces(_rim(light[..., None])[..., 0])
+    top_left = (np.median(light[:, EDGE, ALONG], axis=2).max(axis=1)
+                + np.median(light[:, ALONG, EDGE], axis=1).max(axis=1)) / 2
+    bottom_right = (np.median(light[:, FAR_EDGE, ALONG], axis=2).min(axis=1)
+                    + np.median(light[:, ALONG, FAR_EDGE], axis=1).min(axis=1)) / 2
     return top_left, bottom_right, _faces(_rim(light[..., None])[..., 0])
 
 
@@ -575,24 +576,43 @@ def finished_game_fits(chars: np.ndarray, rows: int, cols: int) -> bool:
 
 
 def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
-    """``lattice``, or a place a pixel from it, where its boxes sit on the cells: the nearest place with
-    about the most raised cells (then the clearest reading).
+    """``lattice``, or a place a pixel from it along either axis, where its boxes' edges lie on the
+    cells' edges: where the picture changes most from the last pixel before each box's edge to the
+    first one past it (a bevel's dark line beside the next cell's light one, a grid line beside a
+    face), the nearest place where several change alike.
 
-    A box a pixel or two off sees a neighbour's edge where its own bevel should be, and a raised cell
-    then looks flat (at 18 px, every covered cell of minegauler's reads as open, clearly)."""
-    scored = []
-    for dx, dy in ((x, y) for x in (-1, 0, 1) for y in (-1, 0, 1)):
-        moved = lattice.translated(dx, dy)
-        if not board_inside(frame, moved):
-            continue
-        up, down = relief(cell_boxes(frame, moved), off_by_a_line=False)
-        scored.append((int((up >= 1.0).sum()), float(_relief_clear(up, down).mean()), -(abs(dx) + abs(dy)), moved))
-    if not scored:
-        return lattice
-    most = max(entry[0] for entry in scored)
-    # Places within a tenth of the most raised cells count as many: a grid line caught in a box's band can
-    # lift a few flat cells.
-    return max(scored, key=lambda entry: (entry[0] >= 0.9 * most, round(entry[1], 2), entry[2]))[3]
+    A box a pixel off sees a neighbour's edge where its own bevel should be: a raised cell then looks
+    flat (at 18 px every covered cell of minegauler's read as open), and a flat one raised (the groove
+    round minegauler's opened cells, a light line beside a dark one, is a raised cell's edge seen from
+    inside the box; so is the edge between two sunken Tk labels). Counting the cells that look raised
+    chose such a place."""
+    rect = lattice.board_rect()
+    top, left = max(rect.top - 2, 0), max(rect.left - 2, 0)
+    light = channel_mean(frame[top : rect.bottom + 2, left : rect.right + 2])
+    height, width = light.shape
+
+    def change(edges: list[int], line) -> float:
+        """The mean change across these edges (each the first line past a box's edge)."""
+        steps = [np.abs(line(e) - line(e - 1)).mean() for e in edges if 1 <= e < line(None)]
+        return float(np.mean(steps)) if steps else 0.0
+
+    def best(shifts: dict[int, float]) -> int:
+        most = max(shifts.values())
+        return min((d for d, v in shifts.items() if v >= most * (1 - EDGE_TIE)), key=abs)
+
+    xs = [round(x) - left for x in lattice.col_edges()]
+    ys = [round(y) - top for y in lattice.row_edges()]
+    inside = slice(rect.top - top, rect.bottom - top), slice(rect.left - left, rect.right - left)
+    column = lambda e: width if e is None else light[inside[0], e]  # noqa: E731
+    row = lambda e: height if e is None else light[e, inside[1]]  # noqa: E731
+    dx = best({d: change([x + d for x in xs], column) for d in (-1, 0, 1)})
+    dy = best({d: change([y + d for y in ys], row) for d in (-1, 0, 1)})
+    moved = lattice.translated(dx, dy)
+    return moved if board_inside(frame, moved) else lattice
+
+
+# Places whose edges change within this share of the most are alike (the nearest is taken).
+EDGE_TIE = 0.05
 
 
 def _outside(frame: np.ndarray, lattice: Lattice, side: str, depth: int, inside: int = 0) -> np.ndarray:

@@ -31,6 +31,7 @@ from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
 from .grid import Grid
+from .plausible import room_for_a_mine
 from .structure import MIN_CELLS, cell_faces, find_edges, find_grids
 
 log = logging.getLogger(__name__)
@@ -282,6 +283,7 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
     if not any(placements.values()):
         return Found(grid, None, 0.0, "it runs into the edge of the picture (partly off screen)")
     best: tuple[float, Lattice] | None = None
+    blank = ""  # a skin whose every placement reads as a blank area
     quick = sorted(((_quick_match(frame, placements[s.name][0], s), s) for s in skins if placements[s.name]),
                    key=lambda q: -q[0])
     for first_look, skin in quick:
@@ -293,16 +295,22 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
             # lines that judge a nudge can favour one that fits them and misplaces the rest (two
             # lower rows of a GTK board moved every row a pixel down).
             for lattice in [refined] + ([placed] if not placed.straight and placed != refined else []):
-                score = float(_cell_scores(frame, lattice, skin).mean())
-                if best is None or score > best[0]:
-                    best = (score, lattice)
-        if best[0] >= CERTAIN:
+                scores, chars = _cell_scores(frame, lattice, skin)
+                if not room_for_a_mine(chars.reshape(lattice.rows, lattice.cols) == "0"):
+                    # No game shows a board with no room for a mine (``plausible``): a skin whose opened
+                    # cells look like another client's covered ones (sgt-mines' like a Tk clone's 1 px
+                    # raised buttons, fresh) fits the cells, not the board.
+                    blank = blank or skin.name
+                    continue
+                if best is None or scores.mean() > best[0]:
+                    best = (float(scores.mean()), lattice)
+        if best is not None and best[0] >= CERTAIN:
             break
     if best is None or best[0] < SKIN_MATCH:
         matched = f" (best {best[1].skin}, {best[0]:.2f})" if best else ""
-        return Found(grid, None, best[0] if best else 0.0,
-                     f"its cells match no known skin{matched}: a client nobody taught (screenbot new-skin), or not a board",
-                     unmatched=True)
+        why = (f"its cells match no known skin{matched}: a client nobody taught (screenbot new-skin), or not a board"
+               if best or not blank else f"its cells read as {blank}'s open empty cells, with no room for a mine: a blank area, not a board")
+        return Found(grid, None, best[0] if best else 0.0, why, unmatched=True)
     score, lattice = best
     skin = next(s for s in skins if s.name == lattice.skin)
     whole, going_on = grow(frame, lattice, skin)
@@ -317,7 +325,7 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
         if rect.left < EDGE_MARGIN or rect.top < EDGE_MARGIN or rect.right > width - EDGE_MARGIN or rect.bottom > height - EDGE_MARGIN:
             return Found(grid, None, score, "its cells go on to the edge of the picture (partly off screen)", round_it=True)
         lattice = refine(frame, skin, whole, (1.0, 1.0))
-        score = float(_cell_scores(frame, lattice, skin).mean())
+        score = float(_cell_scores(frame, lattice, skin)[0].mean())
         if score < SKIN_MATCH:
             return Found(grid, None, score, f"grown over the cells past its sides, it matches {skin.name} poorly ({score:.2f})",
                          round_it=True)
@@ -469,12 +477,13 @@ def _quick_match(frame: np.ndarray, lattice: Lattice, skin: Skin) -> float:
     rng = np.random.default_rng(0)
     count = min(QUICK_CELLS, lattice.rows * lattice.cols)
     picks = rng.choice(lattice.rows * lattice.cols, size=count, replace=False)
-    return float(_cell_scores(frame, lattice, skin, picks).mean())
+    return float(_cell_scores(frame, lattice, skin, picks)[0].mean())
 
 
-def _cell_scores(frame: np.ndarray, lattice: Lattice, skin: Skin, picks: np.ndarray | None = None) -> np.ndarray:
-    """Match confidence of the lattice's cells (all, or the flat indices ``picks``); 0 for a cell that
-    looks most like a board's surroundings."""
+def _cell_scores(frame: np.ndarray, lattice: Lattice, skin: Skin,
+                 picks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Match confidence of the lattice's cells (all, or the flat indices ``picks``), 0 for a cell that
+    looks most like a board's surroundings; and the state each reads as."""
     import cv2
 
     if picks is None:
@@ -487,4 +496,4 @@ def _cell_scores(frame: np.ndarray, lattice: Lattice, skin: Skin, picks: np.ndar
                                     interpolation=cv2.INTER_AREA))
         cells = np.stack(crops)
     matches = match_cells(cells, skin.bank(lattice.pitch))
-    return np.where(matches.chars == OUTSIDE, 0.0, matches.confidence)
+    return np.where(matches.chars == OUTSIDE, 0.0, matches.confidence), matches.chars

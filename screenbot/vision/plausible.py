@@ -4,7 +4,9 @@ Every cell may match its template and the whole still be wrong: a blank area rea
 a lit cell under the pointer read as an open 0, a board cut by its window. A one-shot reading
 (``screenbot read``, ``hint --image``) is refused with the reason when:
 
-- every cell reads as an open empty cell: a board always has mines, so this is a blank area;
+- no cell could hold a mine, each being an open empty cell or beside one: a board always has mines,
+  so this is a blank area (every cell read as an open empty cell; or all but a few, which the pointer
+  or a speck of the window makes unreadable);
 - wrong flags show but no mine: a wrong flag shows only on a lost game, which shows the mine hit;
 - a revealed 0 has a covered neighbour in a client that opens around zeros by itself (the
   signature of a covered cell read as open, such as one lit under the pointer);
@@ -43,8 +45,8 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     lost and its mines revealed, so on such a board its numbers must count the plain flags too."""
     from solver import analyze
 
-    if all(ch == "0" for row in board.grid for ch in row):
-        return "every cell reads as an open empty cell: a blank area, not a board"
+    if not room_for_a_mine(np.array([list(row) for row in board.grid]) == "0"):
+        return "no cell could hold a mine (each reads as an open empty cell or lies beside one): a blank area, not a board"
     no_mine = wrong_flags_without_a_mine(board)
     if no_mine:
         return no_mine[0]
@@ -68,6 +70,15 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     except InconsistentBoardError as exc:
         return f"no placement of mines fits the numbers read ({exc})"
     return ""
+
+
+def room_for_a_mine(open_empty: np.ndarray) -> bool:
+    """Whether any cell could hold a mine, given which cells read as open empty ones ((rows, cols)
+    bool): a mine's neighbours never are, and a game always has a mine."""
+    beside = np.pad(open_empty, 1)
+    rows, cols = open_empty.shape
+    count = sum(beside[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols] for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+    return bool((count == 0).any())
 
 
 def numbers_below_their_mines(board: Board, *, flags: bool = False) -> str:
