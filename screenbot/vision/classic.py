@@ -64,7 +64,6 @@ class Limits:
     faint_ink: float = 30.0  # ... and faint ink, which an empty cell has none of, this much
     no_ink: float = 0.01  # share of the middle: at most this much ink is an empty cell
     some_ink: float = 0.04  # at least this much is a drawn state
-    flag_red: float = 0.5  # share of a raised cell's ink in the flag's strong red: a flag drawn in red alone
     red_face: float = 0.3  # share of the bands (the box's outer ring) that is strong red on a hit mine
     mine_solid: float = 0.25  # black ink keeping this share after a 2-px erosion is a mine's disc
     glyph_solid: float = 0.10  # ... and keeping at most this share, a number's strokes
@@ -350,7 +349,7 @@ def _raised_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
     hook_over_dot = len(parts) == 2 and parts[1][0] > parts[0][0] and parts[1][1] < parts[0][1] / 2
     if reds < 0.05 and core.max() < 90 and hook_over_dot:
         return "?", 0.8, ""  # a hook and, under it, a dot
-    if reds >= limits.flag_red and not hook_over_dot:
+    if _strong_red(core) and not hook_over_dot:
         # A flag drawn in its red alone (a red "⚑" or "F", as many clones draw it): no other state a
         # covered cell holds is red. A red "?" stays refused: a "?" read as a flag is a mine to the solver.
         return "F", 0.8, ""

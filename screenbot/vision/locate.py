@@ -31,7 +31,7 @@ from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
 from .grid import Grid
-from .plausible import room_for_a_mine
+from .plausible import blank_area
 from .structure import MIN_CELLS, cell_faces, find_edges, find_grids
 
 log = logging.getLogger(__name__)
@@ -296,7 +296,7 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
             # lower rows of a GTK board moved every row a pixel down).
             for lattice in [refined] + ([placed] if not placed.straight and placed != refined else []):
                 scores, chars = _cell_scores(frame, lattice, skin)
-                if not room_for_a_mine(chars.reshape(lattice.rows, lattice.cols) == "0"):
+                if blank_area(chars.reshape(lattice.rows, lattice.cols)):
                     # No game shows a board with no room for a mine (``plausible``): a skin whose opened
                     # cells look like another client's covered ones (sgt-mines' like a Tk clone's 1 px
                     # raised buttons, fresh) fits the cells, not the board.

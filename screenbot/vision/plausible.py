@@ -45,7 +45,7 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     lost and its mines revealed, so on such a board its numbers must count the plain flags too."""
     from solver import analyze
 
-    if not room_for_a_mine(np.array([list(row) for row in board.grid]) == "0"):
+    if blank_area(np.array([list(row) for row in board.grid])):
         return "no cell could hold a mine (each reads as an open empty cell or lies beside one): a blank area, not a board"
     no_mine = wrong_flags_without_a_mine(board)
     if no_mine:
@@ -72,13 +72,16 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     return ""
 
 
-def room_for_a_mine(open_empty: np.ndarray) -> bool:
-    """Whether any cell could hold a mine, given which cells read as open empty ones ((rows, cols)
-    bool): a mine's neighbours never are, and a game always has a mine."""
-    beside = np.pad(open_empty, 1)
-    rows, cols = open_empty.shape
+def blank_area(cells: np.ndarray) -> bool:
+    """Whether a reading ((rows, cols) of states) shows no mine and leaves no cell where one could be:
+    every cell an open empty one or beside one (a mine's neighbours never are; a game always has a
+    mine). Where mines show, the rules that count them say what is wrong."""
+    if np.isin(cells, (MINE, EXPLODED)).any():
+        return False
+    beside = np.pad(cells == "0", 1)
+    rows, cols = cells.shape
     count = sum(beside[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols] for dr in (-1, 0, 1) for dc in (-1, 0, 1))
-    return bool((count == 0).any())
+    return not (count == 0).any()
 
 
 def numbers_below_their_mines(board: Board, *, flags: bool = False) -> str:
