@@ -609,6 +609,74 @@ def test_cells_a_pixel_off_their_boxes_keep_their_relief():
     assert not wrong, f"{REPLAY}: {wrong}"
 
 
+def test_buttons_with_a_one_pixel_bevel_are_read_at_random_cell_sizes():
+    """A clone built of a toolkit's default widgets (Tk's buttons and labels, as hobby clones are)
+    draws covered cells with a one-pixel bevel at every size, and opened cells sunken by a pixel (a dark
+    line top and left, a light one bottom and right) with no grid line. The relief was measured inside
+    the box's outermost line, where a one-pixel bevel shows only blended with the face (7 levels above
+    it at 24 px): no cell read raised at 18 px and up; and placed by the cells that looked raised, a
+    box a pixel off took the edge between two sunken cells, light beside dark, for a raised cell's.
+    Drawn so at 14-56 px, with flags in red alone half the time (a red "⚑" or "F", as such clones
+    draw them): 40 of 40 read right (seed 1), 0 before."""
+    skins = load_skins()
+    rng = random.Random(f"{SEED}-buttons")
+    cases = []
+    for _ in range(8):
+        pitch, rows, cols, lost = rng.randint(14, 56), rng.randint(6, 12), rng.randint(6, 16), rng.random() < 0.5
+        board, red = random_game(rng, rows, cols, lost=lost), rng.random() < 0.5
+        image, _ = draw(board, pitch, buttons=True, red_flag=red)
+        cases.append((f"{rows}x{cols} at {pitch} px, one-pixel buttons{', red flags' if red else ''}{', lost' if lost else ''}",
+                      image, board, skins))
+    judge_cases(cases, "boards of one-pixel buttons", 8)
+
+
+def test_boxes_a_pixel_off_are_placed_on_the_cells_edges():
+    """``classic.placed`` moves a lattice a pixel or none along each axis to where the picture changes
+    most across its boxes' edges. Boards drawn in four variants of the look (the usual, no grid line,
+    bold numbers, one-pixel buttons) at 10-60 px, handed a lattice a pixel off each of the eight ways,
+    get their own back (270 of 270, seed 1)."""
+    from screenbot.geometry import Lattice
+    from screenbot.vision.classic import placed
+
+    rng = random.Random(f"{SEED}-placed")
+    wrong = []
+    for _ in range(6):
+        pitch, rows, cols = rng.randint(10, 60), rng.randint(6, 12), rng.randint(6, 16)
+        look = rng.choice([{}, {"grid_line": False}, {"number_scale": 1.6}, {"buttons": True}])
+        image, origin = draw(random_game(rng, rows, cols, lost=rng.random() < 0.5), pitch, **look)
+        true = Lattice("classic", origin, (pitch, pitch), rows, cols)
+        for dx, dy in ((x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if x or y):
+            got = placed(image, true.translated(dx, dy))
+            if got.origin != true.origin:
+                wrong.append(f"{pitch} px {look}, moved ({dx}, {dy}): placed at {got.origin}, not {true.origin}")
+    assert not wrong, f"{REPLAY}: {wrong}"
+
+
+def test_a_question_mark_drawn_in_red_is_refused_not_read_as_a_flag():
+    """On a covered cell a mark in the flag's red is a flag, whatever its shape; but a "?" in red, a
+    hook over a dot apart from it, is refused by name: a "?" read as a flag would be a mine to the
+    solver. (A red "?" whose dot touches its hook, as a font's does once shrunk at some sizes, is one
+    piece like a flag, and is read as one: see docs/reading.md.)"""
+    import cv2
+
+    skins = load_skins()
+    rng = random.Random(f"{SEED}-red-question")
+    pitch, rows, cols = rng.randint(20, 48), 8, 10
+    board = [row.replace("F", "?") for row in random_game(rng, rows, cols, lost=False)]
+    assert any("?" in row for row in board), REPLAY
+    image, (left, top) = draw([row.replace("?", "#") for row in board], pitch)
+    stroke = max(2, round(pitch / 10))
+    for r, c in ((r, c) for r in range(rows) for c in range(cols) if board[r][c] == "?"):
+        box = image[top + r * pitch : top + (r + 1) * pitch, left + c * pitch : left + (c + 1) * pitch]
+        middle, unit = pitch // 2, pitch / 16
+        hook = [(middle - 3 * unit, 6 * unit), (middle - 2 * unit, 4 * unit), (middle, 3.5 * unit),
+                (middle + 2 * unit, 4 * unit), (middle + 3 * unit, 6 * unit), (middle, 8.5 * unit), (middle, 9.5 * unit)]
+        cv2.polylines(box, [np.round(np.array(hook)).astype(np.int32)], False, (0, 0, 255), stroke)
+        cv2.circle(box, (middle, round(13.5 * unit)), max(1, stroke // 2 + 1), (0, 0, 255), -1)
+    got, said = _read(image, skins)
+    assert got is None and "neither a flag nor a question mark" in said, f"{got} {said}; {REPLAY}"
+
+
 def test_a_fresh_board_taken_for_a_taught_client_s_smaller_than_its_boards_is_read_in_the_look():
     """A fresh board is all covered cells, and a taught client whose covered cells look alike claims it
     (the React page's fresh 12x12 boards, its skin hidden, were taken for xbomb's). Its size then

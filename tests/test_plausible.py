@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from screenbot.vision.plausible import implausible, numbers_below_their_mines
+from screenbot.vision.plausible import blank_area, implausible, numbers_below_their_mines
 from solver.board import NUMBERS, Board, neighbours
 from solver.game import LOST, PLAYING, Game
 
@@ -129,3 +129,18 @@ def test_wrong_flags_on_a_board_that_shows_no_mine_are_refused_and_every_lost_bo
         refused += 1
     assert refused >= 3, REPLAY
     assert "but no mine" in implausible(Board(("WWW", "WWW", "WWW"), None))
+
+
+@pytest.mark.parametrize("cells, blank", [
+    (["000", "000", "000"], True),
+    (["000", "0~0", "000"], True),  # one cell unreadable, every neighbour an open 0: it holds no mine
+    (["0000", "0000", "000#"], True),  # a covered cell beside a 0 holds no mine either
+    (["00000", "00000", "0000#"] , True),
+    (["0001#", "00011", "00000"], False),  # the covered corner cell can
+    (["000", "0*0", "000"], False),  # a mine shown: the rules that count mines say what is wrong
+    (["~~", "~~"], False),
+])
+def test_a_reading_with_no_room_for_a_mine_is_a_blank_area(cells, blank):
+    import numpy as np
+
+    assert blank_area(np.array([list(row) for row in cells])) is blank

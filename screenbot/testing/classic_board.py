@@ -76,7 +76,8 @@ def single_number_game(rng: random.Random, rows: int, cols: int) -> list[str]:
 
 
 def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24, frame: int = 3,
-         mine_scale: float = 1.0, number_scale: float = 1.0, stipple: bool = False) -> tuple[np.ndarray, tuple[int, int]]:
+         mine_scale: float = 1.0, number_scale: float = 1.0, stipple: bool = False,
+         buttons: bool = False, red_flag: bool = False) -> tuple[np.ndarray, tuple[int, int]]:
     """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
     left, light bottom and right, as every client in the look draws round its board); (picture, origin
     of cell (0, 0)). ``mine_scale``: the mines' size, 1 the usual; clients draw them up to a third
@@ -84,7 +85,11 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     the numbers' size and weight, 1 the usual; a bold font fills most of its cell (minesweeper-for-web's
     SVG digits span four fifths of it, covering over half of the ring just inside its edge). ``stipple``: the
     covered cells' faces are a one-pixel checkerboard of black and white, as Windows' black-and-white
-    mode draws them. ``frame``: the frame's width (px; a page drawn at 80% draws its 3 px frame in 2)."""
+    mode draws them. ``frame``: the frame's width (px; a page drawn at 80% draws its 3 px frame in 2).
+    ``buttons``: as a toolkit's default buttons and labels draw the look (Tk's: a clone built of them):
+    covered cells with a one-pixel bevel at every size, opened cells sunken by one pixel (a dark line
+    top and left, a light one bottom and right) instead of a grid line. ``red_flag``: the flag drawn in
+    red alone, pole and all (a red "⚑" or "F", as many clones draw it)."""
     rows, cols = len(board), len(board[0])
     image = np.full((rows * pitch + 2 * margin, cols * pitch + 2 * margin, 3), FACE, dtype=np.uint8)
     top, left, bottom, right = margin - frame, margin - frame, margin + rows * pitch + frame, margin + cols * pitch + frame
@@ -93,15 +98,15 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     for r, line in enumerate(board):
         for c, ch in enumerate(line):
             _cell(image[margin + r * pitch : margin + (r + 1) * pitch, margin + c * pitch : margin + (c + 1) * pitch],
-                  ch, pitch, grid_line, mine_scale, number_scale, stipple)
+                  ch, pitch, grid_line, mine_scale, number_scale, stipple, buttons, red_flag)
     return image, (margin, margin)
 
 
 def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: float = 1.0, number_scale: float = 1.0,
-          stipple: bool = False) -> None:
+          stipple: bool = False, buttons: bool = False, red_flag: bool = False) -> None:
     import cv2
 
-    bevel = max(1, round(pitch / 8))
+    bevel = 1 if buttons else max(1, round(pitch / 8))
     if ch in "#F?":
         box[:] = FACE
         shade = DARK
@@ -115,7 +120,10 @@ def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: flo
             box[i:, pitch - 1 - i] = shade
     else:
         box[:] = (0, 0, 255) if ch == "X" else FACE
-        if grid_line:
+        if buttons:
+            box[0, :] = box[:, 0] = DARK
+            box[-1, 1:] = box[1:, -1] = LIGHT
+        elif grid_line:
             box[0, :] = DARK
             box[:, 0] = DARK
     middle = pitch / 2
@@ -133,8 +141,10 @@ def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: flo
         pole_x = round(middle + s)
         cv2.fillPoly(box, [np.array([[pole_x, round(3.5 * s)], [pole_x, round(8 * s)], [round(middle - 3 * s), round(5.75 * s)]],
                                     dtype=np.int32)], (0, 0, 255))
-        cv2.line(box, (pole_x, round(3.5 * s)), (pole_x, round(11 * s)), (0, 0, 0), max(1, round(s)))
-        cv2.rectangle(box, (round(middle - 3.5 * s), round(11 * s)), (round(middle + 3.5 * s), round(12 * s)), (0, 0, 0), -1)
+        pole = (0, 0, 255) if red_flag else (0, 0, 0)
+        cv2.line(box, (pole_x, round(3.5 * s)), (pole_x, round(11 * s)), pole, max(1, round(s)))
+        if not red_flag:
+            cv2.rectangle(box, (round(middle - 3.5 * s), round(11 * s)), (round(middle + 3.5 * s), round(12 * s)), pole, -1)
     elif ch in "*XW":
         radius = max(2, round(pitch * 0.22 * mine_scale))
         centre = (round(middle), round(middle))

@@ -45,6 +45,8 @@ FAR_EDGE = slice(SIZE - 4, SIZE)
 ALONG = slice(4, SIZE - 4)
 # The middle, where a number, flag or mine is drawn.
 MIDDLE = slice(7, SIZE - 7)
+# The middle's rows and those below it, down to the bottom band: where a "?" and its dot are drawn.
+DOWN_TO_BAND = slice(MIDDLE.start, FAR_BAND.start)
 
 # The clarity at which a cell counts as read (the reader's ``READ_CONFIDENCE``).
 CLEAR = 0.6
@@ -276,7 +278,7 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
             mask = ink[j].reshape(side, side)
             core = _core_colour(middle[i][ink[j]], far[j][ink[j]])
             if kind:
-                char, clear, why = _raised_state(core, mask, middle[i][ink[j]], limits)
+                char, clear, why = _raised_state(core, face, mask, middle[i][ink[j]], boxes[i], limits)
             else:
                 char, clear, why = _flat_state(core, face, fade, mask, middle[i][ink[j]], boxes[i], limits)
             chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
@@ -334,7 +336,7 @@ def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
     return ink[np.argsort(-far)[:keep]].mean(axis=0)
 
 
-def _raised_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
+def _raised_state(core, face, mask, ink, box, limits: Limits) -> tuple[str, float, str]:
     reds = _strong_red(ink).mean()
     where = _red_over_dark(mask, ink)
     if reds > 0.05 and where == "across":
@@ -345,7 +347,11 @@ def _raised_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
         # A black cross, told only after the flag: a flag over a stipple keeps specks of it round its
         # pole, which join its strokes into what covers both diagonals.
         return "W", 0.8, ""
-    parts = _parts(mask)
+    # A "?" is taller than the middle: its dot lies below it at some sizes (a font's "?" at 34 px).
+    # Its parts are told on its strong ink: blended with the face, the pixel or two between a dot and
+    # its hook joins them once a cell is scaled.
+    far = np.abs(box[DOWN_TO_BAND, MIDDLE] - face).max(axis=2)
+    parts = _parts(far > max(limits.ink_level, STRONG_INK * far.max()))
     hook_over_dot = len(parts) == 2 and parts[1][0] > parts[0][0] and parts[1][1] < parts[0][1] / 2
     if reds < 0.05 and core.max() < 90 and hook_over_dot:
         return "?", 0.8, ""  # a hook and, under it, a dot
@@ -354,6 +360,10 @@ def _raised_state(core, mask, ink, limits: Limits) -> tuple[str, float, str]:
         # covered cell holds is red. A red "?" stays refused: a "?" read as a flag is a mine to the solver.
         return "F", 0.8, ""
     return "~", 0.3, "a raised cell with a mark that is neither a flag nor a question mark"
+
+
+# Ink this share of the way from the face to the mark's own colour is strong (not a blend at its rim).
+STRONG_INK = 0.6
 
 
 def _crossed(mask) -> bool:
