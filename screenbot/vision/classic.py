@@ -36,10 +36,12 @@ from .skins import CLASSIC, Skin
 
 # Side of the square each cell is scaled to before measuring: a 1-px bevel of a 30 px cell still shows.
 SIZE = 32
-# Bands measured for the relief (rows/columns of the SIZE box): inside the box's outermost pixel, which
-# may be a grid line or a neighbour's edge, and clear of the corners, where the two bevels meet.
+# Bands (rows/columns of the SIZE box) inside the box's outermost pixel, which may be a grid line or a
+# neighbour's edge, and clear of the corners: where a hit mine's red face shows and no drawn mark
+# reaches (``BANDS``); the rim lies inside them.
 BAND = slice(1, 4)
 FAR_BAND = slice(SIZE - 4, SIZE - 1)
+# The four outermost lines (along ALONG, clear of the corners), where the relief is measured (``_bands``).
 EDGE = slice(0, 4)
 FAR_EDGE = slice(SIZE - 4, SIZE)
 ALONG = slice(4, SIZE - 4)
@@ -118,22 +120,19 @@ def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     return cell_images(region, lattice.translated(-left, -top), size=SIZE).reshape(-1, SIZE, SIZE, 3).astype(np.float32)
 
 
-def _bands(boxes: np.ndarray, off_by_a_line: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each cell's top-left bands' brightness, its bottom-right bands', and its face's (its rim's median).
 
-    A band (3 lines of the reader's box) is as light (top, left) or as dark (bottom, right) as the more
-    so of its lines' mean and their median. The mean sees a bevel thinner than the band (sgt-mines');
-    the median sees a bevel where the box sits a pixel off and one line of the band is a neighbour's
-    edge, dark beside a light bevel (the React page's 2 px border pulled a raised flag cell's left
-    band's mean to its face: flat, and its black flag read as a 7). Each line's own extreme was tried:
-    a bold number reaching one line of a band made flat cells look raised. ``off_by_a_line`` False:
-    the mean alone, for placing boxes (``placed``), which wants the measure that drops where a box sits
-    off its cell (a sgt-mines board at 18 px, placed by the other, was placed a pixel off)."""
+    A band is the cell's four outermost lines of the reader's box along one side; it is as light (top,
+    left) or as dark (bottom, right) as the most so of its lines, each line as its median along it. The
+    outermost line is where a one-pixel bevel lies once a cell of 30 px and more is scaled (Tk's
+    buttons); a band without it saw such a bevel only blended with the face. Each line's median: a
+    number's stroke crossing a line does not make it; the most extreme line: a bevel thinner than the
+    band (sgt-mines') is not averaged away, nor one beside a neighbour's edge where a box sits a pixel
+    off (the React page's 2 px border). What lies past a cell's edge cannot fake a relief: a grid line
+    or a neighbour's dark bevel by the top and left is darker, a neighbour's light bevel by the bottom
+    and right lighter, than any bevel they might stand for."""
     light = channel_mean(boxes)
-    if not off_by_a_line:
-        top_left = (light[:, BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, BAND].mean(axis=(1, 2))) / 2
-        bottom_right = (light[:, FAR_BAND, ALONG].mean(axis=(1, 2)) + light[:, ALONG, FAR_BAND].mean(axis=(1, 2))) / 2
-        return top_left, bottom_right, _faces(_rim(light[..., None])[..., 0])
     top_left = (np.median(light[:, EDGE, ALONG], axis=2).max(axis=1)
                 + np.median(light[:, ALONG, EDGE], axis=1).max(axis=1)) / 2
     bottom_right = (np.median(light[:, FAR_EDGE, ALONG], axis=2).min(axis=1)
@@ -194,9 +193,8 @@ FACE_NEAR = 16
 FACE_SHARE = 0.1
 
 
-def relief(boxes: np.ndarray, off_by_a_line: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """How raised each cell is, and how flat: (raised, flat) scores, each >= 1 where it is clearly so
-    (``off_by_a_line``: see ``_bands``).
+def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How raised each cell is, and how flat: (raised, flat) scores, each >= 1 where it is clearly so.
 
     A raised cell's top and left bands are lighter than its face and its bottom and right bands darker.
     A flat cell has at most a grid line, on one side only: one band darker than its face, the other the
@@ -204,7 +202,7 @@ def relief(boxes: np.ndarray, off_by_a_line: bool = True) -> tuple[np.ndarray, n
     neighbour's edge caught in a band does not make a flat cell look raised. The face is read from the
     cell's rim (between the bands and the middle), clear of whatever is drawn in the middle
     (``_faces``)."""
-    top_left, bottom_right, face = _bands(boxes, off_by_a_line)
+    top_left, bottom_right, face = _bands(boxes)
     lighter, darker = top_left - face, face - bottom_right
     raised = np.minimum(np.minimum(lighter, darker) / RAISED_STEP, (top_left - bottom_right) / RAISED_SPAN)
     flat = FLAT_STEP / np.maximum(np.minimum(lighter, darker), 1e-3)
@@ -598,26 +596,27 @@ def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
     rect = lattice.board_rect()
     top, left = max(rect.top - 2, 0), max(rect.left - 2, 0)
     light = channel_mean(frame[top : rect.bottom + 2, left : rect.right + 2])
-    height, width = light.shape
-
-    def change(edges: list[int], line) -> float:
-        """The mean change across these edges (each the first line past a box's edge)."""
-        steps = [np.abs(line(e) - line(e - 1)).mean() for e in edges if 1 <= e < line(None)]
-        return float(np.mean(steps)) if steps else 0.0
-
-    def best(shifts: dict[int, float]) -> int:
-        most = max(shifts.values())
-        return min((d for d, v in shifts.items() if v >= most * (1 - EDGE_TIE)), key=abs)
-
-    xs = [round(x) - left for x in lattice.col_edges()]
-    ys = [round(y) - top for y in lattice.row_edges()]
-    inside = slice(rect.top - top, rect.bottom - top), slice(rect.left - left, rect.right - left)
-    column = lambda e: width if e is None else light[inside[0], e]  # noqa: E731
-    row = lambda e: height if e is None else light[e, inside[1]]  # noqa: E731
-    dx = best({d: change([x + d for x in xs], column) for d in (-1, 0, 1)})
-    dy = best({d: change([y + d for y in ys], row) for d in (-1, 0, 1)})
+    across = light[rect.top - top : rect.bottom - top]  # the board's rows: its columns' edges
+    down = light[:, rect.left - left : rect.right - left].T  # the board's columns: its rows' edges
+    xs = np.array([round(x) - left for x in lattice.col_edges()])
+    ys = np.array([round(y) - top for y in lattice.row_edges()])
+    dx = _nearest_most({d: _change(across, xs + d) for d in (-1, 0, 1)})
+    dy = _nearest_most({d: _change(down, ys + d) for d in (-1, 0, 1)})
     moved = lattice.translated(dx, dy)
     return moved if board_inside(frame, moved) else lattice
+
+
+def _change(light: np.ndarray, edges: np.ndarray) -> float:
+    """The mean change of ``light`` (lines, pixels along them) across ``edges``, each the first pixel
+    past a box's edge, from the pixel before it."""
+    edges = edges[(edges >= 1) & (edges < light.shape[1])]
+    return float(np.abs(light[:, edges] - light[:, edges - 1]).mean()) if len(edges) else 0.0
+
+
+def _nearest_most(changes: dict[int, float]) -> int:
+    """The shift of the most change, or the nearest of those that change within EDGE_TIE of it."""
+    most = max(changes.values())
+    return min((shift for shift, change in changes.items() if change >= most * (1 - EDGE_TIE)), key=abs)
 
 
 # Places whose edges change within this share of the most are alike (the nearest is taken).
