@@ -36,11 +36,12 @@ def _state(path) -> dict:
 
 def test_a_tk_clone_is_read_untaught_in_looks_drawn_at_random(tmp_path):
     """Four looks a run; in each a few cells opened and flagged at random (a first click never loses),
-    then the screen read with every shipped skin loaded, as ``screenbot read`` does. Before the relief
-    was measured on the cell's edge lines, placed by where the picture changes, and a reading with no
-    room for a mine stopped passing for a board, 0 of 12 such screenshots read (seeds 1-2: sgt-mines'
-    open cells taken for the fresh board, a one-pixel bevel not seen, red flags refused); after, 17 of 27
-    (the rest refused, none wrong; groove-drawn opened cells, now left out, were all refused)."""
+    then the screen read with every shipped skin loaded, as ``screenbot read`` does. Of 42 such
+    screenshots (looks drawn as here, and opened cells drawn as a groove, now left out), 9 read right
+    before the relief was measured on the cell's outermost lines, the boxes placed by where the picture
+    changes, a reading with no room for a mine stopped passing for a board and a flag in red alone was
+    read (sgt-mines' open cells taken for a fresh board, a one-pixel bevel read flat, red flags
+    refused); 33 after, the rest refused, none wrong either way."""
     from lab.shots.sessions import click_at, move_pointer
     from screenbot.capture import MssScreen
     from screenbot.desktop import VirtualDisplay
