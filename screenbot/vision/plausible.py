@@ -4,9 +4,9 @@ Every cell may match its template and the whole still be wrong: a blank area rea
 a lit cell under the pointer read as an open 0, a board cut by its window. A one-shot reading
 (``screenbot read``, ``hint --image``) is refused with the reason when:
 
-- no cell could hold a mine, each being an open empty cell or beside one: a board always has mines,
-  so this is a blank area (every cell read as an open empty cell; or all but a few, which the pointer
-  or a speck of the window makes unreadable);
+- no mine shows and no cell could hold one, each being an open empty cell or beside one: a board
+  always has mines, so this is a blank area (every cell read as an open empty cell, or the few others
+  each beside one; the locator asks the same of a skin's pictures, ``locate``);
 - wrong flags show but no mine: a wrong flag shows only on a lost game, which shows the mine hit;
 - a revealed 0 has a covered neighbour in a client that opens around zeros by itself (the
   signature of a covered cell read as open, such as one lit under the pointer);
