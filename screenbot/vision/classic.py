@@ -593,6 +593,8 @@ def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
     round minegauler's opened cells, a light line beside a dark one, is a raised cell's edge seen from
     inside the box; so is the edge between two sunken Tk labels). Counting the cells that look raised
     chose such a place."""
+    if not board_inside(frame, lattice):
+        return lattice
     rect = lattice.board_rect()
     top, left = max(rect.top - 2, 0), max(rect.left - 2, 0)
     light = channel_mean(frame[top : rect.bottom + 2, left : rect.right + 2])
