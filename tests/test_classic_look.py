@@ -630,6 +630,21 @@ def test_buttons_with_a_one_pixel_bevel_are_read_at_random_cell_sizes():
     judge_cases(cases, "boards of one-pixel buttons", 8)
 
 
+def test_numbers_in_strokes_a_pixel_wide_in_larger_cells_are_read_by_their_faded_colour():
+    """A clone's small font in larger cells draws numbers a pixel wide, blended with the face, as the
+    look's own numbers are only in cells under 15 px: the Tk clone's 8 pt text in 17 px buttons
+    (``fixtures/screens-untaught/tk-17-thin-numbers``, a frame saved by a CI run of
+    ``tests/test_tk_clone.py``: its window, with a margin of the window's grey added round it), whose
+    navy 4 was refused as "between 4's and 6's" and stopped play. Thin strokes are now told by their
+    measured width, whatever the cell's size."""
+    import cv2
+
+    base = SCREENS.parent / "screens-untaught" / "tk-17-thin-numbers"
+    frame = cv2.imread(str(base.with_suffix(".png")))
+    got, said = _read(frame, load_skins())
+    assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
+
+
 def test_boxes_a_pixel_off_are_placed_on_the_cells_edges():
     """``classic.placed`` moves a lattice a pixel or none along each axis to where the picture changes
     most across its boxes' edges. Boards drawn in four variants of the look (the usual, no grid line,

@@ -84,6 +84,9 @@ class Limits:
     # and a colour between is another one: xdemineur's olive 6 and brown 7 (21 px) lie near the green's
     # and the maroon's lines, 0.63 of the way.
     thin_pitch: float = 15.0
+    # So do strokes measured at most this wide (px on the screen) in larger cells: a clone's small font
+    # in a large cell (Tk's 8 pt text in 17 px buttons: a navy 4 read as "between 4's and 6's").
+    thin_stroke: float = 1.5
     colour_strength: float = 0.5
     # A face and a standard colour blended keep the channels the colour has alike (blue's green and
     # red, green's blue and red) as alike as the face has them, whatever the blend (antialiasing, a
@@ -278,7 +281,9 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
             if kind:
                 char, clear, why = _raised_state(core, face, mask, middle[i][ink[j]], boxes[i], limits)
             else:
-                char, clear, why = _flat_state(core, face, fade, mask, middle[i][ink[j]], boxes[i], limits)
+                thin = fade < 1.0 or _stroke_width(mask) * min(lattice.pitch) / SIZE <= limits.thin_stroke
+                char, clear, why = _flat_state(core, face, limits.colour_strength if thin else 1.0, mask,
+                                               middle[i][ink[j]], boxes[i], limits)
             chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
     for i in np.flatnonzero(chars != "~"):
         unclear[i] = "" if confidence[i] >= CLEAR else unclear[i]
@@ -472,6 +477,16 @@ def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits) -> tupl
             return "8", 0.8, ""
         return "~", 0.4, f"a black number with {holes} hole(s): neither a 7 nor an 8"
     return _nearest_number(core, face, fade, limits)
+
+
+def _stroke_width(mask) -> float:
+    """The ink's stroke width (px of the mask), from its area over its edge: a stroke w wide and L long
+    has an area w L and about 2 L pixels at its edge (all of them where w is 2 or less: 2 then)."""
+    import cv2
+
+    inner = cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    edge = int(mask.sum() - inner.sum())
+    return 2.0 * float(mask.sum()) / max(edge, 1)
 
 
 def _nearest_number(core, face, fade: float, limits: Limits) -> tuple[str, float, str]:
