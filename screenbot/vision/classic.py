@@ -253,7 +253,7 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
     chars[hit] = "X"
     confidence[hit] = np.minimum(1.0, 0.6 + red[hit] - limits.red_face)
     side = int(np.sqrt(middle.shape[1]))
-    fade = limits.colour_strength if min(lattice.pitch) < limits.thin_pitch else 1.0
+    small = min(lattice.pitch) < limits.thin_pitch
     for kind in (True, False):
         face = faces[kind]
         cells = np.flatnonzero((raised if kind else flat) & ~hit)
@@ -281,7 +281,7 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
             if kind:
                 char, clear, why = _raised_state(core, face, mask, middle[i][ink[j]], boxes[i], limits)
             else:
-                thin = fade < 1.0 or _stroke_width(mask) * min(lattice.pitch) / SIZE <= limits.thin_stroke
+                thin = small or _stroke_width(mask) * min(lattice.pitch) / SIZE <= limits.thin_stroke
                 char, clear, why = _flat_state(core, face, limits.colour_strength if thin else 1.0, mask,
                                                middle[i][ink[j]], boxes[i], limits)
             chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
@@ -492,8 +492,8 @@ def _stroke_width(mask) -> float:
 def _nearest_number(core, face, fade: float, limits: Limits) -> tuple[str, float, str]:
     """The standard number whose colour the ink's (``core``) is, seen on ``face``: each number's colour
     as its strokes show it, blended with the face round them down to ``fade`` of the way from the face
-    (``Limits.thin_pitch``; 1 for strokes that keep their colour): the nearest such line, by a clear
-    margin, within reach."""
+    (``Limits.thin_pitch``, ``thin_stroke``; 1 for strokes that keep their colour): the nearest such
+    line, by a clear margin, within reach."""
     names = list(NUMBER_COLOURS)
     colours = np.array([NUMBER_COLOURS[n] for n in names], dtype=np.float32)
     towards = colours - face
@@ -590,11 +590,11 @@ def finished_game_fits(chars: np.ndarray, rows: int, cols: int) -> bool:
     grid = np.asarray(chars).reshape(rows, cols)
     if (grid == "X").sum() > 1 or not np.isin(grid, ("*", "X")).any() or (grid == "~").any():
         return False
-    mines = np.pad(np.isin(grid, ("*", "X", "F")).astype(np.int32), 1)
-    around = sum(mines[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
-                 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    from .plausible import around
+
+    shown = around(np.isin(grid, ("*", "X", "F")))
     numbered = np.isin(grid, tuple("12345678"))
-    return bool(numbered.any()) and bool((around[numbered] == grid[numbered].astype(np.int32)).all())
+    return bool(numbered.any()) and bool((shown[numbered] == grid[numbered].astype(np.int32)).all())
 
 
 def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:

@@ -302,8 +302,9 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
                     # raised buttons, fresh) fits the cells, not the board.
                     blank = blank or skin.name
                     continue
-                if best is None or scores.mean() > best[0]:
-                    best = (float(scores.mean()), lattice)
+                score = float(scores.mean())
+                if best is None or score > best[0]:
+                    best = (score, lattice)
         if best is not None and best[0] >= CERTAIN:
             break
     if best is None or best[0] < SKIN_MATCH:

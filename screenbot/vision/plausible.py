@@ -78,10 +78,16 @@ def blank_area(cells: np.ndarray) -> bool:
     mine). Where mines show, the rules that count them say what is wrong."""
     if np.isin(cells, (MINE, EXPLODED)).any():
         return False
-    beside = np.pad(cells == "0", 1)
+    empty = cells == "0"
+    return not (~empty & (around(empty) == 0)).any()
+
+
+def around(cells: np.ndarray) -> np.ndarray:
+    """For each cell of a (rows, cols) bool array, how many of its eight neighbours are True (past the
+    board's edge none)."""
+    padded = np.pad(cells, 1).astype(np.int32)
     rows, cols = cells.shape
-    count = sum(beside[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols] for dr in (-1, 0, 1) for dc in (-1, 0, 1))
-    return not (count == 0).any()
+    return sum(padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols] for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
 
 
 def numbers_below_their_mines(board: Board, *, flags: bool = False) -> str:
@@ -90,14 +96,13 @@ def numbers_below_their_mines(board: Board, *, flags: bool = False) -> str:
     shows mines; flags are left out, as a player may have put them wrongly, unless ``flags`` (a lost
     board whose client crosses out the wrong ones)."""
     cells = np.array([list(row) for row in board.grid])
-    mines = np.pad(np.isin(cells, [MINE, EXPLODED, FLAG] if flags else [MINE, EXPLODED]), 1).astype(np.int8)
-    around = sum(np.roll(np.roll(mines, dy, 0), dx, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)[1:-1, 1:-1]
+    shown = around(np.isin(cells, [MINE, EXPLODED, FLAG] if flags else [MINE, EXPLODED]))
     values = np.char.find(NUMBERS, cells)  # the number's value, -1 for any other cell
-    wrong = np.argwhere((values >= 0) & (around > values))
+    wrong = np.argwhere((values >= 0) & (shown > values))
     if not len(wrong):
         return ""
     r, c = (int(v) for v in wrong[0])
-    return f"({r},{c}) shows {values[r, c]} but {around[r, c]} mines{' and flags' if flags else ''} are shown around it"
+    return f"({r},{c}) shows {values[r, c]} but {shown[r, c]} mines{' and flags' if flags else ''} are shown around it"
 
 
 def check_plausible(board: Board, skin) -> None:
