@@ -211,7 +211,7 @@ def test_a_board_gone_stops_play_with_the_reason(gnome, fault, tmp_path):
                 return
             assert code == 1, said[-3000:]
             assert "stopped: " in said
-            assert "cannot read the board any more" in said or "no longer visible" in said, said[-2000:]
+            assert "cannot read the board" in said or "no longer visible" in said, said[-2000:]
         finally:
             if over is not None:
                 over.kill()

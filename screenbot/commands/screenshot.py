@@ -17,20 +17,23 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
     None to search; ``explain_unrecognized`` adds which states a taught skin has no picture of."""
     from ..errors import BoardNotFoundError, ImplausibleBoardError, SkinError, UnrecognizedCellError
     from ..given_lattice import LatticeOffFrameError, choose_skin
-    from ..vision import locate_board, read_board
+    from ..vision import read_board
+    from ..vision.locate import locate_found
     from ..vision.colour_cast import check_colours, restore_16_bit
     from ..vision.orientation import check_orientation
     from ..vision.plausible import check_plausible
 
     frame, sixteen_bit = restore_16_bit(frame)
     lattice = None
+    rough = ""  # why a refusal below may mean a client nobody taught (``Found.rough_fit``)
     try:
         if given is not None:
             # The skin is chosen by reading the lattice; an unrecognized cell's error names its skin.
             reading = choose_skin(frame, given, skins, skin, crops_dir=crops_dir)
             lattice = reading.lattice
         else:
-            lattice = locate_board(frame, skins, skin=skin)
+            found = locate_found(frame, skins, skin=skin)
+            lattice, rough = found.lattice, found.rough_fit() if skin == "auto" else ""
             reading = read_board(frame, lattice, skins, crops_dir=crops_dir)
         check_plausible(reading.board, skins[lattice.skin])
         check_colours(frame, reading, skins[lattice.skin],
@@ -49,10 +52,23 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
         chosen = lattice.skin if lattice is not None else None if skin == "auto" else skin
         hint = _missing_states_hint(skins[chosen]) if chosen is not None else ""
         where = " at the --lattice position" if given is not None else ""
+        if rough:
+            return fail(_untaught(image, rough, exc, chosen, hint), EXIT_UNREADABLE)
         return fail(f"{image}{where}: {exc}{hint}", EXIT_UNREADABLE)
     except ImplausibleBoardError as exc:
+        if rough:
+            return fail(_untaught(image, rough, exc, lattice.skin), EXIT_UNREADABLE)
         return fail(f"{image}: {exc}", EXIT_UNREADABLE)
     return reading
+
+
+def _untaught(image: Path, rough: str, exc: Exception, skin: str, hint: str = "") -> str:
+    """The refusal of a board taken for ``skin``'s only roughly (``Found.rough_fit``): most likely a
+    client nobody taught, said first, with how to teach it; then what to do if it is that client."""
+    from ..vision.locate import untaught
+
+    unless = f"; if it is {skin}: {hint.lstrip('; ')}" if hint else ""
+    return f"{image}: {rough}, it does not read as one: {exc}. {untaught(skin).capitalize()}{unless}"
 
 
 def _missing_states_hint(skin) -> str:

@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 class SkinVision:
     """The vision functions bound to the loaded skins and the skin being played."""
 
-    def __init__(self, skins, skin: str = "auto", *, chosen: bool = False) -> None:
+    def __init__(self, skins, skin: str = "auto", *, chosen: bool = False, rough: str = "") -> None:
         from ..vision import locate_board, read_board
 
         self._locate, self._read = locate_board, read_board
@@ -32,6 +32,9 @@ class SkinVision:
         # ``skin`` was chosen by ``auto`` on a board with no cell open: by covered cells, which another
         # look may share (``other_look``).
         self.chosen = chosen
+        # How ``auto`` took the board for ``skin``'s when its pictures fit only roughly ('' when they fit
+        # closely, or the skin was named): a refusal to read it then may mean a client nobody taught.
+        self.rough = rough
         self._before_teaching = None  # the skins as loaded, once pictures were taught
 
     def locate(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0), within: Rect | None = None):
@@ -113,6 +116,7 @@ class FoundGame:
     board: Rect  # where the board was seen, in screen pixels
     lattice: object | None = None  # the lattice given with --lattice (screen pixels, skin chosen)
     chosen: bool = False  # the skin was chosen by ``auto`` among several, on a board with no cell open
+    rough: str = ""  # how ``auto`` took the board for the skin's, where its pictures fit only roughly
 
 
 def refined_lattice(frame, skins, lattice):
@@ -130,12 +134,15 @@ def find_game(screen, skins, desktop, skin: str = "auto", lattice=None) -> Found
     the skin is chosen (``skin``, or the one that reads it best). LatticeOffFrameError when it is not
     fully on the screen."""
     from ..given_lattice import choose_skin
+    from ..vision.locate import locate_found
 
     with desktop.overlays_hidden():  # a hint overlay over the game would hide the whole-cell look locating needs
         frame = screen.grab()
+    rough = ""
     if lattice is None:
         try:
-            found = SkinVision(skins, skin).locate(frame)
+            located = locate_found(frame, skins, skin)
+            found, rough = located.lattice, located.rough_fit() if skin == "auto" else ""
         except BoardNotFoundError as exc:
             stacked = desktop.stacked() if exc.reason == "several boards" else []
             if not stacked:  # not several boards, or a desktop that knows no windows to tell them apart
@@ -147,7 +154,8 @@ def find_game(screen, skins, desktop, skin: str = "auto", lattice=None) -> Found
     px, py = found.pitch if isinstance(found.pitch, (tuple, list)) else (found.pitch, found.pitch)
     board = Rect(int(ox), int(oy), int(px * found.cols), int(py * found.rows))
     return FoundGame(found.skin, desktop.window_holding(board), board, found if lattice is not None else None,
-                     chosen=skin == "auto" and lattice is None and len(skins) > 1 and _no_cell_open(frame, found, skins))
+                     chosen=skin == "auto" and lattice is None and len(skins) > 1 and _no_cell_open(frame, found, skins),
+                     rough=rough)
 
 
 def _no_cell_open(frame: np.ndarray, lattice, skins) -> bool:
@@ -164,7 +172,7 @@ def _no_cell_open(frame: np.ndarray, lattice, skins) -> bool:
 
 def game_vision(skins, found: FoundGame):
     """The vision to play or hint ``found`` with: the skin's locator, or the lattice given by hand."""
-    vision = SkinVision(skins, found.skin, chosen=found.chosen)
+    vision = SkinVision(skins, found.skin, chosen=found.chosen, rough=found.rough)
     if found.lattice is None:
         return vision
     from ..given_lattice import GivenLatticeVision

@@ -378,13 +378,26 @@ class SafeReader:
                          "dialog and another program's window look alike, so no key was pressed into it: close "
                          "what covers the board, then play again)")
             if isinstance(exc, UnrecognizedCellError):
-                lacks = TEACH if located.lattice.skin == CLASSIC else "the skin may lack this cell state"
+                lacks = TEACH if located.lattice.skin == CLASSIC else _untaught_or_lacking(self.env.vision, located.lattice.skin)
                 raise WindowLostError(
-                    f"cannot read the board any more{note}: {exc}; {lacks}, or something covers the board "
+                    f"cannot read the board{' any more' if previous is not None else ''}{note}: {exc}; {lacks}, or "
+                    f"something covers the board "
                     f"(locating it again: {again})",
                     frame_path=path,
                 ) from exc
             raise WindowLostError(f"the board is no longer visible{note}: {again}", frame_path=path) from exc
+
+
+def _untaught_or_lacking(vision, skin: str) -> str:
+    """What a cell the session's skin cannot read may mean: a state its pictures lack, or, where
+    ``auto`` took the board for that skin's only roughly (``SkinVision.rough``), most likely a client
+    nobody taught."""
+    from ..vision.locate import untaught
+
+    rough = getattr(vision, "rough", "")
+    if not rough:
+        return "the skin may lack this cell state"
+    return f"the board was {rough}: {untaught(skin)}"
 
 
 __all__ = ["SafeReader", "Step"]

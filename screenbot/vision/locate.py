@@ -26,7 +26,7 @@ from ..errors import BoardNotFoundError
 from ..geometry import Lattice, Rect
 from .align import refine
 from .cells import cell_images, match_cells
-from .skins import CANONICAL, OUTSIDE, Skin, check_skin_name
+from .skins import CANONICAL, CLASSIC, LEARN, OUTSIDE, Skin, check_skin_name
 from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
@@ -61,10 +61,30 @@ class Found:
     round_it: bool = False
     # Refused only for being a little smaller than one of its skin's standard boards (``_short_of_standard``).
     short: bool = False
+    # The taught client whose pictures fit the cells best, where the board was refused once they did
+    # (what lies round it, its size): ``rough_fit`` names it.
+    skin: str = ""
 
     def describe(self) -> str:
         what = f"{self.lattice.skin} " if self.lattice is not None else ""
         return f"{what}board {self.grid.describe()}"
+
+    def rough_fit(self) -> str:
+        """Where the board was taken for a taught client's although its pictures fit the cells only
+        roughly (best of all the skins, under ``CERTAIN``), how it was taken ('' when they fit closely,
+        or the board was read as a look with no pictures). A client nobody taught whose cells look like
+        a taught one's (flat grey cells: kmines' covered ones at 0.74) is taken for it, then refused
+        for a cell or a colour that client's pictures do not have: that refusal alone names the wrong
+        client and the wrong remedy."""
+        skin = self.lattice.skin if self.lattice is not None else self.skin
+        if not skin or skin == CLASSIC or self.confidence >= CERTAIN:
+            return ""
+        return f"taken for {skin}'s board only roughly (its pictures fit the cells {self.confidence:.2f} of 1)"
+
+
+def untaught(skin: str) -> str:
+    """What to do when a board taken for ``skin``'s only roughly (``Found.rough_fit``) is refused."""
+    return f"if the game is not {skin}, it is a client nobody taught: teach it with {LEARN}"
 
 
 def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto") -> list[Found]:
@@ -111,6 +131,11 @@ def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto", 
     Raises BoardNotFoundError when no complete board is visible (or several, and none was asked
     for), naming what was seen and where; SkinError for an unknown skin name.
     """
+    return locate_found(frame, skins, skin, within=within).lattice
+
+
+def locate_found(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto", *, within: Rect | None = None) -> Found:
+    """``locate_board``'s board with how well its look fits it (``Found.confidence``)."""
     found = locate_boards(frame, skins, skin)
     if within is not None:
         found = [f for f in found if within.contains_rect(_rect(f.grid))] or found
@@ -118,7 +143,7 @@ def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto", 
     skin_name = None if skin == "auto" else skin
     if len(boards) == 1:
         log.debug("located %s", boards[0].describe())
-        return boards[0].lattice
+        return boards[0]
     if len(boards) > 1:
         names = "; ".join(f.describe() for f in boards)
         raise BoardNotFoundError(
@@ -128,7 +153,9 @@ def locate_board(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto", 
         raise BoardNotFoundError("no Minesweeper board found: nothing on the frame looks like a grid of cells "
                                  "(at least 4x4)", skin=skin_name, reason="no grid of cells")
     best = found[0]
-    raise BoardNotFoundError(f"no complete Minesweeper board found: {best.describe()}: {best.refusal}",
+    rough = best.rough_fit() if skin == "auto" else ""
+    also = f"; {rough}: {untaught(best.lattice.skin if best.lattice is not None else best.skin)}" if rough else ""
+    raise BoardNotFoundError(f"no complete Minesweeper board found: {best.describe()}: {best.refusal}{also}",
                              skin=skin_name, reason=best.refusal)
 
 
@@ -234,7 +261,8 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
     reading = classic.read_classic(frame, lattice)
     score, why = classic.judge(reading, lattice.rows, lattice.cols)
     if why:
-        return Found(grid, None, score, f"its cells match no known skin, nor the {skin.name} look: {why}")
+        return Found(grid, None, score, f"its cells match no known skin, nor the {skin.name} look: {why}: a client "
+                                        f"nobody taught (teach it with {LEARN}), or not a board")
     lattice, reading, going_on = classic.grown_to_frame(frame, lattice, reading)
     score, why = classic.judge(reading, lattice.rows, lattice.cols)
     if why:
@@ -317,27 +345,28 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
     whole, going_on = grow(frame, lattice, skin)
     if going_on:
         return Found(grid, None, score, f"cells of {skin.name} go on past its {' and '.join(going_on)} side: only "
-                                        f"part of the board was found", round_it=True)
+                                        f"part of the board was found", round_it=True, skin=skin.name)
     grown = whole != lattice
     if grown:
         # Lines of cells the structure did not see as cells (a stipple, faces cut by digits), read as
         # cells by the skin: the board is bigger than the grid found. Checked again as a whole.
         rect = whole.board_rect()
         if rect.left < EDGE_MARGIN or rect.top < EDGE_MARGIN or rect.right > width - EDGE_MARGIN or rect.bottom > height - EDGE_MARGIN:
-            return Found(grid, None, score, "its cells go on to the edge of the picture (partly off screen)", round_it=True)
+            return Found(grid, None, score, "its cells go on to the edge of the picture (partly off screen)", round_it=True,
+                         skin=skin.name)
         lattice = refine(frame, skin, whole, (1.0, 1.0))
         score = float(_cell_scores(frame, lattice, skin)[0].mean())
         if score < SKIN_MATCH:
             return Found(grid, None, score, f"grown over the cells past its sides, it matches {skin.name} poorly ({score:.2f})",
-                         round_it=True)
+                         round_it=True, skin=skin.name)
     edges = _edge_refusal(frame, lattice)
     if edges:
-        return Found(grid, None, score, edges, round_it=True)
+        return Found(grid, None, score, edges, round_it=True, skin=skin.name)
     over = sides_drawn_over(frame, lattice, skin)
     if over:
         return Found(grid, None, score, f"its {' and '.join(over)} line of cells is partly hidden along its length "
                                         f"(a window's border or another window drawn over it): its cells cannot be read",
-                     round_it=grown)
+                     round_it=grown, skin=skin.name)
     short = _short_of_standard(lattice, skin)
     return Found(grid, lattice, score, short, short=bool(short))
 

@@ -356,6 +356,8 @@ def on_each_tile(templates: list[Template] | tuple[Template, ...]) -> tuple[Temp
 
 # The name of the built-in look read from its structure (``classic``).
 CLASSIC = "classic"
+# How a client no skin knows is taught, as refusals say it.
+LEARN = "screenbot learn NAME (a fresh game on the screen)"
 
 
 def load_skins(folders: str | Path | list[Path] | None = None) -> dict[str, Skin]:
