@@ -498,7 +498,7 @@ def test_a_cell_the_classic_look_cannot_read_is_refused_without_asking_for_pictu
     err = capsys.readouterr().err
     assert code == 5, err
     assert "cell row 0, col 0" in err and "read as the classic look" in err, err
-    assert "no picture of" not in err and "new-skin" not in err and "screenbot learn NAME" in err, err
+    assert "no picture of" not in err and "add a screenshot" not in err and "screenbot learn NAME" in err, err
 
 
 def _cell_box(image, origin, pitch: int, r: int, c: int):

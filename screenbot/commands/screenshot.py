@@ -68,7 +68,8 @@ def _untaught(image: Path, rough: str, exc: Exception, skin: str, hint: str = ""
     from ..vision.locate import untaught
 
     unless = f"; if it is {skin}: {hint.lstrip('; ')}" if hint else ""
-    return f"{image}: {rough}, it does not read as one: {exc}. {untaught(skin).capitalize()}{unless}"
+    advice = untaught(skin)
+    return f"{image}: {rough}, it does not read as one: {exc}. {advice[0].upper()}{advice[1:]}{unless}"
 
 
 def _missing_states_hint(skin) -> str:

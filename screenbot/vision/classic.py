@@ -32,7 +32,7 @@ import numpy as np
 
 from ..geometry import Lattice
 from .cells import board_inside, cell_images, channel_mean
-from .skins import CLASSIC, LEARN, Skin
+from .skins import CLASSIC, HOW_TO_TEACH, Skin
 
 # Side of the square each cell is scaled to before measuring: a 1-px bevel of a 30 px cell still shows.
 SIZE = 32
@@ -549,7 +549,7 @@ CLASSIC_PROFILE = {
 
 # What a refusal in this look adds: the client may draw a state its own way (ace-minesweeper's opened
 # cells are green, its numbers white), and ``learn`` teaches it.
-TEACH = f"a client that draws a state otherwise than the classic look is taught with: {LEARN}"
+TEACH = f"a client that draws a state otherwise than the classic look is taught with: {HOW_TO_TEACH}"
 
 
 @functools.lru_cache(maxsize=1)

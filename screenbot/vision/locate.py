@@ -26,7 +26,7 @@ from ..errors import BoardNotFoundError
 from ..geometry import Lattice, Rect
 from .align import refine
 from .cells import cell_images, match_cells
-from .skins import CANONICAL, CLASSIC, LEARN, OUTSIDE, Skin, check_skin_name
+from .skins import CANONICAL, CLASSIC, HOW_TO_TEACH, OUTSIDE, Skin, check_skin_name
 from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
@@ -84,7 +84,7 @@ class Found:
 
 def untaught(skin: str) -> str:
     """What to do when a board taken for ``skin``'s only roughly (``Found.rough_fit``) is refused."""
-    return f"if the game is not {skin}, it is a client nobody taught: teach it with {LEARN}"
+    return f"if the game is not {skin}, it is a client nobody taught: teach it with {HOW_TO_TEACH}"
 
 
 def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto") -> list[Found]:
@@ -262,7 +262,7 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
     score, why = classic.judge(reading, lattice.rows, lattice.cols)
     if why:
         return Found(grid, None, score, f"its cells match no known skin, nor the {skin.name} look: {why}: a client "
-                                        f"nobody taught (teach it with {LEARN}), or not a board")
+                                        f"nobody taught, or not a board (a client is taught with {HOW_TO_TEACH})")
     lattice, reading, going_on = classic.grown_to_frame(frame, lattice, reading)
     score, why = classic.judge(reading, lattice.rows, lattice.cols)
     if why:

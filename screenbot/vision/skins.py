@@ -356,8 +356,10 @@ def on_each_tile(templates: list[Template] | tuple[Template, ...]) -> tuple[Temp
 
 # The name of the built-in look read from its structure (``classic``).
 CLASSIC = "classic"
-# How a client no skin knows is taught, as refusals say it.
-LEARN = "screenbot learn NAME (a fresh game on the screen)"
+# How a client no skin knows is taught, as refusals say it: by play, or, where the client hides its lost
+# board (learn names the cells from it), from screenshots and their boards written out.
+HOW_TO_TEACH = ("screenbot learn NAME (a fresh game on the screen), or screenbot new-skin NAME (screenshots and "
+                "their boards)")
 
 
 def load_skins(folders: str | Path | list[Path] | None = None) -> dict[str, Skin]:
