@@ -854,7 +854,7 @@ def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str, mine: tuple[np
     if depth > 1 and any(edge != round(edge) for edge in edges):
         depth -= 1  # the board's edges fall between pixels: its first line may count as the frame's on one side
     lines = profile[end - depth : end]
-    if np.abs(lines - their_profile[their_end - depth : their_end]).max() > SAME_CELL:
+    if not _alike_blended(profile, end - depth, their_profile, their_end - depth, depth):
         return False
     # And it turns at the board's corners, where a window's edge (a line of it) runs on unbroken past
     # both, through the partner sides' frames and beyond (a client's panel above the board can have a
@@ -869,6 +869,48 @@ def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str, mine: tuple[np
             return True  # the picture ends there: nothing to tell
         runs_on &= (np.abs(part - lines).max(axis=2) <= SAME_CELL).mean(axis=0) >= FRAME_RUN
     return not runs_on.any()
+
+
+def _alike_blended(profile: np.ndarray, start: int, other: np.ndarray, other_start: int, count: int) -> bool:
+    """Are ``count`` lines of ``profile`` (lines outward) from ``start`` alike, each channel within
+    SAME_CELL, to as many of ``other`` from ``other_start``? Two lines that are both blends of their
+    neighbours (each strictly between the lines beside it) may differ by how far each lies between
+    them, up to SUBPIXEL of the way: a page scaled by a factor that is not whole draws a frame's line
+    that falls between pixels blended by another share on each side (Windows XP's 3 px frame at 125%:
+    its third line 164 by the top, 151 by the left, both between the frame's 123 and the panel's 189).
+    A solid line against a blended one is compared as it is: a frame a line thinner (a window's edge
+    two pixels past a line of cells, a covered row's dark bevel standing for the frame) ends in a
+    blend where its partner's frame goes on solid."""
+    for k in range(count):
+        line, their = profile[start + k], other[other_start + k]
+        if np.abs(line - their).max() <= SAME_CELL:
+            continue
+        mine_between, their_between = _between(profile, start + k), _between(other, other_start + k)
+        if mine_between is None or their_between is None:
+            return False
+        # Each as a share of the way across its own neighbours, compared.
+        if abs(mine_between - their_between) > SUBPIXEL:
+            return False
+    return True
+
+
+def _between(profile: np.ndarray, at: int) -> float | None:
+    """How far line ``at`` of ``profile`` lies from its inner neighbour to its outer one (0..1, over the
+    channel that differs most between them), or None where it is no blend of them: a solid line (the
+    level of either, to a level), or one outside them, or neighbours too alike to blend."""
+    if at < 1 or at + 1 >= len(profile):
+        return None
+    inner, outer, line = profile[at - 1], profile[at + 1], profile[at]
+    channel = int(np.argmax(np.abs(outer - inner)))
+    span = float(outer[channel] - inner[channel])
+    if abs(span) <= 2 * SAME_CELL or min(abs(line[channel] - inner[channel]), abs(line[channel] - outer[channel])) <= 1:
+        return None
+    share = float(line[channel] - inner[channel]) / span
+    return share if 0.0 < share < 1.0 else None
+
+
+# Share of a pixel by which a side's frame may lie off its partner's, read between their lines.
+SUBPIXEL = 0.75
 
 
 def _frame_end(profile: np.ndarray) -> int:
