@@ -645,6 +645,21 @@ def test_numbers_in_strokes_a_pixel_wide_in_larger_cells_are_read_by_their_faded
     assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
 
 
+@pytest.mark.parametrize("name", ["xp-page-089-beginner", "xp-page-125-expert", "xp-page-156-beginner"])
+def test_a_page_in_windows_xp_look_scaled_by_a_factor_not_whole_is_read(name):
+    """A clone of Windows XP's Minesweeper in a web page (ziebelje/minesweeper on GitHub: XP's own 16 px
+    tiles and 3 px frame, which nobody taught) in Chromium at device scales 0.89, 1.25 and 1.56
+    (``fixtures/screens-untaught/xp-page-*``, truth from the page's own tiles): the frame's outer line
+    falls between pixels and is blended by another share by the top than by the left (164 and 151
+    between 123 and 189), and every such board was refused as "a window's edge along a line between
+    its cells" (``classic.framed_unlike``)."""
+    import cv2
+
+    base = SCREENS.parent / "screens-untaught" / name
+    got, said = _read(cv2.imread(str(base.with_suffix(".png"))), load_skins())
+    assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
+
+
 def test_boxes_a_pixel_off_are_placed_on_the_cells_edges():
     """``classic.placed`` moves a lattice a pixel or none along each axis to where the picture changes
     most across its boxes' edges. Boards drawn in four variants of the look (the usual, no grid line,
