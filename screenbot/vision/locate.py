@@ -76,10 +76,15 @@ class Found:
         a taught one's (flat grey cells: kmines' covered ones at 0.74) is taken for it, then refused
         for a cell or a colour that client's pictures do not have: that refusal alone names the wrong
         client and the wrong remedy."""
-        skin = self.lattice.skin if self.lattice is not None else self.skin
+        skin = self.taken_for
         if not skin or skin == CLASSIC or self.confidence >= CERTAIN:
             return ""
         return f"taken for {skin}'s board only roughly (its pictures fit the cells {self.confidence:.2f} of 1)"
+
+    @property
+    def taken_for(self) -> str:
+        """The skin the board was read as, or judged by before it was refused ('' for neither)."""
+        return self.lattice.skin if self.lattice is not None else self.skin
 
 
 def untaught(skin: str) -> str:
@@ -154,7 +159,7 @@ def locate_found(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto", 
                                  "(at least 4x4)", skin=skin_name, reason="no grid of cells")
     best = found[0]
     rough = best.rough_fit() if skin == "auto" else ""
-    also = f"; {rough}: {untaught(best.lattice.skin if best.lattice is not None else best.skin)}" if rough else ""
+    also = f"; {rough}: {untaught(best.taken_for)}" if rough else ""
     raise BoardNotFoundError(f"no complete Minesweeper board found: {best.describe()}: {best.refusal}{also}",
                              skin=skin_name, reason=best.refusal)
 
