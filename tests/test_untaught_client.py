@@ -34,8 +34,8 @@ GREY, LINE, OPEN, INK = (192, 192, 192), (0, 0, 0), (255, 255, 255), (0, 0, 0)
 WINDOW = (240, 240, 240)
 
 
-def _read(path: Path, capsys) -> tuple[int, str, str]:
-    code = main(["read", str(path), "--crops", str(path.parent)])
+def _read(path: Path, crops: Path, capsys) -> tuple[int, str, str]:
+    code = main(["read", str(path), "--crops", str(crops)])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -51,8 +51,8 @@ def _refused_as_untaught(code: int, err: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["pysweeper-fresh", "pysweeper-one-2"])
-def test_a_real_client_nobody_taught_is_refused_as_one(name, capsys):
-    code, out, err = _read(UNTAUGHT / f"{name}.png", capsys)
+def test_a_real_client_nobody_taught_is_refused_as_one(name, tmp_path, capsys):
+    code, out, err = _read(UNTAUGHT / f"{name}.png", tmp_path, capsys)
     _refused_as_untaught(code, err)
     assert not out
 
@@ -92,7 +92,7 @@ def test_boards_drawn_in_a_look_nobody_taught_are_never_read_wrong(case, tmp_pat
         board = random_game(rng, rows, cols, lost=False)
     path = tmp_path / "board.png"
     cv2.imwrite(str(path), draw_flat(board, pitch))
-    code, out, err = _read(path, capsys)
+    code, out, err = _read(path, tmp_path, capsys)
     where = f"seed {SEED}, case {case}: {kind} {rows}x{cols} at {pitch} px"
     if code == 0:
         assert out.split() == board, f"{where}: read wrong with exit 0:\n{out}"
