@@ -683,6 +683,19 @@ def test_boards_zoomed_by_a_factor_not_whole_are_read_or_refused_never_misread()
     judge_cases(cases, "classic boards zoomed by a factor not whole", 0)
 
 
+def test_a_faded_flag_crossed_out_in_black_is_a_wrong_flag():
+    """minegauler's wrong flag at 38 px (``fixtures/screens-untaught/mg-38-faded-wrong-flag``, a lost
+    board a CI run of ``tests/test_classic_look_live.py`` saved, its skin hidden): a faded pink flag
+    with a thin black cross over it. A few of its pixels are strong red, above its black foot, and it
+    was read as a flag with exit 0; a pennant must be red enough of the mark to be one (as a red cross
+    must), and the black cross is then seen."""
+    import cv2
+
+    base = SCREENS.parent / "screens-untaught" / "mg-38-faded-wrong-flag"
+    got, said = _read(cv2.imread(str(base.with_suffix(".png"))), without(load_skins(), "minegauler"))
+    assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
+
+
 def test_boxes_a_pixel_off_are_placed_on_the_cells_edges():
     """``classic.placed`` moves a lattice a pixel or none along each axis to where the picture changes
     most across its boxes' edges. Boards drawn in four variants of the look (the usual, no grid line,

@@ -352,8 +352,11 @@ def _raised_state(core, face, mask, ink, box, limits: Limits) -> tuple[str, floa
     where = _red_over_dark(mask, ink)
     if reds > 0.05 and where == "across":
         return "W", 0.8, ""  # a flag or a mine crossed out in red, on the flag's raised cell
-    if where == "above":
-        return "F", 0.9, ""  # a red pennant over a black pole
+    # A red pennant over a black pole: red enough of the mark to be one, as for the cross above. A flag
+    # drawn faded and crossed out in black (minegauler's wrong flag at 38 px: 2% of its ink strong red,
+    # the rest pink) is a cross over a few red pixels, read as a flag before.
+    if reds > 0.05 and where == "above":
+        return "F", 0.9, ""
     if _crossed(mask):
         # A black cross, told only after the flag: a flag over a stipple keeps specks of it round its
         # pole, which join its strokes into what covers both diagonals.
@@ -881,23 +884,25 @@ def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str, mine: tuple[np
 
 def _alike_blended(profile: np.ndarray, start: int, other: np.ndarray, other_start: int, count: int) -> bool:
     """Are ``count`` lines of ``profile`` (lines outward) from ``start`` alike, each channel within
-    SAME_CELL, to as many of ``other`` from ``other_start``? Two lines that are both blends of their
-    neighbours (each strictly between the lines beside it) may differ by how far each lies between
-    them, up to SUBPIXEL of the way: a page scaled by a factor that is not whole draws a frame's line
+    SAME_CELL, to as many of ``other`` from ``other_start``? Two lines that are both blends of the
+    same two levels (each strictly between the lines beside it, and those alike) may differ by how far
+    each lies between them, up to SUBPIXEL of the way: a page scaled by a factor that is not whole draws a frame's line
     that falls between pixels blended by another share on each side (Windows XP's 3 px frame at 125%:
     its third line 164 by the top, 151 by the left, both between the frame's 123 and the panel's 189).
     A solid line against a blended one is compared as it is: a frame a line thinner (a window's edge
     two pixels past a line of cells, a covered row's dark bevel standing for the frame) ends in a
     blend where its partner's frame goes on solid."""
     for k in range(count):
-        line, their = profile[start + k], other[other_start + k]
-        if np.abs(line - their).max() <= SAME_CELL:
+        at, their_at = start + k, other_start + k
+        if np.abs(profile[at] - other[their_at]).max() <= SAME_CELL:
             continue
-        mine_between, their_between = _between(profile, start + k), _between(other, other_start + k)
+        mine_between, their_between = _between(profile, at), _between(other, their_at)
         if mine_between is None or their_between is None:
             return False
-        # Each as a share of the way across its own neighbours, compared.
-        if abs(mine_between - their_between) > SUBPIXEL:
+        # Blends of the same two levels (the lines beside each alike), by shares less than SUBPIXEL apart.
+        beside = (np.abs(profile[at - 1] - other[their_at - 1]).max() <= SAME_CELL
+                  and np.abs(profile[at + 1] - other[their_at + 1]).max() <= SAME_CELL)
+        if not beside or abs(mine_between - their_between) > SUBPIXEL:
             return False
     return True
 
