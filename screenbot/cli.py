@@ -161,6 +161,30 @@ def _interrupt_on_termination() -> dict:
     return {sig: handler for sig, handler in replaced.items() if handler is not None}
 
 
+@contextlib.contextmanager
+def _interrupts_not_lost():
+    """A Ctrl-C that lands while a finalizer runs (a ``weakref.finalize`` callback, a ``__del__``) is
+    printed as "Exception ignored" and dropped by Python, and the command goes on as if none had come:
+    play went on with its 500 games after Ctrl-C (1 CI run). Such a dropped KeyboardInterrupt is
+    raised again in the main thread, where it ends the command."""
+    import _thread
+
+    previous = sys.unraisablehook
+
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and not isinstance(unraisable.exc_value, Terminated):
+            # From another thread, a moment later: raised here, inside the hook, it would be dropped again.
+            threading.Timer(0.05, _thread.interrupt_main).start()
+            return
+        previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
+
+
 # SIGTERM and SIGHUP where the platform has them (Windows has no SIGHUP); SIGINT is Ctrl-C itself.
 _ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -210,7 +234,8 @@ def main(
     stdout, sys.stdout = sys.stdout, CheckedOutput(sys.stdout)
     try:
         replaced = _interrupt_on_termination()
-        code = int(args.run(args))
+        with _interrupts_not_lost():
+            code = int(args.run(args))
         sys.stdout.flush()  # here, so that output that cannot be written is said, not lost at exit
         return code
     except KeyboardInterrupt:

@@ -158,3 +158,35 @@ def test_two_runs_writing_one_skin_at_once_leave_one_whole_skin(tmp_path):
     assert sum("wrote" in out for out, _ in results) == 1
     assert len(list((templates / "sgt-again" / "cells").glob("*.png"))) > 0
     assert (templates / "sgt-again" / "profile.json").is_file()
+
+
+def test_a_ctrl_c_dropped_inside_a_finalizer_still_ends_the_command():
+    """Python drops an exception raised while a finalizer runs ("Exception ignored in: <finalize ...>"):
+    a Ctrl-C that landed there was lost, and play went on with its games (CI run 98). A command's
+    KeyboardInterrupt dropped so is raised again in the main thread (``cli._interrupts_not_lost``). In a
+    child process, whose main thread takes Ctrl-C as a user's would (a test worker's may not)."""
+    code = """
+import gc, signal, time, weakref
+from screenbot.cli import _interrupts_not_lost
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal gives it, whatever the parent ignores
+
+class Held:
+    pass
+
+def interrupted():
+    raise KeyboardInterrupt
+
+try:
+    with _interrupts_not_lost():
+        held = Held()
+        weakref.finalize(held, interrupted)
+        del held
+        gc.collect()
+        for _ in range(200):  # up to 2 s for it to come back
+            time.sleep(0.01)
+    print("went on")
+except KeyboardInterrupt:
+    print("ended")
+"""
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "ended", done.stdout + done.stderr[-2000:]

@@ -886,9 +886,10 @@ def _alike_blended(profile: np.ndarray, start: int, other: np.ndarray, other_sta
     """Are ``count`` lines of ``profile`` (lines outward) from ``start`` alike, each channel within
     SAME_CELL, to as many of ``other`` from ``other_start``? Two lines that are both blends of the
     same two levels (each strictly between the lines beside it, and those alike) may differ by how far
-    each lies between them, up to SUBPIXEL of the way: a page scaled by a factor that is not whole draws a frame's line
-    that falls between pixels blended by another share on each side (Windows XP's 3 px frame at 125%:
-    its third line 164 by the top, 151 by the left, both between the frame's 123 and the panel's 189).
+    each lies between them, up to SUBPIXEL of the way: a page scaled by a factor that is not whole
+    draws a frame's line that falls between pixels blended by another share on each side (Windows XP's
+    3 px frame at 125%: its third line 164 by the top, 151 by the left, both between the frame's 123
+    and the panel's 189).
     A solid line against a blended one is compared as it is: a frame a line thinner (a window's edge
     two pixels past a line of cells, a covered row's dark bevel standing for the frame) ends in a
     blend where its partner's frame goes on solid."""
