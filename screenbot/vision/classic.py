@@ -340,6 +340,11 @@ def _red_ink(pixels: np.ndarray) -> np.ndarray:
     return _strong_red(pixels) | ((r > 100) & (g < 60) & (b < 60))
 
 
+# Share of a mark's ink that is red where a red part of it counts (a flag's pennant, a red cross), and
+# under which a black mark has none (a "?").
+RED_PART = 0.05
+
+
 def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
     """The mean colour of the quarter of the ink furthest from the face: a stroke's own colour, not the
     mix at its anti-aliased rim."""
@@ -350,12 +355,12 @@ def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
 def _raised_state(core, face, mask, ink, box, limits: Limits) -> tuple[str, float, str]:
     reds = _strong_red(ink).mean()
     where = _red_over_dark(mask, ink)
-    if reds > 0.05 and where == "across":
+    if reds > RED_PART and where == "across":
         return "W", 0.8, ""  # a flag or a mine crossed out in red, on the flag's raised cell
-    # A red pennant over a black pole: red enough of the mark to be one, as for the cross above. A flag
+    # A red pennant over a black pole: red enough of the mark to be one (RED_PART), as for the cross. A flag
     # drawn faded and crossed out in black (minegauler's wrong flag at 38 px: 2% of its ink strong red,
     # the rest pink) is a cross over a few red pixels, read as a flag before.
-    if reds > 0.05 and where == "above":
+    if reds > RED_PART and where == "above":
         return "F", 0.9, ""
     if _crossed(mask):
         # A black cross, told only after the flag: a flag over a stipple keeps specks of it round its
@@ -367,7 +372,7 @@ def _raised_state(core, face, mask, ink, box, limits: Limits) -> tuple[str, floa
     far = np.abs(box[DOWN_TO_BAND, MIDDLE] - face).max(axis=2)
     parts = _parts(far > max(limits.ink_level, STRONG_INK * far.max()))
     hook_over_dot = len(parts) == 2 and parts[1][0] > parts[0][0] and parts[1][1] < parts[0][1] / 2
-    if reds < 0.05 and core.max() < 90 and hook_over_dot:
+    if reds < RED_PART and core.max() < 90 and hook_over_dot:
         return "?", 0.8, ""  # a hook and, under it, a dot
     if _strong_red(core) and not hook_over_dot:
         # A flag drawn in its red alone (a red "⚑" or "F", as many clones draw it): no other state a
@@ -469,9 +474,9 @@ def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits) -> tupl
     # ink is a mine's, however little of it the cross leaves (sgt-mines' at 14 px: 8% of the ink). At
     # smaller sizes the cross may hide the mine altogether (sgt-mines' at 13 px): red ink shaped like a
     # cross, then, and not like a 3 (no digit is both a cross and its own mirror image both ways).
-    if reds > 0.05 and darks > 0.03 and _red_over_dark(mask, ink) == "across":
+    if reds > RED_PART and darks > 0.03 and _red_over_dark(mask, ink) == "across":
         return "W", 0.8, ""
-    if reds > 0.05 and _crossed(mask) and _mirrored(mask) >= CROSS_MIRRORED:
+    if reds > RED_PART and _crossed(mask) and _mirrored(mask) >= CROSS_MIRRORED:
         return "W", 0.7, ""
     if core.max() < 70:  # black ink: a mine, a 7, or a client's black 8
         solid, turned = _solid(mask), _alike_turned(mask)
