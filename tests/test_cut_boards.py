@@ -173,9 +173,11 @@ def _cropped_past(image, lattice, side: str, shown: int):
 @pytest.mark.parametrize("client", CUT_CLIENTS)
 def test_a_line_left_a_few_pixels_at_the_picture_edge_is_not_left_out(client, side):
     """A board partly off screen with only 1 to ``NEAR_LINES`` + 2 lines of pixels of its outermost
-    line left at the edge (drawn from the run's seed) is refused: read short, it was a smaller board
-    with exit 0 (xdemineur 3 px past the screen's left edge read 13x21; gnome-mines' big cells with 4
-    px left read a column short)."""
+    line left at the edge (drawn from the run's seed), then, drawn too, a window's border of 0 to
+    ``NEAR_LINES`` lines of one colour along the picture's edge, is refused: read short, it was a
+    smaller board with exit 0 (xdemineur 3 px past the screen's left edge read 13x21; gnome-mines' big
+    cells with 4 px left read a column short; the React page wider than a browser window at the
+    screen's edge, 3 px of its first column then the window's 7 px border, read a column short)."""
     import random
 
     from screenbot.vision.beyond import NEAR_LINES
@@ -186,10 +188,32 @@ def test_a_line_left_a_few_pixels_at_the_picture_edge_is_not_left_out(client, si
     rng = random.Random(f"{SEED}-{client}-{side}-edge")
     shot = rng.choice([s for s in SHOTS if s.client == client])
     shown = rng.randint(1, NEAR_LINES + 2)
-    frame = np.ascontiguousarray(_cropped_past(shot.image(), shot.lattice, side, shown))
+    border, colour = rng.randint(0, NEAR_LINES), tuple(rng.randrange(256) for _ in range(3))
+    frame = _bordered(_cropped_past(shot.image(), shot.lattice, side, shown), side, border, colour)
     with pytest.raises(BoardNotFoundError):
         lattice = locate_board(frame, load_skins())
-        print(f"{shot.name} with {shown} px of its {side} line at the edge read as {lattice.rows}x{lattice.cols}; {REPLAY}")
+        print(f"{shot.name} with {shown} px of its {side} line, then a {border} px border, at the edge read as "
+              f"{lattice.rows}x{lattice.cols}; {REPLAY}")
+
+
+def _bordered(image, side: str, width: int, colour) -> np.ndarray:
+    """``image`` with ``width`` lines of ``colour`` added along its ``side`` edge (a window's border)."""
+    pad = {"left": (0, 0, width, 0), "right": (0, 0, 0, width), "top": (width, 0, 0, 0), "bottom": (0, width, 0, 0)}
+    import cv2
+
+    return cv2.copyMakeBorder(np.ascontiguousarray(image), *pad[side], cv2.BORDER_CONSTANT, value=colour)
+
+
+def test_a_board_wider_than_the_browser_window_at_the_screens_edge_is_refused():
+    """The React page at device scale 1.72, its 9x26 board wider than the browser window at the
+    screen's edge: 3 px of its first column show, then the window's 7 px border; its last column is
+    all under the page's scrollbar. Read as a 9x24 board with exit 0 before the border was taken for
+    the picture's edge (a random real case)."""
+    import cv2
+
+    frame = cv2.imread(str(CUT / "wider-than-window" / "react-s1p72-9x26.png"))
+    with pytest.raises(BoardNotFoundError, match="left side"):
+        locate_board(frame, load_skins())
 
 
 # A window's border over the outermost row past its middle: the structure and the skin still find the

@@ -71,6 +71,7 @@ def start_gnome_mines(
     custom: tuple[int, int, int] | None = None,
     question_marks: bool = True,
     theme: str | None = None,
+    unbeaten_best_times: bool = False,
     timeout: float = 30.0,
 ) -> ClientWindow:
     """Start gnome-mines with a game already running.
@@ -81,11 +82,12 @@ def start_gnome_mines(
     ``window_size`` is (width, height) of the window; cells scale with it. ``question_marks`` controls
     whether right-click cycles flag -> "?" -> covered. ``theme`` is the tile theme (gsettings ``theme``:
     a folder name under /usr/share/gnome-mines/themes, "bgcolors" by default, also "classic" and
-    "default"); None keeps the client's default.
+    "default"); None keeps the client's default. ``unbeaten_best_times``: no win opens the best-times
+    dialog (``gnome_mines_home``).
     """
     launch = launch_for("gnome-mines")
     ensure_debian_packages(launch.packages, why="the gnome-mines client")
-    home, args = gnome_mines_home(level, window_size, custom, question_marks, theme)
+    home, args = gnome_mines_home(level, window_size, custom, question_marks, theme, unbeaten_best_times)
     env = client_env(home, GSETTINGS_BACKEND="keyfile")
     # A custom game is set up on the client's start page once its window is there.
     then = None if custom is None else functools.partial(_gnome_mines_play_custom, percent=_custom_percent_to_type(*custom))

@@ -143,12 +143,23 @@ NEAR_LINES = 8
 
 def near_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     """The sides fewer than ``NEAR_LINES`` lines of pixels from the frame's edge: the board may go on
-    off screen there."""
+    off screen there. Or from a window's border along the edge (``_border``), where every line of
+    pixels between the side and the border repeats the board's cells (``_runs``), as a further line
+    of cells cut there does: a board's own margin or frame before a plain band does not."""
+    if frame.ndim == 2:
+        frame = frame[..., None]
     out = []
     for side in SIDES:
-        view, _, across = _seen_from(frame, lattice, side)
-        if _lines_past(view, across) < NEAR_LINES:
+        view, along, across = _seen_from(frame, lattice, side)
+        to_edge = view.shape[0] - round(across[-1])
+        if to_edge < NEAR_LINES:
             out.append(side)
+            continue
+        depth = _lines_past(view, across)
+        if 0 < depth < NEAR_LINES:
+            runs = _runs(view, *_pieces_and_origins(view, along, across, depth), least=depth)
+            if runs is not None:
+                out.append(side)
     return out
 
 
@@ -233,6 +244,18 @@ def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.n
     such piece, or when most of them repeat too little, or when they are all plain (what ``_detailed``
     would find of any runs: a margin or a gap past the side, whose lines repeat everywhere and are
     costly to follow)."""
+    pieces, origins = _pieces_and_origins(view, along, across, depth)
+    if not pieces or not len(origins):
+        return None
+    if depth >= REPEAT_LINES and not _detailed(pieces, [depth] * len(pieces)):
+        return None
+    runs = _runs(view, pieces, origins)
+    return None if runs is None else (pieces, runs)
+
+
+def _pieces_and_origins(view: np.ndarray, along, across, depth: int) -> tuple[list[np.ndarray], np.ndarray]:
+    """The ``depth`` lines of pixels past the side, one piece per cell along it, and where in the
+    board such a piece may repeat a cell: each cell's corner, a pixel either way."""
     end = round(across[-1])
     places, width = _piece_places(view, along)
     # Where a piece may repeat: every cell of the board, a pixel either way.
@@ -242,13 +265,7 @@ def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.n
     origins = np.stack(np.meshgrid(ys, xs, indexing="ij"), axis=-1).reshape(-1, 2)
     origins = origins[(origins[:, 0] >= 0) & (origins[:, 0] + depth <= end)
                       & (origins[:, 1] >= 0) & (origins[:, 1] + width <= view.shape[1])]
-    pieces = [view[end : end + depth, x : x + width] for x in places]
-    if not pieces or not len(origins):
-        return None
-    if depth >= REPEAT_LINES and not _detailed(pieces, [depth] * len(pieces)):
-        return None
-    runs = _runs(view, pieces, origins)
-    return None if runs is None else (pieces, runs)
+    return [view[end : end + depth, x : x + width] for x in places], origins
 
 
 def _detailed(pieces: list[np.ndarray], runs: list[int], overhang: int = 0) -> bool:
@@ -261,9 +278,12 @@ def _detailed(pieces: list[np.ndarray], runs: list[int], overhang: int = 0) -> b
     return shown.size > 0 and bool(np.ptp(shown) >= REPEAT_DETAIL)
 
 
-def _runs(view: np.ndarray, pieces: list[np.ndarray], origins: np.ndarray) -> list[int] | None:
+def _runs(view: np.ndarray, pieces: list[np.ndarray], origins: np.ndarray, least: int = REPEAT_LINES) -> list[int] | None:
     """Per piece, how many of its lines repeat a block at one of ``origins``; None as soon as more than
-    a ``1 - REPEAT_SHARE`` share of them repeat fewer than ``REPEAT_LINES`` (most sides stop at once)."""
+    a ``1 - REPEAT_SHARE`` share of them repeat fewer than ``least`` (most sides stop at once), or
+    where there is no piece or origin."""
+    if not pieces or not len(origins):
+        return None
     allowed = len(pieces) * (1 - REPEAT_SHARE)
     pixels, offset, strides = _addressed(view)
     # Where each origin's first line of a piece's width lies in ``pixels``: a line j further on is
@@ -278,7 +298,7 @@ def _runs(view: np.ndarray, pieces: list[np.ndarray], origins: np.ndarray) -> li
         if key not in known:
             known[key] = _repeating_lines(pixels, starts, strides[0], piece)
         runs.append(known[key])
-        if sum(run < REPEAT_LINES for run in runs) > allowed:
+        if sum(run < least for run in runs) > allowed:
             return None
     return runs
 
@@ -314,8 +334,32 @@ def _repeating_lines(pixels: np.ndarray, starts: np.ndarray, line: int, piece: n
 
 
 def _lines_past(view: np.ndarray, across) -> int:
-    """Lines of pixels between the side (``_seen_from``) and the frame's edge."""
-    return view.shape[0] - round(across[-1])
+    """Lines of pixels between the side (``_seen_from``) and the frame's edge, or a window's border
+    drawn along it (``_border``)."""
+    return view.shape[0] - _border(view) - round(across[-1])
+
+
+# A window's border along the picture's edge hides what lies under it as the edge does: the React page
+# at 1.72 wider than a browser window at the screen's edge showed 3 px of its cut first column, then
+# the window's 7 px border (each line one colour from the top of the screen to its bottom), and read
+# a column short as a whole board 10 px from the edge. Such a border is a few lines, each one colour
+# along all its length (but for BORDER_SPOTS of it); wider plain bands are a margin or a desktop
+# round the board, which shows the board ends there.
+BORDER_SPOTS = 0.01
+
+
+def _border(view: np.ndarray) -> int:
+    """How many of the last lines of ``view`` (by the frame's edge) are a window's border: each of one
+    colour (within ``REPEAT_MEAN``, each channel) along its whole length, at most ``NEAR_LINES`` of them
+    (more are a plain band of the picture: 0)."""
+    count = 0
+    while count <= NEAR_LINES and count < view.shape[0]:
+        line = view[view.shape[0] - 1 - count].reshape(view.shape[1], -1).astype(np.int16)
+        apart = np.abs(line - np.median(line, axis=0)).max(axis=1)
+        if (apart > REPEAT_MEAN).mean() > BORDER_SPOTS:
+            break
+        count += 1
+    return count if count <= NEAR_LINES else 0
 
 
 def _seen_from(frame: np.ndarray, lattice: Lattice, side: str):
