@@ -119,11 +119,8 @@ def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     plain background (gnome-mines) repeat the background past a side too, but plain; the first
     ``REPEAT_SLIP`` lines, which a lattice a pixel or two inside the drawn cells still takes from the
     board, do not count."""
-    if frame.ndim == 2:
-        frame = frame[..., None]
     out = []
-    for side in SIDES:
-        view, along, across = _seen_from(frame, lattice, side)
+    for side, (view, along, across) in _sides_seen(frame, lattice, SIDES):
         depth = _lines_past(view, across)
         if depth < REPEAT_LINES or depth >= across[-1] - across[-2]:
             continue
@@ -146,11 +143,8 @@ def near_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     off screen there. Or from a window's border along the edge (``_border``), where every line of
     pixels between the side and the border repeats the board's cells (``_runs``), as a further line
     of cells cut there does: a board's own margin or frame before a plain band does not."""
-    if frame.ndim == 2:
-        frame = frame[..., None]
     out = []
-    for side in SIDES:
-        view, along, across = _seen_from(frame, lattice, side)
+    for side, (view, along, across) in _sides_seen(frame, lattice, SIDES):
         to_edge = view.shape[0] - round(across[-1])
         if to_edge < NEAR_LINES:
             out.append(side)
@@ -182,11 +176,8 @@ def cut_straight(frame: np.ndarray, lattice: Lattice, sides: tuple[str, ...] = C
     way) and show detail, in at least ``REPEAT_SHARE`` of the cells along the side; and those pieces
     must stop repeating at one line (``CUT_STRAIGHT`` either way) less than a pitch past the side.
     What follows a whole board (its frame, a margin, the page) repeats no cell for that long."""
-    if frame.ndim == 2:
-        frame = frame[..., None]
     out = []
-    for side in sides:
-        view, along, across = _seen_from(frame, lattice, side)
+    for side, (view, along, across) in _sides_seen(frame, lattice, sides):
         if _lines_past(view, across) < across[-1] - across[-2]:
             continue  # the frame's edge comes first: ``cut_at_frame``
         depth = int(np.ceil(across[-1] - across[-2]))  # a whole pitch: where a piece stops is measured
@@ -360,6 +351,13 @@ def _border(view: np.ndarray) -> int:
             break
         count += 1
     return count if count <= NEAR_LINES else 0
+
+
+def _sides_seen(frame: np.ndarray, lattice: Lattice, sides):
+    """(side, ``_seen_from`` it) for each of ``sides``; a grey frame as one channel."""
+    if frame.ndim == 2:
+        frame = frame[..., None]
+    return ((side, _seen_from(frame, lattice, side)) for side in sides)
 
 
 def _seen_from(frame: np.ndarray, lattice: Lattice, side: str):
