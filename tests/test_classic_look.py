@@ -229,7 +229,7 @@ def test_a_mine_that_covers_most_of_its_cells_rim_is_flat():
             box = cv2.GaussianBlur(box, (3, 3), 0)
         return box
 
-    raised, flat = relief(np.stack([cell(False)] * 8 + [cell(True)]).astype(np.float32))
+    raised, flat = relief(np.stack([cell(False)] * 8 + [cell(True)]).astype(np.float32), SIZE)
     assert flat[-1] >= 1.0 > raised[-1], (raised[-1], flat[-1])
 
 
@@ -656,6 +656,36 @@ def test_a_page_in_windows_xp_look_scaled_by_a_factor_not_whole_is_read(name):
     import cv2
 
     base = SCREENS.parent / "screens-untaught" / name
+    got, said = _read(cv2.imread(str(base.with_suffix(".png"))), load_skins())
+    assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
+
+
+@pytest.mark.parametrize("name", ["jsm-20-lost", "jsm-28-lost"])
+def test_a_mine_that_fills_its_flat_cell_is_read_as_a_mine(name):
+    """The JSMinesweeper page (DavidNHill/JSMinesweeper on GitHub, in Chromium: the classic look at
+    8-60 px tiles, nobody taught it) draws its shaded mine over a flat cell, out to the cell's rim:
+    the rim's pixels near the face were mostly the mine's antialiased edge, the face taken from them
+    (171-180 on a face of 185) left the cell's top and left lighter than its face, and every mine of a
+    lost board at 20-28 px was read as a wrong flag with exit 0 (5 of 63 random shots; truth from the
+    page's own tiles). A cell whose rim a mark fills takes the board's face."""
+    import cv2
+
+    base = SCREENS.parent / "screens-untaught" / name
+    got, said = _read(cv2.imread(str(base.with_suffix(".png"))), load_skins())
+    assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
+
+
+def test_a_button_lit_under_the_pointer_is_read_as_a_covered_cell():
+    """A Tk button under the pointer is drawn lit (face 236 for 217), its one-pixel bevel two pixels
+    inside its 18 px cell (after the highlight ring and a pixel of the window's grey): scaled to the
+    reader's box the bevel fell past the four lines the relief was measured on, the lines there were
+    no lighter than the lit face, and the fresh board read with an open cell under the pointer, exit 0
+    (``fixtures/screens-untaught/tk-18-lit``; in play F2's new game never looked new and play stopped).
+    The relief is measured on as many of the box's lines as cover a cell's first three pixels, or its
+    outer 15% where that is less (``classic._edge_lines``)."""
+    import cv2
+
+    base = SCREENS.parent / "screens-untaught" / "tk-18-lit"
     got, said = _read(cv2.imread(str(base.with_suffix(".png"))), load_skins())
     assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
 

@@ -115,6 +115,8 @@ class ClientControls:
         located = self.tracker.window_moved(located) or located
         after = self.profile.after_loss if last == LOST else self.profile.after_win
         self.env.sleep(GAME_END_PAUSE)
+        # The pointer rests where the last click was: the new game's cell under it would be drawn lit.
+        self.clicker.park(located)
         self.control(located, after)
         if self.restart is not None:
             self.control(located, self.restart)

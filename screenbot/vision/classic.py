@@ -41,9 +41,15 @@ SIZE = 32
 # reaches (``BANDS``); the rim lies inside them.
 BAND = slice(1, 4)
 FAR_BAND = slice(SIZE - 4, SIZE - 1)
-# The four outermost lines (along ALONG, clear of the corners), where the relief is measured (``_bands``).
-EDGE = slice(0, 4)
-FAR_EDGE = slice(SIZE - 4, SIZE)
+# The outermost lines (along ALONG, clear of the corners), where the relief is measured (``_bands``):
+# at least EDGE_LINES of the box, and as many as cover the cell's first BEVEL_DEPTH pixels on the screen,
+# or its first BEVEL_SHARE where that is less. A bevel may lie that deep: Tk draws its buttons' one-pixel
+# bevel inside a highlight ring and a pixel of background, the gap between two buttons being two pixels
+# of the window's grey. Deeper than BEVEL_SHARE a mark drawn to the cell's size reaches (the
+# JSMinesweeper page's mine leaves a pixel of its 12 px cells).
+EDGE_LINES = 4
+BEVEL_DEPTH = 3
+BEVEL_SHARE = 0.15
 ALONG = slice(4, SIZE - 4)
 # The middle, where a number, flag or mine is drawn.
 MIDDLE = slice(7, SIZE - 7)
@@ -123,24 +129,34 @@ def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     return cell_images(region, lattice.translated(-left, -top), size=SIZE).reshape(-1, SIZE, SIZE, 3).astype(np.float32)
 
 
-def _bands(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _bands(boxes: np.ndarray, pitch: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each cell's top-left bands' brightness, its bottom-right bands', and its face's (its rim's median).
 
-    A band is the cell's four outermost lines of the reader's box along one side; it is as light (top,
-    left) or as dark (bottom, right) as the most so of its lines, each line as its median along it. The
-    outermost line is where a one-pixel bevel lies once a cell of 30 px and more is scaled (Tk's
-    buttons); a band without it saw such a bevel only blended with the face. Each line's median: a
+    A band is the cell's outermost lines of the reader's box along one side (``_edge_lines``); it is as
+    light (top, left) or as dark (bottom, right) as the most so of its lines, each line as its median
+    along it. The outermost line is where a one-pixel bevel lies once a cell of 30 px and more is scaled
+    (Tk's buttons); a band without it saw such a bevel only blended with the face. In smaller cells a
+    bevel two pixels in is scaled past the fourth line: a Tk button lit under the pointer (its face as
+    light as its bevel blended with the gap before it) then looked flat and read as an open cell. Each line's median: a
     number's stroke crossing a line does not make it; the most extreme line: a bevel thinner than the
     band (sgt-mines') is not averaged away, nor one beside a neighbour's edge where a box sits a pixel
     off (the React page's 2 px border). What lies past a cell's edge cannot fake a relief: a grid line
     or a neighbour's dark bevel by the top and left is darker, a neighbour's light bevel by the bottom
     and right lighter, than any bevel they might stand for."""
     light = channel_mean(boxes)
-    top_left = (np.median(light[:, EDGE, ALONG], axis=2).max(axis=1)
-                + np.median(light[:, ALONG, EDGE], axis=1).max(axis=1)) / 2
-    bottom_right = (np.median(light[:, FAR_EDGE, ALONG], axis=2).min(axis=1)
-                    + np.median(light[:, ALONG, FAR_EDGE], axis=1).min(axis=1)) / 2
+    lines = _edge_lines(pitch)
+    edge, far_edge = slice(0, lines), slice(SIZE - lines, SIZE)
+    top_left = (np.median(light[:, edge, ALONG], axis=2).max(axis=1)
+                + np.median(light[:, ALONG, edge], axis=1).max(axis=1)) / 2
+    bottom_right = (np.median(light[:, far_edge, ALONG], axis=2).min(axis=1)
+                    + np.median(light[:, ALONG, far_edge], axis=1).min(axis=1)) / 2
     return top_left, bottom_right, _faces(_rim(light[..., None])[..., 0])
+
+
+def _edge_lines(pitch: float) -> int:
+    """How many of a box's outermost lines its relief is measured on, for cells ``pitch`` px wide:
+    those covering the cell's first BEVEL_DEPTH pixels, or its first BEVEL_SHARE, at least EDGE_LINES."""
+    return int(max(EDGE_LINES, np.ceil(min(BEVEL_DEPTH / pitch, BEVEL_SHARE) * SIZE)))
 
 
 def _flat_face(rims: np.ndarray, bands: np.ndarray, cells: np.ndarray, raised_face: np.ndarray | None) -> np.ndarray | None:
@@ -174,29 +190,30 @@ def _faces(rims: np.ndarray) -> np.ndarray:
     whatever the board's commonest: clients that draw covered cells darker than opened ones
     (react-minesweeper: 189 and 222) have two faces, and a board mostly of one took it for every cell,
     an open cell then looking raised or a covered one flat. Otherwise a mark covers most of the rim
-    (Windows' own mine: its disc and spikes), and the face is the median of the rim pixels near the
-    board's face (the level most common over all the rims), or that level itself where few are: the
-    rim's median would fall between face and mark."""
+    (Windows' own mine: its disc and spikes) and the cell shows no face of its own: it takes the
+    board's, the median of every rim pixel near the level most common over all the rims. Its own rim's
+    pixels near that level were taken before, and where a mark fills the rim they are mostly the mark's
+    antialiased edge: a mine drawn over a flat cell of the JSMinesweeper page (20-28 px) gave 171-180 on
+    a face of 185, its top and left then lighter than its face, the cell raised and the mine read as a
+    wrong flag."""
     levels = np.minimum(rims // FACE_NEAR, 255 // FACE_NEAR).astype(np.intp).ravel()
     common = np.bincount(levels, minlength=255 // FACE_NEAR + 1).argmax()
     board = float(rims.ravel()[levels == common].mean())
+    board = float(np.median(rims[np.abs(rims - board) <= FACE_NEAR]))
     faces = np.full(len(rims), board, dtype=np.float32)
     level = np.abs(rims - np.median(rims, axis=1)[:, None]) <= FACE_NEAR
     even = level.mean(axis=1) >= 0.5
     faces[even] = np.nanmedian(np.where(level[even], rims[even], np.nan), axis=1)
-    near = np.abs(rims - board) <= FACE_NEAR
-    own = ~even & (near.mean(axis=1) >= FACE_SHARE)
-    faces[own] = np.nanmedian(np.where(near[own], rims[own], np.nan), axis=1)
     return faces
 
 
-# Rim pixels within FACE_NEAR levels of the board's face are face; a cell with less than FACE_SHARE of
-# its rim so takes the board's face.
+# Rim pixels within FACE_NEAR levels of a face are face (``_faces``, ``_flat_face``); where less than
+# FACE_SHARE of the flat cells' rims is near the raised face, their face is another grey (``_flat_face``).
 FACE_NEAR = 16
 FACE_SHARE = 0.1
 
 
-def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def relief(boxes: np.ndarray, pitch: float) -> tuple[np.ndarray, np.ndarray]:
     """How raised each cell is, and how flat: (raised, flat) scores, each >= 1 where it is clearly so.
 
     A raised cell's top and left bands are lighter than its face and its bottom and right bands darker.
@@ -205,7 +222,7 @@ def relief(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     neighbour's edge caught in a band does not make a flat cell look raised. The face is read from the
     cell's rim (between the bands and the middle), clear of whatever is drawn in the middle
     (``_faces``)."""
-    top_left, bottom_right, face = _bands(boxes)
+    top_left, bottom_right, face = _bands(boxes, pitch)
     lighter, darker = top_left - face, face - bottom_right
     raised = np.minimum(np.minimum(lighter, darker) / RAISED_STEP, (top_left - bottom_right) / RAISED_SPAN)
     flat = FLAT_STEP / np.maximum(np.minimum(lighter, darker), 1e-3)
@@ -228,7 +245,7 @@ def read_classic(frame: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_L
 def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIMITS) -> ClassicReading:
     """``read_classic`` of a board's cells already cut (``cell_boxes``) on ``lattice``."""
     count = len(boxes)
-    up, down = relief(boxes)
+    up, down = relief(boxes, min(lattice.pitch))
     raised, flat = up >= 1.0, down >= 1.0
     relief_clear = _relief_clear(up, down)
     middle = boxes[:, MIDDLE, MIDDLE].reshape(count, -1, 3)
@@ -541,13 +558,14 @@ def _pair_apart(core, face, colour) -> float:
 # play counts a win only when the client shows one (``play.rules.GameRules.win_shown``). How it starts
 # a new game is found by trying the usual ways (``play.profile.usual_restarts``: no key that may
 # reload, close or open anything); each click waits for its cell to change, since how fast the client
-# draws is unknown too.
+# draws is unknown too. Whether it lights the cell under the pointer is unknown too, and clients in
+# this look do (Tk's buttons): the pointer is parked off the board before each reading.
 CLASSIC_PROFILE = {
     "client": "a client in the classic look",
     "first_click": "none",
     "mine_total": None,
     "win_requires_all_flags": "unknown",
-    "hover_highlight": False,
+    "hover_highlight": True,
     "question_marks": True,
     "loss_shown": "unknown: read from the board",
     "win_shown": "unknown: read from the board",
