@@ -221,6 +221,17 @@ def test_minesweeper_for_web_is_learnt_with_its_ctrl_click_flags_and_played_flag
         assert not any(check["verdict"].startswith("WRONG") for check in summary["checks"])
         profile = json.loads((skins / "web" / "profile.json").read_text(encoding="utf-8"))
         assert profile["play"]["flag_keys"] == ["ctrl"]
+        # A number learn did not see stops play (a documented limit: the summary lists it, and the remedy
+        # is `learn --extend`). Six games on this board showed no 3 in 1 CI run (seed 957114), and play
+        # met one: taken here as a user would, until the 3s that five games on such a board show are learnt.
+        states = set(summary["states"])
+        for _ in range(2):
+            if "3" in states:
+                break
+            extended = screenbot("learn", "web", "--templates", str(skins), "--games", "4", "--json", "--extend")
+            assert extended.returncode == 0, extended.stderr[-3000:]
+            states |= set(json.loads(extended.stdout.strip().splitlines()[-1])["states"])
+            print("extended: states", "".join(sorted(states)))
         played = screenbot("play", "--client", "web", "--games", "5", "--flag-mines", "--json",
                            env={"SCREENBOT_TEMPLATES": str(skins)})
     assert played.returncode == 0, played.stderr[-3000:]
