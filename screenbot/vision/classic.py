@@ -137,8 +137,8 @@ def _bands(boxes: np.ndarray, pitch: float) -> tuple[np.ndarray, np.ndarray, np.
     along it. The outermost line is where a one-pixel bevel lies once a cell of 30 px and more is scaled
     (Tk's buttons); a band without it saw such a bevel only blended with the face. In smaller cells a
     bevel two pixels in is scaled past the fourth line: a Tk button lit under the pointer (its face as
-    light as its bevel blended with the gap before it) then looked flat and read as an open cell. Each line's median: a
-    number's stroke crossing a line does not make it; the most extreme line: a bevel thinner than the
+    light as its bevel blended with the gap before it) then looked flat and read as an open cell. Each
+    line's median: a number's stroke crossing a line does not make it; the most extreme line: a bevel thinner than the
     band (sgt-mines') is not averaged away, nor one beside a neighbour's edge where a box sits a pixel
     off (the React page's 2 px border). What lies past a cell's edge cannot fake a relief: a grid line
     or a neighbour's dark bevel by the top and left is darker, a neighbour's light bevel by the bottom
@@ -193,11 +193,12 @@ def _faces(rims: np.ndarray) -> np.ndarray:
     (Windows' own mine: its disc and spikes) and the cell shows no face of its own: it takes the
     board's, the median of every rim pixel near the level most common over all the rims. Its own rim's
     pixels near that level were taken before, and where a mark fills the rim they are mostly the mark's
-    antialiased edge: a mine drawn over a flat cell of the JSMinesweeper page (20-28 px) gave 171-180 on
+    antialiased edge: a mine drawn over a flat cell of the JSMinesweeper page (20-40 px) gave 171-180 on
     a face of 185, its top and left then lighter than its face, the cell raised and the mine read as a
     wrong flag."""
     levels = np.minimum(rims // FACE_NEAR, 255 // FACE_NEAR).astype(np.intp).ravel()
     common = np.bincount(levels, minlength=255 // FACE_NEAR + 1).argmax()
+    # The commonest level, then every rim pixel near it: the face's own level, not its bin's mean.
     board = float(rims.ravel()[levels == common].mean())
     board = float(np.median(rims[np.abs(rims - board) <= FACE_NEAR]))
     faces = np.full(len(rims), board, dtype=np.float32)
