@@ -38,7 +38,7 @@ def test_a_tk_clone_is_read_untaught_in_looks_drawn_at_random(tmp_path):
     """Four looks a run; in each a few cells opened and flagged at random (a first click never loses),
     then the screen read with every shipped skin loaded, as ``screenbot read`` does, with the pointer
     away and again with it resting on a cell (a covered one lit: read as an open cell at 18 px before
-    the relief's bands covered a cell's first three pixels at every size). Of 42 such
+    the relief's bands reached three pixels into a cell, 15% of it under 20 px). Of 42 such
     screenshots (looks drawn as here, and opened cells drawn as a groove, now left out), 9 read right
     before the relief was measured on the cell's outermost lines, the boxes placed by where the picture
     changes, a reading with no room for a mine stopped passing for a board and a flag in red alone was
