@@ -44,6 +44,14 @@ def _read(frame, skins) -> tuple[list[str] | None, str]:
     return list(reading.board.grid), lattice.skin
 
 
+def _untaught_shot(name: str) -> tuple[np.ndarray, list[str]]:
+    """A screenshot of ``fixtures/screens-untaught`` and its true board's rows."""
+    import cv2
+
+    base = SCREENS.parent / "screens-untaught" / name
+    return cv2.imread(str(base.with_suffix(".png"))), base.with_suffix(".txt").read_text(encoding="utf-8").split()
+
+
 def judge_cases(cases, what: str, least_right: int) -> None:
     """Read each case (name, picture, true board, skins to read with), print every verdict, and fail on
     any board read wrong, or on fewer than ``least_right`` read right."""
@@ -637,12 +645,9 @@ def test_numbers_in_strokes_a_pixel_wide_in_larger_cells_are_read_by_their_faded
     ``tests/test_tk_clone.py``: its window, with a margin of the window's grey added round it), whose
     navy 4 was refused as "between 4's and 6's" and stopped play. Thin strokes are now told by their
     measured width, whatever the cell's size."""
-    import cv2
-
-    base = SCREENS.parent / "screens-untaught" / "tk-17-thin-numbers"
-    frame = cv2.imread(str(base.with_suffix(".png")))
+    frame, truth = _untaught_shot("tk-17-thin-numbers")
     got, said = _read(frame, load_skins())
-    assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
+    assert got == truth, said
 
 
 @pytest.mark.parametrize("name", ["xp-page-089-beginner", "xp-page-125-expert", "xp-page-156-beginner"])
@@ -653,11 +658,9 @@ def test_a_page_in_windows_xp_look_scaled_by_a_factor_not_whole_is_read(name):
     falls between pixels and is blended by another share by the top than by the left (164 and 151
     between 123 and 189), and every such board was refused as "a window's edge along a line between
     its cells" (``classic.framed_unlike``)."""
-    import cv2
-
-    base = SCREENS.parent / "screens-untaught" / name
-    got, said = _read(cv2.imread(str(base.with_suffix(".png"))), load_skins())
-    assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
+    frame, truth = _untaught_shot(name)
+    got, said = _read(frame, load_skins())
+    assert got == truth, said
 
 
 @pytest.mark.parametrize("name", ["jsm-20-lost", "jsm-28-lost"])
@@ -668,11 +671,9 @@ def test_a_mine_that_fills_its_flat_cell_is_read_as_a_mine(name):
     (171-180 on a face of 185) left the cell's top and left lighter than its face, and every mine of a
     lost board at 20-28 px was read as a wrong flag with exit 0 (5 of 63 random shots; truth from the
     page's own tiles). A cell whose rim a mark fills takes the board's face."""
-    import cv2
-
-    base = SCREENS.parent / "screens-untaught" / name
-    got, said = _read(cv2.imread(str(base.with_suffix(".png"))), load_skins())
-    assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
+    frame, truth = _untaught_shot(name)
+    got, said = _read(frame, load_skins())
+    assert got == truth, said
 
 
 def test_a_button_lit_under_the_pointer_is_read_as_a_covered_cell():
@@ -683,11 +684,9 @@ def test_a_button_lit_under_the_pointer_is_read_as_a_covered_cell():
     (``fixtures/screens-untaught/tk-18-lit``; in play F2's new game never looked new and play stopped).
     The relief is measured on as many of the box's lines as cover a cell's first three pixels, or its
     outer 15% where that is less (``classic._edge_lines``)."""
-    import cv2
-
-    base = SCREENS.parent / "screens-untaught" / "tk-18-lit"
-    got, said = _read(cv2.imread(str(base.with_suffix(".png"))), load_skins())
-    assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
+    frame, truth = _untaught_shot("tk-18-lit")
+    got, said = _read(frame, load_skins())
+    assert got == truth, said
 
 
 def test_boards_zoomed_by_a_factor_not_whole_are_read_or_refused_never_misread():
@@ -719,11 +718,9 @@ def test_a_faded_flag_crossed_out_in_black_is_a_wrong_flag():
     with a thin black cross over it. A few of its pixels are strong red, above its black foot, and it
     was read as a flag with exit 0; a pennant must be red enough of the mark to be one (as a red cross
     must), and the black cross is then seen."""
-    import cv2
-
-    base = SCREENS.parent / "screens-untaught" / "mg-38-faded-wrong-flag"
-    got, said = _read(cv2.imread(str(base.with_suffix(".png"))), without(load_skins(), "minegauler"))
-    assert got == base.with_suffix(".txt").read_text(encoding="utf-8").split(), said
+    frame, truth = _untaught_shot("mg-38-faded-wrong-flag")
+    got, said = _read(frame, without(load_skins(), "minegauler"))
+    assert got == truth, said
 
 
 def test_boxes_a_pixel_off_are_placed_on_the_cells_edges():

@@ -60,15 +60,19 @@ def test_a_tk_clone_is_read_untaught_in_looks_drawn_at_random(tmp_path):
             with start(look, state) as client:
                 window = client.geometry()
                 left, top, cell = window.left + FRAME, window.top + FRAME, look["cell"]
+
+                def centre(r: int, c: int) -> tuple[int, int]:
+                    return left + c * cell + cell // 2, top + r * cell + cell // 2
+
                 for k in range(rng.randint(1, 4)):
                     r, c = rng.randrange(look["rows"]), rng.randrange(look["cols"])
-                    click_at(left + c * cell + cell // 2, top + r * cell + cell // 2, 1 if k < 2 else 3)
+                    click_at(*centre(r, c), 1 if k < 2 else 3)
                     time.sleep(0.1)
                 # Each board twice: the pointer away, and resting on a cell drawn at random, as a
                 # player's pointer does; Tk lights the button under it (a lighter face).
                 r, c = rng.randrange(look["rows"]), rng.randrange(look["cols"])
                 for where, (x, y) in (("away", (screen.size[0] - 5, screen.size[1] - 5)),
-                                      (f"on ({r},{c})", (left + c * cell + cell // 2, top + r * cell + cell // 2))):
+                                      (f"on ({r},{c})", centre(r, c))):
                     move_pointer(x, y)
                     time.sleep(0.5)
                     frame, truth = screen.grab(), _state(state)["board"]
