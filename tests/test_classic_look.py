@@ -712,6 +712,16 @@ def test_boards_zoomed_by_a_factor_not_whole_are_read_or_refused_never_misread()
     judge_cases(cases, "classic boards zoomed by a factor not whole", 0)
 
 
+def test_a_red_cross_blended_faint_over_its_mine_is_a_wrong_flag():
+    """A board of that test, drawn at 16 px and zoomed x0.86 (``fixtures/screens-untaught/drawn-16-x086-
+    wrong-flag``, drawn by a CI run, seed 608186): the cross's middle over the mine is (0, 0, 93-101) BGR,
+    its ends pink over the face, and its wrong flag at (5,2) read as a mine with exit 0. Red ink is how
+    much red a pixel holds over the face's, whatever lies under it (``classic._red_ink``)."""
+    frame, truth = _untaught_shot("drawn-16-x086-wrong-flag")
+    got, said = _read(frame, load_skins())
+    assert got == truth, said
+
+
 def test_a_faded_flag_crossed_out_in_black_is_a_wrong_flag():
     """minegauler's wrong flag at 38 px (``fixtures/screens-untaught/mg-38-faded-wrong-flag``, a lost
     board a CI run of ``tests/test_classic_look_live.py`` saved, its skin hidden): a faded pink flag

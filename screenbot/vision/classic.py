@@ -350,12 +350,19 @@ def _strong_red(pixels: np.ndarray) -> np.ndarray:
     return (r > 150) & (g < 90) & (b < 90)
 
 
-def _red_ink(pixels: np.ndarray) -> np.ndarray:
-    """Red as a mark's strokes show it: strong red, or red darkened by the black it crosses. A thin red
-    cross over a mine, blended with it once a picture is scaled (a page zoomed 125-150%), is dark red
-    ((0, 0, 143) BGR): strong red alone found 4% of its ink red, and the wrong flag read as a mine."""
-    b, g, r = pixels[..., 0], pixels[..., 1], pixels[..., 2]
-    return _strong_red(pixels) | ((r > 100) & (g < 60) & (b < 60))
+def _red_ink(pixels: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """Red as a mark's strokes show it, however blended: a pixel whose red rises over the face's by
+    RED_INK levels more than its green or blue does. A pixel that is a share ``a`` of pure red over the
+    face (or over a mine's black) rises by 255 ``a``: the measure is how much red ink the pixel holds,
+    whatever lies under it. A thin red cross over a mine, blended with it once a picture is scaled (a
+    page zoomed 81-150%), is dark red ((0, 0, 93-143) BGR) at its middle and pink at its ends; a fixed
+    bar for "red" found under 5% of its ink red, and the wrong flag read as a mine (CI, seed 608186)."""
+    rise = pixels.astype(np.float32) - face
+    return rise[..., 2] - np.maximum(rise[..., 0], rise[..., 1]) >= RED_INK
+
+
+# A fifth of a pixel's worth of pure red (see ``_red_ink``): the faintest blend a stroke's middle keeps.
+RED_INK = 50
 
 
 # Share of a mark's ink that is red where a red part of it counts (a flag's pennant, a red cross), and
@@ -372,7 +379,7 @@ def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
 
 def _raised_state(core, face, mask, ink, box, limits: Limits) -> tuple[str, float, str]:
     reds = _strong_red(ink).mean()
-    where = _red_over_dark(mask, ink)
+    where = _red_over_dark(mask, ink, face)
     if reds > RED_PART and where == "across":
         return "W", 0.8, ""  # a flag or a mine crossed out in red, on the flag's raised cell
     # A red pennant over a black pole: red enough of the mark to be one (RED_PART), as for the cross. A flag
@@ -471,11 +478,11 @@ def _alike_turned(mask) -> float:
     return _overlap(mask, np.rot90(mask))
 
 
-def _red_over_dark(mask, ink) -> str:
+def _red_over_dark(mask, ink, face) -> str:
     """Where the red ink lies on the black: "above" (a flag's pennant over its pole and foot), "across"
     (a red cross over a mine), or "" when there is not enough of either to tell."""
     ys, xs = np.nonzero(mask)
-    red = _red_ink(ink)
+    red = _red_ink(ink, face)
     dark = ink.max(axis=1) < 70
     if red.sum() < 3 or dark.sum() < 3:
         return ""
@@ -486,13 +493,13 @@ def _red_over_dark(mask, ink) -> str:
 
 
 def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits) -> tuple[str, float, str]:
-    reds = _red_ink(ink).mean()
+    reds = _red_ink(ink, face).mean()
     darks = (ink.max(axis=1) < 70).mean()
     # A mine crossed out in red: a wrong flag. The standard numbers are one colour each, so black in red
     # ink is a mine's, however little of it the cross leaves (sgt-mines' at 14 px: 8% of the ink). At
     # smaller sizes the cross may hide the mine altogether (sgt-mines' at 13 px): red ink shaped like a
     # cross, then, and not like a 3 (no digit is both a cross and its own mirror image both ways).
-    if reds > RED_PART and darks > 0.03 and _red_over_dark(mask, ink) == "across":
+    if reds > RED_PART and darks > 0.03 and _red_over_dark(mask, ink, face) == "across":
         return "W", 0.8, ""
     if reds > RED_PART and _crossed(mask) and _mirrored(mask) >= CROSS_MIRRORED:
         return "W", 0.7, ""
