@@ -90,9 +90,11 @@ def _read(frame, skins):
 # draws now keep boards NEAR_LINES px or more inside (see _place). 460241: minesweeper-for-web at 90%
 # with a cell's width of its page round it, refused as cut straight (its panel's white edge and grey
 # past the board's right and bottom sides repeat a covered cell's top-left in react-minesweeper's
-# pictures, which fit it roughly), although the classic look finds the whole board.
+# pictures, which fit it roughly), although the classic look finds the whole board. 1022: gnome-mines
+# with 8 px of its margin, then 2 px of a field near the margin's colour, by the picture's edge: the
+# plain lines passed for a window's border and the margin before them for a further column it cut.
 @pytest.mark.integration(seconds=5)
-@pytest.mark.parametrize("seed", with_regressions(683272, 460241))
+@pytest.mark.parametrize("seed", with_regressions(683272, 460241, 1022))
 def test_boards_placed_anywhere_read_exactly(seed, skins):
     """Unscaled boards anywhere on plain surroundings, including the colour of their own cells, NEAR_LINES
     px or more from the picture's edges: all right."""

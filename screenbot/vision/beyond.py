@@ -121,7 +121,7 @@ def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
     board, do not count."""
     out = []
     for side, (view, along, across) in _sides_seen(frame, lattice, SIDES):
-        depth = _lines_past(view, across)
+        depth = _lines_past(view, along, across)
         if depth < REPEAT_LINES or depth >= across[-1] - across[-2]:
             continue
         found = _pieces_past(view, along, across, depth)
@@ -149,7 +149,7 @@ def near_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
         if to_edge < NEAR_LINES:
             out.append(side)
             continue
-        depth = _lines_past(view, across)
+        depth = _lines_past(view, along, across)
         if 0 < depth < NEAR_LINES:
             runs = _runs(view, *_pieces_and_origins(view, along, across, depth), least=depth)
             if runs is not None:
@@ -178,7 +178,7 @@ def cut_straight(frame: np.ndarray, lattice: Lattice, sides: tuple[str, ...] = C
     What follows a whole board (its frame, a margin, the page) repeats no cell for that long."""
     out = []
     for side, (view, along, across) in _sides_seen(frame, lattice, sides):
-        if _lines_past(view, across) < across[-1] - across[-2]:
+        if _lines_past(view, along, across) < across[-1] - across[-2]:
             continue  # the frame's edge comes first: ``cut_at_frame``
         depth = int(np.ceil(across[-1] - across[-2]))  # a whole pitch: where a piece stops is measured
         found = _pieces_past(view, along, across, depth)
@@ -324,10 +324,10 @@ def _repeating_lines(pixels: np.ndarray, starts: np.ndarray, line: int, piece: n
     return piece.shape[0]
 
 
-def _lines_past(view: np.ndarray, across) -> int:
+def _lines_past(view: np.ndarray, along, across) -> int:
     """Lines of pixels between the side (``_seen_from``) and the frame's edge, or a window's border
     drawn along it (``_border``)."""
-    return view.shape[0] - _border(view) - round(across[-1])
+    return view.shape[0] - _border(view, along) - round(across[-1])
 
 
 # A window's border along the picture's edge hides what lies under it as the edge does: the React page
@@ -335,14 +335,19 @@ def _lines_past(view: np.ndarray, across) -> int:
 # the window's 7 px border (each line one colour from the top of the screen to its bottom), and read
 # a column short as a whole board 10 px from the edge. Such a border is a few lines, each one colour
 # along all its length (but for BORDER_SPOTS of it); wider plain bands are a margin or a desktop
-# round the board, which shows the board ends there.
+# round the board, which shows the board ends there. A border drawn over a further line of cells
+# meets it where the colours change: lines the colour of the line before them along the board's side
+# are what lies before it going on, the board's own margin (gnome-mines' margin, the colour of the gaps
+# between its cells, cut 8 px from the edge of a picture whose next 2 lines were near that colour,
+# passed for a border 2 px past the board's side, its margin for a further column cut there).
 BORDER_SPOTS = 0.01
 
 
-def _border(view: np.ndarray) -> int:
+def _border(view: np.ndarray, along) -> int:
     """How many of the last lines of ``view`` (by the frame's edge) are a window's border: each of one
     colour (within ``REPEAT_MEAN``, each channel) along its whole length, at most ``NEAR_LINES`` of them
-    (more are a plain band of the picture: 0)."""
+    (more are a plain band of the picture: 0), the first of them unlike the line before it along the
+    side (``along``)."""
     count = 0
     while count <= NEAR_LINES and count < view.shape[0]:
         line = view[view.shape[0] - 1 - count].reshape(view.shape[1], -1).astype(np.int16)
@@ -350,7 +355,15 @@ def _border(view: np.ndarray) -> int:
         if (apart > REPEAT_MEAN).mean() > BORDER_SPOTS:
             break
         count += 1
-    return count if count <= NEAR_LINES else 0
+    if count > NEAR_LINES:
+        return 0
+    first, last = max(0, round(along[0])), min(view.shape[1], round(along[-1]))
+    while 0 < count < view.shape[0]:
+        inner, before = view[view.shape[0] - count, first:last], view[view.shape[0] - 1 - count, first:last]
+        if np.abs(inner.astype(np.float32) - before).mean() >= REPEAT_MEAN:
+            break
+        count -= 1
+    return count
 
 
 def _sides_seen(frame: np.ndarray, lattice: Lattice, sides):
