@@ -652,7 +652,8 @@ def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
     if not board_inside(frame, lattice):
         return lattice
     rect = lattice.board_rect()
-    top, left = max(rect.top - 2, 0), max(rect.left - 2, 0)
+    # Every edge moved a pixel either way with the two pixels before it and one past it.
+    top, left = max(rect.top - 3, 0), max(rect.left - 3, 0)
     light = channel_mean(frame[top : rect.bottom + 2, left : rect.right + 2])
     across = light[rect.top - top : rect.bottom - top]  # the board's rows: its columns' edges
     down = light[:, rect.left - left : rect.right - left].T  # the board's columns: its rows' edges
@@ -666,9 +667,36 @@ def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
 
 def _change(light: np.ndarray, edges: np.ndarray) -> float:
     """The mean change of ``light`` (lines, pixels along them) across ``edges``, each the first pixel
-    past a box's edge, from the pixel before it."""
-    edges = edges[(edges >= 1) & (edges < light.shape[1])]
-    return float(np.abs(light[:, edges] - light[:, edges - 1]).mean()) if len(edges) else 0.0
+    past a box's edge, from the pixel before it; across a line two pixels wide drawn between two cells
+    (``_drawn_between``), the change at both of its sides.
+
+    What is drawn between two cells may be alike on either side of their edge: two pixels of grey
+    between two Tk buttons, each in its highlight ring; two black lines between two Tk labels, each
+    outlined in black. Across its middle the picture does not change, across its sides it does, so
+    the boxes were placed a pixel off: on a side of the line, the covered cells' boxes missing their
+    dark bevel (read as flat) or the outer boxes reaching over the board's frame (its open area not
+    grown to the frame). Counted at its middle, such a line outweighs either of its sides."""
+    edges = edges[(edges >= 2) & (edges + 1 < light.shape[1])]
+    if not len(edges):
+        return 0.0
+    before, at, after = (light[:, edges + k] - light[:, edges + k - 1] for k in (-1, 0, 1))
+    between = _drawn_between(before, at, after)
+    return float(np.where(between, np.abs(before) + np.abs(after), np.abs(at)).mean())
+
+
+def _drawn_between(before: np.ndarray, at: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Where the two pixels either side of an edge are alike (changing by ``at`` from the first to the
+    second) and unlike the pixels beyond them (``before``: from the pixel before them to the first,
+    ``after``: from the second to the pixel past them), are they a line drawn between two cells? They
+    are unless they are one cell's bevel two pixels wide: a bevel is darker than the face on one side
+    of it and than the other cell's light bevel on the other (or lighter than both), and those two
+    differ. A line between cells either has the same colour on both sides (Tk labels outlined in
+    black, a face beyond each side) or lies between them in light (the grey of Tk's highlight rings
+    between one button's dark bevel and the next one's light bevel)."""
+    alike = (np.abs(at) <= FACE_NEAR) & (np.abs(before) > FACE_NEAR) & (np.abs(after) > FACE_NEAR)
+    same_beyond = np.abs(before + at + after) <= FACE_NEAR  # the pixel past them as light as the one before
+    in_between = np.sign(before) == np.sign(after)  # lighter than one side, darker than the other
+    return alike & (same_beyond | in_between)
 
 
 def _nearest_most(changes: dict[int, float]) -> int:
