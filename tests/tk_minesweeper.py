@@ -27,14 +27,13 @@ BOARDS = ((9, 9, 10), (16, 16, 40), (12, 20, 36))
 def random_look(rng: random.Random) -> dict:
     """A look such a clone may have, drawn at random, and a board that fits a 1280x1024 screen.
 
-    Not drawn: a two-pixel bevel inside the highlight ring in cells under 20 px, which the classic look
-    refuses ("no raised cells"): the ring and the bevel fill the cell's edge past the lines its relief is
-    measured on, and the boxes are placed where the dark bevel meets the ring, a pixel off. Nor
+    Not drawn: a two-pixel bevel inside the highlight ring in cells of 16 px, which the classic look
+    refuses ("no raised cells"; 2 looks of 3): the ring and the bevel fill the cell's edge. Nor
     opened cells drawn as a groove, a raised frame inside a sunken one: a number's cell then looks
     raised, and is refused by name."""
     rows, cols, mines = rng.choice(BOARDS)
     bevel, ring = rng.choice([1, 1, 2]), rng.choice([0, 1])
-    least = 20 if bevel == 2 and ring else 16
+    least = 17 if bevel == 2 and ring else 16
     return {"rows": rows, "cols": cols, "mines": mines, "cell": rng.randint(least, min(48, 1000 // cols)),
             "bevel": bevel, "ring": ring, "opened": rng.choice(["sunken", "flat", "solid"]),
             "flag": rng.choice(["\u2691", "F"]), "weight": rng.choice(["bold", "normal"])}

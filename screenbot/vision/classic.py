@@ -640,9 +640,9 @@ def finished_game_fits(chars: np.ndarray, rows: int, cols: int) -> bool:
 
 def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
     """``lattice``, or a place a pixel from it along either axis, where its boxes' edges lie on the
-    cells' edges: where the picture changes most from the last pixel before each box's edge to the
-    first one past it (a bevel's dark line beside the next cell's light one, a grid line beside a
-    face), the nearest place where several change alike.
+    cells' edges: where the picture changes most across each box's edge (``_change``: a bevel's dark
+    line beside the next cell's light one, a grid line beside a face, the middle of a line drawn
+    between two cells), the nearest place where several change alike.
 
     A box a pixel off sees a neighbour's edge where its own bevel should be: a raised cell then looks
     flat (at 18 px every covered cell of minegauler's read as open), and a flat one raised (the groove
@@ -652,9 +652,9 @@ def placed(frame: np.ndarray, lattice: Lattice) -> Lattice:
     if not board_inside(frame, lattice):
         return lattice
     rect = lattice.board_rect()
-    # Every edge moved a pixel either way with the two pixels before it and one past it.
+    # Every edge moved a pixel either way, with the two pixels before it and one past it (``_change``).
     top, left = max(rect.top - 3, 0), max(rect.left - 3, 0)
-    light = channel_mean(frame[top : rect.bottom + 2, left : rect.right + 2])
+    light = channel_mean(frame[top : rect.bottom + 3, left : rect.right + 3])
     across = light[rect.top - top : rect.bottom - top]  # the board's rows: its columns' edges
     down = light[:, rect.left - left : rect.right - left].T  # the board's columns: its rows' edges
     xs = np.array([round(x) - left for x in lattice.col_edges()])
