@@ -5,7 +5,8 @@ nobody tuned for.
 
 Every case is drawn from ``random.Random(seed)`` (without ``--seed`` a fresh seed is drawn from the
 system and printed): the client, its window size or device scale, how far the game is played, the
-flags, where the pointer rests. The clients place their mines themselves, so a replay with the same
+flags, where the pointer rests, and for gnome-mines the desktop's theme (a third of its windows are
+drawn as under a dark GTK theme, which colours the window round the cells). The clients place their mines themselves, so a replay with the same
 seed makes the same kinds of cases on other mine layouts. Each case is written as
 
 - ``DIR/<name>.png``: the whole 1280x1024 Xvfb screen (mss, BGR, written with OpenCV);
@@ -225,6 +226,8 @@ def draw_gnome_mines(rng: random.Random) -> dict:
         "offscreen": rng.random() < 0.08,
         "offscreen_side": rng.choice(["left", "right", "top", "bottom"]),
         "offscreen_cells": round(rng.uniform(0.3, 4.0), 2),
+        # The desktop's theme colours the window round the cells: a third are drawn as under a dark one.
+        "gtk_theme": "Adwaita:dark" if rng.random() < 1 / 3 else None,
     }
     return plan
 
@@ -398,8 +401,10 @@ def make_gnome_mines_case(plan: dict, rng: random.Random, screen) -> Case:
     rows, cols, mines = GM_LEVELS[plan["level"]]
     want = tuple(plan["window"])
     meta = {"client": "gnome-mines", "level": plan["level"], "rows": rows, "cols": cols, "mines": mines,
-            "window_requested": list(want), "resized_from": plan["resized_from"]}
-    with start_gnome_mines(level=plan["level"], window_size=tuple(plan["resized_from"] or want)) as client:
+            "window_requested": list(want), "resized_from": plan["resized_from"],
+            "gtk_theme": plan["gtk_theme"] or os.environ.get("GTK_THEME")}
+    with start_gnome_mines(level=plan["level"], window_size=tuple(plan["resized_from"] or want),
+                           gtk_theme=plan["gtk_theme"]) as client:
         if plan["resized_from"]:
             _configure(client.window, width=want[0], height=want[1])
             _wait_geometry(client, lambda rect: (rect.width, rect.height) == want)

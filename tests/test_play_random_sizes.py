@@ -52,6 +52,26 @@ def test_play_at_a_random_window_size(level, window, tmp_path):
         raise AssertionError(f"seed {SEED}, {level} in a {window[0]}x{window[1]} window: {exc}") from exc
 
 
+# A dark desktop (GNOME's and Ubuntu's dark style) draws gnome-mines' window, round its cells, in dark
+# grey: no picture of the skin fitted, the board was refused (taken for xbomb's). One level and window
+# drawn at random with the others.
+DARK = (RNG.choice(list(SMALLEST)),)
+DARK += ((RNG.randint(SMALLEST[DARK[0]][0], 1270), RNG.randint(SMALLEST[DARK[0]][1], 1010)),)
+print(f"tests/test_play_random_sizes.py: under a dark theme: {DARK}")
+
+
+def test_play_under_a_dark_desktop_theme(tmp_path):
+    level, window = DARK
+    games = 3
+    with VirtualDisplay():
+        with start_client("gnome-mines", level=level, window_size=window, gtk_theme="Adwaita:dark") as client:
+            report = play_in_child(client, "gnome-mines", games, tmp_path)
+    try:
+        check(report, games)
+    except AssertionError as exc:
+        raise AssertionError(f"seed {SEED}, {level} in a {window[0]}x{window[1]} window, dark theme: {exc}") from exc
+
+
 def test_board_cut_by_its_default_window_is_refused_quickly(tmp_path):
     """gnome-mines --big opens a 610x460 window that shows only 12x20 of the 16x30 board: play must say
     so and stop, not play the part it sees (it once found no board and waited with no output)."""

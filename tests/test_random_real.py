@@ -1,7 +1,8 @@
 """The board reader on real screenshots drawn at random on every run, with their truth from the game.
 
 Each run draws a fresh seed (printed, and in every assertion message): window sizes, levels, device
-scales, how far each game is played, flags, where the pointer rests (see ``tests/random_cases.py``),
+scales, how far each game is played, flags, where the pointer rests, a light or a dark desktop theme
+(see ``tests/random_cases.py``),
 so the reader is judged on cases nobody tuned it for. Replay a run's draws with
 ``SCREENBOT_RANDOM_SEED=<seed>`` (the clients deal other mines on a replay, the same kinds of cases).
 
@@ -120,6 +121,8 @@ def _describe(json_path: Path) -> str:
     meta = json.loads(json_path.read_text(encoding="utf-8"))
     if meta["client"] == "gnome-mines":
         size = f"{meta['level']} in a {meta['window'][2]}x{meta['window'][3]} window"
+        if meta.get("gtk_theme"):
+            size += f" (GTK theme {meta['gtk_theme']})"
     else:
         size = f"{meta['rows']}x{meta['cols']} at scale {meta['scale']}"
     pointer = meta["pointer"]

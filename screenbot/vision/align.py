@@ -20,6 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .cells import board_inside, cell_images, distinct, squared_distances
+from .background import as_skin_background
 from ..geometry import Lattice
 from .skins import CANONICAL, Skin, TemplateBank, soften
 
@@ -31,6 +32,7 @@ MAX_CLIMB = 4  # rounds of the joint look at the eight neighbouring origins
 def refine(frame: np.ndarray, skin: Skin, board: Lattice, reach: tuple[float, float] = (1.0, 1.0)) -> Lattice:
     """Nudge the origin (one axis at a time, up to ``reach`` frame pixels, then both at once, then by
     half a pixel) to the best template fit."""
+    frame = as_skin_background(frame, board, skin)
     rows = sample_lines(board.rows, board.cols)
     bank = skin.bank(board.pitch)
     cols = sample_lines(board.cols, board.rows)

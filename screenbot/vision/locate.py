@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import BoardNotFoundError
 from ..geometry import Lattice, Rect
 from .align import refine
+from .background import as_skin_background
 from .cells import cell_images, match_cells
 from .skins import CANONICAL, CLASSIC, HOW_TO_TEACH, OUTSIDE, Skin, check_skin_name
 from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
@@ -317,18 +318,20 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
         return Found(grid, None, 0.0, "it runs into the edge of the picture (partly off screen)")
     best: tuple[float, Lattice] | None = None
     blank = ""  # a skin whose every placement reads as a blank area
-    quick = sorted(((_quick_match(frame, placements[s.name][0], s), s) for s in skins if placements[s.name]),
+    # Each skin judges the board as its pictures show it: on their background (``background``).
+    seen = {s.name: as_skin_background(frame, placements[s.name][0], s) for s in skins if placements[s.name]}
+    quick = sorted(((_quick_match(seen[s.name], placements[s.name][0], s), s) for s in skins if placements[s.name]),
                    key=lambda q: -q[0])
     for first_look, skin in quick:
         if first_look < quick[0][0] - QUICK_MARGIN:
             break  # far behind the best skin before alignment: alignment does not make up that much
         for placed in placements[skin.name]:
-            refined = refine(frame, skin, placed, (ALIGN_REACH, ALIGN_REACH))
+            refined = refine(seen[skin.name], skin, placed, (ALIGN_REACH, ALIGN_REACH))
             # Boxes placed line by line from the faces are judged where they were placed too: the few
             # lines that judge a nudge can favour one that fits them and misplaces the rest (two
             # lower rows of a GTK board moved every row a pixel down).
             for lattice in [refined] + ([placed] if not placed.straight and placed != refined else []):
-                scores, chars = _cell_scores(frame, lattice, skin)
+                scores, chars = _cell_scores(seen[skin.name], lattice, skin)
                 if blank_area(chars.reshape(lattice.rows, lattice.cols)):
                     # No game shows a board with no room for a mine (``plausible``): a skin whose opened
                     # cells look like another client's covered ones (sgt-mines' like a Tk clone's 1 px
@@ -347,7 +350,7 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
         return Found(grid, None, best[0] if best else 0.0, why, unmatched=True)
     score, lattice = best
     skin = next(s for s in skins if s.name == lattice.skin)
-    whole, going_on = grow(frame, lattice, skin)
+    whole, going_on = grow(seen[skin.name], lattice, skin)
     if going_on:
         return Found(grid, None, score, f"cells of {skin.name} go on past its {' and '.join(going_on)} side: only "
                                         f"part of the board was found", round_it=True, skin=skin.name)
@@ -359,15 +362,17 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
         if rect.left < EDGE_MARGIN or rect.top < EDGE_MARGIN or rect.right > width - EDGE_MARGIN or rect.bottom > height - EDGE_MARGIN:
             return Found(grid, None, score, "its cells go on to the edge of the picture (partly off screen)", round_it=True,
                          skin=skin.name)
-        lattice = refine(frame, skin, whole, (1.0, 1.0))
-        score = float(_cell_scores(frame, lattice, skin)[0].mean())
+        on_it = as_skin_background(frame, whole, skin)
+        lattice = refine(on_it, skin, whole, (1.0, 1.0))
+        score = float(_cell_scores(on_it, lattice, skin)[0].mean())
         if score < SKIN_MATCH:
             return Found(grid, None, score, f"grown over the cells past its sides, it matches {skin.name} poorly ({score:.2f})",
                          round_it=True, skin=skin.name)
+    # What lies past the board is compared with its cells as the picture shows both.
     edges = _edge_refusal(frame, lattice)
     if edges:
         return Found(grid, None, score, edges, round_it=True, skin=skin.name)
-    over = sides_drawn_over(frame, lattice, skin)
+    over = sides_drawn_over(as_skin_background(frame, lattice, skin), lattice, skin)
     if over:
         return Found(grid, None, score, f"its {' and '.join(over)} line of cells is partly hidden along its length "
                                         f"(a window's border or another window drawn over it): its cells cannot be read",

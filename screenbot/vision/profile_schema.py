@@ -48,6 +48,7 @@ SCHEMA: dict[str, Any] = {
         "win_requires_all_flags": {"anyOf": [{"type": "boolean"}, {"const": "unknown"}]},
         "win_requires_all_open": {"type": "boolean"},
         "hover_highlight": {"type": "boolean"},
+        "cells_on_background": {"type": "boolean"},
         "pauses_on_focus_loss": {"type": "boolean"},
         "question_marks": {"type": "boolean"},
         "launch": {"type": "object"},

@@ -21,6 +21,7 @@ from solver.board import COVERED, NUMBERS, UNREAD, Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
 from .cells import CellMatches, board_inside, cell_images, match_cells, pattern_states, shifted_cell_images
+from .background import as_skin_background
 from .detail import detail_mismatches
 from .glyph import judge_weak_by_glyph
 from .lookalikes import between_lookalikes, judge_lookalikes
@@ -138,6 +139,7 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
         )
     if skin.family:
         return _judged_by_structure(frame, lattice)
+    frame = as_skin_background(frame, lattice, skin)
     cells = cell_images(frame, lattice)
     bank = skin.bank(lattice.pitch)
     matches = match_cells(cells, bank)

@@ -114,6 +114,9 @@ class TemplateBank:
     char_order: tuple[str, ...]  # distinct chars; ``group`` maps each row to its index here
     group: np.ndarray  # (T,) int
     starts: np.ndarray  # (len(char_order),) first row of each char
+    # For a skin whose cells lie on their window's background (``background``; None for any other):
+    background: np.ndarray | None = None  # (3,) BGR: that background, as the pictures show it
+    rims: np.ndarray | None = None  # (colours, 3) BGR: every colour common on the pictures' rims
 
 
 def pitch_distance(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -142,7 +145,23 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
     group = np.array([order.index(c) for c in chars])
     # Rows are sorted by char, so each char's rows are contiguous: ``starts`` feeds np.minimum.reduceat.
     starts = np.searchsorted(group, np.arange(len(order)))
-    return TemplateBank(chars, vectors, pictures, order, group, starts)
+    background, rims = _background(pictures) if skin.profile.get("cells_on_background") else (None, None)
+    return TemplateBank(chars, vectors, pictures, order, group, starts, background, rims)
+
+
+def _background(pictures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The colour most of the pictures' outermost pixels have (the background their cells lie on), and
+    every colour on at least RIM_COMMON of them."""
+    ring = np.concatenate([pictures[:, 0], pictures[:, -1], pictures[:, :, 0], pictures[:, :, -1]], axis=1)
+    colours, counts = np.unique(ring.reshape(-1, 3), axis=0, return_counts=True)
+    background = colours[np.argmax(counts)].astype(np.float32)
+    rims = colours[counts >= RIM_COMMON * counts.sum()].astype(np.float32)
+    background.flags.writeable = rims.flags.writeable = False
+    return background, rims
+
+
+# Share of the pictures' outermost pixels a colour must have to count as one their rims show.
+RIM_COMMON = 0.01
 
 
 # Two pictures of one state are the same look when the middles of their canonical cells differ by

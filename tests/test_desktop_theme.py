@@ -1,0 +1,56 @@
+"""gnome-mines under a dark desktop theme: the same cells on a window the theme draws dark grey.
+
+The skin's pictures were taken under the light theme, background round each cell included; under
+Adwaita's dark variant (what GNOME's and Ubuntu's dark style give a GTK 3 window) no picture fitted,
+and every board was refused (taken for xbomb's). ``vision.background`` reads such a board as the
+pictures show it. The screenshots are real (``tests/random_cases`` under ``GTK_THEME=Adwaita:dark``,
+truth from the game, not the reader); every one was refused before. Cases drawn at random on every
+run are in ``tests/test_random_real.py`` (a third of its gnome-mines windows are dark) and
+``tests/test_play_random_sizes.py`` (games played under the dark theme).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from solver.board import parse_board
+
+from screenbot.commands.screenshot import read_screenshot
+from screenbot.labelled_shots import load_shots
+from screenbot.vision import load_skins
+from screenbot.vision.background import as_skin_background
+
+pytestmark = pytest.mark.integration
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+DARK = sorted((FIXTURES / "themes").glob("*.png"))
+
+
+@pytest.mark.parametrize("png", DARK, ids=[p.stem for p in DARK])
+def test_gnome_mines_under_a_dark_theme_is_read_as_the_game_shows_it(png):
+    import cv2
+
+    meta = json.loads(png.with_suffix(".json").read_text(encoding="utf-8"))
+    assert meta["gtk_theme"] == "Adwaita:dark"
+    truth = parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto")
+    assert not isinstance(reading, int), said.getvalue()
+    assert reading.lattice.skin == "gnome-mines"
+    assert list(reading.board.grid) == list(truth.grid)
+
+
+def test_boards_in_the_theme_the_pictures_were_taken_in_are_left_as_they_are():
+    """Every labelled gnome-mines screenshot (light theme) is read on its own pixels: nothing repainted."""
+    skins = load_skins()
+    shots = [s for s in load_shots(FIXTURES / "screens") if s.client == "gnome-mines"]
+    assert len(shots) > 20
+    for shot in shots:
+        frame = shot.image()
+        assert as_skin_background(frame, shot.lattice, skins["gnome-mines"]) is frame, shot.name
