@@ -104,7 +104,35 @@ def _shown(frame: np.ndarray, lattice: Lattice, rims: np.ndarray) -> np.ndarray 
     if not foreign.any():
         return None
     commonest = np.flatnonzero(foreign)[np.argmax(counts[foreign])]
-    return colours[commonest].astype(np.float32) if counts[commonest] >= GAP_SHARE * counts.sum() else None
+    if counts[commonest] < GAP_SHARE * counts.sum():
+        return None
+    shown = colours[commonest].astype(np.float32)
+    # And it is the window's: the margin round the board is that colour too. (The live hint overlay's
+    # marks, drawn round covered cells, are no background: the margin does not show them.)
+    margin = _margin(frame, rect)
+    if margin is None or np.abs(np.median(margin, axis=0) - shown).max() > NEAR:
+        return None
+    return shown
+
+
+def _margin(frame: np.ndarray, rect: Rect) -> np.ndarray | None:
+    """The pixels (n, 3) MARGIN_FROM to MARGIN_TO pixels outside ``rect``, on each side the picture
+    shows that far; None where it shows none."""
+    height, width = frame.shape[:2]
+    near, far = MARGIN_FROM, MARGIN_TO
+    top, bottom, left, right = rect.top - far, rect.bottom + far, rect.left - far, rect.right + far
+    across, down = slice(max(0, left), min(width, right)), slice(max(0, top), min(height, bottom))
+    parts = [frame[top : rect.top - near, across] if top >= 0 else None,
+             frame[rect.bottom + near : bottom, across] if bottom <= height else None,
+             frame[down, left : rect.left - near] if left >= 0 else None,
+             frame[down, rect.right + near : right] if right <= width else None]
+    pixels = [part.reshape(-1, 3) for part in parts if part is not None and part.size]
+    return np.concatenate(pixels).astype(np.float32) if pixels else None
+
+
+# The band round a board where its window's background shows (gnome-mines' margin is wider).
+MARGIN_FROM = 2
+MARGIN_TO = 6
 
 
 def _spread(edges: tuple[float, ...]) -> tuple[float, ...]:
