@@ -9,9 +9,9 @@ A skin says so in its profile (``cells_on_background``). Its board is then read 
 pictures would show it: where the lines between its cells show a colour the pictures' rims never
 show, that is the board's background, and each pixel of a cell's rim that is a mix of it and the
 cell's face (its middle's median: a rounded face's antialiased edge is such a mix) is mixed again, by
-the same share, with the pictures' background. Only rims: a number's dark strokes in the middle of a
-cell may be as dark as a dark background. Under the theme the pictures were taken in, the frame is
-left as it is.
+the same share, with the pictures' background. Only rims, and only what joins the lines between the
+cells: a number's or a flag's dark strokes may be as dark as a dark background. Under the theme the
+pictures were taken in, the frame is left as it is.
 """
 
 from __future__ import annotations
@@ -76,9 +76,16 @@ def as_skin_background(frame: np.ndarray, lattice: Lattice, skin: Skin) -> np.nd
     share = np.clip(((pixels - shown) * towards).sum(axis=1) / np.maximum(span, 1.0), 0.0, 1.0)
     mixed = shown + share[:, None] * towards
     on_line = (np.abs(pixels - mixed).max(axis=1) <= NEAR) & (span > NEAR * NEAR)
-    again = bank.background + share[on_line, None] * (face[on_line] - bank.background)
+    # Only what joins the lines between the cells: a mark's ink inside a face (gnome-mines' flag and
+    # digits, as dark as a dark background, a small cell's reaching into its rim) is no background.
+    mask = np.zeros(rim.shape, dtype=np.uint8)
+    mask[at_y[on_line], at_x[on_line]] = 1
+    _, parts = cv2.connectedComponents(mask, connectivity=8)
+    by_edge = (np.minimum(x_in, px - x_in) < 1)[None, :] | (np.minimum(y_in, py - y_in) < 1)[:, None]
+    joined = np.isin(parts[at_y, at_x], np.unique(parts[(mask == 1) & by_edge])) & on_line
+    again = bank.background + share[joined, None] * (face[joined] - bank.background)
     painted = frame.copy()
-    painted[area.top - pad + at_y[on_line], area.left - pad + at_x[on_line]] = np.clip(np.round(again), 0, 255).astype(frame.dtype)
+    painted[area.top - pad + at_y[joined], area.left - pad + at_x[joined]] = np.clip(np.round(again), 0, 255).astype(frame.dtype)
     return painted
 
 
