@@ -114,10 +114,11 @@ def _shown(frame: np.ndarray, lattice: Lattice, rims: np.ndarray) -> np.ndarray 
     if counts[commonest] < GAP_SHARE * counts.sum():
         return None
     shown = colours[commonest].astype(np.float32)
-    # And it is the window's: the margin round the board is that colour too. (The live hint overlay's
-    # marks, drawn round covered cells, are no background: the margin does not show them.)
+    # And it is the window's: the margin round the board, where the picture shows it, is that colour
+    # too. (The live hint overlay's marks, drawn round covered cells, are no background: the margin
+    # does not show them. `play` captures the board with 2 px round it: no margin to see.)
     margin = _margin(frame, rect)
-    if margin is None or np.abs(np.median(margin, axis=0) - shown).max() > NEAR:
+    if margin is not None and np.abs(np.median(margin, axis=0) - shown).max() > NEAR:
         return None
     return shown
 
