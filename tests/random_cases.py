@@ -6,8 +6,9 @@ nobody tuned for.
 Every case is drawn from ``random.Random(seed)`` (without ``--seed`` a fresh seed is drawn from the
 system and printed): the client, its window size or device scale, how far the game is played, the
 flags, where the pointer rests, and for gnome-mines the desktop's theme (a third of its windows are
-drawn as under a dark GTK theme, which colours the window round the cells). The clients place their mines themselves, so a replay with the same
-seed makes the same kinds of cases on other mine layouts. Each case is written as
+drawn as under a dark GTK theme, which colours the window round the cells). The clients place their
+mines themselves, so a replay with the same seed makes the same kinds of cases on other mine
+layouts. Each case is written as
 
 - ``DIR/<name>.png``: the whole 1280x1024 Xvfb screen (mss, BGR, written with OpenCV);
 - ``DIR/<name>.txt``: the true board in the board text format (``mines: N`` first), only when the
