@@ -1,7 +1,7 @@
 """gnome-mines under a dark desktop theme: the same cells on a window the theme draws dark grey.
 
 The skin's pictures were taken under the light theme, background round each cell included; under
-Adwaita's dark variant (what GNOME's and Ubuntu's dark style give a GTK 3 window) no picture fitted,
+Adwaita's dark variant (what GNOME's dark style gives a GTK 3 window) no picture fitted,
 and every board was refused (taken for xbomb's). ``vision.background`` reads such a board as the
 pictures show it. The screenshots are real (``tests/random_cases`` under ``GTK_THEME=Adwaita:dark``,
 truth from the game, not the reader); every one was refused before. Cases drawn at random on every
