@@ -2,11 +2,15 @@
 nobody tuned for.
 
     python3 -m tests.random_cases --out DIR [--n N] [--seed S] [--client gnome-mines|react]
+                                  [--tile-theme classic|default]
 
 Every case is drawn from ``random.Random(seed)`` (without ``--seed`` a fresh seed is drawn from the
 system and printed): the client, its window size or device scale, how far the game is played, the
 flags, where the pointer rests, and for gnome-mines the desktop's theme (a third of its windows are
-drawn as under a dark GTK theme, which colours the window round the cells). The clients place their
+drawn as under a dark GTK theme, which colours the window round the cells) and the game's own tile
+theme (a quarter in its "classic" or "default" theme instead of "bgcolors", its default: these draw
+their opened cells, numbers and icons otherwise, and after a loss dim every covered tile and give
+the opened cells another grey, which the truth takes into account). The clients place their
 mines themselves, so a replay with the same seed makes the same kinds of cases on other mine
 layouts. Each case is written as
 
@@ -61,10 +65,9 @@ SCREEN = (1280, 1024)
 CLIENTS = ("gnome-mines", "react")
 # rows, cols, mines of the three levels (gnome-mines' own flags: --small, --medium, --big).
 GM_LEVELS = {"small": (8, 8, 10), "medium": (16, 16, 40), "big": (16, 30, 99)}
-# gnome-mines' exploded mine is a red icon (4-21% of the cell); an 8 is drawn on red (60-77%).
-GM_EXPLODED_RED = (0.04, 0.4)
 GM_TRUTH = ("rules: the game played on to a loss, every mine on screen, numbers computed from the mines; "
-            "covered = the same picture as on the fresh board")
+            "covered = the same picture as on the fresh board (or, after a loss in the classic and plain tile "
+            "themes, one flat colour)")
 RM_TRUTH = "page state: React state read through DevTools just before and just after the screenshot"
 ATTEMPTS = 4  # draws of one case before giving up (a won game, a failed truth check)
 
@@ -229,6 +232,9 @@ def draw_gnome_mines(rng: random.Random) -> dict:
         "offscreen_cells": round(rng.uniform(0.3, 4.0), 2),
         # The desktop's theme colours the window round the cells: a third are drawn as under a dark one.
         "gtk_theme": "Adwaita:dark" if rng.random() < 1 / 3 else None,
+        # The game's own tile theme (its Appearance dialog): three in four keep its default, bgcolors; the
+        # others are refused (no skin has their pictures), never misread.
+        "tile_theme": rng.choice([None] * 6 + ["classic", "default"]),
     }
     return plan
 
@@ -236,15 +242,15 @@ def draw_gnome_mines(rng: random.Random) -> dict:
 class _GnomeMinesGame:
     """One gnome-mines client with the session machinery of ``lab.shots`` around it."""
 
-    def __init__(self, client, screen, rows: int, cols: int, mines: int) -> None:
-        from lab.shots.sessions import Session
+    def __init__(self, client, screen, rows: int, cols: int, mines: int, tile_theme: str | None = None) -> None:
+        from lab.shots.sessions import Session, gnome_mines_exploded
 
         self.client, self.screen = client, screen
         self.rows, self.cols, self.mines = rows, cols, mines
         # ``settle`` after each pointer move or click is short because every frame used is taken by
         # _stable_grab, and every click is checked to have changed its cell.
         self.session = Session(client, None, screen, settle=0.12,  # type: ignore[arg-type]
-                               exploded_red_fraction=GM_EXPLODED_RED[0], exploded_red_limit=GM_EXPLODED_RED[1])
+                               **gnome_mines_exploded(tile_theme))
         self.look = None
         self.flagged: set[tuple[int, int]] = set()
         self.questioned: set[tuple[int, int]] = set()
@@ -265,10 +271,7 @@ class _GnomeMinesGame:
                 if (r, c) not in exclude and self.look.is_covered(cells[r, c], r, c)]
 
     def exploded(self, frame, r: int, c: int) -> bool:
-        rect = self.session.lattice.cell_rect(r, c)
-        cell = frame[rect.top : rect.bottom, rect.left : rect.right].astype(np.int16)
-        red = (cell[:, :, 2] > 180) & (cell[:, :, 1] < 90) & (cell[:, :, 0] < 90)
-        return GM_EXPLODED_RED[0] < red.mean() <= GM_EXPLODED_RED[1]
+        return self.session.exploded(frame, r, c)
 
     def click(self, r: int, c: int, button: int = 1) -> np.ndarray:
         """Click the cell and return the frame once the client has redrawn it. A stable picture alone
@@ -403,13 +406,13 @@ def make_gnome_mines_case(plan: dict, rng: random.Random, screen) -> Case:
     want = tuple(plan["window"])
     meta = {"client": "gnome-mines", "level": plan["level"], "rows": rows, "cols": cols, "mines": mines,
             "window_requested": list(want), "resized_from": plan["resized_from"],
-            "gtk_theme": plan["gtk_theme"] or os.environ.get("GTK_THEME")}
+            "gtk_theme": plan["gtk_theme"] or os.environ.get("GTK_THEME"), "tile_theme": plan["tile_theme"]}
     with start_gnome_mines(level=plan["level"], window_size=tuple(plan["resized_from"] or want),
-                           gtk_theme=plan["gtk_theme"]) as client:
+                           gtk_theme=plan["gtk_theme"], theme=plan["tile_theme"]) as client:
         if plan["resized_from"]:
             _configure(client.window, width=want[0], height=want[1])
             _wait_geometry(client, lambda rect: (rect.width, rect.height) == want)
-        game = _GnomeMinesGame(client, screen, rows, cols, mines)
+        game = _GnomeMinesGame(client, screen, rows, cols, mines, plan["tile_theme"])
         session = game.session
         session.away()
         fresh = game.frame()
@@ -468,7 +471,7 @@ def make_gnome_mines_case(plan: dict, rng: random.Random, screen) -> Case:
             questions, look.question = look.question, {}
             try:
                 lost = label_final(final, before, lattice, look, outcome="lost", flagged=frozenset(game.flagged),
-                                   last_click=last_click, starts=session.starts, inset=session.inset)
+                                   last_click=last_click, starts=session.starts, inset=session.inset, mine_total=mines)
             except TruthCheckError as exc:
                 raise DiscardCase(f"the lost board failed the rules check: {exc}",
                                   {"final": final, "before": before, "fresh": fresh}) from None
@@ -805,10 +808,11 @@ REACT_VIEWPORT_JS = """
 
 
 def generate(out: Path, n: int, seed: int, client: str = "gnome-mines", report=print,
-             discarded: Path | None = None) -> list[Path]:
+             discarded: Path | None = None, tile_theme: str | None = None) -> list[Path]:
     """Make ``n`` cases of ``client`` into ``out`` (a new virtual display is started and stopped);
     returns the JSON paths. Raises RuntimeError when a case cannot be made in ATTEMPTS draws. The
-    frames of discarded draws go to ``discarded`` when given (to see why a check failed)."""
+    frames of discarded draws go to ``discarded`` when given (to see why a check failed).
+    ``tile_theme``: every gnome-mines case in that tile theme (the other draws as they come)."""
     if client not in CLIENTS:
         raise ValueError(f"client must be one of {', '.join(CLIENTS)}, not {client!r}")
     from screenbot.capture import MssScreen
@@ -828,6 +832,8 @@ def generate(out: Path, n: int, seed: int, client: str = "gnome-mines", report=p
                 errors = []
                 for attempt in range(ATTEMPTS):
                     plan = draw_gnome_mines(rng) if client == "gnome-mines" else draw_react(rng)
+                    if tile_theme is not None and client == "gnome-mines":
+                        plan["tile_theme"] = tile_theme
                     draw = f"{'gm' if client == 'gnome-mines' else 'rm'}-{index:03d}-draw{attempt + 1}"
                     started = time.monotonic()
                     try:
@@ -907,6 +913,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--client", choices=CLIENTS, default="gnome-mines")
     parser.add_argument("-v", "--verbose", action="store_true", help="log why draws are discarded")
     parser.add_argument("--discarded", type=Path, help="folder for the frames of discarded draws (why a check failed)")
+    parser.add_argument("--tile-theme", choices=["classic", "default"],
+                        help="gnome-mines: every window in this tile theme of the game (default: drawn, mostly its default)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
@@ -918,7 +926,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     try:
         paths = generate(args.out, args.n, seed, args.client, report=lambda line: print(line, flush=True),
-                         discarded=args.discarded)
+                         discarded=args.discarded, tile_theme=args.tile_theme)
     except RuntimeError as exc:
         print(f"random_cases: {exc}", file=sys.stderr)
         return 1

@@ -1,5 +1,5 @@
 """What the capture sessions rely on to label real games: the gnome-mines custom page gives the mine
-count asked for, and an 8 (drawn on red) is not taken for the exploded mine (a red icon)."""
+count asked for, and no number (an 8 is drawn on red) is taken for the exploded mine (a red icon)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from lab.shots.recipes import GNOME_MINES_RED_LIMIT
-from lab.shots.sessions import Session, _desktop_outcome
+from lab.shots.sessions import Session, gnome_mines_exploded
 from screenbot.desktop.clients import _custom_percent_to_type
 from screenbot.geometry import Lattice
 from screenbot.vision.skins import TEMPLATES_DIR
@@ -28,25 +27,23 @@ def test_custom_page_percent_is_typed_only_where_the_page_would_lose_the_count(b
         assert round(percent * cols * rows / 100) == mines
 
 
-def _gnome_mines_pictures(state: str) -> list:
+@pytest.mark.integration
+def test_only_the_exploded_mine_ends_a_game_as_lost():
+    """Every picture an opening click can show in gnome-mines' default theme: an 8 is drawn on red, the
+    exploded mine is a red icon on grey."""
     import cv2
 
-    return [(p, cv2.imread(str(p))) for p in sorted((TEMPLATES_DIR / "gnome-mines" / "cells").glob(f"{state}-*.png"))]
-
-
-@pytest.mark.integration
-@pytest.mark.parametrize("state", ["8", "7", "exploded"])
-def test_an_eight_is_not_the_exploded_mine(state):
-    pictures = _gnome_mines_pictures(state)
-    assert pictures, f"no gnome-mines {state} template"
-    for path, picture in pictures:
+    pictures = [(path, path.stem.split("-")[0]) for path in sorted((TEMPLATES_DIR / "gnome-mines" / "cells").glob("*.png"))]
+    pictures = [(path, state) for path, state in pictures if state in {*"12345678", "exploded"}]
+    assert {state for _, state in pictures} >= {*"12345678", "exploded"}
+    for path, state in pictures:
+        picture = cv2.imread(str(path))
         h, w = picture.shape[:2]
         frame = np.full((h * 3, w * 3, 3), 245, dtype=np.uint8)
         frame[h : 2 * h, w : 2 * w] = picture
         session = Session(None, Lattice("gnome-mines", (w, h), (w, h), 1, 1), None,  # type: ignore[arg-type]
-                          exploded_red_fraction=0.04, exploded_red_limit=GNOME_MINES_RED_LIMIT)
-        outcome = _desktop_outcome(session, None, frame, frame, (0, 0), None)  # type: ignore[arg-type]
-        assert outcome == ("lost" if state == "exploded" else None), path.name
+                          **gnome_mines_exploded(None))
+        assert session.exploded(frame, 0, 0) == (state == "exploded"), path.name
 
 
 @pytest.mark.e2e

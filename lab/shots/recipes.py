@@ -27,6 +27,7 @@ from .sessions import (
     LabelledShot,
     Session,
     click_at,
+    gnome_mines_exploded,
     gnome_mines_lattice,
     move_pointer,
     play_desktop_game,
@@ -35,11 +36,6 @@ from .sessions import (
 )
 
 log = logging.getLogger(__name__)
-
-# gnome-mines' exploded mine is a red icon on grey (4-21% of the cell red, by cell size); an 8 is a
-# dark digit on red (60-77%): more red than this is an 8, not a loss.
-GNOME_MINES_RED_LIMIT = 0.4
-
 
 @dataclass(frozen=True, slots=True)
 class Recipe:
@@ -190,8 +186,8 @@ def _gnome_mines(recipe: Recipe, screen: MssScreen, rng: random.Random) -> list[
     else:
         cols, rows, mines = GNOME_MINES_LEVELS[options["level"]]
     with start_gnome_mines(**options) as client:
-        session = Session(client, None, screen, exploded_red_fraction=0.04,  # type: ignore[arg-type]
-                          exploded_red_limit=GNOME_MINES_RED_LIMIT)
+        session = Session(client, None, screen, **gnome_mines_exploded(options.get("theme")),  # type: ignore[arg-type]
+                          mines=mines if mines is not None else options["custom"][2])
         session.away()
         fresh = session.frame()
         session.lattice, session.starts = gnome_mines_lattice(fresh, client, rows, cols)
@@ -336,8 +332,8 @@ class _DenseGames:
         cols, rows, _ = self.options["custom"]
         if self.session is None:
             client = start_gnome_mines(**self.options)
-            self.session = Session(client, None, self.screen, exploded_red_fraction=0.04,  # type: ignore[arg-type]
-                                   exploded_red_limit=GNOME_MINES_RED_LIMIT)
+            self.session = Session(client, None, self.screen, **gnome_mines_exploded(self.options.get("theme")),  # type: ignore[arg-type]
+                                   mines=self.options["custom"][2])
             if self.resize:
                 _resize_window(client, self.resize)
             self.session.away()

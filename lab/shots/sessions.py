@@ -97,7 +97,12 @@ class Session:
     # ... and the share above which the red is something else: gnome-mines draws an 8 on a red
     # background (#FF323C, 60-77% of the cell), which must not end the game as a loss.
     exploded_red_limit: float = 1.0
+    # The colour of that paint: gnome-mines' classic theme draws its exploded mine as a yellow star
+    # (about 3% of a 46 px cell, an orange dot at 23 px; its 3s and flags are red), so that is what
+    # ends a game there.
+    exploded_ink: str = "red"
     dismiss_win: Callable[[], None] | None = None  # closes the client's "you won" dialog
+    mines: int | None = None  # the mine total, where known: it settles flags a loss leaves in doubt
     # Exact cell starts (columns, rows) when the client's layout is uneven; None: the lattice's.
     starts: tuple[list[int], list[int]] | None = None
     # Share of the pitch left out on each side when comparing pictures: GTK moves borders by a pixel
@@ -107,6 +112,20 @@ class Session:
 
     def frame(self) -> np.ndarray:
         return self.screen.grab()
+
+    def exploded(self, frame: np.ndarray, r: int, c: int) -> bool:
+        """Whether cell (r, c) of ``frame`` shows the exploded mine (see ``exploded_red_fraction``)."""
+        import cv2
+
+        rect = self.lattice.cell_rect(r, c)
+        cell = frame[rect.top : rect.bottom, rect.left : rect.right]
+        if self.exploded_ink == "yellow":  # yellow to orange, strong (a pale yellow 7 is not)
+            hsv = cv2.cvtColor(cell, cv2.COLOR_BGR2HSV)
+            ink = (hsv[:, :, 0] >= 12) & (hsv[:, :, 0] <= 35) & (hsv[:, :, 1] > 180) & (hsv[:, :, 2] > 130)
+        else:
+            cell = cell.astype(np.int16)
+            ink = (cell[:, :, 2] > 180) & (cell[:, :, 1] < 90) & (cell[:, :, 0] < 90)
+        return bool(self.exploded_red_fraction < ink.mean() <= self.exploded_red_limit)
 
     def window(self) -> tuple[int, int, int, int]:
         return self.client.geometry().as_region()
@@ -166,6 +185,15 @@ def gnome_mines_lattice(frame: np.ndarray, client: ClientWindow, rows: int, cols
     return lattice, ([int(x) for x in xs], [int(y) for y in ys])
 
 
+def gnome_mines_exploded(theme: str | None) -> dict:
+    """The ``Session`` arguments that tell gnome-mines' exploded mine in its tile ``theme`` (None: its
+    default, bgcolors): a red mine icon, 4-21% of the cell by its size, where an 8 is a dark digit on
+    red (60-77%); in the classic theme a yellow star (see ``Session.exploded_ink``)."""
+    if theme == "classic":
+        return {"exploded_red_fraction": 0.01, "exploded_ink": "yellow"}
+    return {"exploded_red_fraction": 0.04, "exploded_red_limit": 0.4}
+
+
 def react_lattice(frame: np.ndarray, page: DevToolsPage, rows: int, cols: int) -> Lattice:
     """Cell rectangles come from the page (CSS px x devicePixelRatio); where the page sits on the
     screen is found by matching the page's own screenshot (``page_on_screen``)."""
@@ -216,8 +244,8 @@ class _DesktopGame:
     def finish(self, prefix: str, outcome: str, final: np.ndarray, before: np.ndarray,
                last_click: tuple[int, int] | None) -> list[LabelledShot]:
         s = self.session
-        final_board = label_final(final, before, s.lattice, self.look, outcome=outcome,
-                                  flagged=frozenset(self.flagged), last_click=last_click, starts=s.starts, inset=s.inset)
+        final_board = label_final(final, before, s.lattice, self.look, outcome=outcome, flagged=frozenset(self.flagged),
+                                  last_click=last_click, starts=s.starts, inset=s.inset, mine_total=s.mines)
         window = s.window()
         shots = [LabelledShot(s.client.client, f"{prefix}-{outcome}", final, s.lattice, final_board, window,
                               (outcome,))]
@@ -351,13 +379,28 @@ def play_desktop_game(
         if outcome == "won":
             return game.finish(prefix, outcome, _after_win(session, after), before, None)
         if outcome:
-            return game.finish(prefix, outcome, after, before, (r, c) if outcome == "lost" else None)
+            # A loss redraws much of the board (every mine; in gnome-mines' classic and plain themes
+            # every covered tile and opened cell too): label it once it is all drawn.
+            return game.finish(prefix, outcome, _settled(session, after), before, (r, c) if outcome == "lost" else None)
         # An opening cascade may uncover a flagged cell (gnome-mines does): it is no longer flagged.
         now = session.cells(after)
         game.flagged = {(fr, fc) for fr, fc in game.flagged if look.is_flag(now[fr, fc], fr, fc)}
         if moves % keep_every == 0:
             game.snapshot(f"move{moves}", "mid-game", frame=after)
     raise TruthCheckError(f"{prefix}: the game did not end within {max_moves} moves")
+
+
+def _settled(session: Session, frame: np.ndarray, timeout: float = 3.0) -> np.ndarray:
+    """The screen once two grabs 0.1 s apart agree (``frame`` is the first), or the last grab after
+    ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = session.frame()
+        if np.array_equal(now, frame):
+            return now
+        frame = now
+    return frame
 
 
 def _after_win(session: Session, frame: np.ndarray) -> np.ndarray:
@@ -375,10 +418,7 @@ def _desktop_outcome(session: Session, look: Looks, after: np.ndarray, before: n
                      clicked: tuple[int, int], game: _DesktopGame) -> str | None:
     """"lost" when the opened cell shows the exploded mine (both desktop clients paint it in red),
     "won" when ``session.won(frame)`` (a client-specific sign, e.g. a dialog) says so, else None."""
-    rect = session.lattice.cell_rect(*clicked)
-    cell = after[rect.top : rect.bottom, rect.left : rect.right].astype(np.int16)
-    red = (cell[:, :, 2] > 180) & (cell[:, :, 1] < 90) & (cell[:, :, 0] < 90)
-    if session.exploded_red_fraction < red.mean() <= session.exploded_red_limit:
+    if session.exploded(after, *clicked):
         return "lost"
     if session.won is not None and session.won(after):
         return "won"
