@@ -89,6 +89,10 @@ class Lattice:
 
     ``face`` is the visible cell square when a client leaves a gap between its cells (the hint overlay
     draws on it); None means the whole pitch box, which is what vision finds.
+
+    ``scale`` is the desktop's scale the client drew the board at: at 200% a GTK program draws its
+    gaps, the round of its tiles and its glyphs twice as large, so a board of 51 px cells looks as one
+    of 25.5 px cells does at 100%, enlarged. A skin's pictures are compared at ``drawn_pitch``.
     """
 
     skin: str
@@ -99,6 +103,7 @@ class Lattice:
     xs: tuple[float, ...] | None = None
     ys: tuple[float, ...] | None = None
     face: tuple[float, float] | None = None
+    scale: float = 1.0
 
     def __post_init__(self) -> None:
         if self.xs is not None and len(self.xs) != self.cols + 1:
@@ -107,11 +112,17 @@ class Lattice:
             raise ValueError(f"ys has {len(self.ys)} values for {self.rows} rows (needs {self.rows + 1})")
 
     @classmethod
-    def from_edges(cls, skin: str, xs: tuple[float, ...], ys: tuple[float, ...]) -> Lattice:
+    def from_edges(cls, skin: str, xs: tuple[float, ...], ys: tuple[float, ...], scale: float = 1.0) -> Lattice:
         """The lattice whose boxes start at ``xs`` / ``ys`` (each with the last box's end appended)."""
         cols, rows = len(xs) - 1, len(ys) - 1
         pitch = ((xs[-1] - xs[0]) / cols, (ys[-1] - ys[0]) / rows)
-        return cls(skin, (xs[0], ys[0]), pitch, rows, cols, tuple(xs), tuple(ys))
+        return cls(skin, (xs[0], ys[0]), pitch, rows, cols, tuple(xs), tuple(ys), scale=scale)
+
+    @property
+    def drawn_pitch(self) -> tuple[float, float]:
+        """The pitch the client drew the cells at before the desktop's ``scale``: what pictures are
+        compared at."""
+        return (self.pitch[0] / self.scale, self.pitch[1] / self.scale)
 
     def col_edges(self) -> tuple[float, ...]:
         """Where each column's box starts, and where the last one ends."""
@@ -130,7 +141,7 @@ class Lattice:
         """The lattice ``to_json`` wrote."""
         xs, ys = data.get("xs"), data.get("ys")
         return cls(data["skin"], tuple(data["origin"]), tuple(data["pitch"]), data["rows"], data["cols"],
-                   None if xs is None else tuple(xs), None if ys is None else tuple(ys))
+                   None if xs is None else tuple(xs), None if ys is None else tuple(ys), scale=float(data.get("scale", 1.0)))
 
     @property
     def straight(self) -> bool:
@@ -221,21 +232,22 @@ class Lattice:
         def whole(edges: tuple[float, ...]) -> tuple[float, ...]:
             return tuple(float(whole_pixel(edge)) for edge in edges)
 
-        return Lattice.from_edges(self.skin, whole(self.col_edges()), whole(self.row_edges()))
+        return Lattice.from_edges(self.skin, whole(self.col_edges()), whole(self.row_edges()), self.scale)
 
     def translated(self, dx: float, dy: float) -> Lattice:
         """The lattice shifted by (dx, dy); ``translated(-left, -top)`` expresses it in a crop of the
         frame whose top-left pixel is (left, top)."""
         return Lattice(self.skin, (self.origin[0] + dx, self.origin[1] + dy), self.pitch, self.rows, self.cols,
                        None if self.xs is None else tuple(x + dx for x in self.xs),
-                       None if self.ys is None else tuple(y + dy for y in self.ys), self.face)
+                       None if self.ys is None else tuple(y + dy for y in self.ys), self.face, self.scale)
 
     def block(self, row: int, col: int, rows: int, cols: int) -> Lattice:
         """The lattice of the cells in rows row..row+rows-1 and columns col..col+cols-1."""
         if self.straight:
             origin = (self.origin[0] + col * self.pitch[0], self.origin[1] + row * self.pitch[1])
-            return Lattice(self.skin, origin, self.pitch, rows, cols)
-        return Lattice.from_edges(self.skin, self.col_edges()[col : col + cols + 1], self.row_edges()[row : row + rows + 1])
+            return Lattice(self.skin, origin, self.pitch, rows, cols, scale=self.scale)
+        return Lattice.from_edges(self.skin, self.col_edges()[col : col + cols + 1], self.row_edges()[row : row + rows + 1],
+                                  self.scale)
 
     def to_json(self) -> dict:
         out = {
@@ -248,4 +260,6 @@ class Lattice:
         if not self.straight:
             out["xs"] = [round(x, 2) for x in self.col_edges()]
             out["ys"] = [round(y, 2) for y in self.row_edges()]
+        if self.scale != 1.0:
+            out["scale"] = self.scale
         return out

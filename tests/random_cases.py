@@ -235,8 +235,20 @@ def draw_gnome_mines(rng: random.Random) -> dict:
         # The game's own tile theme (its Appearance dialog): three in four keep its default, bgcolors; the
         # others are refused (no skin has their pictures), never misread.
         "tile_theme": rng.choice([None] * 6 + ["classic", "default"]),
+        # A sixth of the small and medium boards drawn as on a desktop at 200% (GDK_SCALE=2): gaps,
+        # tiles and glyphs twice as large, in a window (its own pixels) that fits the screen twice over.
+        "desktop_scale": None,
     }
-    return plan
+    return at_desktop_scale(plan, rng) if level != "big" and rng.random() < 1 / 6 else plan
+
+
+def at_desktop_scale(plan: dict, rng: random.Random, scale: int = 2) -> dict:
+    """``plan`` drawn as on a desktop at ``scale`` (x100%): a small or medium board (the expert one does
+    not fit the screen twice over) in a window of its own pixels that does, neither resized nor moved."""
+    part = (SCREEN[0] // scale, SCREEN[1] // scale)
+    level = plan["level"] if plan["level"] != "big" else "medium"
+    window = [rng.randint(min(500, part[0]), part[0]), rng.randint(min(400, part[1]), part[1])]
+    return {**plan, "level": level, "window": window, "resized_from": None, "offscreen": False, "desktop_scale": scale}
 
 
 class _GnomeMinesGame:
@@ -406,9 +418,11 @@ def make_gnome_mines_case(plan: dict, rng: random.Random, screen) -> Case:
     want = tuple(plan["window"])
     meta = {"client": "gnome-mines", "level": plan["level"], "rows": rows, "cols": cols, "mines": mines,
             "window_requested": list(want), "resized_from": plan["resized_from"],
-            "gtk_theme": plan["gtk_theme"] or os.environ.get("GTK_THEME"), "tile_theme": plan["tile_theme"]}
+            "gtk_theme": plan["gtk_theme"] or os.environ.get("GTK_THEME"), "tile_theme": plan["tile_theme"],
+            "desktop_scale": plan["desktop_scale"]}
     with start_gnome_mines(level=plan["level"], window_size=tuple(plan["resized_from"] or want),
-                           gtk_theme=plan["gtk_theme"], theme=plan["tile_theme"]) as client:
+                           gtk_theme=plan["gtk_theme"], theme=plan["tile_theme"],
+                           desktop_scale=plan["desktop_scale"]) as client:
         if plan["resized_from"]:
             _configure(client.window, width=want[0], height=want[1])
             _wait_geometry(client, lambda rect: (rect.width, rect.height) == want)
@@ -422,7 +436,8 @@ def make_gnome_mines_case(plan: dict, rng: random.Random, screen) -> Case:
 
         session.lattice, session.starts = gnome_mines_lattice(fresh, client, rows, cols)
         lattice = session.lattice
-        session.inset = _inset(lattice.pitch)
+        # At a desktop's scale a cell is drawn as at the pitch divided by it, then enlarged.
+        session.inset = _inset([p / (plan["desktop_scale"] or 1) for p in lattice.pitch])
         look = game.look = Looks(session.cells(fresh), strict=_integer_pitch(lattice.pitch))
         state = plan["state"]
         if state == "fresh":
@@ -808,11 +823,13 @@ REACT_VIEWPORT_JS = """
 
 
 def generate(out: Path, n: int, seed: int, client: str = "gnome-mines", report=print,
-             discarded: Path | None = None, tile_theme: str | None = None) -> list[Path]:
+             discarded: Path | None = None, tile_theme: str | None = None,
+             desktop_scale: int | None = None) -> list[Path]:
     """Make ``n`` cases of ``client`` into ``out`` (a new virtual display is started and stopped);
     returns the JSON paths. Raises RuntimeError when a case cannot be made in ATTEMPTS draws. The
     frames of discarded draws go to ``discarded`` when given (to see why a check failed).
-    ``tile_theme``: every gnome-mines case in that tile theme (the other draws as they come)."""
+    ``tile_theme``: every gnome-mines case in that tile theme; ``desktop_scale``: every one drawn as on a
+    desktop at that scale (``at_desktop_scale``); the other draws as they come."""
     if client not in CLIENTS:
         raise ValueError(f"client must be one of {', '.join(CLIENTS)}, not {client!r}")
     from screenbot.capture import MssScreen
@@ -834,6 +851,8 @@ def generate(out: Path, n: int, seed: int, client: str = "gnome-mines", report=p
                     plan = draw_gnome_mines(rng) if client == "gnome-mines" else draw_react(rng)
                     if tile_theme is not None and client == "gnome-mines":
                         plan["tile_theme"] = tile_theme
+                    if desktop_scale is not None and client == "gnome-mines" and plan["desktop_scale"] != desktop_scale:
+                        plan = at_desktop_scale(plan, rng, desktop_scale)
                     draw = f"{'gm' if client == 'gnome-mines' else 'rm'}-{index:03d}-draw{attempt + 1}"
                     started = time.monotonic()
                     try:
@@ -915,6 +934,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--discarded", type=Path, help="folder for the frames of discarded draws (why a check failed)")
     parser.add_argument("--tile-theme", choices=["classic", "default"],
                         help="gnome-mines: every window in this tile theme of the game (default: drawn, mostly its default)")
+    parser.add_argument("--desktop-scale", type=int, choices=[2],
+                        help="gnome-mines: every window as on a desktop at 200%% (GDK_SCALE=2; default: drawn, a sixth of the "
+                             "small and medium boards)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
@@ -926,7 +948,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     try:
         paths = generate(args.out, args.n, seed, args.client, report=lambda line: print(line, flush=True),
-                         discarded=args.discarded, tile_theme=args.tile_theme)
+                         discarded=args.discarded, tile_theme=args.tile_theme, desktop_scale=args.desktop_scale)
     except RuntimeError as exc:
         print(f"random_cases: {exc}", file=sys.stderr)
         return 1

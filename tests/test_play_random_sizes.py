@@ -72,6 +72,29 @@ def test_play_under_a_dark_desktop_theme(tmp_path):
         raise AssertionError(f"seed {SEED}, {level} in a {window[0]}x{window[1]} window, dark theme: {exc}") from exc
 
 
+# A desktop at 200% (GDK_SCALE=2): gnome-mines draws its gaps, tiles and glyphs twice as large, and
+# its numbers, like none of the pictures at the cell size on screen, were played as telling nothing (12
+# games by hand: 2 won). Level (the expert board does not fit the screen twice over), window (in its own
+# pixels) and desktop theme drawn at random with the others.
+_SCALED_LEVEL = RNG.choice(["small", "medium"])
+SCALED = (_SCALED_LEVEL, (RNG.randint(SMALLEST[_SCALED_LEVEL][0], 640), RNG.randint(SMALLEST[_SCALED_LEVEL][1], 512)),
+          RNG.choice([None, "Adwaita:dark"]))
+print(f"tests/test_play_random_sizes.py: on a desktop at 200%: {SCALED}")
+
+
+def test_play_on_a_desktop_at_200_percent(tmp_path):
+    level, window, theme = SCALED
+    games = 3
+    with VirtualDisplay():
+        with start_client("gnome-mines", level=level, window_size=window, gtk_theme=theme, desktop_scale=2) as client:
+            report = play_in_child(client, "gnome-mines", games, tmp_path)
+    try:
+        check(report, games)
+        assert report["summary"]["games_with_unread_numbers"] == 0, report["summary"]
+    except AssertionError as exc:
+        raise AssertionError(f"seed {SEED}, {level} in a {window[0]}x{window[1]} window at 200%, theme {theme}: {exc}") from exc
+
+
 def test_board_cut_by_its_default_window_is_refused_quickly(tmp_path):
     """gnome-mines --big opens a 610x460 window that shows only 12x20 of the 16x30 board: play must say
     so and stop, not play the part it sees (it once found no board and waited with no output)."""

@@ -123,7 +123,8 @@ def _describe(json_path: Path) -> str:
     if meta["client"] == "gnome-mines":
         size = f"{meta['level']} in a {meta['window'][2]}x{meta['window'][3]} window"
         themes = [f"tile theme {meta['tile_theme']}" if meta.get("tile_theme") else "",
-                  f"GTK theme {meta['gtk_theme']}" if meta.get("gtk_theme") else ""]
+                  f"GTK theme {meta['gtk_theme']}" if meta.get("gtk_theme") else "",
+                  f"desktop at {meta['desktop_scale'] * 100}%" if meta.get("desktop_scale") else ""]
         if any(themes):
             size += f" ({', '.join(t for t in themes if t)})"
     else:

@@ -74,6 +74,7 @@ def start_gnome_mines(
     unbeaten_best_times: bool = False,
     timeout: float = 30.0,
     gtk_theme: str | None = None,
+    desktop_scale: int | None = None,
 ) -> ClientWindow:
     """Start gnome-mines with a game already running.
 
@@ -86,11 +87,14 @@ def start_gnome_mines(
     "default"); None keeps the client's default. ``unbeaten_best_times``: no win opens the best-times
     dialog (``gnome_mines_home``). ``gtk_theme``: the desktop's GTK theme the window is drawn in
     (``GTK_THEME``, e.g. "Adwaita:dark", which a dark desktop gives it); None keeps the environment's.
+    ``desktop_scale``: the desktop's integer scale GTK draws at (``GDK_SCALE``: 2 is what a desktop at
+    200% gives it; ``window_size`` is then in its unscaled pixels, the window on screen twice as large).
     """
     launch = launch_for("gnome-mines")
     ensure_debian_packages(launch.packages, why="the gnome-mines client")
     home, args = gnome_mines_home(level, window_size, custom, question_marks, theme, unbeaten_best_times)
-    env = client_env(home, GSETTINGS_BACKEND="keyfile", **({"GTK_THEME": gtk_theme} if gtk_theme else {}))
+    env = client_env(home, GSETTINGS_BACKEND="keyfile", **({"GTK_THEME": gtk_theme} if gtk_theme else {}),
+                     **({"GDK_SCALE": str(int(desktop_scale))} if desktop_scale else {}))
     # A custom game is set up on the client's start page once its window is there.
     then = None if custom is None else functools.partial(_gnome_mines_play_custom, percent=_custom_percent_to_type(*custom))
     handle = launch_client("gnome-mines", [*launch.command, *args], env, home, timeout, launch.window_title, then)

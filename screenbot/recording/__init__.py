@@ -15,7 +15,9 @@ A recording is a folder in an open format any tool can read:
 - ``step``: one captured frame and what the bot made of it. ``seq`` (1, 2, ...), ``time`` (Unix seconds),
   ``t`` (seconds since the start), ``game`` (1-based game number), ``frame`` (path of the PNG relative to
   the folder; consecutive steps share a file when the picture did not change), ``lattice`` (``skin``,
-  ``origin`` [x, y], ``pitch`` [x, y], ``rows``, ``cols`` in frame pixels), ``board`` (the board read, in
+  ``origin`` [x, y], ``pitch`` [x, y], ``rows``, ``cols`` in frame pixels; ``xs`` / ``ys``, each column's and
+  row's box start, where the cells are uneven; ``scale``, where the board was drawn at a desktop's scale
+  other than 100%), ``board`` (the board read, in
   the solver's text format, ``mines:`` line included when the total is known), ``min_confidence``,
   ``analysis`` (null, or ``probabilities`` as rows of numbers / null, ``safe`` and ``mines`` as [row, col]
   lists, ``exact``), ``moves`` (the solver's moves: ``action``, ``row``, ``col``, ``probability``; null

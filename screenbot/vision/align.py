@@ -34,7 +34,7 @@ def refine(frame: np.ndarray, skin: Skin, board: Lattice, reach: tuple[float, fl
     half a pixel) to the best template fit."""
     frame = as_skin_background(frame, board, skin)
     rows = sample_lines(board.rows, board.cols)
-    bank = skin.bank(board.pitch)
+    bank = skin.bank(board.drawn_pitch)
     cols = sample_lines(board.cols, board.rows)
     # Remembered per lattice: each pass starts from the lattice the one before ended on.
     along_x = functools.cache(functools.partial(_row_error, frame, bank, rows))

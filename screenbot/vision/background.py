@@ -39,7 +39,7 @@ def as_skin_background(frame: np.ndarray, lattice: Lattice, skin: Skin) -> np.nd
 
     if skin.family or not skin.profile.get("cells_on_background") or frame.ndim != 3:
         return frame
-    bank = skin.bank(lattice.pitch)
+    bank = skin.bank(lattice.drawn_pitch)
     shown = None if bank.background is None else _shown(frame, lattice, bank.rims)
     if shown is None:
         return frame  # the pictures' own background, or no background of another colour
@@ -49,7 +49,7 @@ def as_skin_background(frame: np.ndarray, lattice: Lattice, skin: Skin) -> np.nd
     padded = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     xs = np.array([lattice.col_edges()[0] - px, *lattice.col_edges(), lattice.col_edges()[-1] + px]) + pad
     ys = np.array([lattice.row_edges()[0] - py, *lattice.row_edges(), lattice.row_edges()[-1] + py]) + pad
-    around = Lattice.from_edges(lattice.skin, tuple(float(x) for x in xs), tuple(float(y) for y in ys))
+    around = Lattice.from_edges(lattice.skin, tuple(float(x) for x in xs), tuple(float(y) for y in ys), lattice.scale)
     area = around.board_rect().clipped(Rect(pad, pad, frame.shape[1], frame.shape[0]))
     if area.width < 1 or area.height < 1 or not board_inside(padded, around):
         return frame
@@ -59,7 +59,7 @@ def as_skin_background(frame: np.ndarray, lattice: Lattice, skin: Skin) -> np.nd
     col = np.clip(np.searchsorted(xs, across, side="right") - 1, 0, len(xs) - 2)
     row = np.clip(np.searchsorted(ys, down, side="right") - 1, 0, len(ys) - 2)
     x_in, y_in = across - xs[col], down - ys[row]
-    rim_x, rim_y = min(RIM * px, RIM_MOST), min(RIM * py, RIM_MOST)
+    rim_x, rim_y = min(RIM * px, RIM_MOST * lattice.scale), min(RIM * py, RIM_MOST * lattice.scale)
     rim = (np.minimum(x_in, px - x_in) < rim_x)[None, :] | (np.minimum(y_in, py - y_in) < rim_y)[:, None]
     k = CANONICAL // 4
     middles = cell_images(padded, around)[:, :, k:-k, k:-k]

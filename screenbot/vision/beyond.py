@@ -40,8 +40,8 @@ def grown(lattice: Lattice, side: str) -> Lattice:
     else:
         xs.append(2 * xs[-1] - xs[-2])
     if lattice.straight:
-        return Lattice(lattice.skin, (xs[0], ys[0]), lattice.pitch, len(ys) - 1, len(xs) - 1)
-    return Lattice.from_edges(lattice.skin, tuple(xs), tuple(ys))
+        return Lattice(lattice.skin, (xs[0], ys[0]), lattice.pitch, len(ys) - 1, len(xs) - 1, scale=lattice.scale)
+    return Lattice.from_edges(lattice.skin, tuple(xs), tuple(ys), lattice.scale)
 
 
 def outer_line(lattice: Lattice, side: str) -> list[tuple[int, int]]:
@@ -59,7 +59,7 @@ def cells_beyond(frame: np.ndarray, lattice: Lattice, skin: Skin) -> dict[str, t
     import cv2
 
     height, width = frame.shape[:2]
-    bank = skin.bank(lattice.pitch)
+    bank = skin.bank(lattice.drawn_pitch)
     out = {}
     for side in SIDES:
         bigger = grown(lattice, side)
@@ -124,8 +124,8 @@ def cut_at_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
         depth = _lines_past(view, along, across)
         if depth < REPEAT_LINES or depth >= across[-1] - across[-2]:
             continue
-        found = _pieces_past(view, along, across, depth)
-        if found is not None and _detailed(*found):
+        found = _pieces_past(view, along, across, depth, lattice.scale)
+        if found is not None and _detailed(*found, scale=lattice.scale):
             out.append(side)
     return out
 
@@ -181,7 +181,7 @@ def cut_straight(frame: np.ndarray, lattice: Lattice, sides: tuple[str, ...] = C
         if _lines_past(view, along, across) < across[-1] - across[-2]:
             continue  # the frame's edge comes first: ``cut_at_frame``
         depth = int(np.ceil(across[-1] - across[-2]))  # a whole pitch: where a piece stops is measured
-        found = _pieces_past(view, along, across, depth)
+        found = _pieces_past(view, along, across, depth, lattice.scale)
         if found is None:
             continue
         pieces, runs = found
@@ -189,7 +189,7 @@ def cut_straight(frame: np.ndarray, lattice: Lattice, sides: tuple[str, ...] = C
         stop = int(np.median(long))
         if stop >= depth or sum(abs(run - stop) <= CUT_STRAIGHT for run in long) < REPEAT_SHARE * len(pieces):
             continue  # a whole further line (``grow`` reads those), or pieces that stop here and there
-        if _detailed(pieces, runs, _overhang(view, along, across, depth)):
+        if _detailed(pieces, runs, _overhang(view, along, across, depth), scale=lattice.scale):
             out.append(side)
     return out
 
@@ -229,7 +229,8 @@ def _piece_places(view: np.ndarray, along) -> tuple[list[int], int]:
     return [x for x in (round(a) for a in along[:-1]) if 0 <= x and x + width <= view.shape[1]], width
 
 
-def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.ndarray], list[int]] | None:
+def _pieces_past(view: np.ndarray, along, across, depth: int,
+                 scale: float = 1.0) -> tuple[list[np.ndarray], list[int]] | None:
     """The ``depth`` lines of pixels past the side (``_seen_from``), one piece per cell along it, and
     per piece how many of its lines repeat some cell of the board (``_runs``); None when there is no
     such piece, or when most of them repeat too little, or when they are all plain (what ``_detailed``
@@ -238,7 +239,7 @@ def _pieces_past(view: np.ndarray, along, across, depth: int) -> tuple[list[np.n
     pieces, origins = _pieces_and_origins(view, along, across, depth)
     if not pieces or not len(origins):
         return None
-    if depth >= REPEAT_LINES and not _detailed(pieces, [depth] * len(pieces)):
+    if depth >= REPEAT_LINES and not _detailed(pieces, [depth] * len(pieces), scale=scale):
         return None
     runs = _runs(view, pieces, origins)
     return None if runs is None else (pieces, runs)
@@ -259,12 +260,14 @@ def _pieces_and_origins(view: np.ndarray, along, across, depth: int) -> tuple[li
     return [view[end : end + depth, x : x + width] for x in places], origins
 
 
-def _detailed(pieces: list[np.ndarray], runs: list[int], overhang: int = 0) -> bool:
+def _detailed(pieces: list[np.ndarray], runs: list[int], overhang: int = 0, scale: float = 1.0) -> bool:
     """Whether the pieces' repeating lines show detail: a plain background repeats anywhere. A cell of
     the line may be the only one of its kind (the one 7, an exploded mine): what counts is the pieces
     that repeat the board, each as far as it goes (cells drawn apart on a plain background may show
-    it for their first lines, then their faces)."""
-    slip = max(REPEAT_SLIP, round(REPEAT_SLIP_SHARE * pieces[0].shape[1]), overhang)
+    it for their first lines, then their faces). The lines left out at first are as many times more
+    on a board drawn at a desktop's ``scale`` (at 200% gnome-mines' faint outline round its tiles is
+    two pixels wide, past the board's side too)."""
+    slip = max(round(REPEAT_SLIP * scale), round(REPEAT_SLIP_SHARE * pieces[0].shape[1]), overhang)
     shown = np.concatenate([p[slip:run].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= REPEAT_LINES])
     return shown.size > 0 and bool(np.ptp(shown) >= REPEAT_DETAIL)
 

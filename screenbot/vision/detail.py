@@ -123,6 +123,8 @@ def detail_distances(frame: np.ndarray, lattice: Lattice, skin: Skin,
     the skin has no picture of it. Per cell, the limit of the mean (``NEAR_SHARE``, ``CAPTURE_NOISE``;
     infinite for a skin with every number). And per cell, whether those were captures of another size brought to
     this one."""
+    if lattice.scale != 1.0:
+        frame, lattice = as_drawn(frame, lattice)
     count = lattice.rows * lattice.cols
     peaks, means = np.zeros(count, dtype=np.float32), np.zeros(count, dtype=np.float32)
     mean_limits = np.full(count, np.inf, dtype=np.float32)
@@ -213,6 +215,26 @@ def _apart(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
 
     there, back = one_way(a, b), one_way(b, a)
     return float(max(there.max(), back.max())), float(max(there.mean(), back.mean()))
+
+
+def as_drawn(frame: np.ndarray, lattice: Lattice) -> tuple[np.ndarray, Lattice]:
+    """A board drawn at a desktop's scale (``Lattice.scale``) as its client drew it before the scale: the
+    board and a cell round it, shrunk by the scale (each pixel the mean of those it covers), and its
+    lattice there. Its glyphs, drawn sharp at the larger size, then compare with the pictures pixel for
+    pixel as at 100%, where an enlarged picture would be blurred beside them."""
+    import cv2
+
+    from ..geometry import Rect
+
+    scale = lattice.scale
+    height, width = frame.shape[:2]
+    area = lattice.board_rect().expanded(int(np.ceil(max(lattice.pitch)))).clipped(Rect(0, 0, width, height))
+    shown = frame[area.top : area.bottom, area.left : area.right]
+    small = cv2.resize(shown, (max(1, round(area.width / scale)), max(1, round(area.height / scale))),
+                       interpolation=cv2.INTER_AREA)
+    xs = tuple((x - area.left) / scale for x in lattice.col_edges())
+    ys = tuple((y - area.top) / scale for y in lattice.row_edges())
+    return small, Lattice.from_edges(lattice.skin, xs, ys)
 
 
 @functools.lru_cache(maxsize=64)

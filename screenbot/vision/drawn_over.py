@@ -39,7 +39,7 @@ DRAWN_OVER = 25.0
 def sides_drawn_over(frame: np.ndarray, lattice: Lattice, skin: Skin) -> list[str]:
     """The sides whose outermost line of cells is drawn over along its length (see the module)."""
     cells = soften(cell_images(frame, lattice))
-    bank = skin.bank(lattice.pitch)
+    bank = skin.bank(lattice.drawn_pitch)
     return [side for side in SIDES if _strip_gap(_outer_line(cells, side), bank.vectors, side) >= DRAWN_OVER]
 
 

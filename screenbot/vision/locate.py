@@ -285,6 +285,11 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
     return Found(grid, None if edges else lattice, 0.0 if edges else score, edges)
 
 
+def _following(placed: list[Lattice]) -> Lattice:
+    """Of a skin's placements, the first whose boxes follow the faces line by line, else the first."""
+    return next((lattice for lattice in placed if not lattice.straight), placed[0])
+
+
 def _grid_of(lattice: Lattice, grid: Grid) -> Grid:
     """``lattice`` as a structure grid (cell centres at the middles of its boxes) with ``grid``'s faces."""
     (ox, oy), (px, py) = lattice.origin, lattice.pitch
@@ -318,8 +323,9 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
         return Found(grid, None, 0.0, "it runs into the edge of the picture (partly off screen)")
     best: tuple[float, Lattice] | None = None
     blank = ""  # a skin whose every placement reads as a blank area
-    # Each skin judges the board as its pictures show it: on their background (``background``).
-    seen = {s.name: as_skin_background(frame, placements[s.name][0], s) for s in skins if placements[s.name]}
+    # Each skin judges the board as its pictures show it: on their background (``background``), found
+    # along the lines between the cells, which boxes that follow the faces follow best.
+    seen = {s.name: as_skin_background(frame, _following(placements[s.name]), s) for s in skins if placements[s.name]}
     quick = sorted(((_quick_match(seen[s.name], placements[s.name][0], s), s) for s in skins if placements[s.name]),
                    key=lambda q: -q[0])
     for first_look, skin in quick:
@@ -414,10 +420,31 @@ def _skin_lattices(grid: Grid, skin: Skin) -> list[Lattice]:
     to within a pixel over the board, and boxes that follow each column's and row's own faces when
     those stray from a straight lattice. Straying faces are either cells of two widths (GTK gives some
     cells a pixel more, and the widths can still add up to whole pixels) or faces of several kinds on
-    a straight board (a lost board's mines and borders): only the templates can tell which."""
-    fx, fy = (0.5, 0.5) if grid.boxes else face_phase(skin, round(grid.pitch[0]))
+    a straight board (a lost board's mines and borders): only the templates can tell which. Each way
+    at each desktop scale the skin's client follows (``device_scales``) whose drawn pitch its
+    pictures come near: the fit chooses that too."""
+    return [lattice for scale in _device_scales(skin, grid.pitch) for lattice in _placed(grid, skin, scale)]
+
+
+def _device_scales(skin: Skin, pitch: tuple[float, float]) -> list[float]:
+    """The desktop scales (``Lattice.scale``) a board of this pitch may be drawn at by the skin's client:
+    1, and each other one its profile names (``device_scales``: gnome-mines draws at 200% too) that
+    leaves a drawn pitch no smaller than SCALED_LEAST of its smallest pictures'."""
+    smallest = min((t.pitch[0] for t in skin.templates), default=0.0)
+    return [1.0] + [float(scale) for scale in skin.profile.get("device_scales", ()) if scale != 1
+                    and pitch[0] / scale >= SCALED_LEAST * smallest]
+
+
+# A desktop scale is tried only where it leaves cells no smaller than this share of the smallest
+# pictures (gnome-mines' 23 px: no cell under 20 px at 100%, none under 40 px at 200%).
+SCALED_LEAST = 0.85
+
+
+def _placed(grid: Grid, skin: Skin, scale: float) -> list[Lattice]:
+    """``_skin_lattices`` at one desktop scale."""
+    fx, fy = (0.5, 0.5) if grid.boxes else face_phase(skin, round(grid.pitch[0] / scale))
     (cx, cy), (px, py) = grid.centre, grid.pitch
-    straight = Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols)
+    straight = Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols, scale=scale)
     whole = _whole_pixels(straight)
     col_x, row_y = grid.centres()
     stray = max(np.abs(col_x - cx - px * np.arange(grid.cols)).max(), np.abs(row_y - cy - py * np.arange(grid.rows)).max())
@@ -428,14 +455,15 @@ def _skin_lattices(grid: Grid, skin: Skin) -> list[Lattice]:
     if whole is not straight:
         # A client that draws on whole pixels draws each box on them too, wider or not.
         xs, ys = np.round(xs), np.round(ys)
-    # Boxes a pixel wider or narrower than the pitch, as a toolkit draws them; a line of faces much
-    # narrower is cut or covered (a window's border over it), not a line of smaller cells.
-    two_widths = max(np.abs(np.diff(xs) - px).max(), np.abs(np.diff(ys) - py).max()) <= TWO_WIDTHS
-    own = [Lattice.from_edges(skin.name, tuple(float(x) for x in xs), tuple(float(y) for y in ys))] if two_widths else []
+    # Boxes a pixel wider or narrower than the pitch, as a toolkit draws them (a pixel of its own: two
+    # of the screen's at 200%); a line of faces much narrower is cut or covered (a window's border
+    # over it), not a line of smaller cells.
+    two_widths = max(np.abs(np.diff(xs) - px).max(), np.abs(np.diff(ys) - py).max()) <= TWO_WIDTHS * scale
+    own = [Lattice.from_edges(skin.name, tuple(float(x) for x in xs), tuple(float(y) for y in ys), scale)] if two_widths else []
     # A few columns whose faces sit off (xbomb's lost board: green borders and bombs where black lines
     # were) pull the least-squares pitch off a whole number of pixels and bend the boxes that follow
     # the faces; the median step and phase keep to the columns that agree.
-    steady = _whole_pixels(_median_lattice(skin.name, col_x, row_y, fx, fy))
+    steady = _whole_pixels(_median_lattice(skin.name, col_x, row_y, fx, fy, scale))
     return ([whole] if whole is not straight else []) + own + ([steady] if steady != whole else [])
 
 
@@ -450,10 +478,10 @@ def _line_edges(starts: np.ndarray, ends: np.ndarray, phase: float, pitch: float
     return np.concatenate(([first], inner, [last]))
 
 
-def _median_lattice(name: str, col_x: np.ndarray, row_y: np.ndarray, fx: float, fy: float) -> Lattice:
+def _median_lattice(name: str, col_x: np.ndarray, row_y: np.ndarray, fx: float, fy: float, scale: float) -> Lattice:
     """A straight lattice through the columns' and rows' face centres by the median step and phase."""
     (px, ox), (py, oy) = _median_line(col_x), _median_line(row_y)
-    return Lattice(name, (ox - fx * px, oy - fy * py), (px, py), len(row_y), len(col_x))
+    return Lattice(name, (ox - fx * px, oy - fy * py), (px, py), len(row_y), len(col_x), scale=scale)
 
 
 def _median_line(at: np.ndarray) -> tuple[float, float]:
@@ -477,7 +505,7 @@ def _whole_pixels(lattice: Lattice) -> Lattice:
     if abs(px - whole[0]) * lattice.cols >= WHOLE_PIXELS or abs(py - whole[1]) * lattice.rows >= WHOLE_PIXELS:
         return lattice
     return Lattice(lattice.skin, (float(round(ox)), float(round(oy))), (float(whole[0]), float(whole[1])),
-                   lattice.rows, lattice.cols)
+                   lattice.rows, lattice.cols, scale=lattice.scale)
 
 
 @functools.lru_cache(maxsize=256)
@@ -535,5 +563,5 @@ def _cell_scores(frame: np.ndarray, lattice: Lattice, skin: Skin,
             crops.append(cv2.resize(frame[rect.top : rect.bottom, rect.left : rect.right], (CANONICAL, CANONICAL),
                                     interpolation=cv2.INTER_AREA))
         cells = np.stack(crops)
-    matches = match_cells(cells, skin.bank(lattice.pitch))
+    matches = match_cells(cells, skin.bank(lattice.drawn_pitch))
     return np.where(matches.chars == OUTSIDE, 0.0, matches.confidence), matches.chars

@@ -49,6 +49,7 @@ SCHEMA: dict[str, Any] = {
         "win_requires_all_open": {"type": "boolean"},
         "hover_highlight": {"type": "boolean"},
         "cells_on_background": {"type": "boolean"},
+        "device_scales": {"type": "array", "items": {"type": "number", "minimum": 1, "maximum": 4}, "uniqueItems": True},
         "pauses_on_focus_loss": {"type": "boolean"},
         "question_marks": {"type": "boolean"},
         "launch": {"type": "object"},

@@ -141,7 +141,7 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
         return _judged_by_structure(frame, lattice)
     frame = as_skin_background(frame, lattice, skin)
     cells = cell_images(frame, lattice)
-    bank = skin.bank(lattice.pitch)
+    bank = skin.bank(lattice.drawn_pitch)
     matches = match_cells(cells, bank)
     # The middle-only look first: it is one vectorised pass, and under the live hint overlay every
     # covered cell is weak as a whole (the shifted look, a loop per cell, took ~1 s per frame there).

@@ -1,0 +1,69 @@
+"""gnome-mines on a desktop at 200%: GTK draws its gaps, the round of its tiles and its glyphs twice as
+large (``GDK_SCALE=2``), so a board of 46 px cells looks like one of 23 px cells enlarged, not like the
+skin's 46 px pictures, whose gap is half as wide.
+
+Such a board is located as drawn at that scale (``Lattice.scale``; the skin's profile names the scales
+its client draws at, ``device_scales``) and read with the pictures at half its cell size. The
+screenshots are real (``tests/random_cases`` with ``--desktop-scale 2``, truth from the game, not the
+reader); none was read before (numbers like no picture, a faint outline round the tiles taken for a
+further line of cells, GTK's two-pixel steps between rows for a cut row). Cases drawn at random on
+every run are in ``tests/test_random_real.py`` (a sixth of its small and medium gnome-mines windows)
+and ``tests/test_play_random_sizes.py`` (games played at 200%).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from solver.board import parse_board
+
+from screenbot.commands.screenshot import read_screenshot
+from screenbot.geometry import Lattice
+from screenbot.labelled_shots import load_shots
+from screenbot.vision import load_skins, locate_board
+
+pytestmark = pytest.mark.integration
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+SCALED = sorted((FIXTURES / "desktop-scale").glob("*.png"))
+
+
+@pytest.mark.parametrize("png", SCALED, ids=[p.stem for p in SCALED])
+def test_a_board_drawn_at_200_percent_is_read_as_drawn(png):
+    import cv2
+
+    meta = json.loads(png.with_suffix(".json").read_text(encoding="utf-8"))
+    assert meta["desktop_scale"] == 2
+    truth = parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto")
+    assert not isinstance(reading, int), said.getvalue()
+    assert (reading.lattice.skin, reading.lattice.scale) == ("gnome-mines", 2.0)
+    assert list(reading.board.grid) == list(truth.grid)
+
+
+def test_boards_drawn_at_100_percent_are_located_as_such():
+    """Every labelled gnome-mines screenshot whose cells are large enough for the scale of 200% to be tried
+    (40 px and up: 46 to 99 px): it is never chosen."""
+    skins = load_skins()
+    shots = [s for s in load_shots(FIXTURES / "screens") if s.client == "gnome-mines" and s.lattice.pitch[0] >= 40]
+    assert len({round(s.lattice.pitch[0]) for s in shots}) >= 3
+    for shot in shots:
+        assert locate_board(shot.image(), skins, skin="gnome-mines").scale == 1.0, shot.name
+
+
+def test_the_scale_is_kept_by_every_lattice_derived_from_one():
+    lattice = Lattice("gnome-mines", (10.0, 20.0), (46.0, 45.5), 3, 4, scale=2.0)
+    assert lattice.drawn_pitch == (23.0, 22.75)
+    uneven = Lattice.from_edges("gnome-mines", (0.0, 46.0, 92.0), (0.0, 44.0, 90.0), 2.0)
+    for derived in (lattice.translated(3, -1), lattice.block(1, 1, 2, 2), lattice.on_whole_pixels(),
+                    uneven.block(0, 0, 1, 1), uneven.translated(1, 1), Lattice.from_json(lattice.to_json())):
+        assert derived.scale == 2.0
+    assert "scale" not in Lattice("x", (0.0, 0.0), (20.0, 20.0), 2, 2).to_json()
+    assert Lattice.from_json(Lattice("x", (0.0, 0.0), (20.0, 20.0), 2, 2).to_json()).scale == 1.0
