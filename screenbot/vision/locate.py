@@ -285,6 +285,22 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
     return Found(grid, None if edges else lattice, 0.0 if edges else score, edges)
 
 
+def _likeliest_scales(frame: np.ndarray, placed: list[Lattice], skin: Skin) -> list[Lattice]:
+    """The placements at the desktop scales whose unaligned sample (``_quick_match``) fits within
+    SCALE_MARGIN of the best scale's: the others are not aligned and scored at all."""
+    scales = sorted({lattice.scale for lattice in placed})
+    if len(scales) < 2:
+        return placed
+    looks = {scale: _quick_match(frame, next(p for p in placed if p.scale == scale), skin) for scale in scales}
+    best = max(looks.values())
+    return [lattice for lattice in placed if looks[lattice.scale] >= best - SCALE_MARGIN]
+
+
+# The wrong desktop scale's sample fits 0.11 to 0.25 worse than the right one's (gnome-mines at 41 to
+# 99 px at 100%, at 46 to 92 px at 200%: gaps half or twice as wide as its pictures').
+SCALE_MARGIN = 0.05
+
+
 def _following(placed: list[Lattice]) -> Lattice:
     """Of a skin's placements, the first whose boxes follow the faces line by line, else the first."""
     return next((lattice for lattice in placed if not lattice.straight), placed[0])
@@ -326,6 +342,8 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
     # Each skin judges the board as its pictures show it: on their background (``background``), found
     # along the lines between the cells, which boxes that follow the faces follow best.
     seen = {s.name: as_skin_background(frame, _following(placements[s.name]), s) for s in skins if placements[s.name]}
+    placements = {s.name: _likeliest_scales(seen[s.name], placements[s.name], s) if placements[s.name] else []
+                  for s in skins}
     quick = sorted(((_quick_match(seen[s.name], placements[s.name][0], s), s) for s in skins if placements[s.name]),
                    key=lambda q: -q[0])
     for first_look, skin in quick:
