@@ -23,8 +23,9 @@ from .cells import board_inside, cell_images
 from .skins import CANONICAL, Skin
 
 # The outer share of a cell's pitch, each side, where its background can show, and at most RIM_MOST
-# pixels of it (gnome-mines' gap is 4 px at any size, with a pixel of its faces' edge each side:
-# a wider rim would reach a large cell's icon, a mine's dark spikes as dark as a dark background).
+# pixels of it, times the desktop's scale (gnome-mines' gap is 4 px at any size at 100%, with a pixel
+# of its faces' edge each side: a wider rim would reach a large cell's icon, a mine's dark spikes as
+# dark as a dark background).
 RIM = 0.2
 RIM_MOST = 8
 # Levels (largest channel) within which a colour is the one it is compared with: a colour the
