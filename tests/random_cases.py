@@ -926,6 +926,26 @@ class _xauthority:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def read_case(png: Path):
+    """A case kept as a fixture (``png`` and its .json and .txt) read as ``screenbot read`` reads it, in
+    this process: (its meta, its true board, the reading). A refusal fails with the reader's message."""
+    import contextlib
+    import io
+
+    import cv2
+
+    from screenbot.commands.screenshot import read_screenshot
+    from screenbot.vision import load_skins
+
+    meta = json.loads(png.with_suffix(".json").read_text(encoding="utf-8"))
+    truth = parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto")
+    assert not isinstance(reading, int), said.getvalue()
+    return meta, truth, reading
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m tests.random_cases", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", required=True, type=Path, help="folder for the cases (created)")

@@ -13,19 +13,15 @@ and ``tests/test_play_random_sizes.py`` (games played at 200%).
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from pathlib import Path
 
 import pytest
 
-from solver.board import parse_board
-
-from screenbot.commands.screenshot import read_screenshot
 from screenbot.geometry import Lattice
 from screenbot.labelled_shots import load_shots
 from screenbot.vision import load_skins, locate_board
+
+from .random_cases import read_case
 
 pytestmark = pytest.mark.integration
 
@@ -35,15 +31,8 @@ SCALED = sorted((FIXTURES / "desktop-scale").glob("*.png"))
 
 @pytest.mark.parametrize("png", SCALED, ids=[p.stem for p in SCALED])
 def test_a_board_drawn_at_200_percent_is_read_as_drawn(png):
-    import cv2
-
-    meta = json.loads(png.with_suffix(".json").read_text(encoding="utf-8"))
+    meta, truth, reading = read_case(png)
     assert meta["desktop_scale"] == 2
-    truth = parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
-    said = io.StringIO()
-    with contextlib.redirect_stderr(said):
-        reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto")
-    assert not isinstance(reading, int), said.getvalue()
     assert (reading.lattice.skin, reading.lattice.scale) == ("gnome-mines", 2.0)
     assert list(reading.board.grid) == list(truth.grid)
 

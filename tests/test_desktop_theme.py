@@ -11,19 +11,15 @@ run are in ``tests/test_random_real.py`` (a third of its gnome-mines windows are
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from pathlib import Path
 
 import pytest
 
-from solver.board import parse_board
-
-from screenbot.commands.screenshot import read_screenshot
 from screenbot.labelled_shots import load_shots
 from screenbot.vision import load_skins
 from screenbot.vision.background import as_skin_background
+
+from .random_cases import read_case
 
 pytestmark = pytest.mark.integration
 
@@ -33,15 +29,8 @@ DARK = sorted((FIXTURES / "themes").glob("*.png"))
 
 @pytest.mark.parametrize("png", DARK, ids=[p.stem for p in DARK])
 def test_gnome_mines_under_a_dark_theme_is_read_as_the_game_shows_it(png):
-    import cv2
-
-    meta = json.loads(png.with_suffix(".json").read_text(encoding="utf-8"))
+    meta, truth, reading = read_case(png)
     assert meta["gtk_theme"] == "Adwaita:dark"
-    truth = parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
-    said = io.StringIO()
-    with contextlib.redirect_stderr(said):
-        reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto")
-    assert not isinstance(reading, int), said.getvalue()
     assert reading.lattice.skin == "gnome-mines"
     assert list(reading.board.grid) == list(truth.grid)
 
