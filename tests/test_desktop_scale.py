@@ -13,6 +13,7 @@ and ``tests/test_play_random_sizes.py`` (games played at 200%).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,15 @@ def test_a_board_drawn_at_200_percent_is_read_as_drawn(png):
     assert meta["desktop_scale"] == 2
     assert (reading.lattice.skin, reading.lattice.scale) == ("gnome-mines", 2.0)
     assert list(reading.board.grid) == list(truth.grid)
+
+
+def test_read_says_the_scale_in_its_json(capsys):
+    from screenbot.cli import main
+
+    png = SCALED[0]
+    assert main(["read", str(png), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["scale"] == 2.0 and data["board"].split("\n") == list(read_case(png)[1].grid)
 
 
 def test_boards_drawn_at_100_percent_are_located_as_such():

@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
             "cols": lattice.cols,
             "origin": [round(lattice.origin[0], 2), round(lattice.origin[1], 2)],
             "pitch": [round(lattice.pitch[0], 3), round(lattice.pitch[1], 3)],
+            **({"scale": lattice.scale} if lattice.scale != 1.0 else {}),  # a desktop at 200%: 2.0
             "board": text,
             "min_confidence": round(reading.min_confidence, 4),
         }))
