@@ -2,7 +2,7 @@
 nobody tuned for.
 
     python3 -m tests.random_cases --out DIR [--n N] [--seed S] [--client gnome-mines|react]
-                                  [--tile-theme classic|default]
+                                  [--tile-theme classic|default] [--desktop-scale 2]
 
 Every case is drawn from ``random.Random(seed)`` (without ``--seed`` a fresh seed is drawn from the
 system and printed): the client, its window size or device scale, how far the game is played, the
@@ -10,7 +10,9 @@ flags, where the pointer rests, and for gnome-mines the desktop's theme (a third
 drawn as under a dark GTK theme, which colours the window round the cells) and the game's own tile
 theme (a quarter in its "classic" or "default" theme instead of "bgcolors", its default: these draw
 their opened cells, numbers and icons otherwise, and after a loss dim every covered tile and give
-the opened cells another grey, which the truth takes into account). The clients place their
+the opened cells another grey, which the truth takes into account), and a sixth of the small and
+medium boards as on a desktop at 200% (GTK's ``GDK_SCALE=2``: gaps, tiles and glyphs twice as large,
+the window, in the client's own pixels, fitting the screen twice over). The clients place their
 mines themselves, so a replay with the same seed makes the same kinds of cases on other mine
 layouts. Each case is written as
 
@@ -66,7 +68,7 @@ CLIENTS = ("gnome-mines", "react")
 # rows, cols, mines of the three levels (gnome-mines' own flags: --small, --medium, --big).
 GM_LEVELS = {"small": (8, 8, 10), "medium": (16, 16, 40), "big": (16, 30, 99)}
 GM_TRUTH = ("rules: the game played on to a loss, every mine on screen, numbers computed from the mines; "
-            "covered = the same picture as on the fresh board (or, after a loss in the classic and plain tile "
+            "covered = the same picture as on the fresh board (or, after a loss in the classic and default tile "
             "themes, one flat colour)")
 RM_TRUTH = "page state: React state read through DevTools just before and just after the screenshot"
 ATTEMPTS = 4  # draws of one case before giving up (a won game, a failed truth check)
@@ -235,8 +237,7 @@ def draw_gnome_mines(rng: random.Random) -> dict:
         # The game's own tile theme (its Appearance dialog): three in four keep its default, bgcolors; the
         # others are refused (no skin has their pictures), never misread.
         "tile_theme": rng.choice([None] * 6 + ["classic", "default"]),
-        # A sixth of the small and medium boards drawn as on a desktop at 200% (GDK_SCALE=2): gaps,
-        # tiles and glyphs twice as large, in a window (its own pixels) that fits the screen twice over.
+        # Set for a sixth of the small and medium boards (below): drawn as on a desktop at 200%.
         "desktop_scale": None,
     }
     return at_desktop_scale(plan, rng) if level != "big" and rng.random() < 1 / 6 else plan

@@ -174,7 +174,7 @@ def label_final(
                 elif look.is_question(cell, r, c):
                     labels[r][c] = "?"
                 elif look.is_covered(prev[r, c], r, c) or look.is_question(prev[r, c], r, c):
-                    # Covered until the loss: a mine shown, or (gnome-mines' classic and plain
+                    # Covered until the loss: a mine shown, or (gnome-mines' classic and default
                     # themes) a covered tile the loss dimmed, one flat colour.
                     if _flat(cell):
                         labels[r][c] = "#"
@@ -306,7 +306,7 @@ def label_earlier(
         rows.append("".join(row))
     board = Board(tuple(rows))
     if redrawn:
-        # gnome-mines' classic and plain themes give every opened cell another background once a
+        # gnome-mines' classic and default tile themes give every opened cell another background once a
         # game is lost: this frame's pictures must then agree with its labels on their own.
         _check_classes(now, board, look.strict)
     return board

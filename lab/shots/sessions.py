@@ -379,7 +379,7 @@ def play_desktop_game(
         if outcome == "won":
             return game.finish(prefix, outcome, _after_win(session, after), before, None)
         if outcome:
-            # A loss redraws much of the board (every mine; in gnome-mines' classic and plain themes
+            # A loss redraws much of the board (every mine; in gnome-mines' classic and default tile themes
             # every covered tile and opened cell too): label it once it is all drawn.
             return game.finish(prefix, outcome, _settled(session, after), before, (r, c) if outcome == "lost" else None)
         # An opening cascade may uncover a flagged cell (gnome-mines does): it is no longer flagged.
