@@ -51,10 +51,11 @@ def _jsonable(value: Any) -> Any:
 def lattice_record(lattice: Any) -> dict[str, Any]:
     """The lattice's fields (skin, origin, pitch, rows, cols, and xs / ys, scale when set) as JSON values."""
     if dataclasses.is_dataclass(lattice):
-        # Optional fields left unset (a straight lattice's per-cell edges, the scale of a board drawn
-        # at 100%) are left out.
+        # Optional fields left at their default (a straight lattice's per-cell edges, the scale of a
+        # board drawn at 100%) are left out.
+        defaults = {field.name: field.default for field in dataclasses.fields(lattice)}
         return {name: value for name, value in _jsonable(lattice).items()
-                if value is not None and not (name == "scale" and value == 1.0)}
+                if value != defaults.get(name, dataclasses.MISSING)}
     return {name: _jsonable(getattr(lattice, name)) for name in ("skin", "origin", "pitch", "rows", "cols")}
 
 

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..geometry import Lattice
+from ..geometry import Lattice, Rect
 from .skins import Skin, pitch_distance
 from .unseen import lacks_a_number
 
@@ -223,8 +223,6 @@ def as_drawn(frame: np.ndarray, lattice: Lattice) -> tuple[np.ndarray, Lattice]:
     lattice there. Its glyphs, drawn sharp at the larger size, then compare with the pictures pixel for
     pixel as at 100%, where an enlarged picture would be blurred beside them."""
     import cv2
-
-    from ..geometry import Rect
 
     scale = lattice.scale
     height, width = frame.shape[:2]

@@ -285,15 +285,17 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
     return Found(grid, None if edges else lattice, 0.0 if edges else score, edges)
 
 
-def _likeliest_scales(frame: np.ndarray, placed: list[Lattice], skin: Skin) -> list[Lattice]:
-    """The placements at the desktop scales whose unaligned sample (``_quick_match``) fits within
-    SCALE_MARGIN of the best scale's: the others are not aligned and scored at all."""
-    scales = sorted({lattice.scale for lattice in placed})
-    if len(scales) < 2:
-        return placed
-    looks = {scale: _quick_match(frame, next(p for p in placed if p.scale == scale), skin) for scale in scales}
+def _likeliest_scales(frame: np.ndarray, placed: list[Lattice], skin: Skin) -> tuple[list[Lattice], float]:
+    """The placements at the desktop scales whose unaligned sample (``_quick_match``, of each scale's
+    first placement) fits within SCALE_MARGIN of the best scale's: the others are not aligned and
+    scored at all. And the first one kept's sample, the skin's first look."""
+    looks = {}
+    for lattice in placed:
+        if lattice.scale not in looks:
+            looks[lattice.scale] = _quick_match(frame, lattice, skin)
     best = max(looks.values())
-    return [lattice for lattice in placed if looks[lattice.scale] >= best - SCALE_MARGIN]
+    kept = [lattice for lattice in placed if looks[lattice.scale] >= best - SCALE_MARGIN]
+    return kept, looks[kept[0].scale]
 
 
 # The wrong desktop scale's sample fits 0.11 to 0.25 worse than the right one's (gnome-mines at 41 to
@@ -342,10 +344,9 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
     # Each skin judges the board as its pictures show it: on their background (``background``), found
     # along the lines between the cells, which boxes that follow the faces follow best.
     seen = {s.name: as_skin_background(frame, _following(placements[s.name]), s) for s in skins if placements[s.name]}
-    placements = {s.name: _likeliest_scales(seen[s.name], placements[s.name], s) if placements[s.name] else []
-                  for s in skins}
-    quick = sorted(((_quick_match(seen[s.name], placements[s.name][0], s), s) for s in skins if placements[s.name]),
-                   key=lambda q: -q[0])
+    looked = {s.name: _likeliest_scales(seen[s.name], placements[s.name], s) for s in skins if placements[s.name]}
+    placements = {name: kept for name, (kept, _) in looked.items()}
+    quick = sorted(((looked[s.name][1], s) for s in skins if s.name in looked), key=lambda q: -q[0])
     for first_look, skin in quick:
         if first_look < quick[0][0] - QUICK_MARGIN:
             break  # far behind the best skin before alignment: alignment does not make up that much
