@@ -128,22 +128,12 @@ def _stable_grab(screen, region=None, timeout: float = 3.0) -> np.ndarray:
     """A full-screen frame whose ``region`` (left, top, width, height; the whole screen when None)
     looks the same in two grabs 60 ms apart: no half-drawn board. (gnome-mines' clock ticks outside
     the board, so the board alone is compared once it is known.)"""
-    def part(frame):
-        if region is None:
-            return frame
-        left, top, width, height = region
-        return frame[max(0, top) : top + height, max(0, left) : left + width]
+    from lab.shots.sessions import settled_grab
 
-    frame = screen.grab()
-    deadline = time.monotonic() + timeout
-    while True:
-        time.sleep(0.06)
-        again = screen.grab()
-        if np.array_equal(part(frame), part(again)):
-            return again
-        if time.monotonic() > deadline:
-            raise DiscardCase("the screen did not settle")
-        frame = again
+    frame, settled = settled_grab(screen, region=region, pause=0.06, timeout=timeout)
+    if not settled:
+        raise DiscardCase("the screen did not settle")
+    return frame
 
 
 def same_picture(a: np.ndarray, b: np.ndarray) -> bool:

@@ -381,7 +381,8 @@ def play_desktop_game(
         if outcome:
             # A loss redraws much of the board (every mine; in gnome-mines' classic and default tile themes
             # every covered tile and opened cell too): label it once it is all drawn.
-            return game.finish(prefix, outcome, _settled(session, after), before, (r, c) if outcome == "lost" else None)
+            return game.finish(prefix, outcome, settled_grab(session.screen, after)[0], before,
+                               (r, c) if outcome == "lost" else None)
         # An opening cascade may uncover a flagged cell (gnome-mines does): it is no longer flagged.
         now = session.cells(after)
         game.flagged = {(fr, fc) for fr, fc in game.flagged if look.is_flag(now[fr, fc], fr, fc)}
@@ -390,17 +391,29 @@ def play_desktop_game(
     raise TruthCheckError(f"{prefix}: the game did not end within {max_moves} moves")
 
 
-def _settled(session: Session, frame: np.ndarray, timeout: float = 3.0) -> np.ndarray:
-    """The screen once two grabs 0.1 s apart agree (``frame`` is the first), or the last grab after
-    ``timeout`` seconds."""
+def settled_grab(screen, first: np.ndarray | None = None, *, region: tuple[int, int, int, int] | None = None,
+                 pause: float = 0.1, still: int = 1, timeout: float = 3.0) -> tuple[np.ndarray, bool]:
+    """A full-screen frame whose ``region`` (left, top, width, height; the whole screen when None) looks
+    the same in the ``still`` grabs before it, ``pause`` s apart (``first``: the earliest, when grabbed
+    already), and True; the last grab and False when the screen had not settled after ``timeout`` s."""
+    def part(frame: np.ndarray) -> np.ndarray:
+        if region is None:
+            return frame
+        left, top, width, height = region
+        return frame[max(0, top) : top + height, max(0, left) : left + width]
+
+    last = screen.grab() if first is None else first
+    same = 0
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        time.sleep(0.1)
-        now = session.frame()
-        if np.array_equal(now, frame):
-            return now
-        frame = now
-    return frame
+    while True:
+        time.sleep(pause)
+        frame = screen.grab()
+        same = same + 1 if np.array_equal(part(frame), part(last)) else 0
+        if same >= still:
+            return frame, True
+        if time.monotonic() > deadline:
+            return frame, False
+        last = frame
 
 
 def _after_win(session: Session, frame: np.ndarray) -> np.ndarray:

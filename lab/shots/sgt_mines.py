@@ -31,7 +31,7 @@ from screenbot.desktop.clients import sgt_mines_game_id, start_sgt_mines
 from screenbot.desktop.processes import ClientWindow
 from screenbot.errors import ScreenError
 from screenbot.geometry import Lattice
-from .sessions import LabelledShot, click_at, move_pointer
+from .sessions import LabelledShot, click_at, move_pointer, settled_grab
 
 log = logging.getLogger(__name__)
 
@@ -156,16 +156,10 @@ class SgtGame:
     def _settled(self, timeout: float = 5.0, still: int = 3) -> np.ndarray:
         """A frame equal to the ``still`` grabbed before it, 0.1 s apart (the game has finished drawing,
         its loss flashes too)."""
-        last, same = self.screen.grab(), 0
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            time.sleep(0.1)
-            frame = self.screen.grab()
-            same = same + 1 if np.array_equal(frame, last) else 0
-            if same >= still:
-                return frame
-            last = frame
-        raise ScreenError("sgt-mines: the screen did not settle")
+        frame, settled = settled_grab(self.screen, still=still, timeout=timeout)
+        if not settled:
+            raise ScreenError("sgt-mines: the screen did not settle")
+        return frame
 
     def board(self) -> Board:
         return parse_board("\n".join("".join(row) for row in self.grid))
