@@ -399,9 +399,9 @@ def _won_games(client: SimulatedClient) -> list[bool]:
 
 
 # Seeds whose wins were missed before: won at a guessed last cell (1-4, 6), by a last click whose
-# flood opened the last safe cells (75, 77, 81), or at a number never named yet, the game then named
-# as a lost one (215).
-@pytest.mark.parametrize("seed", with_regressions(1, 2, 3, 4, 6, 75, 77, 81, 215))
+# flood opened the last safe cells (75, 77, 81), at a number never named yet, the game then named
+# as a lost one (215), or by the first click, whose flood opened every safe cell (1110).
+@pytest.mark.parametrize("seed", with_regressions(1, 2, 3, 4, 6, 75, 77, 81, 215, 1110))
 def test_every_game_the_client_shows_won_is_learnt_from(seed):
     """Each game the client ended won is seen as a win, never named as a lost game: its last safe cell
     proved safe or guessed (a final 50/50), opened alone or with the flood of a 0, showing a number

@@ -169,6 +169,9 @@ class Session(GameEnds):
             first_id = int(after[first])
             seen.opened.add(first)
             self.keep(image, after, "first click")
+            # A small board's first click may open every safe cell with its flood: the game is won.
+            if self._won_by(ids, after, first, opened_at_first, first_id):
+                return
             ids = after
         if first_game:
             image, ids = self.hover(image, ids)
@@ -198,15 +201,7 @@ class Session(GameEnds):
             if board is not None and board.is_over:
                 break  # the loss is on the board already
             image_next, after = self.clear_board(ids, *self.open(ids, cell))
-            # The last safe cells, proved so or guessed (a final 50/50 wins as often as it loses), opened
-            # by this click, with the flood of a 0: the clicked cell's picture says it was safe.
-            opened = self.opened_by(ids, after, cell)
-            if self._shows_safe(after, cell) and self._all_safe_open(ids, opened):
-                seen.opened |= opened
-                # A won game's first click is as much evidence of the first-click rule as a lost one's
-                # (solver-assisted games after the first named loss are often won: CI once named 1 of 6).
-                self._first_click_evidence(opened_at_first, first_id, None)
-                self.finish_win(ids, opened)
+            if self._won_by(ids, after, cell, opened_at_first, first_id):
                 return
             if np.array_equal(after, ids):
                 still += 1
@@ -371,6 +366,21 @@ class Session(GameEnds):
                     if names.get(int(after[n])) == "0":
                         zeros.append(n)
         return opened
+
+    def _won_by(self, ids: np.ndarray, after: np.ndarray, cell: tuple[int, int], opened_at_first: int,
+                first_id: int | None) -> bool:
+        """Did the click on ``cell`` (``ids`` before it, ``after`` after) open the last safe cells, proved
+        so or guessed (a final 50/50 wins as often as it loses), alone or with the flood of a 0? Then the
+        win is learnt from (``finish_win``) and the game is over."""
+        opened = self.opened_by(ids, after, cell)
+        if not (self._shows_safe(after, cell) and self._all_safe_open(ids, opened)):
+            return False
+        self.seen.opened |= opened
+        # A won game's first click is as much evidence of the first-click rule as a lost one's
+        # (solver-assisted games after the first named loss are often won: CI once named 1 of 6).
+        self._first_click_evidence(opened_at_first, first_id, None)
+        self.finish_win(ids, opened)
+        return True
 
     def _shows_safe(self, ids: np.ndarray, cell: tuple[int, int]) -> bool:
         """Did the cell just opened show it was safe: a number (0-8), or a picture never named once the
