@@ -282,7 +282,7 @@ def start_sgt_mines(game_id: str, tile: int = 20, timeout: float = 20.0) -> Clie
 def start_minegauler(
     level: str = "beginner", custom: tuple[int, int, int] | None = None, button_size: int = 16,
     style: str = "Standard", position: tuple[int, int] | None = None, state_file: str | None = None,
-    timeout: float = 30.0,
+    timeout: float = 30.0, desktop_scale: float | None = None,
 ) -> ClientWindow:
     """Start minegauler (its own venv is made on first use: ``minegauler.ensure_minegauler_venv``).
 
@@ -290,7 +290,11 @@ def start_minegauler(
     rows, mines)`` another board. ``button_size`` is the cell size in px (16-40, the client's own limits;
     16 is its default), ``style`` its skin ("Standard" is the classic Windows look, the one screenbot was
     taught). ``position`` moves the window's top-left there (it opens centred). ``state_file``: the
-    client writes its own board and mines there every 20 ms (for tests and fixtures)."""
+    client writes its own board and mines there every 20 ms (for tests and fixtures). ``desktop_scale``:
+    the scale Qt draws at (``QT_SCALE_FACTOR``; a desktop at 125-200% gives Qt programs such a scale,
+    fractional ones included), every button then ``button_size`` x the scale on the screen. At a scale
+    minegauler may size its window a little short of its board and scroll the board (its state file
+    says so: ``scrolled``)."""
     launch = launch_for("minegauler")
     python = ensure_minegauler_venv(launch.packages)
     if custom is None and level not in LEVELS:
@@ -303,7 +307,8 @@ def start_minegauler(
     options = {"home": str(home), "state_file": state_file,
                "settings": {"x_size": int(cols), "y_size": int(rows), "mines": int(mines),
                             "btn_size": int(button_size), "style": str(style)}}
-    env = client_env(home, HOME=str(home), QT_QPA_PLATFORM="xcb")
+    env = client_env(home, HOME=str(home), QT_QPA_PLATFORM="xcb",
+                     **({"QT_SCALE_FACTOR": str(float(desktop_scale))} if desktop_scale else {}))
     # launch.command is ["python", "-c"]: the venv's Python runs LAUNCHER with the start's options.
     cmd = [str(python), *launch.command[1:], LAUNCHER, json.dumps(options)]
     handle = launch_client("minegauler", cmd, env, home, timeout, launch.window_title)
@@ -311,7 +316,7 @@ def start_minegauler(
         _move_window(handle, position)
     time.sleep(0.3)  # the first paint follows the map
     try:
-        handle.lattice = _minegauler_lattice(state_file, rows, cols)
+        handle.lattice = _minegauler_lattice(state_file, rows, cols, desktop_scale or 1.0)
     except BaseException:
         handle.close()
         raise
@@ -319,9 +324,10 @@ def start_minegauler(
     return handle
 
 
-def _minegauler_lattice(state_file: str, rows: int, cols: int, timeout: float = 10.0):
+def _minegauler_lattice(state_file: str, rows: int, cols: int, scale: float = 1.0, timeout: float = 10.0):
     """Where minegauler's cells are on the screen, as the client itself says in its state file (the
-    locator does not find every board it draws: see docs/clients.md)."""
+    locator does not find every board it draws: see docs/clients.md); ``scale``: Qt's, by which the
+    client's own coordinates are multiplied on the screen."""
     from pathlib import Path
 
     from ..geometry import Lattice
@@ -331,7 +337,8 @@ def _minegauler_lattice(state_file: str, rows: int, cols: int, timeout: float = 
         try:
             state = json.loads(Path(state_file).read_text(encoding="utf-8"))
             (x, y), pitch = state["origin"], float(state["pitch"])
-            return Lattice("minegauler", (float(x), float(y)), (pitch, pitch), rows, cols)
+            return Lattice("minegauler", (float(x) * scale, float(y) * scale), (pitch * scale, pitch * scale), rows, cols,
+                           scale=scale)
         except (OSError, ValueError, KeyError):
             if time.monotonic() > deadline:
                 raise ClientStartError("it wrote no state file saying where its board is", client="minegauler") from None

@@ -63,8 +63,9 @@ if options.get("state_file"):
         mines = [[y, x] for x, y in game.mf.mine_coords] if game.mf.populated else None
         view = app.gui._mf_widget
         corner = view.viewport().mapToGlobal(view.mapFromScene(0.0, 0.0))
+        scrolled = view.horizontalScrollBar().maximum() > 0 or view.verticalScrollBar().maximum() > 0
         text = json.dumps({"board": rows, "mines": mines, "state": game.state.name,
-                           "origin": [corner.x(), corner.y()], "pitch": view.btn_size})
+                           "origin": [corner.x(), corner.y()], "pitch": view.btn_size, "scrolled": scrolled})
         tmp = state_file.with_suffix(".tmp")
         tmp.write_text(text)
         tmp.replace(state_file)

@@ -147,10 +147,14 @@ def _faces_cut_flat(grid: Grid, flat: np.ndarray, side: str) -> bool:
         return False
     gains = _corner_gains(f, flat, side)
     # Each face against the grid's other faces of its own size (a covered button and an open cell
-    # differ): what that kind of face shows when nothing cuts it.
+    # differ): what that kind of face shows when nothing cuts it. Of its very size where there are
+    # such: a picture enlarged by a fractional scale (Qt at 125%) draws every fourth line of cells a
+    # pixel wider, its bevel a pixel thicker, and its corners unlike the narrower faces'.
     excess = []
     for i in index:
         alike = ~on & (np.abs(f.width - f.width[i]) <= 1) & (np.abs(f.height - f.height[i]) <= 1)
+        same = alike & (f.width == f.width[i]) & (f.height == f.height[i])
+        alike = same if same.sum() >= 2 else alike
         usual = float(np.median(gains[alike])) if alike.sum() >= 2 else 0.0
         excess.append(gains[i] - max(usual, 0.0))
     return bool(np.median(excess) > CUT_EDGE)
