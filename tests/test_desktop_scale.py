@@ -9,6 +9,9 @@ reader); none was read before (numbers like no picture, a faint outline round th
 further line of cells, GTK's two-pixel steps between rows for a cut row). Cases drawn at random on
 every run are in ``tests/test_random_real.py`` (a sixth of its small and medium gnome-mines windows)
 and ``tests/test_play_random_sizes.py`` (games played at 200%).
+
+minegauler (Qt) at 125%: a board its skin reads as it is, whose fractional enlargement made it look
+cut (``fixtures/desktop-scale/qt``); random draws of scales are in ``tests/test_minegauler_sizes.py``.
 """
 
 from __future__ import annotations
@@ -36,6 +39,23 @@ def test_a_board_drawn_at_200_percent_is_read_as_drawn(png):
     assert meta["desktop_scale"] == 2
     assert (reading.lattice.skin, reading.lattice.scale) == ("gnome-mines", 2.0)
     assert list(reading.board.grid) == list(truth.grid)
+
+
+QT_SCALED = sorted((FIXTURES / "desktop-scale" / "qt").glob("*.png"))
+
+
+@pytest.mark.parametrize("png", QT_SCALED, ids=[p.stem for p in QT_SCALED])
+def test_a_board_qt_enlarges_by_a_fractional_scale_is_read_whole(png):
+    """minegauler at 125% with 17 px buttons (``lab.shots.minegauler --desktop-scale 1.25``, truth from
+    the game): cells of 21.25 px, every fourth line of them a pixel wider, its bevel a pixel thicker.
+    Its outer line was taken for one cut straight by the window (its faces' corners unlike those of
+    the narrower faces): the lost board was refused as "going on past its bottom side"."""
+    shot = next(s for s in load_shots(png.parent) if s.name == png.stem)
+    lattice = locate_board(shot.image(), load_skins())
+    from screenbot.vision import read_board
+
+    assert (lattice.rows, lattice.cols) == (shot.lattice.rows, shot.lattice.cols)
+    assert list(read_board(shot.image(), lattice, load_skins()).board.grid) == list(shot.board.grid)
 
 
 def test_read_says_the_scale_in_its_json(capsys):
