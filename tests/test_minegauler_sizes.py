@@ -60,7 +60,7 @@ SCALED_DRAWS = 6
 def test_minegauler_read_at_a_random_desktop_scale(tmp_path):
     """minegauler drawn by Qt at a desktop's scale, the scale, the button size and the board drawn at
     random (one the client shows whole in its window): a lost game's three shots and a won game's,
-    each read exactly or refused, never wrong, the fresh board at least read. Measured on the shots of
+    each read exactly or refused, never wrong, and one at least read. Measured on the shots of
     seeds 1-12 (one run's games): 43 of 48 read, 5 refused, none wrong; the refusals on 17 px buttons
     at 125% (cells of 21.25 px, the skin's pictures fitting them roughly) and 18 px at 175%.
     """
