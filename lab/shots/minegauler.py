@@ -83,6 +83,12 @@ class Session:
         while time.monotonic() < deadline and self.state()["board"] == before:
             time.sleep(0.02)
 
+    def open_covered(self, cells) -> None:
+        """Click each of ``cells`` that is still covered (an earlier click's flood may have opened it)."""
+        for r, c in cells:
+            if self.state()["board"][r][c] == "#":
+                self.click(r, c)
+
     def shot(self, name: str, tags: tuple[str, ...]) -> LabelledShot:
         """A screenshot that shows the state read around it (retried until both reads agree)."""
         for _ in range(50):
@@ -139,9 +145,7 @@ def one_game(folder: Path, out: Path, button_size: int, cols: int, rows: int, mi
         # 8x8 with 10 mines, seed 138816, was), and there would be no covered mine to lose on.
         kept = [cell for cell in safe if not any(_mines_around(mine_cells, rows, cols, *n) == 0
                                                  for n in _around(rows, cols, *cell) if n not in mine_cells)]
-        for r, c in [cell for cell in safe[: int(len(safe) * 0.8)] if cell not in kept[:1]]:
-            if session.state()["board"][r][c] == "#":
-                session.click(r, c)
+        session.open_covered([cell for cell in safe[: int(len(safe) * 0.8)] if cell not in kept[:1]])
         covered = [(r, c) for r, c in safe if session.state()["board"][r][c] == "#"]
         mines_left = sorted(mine_cells)
         rng.shuffle(mines_left)
@@ -171,9 +175,7 @@ def won_game(folder: Path, out: Path, button_size: int, cols: int, rows: int, mi
         mine_cells = {tuple(m) for m in session.state()["mines"]}
         safe = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in mine_cells]
         rng.shuffle(safe)
-        for r, c in safe:
-            if session.state()["board"][r][c] == "#":
-                session.click(r, c)
+        session.open_covered(safe)
         return [save_shot(session.shot(f"{stem}-won", ("won",)), out, for_templates=False, margin=MARGIN)]
     finally:
         session.close()
