@@ -58,13 +58,24 @@ class WindowGoneError(ScreenError):
         self.window = window
 
 
-class PressHeldBackError(ScreenError):
-    """A click was held back as it reached the window system: another program's window (``title``) was
-    under its point at that moment, though it was not when the bot looked just before."""
+class ClickMetWindowError(ScreenError):
+    """A click of the bot's met another program's window (``title``) that came over the board after
+    the bot last looked at the window list."""
 
     def __init__(self, message: str, /, *, title: str) -> None:
         super().__init__(message, title=title)
         self.title = title
+
+
+class PressHeldBackError(ClickMetWindowError):
+    """A click was held back as it reached the window system: another program's window was under its
+    point at that moment, though it was not when the bot looked just before."""
+
+
+class PressStrayedError(ClickMetWindowError):
+    """A click was let through with the game under its point, and another program's window was there
+    by its release: that window came over the board as the click passed and may have taken it. Nothing
+    can hold back a press in those milliseconds; it is reported so that the bot stops."""
 
 
 # --- input files and arguments ------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from ...errors import PressHeldBackError, WindowGoneError
+from ...errors import PressHeldBackError, PressStrayedError, WindowGoneError
 from ...geometry import Rect
 from .arrivals import Arrivals
 from .press_guard import PressGuard
@@ -116,15 +116,21 @@ class Win32Window:
 
     def guarded(self, click) -> None:
         """Run ``click`` (one press and release) so that its press reaches only the game's windows
-        (``press_guard``); PressHeldBackError, naming the window, when it was held back."""
+        (``press_guard``); PressHeldBackError, naming the window, when it was held back, and
+        PressStrayedError when a window came over its point as it passed."""
         if self._guard is None:
             self._guard = PressGuard(self.is_its_own)
-        held = self._guard.click(click)
-        if held is not None:
-            title = title_of(self._api, held)
+        stray = self._guard.click(click)
+        if stray is None:
+            return
+        title = title_of(self._api, stray.window)
+        if stray.held:
             raise PressHeldBackError(
                 f"the board is covered by another window ({title!r}, which came over it just as a click was "
                 "sent): the click was held back, so that no click lands on it", title=title)
+        raise PressStrayedError(
+            f"the board is covered by another window ({title!r}, which came over it in the milliseconds a "
+            "click was on its way): that click may have reached it; stopped, so that no other does", title=title)
 
     def close(self) -> None:
         """Stops the press guard's thread; nothing else is held open."""
