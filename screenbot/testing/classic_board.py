@@ -77,7 +77,7 @@ def single_number_game(rng: random.Random, rows: int, cols: int) -> list[str]:
 
 def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24, frame: int = 3,
          mine_scale: float = 1.0, number_scale: float = 1.0, stipple: bool = False,
-         buttons: bool = False, red_flag: bool = False) -> tuple[np.ndarray, tuple[int, int]]:
+         buttons: bool = False, red_flag: bool = False, row_space: int = 0) -> tuple[np.ndarray, tuple[int, int]]:
     """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
     left, light bottom and right, as every client in the look draws round its board); (picture, origin
     of cell (0, 0)). ``mine_scale``: the mines' size, 1 the usual; clients draw them up to a third
@@ -89,15 +89,19 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     ``buttons``: as a toolkit's default buttons and labels draw the look (Tk's: a clone built of them):
     covered cells with a one-pixel bevel at every size, opened cells sunken by one pixel (a dark line
     top and left, a light one bottom and right) instead of a grid line. ``red_flag``: the flag drawn in
-    red alone, pole and all (a red "⚑" or "F", as many clones draw it)."""
+    red alone, pole and all (a red "⚑" or "F", as many clones draw it). ``row_space``: pixels of the
+    window's grey below each row of cells, as a page whose cells are inline blocks lays them out (rows
+    a line's spacing apart, the cells square)."""
     rows, cols = len(board), len(board[0])
-    image = np.full((rows * pitch + 2 * margin, cols * pitch + 2 * margin, 3), FACE, dtype=np.uint8)
-    top, left, bottom, right = margin - frame, margin - frame, margin + rows * pitch + frame, margin + cols * pitch + frame
+    step = pitch + row_space
+    image = np.full((rows * step + 2 * margin, cols * pitch + 2 * margin, 3), FACE, dtype=np.uint8)
+    top, left, bottom, right = margin - frame, margin - frame, margin + rows * step + frame, margin + cols * pitch + frame
     image[top:bottom, left:right] = LIGHT
     image[top : bottom - frame, left : right - frame] = (0, 0, 0) if stipple else DARK  # black and white only
+    image[margin : margin + rows * step, margin : margin + cols * pitch] = FACE
     for r, line in enumerate(board):
         for c, ch in enumerate(line):
-            _cell(image[margin + r * pitch : margin + (r + 1) * pitch, margin + c * pitch : margin + (c + 1) * pitch],
+            _cell(image[margin + r * step : margin + r * step + pitch, margin + c * pitch : margin + (c + 1) * pitch],
                   ch, pitch, grid_line, mine_scale, number_scale, stipple, buttons, red_flag)
     return image, (margin, margin)
 

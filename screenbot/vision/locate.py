@@ -257,13 +257,39 @@ def _unclear_cells(frame: np.ndarray, lattice: Lattice) -> int:
 
 def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
     """The grid as a board of a look read from its structure (``classic``), grown to its frame, or why
-    it is not one."""
+    it is not one.
+
+    The cell's face is taken as its whole box in this look (bevels included), so the box is centred
+    on it. Cells in this look are square: where the rows' pitch exceeds the columns' (or the reverse)
+    by more than a pixel, the excess is space between lines of cells, which may lie all on one side of
+    each (a page's inline-block cells have a line's spacing below each row): a box centred on the
+    face then ends in that space, the board's edge short of its frame. Where the centred boxes are
+    refused for what lies round them, the boxes moved along that axis by up to the excess are judged
+    too (nearest first), and the first that shows a whole board is taken."""
+    (cx, cy), (px, py) = grid.centre, grid.pitch
+    centred = (cx - px / 2, cy - py / 2)
+    first = _judge_family_at(frame, grid, skin, centred)
+    if first.lattice is not None or not first.round_it:
+        return first
+    excess_x, excess_y = (int(excess) if excess >= SPACED else 0 for excess in (px - py, py - px))
+    moves = [(sign * d, 0) for d in range(1, excess_x + 1) for sign in (1, -1)] + \
+            [(0, sign * d) for d in range(1, excess_y + 1) for sign in (1, -1)]
+    for dx, dy in moves:
+        moved = _judge_family_at(frame, grid, skin, (centred[0] + dx, centred[1] + dy))
+        if moved.lattice is not None:
+            return moved
+    return first
+
+
+# Pixels by which one pitch must exceed the other for the excess to be taken as space between lines
+# of cells (a least-squares pitch of square cells is a fraction of a pixel off either way).
+SPACED = 1.5
+
+
+def _judge_family_at(frame: np.ndarray, grid: Grid, skin: Skin, origin: tuple[float, float]) -> Found:
     from . import classic
 
-    (cx, cy), (px, py) = grid.centre, grid.pitch
-    # The cell's face is its whole box in this look (bevels included): the box is centred on it.
-    lattice = classic.placed(frame, _whole_pixels(Lattice(skin.name, (cx - px / 2, cy - py / 2), (px, py),
-                                                          grid.rows, grid.cols)))
+    lattice = classic.placed(frame, _whole_pixels(Lattice(skin.name, origin, grid.pitch, grid.rows, grid.cols)))
     reading = classic.read_classic(frame, lattice)
     score, why = classic.judge(reading, lattice.rows, lattice.cols)
     if why:
@@ -275,14 +301,15 @@ def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
         return Found(grid, None, score, f"grown to its frame, its cells match the {skin.name} look poorly: {why}")
     if going_on:
         return Found(grid, None, 0.0, f"cells like its own show past its {' and '.join(going_on)} side: the board "
-                                      f"goes on there, or its edge cannot be told from what surrounds it")
+                                      f"goes on there, or its edge cannot be told from what surrounds it", round_it=True)
     unlike = classic.framed_unlike(frame, lattice)
     if unlike:
         side, partner = unlike[0]
         return Found(grid, None, 0.0, f"its frame by its {side} side is not drawn like the one by its {partner} "
-                                      f"side: a window's edge along a line between its cells may hide part of it")
+                                      f"side: a window's edge along a line between its cells may hide part of it",
+                     round_it=True)
     edges = _edge_refusal(frame, lattice)
-    return Found(grid, None if edges else lattice, 0.0 if edges else score, edges)
+    return Found(grid, None if edges else lattice, 0.0 if edges else score, edges, round_it=bool(edges))
 
 
 def _likeliest_scales(frame: np.ndarray, placed: list[Lattice], skin: Skin) -> tuple[list[Lattice], float]:
