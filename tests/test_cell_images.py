@@ -44,6 +44,25 @@ def test_boxes_scaled_a_run_at_a_time_are_the_boxes_scaled_one_at_a_time():
     assert not differing, f"{REPLAY}: {differing}"
 
 
+@pytest.mark.parametrize("keys", ["as made", "all alike"])
+def test_distinct_pictures_come_in_order_of_first_appearance_even_when_keys_collide(keys, monkeypatch):
+    """``cells.distinct`` tells pictures apart by a key of their pixels, checked pixel for pixel: a
+    stack drawn at random from a few pictures gives each distinct picture once, in the order each first
+    appears, and every picture's index; also where every key is alike (weights of 0: as a collision
+    would), where the pictures' bytes tell them apart instead."""
+    from screenbot.vision import cells
+
+    if keys == "all alike":
+        monkeypatch.setattr(cells, "_key_weights", lambda words: np.zeros(words, dtype=np.uint64))
+    rng = np.random.default_rng(random.Random(f"{SEED}-keys").randrange(2**32))
+    few = rng.integers(0, 256, (rng.integers(1, 9), 16, 16, 3), dtype=np.uint8)
+    stack = few[rng.integers(0, len(few), 200)]
+    pictures, inverse = cells.distinct(stack)
+    appearing = list(dict.fromkeys(picture.tobytes() for picture in stack))
+    assert [picture.tobytes() for picture in pictures] == appearing, REPLAY
+    assert np.array_equal(pictures[inverse], stack), REPLAY
+
+
 def test_cells_matched_once_per_distinct_picture_match_as_when_matched_one_by_one():
     """``match_cells`` matches each distinct picture of a stack once (``cells.distinct``); a stack of
     pictures drawn at random from a few, repeated in a random order, gets for every cell what matching
