@@ -74,8 +74,8 @@ class PressHeldBackError(ClickMetWindowError):
 
 class PressStrayedError(ClickMetWindowError):
     """A click was let through with the game under its point, and another program's window was there
-    by its release: that window came over the board as the click passed and may have taken it. Nothing
-    can hold back a press in those milliseconds; it is reported so that the bot stops."""
+    as the press passed: that window came over the board in those milliseconds and may have taken it.
+    Nothing can hold back a press then; it is reported so that the bot stops."""
 
 
 # --- input files and arguments ------------------------------------------------------------------

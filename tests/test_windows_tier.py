@@ -371,17 +371,21 @@ except PressHeldBackError as exc:
 '''
 
 
+def _point_on_board(rect: Rect) -> tuple[int, int]:
+    """A point on winemine's board (the lower middle of its window ``rect``), drawn at random."""
+    rng = random.Random(SEED)
+    return (rect.left + rect.width // 4 + rng.randrange(rect.width // 2),
+            rect.top + rect.height // 2 + rng.randrange(rect.height // 3))
+
+
 def test_a_press_over_another_window_is_held_back(prefix, tmp_path, monkeypatch):
     """The Win32 mouse's last check, where no look before the press can reach: a click on winemine's
     board while Notepad lies over that point is held back as it reaches Windows (the press guard's
     low-level hook), naming Notepad, and no press reaches Notepad; once Notepad is gone, the same
     click goes through to winemine."""
-    rng = random.Random(SEED)
     with VirtualDisplay(), WineServer(prefix) as server, _winemine(prefix, monkeypatch) as game:
         rect = game.geometry()
-        # A point on the board (the lower part of winemine's window), drawn at random.
-        x = rect.left + rect.width // 4 + rng.randrange(rect.width // 2)
-        y = rect.top + rect.height // 2 + rng.randrange(rect.height // 3)
+        x, y = _point_on_board(rect)
         print(f"seed {SEED}: clicking ({x}, {y}) in winemine's window {rect}")
         with ClickWatch(prefix, tmp_path) as clicks:
             notepad = subprocess.Popen(["wine", "notepad"], env=server.env, stdin=subprocess.DEVNULL,
@@ -455,11 +459,9 @@ def test_every_press_a_flashing_window_takes_is_reported(prefix, tmp_path, monke
     (Notepad, moved on and off it): a click is held back, let through, or reported as one that may
     have reached that window; every press that the click watch (a second hook, later in the chain)
     saw land on Notepad is among those reported, and no press held back reaches anyone."""
-    rng = random.Random(SEED)
     with VirtualDisplay(), WineServer(prefix) as server, _winemine(prefix, monkeypatch) as game:
         rect = game.geometry()
-        x = rect.left + rect.width // 4 + rng.randrange(rect.width // 2)
-        y = rect.top + rect.height // 2 + rng.randrange(rect.height // 3)
+        x, y = _point_on_board(rect)
         print(f"seed {SEED}: {FLASHED_CLICKS} clicks at ({x}, {y}) in winemine's window {rect}")
         notepad = subprocess.Popen(["wine", "notepad"], env=server.env, stdin=subprocess.DEVNULL,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -54,8 +54,8 @@ START_TIMEOUT = 5.0
 @dataclass(frozen=True)
 class Stray:
     """A click of the bot's that met another program's top-level window (``window``): held back at its
-    press (``held``), or let through with the game under it and found under that window at its release,
-    so that the press may have reached it."""
+    press (``held``), or let through with the game under it and that window found under it as the press
+    passed (once the later hooks answered, or at the release), so that the press may have reached it."""
 
     window: int
     held: bool
@@ -76,7 +76,7 @@ class PressGuard:
         self._released = threading.Event()  # the click's release has been through the hook
         self._held: int | None = None  # the window a press of this click was held back from
         self._under: int | None = None  # the top-level window under the click's press, as the hook saw it
-        self._after: int | None = None  # another program's window under the click's release, the press let through
+        self._after: int | None = None  # another program's window under a press let through, as it passed
         self._armed = False  # a click of the bot's is on its way
         self._failed = False
 
@@ -105,7 +105,7 @@ class PressGuard:
         if self._held is not None:
             return Stray(self._held, held=True)
         if self._after is not None:
-            log.info("window 0x%x came under the click between its press and its release", self._after)
+            log.info("window 0x%x came under the click as its press passed", self._after)
             return Stray(self._after, held=False)
         return None
 
