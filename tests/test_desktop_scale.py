@@ -23,7 +23,7 @@ import pytest
 
 from screenbot.geometry import Lattice
 from screenbot.labelled_shots import load_shots
-from screenbot.vision import load_skins, locate_board
+from screenbot.vision import load_skins, locate_board, read_board
 
 from .random_cases import read_case
 
@@ -51,11 +51,10 @@ def test_a_board_qt_enlarges_by_a_fractional_scale_is_read_whole(png):
     Its outer line was taken for one cut straight by the window (its faces' corners unlike those of
     the narrower faces): the lost board was refused as "going on past its bottom side"."""
     shot = next(s for s in load_shots(png.parent) if s.name == png.stem)
-    lattice = locate_board(shot.image(), load_skins())
-    from screenbot.vision import read_board
-
+    frame, skins = shot.image(), load_skins()
+    lattice = locate_board(frame, skins)
     assert (lattice.rows, lattice.cols) == (shot.lattice.rows, shot.lattice.cols)
-    assert list(read_board(shot.image(), lattice, load_skins()).board.grid) == list(shot.board.grid)
+    assert list(read_board(frame, lattice, skins).board.grid) == list(shot.board.grid)
 
 
 def test_read_says_the_scale_in_its_json(capsys):
