@@ -84,3 +84,21 @@ def test_cells_matched_once_per_distinct_picture_match_as_when_matched_one_by_on
         alone = match_cells(picture.reshape(1, CANONICAL, CANONICAL, 3), bank)
         assert together.chars[i] == alone.chars[0], REPLAY
         assert abs(together.confidence[i] - alone.confidence[0]) < 1e-9, REPLAY
+
+
+def test_a_box_cut_out_past_the_frames_edge_repeats_the_edge_pixels():
+    """``cells.cut_out`` on boxes drawn at random, inside the frame, across its edges and past them:
+    the box's size always, the frame's own pixels where the box is on it, and elsewhere the nearest
+    edge pixel of the frame (as NumPy's edge padding of the whole frame gives)."""
+    from screenbot.vision.cells import cut_out
+
+    rng = random.Random(f"{SEED}-cut-out")
+    frame = np.random.default_rng(rng.randrange(2**32)).integers(0, 256, (30, 40, 3), dtype=np.uint8)
+    reach = 12
+    padded = np.pad(frame, ((reach, reach), (reach, reach), (0, 0)), mode="edge")
+    for _ in range(200):
+        left, top = rng.randint(-reach, 40 + reach - 1), rng.randint(-reach, 30 + reach - 1)
+        right, bottom = rng.randint(left + 1, 40 + reach), rng.randint(top + 1, 30 + reach)
+        box = cut_out(frame, left, top, right, bottom)
+        expected = padded[top + reach : bottom + reach, left + reach : right + reach]
+        assert np.array_equal(box, expected), f"{REPLAY}: box {(left, top, right, bottom)}"

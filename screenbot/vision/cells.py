@@ -41,6 +41,18 @@ def board_inside(frame: np.ndarray, lattice: Lattice) -> bool:
     return rect.left >= 0 and rect.top >= 0 and rect.right <= frame.shape[1] and rect.bottom <= frame.shape[0]
 
 
+def cut_out(frame: np.ndarray, left: int, top: int, right: int, bottom: int) -> np.ndarray:
+    """The frame's pixels in the box [left, right) x [top, bottom), its nearest edge pixels repeated
+    where the box passes the frame's edge (a look round a cell by the frame's edge still gets its
+    whole box)."""
+    height, width = frame.shape[:2]
+    if 0 <= left and 0 <= top and right <= width and bottom <= height:
+        return frame[top:bottom, left:right]
+    rows = np.clip(np.arange(top, bottom), 0, height - 1)
+    cols = np.clip(np.arange(left, right), 0, width - 1)
+    return frame[rows[:, None], cols]
+
+
 def cell_images(frame: np.ndarray, lattice: Lattice, size: int = CANONICAL) -> np.ndarray:
     """(rows, cols, size, size, 3) uint8: every cell's pitch box scaled to ``size`` (the canonical size).
 

@@ -9,7 +9,7 @@ import functools
 import numpy as np
 
 from ..geometry import Lattice
-from .cells import RMS_SCALE, ByPicture, CellMatches
+from .cells import RMS_SCALE, ByPicture, CellMatches, cut_out
 from .glyph import glyph_look
 from .skins import Skin
 
@@ -129,10 +129,27 @@ def _mark_share(frame: np.ndarray, rect, skin: Skin, pair: tuple[str, str], *,
     reference = _mark_reference(skin, pair, rect.width, rect.height, any_size)
     if reference is None:
         return None, False
-    region, ink_first, ink_second, own_size = reference
-    cell = frame[rect.top : rect.top + rect.height, rect.left : rect.left + rect.width]
-    ink = _inked.get(cell, (skin, pair, any_size), lambda: _ink(cell, region))
+    region, ink_first, ink_second, own_size, pictures = reference
+    around = cut_out(frame, rect.left - ALIGN_REACH, rect.top - ALIGN_REACH,
+                     rect.right + ALIGN_REACH, rect.bottom + ALIGN_REACH)
+    ink = _inked.get(around, (skin, pair, any_size), lambda: _ink(_placed(around, pictures), region))
     return (ink - ink_first) / (ink_second - ink_first), own_size
+
+
+def _placed(around: np.ndarray, pictures: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The cell, moved within ``around`` (its box and ALIGN_REACH px round it) to where it lies best
+    on either picture of the pair: the lattice's whole-pixel box is not cut where the captures were (a
+    pixel or two off at a size no capture has), and a mark of a few pixels looked for a pixel off is
+    missed. The whole picture, not its glyph alone: aligned by the glyph, "?" marks of gnome-mines
+    enlarged to twice their size read as flags again (the box's edges hold the cell in place there)."""
+    import cv2
+
+    padded = around.astype(np.float32)
+    fits = [cv2.matchTemplate(padded, picture, cv2.TM_SQDIFF) for picture in pictures]
+    fit = min(fits, key=lambda f: float(f.min()))
+    dy, dx = np.unravel_index(int(np.argmin(fit)), fit.shape)
+    height, width = pictures[0].shape[:2]
+    return padded[dy : dy + height, dx : dx + width]
 
 
 # Cells already weighed, with each skin, pair and choice of captures: their ink where the mark is.
@@ -141,7 +158,8 @@ _inked = ByPicture(5_000)
 
 @functools.lru_cache(maxsize=256)
 def _mark_reference(skin: Skin, pair: tuple[str, str], width: int, height: int, any_size: bool):
-    """(region looked at, ink of pair[0] there, ink of pair[1] there) for cells of this size, or None.
+    """(region looked at, ink of pair[0] there, ink of pair[1] there, whether the capture is the cells'
+    own size, the two pictures at the cells' size) for cells of this size, or None.
 
     The mark does not sit exactly where scaled pictures put it, nor does a capture at a near size draw
     it as the client does at this one (gnome-mines' "?" at 23 px is a faint spot inside the flag, at
@@ -164,7 +182,7 @@ def _mark_reference(skin: Skin, pair: tuple[str, str], width: int, height: int, 
         ink_first, ink_second = _ink(first, region), _ink(second, region)
         if abs(ink_second - ink_first) >= MARK_LEAST_INK:
             own_size = abs(pictures[0].shape[1] - width) <= 1 and abs(pictures[0].shape[0] - height) <= 1
-            return region, ink_first, ink_second, own_size
+            return region, ink_first, ink_second, own_size, (first, second)
     return None
 
 
