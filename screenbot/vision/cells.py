@@ -204,12 +204,25 @@ class ByPicture:
 
     def get(self, picture: np.ndarray, context: tuple, look):
         """``look()``'s answer for ``picture`` in ``context`` (what else the answer depends on)."""
-        key = (context, picture.shape, hashlib.blake2b(np.ascontiguousarray(picture).tobytes(), digest_size=16).digest())
+        key = self.key(picture, context)
         if key not in self._found:
-            if len(self._found) >= self._kept:
-                self._found.clear()
-            self._found[key] = look()
+            self.keep(key, look())
         return self._found[key]
+
+    @staticmethod
+    def key(picture: np.ndarray, context: tuple) -> tuple:
+        """What an answer for ``picture`` in ``context`` is kept by (``known``, ``keep``: for looks
+        taken at many pictures at once)."""
+        return (context, picture.shape, hashlib.blake2b(np.ascontiguousarray(picture).tobytes(), digest_size=16).digest())
+
+    def known(self, key: tuple):
+        """The answer kept by ``key``, or None."""
+        return self._found.get(key)
+
+    def keep(self, key: tuple, answer) -> None:
+        if len(self._found) >= self._kept:
+            self._found.clear()
+        self._found[key] = answer
 
 
 def distinct(pictures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -17,7 +17,7 @@ import functools
 import numpy as np
 
 from ..geometry import Lattice
-from .cells import ByPicture, CellMatches, confidence, squared_distances
+from .cells import ByPicture, CellMatches, confidence, cut_out, squared_distances
 from .skins import Skin
 
 # The side (px) both the cell and the pictures are scaled to for this look: fine enough for a glyph
@@ -60,9 +60,10 @@ def judge_weak_by_glyph(matches: CellMatches, frame: np.ndarray, lattice: Lattic
 def glyph_look(frame: np.ndarray, lattice: Lattice, skin: Skin, index: int):
     """This look at cell ``index``: its best (state, RMS), its second, and its confidence. Once per
     picture: a board's weak cells are mostly drawn alike, pixel for pixel (a won board's flags), and
-    the frames of a game in play show them again and again."""
-    region = _around(frame, lattice, index)
-    ranked = _looked.get(region, (skin,), lambda: _fits(region, *_middles(skin)) + [("", np.inf)])
+    the frames of a game in play show them again and again (kept by the pixels cut, before scaling,
+    so that a picture seen before costs no scaling either)."""
+    cut = _cut(frame, lattice, index)
+    ranked = _looked.get(cut, (skin,), lambda: _fits(_region(cut), *_middles(skin)) + [("", np.inf)])
     (best, best_rms), (second, second_rms) = ranked[0], ranked[1]
     return (best, best_rms), (second, second_rms), float(confidence(np.array([best_rms]), np.array([second_rms]))[0])
 
@@ -71,22 +72,21 @@ def glyph_look(frame: np.ndarray, lattice: Lattice, skin: Skin, index: int):
 _looked = ByPicture(5_000)
 
 
-def _around(frame: np.ndarray, lattice: Lattice, index: int) -> np.ndarray:
-    """The cell's middle with REACH round it, scaled as a cell of SIDE px would be and softened."""
+def _cut(frame: np.ndarray, lattice: Lattice, index: int) -> np.ndarray:
+    """The cell's middle with REACH round it, as the frame has it."""
+    rect = lattice.cell_rect(*divmod(index, lattice.cols))
+    side = _region_side()
+    half_x, half_y = side * rect.width / SIDE / 2, side * rect.height / SIDE / 2
+    cx, cy = rect.left + rect.width / 2, rect.top + rect.height / 2
+    return cut_out(frame, int(np.floor(cx - half_x)), int(np.floor(cy - half_y)),
+                   int(np.ceil(cx + half_x)), int(np.ceil(cy + half_y)))
+
+
+def _region(cut: np.ndarray) -> np.ndarray:
+    """A cell's ``_cut`` scaled as a cell of SIDE px would be, and softened."""
     import cv2
 
-    rect = lattice.cell_rect(*divmod(index, lattice.cols))
-    scale_x, scale_y = SIDE / rect.width, SIDE / rect.height
     side = _region_side()
-    half_x, half_y = side / scale_x / 2, side / scale_y / 2
-    cx, cy = rect.left + rect.width / 2, rect.top + rect.height / 2
-    left, top = int(np.floor(cx - half_x)), int(np.floor(cy - half_y))
-    right, bottom = int(np.ceil(cx + half_x)), int(np.ceil(cy + half_y))
-    height, width = frame.shape[:2]
-    pad = (max(0, -top), max(0, bottom - height), max(0, -left), max(0, right - width))
-    cut = frame[max(0, top) : min(height, bottom), max(0, left) : min(width, right)]
-    if any(pad):
-        cut = cv2.copyMakeBorder(cut, *pad, cv2.BORDER_REPLICATE)
     return _soft(cv2.resize(cut, (side, side), interpolation=cv2.INTER_AREA))
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from solver.board import COVERED, NUMBERS, UNREAD, Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
-from .cells import CellMatches, board_inside, cell_images, match_cells, pattern_states, shifted_cell_images
+from .cells import ByPicture, CellMatches, board_inside, cell_images, match_cells, pattern_states, shifted_cell_images
 from .background import as_skin_background
 from .detail import detail_mismatches
 from .glyph import judge_weak_by_glyph
@@ -249,9 +249,41 @@ def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Latti
     weak = np.flatnonzero((matches.confidence < threshold) & ~skip)
     if not len(weak):
         return matches
-    reach = [max(MIN_SHIFT, round(SHIFT_REACH * pitch)) for pitch in lattice.pitch]
-    step = [max(1, round(pitch / CANONICAL)) for pitch in lattice.pitch]
+    reach = tuple(max(MIN_SHIFT, round(SHIFT_REACH * pitch)) for pitch in lattice.pitch)
+    step = tuple(max(1, round(pitch / CANONICAL)) for pitch in lattice.pitch)
     rects = [lattice.cell_rect(*divmod(int(index), lattice.cols)) for index in weak]
+    # Each cell's answer is kept by the pixels it looks at (its box and the reach round it, as far as
+    # the frame goes): in play the same flags and marks are weak frame after frame, and this look was
+    # half a warm read of a board with flags.
+    height, width = frame.shape[:2]
+    keys, best = [], []
+    for rect in rects:
+        box = (rect.left - reach[0], rect.top - reach[1], rect.right + reach[0], rect.bottom + reach[1])
+        inside = (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
+        context = (bank, reach, step, tuple(a - b for a, b in zip(inside, box)))
+        keys.append(_shifted.key(frame[inside[1] : inside[3], inside[0] : inside[2]], context))
+        best.append(_shifted.known(keys[-1]))
+    todo = [i for i, answer in enumerate(best) if answer is None]
+    for i, answer in zip(todo, _shift_looks(frame, [rects[i] for i in todo], bank, reach, step)):
+        _shifted.keep(keys[i], answer)
+        best[i] = answer
+    fields = {name: getattr(matches, name).copy() for name in CellMatches.FIELDS}
+    for index, (trial, _) in zip(weak, best):
+        if trial is not None and trial[-1] > fields["confidence"][index]:
+            for name, value in zip(CellMatches.FIELDS, trial):
+                fields[name][index] = value
+    return CellMatches(**fields)
+
+
+# The shifted look's answers, by the pixels each cell's look took in.
+_shifted = ByPicture(5_000)
+
+
+def _shift_looks(frame: np.ndarray, rects, bank, reach: tuple[int, int], step: tuple[int, int]):
+    """``_best_shifts`` of each box over every shift up to ``reach``, on a grid ``step`` px apart,
+    then every pixel round the best (see ``_judge_weak_by_shift``)."""
+    if not rects:
+        return []
     coarse = [[d for d in range(-r, r + 1) if d % s == 0] for r, s in zip(reach, step)]
     best = _best_shifts(frame, rects, bank, [coarse] * len(rects))
     if any(s > 1 for s in step):
@@ -259,12 +291,7 @@ def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Latti
                  for r, s, centre in zip(reach, step, shift)] if trial is not None else [[], []]
                 for trial, shift in best]
         best = [_better(first, second) for first, second in zip(best, _best_shifts(frame, rects, bank, fine))]
-    fields = {name: getattr(matches, name).copy() for name in CellMatches.FIELDS}
-    for index, (trial, _) in zip(weak, best):
-        if trial is not None and trial[-1] > fields["confidence"][index]:
-            for name, value in zip(CellMatches.FIELDS, trial):
-                fields[name][index] = value
-    return CellMatches(**fields)
+    return best
 
 
 def _best_shifts(frame: np.ndarray, rects, bank, offsets):
