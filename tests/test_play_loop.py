@@ -632,9 +632,10 @@ def test_board_covered_by_another_program_stops_without_taking_it_back(tmp_path)
             client.other_windows.append(("an editor", client.board_rect.translated(40, 40)))
 
     client = SimulatedClient(16, 16, 40, seed=4, on_click=cover)
-    with pytest.raises(WindowLostError, match="covered by another window \\('an editor'\\)"):
+    with pytest.raises(WindowLostError, match="covered by another window \\('an editor'\\)") as stop:
         make_player(client, GNOME_PAUSING, tmp_path, games=1).play()
     assert len(client.clicks) == 2
+    assert str(stop.value).endswith("may have reached it")  # the window came after the last look
 
 
 @pytest.mark.parametrize("where", ["over the board", "over the window's edge only"])
@@ -646,9 +647,10 @@ def test_a_game_covered_at_the_start_is_not_raised_over_the_window(tmp_path, whe
     over = board.translated(40, 40) if where == "over the board" else Rect(board.left - 30, board.top - 30, 20, 20)
     client.other_windows.append(("an editor", over))
     player = make_player(client, GNOME_PAUSING, tmp_path, games=1)
-    with pytest.raises(WindowLostError, match="covered by another window \\('an editor'\\)"):
+    with pytest.raises(WindowLostError, match="covered by another window \\('an editor'\\)") as stop:
         player.play()
     assert client.activations == 0 and not client.clicks
+    assert "may have reached it" not in str(stop.value)  # no click was sent
 
 
 def _pause_at(k: int):
@@ -725,11 +727,29 @@ def test_a_window_mapped_under_the_game_stops_play_before_the_next_click(client_
             client.mapped_below.append(("an editor", client.board_rect.translated(40, 40)))
 
     client = SimulatedClient(16, 16, 40, seed=4, on_click=map_below)
-    with pytest.raises(WindowLostError, match="covered by another window \\('an editor', which had just come over it\\)"):
+    with pytest.raises(WindowLostError, match="covered by another window \\('an editor', which had just come over it\\)") as stop:
         make_player(client, GNOME_PAUSING if client_pauses else GNOME_LIKE, tmp_path, games=3).play()
     assert len(client.clicks) == k, "a click after the window came"
+    # The window came as click k was handled: nothing on X11 says where that click went, and the stop says so.
+    assert str(stop.value).endswith("the last click, sent just before, may have reached it")
     assert client.activations == 1  # at the start only
     assert client.other_windows == [("an editor", client.board_rect.translated(40, 40))]  # over the game again
+
+
+def test_a_window_that_came_after_a_guarded_click_is_not_said_to_have_taken_it(tmp_path):
+    """Where each press is held back or reported when another program's window is under it (Windows'
+    press guard), a window found over the board after a click took no click unsaid: the stop does not
+    say the last click may have reached it."""
+    k = random.Random(SEED).randint(2, 12)
+
+    def map_below(client, n):
+        if n == k:
+            client.mapped_below.append(("an editor", client.board_rect.translated(40, 40)))
+
+    client = SimulatedClient(16, 16, 40, seed=4, on_click=map_below, press_guard=True)
+    with pytest.raises(WindowLostError, match="which had just come over it\\): stopped, so that no click lands on it$"):
+        make_player(client, GNOME_LIKE, tmp_path, games=3).play()
+    assert len(client.clicks) == k, f"seed {SEED}"
 
 
 def test_a_window_that_comes_while_the_win_dialog_is_closed_is_named_not_the_dialog(tmp_path):

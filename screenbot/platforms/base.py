@@ -52,6 +52,10 @@ class GameWindow(Protocol):
 
     def put_arrivals_back(self) -> None: ...  # raise those (when under the game now) back over it
 
+    # whether a press that another program's window came under is held back or reported (Windows' press
+    # guard), so that no click can reach such a window unsaid
+    def guards_presses(self) -> bool: ...
+
     def close(self) -> None: ...
 
 

@@ -57,6 +57,9 @@ class BoardTracker:
     located: Located | None = field(default=None, init=False)  # where the board was last found
     overlays_over: bool = field(default=False, init=False)  # a hint overlay was over the game at the last look
     resized_at: float | None = field(default=None, init=False)  # when the window was last seen to change size
+    # A click went out after the last look for windows over the board: a window found at the next look
+    # may have come before that click reached the game, and taken it.
+    clicked: bool = field(default=False, init=False)
 
     def locate(self) -> Located:
         """Find the board: inside the client window when we follow one, else on the whole screen."""
@@ -169,7 +172,7 @@ class BoardTracker:
             # Never take the board back from a window the user put over it: stop instead.
             raise WindowLostError(
                 f"the board is covered by another window ({', '.join(repr(t) for t in over[:3])}): stopped, "
-                "so that no click lands on it"
+                f"so that no click lands on it{self._last_click_note()}"
             )
         self.check_no_arrival(located.geometry.inner_rect())
 
@@ -189,6 +192,7 @@ class BoardTracker:
         has sent the events already."""
         if self.env.window is None:
             return
+        note, self.clicked = self._last_click_note(), False
         if self.env.window.was_hidden():
             # Minimised since the last look, and perhaps shown again by the bot's own request to make the
             # game active (a window manager restores a minimised window so asked): the user's act stands.
@@ -201,8 +205,15 @@ class BoardTracker:
             self.env.window.put_arrivals_back()
             raise WindowLostError(
                 f"the board is covered by another window ({', '.join(repr(t) for t in arrived[:3])}, which "
-                "had just come over it): stopped, so that no click lands on it"
+                f"had just come over it): stopped, so that no click lands on it{note}"
             )
+
+    def _last_click_note(self) -> str:
+        """What to add to a stop for a window found over the board: that the click sent since the last
+        look may have reached it, unless the window system holds back or reports such a press."""
+        if not self.clicked or self.env.window is None or self.env.window.guards_presses():
+            return ""
+        return "; the last click, sent just before, may have reached it"
 
     def activate(self, rect: Rect) -> None:
         """Raise and focus the game (its keys go to it; gnome-mines shows its board only then), after
@@ -217,7 +228,9 @@ class BoardTracker:
         """Before each click: WindowLostError when a window came over the board; True when the game
         window moved (the batch stops and the board is located again)."""
         self.check_no_arrival(located.geometry.inner_rect())
-        return bool(self.window_moved(located, relocate=False))
+        moved = bool(self.window_moved(located, relocate=False))
+        self.clicked = not moved  # the click follows
+        return moved
 
     def check_window_uncovered(self) -> None:
         """Before the game is raised at the start: stop (WindowLostError) when another program's

@@ -111,6 +111,9 @@ class SimulatedClient:
     # before it; a left click there on a number chords, a right click toggles its flag.
     grab_misdelivery: bool = False
     answers_ping: bool = True  # the window speaks _NET_WM_PING
+    # Like Windows with the press guard (``platforms.win32.press_guard``): no press reaches another
+    # program's window unsaid (here: only what the window says of itself, ``guards_presses``).
+    press_guard: bool = False
     # Like gnome-mines and xdemineur with their marks on: a right click takes a covered cell to a flag,
     # a flag to "?", and "?" back to covered.
     question_marks: bool = False
@@ -259,6 +262,9 @@ class SimulatedClient:
 
     def put_arrivals_back(self) -> None:
         return None  # appeared_over put them over the game already
+
+    def guards_presses(self) -> bool:
+        return self.press_guard
 
     def ping(self, timeout: float) -> bool:
         if self.closed:

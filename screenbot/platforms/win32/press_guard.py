@@ -109,6 +109,10 @@ class PressGuard:
             return Stray(self._after, held=False)
         return None
 
+    def in_place(self) -> bool:
+        """False once the hook could not be put in place (the clicks then go unguarded)."""
+        return not self._failed
+
     def close(self) -> None:
         if self._thread is not None and self._thread_id:
             self._native().PostThreadMessageW(self._thread_id, WM_QUIT, 0, 0)

@@ -109,6 +109,10 @@ class Win32Window:
         if self._arrivals is not None:
             self._arrivals.put_back()
 
+    def guards_presses(self) -> bool:
+        """True while the press guard can be put in place (``guarded``)."""
+        return self._guard is None or self._guard.in_place()
+
     def is_its_own(self, hwnd: int) -> bool:
         """Whether a top-level window is the game's, one it owns (a dialog), its process's, or this
         process's (the bot's own overlays let clicks through)."""

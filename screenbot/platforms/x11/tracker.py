@@ -114,6 +114,10 @@ class WindowTracker:
             except Exception as exc:
                 log.debug("could not put windows back over the game: %s", exc)
 
+    def guards_presses(self) -> bool:
+        """False: X11 has no hook that sees where a press goes before the window under it takes it."""
+        return False
+
     def is_viewable(self) -> bool:
         from Xlib import X
 
