@@ -448,3 +448,23 @@ def test_learn_plays_on_until_it_sees_a_win_when_the_games_asked_for_show_none()
         assert rule is False  # stopped at the games asked for: a win had shown
     if played < games * MORE_GAMES_FOR_A_WIN:
         assert rule is False
+
+
+def test_a_fresh_board_whose_lines_have_two_widths_is_one_picture_of_covered_cells():
+    """gnome-mines at 600x480 (a real capture): GTK gave the window's spare pixels to the first lines,
+    25 px columns then 24 px ones. Each box is pictured on its own, so the fresh board is one picture
+    of covered cells (and the one lit under the pointer); scaled as one region, the boxes drifted off
+    their cells and learn found a dozen pictures and refused the board ("look 11 different ways")."""
+    from pathlib import Path
+
+    import cv2
+
+    from screenbot.learn.clusters import Clusters, cell_pictures
+    from screenbot.learn.watch import board_lattice, fresh_phase
+
+    frame = cv2.imread(str(Path(__file__).resolve().parents[1] / "fixtures/learn/gm-16x16-600x480-fresh.png"))
+    lattice = fresh_phase(frame, board_lattice(frame, "gm"))
+    assert (lattice.rows, lattice.cols) == (16, 16) and not lattice.straight
+    ids = Clusters().assign_board(cell_pictures(frame, lattice), lattice.rows, lattice.cols)
+    values, counts = np.unique(ids, return_counts=True)
+    assert len(values) <= 2 and counts.max() >= 255, dict(zip(values.tolist(), counts.tolist()))

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..vision.cells import board_inside, less_median_colour
+from ..vision.cells import board_inside, cell_images, less_median_colour
 
 # Mean absolute difference (0-255 per channel) under which two cell pictures are the same state.
 # Measured on gnome-mines at 23 px: cells of one state 0 apart, the closest two states (a 1 and a 3,
@@ -96,8 +96,15 @@ def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
         return None
     rect = lattice.board_rect()
     side = picture_side(lattice.pitch)
-    region = image[rect.top : rect.bottom, rect.left : rect.right]
-    scaled = cv2.resize(region, (lattice.cols * side, lattice.rows * side), interpolation=cv2.INTER_AREA)
+    if lattice.straight:
+        region = image[rect.top : rect.bottom, rect.left : rect.right]
+        scaled = cv2.resize(region, (lattice.cols * side, lattice.rows * side), interpolation=cv2.INTER_AREA)
+    else:
+        # Lines of several widths (GTK gives a window's spare pixels to the first lines): each box
+        # scaled on its own. Scaled as one region, the boxes drifted up to a pixel off their cells, and
+        # a fresh gnome-mines board at 600x480 made a dozen clusters of its covered cells.
+        scaled = (cell_images(image, lattice, side, smooth=False)
+                  .transpose(0, 2, 1, 3, 4).reshape(lattice.rows * side, lattice.cols * side, 3))
     cells = _blurred(scaled.astype(np.float32)).reshape(lattice.rows, side, lattice.cols, side, 3)
     cells = cells.transpose(0, 2, 1, 3, 4)
     band = shared_band(lattice.pitch)

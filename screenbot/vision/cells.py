@@ -53,13 +53,14 @@ def cut_out(frame: np.ndarray, left: int, top: int, right: int, bottom: int) -> 
     return frame[rows[:, None], cols]
 
 
-def cell_images(frame: np.ndarray, lattice: Lattice, size: int = CANONICAL) -> np.ndarray:
+def cell_images(frame: np.ndarray, lattice: Lattice, size: int = CANONICAL, *, smooth: bool = True) -> np.ndarray:
     """(rows, cols, size, size, 3) uint8: every cell's pitch box scaled to ``size`` (the canonical size).
 
     The board region is resized with area averaging, which is what makes the comparison
     scale-normalised: a 19 px and an 83 px cell both become CANONICAL x CANONICAL averages. A lattice
     whose cells have several widths (``Lattice.xs``) is resized a column, then a row, at a time, each
-    to its own box.
+    to its own box. Boxes smaller than ``size`` are enlarged smoothly, or with ``smooth`` False by area
+    (each screen pixel copied into whole pixels where the factor is whole).
     """
     rect = lattice.board_rect()
     region = frame[rect.top : rect.bottom, rect.left : rect.right]
@@ -68,8 +69,8 @@ def cell_images(frame: np.ndarray, lattice: Lattice, size: int = CANONICAL) -> n
     # Boxes of one width side by side are shrunk in one call: by area averaging each maps onto exactly
     # ``size`` pixels of the result, so the result is the same as one call per box, with a call per run,
     # not per line. Not enlarged so: interpolation would blend pixels across the boxes' edges.
-    columns = np.hstack([_resized(region[:, a:b], (n * size, region.shape[0])) for a, b, n in _equal_runs(xs, size)])
-    scaled = np.vstack([_resized(columns[a:b], (lattice.cols * size, n * size)) for a, b, n in _equal_runs(ys, size)])
+    columns = np.hstack([_resized(region[:, a:b], (n * size, region.shape[0]), smooth) for a, b, n in _equal_runs(xs, size)])
+    scaled = np.vstack([_resized(columns[a:b], (lattice.cols * size, n * size), smooth) for a, b, n in _equal_runs(ys, size)])
     return scaled.reshape(lattice.rows, size, lattice.cols, size, 3).transpose(0, 2, 1, 3, 4)
 
 
@@ -85,12 +86,13 @@ def _equal_runs(edges: list[int], size: int) -> list[tuple[int, int, int]]:
     return runs
 
 
-def _resized(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """``image`` resized to ``size`` (width, height): area averages when shrinking."""
+def _resized(image: np.ndarray, size: tuple[int, int], smooth: bool = True) -> np.ndarray:
+    """``image`` resized to ``size`` (width, height): area averages when shrinking, and when enlarging
+    unless ``smooth``."""
     import cv2
 
     shrink = image.shape[1] >= size[0] and image.shape[0] >= size[1]
-    return cv2.resize(image, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA if shrink or not smooth else cv2.INTER_LINEAR)
 
 
 def shifted_cell_images(frame: np.ndarray, rect: Rect, dxs, dys) -> tuple[np.ndarray, list[tuple[int, int]]]:
