@@ -136,12 +136,13 @@ def _mark_share(frame: np.ndarray, rect, skin: Skin, pair: tuple[str, str], *,
     return (ink - ink_first) / (ink_second - ink_first), own_size
 
 
-def _placed(around: np.ndarray, pictures: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """The cell, moved within ``around`` (its box and ALIGN_REACH px round it) to where it lies best
-    on either picture of the pair: the lattice's whole-pixel box is not cut where the captures were (a
-    pixel or two off at a size no capture has), and a mark of a few pixels looked for a pixel off is
-    missed. The whole picture, not its glyph alone: aligned by the glyph, "?" marks of gnome-mines
-    enlarged to twice their size read as flags again (the box's edges hold the cell in place there)."""
+def _placed(around: np.ndarray, pictures: tuple[np.ndarray, ...]) -> np.ndarray:
+    """The box of the pictures' size within ``around`` (a box and ALIGN_REACH px round it) that lies
+    best on any of ``pictures``. For a cell: the lattice's whole-pixel box is not cut where the
+    captures were (a pixel or two off at a size no capture has), and a mark of a few pixels looked for
+    a pixel off is missed. The whole picture, not its glyph alone: aligned by the glyph, "?" marks of
+    gnome-mines enlarged to twice their size read as flags again (the box's edges hold the cell in
+    place there)."""
     import cv2
 
     padded = around.astype(np.float32)
@@ -201,12 +202,8 @@ def _plain_and_marked(skin: Skin, pair: tuple[str, str]) -> tuple[str, str]:
 def _aligned(picture: np.ndarray, like: np.ndarray) -> np.ndarray:
     """``picture`` moved by up to ALIGN_REACH px to lie best on ``like`` (two captures of one skin are
     not always cut at the same place), its edges repeated."""
-    import cv2
-
-    padded = cv2.copyMakeBorder(picture, ALIGN_REACH, ALIGN_REACH, ALIGN_REACH, ALIGN_REACH, cv2.BORDER_REPLICATE)
-    fit = cv2.matchTemplate(padded, like, cv2.TM_SQDIFF)
-    dy, dx = np.unravel_index(int(np.argmin(fit)), fit.shape)
-    return padded[dy : dy + like.shape[0], dx : dx + like.shape[1]]
+    height, width = picture.shape[:2]
+    return _placed(cut_out(picture, -ALIGN_REACH, -ALIGN_REACH, width + ALIGN_REACH, height + ALIGN_REACH), (like,))
 
 
 def _ink(picture: np.ndarray, region: np.ndarray) -> float:
