@@ -487,8 +487,12 @@ def _red_over_dark(mask, ink, face) -> str:
     if red.sum() < 3 or dark.sum() < 3:
         return ""
     height, width = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
-    if np.ptp(ys[red]) + 1 >= 0.7 * height and np.ptp(xs[red]) + 1 >= 0.7 * width:
-        return "across"  # a cross spanning the whole mark
+    if np.ptp(ys[red]) + 1 >= 0.7 * height and np.ptp(xs[red]) + 1 >= 0.7 * width \
+            and ys[red].max() > ys[dark].mean():
+        # A cross spanning the whole mark, its arms reaching past the black's middle. A pennant as
+        # wide as sgt-mines' spans 70% of its flag's height too, all of it above the pole and foot
+        # (shrunk to 0.95, its flags read as wrong flags).
+        return "across"
     return "above" if (ys[dark].mean() - ys[red].mean()) > 0.2 * height else "across"
 
 
