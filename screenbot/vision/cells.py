@@ -53,6 +53,17 @@ def cut_out(frame: np.ndarray, left: int, top: int, right: int, bottom: int) -> 
     return frame[rows[:, None], cols]
 
 
+def best_place(image: np.ndarray, pictures) -> tuple[int, int]:
+    """(dy, dx): where in ``image`` one of ``pictures`` (all of one size and of the image's type) lies
+    best, by the least sum of squared differences."""
+    import cv2
+
+    fits = [cv2.matchTemplate(image, picture, cv2.TM_SQDIFF) for picture in pictures]
+    fit = min(fits, key=lambda f: float(f.min()))
+    dy, dx = np.unravel_index(int(np.argmin(fit)), fit.shape)
+    return int(dy), int(dx)
+
+
 def cell_images(frame: np.ndarray, lattice: Lattice, size: int = CANONICAL, *, smooth: bool = True) -> np.ndarray:
     """(rows, cols, size, size, 3) uint8: every cell's pitch box scaled to ``size`` (the canonical size).
 

@@ -36,6 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..geometry import Lattice, Rect
+from .cells import best_place
 from .skins import Skin, pitch_distance
 from .unseen import lacks_a_number
 
@@ -193,10 +194,7 @@ def _nearest(raw: np.ndarray, captures: list[tuple[np.ndarray, tuple[int, int]]]
 def _aligned(region: np.ndarray, framed: np.ndarray) -> np.ndarray:
     """The part of ``region`` (blurred, REACH px round the place of ``framed``) that fits ``framed``
     best."""
-    import cv2
-
-    fit = cv2.matchTemplate(region[1:-1, 1:-1], framed[1:-1, 1:-1], cv2.TM_SQDIFF)
-    dy, dx = np.unravel_index(int(np.argmin(fit)), fit.shape)
+    dy, dx = best_place(region[1:-1, 1:-1], (framed[1:-1, 1:-1],))
     return region[dy : dy + framed.shape[0], dx : dx + framed.shape[1]]
 
 

@@ -9,7 +9,7 @@ import functools
 import numpy as np
 
 from ..geometry import Lattice
-from .cells import RMS_SCALE, ByPicture, CellMatches, cut_out
+from .cells import RMS_SCALE, ByPicture, CellMatches, best_place, cut_out
 from .glyph import glyph_look
 from .skins import Skin
 
@@ -143,12 +143,8 @@ def _placed(around: np.ndarray, pictures: tuple[np.ndarray, ...]) -> np.ndarray:
     a pixel off is missed. The whole picture, not its glyph alone: aligned by the glyph, "?" marks of
     gnome-mines enlarged to twice their size read as flags again (the box's edges hold the cell in
     place there)."""
-    import cv2
-
     padded = around.astype(np.float32)
-    fits = [cv2.matchTemplate(padded, picture, cv2.TM_SQDIFF) for picture in pictures]
-    fit = min(fits, key=lambda f: float(f.min()))
-    dy, dx = np.unravel_index(int(np.argmin(fit)), fit.shape)
+    dy, dx = best_place(padded, pictures)
     height, width = pictures[0].shape[:2]
     return padded[dy : dy + height, dx : dx + width]
 
