@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from collections import Counter
@@ -40,11 +41,19 @@ def _screenbot(args: list[str], env: dict | None = None, timeout: float = 600) -
                           capture_output=True, text=True, timeout=timeout)
 
 
+def learn_window_size(seed: int) -> tuple[int, int]:
+    """A gnome-mines window size drawn from ``seed``: cells of 23-36 px, and at most sizes lines of two
+    widths (GTK gives the window's spare pixels to the first lines; a state then shows two pictures)."""
+    rng = random.Random(seed)
+    return rng.randint(600, 900), rng.randint(400, 660)
+
+
 def test_learn_gnome_mines_from_zero_labels(tmp_path):
-    print(f"seed {SEED}")
+    window = learn_window_size(SEED)
+    print(f"seed {SEED}, window {window[0]}x{window[1]}")
     skins = tmp_path / "skins"
     with _display():
-        with start_client("gnome-mines", level="medium", window_size=(600, 400)):
+        with start_client("gnome-mines", level="medium", window_size=window):
             done = _screenbot(["learn", "gm-learnt", "--templates", str(skins), "--games", "6", "--json",
                                "--seed", str(SEED), "--restart", "ctrl+r"])
             assert done.returncode == 0, _learn_failure(done.stderr)

@@ -17,10 +17,19 @@ few pixels only, 0.8 levels on average but 47 at the spot that differs. A client
 way every time, so cells of one state differ by a level or two at most. A cluster keeps the first
 picture it was given as its prototype: no drift from averaging.
 
-Some clients draw opened cells see-through, over a picture that changes across the window (KMines): one
-state then makes several clusters, a shade apart. ``Clusters.alike`` says whether two clusters may be
-one state so drawn: the middles of their pictures agree once each has its own background (its median
-colour) taken away. Clusters stay as tight as they are; only naming uses the looser relation.
+Two ways a client draws one state as several clusters, which ``Clusters.alike`` allows for (clusters stay
+as tight as they are; only naming uses the looser relation):
+
+- see-through opened cells, over a picture that changes across the window (KMines): a shade apart. The
+  middles of their pictures agree once each has its own background (its median colour) taken away.
+- lines of two widths (GTK gives a window's spare pixels to the first lines): a client centres a
+  glyph in its box, so in a box a pixel wider it lands half a pixel over and is anti-aliased
+  otherwise. A "1"'s stem is one dark pixel in one width, two half-dark ones in the other: pictures
+  2.2 apart on average, but 48 at the stem, over ``PEAK`` (gnome-mines at 600x480). No cut or shift
+  of the box brings the peak under ``PEAK`` (measured: centred crops, whole-pixel crops, a pixel
+  either way), so the two are clusters of their own, each remembering the size of the box it was
+  first seen in (``box_sizes``); clusters first seen in boxes of different sizes are alike when they
+  are the same on average (``SAME_PICTURE``).
 """
 
 from __future__ import annotations
@@ -84,6 +93,14 @@ def shared_band(pitch: tuple[float, float]) -> int:
     the one pixel the blur spreads it inward. A bevel (2 px and more on every classic-look client
     seen) still shows inside it."""
     return int(np.ceil(picture_side(pitch) / max(pitch))) + 1  # picture pixels per screen pixel, plus one
+
+
+def box_sizes(lattice) -> np.ndarray:
+    """(rows, cols) int: each cell's box size (width and height in whole pixels) as one number, equal
+    for two cells exactly when their boxes are the same size."""
+    widths = np.diff(np.round(lattice.col_edges())).astype(np.int64)
+    heights = np.diff(np.round(lattice.row_edges())).astype(np.int64)
+    return heights[:, None] * (1 << 20) + widths[None, :]
 
 
 def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
@@ -187,6 +204,8 @@ class Clusters:
     peak_threshold: float = PEAK
     prototypes: list[np.ndarray] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
+    # The box size (``box_sizes``) each cluster's first picture was cut from; None where not given.
+    sizes: list[int | None] = field(default_factory=list)
 
     _alike: dict[tuple[int, int], bool] = field(default_factory=dict, repr=False)
     # Pictures assigned before -> their cluster, by Python's 64-bit hash of their bytes: a few times
@@ -197,8 +216,9 @@ class Clusters:
     def __len__(self) -> int:
         return len(self.prototypes)
 
-    def assign(self, pictures: np.ndarray) -> np.ndarray:
-        """The cluster id of every picture (k, D); a picture near no prototype starts a new cluster.
+    def assign(self, pictures: np.ndarray, sizes: np.ndarray | None = None) -> np.ndarray:
+        """The cluster id of every picture (k, D); a picture near no prototype starts a new cluster,
+        which remembers the picture's box size (``sizes``, k values of ``box_sizes``; None: not known).
 
         The same as ``nearest(picture, add=True)`` for each picture in turn, found faster. Prototypes
         are only ever added, after the others, so the first one a picture fits never changes: a picture
@@ -223,26 +243,27 @@ class Clusters:
         for best, n in zip(found, times):
             self.counts[best] += int(n)
         for i in np.flatnonzero(ids < 0):
-            ids[i] = self.nearest(pictures[i], add=True)
+            ids[i] = self.nearest(pictures[i], add=True, size=None if sizes is None else int(sizes[i]))
         if len(self._seen) > SEEN_PICTURES:
             self._seen.clear()
         self._seen.update(zip(keys, ids.tolist()))
         return ids
 
-    def assign_board(self, pictures: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    def assign_board(self, pictures: np.ndarray, rows: int, cols: int, sizes: np.ndarray | None = None) -> np.ndarray:
         """The cluster ids (rows, cols) of a board's cell pictures (``cell_pictures``), the cells off the
         board's edge assigned first: a state first seen on this board gets a whole picture as its
-        prototype wherever it shows one."""
+        prototype wherever it shows one. ``sizes``: the cells' box sizes (``box_sizes``), if known."""
         edge = np.zeros((rows, cols), dtype=bool)
         edge[[0, -1], :] = True
         edge[:, [0, -1]] = True
         order = np.argsort(edge.reshape(-1), kind="stable")
         ids = np.empty(rows * cols, dtype=np.int64)
-        ids[order] = self.assign(np.asarray(pictures)[order])
+        ids[order] = self.assign(np.asarray(pictures)[order], None if sizes is None else np.asarray(sizes).reshape(-1)[order])
         return ids.reshape(rows, cols)
 
-    def nearest(self, picture: np.ndarray, add: bool = False) -> int:
-        """The id of the first cluster ``picture`` belongs to; -1 (or a new cluster with ``add``) for none."""
+    def nearest(self, picture: np.ndarray, add: bool = False, size: int | None = None) -> int:
+        """The id of the first cluster ``picture`` belongs to; -1 (or a new cluster with ``add``, first
+        seen in a box of ``size``) for none."""
         if self.prototypes:
             stack = np.stack(self.prototypes)
             d = distance(stack, picture)
@@ -258,14 +279,21 @@ class Clusters:
             return -1
         self.prototypes.append(np.asarray(picture, dtype=np.float32).copy())
         self.counts.append(1)
+        self.sizes.append(size)
         return len(self.prototypes) - 1
 
     def alike(self, a: int, b: int) -> bool:
-        """Whether clusters ``a`` and ``b`` may be one state drawn over different backgrounds."""
+        """Whether clusters ``a`` and ``b`` may be one state: drawn over different backgrounds, or in
+        boxes of different sizes (the module's note)."""
         if a == b:
             return True
         key = (min(a, b), max(a, b))
         if key not in self._alike:
-            pa, pb = (less_median_colour(middles(self.prototypes[i])).reshape(-1) for i in key)
-            self._alike[key] = bool(distance(pa, pb) < ALIKE and peak(pa, pb) < ALIKE_PEAK)
+            first, second = (self.prototypes[i] for i in key)
+            size_a, size_b = (self.sizes[i] if i < len(self.sizes) else None for i in key)
+            if size_a is not None and size_b is not None and size_a != size_b and distance(first, second) < self.threshold:
+                self._alike[key] = True
+            else:
+                pa, pb = (less_median_colour(middles(picture)).reshape(-1) for picture in (first, second))
+                self._alike[key] = bool(distance(pa, pb) < ALIKE and peak(pa, pb) < ALIKE_PEAK)
         return self._alike[key]

@@ -80,12 +80,15 @@ class GameEnds(Watcher):
         changed[opened] = False
         mines = np.isin(ids, list(seen.covered))  # every safe cell is open: each cell still covered is a mine
         mines[opened] = False
-        shown = set(won[mines].tolist())
-        picture = shown.pop() if len(shown) == 1 else None  # what every mine shows now, if one picture
-        if picture is not None and np.array_equal(changed, mines) and seen.all_names().get(picture, "F") == "F":
-            # Every mine shows one picture, a flag or a picture never seen: the win is on the board.
-            if picture not in seen.all_names():
-                seen.names[picture] = "F"
+        # What every mine shows now, if one look: one picture, or pictures alike (a flag in boxes of two sizes).
+        shown = sorted(set(won[mines].tolist()))
+        names = seen.all_names()
+        one_look = bool(shown) and all(names.get(cid, "F") == "F" and seen.clusters.alike(shown[0], cid) for cid in shown)
+        if one_look and np.array_equal(changed, mines):
+            # Every mine shows one look, a flag or a picture never seen: the win is on the board.
+            for picture in shown:
+                if picture not in names:
+                    seen.names[picture] = "F"
             self.keep(won_image, won, "won")
             shown_won = True
             if seen.flags_to_win is None:
@@ -174,7 +177,7 @@ class GameEnds(Watcher):
         covered = self.covered_cells(ids)
         for k, cell in enumerate(covered):
             image, after = self.right(ids, cell, others_may_change=k == len(covered) - 1)
-            if int(after[cell]) != self.seen.flag:
+            if not self.seen.shows_flag(int(after[cell])):
                 log.info("learn: a right click on mine %s after the last safe cell showed no flag", cell)
                 return image, after, False
             ids = after
@@ -238,8 +241,7 @@ class GameEnds(Watcher):
         if not self.seen.preopened:
             return bool(covered.all())
         finished = [cid for cid, name in self.seen.names.items() if name in "*XWF"]
-        if self.seen.flag is not None:
-            finished.append(self.seen.flag)
+        finished.extend(self.seen.flags())
         enough = covered.any() if finished else covered.mean() >= 0.5
         return bool(enough) and not np.array_equal(ids, before) and not np.isin(ids, finished).any()
 

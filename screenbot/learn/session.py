@@ -219,7 +219,7 @@ class Session(GameEnds):
             self._first_click_evidence(opened_at_first, first_id, None)
             return
         lost = LostGame(before, ids, last_click, frozenset(seen.covered),
-                        frozenset({seen.flag} if seen.flag is not None else set()), frozenset(opened_seen),
+                        frozenset(seen.flags()), frozenset(opened_seen),
                         seen.clusters.alike)
         try:
             naming = name_lost_board(lost)
@@ -307,7 +307,9 @@ class Session(GameEnds):
                 self.keep(*frames[1], "question")
         if seen.flag is None:
             return image, ids, set()
-        image, ids, shown = self.right_until(image, ids, cell, seen.flag)  # back round to the flag
+        # The flag as drawn in this cell's box (another picture of it in a box of another size).
+        flag = shown[0] if shown and seen.shows_flag(shown[0]) else seen.flag
+        image, ids, shown = self.right_until(image, ids, cell, flag)  # back round to the flag
         if not shown:
             seen.refused.append("a right click did not come back to the flag")
         return image, ids, {cell}

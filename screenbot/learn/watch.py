@@ -82,6 +82,9 @@ class Seen:
     covered: set[int] = field(default_factory=set)
     lit: int | None = None  # the covered cell's picture under the pointer, when it has another
     flag: int | None = None
+    # The flag as drawn in boxes of other sizes, each alike ``flag`` (``Clusters.alike``): lines of two
+    # widths draw the one flag two ways, and a flag the bot placed must be known as one at the loss.
+    more_flags: set[int] = field(default_factory=set)
     question: int | None = None
     # The keys held around a left click that flags, for a client that takes no right click (found when
     # a right click placed no flag and this click placed one and took it off again): play's flag_keys.
@@ -118,16 +121,32 @@ class Seen:
     # them all flagged for a win (xbomb, xdemineur). None: never seen at a win.
     flags_to_win: bool | None = None
 
+    def flags(self) -> set[int]:
+        """Every picture of the flag: none before one was seen."""
+        return set() if self.flag is None else {self.flag} | self.more_flags
+
+    def shows_flag(self, cid: int) -> bool:
+        """Whether ``cid``, shown by a flag click on a covered cell, is the flag: one of its pictures, or
+        a new picture alike the first (the flag in a box of another size), known as the flag from then on."""
+        if cid in self.flags():
+            return True
+        if self.flag is None or cid in self.covered or cid == self.question or cid in self.names:
+            return False
+        if self.clusters.alike(cid, self.flag):
+            self.more_flags.add(cid)
+            return True
+        return False
+
     def closed_ids(self) -> list[int]:
         """The pictures of a cell not opened: covered (any look of it), flagged or marked "?"."""
-        return list(self.covered) + [cid for cid in (self.flag, self.question) if cid is not None]
+        return list(self.covered) + sorted(self.flags()) + ([] if self.question is None else [self.question])
 
     def all_names(self) -> dict[int, str]:
         """Every picture's name: those the rules gave, and the covered, flag and question pictures."""
         names = dict(self.names)
         names.update({cid: "#" for cid in self.covered})
-        if self.flag is not None:
-            names.setdefault(self.flag, "F")
+        for cid in self.flags():
+            names.setdefault(cid, "F")
         if self.question is not None:
             names.setdefault(self.question, "?")
         return names
@@ -250,7 +269,7 @@ class Watcher:
         return self.desk.screen.grab(self.seen.crop.as_region())
 
     def cells(self, image: np.ndarray) -> np.ndarray:
-        from .clusters import cell_pictures
+        from .clusters import box_sizes, cell_pictures
 
         # On whole pixels: a box cut a pixel off here and there holds a line of its neighbour, and an
         # opened cell then changes picture when the one beside it opens (xdemineur's 21 px boxes,
@@ -259,7 +278,7 @@ class Watcher:
         flat = cell_pictures(image, lat)
         if flat is None:
             raise LearnError("the board is no longer where it was found (the window moved or shrank)", code=4)
-        return self.seen.clusters.assign_board(flat, lat.rows, lat.cols)
+        return self.seen.clusters.assign_board(flat, lat.rows, lat.cols, box_sizes(lat))
 
     def settled(self, previous: np.ndarray | None = None, timeout: float = REDRAW_TIMEOUT) -> tuple[np.ndarray, np.ndarray]:
         """(image, ids) once the picture has stopped changing; with ``previous`` (ids), waits up to
@@ -390,7 +409,7 @@ def debug_keep_skin(stage_skin: Path, frames: list) -> None:
 
 
 def opened_ids(seen: Seen, ids: np.ndarray) -> set[int]:
-    special = seen.covered | ({seen.flag} if seen.flag is not None else set()) | (
+    special = seen.covered | seen.flags() | (
         {seen.question} if seen.question is not None else set())
     return {int(i) for i in np.unique(ids)} - special
 

@@ -25,7 +25,7 @@ from solver.board import Board
 
 from ..errors import BoardNotFoundError
 from ..geometry import Lattice
-from .cells import board_inside
+from .cells import board_inside, cell_images
 from .pitch import EDGE_STEP, autocorrelation, refine_period
 from .skins import CANONICAL
 
@@ -104,6 +104,17 @@ def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
     the shipped skins use (a gnome-mines skin cut two pixels up and left read its flag and its
     question mark as too alike)."""
     spreads = _Spreads(image, _label_ids(board))
+    if not lattice.straight:
+        # Lines of several widths (GTK gives a window's spare pixels to the first lines): each box is
+        # cut where it is, as the reader cuts it. Boxes of a straight lattice of their mean pitch
+        # drift up to half a pixel off their cells, and cut so, one state of gnome-mines at 700x520
+        # made 14 pictures, too many to keep, and the skin learnt misread its own frames.
+        kept = lattice.on_whole_pixels()
+        spread = spreads(kept)
+        if spread is None:
+            raise BoardNotFoundError(f"the {board.rows}x{board.cols} grid given runs off the image", skin=lattice.skin,
+                                     reason="no grid matching the board size")
+        return Fit(kept, spread)
     straight = Lattice(lattice.skin, lattice.origin, lattice.pitch, lattice.rows, lattice.cols)
     spread = spreads(straight)
     if spread is None:
@@ -159,7 +170,8 @@ def _comb_start(profile: np.ndarray, pitch: float, count: int) -> float | None:
 
 def canonical_cells(image: np.ndarray, lattice: Lattice) -> np.ndarray | None:
     """(cells, pixels) float32: every cell of ``lattice`` at the canonical size, as the reader cuts
-    them (the board region resized once); None when the lattice runs off the image."""
+    them (the board region resized once, or each box on its own where lines have several widths);
+    None when the lattice runs off the image."""
     import cv2
 
     if not board_inside(image, lattice):
@@ -167,6 +179,8 @@ def canonical_cells(image: np.ndarray, lattice: Lattice) -> np.ndarray | None:
     rect = lattice.board_rect()
     if rect.width < lattice.cols or rect.height < lattice.rows:
         return None
+    if not lattice.straight:
+        return cell_images(image, lattice).reshape(lattice.rows * lattice.cols, -1).astype(np.float32)
     region = image[rect.top : rect.bottom, rect.left : rect.right]
     scaled = cv2.resize(region, (lattice.cols * CANONICAL, lattice.rows * CANONICAL), interpolation=cv2.INTER_AREA)
     cells = scaled.reshape(lattice.rows, CANONICAL, lattice.cols, CANONICAL, 3).transpose(0, 2, 1, 3, 4)
@@ -191,7 +205,7 @@ class _Spreads:
 
     def __call__(self, lattice: Lattice) -> float | None:
         rect = lattice.board_rect()
-        key = (rect.left, rect.top, rect.width, rect.height, lattice.rows, lattice.cols)
+        key = (rect.left, rect.top, rect.width, rect.height, lattice.rows, lattice.cols, lattice.xs, lattice.ys)
         if key not in self.known:
             self.known[key] = self._spread(lattice)
         return self.known[key]
