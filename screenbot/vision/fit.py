@@ -96,7 +96,8 @@ def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
 def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
     """The lattice of ``board`` on ``image`` when where its cells are is known (found by structure,
     each box starting at its cell's face): kept as it is when its edges are on whole pixels, else
-    snapped to them where cells of one state look most alike. BoardNotFoundError when the lattice
+    snapped to them where cells of one state look most alike; a lattice whose lines have several
+    widths keeps its lines, each edge on its nearest whole pixel. BoardNotFoundError when the lattice
     runs off the image.
 
     Not moved by the spread when it is whole already: a gap that is the same colour around every
@@ -189,8 +190,9 @@ def canonical_cells(image: np.ndarray, lattice: Lattice) -> np.ndarray | None:
 
 class _Spreads:
     """``_spread`` of lattices on one image for one board's labels, each worked out once: it depends on
-    the lattice only through its rectangle rounded to whole pixels and its rows and columns (what
-    ``canonical_cells`` cuts), and the searches (``_align``, ``_snap``) come back to the same ones."""
+    the lattice only through its rectangle rounded to whole pixels, its rows and columns and, where
+    its lines have several widths, their edges (what ``canonical_cells`` cuts), and the searches
+    (``_align``, ``_snap``) come back to the same ones."""
 
     def __init__(self, image: np.ndarray, labels: np.ndarray) -> None:
         self.image = image
