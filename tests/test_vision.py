@@ -17,8 +17,6 @@ from screenbot.vision import frames_agree, load_skins, locate_board, read_board
 from screenbot.vision.cut import LabelledImage, cut_cells
 from screenbot.vision.skins import TEMPLATES_DIR, to_canonical
 
-from .seeds import SEED
-
 pytestmark = pytest.mark.integration
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
@@ -91,27 +89,6 @@ def test_a_variant_is_stored_as_its_most_typical_picture():
     pictures = cut_cells([LabelledImage(image, lattice, board)])[("0", float(pitch), float(pitch))]
     assert len(pictures) == 1
     assert (pictures[0][0] == 240).all(), "the picture kept is a top-row cell with the frame's line"
-
-
-def test_a_rare_look_far_from_the_rest_is_kept_over_frequent_looks_near_one_another():
-    """More looks of a state than pictures kept: those kept are spread over the looks, not the most
-    frequent. gnome-mines' covered cells in boxes of two sizes made four looks a little apart, hundreds
-    of cells each, and the covered cell lit under the pointer (one cell, far from them) was left out:
-    the skin learnt could not read its own hover frame."""
-    rng = np.random.default_rng(SEED % (1 << 32))
-    pitch, rows, cols = 20, 6, 8
-    image = np.zeros((pitch * (rows + 2), pitch * (cols + 2), 3), np.uint8)
-    lattice = Lattice("t", (float(pitch), float(pitch)), (float(pitch), float(pitch)), rows, cols)
-    base = int(rng.integers(40, 80))
-    lit = (int(rng.integers(0, rows)), int(rng.integers(0, cols)))
-    for r in range(rows):
-        for c in range(cols):
-            box = image[pitch * (r + 1) : pitch * (r + 2), pitch * (c + 1) : pitch * (c + 2)]
-            box[:] = base + 150 if (r, c) == lit else base + 8 * (c % 4)  # four near looks, one far one
-    board = Board(tuple("#" * cols for _ in range(rows)), None)
-    pictures = cut_cells([LabelledImage(image, lattice, board)], max_variants=4)[("#", float(pitch), float(pitch))]
-    levels = sorted(int(p[pitch // 2, pitch // 2, 0]) for p in pictures)
-    assert len(pictures) == 4 and levels[-1] == base + 150, (base, levels)
 
 
 # --- refusals -----------------------------------------------------------------------------------------

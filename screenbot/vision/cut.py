@@ -33,7 +33,7 @@ class LabelledImage:
 
 
 def cut_cells(images: list[LabelledImage], max_variants: int = 3) -> dict[tuple[str, float, float], list[np.ndarray]]:
-    """Distinct cell pictures per (char, pitch_x, pitch_y), the most frequent first (``_spread``)."""
+    """Distinct cell pictures per (char, pitch_x, pitch_y), most frequent first."""
     groups: dict[tuple[str, float, float], list[tuple[np.ndarray, np.ndarray, int]]] = {}
     for item in images:
         lat = item.lattice
@@ -58,30 +58,10 @@ def cut_cells(images: list[LabelledImage], max_variants: int = 3) -> dict[tuple[
     for key, variants in groups.items():
         if not variants:
             continue
+        variants.sort(key=lambda v: -v.count)
         keep = max_variants * 3 if key[0] == OUTSIDE else max_variants
-        result[key] = [v.picture() for v in _spread(variants, keep)]
+        result[key] = [v.picture() for v in variants[:keep]]
     return result
-
-
-def _spread(variants: list[_Variant], keep: int) -> list[_Variant]:
-    """At most ``keep`` of ``variants``, chosen so that every one left out is near one kept: the most
-    frequent first, then each time the one farthest from all kept (the more frequent of equals). A
-    reader needs every look of a state within reach of some picture, and a rare look is often the one
-    far from the rest: gnome-mines' covered cell lit under the pointer shows once in a learning
-    session, 17-22 from the covered cells' pictures, while the covered cells of its boxes of two
-    sizes made four variants 4-12 apart, hundreds of cells each; kept by frequency, the lit look was
-    left out and the skin could not read its own hover frame."""
-    ordered = sorted(variants, key=lambda v: -v.count)
-    if len(ordered) <= keep:
-        return ordered
-    refs = np.stack([v.ref for v in ordered]).astype(np.float32).reshape(len(ordered), -1)
-    kept = [0]
-    nearest = np.abs(refs - refs[0]).mean(axis=1)
-    while len(kept) < keep:
-        best = int(np.argmax(nearest))  # the first of equals: the more frequent
-        kept.append(best)
-        nearest = np.minimum(nearest, np.abs(refs - refs[best]).mean(axis=1))
-    return [ordered[i] for i in kept]
 
 
 class _Variant:

@@ -96,8 +96,8 @@ def fit_lattice(image: np.ndarray, board: Board, skin: str) -> Fit:
 def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
     """The lattice of ``board`` on ``image`` when where its cells are is known (found by structure,
     each box starting at its cell's face): kept as it is when its edges are on whole pixels, else
-    snapped to them where cells of one state look most alike; a lattice whose lines have several
-    widths keeps its lines, each edge on its nearest whole pixel. BoardNotFoundError when the lattice
+    snapped to them where cells of one state look most alike; a lattice whose boxes have several
+    widths or heights keeps its lines, each edge on its nearest whole pixel. BoardNotFoundError when the lattice
     runs off the image.
 
     Not moved by the spread when it is whole already: a gap that is the same colour around every
@@ -105,7 +105,7 @@ def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
     the shipped skins use (a gnome-mines skin cut two pixels up and left read its flag and its
     question mark as too alike)."""
     spreads = _Spreads(image, _label_ids(board))
-    if not lattice.straight:
+    if _several_widths(lattice):
         # Lines of several widths (GTK gives a window's spare pixels to the first lines): each box is
         # cut where it is, as the reader cuts it. Boxes of a straight lattice of their mean pitch
         # drift up to half a pixel off their cells, and cut so, one state of gnome-mines at 700x520
@@ -124,6 +124,15 @@ def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
     whole = all(abs(v - round(v)) < 0.01 for v in (*straight.origin, straight.pitch[0] * straight.cols,
                                                       straight.pitch[1] * straight.rows))
     return Fit(straight, spread) if whole else _snap(spreads, Fit(straight, spread))
+
+
+def _several_widths(lattice: Lattice) -> bool:
+    """Whether the lattice's boxes, on whole pixels, are of more than one width or height."""
+    if lattice.straight:
+        return False
+    widths = np.diff(np.round(lattice.col_edges()))
+    heights = np.diff(np.round(lattice.row_edges()))
+    return bool(np.ptp(widths) > 0 or np.ptp(heights) > 0)
 
 
 def _periods(profile: np.ndarray, low: float, high: float, keep: int = 6) -> list[float]:
