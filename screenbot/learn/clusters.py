@@ -95,14 +95,6 @@ def shared_band(pitch: tuple[float, float]) -> int:
     return int(np.ceil(picture_side(pitch) / max(pitch))) + 1  # picture pixels per screen pixel, plus one
 
 
-def box_sizes(lattice) -> np.ndarray:
-    """(rows, cols) int: each cell's box size (width and height in whole pixels) as one number, equal
-    for two cells exactly when their boxes are the same size."""
-    widths = np.diff(np.round(lattice.col_edges())).astype(np.int64)
-    heights = np.diff(np.round(lattice.row_edges())).astype(np.int64)
-    return heights[:, None] * (1 << 20) + widths[None, :]
-
-
 def cell_pictures(image: np.ndarray, lattice) -> np.ndarray | None:
     """(cells, side*side*3) float32 pictures of every cell of ``lattice`` on ``image``, row by row, the
     rim on each side at the board's edge NaN (see the module's note); None when the lattice runs off

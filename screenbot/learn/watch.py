@@ -269,7 +269,8 @@ class Watcher:
         return self.desk.screen.grab(self.seen.crop.as_region())
 
     def cells(self, image: np.ndarray) -> np.ndarray:
-        from .clusters import box_sizes, cell_pictures
+        from ..vision.cells import box_sizes
+        from .clusters import cell_pictures
 
         # On whole pixels: a box cut a pixel off here and there holds a line of its neighbour, and an
         # opened cell then changes picture when the one beside it opens (xdemineur's 21 px boxes,
@@ -409,9 +410,7 @@ def debug_keep_skin(stage_skin: Path, frames: list) -> None:
 
 
 def opened_ids(seen: Seen, ids: np.ndarray) -> set[int]:
-    special = seen.covered | seen.flags() | (
-        {seen.question} if seen.question is not None else set())
-    return {int(i) for i in np.unique(ids)} - special
+    return {int(i) for i in np.unique(ids)} - set(seen.closed_ids())
 
 
 def crop_around(lattice: Lattice, window, width: int, height: int) -> Rect:

@@ -64,6 +64,14 @@ def best_place(image: np.ndarray, pictures) -> tuple[int, int]:
     return int(dy), int(dx)
 
 
+def box_sizes(lattice: Lattice) -> np.ndarray:
+    """(rows, cols) int: each cell's box size (width and height in whole pixels) as one number, equal
+    for two cells exactly when their boxes are the same size."""
+    widths = np.diff(np.round(lattice.col_edges())).astype(np.int64)
+    heights = np.diff(np.round(lattice.row_edges())).astype(np.int64)
+    return heights[:, None] * (1 << 20) + widths[None, :]
+
+
 def cell_images(frame: np.ndarray, lattice: Lattice, size: int = CANONICAL, *, smooth: bool = True) -> np.ndarray:
     """(rows, cols, size, size, 3) uint8: every cell's pitch box scaled to ``size`` (the canonical size).
 

@@ -127,17 +127,18 @@ def _box(lattice: Lattice, row: int, col: int):
     """Like Lattice.cell_rect, but also for boxes just outside the board."""
     from ..geometry import Rect
 
-    (x0, x1), (y0, y1) = _span(lattice, lattice.col_edges(), col, 0), _span(lattice, lattice.row_edges(), row, 1)
+    (x0, x1), (y0, y1) = _span(lattice, col, 0), _span(lattice, row, 1)
     left, top = round(x0), round(y0)
     return Rect(left, top, round(x1) - left, round(y1) - top)
 
 
-def _span(lattice: Lattice, edges: tuple[float, ...], k: int, axis: int) -> tuple[float, float]:
-    """Where box ``k`` starts and ends along one axis (``edges``: the lattice's along it); a box just
-    outside the board (k -1 or one past the last) is as wide as the box beside it."""
+def _span(lattice: Lattice, k: int, axis: int) -> tuple[float, float]:
+    """Where box ``k`` starts and ends along ``axis`` (0 columns, 1 rows); a box just outside the board
+    (k -1 or one past the last) is as wide as the box beside it."""
     if lattice.straight:
         start, pitch = lattice.origin[axis], lattice.pitch[axis]
         return start + k * pitch, start + (k + 1) * pitch
+    edges = lattice.col_edges() if axis == 0 else lattice.row_edges()
     if k < 0:
         return edges[0] - (edges[1] - edges[0]), edges[0]
     if k >= len(edges) - 1:

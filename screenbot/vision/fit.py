@@ -25,7 +25,7 @@ from solver.board import Board
 
 from ..errors import BoardNotFoundError
 from ..geometry import Lattice
-from .cells import board_inside, cell_images
+from .cells import board_inside, box_sizes, cell_images
 from .pitch import EDGE_STEP, autocorrelation, refine_period
 from .skins import CANONICAL
 
@@ -105,34 +105,20 @@ def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
     the shipped skins use (a gnome-mines skin cut two pixels up and left read its flag and its
     question mark as too alike)."""
     spreads = _Spreads(image, _label_ids(board))
-    if _several_widths(lattice):
-        # Lines of several widths (GTK gives a window's spare pixels to the first lines): each box is
-        # cut where it is, as the reader cuts it. Boxes of a straight lattice of their mean pitch
-        # drift up to half a pixel off their cells, and cut so, one state of gnome-mines at 700x520
-        # made 14 pictures, too many to keep, and the skin learnt misread its own frames.
-        kept = lattice.on_whole_pixels()
-        spread = spreads(kept)
-        if spread is None:
-            raise BoardNotFoundError(f"the {board.rows}x{board.cols} grid given runs off the image", skin=lattice.skin,
-                                     reason="no grid matching the board size")
-        return Fit(kept, spread)
-    straight = Lattice(lattice.skin, lattice.origin, lattice.pitch, lattice.rows, lattice.cols)
-    spread = spreads(straight)
+    # Lines of several widths (GTK gives a window's spare pixels to the first lines): each box is cut
+    # where it is, as the reader cuts it. Boxes of a straight lattice of their mean pitch drift up to
+    # half a pixel off their cells, and cut so, one state of gnome-mines at 700x520 made 14 pictures,
+    # too many to keep, and the skin learnt misread its own frames.
+    several = not lattice.straight and np.unique(box_sizes(lattice)).size > 1
+    kept = lattice.on_whole_pixels() if several else Lattice(lattice.skin, lattice.origin, lattice.pitch,
+                                                             lattice.rows, lattice.cols)
+    spread = spreads(kept)
     if spread is None:
         raise BoardNotFoundError(f"the {board.rows}x{board.cols} grid given runs off the image", skin=lattice.skin,
                                  reason="no grid matching the board size")
-    whole = all(abs(v - round(v)) < 0.01 for v in (*straight.origin, straight.pitch[0] * straight.cols,
-                                                      straight.pitch[1] * straight.rows))
-    return Fit(straight, spread) if whole else _snap(spreads, Fit(straight, spread))
-
-
-def _several_widths(lattice: Lattice) -> bool:
-    """Whether the lattice's boxes, on whole pixels, are of more than one width or height."""
-    if lattice.straight:
-        return False
-    widths = np.diff(np.round(lattice.col_edges()))
-    heights = np.diff(np.round(lattice.row_edges()))
-    return bool(np.ptp(widths) > 0 or np.ptp(heights) > 0)
+    whole = several or all(abs(v - round(v)) < 0.01 for v in (*kept.origin, kept.pitch[0] * kept.cols,
+                                                                 kept.pitch[1] * kept.rows))
+    return Fit(kept, spread) if whole else _snap(spreads, Fit(kept, spread))
 
 
 def _periods(profile: np.ndarray, low: float, high: float, keep: int = 6) -> list[float]:
