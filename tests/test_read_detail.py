@@ -169,7 +169,9 @@ def test_cells_the_pictures_read_weakly_are_read_where_the_classic_look_agrees(s
     from smaller pictures are nearest the right picture but not near enough, and whole boards were
     refused (24 of 310 boards at 12-46 px, all at 38 px and up). The classic look reads every cell the
     pictures read surely the same, and those cells clearly as the nearest pictures' state: the board
-    reads exactly. Without the classic look among the skins, the same cells are refused as before."""
+    reads exactly. Without the classic look among the skins, the board is refused or read exactly (the
+    38 px board's cells pass the pictures alone once they are also set against them moved half a pixel;
+    the 42 px board's do not: the next test)."""
     skins = load_skins()
     lattice = locate_board(shot.image(), skins)
     assert lattice.skin == "sgt-mines"
@@ -177,8 +179,11 @@ def test_cells_the_pictures_read_weakly_are_read_where_the_classic_look_agrees(s
     # As play reads (a number unlike its pictures read as unread): the numbers the two readers agree on
     # are numbers (the 38 px board's 5).
     assert read_board(shot.image(), lattice, skins, unread=True).board.grid == shot.board.grid
-    with pytest.raises(UnrecognizedCellError):
-        read_board(shot.image(), lattice, {name: skin for name, skin in skins.items() if not skin.family})
+    try:
+        alone = read_board(shot.image(), lattice, {name: skin for name, skin in skins.items() if not skin.family})
+    except UnrecognizedCellError:
+        return
+    assert alone.board.grid == shot.board.grid
 
 
 def test_the_classic_look_is_asked_of_no_cell_where_it_reads_a_sure_cell_otherwise():
@@ -200,3 +205,28 @@ def test_the_classic_look_is_asked_of_no_cell_where_it_reads_a_sure_cell_otherwi
     chars[one] = "2"
     otherwise = CellMatches(chars, matches.best_rms, matches.second_rms, matches.second_chars, matches.confidence)
     assert (_second_reader(frame, lattice, otherwise, READ_CONFIDENCE, None).confidence[weak] < READ_CONFIDENCE).all()
+
+
+def test_numbers_in_boxes_a_pixel_narrower_than_their_pictures_read():
+    """gnome-mines' big board in a 926x650 window under a dark theme (``fixtures/screens-untaught/
+    gm-dark-two-widths-won``, the frame a CI run's random-size play test stopped on): GTK gives the
+    first 26 columns 24 px and the last 4 23 px, and the client's 2 in a 23 px box is drawn sharp where
+    the skin's pictures of that pitch, cut from 24 px boxes, are anti-aliased over two pixels. Those 2s
+    were "unlike every picture of it at this size" and play stopped after a win; set against the
+    pictures moved half a pixel too, the board, located and read with the shipped skins, is exact."""
+    shot = next(s for s in load_shots(FIXTURES / "screens-untaught") if s.name == "gm-dark-two-widths-won")
+    grid = shot.board.grid
+    # The truth is a won game's: no cell covered, and every number the count of the flags around it.
+    for r, row in enumerate(grid):
+        for c, ch in enumerate(row):
+            assert ch != "#"
+            if ch.isdigit():
+                around = [grid[y][x] for y in range(max(0, r - 1), min(len(grid), r + 2))
+                          for x in range(max(0, c - 1), min(len(row), c + 2))]
+                assert around.count("F") == int(ch), (r, c)
+    widths = set(np.diff(np.round(shot.lattice.col_edges())).astype(int).tolist())
+    assert widths == {23, 24}
+    skins = load_skins()
+    lattice = locate_board(shot.image(), skins)
+    assert lattice.skin == "gnome-mines"
+    assert read_board(shot.image(), lattice, skins).board.grid == grid

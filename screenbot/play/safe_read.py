@@ -164,10 +164,12 @@ class SafeReader:
                         self.controls.control(located, self.profile.after_loss)
                     elif dialogs:
                         # Not the win dialog (a question the user brought up, such as "new game?"):
-                        # the user is at the game; stop rather than answer it.
+                        # the user is at the game; stop rather than answer it. The screen as it is now
+                        # (after any dismissing) is the evidence.
+                        path = save_frame(self.env.screen.grab(located.region.as_region()), self.config.failure_dir, "dialog")
                         raise WindowLostError(
                             f"a window of the game itself ({dialogs[0]!r}: a dialog?) came over the board and "
-                            f"{seen}: stopped"
+                            f"{seen}: stopped", frame_path=path
                         )
                 elif win_unseen:
                     won = self._won_before_covered(located, glimpses, previous, last_actions)

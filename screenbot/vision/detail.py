@@ -48,6 +48,14 @@ MIDDLE = 0.6
 # How far (px) the middle may sit from where the lattice puts it: a capture and a board are not
 # always cut at the same pixel.
 REACH = 2
+# Half a pixel each way, x, y and both: how far a client that centres its glyph in its box draws it
+# from where it drew it in a box a pixel wider or taller. GTK gives a window's spare pixels to the
+# first lines of cells, so one board has boxes of two widths: gnome-mines' 2 in a 23 px box of a 23.87
+# px board is sharp where its pictures of that pitch, cut from 24 px boxes, are anti-aliased over two
+# pixels, 64-81 apart at the stem. Moved half a pixel (each pixel the mean of two), the sharp glyph is
+# the anti-aliased one; the cell is moved and the capture, whichever of the two is the sharp one. A
+# cell is set against the moved pictures only where none as cut is within the limits.
+HALF_PIXEL = ((0.5, 0.0), (0.0, 0.5), (0.5, 0.5))
 # Captures within this many pixels of the board's pitch count as its own size.
 SAME_SIZE = 0.5
 # The largest difference (0-255, in the channel that differs most, after a 3x3 blur, a pixel's slip
@@ -179,16 +187,32 @@ def _nearest(raw: np.ndarray, captures: list[tuple[np.ndarray, tuple[int, int]]]
 
     region = cv2.blur(raw.astype(np.float32), (3, 3))[1:-1, 1:-1]
     best, worst = (math.inf, math.inf), math.inf
-    for framed, _ in captures:
-        if framed.shape != captures[0][0].shape:
-            continue
-        peak, mean = _apart(_aligned(region, framed), framed)
-        over = max(peak / limit, mean / mean_limit if mean_limit > 0 else math.inf)
-        if over < worst:
-            best, worst = (peak, mean), over
-        if over <= 1.0:
-            break
+    # As cut first; then, only if no capture is within the limits, each of the two moved half a pixel
+    # (the phases: ``HALF_PIXEL``).
+    for moved_cell, moved_capture in ((None, None), *((half, None) for half in HALF_PIXEL),
+                                      *((None, half) for half in HALF_PIXEL)):
+        cell = region if moved_cell is None else _moved(region, moved_cell)
+        for framed, _ in captures:
+            if framed.shape != captures[0][0].shape:
+                continue
+            picture = framed if moved_capture is None else _moved(framed, moved_capture)
+            peak, mean = _apart(_aligned(cell, picture), picture)
+            over = max(peak / limit, mean / mean_limit if mean_limit > 0 else math.inf)
+            if over < worst:
+                best, worst = (peak, mean), over
+            if over <= 1.0:
+                return best
     return best
+
+
+def _moved(image: np.ndarray, by: tuple[float, float]) -> np.ndarray:
+    """``image`` (float32) moved by ``by`` (x, y) pixels, each pixel the linear mix of those it now
+    overlaps (the edge pixels repeated into what comes in)."""
+    import cv2
+
+    shift = np.float32([[1, 0, by[0]], [0, 1, by[1]]])
+    return cv2.warpAffine(image, shift, (image.shape[1], image.shape[0]), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
 
 
 def _aligned(region: np.ndarray, framed: np.ndarray) -> np.ndarray:
