@@ -39,9 +39,8 @@ def refine(frame: np.ndarray, skin: Skin, board: Lattice, reach: tuple[float, fl
     # Remembered per lattice: each pass starts from the lattice the one before ended on.
     along_x = functools.cache(functools.partial(_row_error, frame, bank, rows))
     along_y = functools.cache(functools.partial(_column_error, frame, bank, cols))
-    reach_x, reach_y = int(np.ceil(reach[0])), int(np.ceil(reach[1]))
-    best = _best(frame, board, along_x, [board.translated(d, 0) for d in range(-reach_x, reach_x + 1) if d])
-    best = _best(frame, best, along_y, [best.translated(0, d) for d in range(-reach_y, reach_y + 1) if d])
+    best = _walk(frame, board, along_x, (1, 0), int(np.ceil(reach[0])))
+    best = _walk(frame, best, along_y, (0, 1), int(np.ceil(reach[1])))
     # Then the eight neighbours at once, until none is better: with both axes a pixel or more off,
     # the best x for the wrong y can be the wrong x (and the other way round), a valley that moves
     # along one axis at a time cannot leave. The rows sample judges these: each row of cells is cut
@@ -81,14 +80,51 @@ def _best(frame: np.ndarray, start: Lattice, error: Callable[[Lattice], float],
     return best
 
 
+def _walk(frame: np.ndarray, start: Lattice, error: Callable[[Lattice], float], step: tuple[int, int],
+          reach: int) -> Lattice:
+    """From ``start``, a pixel at a time along ``step`` (either way) while the error falls, up to
+    ``reach`` pixels: the error of a nudge grows with its distance from the best one, so the pixels
+    past the first that is worse are not judged (half the nudges of judging every one)."""
+    dx, dy = step
+    plus = start.translated(dx, dy)
+    best = _best(frame, start, error, [start.translated(-dx, -dy), plus])
+    if best is start:
+        return start
+    sign = 1 if best is plus else -1
+    for _ in range(reach - 1):
+        moved = _best(frame, best, error, [best.translated(sign * dx, sign * dy)])
+        if moved is best:
+            break
+        best = moved
+    return best
+
+
 def _row_cells(frame: np.ndarray, board: Lattice, rows: list[int]) -> np.ndarray:
-    strips = [cell_images(frame, board.block(r, 0, 1, board.cols)) for r in rows]
-    return np.concatenate(strips).reshape(-1, CANONICAL, CANONICAL, 3)
+    """The cells of ``rows``: each row's strip cut at its own y, the strips stacked into one picture
+    and cut into cells at once (one resize per run of boxes of one size, not per row; each pixel the
+    same as a row at a time)."""
+    xs, ys = _whole(board.col_edges()), _whole(board.row_edges())
+    strips = [frame[ys[r] : ys[r + 1], xs[0] : xs[-1]] for r in rows]
+    stacked = Lattice.from_edges(board.skin, tuple(x - xs[0] for x in xs), _starts(s.shape[0] for s in strips))
+    return cell_images(np.vstack(strips), stacked).reshape(-1, CANONICAL, CANONICAL, 3)
 
 
 def _column_cells(frame: np.ndarray, board: Lattice, cols: list[int]) -> np.ndarray:
-    strips = [cell_images(frame, board.block(0, c, board.rows, 1)) for c in cols]
-    return np.concatenate(strips).reshape(-1, CANONICAL, CANONICAL, 3)
+    """The cells of ``cols``, as ``_row_cells`` cuts rows."""
+    xs, ys = _whole(board.col_edges()), _whole(board.row_edges())
+    strips = [frame[ys[0] : ys[-1], xs[c] : xs[c + 1]] for c in cols]
+    stacked = Lattice.from_edges(board.skin, _starts(s.shape[1] for s in strips), tuple(y - ys[0] for y in ys))
+    return cell_images(np.hstack(strips), stacked).reshape(-1, CANONICAL, CANONICAL, 3)
+
+
+def _whole(edges: tuple[float, ...]) -> list[int]:
+    """Box edges on whole pixels, rounded as ``cell_images`` rounds them."""
+    return [round(e) for e in edges]
+
+
+def _starts(sizes) -> tuple[float, ...]:
+    """The edges of boxes of these sizes laid end to end from 0."""
+    return tuple(float(v) for v in np.cumsum([0, *sizes]))
 
 
 def _row_error(frame: np.ndarray, bank: TemplateBank, rows: list[int], lattice: Lattice) -> float:

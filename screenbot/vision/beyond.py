@@ -356,9 +356,12 @@ def _border(view: np.ndarray, along) -> int:
     count = 0
     while count <= NEAR_LINES and count < view.shape[0]:
         line = view[view.shape[0] - 1 - count].reshape(view.shape[1], -1).astype(np.int16)
-        apart = np.abs(line - np.median(line, axis=0)).max(axis=1)
-        if (apart > REPEAT_MEAN).mean() > BORDER_SPOTS:
-            break
+        # No pixel is farther from the median than the line's range: a line whose every channel spans
+        # at most REPEAT_MEAN (most are plain: a desktop, a screen's edge) needs no median.
+        if (line.max(axis=0) - line.min(axis=0)).max() > REPEAT_MEAN:
+            apart = np.abs(line - np.median(line, axis=0)).max(axis=1)
+            if (apart > REPEAT_MEAN).mean() > BORDER_SPOTS:
+                break
         count += 1
     if count > NEAR_LINES:
         return 0
