@@ -229,3 +229,19 @@ def test_a_new_skin_plays_with_the_profile_new_skin_writes(tmp_path, monkeypatch
         with start_client("sgt-mines", game_id="16x16n40") as client:
             report = play_in_child(client, "sgt-mines", games, tmp_path / "failures")
     check(report, games)  # every click on the board or at a restart's control point
+
+
+@pytest.mark.integration
+def test_a_board_whose_lines_have_two_widths_is_taught_line_by_line(tmp_path, capsys):
+    """gnome-mines' 16x30 board in an 843x593 window: GTK gives its first lines a pixel more (columns
+    of 22 and 21 px, rows of 21 and 20). A straight lattice of the mean pitch drifts up to half a pixel
+    off those lines, and new-skin blamed the board text ("row 5, col 6 is '3' ... looks like the '2'
+    cells"); its boxes now follow the lines, and the skin reads its screenshot back."""
+    shot = next(s for s in load_shots(FIXTURES) if s.name == "gm-big-843x593-wider-lines")
+    widths = np.diff(np.round(shot.lattice.col_edges())).astype(int)
+    assert set(widths.tolist()) == {21, 22}
+    code = main(["new-skin", "gm-lines", *_args([shot]), "--templates", str(tmp_path)])
+    assert code == 0, capsys.readouterr().err
+    skins = load_skins(tmp_path)
+    lattice = locate_board(shot.image(), {"gm-lines": skins["gm-lines"]}, "gm-lines")
+    assert read_board(shot.image(), lattice, skins).board.grid == shot.board.grid

@@ -121,6 +121,35 @@ def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
     return Fit(kept, spread) if whole else _snap(spreads, Fit(kept, spread))
 
 
+def fit_lines(image: np.ndarray, board: Board, fit: Fit) -> Fit:
+    """``fit`` (``fit_lattice``'s straight lattice), or the lattice whose boxes follow each line of
+    cells where the structure sees the board's lines in several widths (GTK gives a window's spare
+    pixels to the first lines), whichever has its cells of one state the more alike. A straight
+    lattice of the mean pitch drifts up to half a pixel off such lines, and its boxes take in a sliver
+    of the next cell: a gnome-mines board at 843x593 (lines of 21 and 22 px) read a "3" as more like
+    the "2" cells, and ``new-skin`` blamed the board text. The boxes that follow are placed as the
+    locator places them (``grid.line_edges``), at the face's place in the straight lattice's boxes."""
+    from .grid import line_edges
+    from .structure import find_grids
+
+    straight = fit.lattice
+    (px, py), xs, ys = straight.pitch, np.array(straight.col_edges()), np.array(straight.row_edges())
+    for grid in find_grids(image):
+        cx, cy = grid.centres()
+        if (grid.rows, grid.cols) != (board.rows, board.cols) or not (
+                (xs[:-1] < cx).all() and (cx < xs[1:]).all() and (ys[:-1] < cy).all() and (cy < ys[1:]).all()):
+            continue  # not this board's grid, or not all of it: each face in its own box
+        (lefts, rights), (tops, bottoms) = grid.extents()
+        fx, fy = float(np.median((cx - xs[:-1]) / px)), float(np.median((cy - ys[:-1]) / py))
+        lines = Lattice.from_edges(straight.skin, tuple(np.round(line_edges(lefts, rights, fx, px)).tolist()),
+                                   tuple(np.round(line_edges(tops, bottoms, fy, py)).tolist()))
+        if np.unique(box_sizes(lines)).size == 1:
+            return fit  # one width: the straight lattice is the lines'
+        spread = _Spreads(image, _label_ids(board))(lines)
+        return Fit(lines, spread) if spread is not None and spread < fit.spread else fit
+    return fit
+
+
 def _periods(profile: np.ndarray, low: float, high: float, keep: int = 6) -> list[float]:
     """Periods in [low, high] at which an edge profile repeats, strongest first, to a tenth of a pixel
     or better: every local maximum of its autocorrelation, each refined on the highest multiple

@@ -122,4 +122,15 @@ def _medians_by_line(line: np.ndarray, values: np.ndarray, count: int) -> list[t
     return known
 
 
-__all__ = ["Faces", "Grid"]
+def line_edges(starts: np.ndarray, ends: np.ndarray, phase: float, pitch: float) -> np.ndarray:
+    """Where each line's box begins (and the last one ends), from where its faces begin and end: between
+    two lines, the middle of the gap between their faces moved as the skin's pictures place the box
+    edge (``phase``, the face centre's share of a box); the first and last lines keep the gap on their
+    outer side that their neighbour has. A face a pixel wider widens its box, not its neighbour's."""
+    inner = (ends[:-1] + starts[1:]) / 2 + (0.5 - phase) * pitch
+    first = starts[0] - (starts[1] - inner[0])
+    last = ends[-1] + (inner[-1] - ends[-2])
+    return np.concatenate(([first], inner, [last]))
+
+
+__all__ = ["Faces", "Grid", "line_edges"]

@@ -31,7 +31,7 @@ from .skins import CANONICAL, CLASSIC, HOW_TO_TEACH, OUTSIDE, Skin, check_skin_n
 from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
-from .grid import Grid
+from .grid import Grid, line_edges
 from .plausible import blank_area
 from .structure import MIN_CELLS, cell_faces, find_edges, find_grids
 
@@ -497,7 +497,7 @@ def _placed(grid: Grid, skin: Skin, scale: float) -> list[Lattice]:
     if stray <= STRAY or grid.rows < 2 or grid.cols < 2:
         return [whole]
     (lefts, rights), (tops, bottoms) = grid.extents()
-    xs, ys = _line_edges(lefts, rights, fx, px), _line_edges(tops, bottoms, fy, py)
+    xs, ys = line_edges(lefts, rights, fx, px), line_edges(tops, bottoms, fy, py)
     if whole is not straight:
         # A client that draws on whole pixels draws each box on them too, wider or not.
         xs, ys = np.round(xs), np.round(ys)
@@ -511,17 +511,6 @@ def _placed(grid: Grid, skin: Skin, scale: float) -> list[Lattice]:
     # the faces; the median step and phase keep to the columns that agree.
     steady = _whole_pixels(_median_lattice(skin.name, col_x, row_y, fx, fy, scale))
     return ([whole] if whole is not straight else []) + own + ([steady] if steady != whole else [])
-
-
-def _line_edges(starts: np.ndarray, ends: np.ndarray, phase: float, pitch: float) -> np.ndarray:
-    """Where each line's box begins (and the last one ends), from where its faces begin and end: between
-    two lines, the middle of the gap between their faces moved as the skin's pictures place the box
-    edge (``phase``, the face centre's share of a box); the first and last lines keep the gap on their
-    outer side that their neighbour has. A face a pixel wider widens its box, not its neighbour's."""
-    inner = (ends[:-1] + starts[1:]) / 2 + (0.5 - phase) * pitch
-    first = starts[0] - (starts[1] - inner[0])
-    last = ends[-1] + (inner[-1] - ends[-2])
-    return np.concatenate(([first], inner, [last]))
 
 
 def _median_lattice(name: str, col_x: np.ndarray, row_y: np.ndarray, fx: float, fy: float, scale: float) -> Lattice:

@@ -26,7 +26,7 @@ from solver.board import Board
 
 from ..errors import ScreenError
 from .cut import VARIANT_DISTANCE, LabelledImage, cut_cells, like_a_cell, write_cells
-from .fit import Fit, canonical_cells, fit_known, fit_lattice, mislabelled, room_around
+from .fit import Fit, canonical_cells, fit_known, fit_lattice, fit_lines, mislabelled, room_around
 from ..geometry import Lattice
 from .skins import CANONICAL, CHAR_STATES, OUTSIDE, to_canonical
 
@@ -98,7 +98,7 @@ def make_skin(name: str, examples: list[tuple[np.ndarray, Board]], templates_dir
     if lattices is not None:
         fits = [fit_known(image, board, lattice) for (image, board), lattice in zip(examples, lattices)]
     else:
-        fits = [fit_lattice(image, board, name) for image, board in examples]
+        fits = [fit_lines(image, board, fit_lattice(image, board, name)) for image, board in examples]
     if not any(room_around(image, fit.lattice) for (image, _), fit in zip(examples, fits)):
         # The locator compares candidate cells with what surrounds a board, and cannot work without it.
         raise NewSkinError("no screenshot shows what is around the board (a cell's width or more of the window "
