@@ -66,17 +66,22 @@ def as_skin_background(frame: np.ndarray, lattice: Lattice, skin: Skin) -> np.nd
     middles = cell_images(padded, around)[:, :, k:-k, k:-k]
     faces = np.median(middles.reshape(around.rows, around.cols, -1, 3), axis=2).astype(np.uint8)
     region = padded[area.top : area.bottom, area.left : area.right]
-    face_map = faces[row][:, col]  # (h, w, 3)
+    # Each pixel's cell's face colour (h, w, 3): rows and columns of pixels are in order of their cells.
+    face_map = np.repeat(np.repeat(faces, np.bincount(row, minlength=len(ys) - 1), axis=0),
+                         np.bincount(col, minlength=len(xs) - 1), axis=1)
     apart = cv2.absdiff(region, face_map)
     unlike = rim & (np.maximum(np.maximum(apart[..., 0], apart[..., 1]), apart[..., 2]) > NEAR)
     at_y, at_x = np.nonzero(unlike)
-    pixels = region[at_y, at_x].astype(np.float32)  # (n, 3)
-    face = face_map[at_y, at_x].astype(np.float32)
-    towards = face - shown
-    span = (towards * towards).sum(axis=1)
-    share = np.clip(((pixels - shown) * towards).sum(axis=1) / np.maximum(span, 1.0), 0.0, 1.0)
-    mixed = shown + share[:, None] * towards
-    on_line = (np.abs(pixels - mixed).max(axis=1) <= NEAR) & (span > NEAR * NEAR)
+    # Channel by channel (n pixels each): sums over an axis of three are slow in NumPy, and these are
+    # the same sums in the same order.
+    pixels = region[at_y, at_x].astype(np.float32).T  # (3, n)
+    face = face_map[at_y, at_x].astype(np.float32).T
+    towards = face - shown[:, None]
+    span = towards[0] * towards[0] + towards[1] * towards[1] + towards[2] * towards[2]
+    off = pixels - shown[:, None]
+    share = np.clip((off[0] * towards[0] + off[1] * towards[1] + off[2] * towards[2]) / np.maximum(span, 1.0), 0.0, 1.0)
+    gone = np.abs(pixels - (shown[:, None] + share * towards))
+    on_line = (np.maximum(np.maximum(gone[0], gone[1]), gone[2]) <= NEAR) & (span > NEAR * NEAR)
     # Only what joins the lines between the cells: a mark's ink inside a face (gnome-mines' flag and
     # digits, as dark as a dark background, a small cell's reaching into its rim) is no background.
     mask = np.zeros(rim.shape, dtype=np.uint8)
@@ -84,7 +89,8 @@ def as_skin_background(frame: np.ndarray, lattice: Lattice, skin: Skin) -> np.nd
     _, parts = cv2.connectedComponents(mask, connectivity=8)
     by_edge = (np.minimum(x_in, px - x_in) < 1)[None, :] | (np.minimum(y_in, py - y_in) < 1)[:, None]
     joined = np.isin(parts[at_y, at_x], np.unique(parts[(mask == 1) & by_edge])) & on_line
-    again = bank.background + share[joined, None] * (face[joined] - bank.background)
+    ground = np.asarray(bank.background, dtype=np.float32)[:, None]
+    again = (ground + share[joined] * (face[:, joined] - ground)).T
     painted = frame.copy()
     painted[area.top - pad + at_y[joined], area.left - pad + at_x[joined]] = np.clip(np.round(again), 0, 255).astype(frame.dtype)
     return painted
