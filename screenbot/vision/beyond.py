@@ -353,12 +353,15 @@ def _border(view: np.ndarray, along) -> int:
     colour (within ``REPEAT_MEAN``, each channel) along its whole length, at most ``NEAR_LINES`` of them
     (more are a plain band of the picture: 0), the first of them unlike the line before it along the
     side (``along``)."""
+    # No pixel is farther from a line's median than the line's range: a line whose every channel spans
+    # at most REPEAT_MEAN (most are plain: a desktop, a screen's edge) needs no median. The lines
+    # looked at, last first, at once.
+    band = view[max(0, view.shape[0] - NEAR_LINES - 1) :][::-1].reshape(-1, view.shape[1], view.shape[2] if view.ndim == 3 else 1)
+    plain = (band.max(axis=1).astype(np.int16) - band.min(axis=1)).max(axis=1) <= REPEAT_MEAN
     count = 0
     while count <= NEAR_LINES and count < view.shape[0]:
-        line = view[view.shape[0] - 1 - count].reshape(view.shape[1], -1).astype(np.int16)
-        # No pixel is farther from the median than the line's range: a line whose every channel spans
-        # at most REPEAT_MEAN (most are plain: a desktop, a screen's edge) needs no median.
-        if (line.max(axis=0) - line.min(axis=0)).max() > REPEAT_MEAN:
+        if not plain[count]:
+            line = view[view.shape[0] - 1 - count].reshape(view.shape[1], -1).astype(np.int16)
             apart = np.abs(line - np.median(line, axis=0)).max(axis=1)
             if (apart > REPEAT_MEAN).mean() > BORDER_SPOTS:
                 break
