@@ -109,7 +109,7 @@ def fit_known(image: np.ndarray, board: Board, lattice: Lattice) -> Fit:
     # where it is, as the reader cuts it. Boxes of a straight lattice of their mean pitch drift up to
     # half a pixel off their cells, and cut so, one state of gnome-mines at 700x520 made 14 pictures,
     # too many to keep, and the skin learnt misread its own frames.
-    several = not lattice.straight and np.unique(box_sizes(lattice)).size > 1
+    several = _lines_of_several_sizes(lattice)
     kept = lattice.on_whole_pixels() if several else Lattice(lattice.skin, lattice.origin, lattice.pitch,
                                                              lattice.rows, lattice.cols)
     spread = spreads(kept)
@@ -143,11 +143,17 @@ def fit_lines(image: np.ndarray, board: Board, fit: Fit) -> Fit:
         fx, fy = float(np.median((cx - xs[:-1]) / px)), float(np.median((cy - ys[:-1]) / py))
         lines = Lattice.from_edges(straight.skin, tuple(np.round(line_edges(lefts, rights, fx, px)).tolist()),
                                    tuple(np.round(line_edges(tops, bottoms, fy, py)).tolist()))
-        if np.unique(box_sizes(lines)).size == 1:
+        if not _lines_of_several_sizes(lines):
             return fit  # one width: the straight lattice is the lines'
         spread = _Spreads(image, _label_ids(board))(lines)
         return Fit(lines, spread) if spread is not None and spread < fit.spread else fit
     return fit
+
+
+def _lines_of_several_sizes(lattice: Lattice) -> bool:
+    """Whether ``lattice`` places its lines one by one (``xs`` / ``ys``) and their boxes, on whole
+    pixels, come in more than one width or height."""
+    return not lattice.straight and np.unique(box_sizes(lattice)).size > 1
 
 
 def _periods(profile: np.ndarray, low: float, high: float, keep: int = 6) -> list[float]:
