@@ -15,7 +15,7 @@ import pytest
 from screenbot.cli import main
 from screenbot.labelled_shots import load_shots
 from screenbot.vision import load_skins, locate_board, read_board
-from screenbot.vision.skins import TEMPLATES_DIR
+from screenbot.vision.skins import OUTSIDE, TEMPLATES_DIR
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "screens"
 SGT = [s for s in load_shots(FIXTURES) if s.client == "sgt-mines"]
@@ -245,3 +245,19 @@ def test_a_board_whose_lines_have_two_widths_is_taught_line_by_line(tmp_path, ca
     skins = load_skins(tmp_path)
     lattice = locate_board(shot.image(), {"gm-lines": skins["gm-lines"]}, "gm-lines")
     assert read_board(shot.image(), lattice, skins).board.grid == shot.board.grid
+
+
+@pytest.mark.integration
+def test_a_flat_area_is_not_taken_for_the_board(tmp_path, capsys):
+    """gnome-mines' 8x8 board at 96 px in its "default" tile theme, lost, its window filling the screen
+    (``fixtures/screens-untaught/gm-tiles-default-lost-96``). Its window's plain grey repeats every 8 px
+    (a faint texture), and a lattice of 8 px cells over it has cells of every state alike, the least
+    spread of all: new-skin took it, shrank it to cells 2 px tall, cut pictures from it and crashed
+    reading them back. The states' pictures must now differ more than a capture's noise: the true
+    lattice is fitted, and the skin reads its screenshot back."""
+    shot = next(s for s in load_shots(FIXTURES.parent / "screens-untaught") if s.name == "gm-tiles-default-lost-96")
+    code = main(["new-skin", "gm-default", *_args([shot]), "--unlocated-ok", "--templates", str(tmp_path)])
+    assert code == 0, capsys.readouterr().err
+    skin = load_skins(tmp_path)["gm-default"]
+    pitches = {t.pitch for t in skin.templates if t.char != OUTSIDE}  # not the blocks of 2x2 and 3x3 cells
+    assert all(abs(px - shot.lattice.pitch[0]) < 1 and abs(py - shot.lattice.pitch[1]) < 1 for px, py in pitches), pitches

@@ -30,6 +30,11 @@ from .pitch import EDGE_STEP, autocorrelation, refine_period
 from .skins import CANONICAL
 
 MIN_PITCH = 8
+# The least spread (mean square, 0-255 levels) of a board's state pictures about their mean: 4 levels.
+# A flat area's, under any labels, is about 1 (gnome-mines' window in its "default" tile theme: 1.1,
+# where an 8 px lattice of it was fitted before the true 96 px one); the least of the 274 labelled
+# screenshots with two states or more, at their true lattices, is 58 (a fresh board, flags and "?").
+FLAT_STATES = 16.0
 MAX_PITCH_PAIRS = 16  # (x, y) pitch pairs tried, strongest first
 EXACT_SPREAD = 1.0  # a grid this tight (cells of one state alike to the pixel) is not second-guessed
 TIE_RATIO, TIE_SLACK = 1.05, 0.05
@@ -253,8 +258,10 @@ class _Spreads:
         sums = (self.members @ flat.astype(self.members.dtype, copy=False)).astype(np.float64)
         means = sums / self.counts[:, None]
         total = float(np.einsum("ij,ij->", flat, flat, dtype=np.float64)) - float(np.einsum("ij,ij->", sums, means))
-        # Cells of different states must also differ: guard against a lattice over a flat area.
-        if len(means) > 1 and float(((means - sums.sum(axis=0) / len(flat)) ** 2).sum()) < 1e-3:
+        # Cells of different states must also differ: a lattice over a flat area (a window's plain
+        # background, a faint texture) has every cell alike, whatever the labels say, and so the least
+        # spread of all. The states' mean pictures must lie further apart than a capture's noise.
+        if len(means) > 1 and float(((means - means.mean(axis=0)) ** 2).mean()) < FLAT_STATES:
             return None
         return max(total, 0.0) / flat.size
 
@@ -304,9 +311,12 @@ def _snap(spreads: _Spreads, fit: Fit) -> Fit:
     for _ in range(2):
         moved = False
         for axis in (0, 1):
+            # Each candidate from the aligned lattice's edges, not from the last one kept: a walk from
+            # candidate to candidate went on over a flat area until its cells were 2 px tall.
             trials = [(dl, dw) for dl in range(-2, 3) for dw in range(-3, 4) if dl or dw]
             for dl, dw in trials:
-                cand = (left + dl, top, width + dw, height) if axis == 0 else (left, top + dl, width, height + dw)
+                cand = (rect.left + dl, top, rect.width + dw, height) if axis == 0 else \
+                    (left, rect.top + dl, width, rect.height + dw)
                 s = spread(*cand)
                 if s is not None and s < best - 1e-9:
                     best, (left, top, width, height), moved = s, cand, True
