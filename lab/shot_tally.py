@@ -49,4 +49,6 @@ class ShotTally:
 def _reason(message: str) -> str:
     """The part of a refusal that says why, without the board's place or the crop's path."""
     why = message.split(": ", 2)[-1] if message.startswith("no complete") else message
-    return why.split(": cell row")[0][-110:]
+    # Its beginning says why; the end is the cell's place, the crop's path, or how to teach a client.
+    why = why.split(": cell row")[0].split(". If the game is not")[0].split("; if the game is not")[0]
+    return why if len(why) <= 140 else f"{why[:60]} ... {why[-75:]}"
