@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from screenbot.learn.clusters import Clusters
-from screenbot.learn.naming import LostGame, NamingError, label, merge, name_lost_board
+from screenbot.learn.naming import MAX_NEW_CLUSTERS, LostGame, NamingError, label, merge, name_lost_board
 from solver.board import neighbours
 
 from .seeds import SEED
@@ -192,6 +192,22 @@ def test_clients_that_show_the_whole_board_at_a_loss(case):
     b, a = as_ids(before, rows, cols, ids, rng), as_ids(after, rows, cols, ids, rng)
     # Numbers first seen at the loss are named too, from the counts.
     opened_before = frozenset(int(b[r, c]) for (r, c), ch in before.items() if ch.isdigit())
+    naming = name_lost_board(LostGame(b, a, clicked, frozenset(ids["#"]), frozenset(), opened_before))
+    assert naming.board.grid == tuple("".join(after[(r, c)] for c in range(cols)) for r in range(rows))
+
+
+def test_a_loss_that_shows_eight_pictures_first_is_named():
+    """A game lost after one opening (a 3) on a client that shows the whole board at a loss: eight
+    pictures appear for the first time (the mine and seven numbers). The naming refused any loss with
+    more than six (random cases, seed 277009 case 12); the mine is one of them, named by the counts."""
+    rng = random.Random(277009 * 1000 + 500 + 12)
+    rows, cols = rng.randint(6, 12), rng.randint(6, 12)
+    before, after, clicked, _ = lost_game(rng, rows, cols, rng.randint(3, rows * cols // 5), 0, reveal_all=True)
+    ids = {ch: [i] for i, ch in enumerate("#F012345678*XW")}
+    b, a = as_ids(before, rows, cols, ids, rng), as_ids(after, rows, cols, ids, rng)
+    opened_before = frozenset(int(b[r, c]) for (r, c), ch in before.items() if ch.isdigit())
+    new = set(after.values()) - set(before.values()) - {"X"}
+    assert len(new) > MAX_NEW_CLUSTERS, new
     naming = name_lost_board(LostGame(b, a, clicked, frozenset(ids["#"]), frozenset(), opened_before))
     assert naming.board.grid == tuple("".join(after[(r, c)] for c in range(cols)) for r in range(rows))
 

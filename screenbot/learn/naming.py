@@ -36,7 +36,10 @@ import numpy as np
 
 from solver.board import COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, neighbours
 
-MAX_NEW_CLUSTERS = 6  # pictures first seen at one loss: more than this is not a board we understand
+# Pictures first seen at one loss among which mines drawn in two looks or more are looked for: the
+# combinations grow as 2^n. More are still named with the mine in one look (a client that shows the
+# whole board at a loss after a single opening shows up to 8 numbers and its mine for the first time).
+MAX_NEW_CLUSTERS = 6
 
 
 class NamingError(ValueError):
@@ -104,8 +107,6 @@ def name_lost_board(game: LostGame) -> Naming:
     uncovered[cr, cc] = False
     new = sorted(set(after[uncovered].tolist()) - set(game.opened_before) - set(covered) - set(flags))
     families = _families(new, game.alike)
-    if len(families) > MAX_NEW_CLUSTERS:
-        raise NamingError(f"{len(families)} pictures never seen before appeared at the loss")
     if wrong_ids & (set(covered) | set(new) | set(game.opened_before)) or hit in wrong_ids:
         raise NamingError("a wrong flag looks like another kind of cell")
     last_error = "no mines"
@@ -116,7 +117,8 @@ def name_lost_board(game: LostGame) -> Naming:
     cells_of = [int(np.isin(after[uncovered], family).sum()) for family in families]
     order = sorted(range(len(families)), key=lambda i: -cells_of[i])
     singles = [(families[i],) for i in order]
-    larger = [combo for size in range(2, len(families) + 1) for combo in itertools.combinations(families, size)]
+    larger = [combo for size in range(2, len(families) + 1) for combo in itertools.combinations(families, size)] \
+        if len(families) <= MAX_NEW_CLUSTERS else []
     for chosen in [*singles, *larger, ()]:
         mine_ids = {cid for family in chosen for cid in family}
         try:
@@ -128,6 +130,9 @@ def name_lost_board(game: LostGame) -> Naming:
         # Only the hit mine is shown (sgt-mines), and the counts around it alone do not name the numbers:
         # they are named by which naming the board fits.
         return _name_by_fit(before, opened, (cr, cc), hit, set(covered), set(flags))
+    if len(families) > MAX_NEW_CLUSTERS:
+        raise NamingError(f"{len(families)} pictures never seen before appeared at the loss, and none of them as "
+                          f"the mines fits the board ({last_error})")
     raise NamingError(last_error)
 
 
