@@ -140,3 +140,59 @@ def test_pictures_cut_again_keep_the_name_of_a_look_under_the_pointer(tmp_path):
                  ("0", 20.0, 20.0): [grey(160)]}, tmp_path)
     assert sorted(p.name for p in cells.glob("*.png")) == ["0-20-0.png", "covered-20-0.png", "covered-20-1lit.png",
                                                             "covered-30-0lit.png"]
+
+
+def _runs_line_by_line(view, pieces, origins, least):
+    """``beyond._runs`` as its docstring says it, one origin and one line at a time (slow): per piece,
+    the most lines from the first on that repeat the block at some origin."""
+    from screenbot.vision.beyond import REPEAT_MEAN, REPEAT_PEAK
+
+    runs = []
+    for piece in pieces:
+        height, width = piece.shape[:2]
+        best = 0
+        for y, x in origins:
+            j = 0
+            while j < height:
+                apart = np.abs(view[y + j, x : x + width].astype(np.int16) - piece[j].astype(np.int16)).sum(axis=1)
+                if apart.sum() >= 3 * REPEAT_MEAN * width or (apart >= 3 * REPEAT_PEAK).mean() > 0.05:
+                    break
+                j += 1
+            best = max(best, j)
+        runs.append(best)
+    if sum(run < least for run in runs) > len(pieces) * 0.25:  # REPEAT_SHARE 0.75
+        return None
+    return runs
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_repeating_lines_are_counted_as_one_line_at_a_time_counts_them(case):
+    """``_runs`` compares the first lines of each piece deepest first and drops a block at its first
+    unlike line: the runs it gives are those of comparing every origin line by line, where a piece
+    repeats ``least`` lines or more (fewer are only said to be fewer), and it refuses the same sides."""
+    from screenbot.vision.beyond import REPEAT_LINES, _runs
+
+    rng = np.random.default_rng(case)
+    # A board of tiles drawn from a few, each a plain top band (a bevel's colour) over random detail,
+    # and pieces cut from the tiles' tops for a few lines, then from elsewhere; in some, one of those
+    # lines unlike the tile's (the run ends there, whatever follows).
+    size, count = int(rng.integers(8, 20)), int(rng.integers(3, 6))
+    tiles = rng.integers(0, 256, (count, size, size, 3), dtype=np.uint8)
+    tiles[:, : int(rng.integers(1, 4))] = 200
+    grid = rng.integers(0, count, (6, 8))
+    view = np.concatenate([np.concatenate([tiles[t] for t in row], axis=1) for row in grid], axis=0)
+    origins = np.array([(r * size + dy, c * size + dx) for r in range(5) for c in range(7) for dy in (0, 1) for dx in (0, 1)])
+    pieces = []
+    for _ in range(8):
+        tile, keep = tiles[int(rng.integers(0, count))], int(rng.integers(0, size + 1))
+        piece = rng.integers(0, 256, (size, size, 3), dtype=np.uint8)
+        piece[:keep] = tile[:keep]
+        if keep and rng.random() < 0.5:
+            piece[int(rng.integers(0, keep))] = 255 - tile[0]
+        pieces.append(piece)
+    least = int(rng.integers(1, REPEAT_LINES + 3))
+    fast, slow = _runs(view, pieces, origins, least), _runs_line_by_line(view, pieces, origins, least)
+    assert (fast is None) == (slow is None), (fast, slow)
+    if fast is not None:
+        assert [f if s >= least else -1 for f, s in zip(fast, slow)] == [s if s >= least else -1 for s in slow]
+        assert all(f < least for f, s in zip(fast, slow) if s < least)

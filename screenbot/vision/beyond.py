@@ -292,7 +292,7 @@ def _runs(view: np.ndarray, pieces: list[np.ndarray], origins: np.ndarray, least
     for piece in pieces:
         key = piece.tobytes()
         if key not in known:
-            known[key] = _repeating_lines(pixels, starts, strides[0], piece)
+            known[key] = _repeating_lines(pixels, starts, strides[0], piece, least)
         runs.append(known[key])
         if sum(run < least for run in runs) > allowed:
             return None
@@ -312,20 +312,24 @@ def _addressed(view: np.ndarray) -> tuple[np.ndarray, int, tuple[int, ...]]:
     return whole.reshape(-1), view.ctypes.data - whole.ctypes.data, view.strides
 
 
-def _repeating_lines(pixels: np.ndarray, starts: np.ndarray, line: int, piece: np.ndarray) -> int:
+def _repeating_lines(pixels: np.ndarray, starts: np.ndarray, line: int, piece: np.ndarray, least: int) -> int:
     """How many lines of pixels of ``piece``, from its first on, repeat the block of ``pixels`` at one
-    of the origins whose first lines start at ``starts`` (``_runs``; ``line`` apart). Compared a line
-    at a time, keeping the blocks still alike: most differ at once."""
+    of the origins whose first lines start at ``starts`` (``_runs``; ``line`` apart); 0 where fewer
+    than ``least`` do (no caller asks how many fewer). Compared a line at a time, keeping the blocks
+    still alike: most differ at once. The first ``least`` lines are compared deepest first: a plain
+    margin or page past a side repeats the first line or two of many blocks (a bevel's or a gap's
+    colour), seldom ``least`` of them, and a block is dropped at its first line unlike the piece's."""
     lines = piece.astype(np.int16).reshape(piece.shape[0], -1)
     # In whole numbers: per pixel the sum of its channels' differences, three times their mean.
     most_apart, peak = 3 * REPEAT_MEAN * piece.shape[1], 3 * REPEAT_PEAK
-    for j in range(piece.shape[0]):
+    first = min(least, piece.shape[0])
+    for j in [*range(first - 1, -1, -1), *range(first, piece.shape[0])]:
         apart = np.abs(pixels.take(starts + j * line).astype(np.int16) - lines[j]).reshape(len(starts), -1, 3)
         apart = apart[..., 0] + apart[..., 1] + apart[..., 2]
         same = (apart.sum(axis=1) < most_apart) & ((apart >= peak).sum(axis=1) / piece.shape[1] <= 0.05)
         starts = starts[same]
         if not len(starts):
-            return j
+            return j if j >= first else 0
     return piece.shape[0]
 
 
