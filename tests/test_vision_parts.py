@@ -145,7 +145,7 @@ def test_pictures_cut_again_keep_the_name_of_a_look_under_the_pointer(tmp_path):
 def _runs_line_by_line(view, pieces, origins, least):
     """``beyond._runs`` as its docstring says it, one origin and one line at a time (slow): per piece,
     the most lines from the first on that repeat the block at some origin."""
-    from screenbot.vision.beyond import REPEAT_MEAN, REPEAT_PEAK
+    from screenbot.vision.beyond import REPEAT_MEAN, REPEAT_PEAK, REPEAT_SHARE
 
     runs = []
     for piece in pieces:
@@ -160,13 +160,13 @@ def _runs_line_by_line(view, pieces, origins, least):
                 j += 1
             best = max(best, j)
         runs.append(best)
-    if sum(run < least for run in runs) > len(pieces) * 0.25:  # REPEAT_SHARE 0.75
+    if sum(run < least for run in runs) > len(pieces) * (1 - REPEAT_SHARE):
         return None
     return runs
 
 
 @pytest.mark.parametrize("case", range(12))
-def test_repeating_lines_are_counted_as_one_line_at_a_time_counts_them(case):
+def test_repeating_lines_count_as_comparing_every_origin_line_by_line(case):
     """``_runs`` compares the first lines of each piece deepest first and drops a block at its first
     unlike line: the runs it gives are those of comparing every origin line by line, where a piece
     repeats ``least`` lines or more (fewer are only said to be fewer), and it refuses the same sides."""
