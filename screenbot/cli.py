@@ -147,13 +147,21 @@ def _interrupt_on_termination() -> dict:
     while that runs, so the clean-up is not cut short. Only the main thread may set handlers. Returns
     the handlers it replaced (``main`` puts them back: it is also called inside other programs)."""
 
+    def ignore_more(signum, frame) -> None:
+        # A Python handler, not SIG_IGN: the one way a Terminated that a finalizer dropped comes back
+        # (``_interrupts_not_lost``) is a signal simulated in the main thread, which SIG_IGN would drop.
+        if _TERMINATED_AGAIN.is_set():
+            _TERMINATED_AGAIN.clear()
+            raise Terminated
+
     def interrupt(signum, frame) -> None:
         for sig in (*_ENDING_SIGNALS, signal.SIGINT):
-            signal.signal(sig, signal.SIG_IGN)
+            signal.signal(sig, ignore_more)
         raise Terminated
 
     if threading.current_thread() is not threading.main_thread():
         return {}
+    _TERMINATED_AGAIN.clear()
     # getsignal: None for a handler not set from Python, which cannot be put back.
     replaced = {sig: signal.getsignal(sig) for sig in (*_ENDING_SIGNALS, signal.SIGINT)}
     for sig in _ENDING_SIGNALS:
@@ -161,22 +169,30 @@ def _interrupt_on_termination() -> dict:
     return {sig: handler for sig, handler in replaced.items() if handler is not None}
 
 
+# Set when a finalizer dropped a Terminated: the next signal the ignoring handler sees raises it again.
+_TERMINATED_AGAIN = threading.Event()
+
+
 @contextlib.contextmanager
 def _interrupts_not_lost():
-    """A Ctrl-C that lands while a finalizer runs (a ``weakref.finalize`` callback, a ``__del__``) is
-    printed as "Exception ignored" and dropped by Python, and the command goes on as if none had come:
-    play went on with its 500 games after Ctrl-C (1 CI run). Such a dropped KeyboardInterrupt is
-    raised again in the main thread, where it ends the command."""
+    """A Ctrl-C or SIGTERM that lands while a finalizer runs (a ``weakref.finalize`` callback, a
+    ``__del__``) is printed as "Exception ignored" and dropped by Python, and the command goes on as if
+    none had come: play went on with its 500 games after Ctrl-C (1 CI run), and a live hint, its
+    further signals ignored, ran its 90 s after SIGTERM (1 CI run). Such a dropped interrupt is raised
+    again in the main thread, where it ends the command."""
     import _thread
 
     previous = sys.unraisablehook
 
     def hook(unraisable) -> None:
-        if isinstance(unraisable.exc_value, KeyboardInterrupt) and not isinstance(unraisable.exc_value, Terminated):
-            # From another thread, a moment later: raised here, inside the hook, it would be dropped again.
-            threading.Timer(0.05, _thread.interrupt_main).start()
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            previous(unraisable)
             return
-        previous(unraisable)
+        if isinstance(unraisable.exc_value, Terminated):
+            # The handler that raised it now ignores signals but this one (``_interrupt_on_termination``).
+            _TERMINATED_AGAIN.set()
+        # From another thread, a moment later: raised here, inside the hook, it would be dropped again.
+        threading.Timer(0.05, _thread.interrupt_main).start()
 
     sys.unraisablehook = hook
     try:

@@ -190,3 +190,38 @@ except KeyboardInterrupt:
 """
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "ended", done.stdout + done.stderr[-2000:]
+
+
+def test_a_sigterm_dropped_inside_a_finalizer_still_ends_the_command():
+    """SIGTERM's handler ignores further signals while the command cleans up; when its Terminated was
+    raised inside a finalizer and dropped, nothing else would end the command: a live hint ran its
+    90 s after SIGTERM and the test waiting 30 s for it failed (CI). The dropped Terminated is raised
+    again in the main thread; a second SIGTERM during the clean-up is still ignored. The handler runs
+    inside the finalizer, as the signal landing there would run it."""
+    code = """
+import gc, os, signal, time, weakref
+from screenbot.cli import Terminated, _interrupt_on_termination, _interrupts_not_lost
+
+class Held:
+    pass
+
+def terminated_here():
+    signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)
+
+_interrupt_on_termination()
+try:
+    with _interrupts_not_lost():
+        held = Held()
+        weakref.finalize(held, terminated_here)
+        del held
+        gc.collect()
+        for _ in range(200):  # up to 2 s for it to come back
+            time.sleep(0.01)
+    print("went on")
+except Terminated:
+    os.kill(os.getpid(), signal.SIGTERM)  # during the clean-up: ignored
+    time.sleep(0.2)
+    print("ended")
+"""
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "ended", done.stdout + done.stderr[-2000:]
