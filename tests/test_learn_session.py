@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+from screenbot.learn.ends import redrawn
 from screenbot.learn.session import learn
 from screenbot.learn.watch import Desk, LearnError
 from screenbot.mouse import ScreenScale
@@ -266,6 +267,42 @@ def test_a_client_that_shows_another_screen_instead_of_its_lost_board_is_told_so
     print(stopped.value)
     assert "showed another screen where its board was" in str(stopped.value)
     assert "nothing was written" in str(stopped.value) and stopped.value.code == 1
+
+
+def test_a_client_that_redraws_its_lost_board_in_another_look_is_told_so():
+    """Like gnome-mines in its "classic" and "default" tile themes: a loss redraws every cell in darker
+    tiles, for good. learn said the client "showed another screen where its board was, a message or its
+    menu", which it had not; it now says what the loss did, that it cannot name cells across it, and
+    what can teach the client instead. Nothing is written."""
+    print(f"seed {SEED}")
+    with pytest.raises(LearnError) as stopped:
+        learn(_desk(_client(SEED, lost_palette=True)), "sim", 3, random.Random(SEED))
+    print(stopped.value)
+    assert "redrew the opened cells in another look" in str(stopped.value)
+    assert "new-skin" in str(stopped.value) and "nothing was written" in str(stopped.value)
+    assert stopped.value.code == 1
+
+
+@pytest.mark.parametrize("case", range(20))
+def test_a_redraw_is_told_from_a_mark_or_a_screen_over_the_board(case):
+    """``redrawn``: the opened cells of a lost board redrawn in another look never show two pictures as
+    one (a picture may come out as two); a mark or another screen over them does."""
+    rng = random.Random(SEED * 1000 + case)
+    print(f"seed {SEED} case {case}")
+    pictures = rng.randint(2, 9)
+    before = np.array([rng.randrange(pictures) for _ in range(rng.randint(2 * pictures, 200))])
+    before[:pictures] = np.arange(pictures)  # each picture shown at least once
+    look = rng.sample(range(100, 200), pictures)
+    after = np.array([look[i] for i in before])
+    assert redrawn(before, after)
+    split = after.copy()
+    split[int(np.flatnonzero(before == 0)[-1])] = 999  # a picture drawn two ways: still a redraw
+    assert redrawn(before, split)
+    merged = after.copy()
+    merged[before == 1] = look[0]  # two pictures drawn alike: a screen over them
+    assert not redrawn(before, merged)
+    assert not redrawn(before, np.full_like(before, 7))  # one flat screen
+    assert not redrawn(np.zeros(5, dtype=int), np.arange(5))  # one picture before: no evidence
 
 
 # 537891: every game opened at random after learning was lost before it could be read (the test then

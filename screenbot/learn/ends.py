@@ -35,6 +35,19 @@ AFTER_WIN_CANDIDATES: tuple[tuple[str, ControlAction], ...] = (
 )
 
 
+def redrawn(before: np.ndarray, after: np.ndarray) -> bool:
+    """Whether a loss redrew the opened cells (``before`` and ``after``: their ids, in one order) in
+    another look: no two pictures drawn as one, and more than one picture to show it (gnome-mines'
+    "classic" and "default" tile themes draw a lost board in other tiles; a picture may come out as
+    two, a pixel's shading apart). A message, a menu or another screen where the board was draws
+    cells of different pictures alike (its background)."""
+    before, after = np.asarray(before).ravel(), np.asarray(after).ravel()
+    sources: dict[int, set[int]] = {}
+    for old, new in zip(before.tolist(), after.tolist()):
+        sources.setdefault(new, set()).add(old)
+    return len(set(before.tolist())) > 1 and all(len(olds) == 1 for olds in sources.values())
+
+
 class GameEnds(Watcher):
     """Wins and restarts of one learning session. ``restarts``: the ways to start a new game to try, in
     order (``learn`` gives the user's and the usual ones)."""
@@ -137,6 +150,13 @@ class GameEnds(Watcher):
                 break
         else:
             stayed = opened & (after != ids)
+            if stayed.sum() > OTHER_SCREEN_SHARE * opened.sum() and redrawn(ids[opened], after[opened]):
+                # The lost board drawn in another look, not a mark or another screen (``redrawn``).
+                raise LearnError(
+                    f"at the loss the client redrew the opened cells in another look ({int(stayed.sum())} of the "
+                    f"{int(opened.sum())}, for good, no two pictures drawn as one): learn names the cells "
+                    "from the lost board and cannot follow such a redraw; teach this client from screenshots and "
+                    "their boards with screenbot new-skin NAME; nothing was written", code=1)
             if stayed.sum() > OTHER_SCREEN_SHARE * opened.sum():
                 # Not a mark drawn over the board: the board is gone from where it was, for good.
                 raise LearnError(

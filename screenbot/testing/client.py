@@ -68,6 +68,9 @@ class SimulatedClient:
     # Like a client that shows a full-window "YOU LOSE!", then its menu, instead of the lost board: after
     # a loss its window shows another screen until a new game is started.
     lost_screen: bool = False
+    # Like gnome-mines' "classic" and "default" tile themes: a loss redraws the whole board in darker
+    # tiles, each picture as one other, until a new game is started.
+    lost_palette: bool = False
     # Grabs after the winning click that still show its cell covered and no win dialog yet (a client
     # slow to draw them): the dialog then comes over the board.
     late_win_dialog: int = 0
@@ -337,6 +340,10 @@ class SimulatedClient:
             rect = self.board_rect
             y = rect.top + (self.rows // 2) * self.pitch
             frame[y + self.pitch // 4 : y + 3 * self.pitch // 4, rect.left + self.pitch // 2 : rect.right - self.pitch // 2] = END_MARK
+        if self.lost_palette and self.game.status == LOST and not self.closed:
+            frame = frame.copy()
+            rect = self.board_rect
+            frame[rect.top : rect.bottom, rect.left : rect.right] //= 2
         if self.lost_screen and self.game.status == LOST and not self.closed:
             frame = frame.copy()
             win = self.geometry().clipped(self.screen_rect)
