@@ -272,6 +272,28 @@ def test_a_line_drawn_over_past_its_middle_is_refused_or_read_exactly(client, si
         f"{shot.name} with {shown} of {pitch:.1f} px of its {side} line showing read wrong; {REPLAY}")
 
 
+def test_flat_tiles_cut_by_a_window_are_no_blank_classic_board():
+    """A fresh gnome-mines board at 99 px with all but 84 px of its last column behind a window (a purple
+    border, green behind it; seed 390057 of the test above): refused as cut by gnome-mines' pictures,
+    the board was taken by the classic look, its flat tiles read as opened empty cells and the cut
+    column as raised ones, 8x8 with exit 0 from ``locate_board`` and ``read_board`` (``screenbot read``
+    refused it afterwards as a blank area). The classic look now asks what every skin is asked: a board
+    leaves room for a mine."""
+    from screenbot.vision.read import read_board
+
+    from .test_vision import SHOTS
+
+    shot = next(s for s in SHOTS if s.name == "gm-small-1000-fresh")
+    frame = _covered_past(shot.image(), shot.lattice, "right", 84, (46, 8, 136), (41, 123, 65))
+    skins = load_skins()
+    try:
+        lattice = locate_board(frame, skins)
+        board = read_board(frame, lattice, skins).board
+    except MinesweeperError:
+        return
+    assert (lattice.rows, lattice.cols, board.grid) == (shot.lattice.rows, shot.lattice.cols, shot.board.grid)
+
+
 WHOLE = Path(__file__).resolve().parent.parent / "fixtures" / "whole"
 
 

@@ -617,12 +617,19 @@ def judge(reading: ClassicReading, rows: int, cols: int) -> tuple[float, str]:
 
     What tells a board in this look from any grid of grey cells is either its raised covered cells or,
     on a finished game opened nearly whole, the game's own rules: every number the count of the mines
-    shown around it, and at most one hit mine. A table of flat cells shows neither."""
+    shown around it, and at most one hit mine. A table of flat cells shows neither. And, as for every
+    skin (``plausible.blank_area``), no game leaves no room for a mine: a grid of another client's flat
+    tiles, read as opened empty cells, with a line of raised ones where a window's border cuts it (a
+    fresh gnome-mines board at 99 px, its last column behind a window) is no board."""
+    from .plausible import blank_area  # here: plausible's checks import the play package, which imports this
+
     score = float(reading.confidence.mean())
     raised = int(reading.raised.sum())
     if raised < RAISED_SHARE * len(reading.raised) and not finished_game_fits(reading.chars, rows, cols):
         return score, (f"{'no' if not raised else 'too few'} raised cells on it (the classic look's covered cells "
                        "are raised), and it is no finished game whose numbers fit the mines it shows")
+    if blank_area(reading.chars.reshape(rows, cols)):
+        return score, "its cells read as open empty cells with no room for a mine: a blank area, not a board"
     if score < LOOK_MATCH:
         return score, f"its cells fit the classic look poorly ({score:.2f})"
     return score, ""
