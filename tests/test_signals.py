@@ -165,31 +165,11 @@ def test_a_ctrl_c_dropped_inside_a_finalizer_still_ends_the_command():
     a Ctrl-C that landed there was lost, and play went on with its games (CI run 98). A command's
     KeyboardInterrupt dropped so is raised again in the main thread (``cli._interrupts_not_lost``). In a
     child process, whose main thread takes Ctrl-C as a user's would (a test worker's may not)."""
-    code = """
-import gc, signal, time, weakref
-from screenbot.cli import _interrupts_not_lost
-signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal gives it, whatever the parent ignores
-
-class Held:
-    pass
-
-def interrupted():
-    raise KeyboardInterrupt
-
-try:
-    with _interrupts_not_lost():
-        held = Held()
-        weakref.finalize(held, interrupted)
-        del held
-        gc.collect()
-        for _ in range(200):  # up to 2 s for it to come back
-            time.sleep(0.01)
-    print("went on")
-except KeyboardInterrupt:
-    print("ended")
-"""
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.stdout.strip() == "ended", done.stdout + done.stderr[-2000:]
+    printed, err = _dropped_in_a_finalizer(
+        # As a terminal gives it, whatever the parent ignores.
+        setup="signal.signal(signal.SIGINT, signal.default_int_handler)",
+        raised="raise KeyboardInterrupt", caught="KeyboardInterrupt")
+    assert printed == "ended", printed + err[-2000:]
 
 
 def test_a_sigterm_dropped_inside_a_finalizer_still_ends_the_command():
@@ -198,30 +178,39 @@ def test_a_sigterm_dropped_inside_a_finalizer_still_ends_the_command():
     90 s after SIGTERM and the test waiting 30 s for it failed (CI). The dropped Terminated is raised
     again in the main thread; a second SIGTERM during the clean-up is still ignored. The handler runs
     inside the finalizer, as the signal landing there would run it."""
-    code = """
+    printed, err = _dropped_in_a_finalizer(
+        setup="_interrupt_on_termination()", raised="signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)",
+        caught="Terminated", after="os.kill(os.getpid(), signal.SIGTERM); time.sleep(0.2)  # ignored in the clean-up")
+    assert printed == "ended", printed + err[-2000:]
+
+
+def _dropped_in_a_finalizer(setup: str, raised: str, caught: str, after: str = "pass") -> tuple[str, str]:
+    """What a child Python prints, "ended" or "went on", when the statement ``raised`` runs inside a
+    finalizer under ``cli._interrupts_not_lost`` (after ``setup``), and what it wrote to stderr;
+    ``caught``: the exception that ends it, ``after``: a statement run when it has."""
+    code = f"""
 import gc, os, signal, time, weakref
 from screenbot.cli import Terminated, _interrupt_on_termination, _interrupts_not_lost
+{setup}
 
 class Held:
     pass
 
-def terminated_here():
-    signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)
+def in_finalizer():
+    {raised}
 
-_interrupt_on_termination()
 try:
     with _interrupts_not_lost():
         held = Held()
-        weakref.finalize(held, terminated_here)
+        weakref.finalize(held, in_finalizer)
         del held
         gc.collect()
         for _ in range(200):  # up to 2 s for it to come back
             time.sleep(0.01)
     print("went on")
-except Terminated:
-    os.kill(os.getpid(), signal.SIGTERM)  # during the clean-up: ignored
-    time.sleep(0.2)
+except {caught}:
+    {after}
     print("ended")
 """
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.stdout.strip() == "ended", done.stdout + done.stderr[-2000:]
+    return done.stdout.strip(), done.stderr
