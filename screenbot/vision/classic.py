@@ -629,7 +629,7 @@ def judge(reading: ClassicReading, rows: int, cols: int) -> tuple[float, str]:
         return score, (f"{'no' if not raised else 'too few'} raised cells on it (the classic look's covered cells "
                        "are raised), and it is no finished game whose numbers fit the mines it shows")
     if blank_area(reading.chars.reshape(rows, cols)):
-        return score, "its cells read as open empty cells with no room for a mine: a blank area, not a board"
+        return score, "read as open empty cells with no room for a mine (a blank area)"
     if score < LOOK_MATCH:
         return score, f"its cells fit the classic look poorly ({score:.2f})"
     return score, ""
