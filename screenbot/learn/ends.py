@@ -150,15 +150,15 @@ class GameEnds(Watcher):
                 break
         else:
             stayed = opened & (after != ids)
-            if stayed.sum() > OTHER_SCREEN_SHARE * opened.sum() and redrawn(ids[opened], after[opened]):
-                # The lost board drawn in another look, not a mark or another screen (``redrawn``).
-                raise LearnError(
-                    f"at the loss the client redrew the opened cells in another look ({int(stayed.sum())} of the "
-                    f"{int(opened.sum())}, for good, no two pictures drawn as one): learn names the cells "
-                    "from the lost board and cannot follow such a redraw; teach this client from screenshots and "
-                    "their boards with screenbot new-skin NAME; nothing was written", code=1)
             if stayed.sum() > OTHER_SCREEN_SHARE * opened.sum():
-                # Not a mark drawn over the board: the board is gone from where it was, for good.
+                # Not a mark drawn over the board: the board drawn in another look (``redrawn``), or gone
+                # from where it was, for good.
+                if redrawn(ids[opened], after[opened]):
+                    raise LearnError(
+                        f"at the loss the client redrew the opened cells in another look ({int(stayed.sum())} of "
+                        f"the {int(opened.sum())}, for good, no two pictures drawn as one): learn names the cells "
+                        "from the lost board and cannot follow such a redraw; teach this client from screenshots "
+                        "and their boards with screenbot new-skin NAME; nothing was written", code=1)
                 raise LearnError(
                     f"after a click the client showed another screen where its board was ({int(stayed.sum())} of "
                     f"the {int(opened.sum())} opened cells changed and stayed so for {END_MARK_TIMEOUT:.0f} s; a "
