@@ -9,14 +9,23 @@ headless Chromium (``screenshot``). What the page shows is the truth: the hit mi
 
 from __future__ import annotations
 
+import functools
 import html
 import random
 import shutil
 import subprocess
 from pathlib import Path
 
-NUMBER_COLOURS = {"1": "#0000ff", "2": "#008000", "3": "#ff0000", "4": "#000080", "5": "#800000",
-                  "6": "#008080", "7": "#000000", "8": "#808080"}
+from screenbot.desktop.browser import _chromium_binary
+from screenbot.testing.classic_board import DARK, FACE, LIGHT, NUMBER_BGR
+
+
+def _css(bgr: tuple[int, int, int]) -> str:
+    """A BGR colour of the look (``testing.classic_board``) as CSS writes it."""
+    return "#{2:02x}{1:02x}{0:02x}".format(*bgr)
+
+
+NUMBER_COLOURS = {number: _css(bgr) for number, bgr in NUMBER_BGR.items()}
 FLAGS = ("\U0001F6A9", "\u2691", "F")  # the flag emoji, a black flag character drawn red, a red F
 # Mine marks, and whether the classic look reads them as a mine: a spiked star is the look's mine; an
 # asterisk and a bomb emoji are not, and take the shape of a 7 or the colour of an 8.
@@ -24,6 +33,7 @@ MINES = {"\u2739": True, "*": False, "\U0001F4A3": False}
 WRONG_FLAG = "\u2715"  # drawn red over the mine mark: the look's wrong flag, a mine crossed out
 
 
+@functools.lru_cache(maxsize=None)
 def drawable(mark: str) -> bool:
     """Whether a font here has ``mark`` (Chromium draws a box for a character no font has, which no
     client shows): the emoji come from a colour emoji font (Debian's fonts-noto-color-emoji)."""
@@ -53,8 +63,9 @@ def look(rng: random.Random) -> dict:
 def page(board: list[str], drawn: dict) -> str:
     """The HTML of ``board`` (a board text: ``#``, ``0``-``8``, ``F``, ``*``, ``X``, ``W``) in the look ``drawn``."""
     size, bevel = drawn["size"], drawn["bevel"]
-    raised = (f"border: {bevel}px outset #ffffff;" if drawn["outset"] else
-              f"border-style: solid; border-width: {bevel}px; border-color: #ffffff #808080 #808080 #ffffff;")
+    face, light, dark = _css(FACE), _css(LIGHT), _css(DARK)
+    raised = (f"border: {bevel}px outset {light};" if drawn["outset"] else
+              f"border-style: solid; border-width: {bevel}px; border-color: {light} {dark} {dark} {light};")
     cells = []
     for line in board:
         for ch in line:
@@ -71,19 +82,15 @@ def page(board: list[str], drawn: dict) -> str:
                 text = "" if ch == "0" else ch
                 cells.append(f'<div class="o" style="color:{NUMBER_COLOURS.get(ch, "#000000")}">{text}</div>')
     return f"""<!doctype html><html><head><meta charset="utf-8"><style>
-body {{ background: #c0c0c0; margin: 0; font-family: sans-serif; }}
-.frame {{ position: absolute; left: 30px; top: 30px; border: 3px solid; border-color: #808080 #ffffff #ffffff #808080; }}
+body {{ background: {face}; margin: 0; font-family: sans-serif; }}
+.frame {{ position: absolute; left: 30px; top: 30px; border: 3px solid; border-color: {dark} {light} {light} {dark}; }}
 .board {{ display: grid; grid-template-columns: repeat({len(board[0])}, {size}px); grid-auto-rows: {size}px; }}
 .board div {{ box-sizing: border-box; display: flex; align-items: center; justify-content: center;
-  font-weight: {"bold" if drawn["bold"] else "normal"}; font-size: {int(size * 0.7)}px; background: #c0c0c0; color: #000000; }}
+  font-weight: {"bold" if drawn["bold"] else "normal"}; font-size: {int(size * 0.7)}px; background: {face}; color: #000000; }}
 .c {{ {raised} }}
-.o {{ border-style: solid; border-color: #808080; border-width: {drawn["opened_border"]}; position: relative; }}
+.o {{ border-style: solid; border-color: {dark}; border-width: {drawn["opened_border"]}; position: relative; }}
 .x {{ position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; color: #ff0000; }}
 </style></head><body><div class="frame"><div class="board">{"".join(cells)}</div></div></body></html>"""
-
-
-def chromium() -> str | None:
-    return next((name for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)), None)
 
 
 def screenshot(board: list[str], drawn: dict, png: Path) -> None:
@@ -93,6 +100,6 @@ def screenshot(board: list[str], drawn: dict, png: Path) -> None:
     source.write_text(page(board, drawn), encoding="utf-8")
     width = 60 + 6 + len(board[0]) * drawn["size"]
     height = 60 + 6 + len(board) * drawn["size"]
-    subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+    subprocess.run([_chromium_binary("chromium"), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                     f"--window-size={width},{height}", f"--screenshot={png}", source.resolve().as_uri()],
                    capture_output=True, timeout=120, check=True)

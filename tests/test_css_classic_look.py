@@ -21,7 +21,7 @@ import pytest
 
 from screenbot.testing.classic_board import random_game
 
-from .css_minesweeper import MINES, chromium, look, screenshot
+from .css_minesweeper import MINES, look, screenshot
 from .seeds import REPLAY, SEED
 
 pytestmark = pytest.mark.e2e
@@ -33,7 +33,6 @@ BOARDS = int(os.environ.get("SCREENBOT_CSS_BOARDS", 12))
 MIN_READ = 0.75
 
 
-@pytest.mark.skipif(chromium() is None, reason="needs Chromium (apt-get install chromium)")
 def test_classic_boards_drawn_with_css_are_read_or_refused_never_misread(tmp_path):
     rng = random.Random(SEED)
     print(f"seed {SEED} ({REPLAY})")
