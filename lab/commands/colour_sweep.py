@@ -2,8 +2,9 @@
 read`` would.
 
 Each labelled screenshot of ``fixtures/screens`` whose name starts with ``--prefix`` is read at every
-brightness change of ``--brightness`` (levels added to each channel) and every ``--gamma``: read
-exactly, refused, or wrong (read with no error but not the true board). A screenshot whose colours
+brightness change of ``--brightness`` (levels added to each channel), every ``--gamma`` and every
+``--jpeg`` quality (saved as a JPEG of that quality, as a user's screenshot may be): read exactly,
+refused, or wrong (read with no error but not the true board). A screenshot whose colours
 were changed must be read exactly or refused (``screenbot.vision.colour_cast``), never read wrong;
 ``tests/test_colour_cast.py`` draws such changes at random on every run, this sweeps a grid.
 
@@ -28,9 +29,9 @@ from . import SCREENS
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "colour-sweep",
-        help="read labelled shots at a grid of brightness and gamma changes: exactly / refused / wrong",
+        help="read labelled shots at a grid of brightness, gamma and JPEG changes: exactly / refused / wrong",
         description="Read every labelled screenshot whose name starts with --prefix at each brightness and gamma "
-        "change given, as `screenbot read` would; print how many read exactly, were refused and read wrong. "
+        "change and JPEG quality given (an empty list for none of that kind), as `screenbot read` would; print how many read exactly, were refused and read wrong. "
         "Exit codes: 0 none wrong, 1 a board read wrong, 2 bad arguments.",
     )
     parser.add_argument("--prefix", default="gm-", help="shots whose name starts with this (default gm-; '' for all)")
@@ -39,6 +40,8 @@ def register(subparsers) -> None:
     parser.add_argument("--gamma", type=_numbers(float),
                         default=[0.75, 0.8, 0.85, 0.9, 0.95, 1.05, 1.1, 1.15, 1.2, 1.25, 1.3],
                         help="gammas, comma-separated (default 0.75-0.95 and 1.05-1.3 by 0.05)")
+    parser.add_argument("--jpeg", type=_numbers(int), default=[],
+                        help="JPEG qualities (1-100) to save each shot at, comma-separated (default none)")
     parser.set_defaults(run=run)
 
 
@@ -65,11 +68,21 @@ def gamma_changed(frame, gamma: float):
     return np.clip(255 * (np.arange(256) / 255) ** gamma, 0, 255).round().astype(np.uint8)[frame]
 
 
+def as_jpeg(frame, quality: int):
+    """``frame`` saved as a JPEG of ``quality`` and decoded again."""
+    import cv2
+
+    return cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
 def run(args: argparse.Namespace) -> int:
     from screenbot.commands.screenshot import read_screenshot
     from screenbot.labelled_shots import load_shots
     from screenbot.vision import load_skins
 
+    if any(not 1 <= q <= 100 for q in args.jpeg):
+        print(f"--jpeg qualities must be 1-100, not {args.jpeg}", file=sys.stderr)
+        return EXIT_USAGE
     skins = load_skins()
     shots = [shot for shot in load_shots(SCREENS) if shot.name.startswith(args.prefix)]
     if not shots:
@@ -77,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     changes = [(f"brightness {d:+d}", lambda f, d=d: brightened(f, d)) for d in args.brightness]
     changes += [(f"gamma {g:.2f}", lambda f, g=g: gamma_changed(f, g)) for g in args.gamma]
+    changes += [(f"JPEG quality {q}", lambda f, q=q: as_jpeg(f, q)) for q in args.jpeg]
+    if not changes:
+        print("no change given (--brightness, --gamma and --jpeg are all empty)", file=sys.stderr)
+        return EXIT_USAGE
     counts = collections.Counter()
     wrong = []
     for index, shot in enumerate(shots):
@@ -95,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
                 counts["wrong"] += 1
                 wrong.append(f"{shot.name} at {what}")
     total = sum(counts.values())
-    print(f"{len(shots)} shots x {len(changes)} colour changes = {total}: {counts['exactly']} read exactly, "
+    print(f"{len(shots)} shots x {len(changes)} changes = {total}: {counts['exactly']} read exactly, "
           f"{counts['refused']} refused, {counts['wrong']} read wrong")
     for case in wrong:
         print(f"  WRONG: {case}")

@@ -61,7 +61,8 @@ SAME_SIZE = 0.5
 # The largest difference (0-255, in the channel that differs most, after a 3x3 blur, a pixel's slip
 # forgiven) at any pixel of the middle for a cell drawn like a capture. On every fixture with captures
 # at its size, right reads reach 37 (react-minesweeper's 6 at 1.25x; fixed-size clients 0), while a
-# number set against an opened 0's captures is at least 67 (xdemineur's 5). The channel that differs
+# number set against an opened 0's captures is at least 54 (xdemineur's 5; its colour compared over
+# ``COLOUR_SPAN``, JPEGs of quality 80-95 50). The channel that differs
 # most, not their mean: xbomb's thin violet 7 on white differs from white mostly in green, and by the
 # mean (35) it passed for an opened 0. Other numbers are far on large cells, where the small scale
 # loses the glyph; on small ones (gnome-mines at 23 px: a 2 and a 3 are 21 apart) this look decides
@@ -156,10 +157,11 @@ def detail_distances(frame: np.ndarray, lattice: Lattice, skin: Skin,
         else:
             mean_limit = math.inf
         framed, (mx, my) = captures[0]
-        # The cell's middle with REACH px to move in, one more px round it for ``_apart`` and one for
-        # the blur (pictures of one number share their size and place).
-        top, left = rect.top + my - REACH - 2, rect.left + mx - REACH - 2
-        bottom, right = top + framed.shape[0] + 2 * REACH + 2, left + framed.shape[1] + 2 * REACH + 2
+        # The cell's middle with REACH px to move in, one more px round it for ``_apart``, one for the
+        # blur and COLOUR_SPAN // 2 for the colour's (pictures of one number share their size and place).
+        room = REACH + 2 + COLOUR_SPAN // 2
+        top, left = rect.top + my - room, rect.left + mx - room
+        bottom, right = top + framed.shape[0] + 2 * room - 2, left + framed.shape[1] + 2 * room - 2
         if top < 0 or left < 0 or bottom > height or right > width:
             continue  # at the frame's edge: not judged here
         raw = frame[top:bottom, left:right]
@@ -168,10 +170,35 @@ def detail_distances(frame: np.ndarray, lattice: Lattice, skin: Skin,
         if key not in _judged:
             if len(_judged) > JUDGED_KEPT:
                 _judged.clear()
-            _judged[key] = _nearest(raw, captures, PEAK if taught else SCALED_PEAK, mean_limit)
+            kept = as_kept(raw)[COLOUR_SPAN // 2 : -(COLOUR_SPAN // 2), COLOUR_SPAN // 2 : -(COLOUR_SPAN // 2)]
+            _judged[key] = _nearest(kept, captures, PEAK if taught else SCALED_PEAK, mean_limit)
         peaks[index], means[index] = _judged[key]
         mean_limits[index], scaled[index] = mean_limit, not taught
     return peaks, means, mean_limits, scaled
+
+
+# Over how many pixels (a square this wide) a cell's colour is compared; its brightness is compared at
+# every pixel. A JPEG keeps colour at half the resolution and blurs it over its 8x8 blocks: a blue 1
+# saved at quality 95 bleeds blue into the grey round its strokes, and set against the same 1 as
+# captured it was up to 68 apart in the channel the check reads (``PEAK``: a wrong number), its
+# brightness within a few levels. Compared so, right reads of the labelled screenshots (each number
+# cell against the pictures of its own number, at the true lattices) are at most 38 apart as JPEGs of
+# quality 80, 90 and 95 and as captured (0 on the clients with fixed cells, as before); a cell against
+# the pictures of another number or of an opened 0 is at least 50 apart as such JPEGs (xdemineur's
+# thin 5 against its 0) and 54 as captured (67 before), 69 and more on every other client but
+# gnome-mines, whose numbers the small scale tells apart (``PEAK``). A square of 3 left JPEGs of
+# quality 80 at 57.
+COLOUR_SPAN = 5
+
+
+def as_kept(image: np.ndarray) -> np.ndarray:
+    """``image`` (BGR uint8) with its colour averaged over ``COLOUR_SPAN`` px, its brightness as it is:
+    what every capture keeps, a JPEG's too."""
+    import cv2
+
+    ycc = cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb)
+    ycc[..., 1:] = cv2.blur(np.ascontiguousarray(ycc[..., 1:]), (COLOUR_SPAN, COLOUR_SPAN))
+    return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
 
 
 # Pictures already judged: (captures, number, shape, pixels, mean limit) -> (peak, mean).
@@ -269,7 +296,7 @@ def _captures(skin: Skin, pitch_x: float, pitch_y: float) -> dict[str, list[tupl
             continue
         if abs(template.pitch[0] - pitch_x) > SAME_SIZE or abs(template.pitch[1] - pitch_y) > SAME_SIZE:
             continue
-        image = cv2.blur(template.image.astype(np.float32), (3, 3))
+        image = cv2.blur(as_kept(template.image).astype(np.float32), (3, 3))
         h, w = image.shape[:2]
         mx, my = round(w * (1 - MIDDLE) / 2), round(h * (1 - MIDDLE) / 2)
         found.setdefault(template.char, []).append((np.ascontiguousarray(image[my - 1 : h - my + 1, mx - 1 : w - mx + 1]), (mx, my)))
@@ -302,7 +329,7 @@ def _scaled_captures(skin: Skin, char: str, width: int, height: int, pitch_x: fl
                 continue  # smaller than the middle compared: a picture of a small cell's whole face
             shrink = size[0] <= w
             image = cv2.resize(template.image, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
-            image = cv2.blur(image.astype(np.float32), (3, 3))
+            image = cv2.blur(as_kept(image).astype(np.float32), (3, 3))
             x, y = (size[0] - side_x) // 2, (size[1] - side_y) // 2
             found.append((np.ascontiguousarray(image[y : y + side_y, x : x + side_x]), (mx, my)))
     return tuple(found)
@@ -332,7 +359,7 @@ def _separations(skin: Skin, pitch_x: float, pitch_y: float) -> dict[str, float]
         nearest = math.inf
         for picture in (t for t in pictures if t.char != char):
             # A picture is one pitch box: its edge pixels drawn on give the middle room to move in.
-            box = cv2.copyMakeBorder(picture.image, room, room, room, room, cv2.BORDER_REPLICATE)
+            box = cv2.copyMakeBorder(as_kept(picture.image), room, room, room, room, cv2.BORDER_REPLICATE)
             raw = box[my : my + framed.shape[0] + 2 * REACH + 2, mx : mx + framed.shape[1] + 2 * REACH + 2]
             region = cv2.blur(raw.astype(np.float32), (3, 3))[1:-1, 1:-1]
             nearest = min(nearest, *(_apart(_aligned(region, f), f)[1] for f in alike))
