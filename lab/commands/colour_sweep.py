@@ -31,7 +31,8 @@ def register(subparsers) -> None:
         "colour-sweep",
         help="read labelled shots at a grid of brightness, gamma and JPEG changes: exactly / refused / wrong",
         description="Read every labelled screenshot whose name starts with --prefix at each brightness and gamma "
-        "change and JPEG quality given (an empty list for none of that kind), as `screenbot read` would; print how many read exactly, were refused and read wrong. "
+        "change and JPEG quality given (an empty list for none of that kind), as `screenbot read` would; print how "
+        "many read exactly, were refused and read wrong. "
         "Exit codes: 0 none wrong, 1 a board read wrong, 2 bad arguments.",
     )
     parser.add_argument("--prefix", default="gm-", help="shots whose name starts with this (default gm-; '' for all)")

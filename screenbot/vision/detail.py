@@ -170,7 +170,8 @@ def detail_distances(frame: np.ndarray, lattice: Lattice, skin: Skin,
         if key not in _judged:
             if len(_judged) > JUDGED_KEPT:
                 _judged.clear()
-            kept = as_kept(raw)[COLOUR_SPAN // 2 : -(COLOUR_SPAN // 2), COLOUR_SPAN // 2 : -(COLOUR_SPAN // 2)]
+            spread = COLOUR_SPAN // 2  # the pixels the colour's average reaches for past the room above
+            kept = as_kept(raw)[spread : raw.shape[0] - spread, spread : raw.shape[1] - spread]
             _judged[key] = _nearest(kept, captures, PEAK if taught else SCALED_PEAK, mean_limit)
         peaks[index], means[index] = _judged[key]
         mean_limits[index], scaled[index] = mean_limit, not taught
@@ -183,11 +184,14 @@ def detail_distances(frame: np.ndarray, lattice: Lattice, skin: Skin,
 # captured it was up to 68 apart in the channel the check reads (``PEAK``: a wrong number), its
 # brightness within a few levels. Compared so, right reads of the labelled screenshots (each number
 # cell against the pictures of its own number, at the true lattices) are at most 38 apart as JPEGs of
-# quality 80, 90 and 95 and as captured (0 on the clients with fixed cells, as before); a cell against
+# quality 80, 90 and 95 and as captured (0 on the clients with fixed cells, as before; gnome-mines'
+# numbers far in size from every picture of them reach 90 as before, ``SCALED_PEAK``); a cell against
 # the pictures of another number or of an opened 0 is at least 50 apart as such JPEGs (xdemineur's
 # thin 5 against its 0) and 54 as captured (67 before), 69 and more on every other client but
 # gnome-mines, whose numbers the small scale tells apart (``PEAK``). A square of 3 left JPEGs of
-# quality 80 at 57.
+# quality 80 at 57. (The figures of ``SCALED_PEAK`` and ``NEAR_SHARE`` were measured with every
+# channel at every pixel; measured so, pictures of another size: right reads at most 36 (react-
+# minesweeper), other numbers at least 78 (minegauler's, JPEG at quality 80), gnome-mines aside.)
 COLOUR_SPAN = 5
 
 
