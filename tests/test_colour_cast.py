@@ -21,6 +21,7 @@ from screenbot.commands.screenshot import read_screenshot
 from screenbot.exit_codes import EXIT_UNREADABLE
 from screenbot.vision import load_skins, read_board
 from screenbot.vision.colour_cast import REFUSE_OFF, ColourCastError, check_colours, restore_16_bit
+from screenbot.vision.detail import PEAK
 
 from .seeds import REPLAY, SEED, with_regressions
 from .test_vision import SHOTS
@@ -219,6 +220,19 @@ def test_read_refuses_a_changed_screenshot_with_exit_5(tmp_path):
                           timeout=120)
     assert done.returncode == EXIT_UNREADABLE, done.stdout + done.stderr
     assert "colours differ from the skin's" in done.stderr and not done.stdout
+
+
+def test_the_lab_measures_the_pixel_looks_margins(capsys):
+    """``python3 -m lab detail-margins``: the figures of ``detail``'s comments come from it. A
+    minegauler shot as captured: its numbers are its pictures (0 apart), other numbers far."""
+    from lab.cli import main as lab_main
+
+    assert lab_main(["detail-margins", "--prefix", "mg-16-16x16-mid", "--jpeg", "0"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if "minegauler" in line and "own size" in line)
+    right, wrong = (float(part.split()[0]) for part in line.split("right max")[1].split("wrong min"))
+    assert right == 0.0 and wrong > PEAK, line
+    assert lab_main(["detail-margins", "--prefix", "no-such-shot"]) == 2
+    assert lab_main(["detail-margins", "--jpeg", "101"]) == 2
 
 
 def test_the_lab_sweeps_labelled_shots_over_colour_changes(capsys):

@@ -61,8 +61,8 @@ SAME_SIZE = 0.5
 # The largest difference (0-255, in the channel that differs most, after a 3x3 blur, a pixel's slip
 # forgiven) at any pixel of the middle for a cell drawn like a capture. On every fixture with captures
 # at its size, right reads reach 37 (react-minesweeper's 6 at 1.25x; fixed-size clients 0), while a
-# number set against an opened 0's captures is at least 54 (xdemineur's 5; its colour compared over
-# ``COLOUR_SPAN``, JPEGs of quality 80-95 50). The channel that differs
+# number set against an opened 0's captures is at least 52 (xdemineur's 5; its colour compared over
+# ``COLOUR_SPAN``; JPEGs of quality 80-95 49). The channel that differs
 # most, not their mean: xbomb's thin violet 7 on white differs from white mostly in green, and by the
 # mean (35) it passed for an opened 0. Other numbers are far on large cells, where the small scale
 # loses the glyph; on small ones (gnome-mines at 23 px: a 2 and a 3 are 21 apart) this look decides
@@ -180,18 +180,17 @@ def detail_distances(frame: np.ndarray, lattice: Lattice, skin: Skin,
 
 # Over how many pixels (a square this wide) a cell's colour is compared; its brightness is compared at
 # every pixel. A JPEG keeps colour at half the resolution and blurs it over its 8x8 blocks: a blue 1
-# saved at quality 95 bleeds blue into the grey round its strokes, and set against the same 1 as
-# captured it was up to 68 apart in the channel the check reads (``PEAK``: a wrong number), its
-# brightness within a few levels. Compared so, right reads of the labelled screenshots (each number
-# cell against the pictures of its own number, at the true lattices) are at most 38 apart as JPEGs of
-# quality 80, 90 and 95 and as captured (0 on the clients with fixed cells, as before; gnome-mines'
-# numbers far in size from every picture of them reach 90 as before, ``SCALED_PEAK``); a cell against
-# the pictures of another number or of an opened 0 is at least 50 apart as such JPEGs (xdemineur's
-# thin 5 against its 0) and 54 as captured (67 before), 69 and more on every other client but
-# gnome-mines, whose numbers the small scale tells apart (``PEAK``). A square of 3 left JPEGs of
-# quality 80 at 57. (The figures of ``SCALED_PEAK`` and ``NEAR_SHARE`` were measured with every
-# channel at every pixel; measured so, pictures of another size: right reads at most 36 (react-
-# minesweeper), other numbers at least 78 (minegauler's, JPEG at quality 80), gnome-mines aside.)
+# saved at quality 95 bleeds blue into the grey round its strokes. Compared in every channel at every
+# pixel, such a 1 was up to 60 from its own pictures (minegauler's at 16 px; xdemineur's 50, sgt-mines'
+# 50: over ``PEAK``, refused), while a 1 against minegauler's 4 was 61 and xdemineur's thin 5 against
+# its opened 0 57 (65 as captured): no limit told them apart. Compared so (``python3 -m lab
+# detail-margins``, every number cell of the labelled screenshots at their true lattices), right reads
+# are at most 38 from their pictures as captured and as JPEGs of quality 80, 90 and 95 (0 on the
+# clients with fixed cells as captured; pictures of another size, ``SCALED_PEAK``: gnome-mines 54,
+# others 36), and a cell against another number's pictures or an opened 0's at least 49 as such JPEGs
+# and 52 as captured (xdemineur's 5 against its 0; minegauler's 1 against its 4 52 at quality 80, 57 at
+# 95; every other client but gnome-mines 69 and more; gnome-mines' numbers the small scale tells apart,
+# ``PEAK``). Pictures of another size: other numbers at least 64 (minegauler, quality 80).
 COLOUR_SPAN = 5
 
 
