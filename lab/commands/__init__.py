@@ -23,3 +23,14 @@ def add_window_option(parser: argparse.ArgumentParser, why: str = "") -> None:
 
     parser.add_argument("--window", type=parse, default=(600, 400), metavar="WxH",
                         help=f"gnome-mines window size (default 600x400{why})")
+
+
+def comma_numbers(kind):
+    """An argparse type: a comma-separated list of ``kind`` (int, float); empty parts left out."""
+
+    def parse(text: str) -> list:
+        try:
+            return [kind(part) for part in text.split(",") if part.strip()]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}") from None
+    return parse

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from screenbot.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 
-from . import SCREENS
+from . import SCREENS, comma_numbers
 
 
 
@@ -36,23 +36,14 @@ def register(subparsers) -> None:
         "Exit codes: 0 none wrong, 1 a board read wrong, 2 bad arguments.",
     )
     parser.add_argument("--prefix", default="gm-", help="shots whose name starts with this (default gm-; '' for all)")
-    parser.add_argument("--brightness", type=_numbers(int), default=[d for d in range(-16, 17, 2) if d],
+    parser.add_argument("--brightness", type=comma_numbers(int), default=[d for d in range(-16, 17, 2) if d],
                         help="levels added, comma-separated (default -16,-14,...,16 without 0)")
-    parser.add_argument("--gamma", type=_numbers(float),
+    parser.add_argument("--gamma", type=comma_numbers(float),
                         default=[0.75, 0.8, 0.85, 0.9, 0.95, 1.05, 1.1, 1.15, 1.2, 1.25, 1.3],
                         help="gammas, comma-separated (default 0.75-0.95 and 1.05-1.3 by 0.05)")
-    parser.add_argument("--jpeg", type=_numbers(int), default=[],
+    parser.add_argument("--jpeg", type=comma_numbers(int), default=[],
                         help="JPEG qualities (1-100) to save each shot at, comma-separated (default none)")
     parser.set_defaults(run=run)
-
-
-def _numbers(kind):
-    def parse(text: str) -> list:
-        try:
-            return [kind(part) for part in text.split(",") if part.strip()]
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}") from None
-    return parse
 
 
 def brightened(frame, levels: int):

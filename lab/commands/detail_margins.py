@@ -20,8 +20,8 @@ import sys
 
 from screenbot.exit_codes import EXIT_OK, EXIT_USAGE
 
-from . import SCREENS
-from .colour_sweep import _numbers, as_jpeg
+from . import SCREENS, comma_numbers
+from .colour_sweep import as_jpeg
 
 
 def register(subparsers) -> None:
@@ -34,7 +34,7 @@ def register(subparsers) -> None:
         "smallest wrong distance. Exit codes: 0 done, 2 bad arguments.",
     )
     parser.add_argument("--prefix", default="", help="shots whose name starts with this (default: all)")
-    parser.add_argument("--jpeg", type=_numbers(int), default=[0, 95, 90, 80],
+    parser.add_argument("--jpeg", type=comma_numbers(int), default=[0, 95, 90, 80],
                         help="0 for the shots as captured, else JPEG qualities (1-100), comma-separated "
                         "(default 0,95,90,80)")
     parser.set_defaults(run=run)
