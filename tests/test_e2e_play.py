@@ -42,6 +42,8 @@ def play_in_child(client, skin: str, games: int, tmp_path: Path, located: bool =
     print(json.dumps(report["summary"]))  # shown with -s: the figures of this run
     if report["error"] is not None:
         report["error"] += "\n" + _story(done.stderr)
+    # Where a game met a number the skin could not read: the loop's warning names the cells.
+    report["unread_said"] = [line for line in done.stderr.splitlines() if "has no picture of" in line]
     return report
 
 

@@ -90,7 +90,7 @@ def test_play_on_a_desktop_at_200_percent(tmp_path):
             report = play_in_child(client, "gnome-mines", games, tmp_path)
     try:
         check(report, games)
-        assert report["summary"]["games_with_unread_numbers"] == 0, report["summary"]
+        assert report["summary"]["games_with_unread_numbers"] == 0, (report["summary"], report["unread_said"])
     except AssertionError as exc:
         raise AssertionError(f"seed {SEED}, {level} in a {window[0]}x{window[1]} window at 200%, theme {theme}: {exc}") from exc
 

@@ -304,8 +304,10 @@ class Player:
         """How many cells of this game show a number the skin has no picture of (said at the first)."""
         now = board.count(UNREAD)
         if now and not before:
-            log.warning("a cell shows a number the %s skin has no picture of: played as telling nothing "
-                        "('screenbot learn %s --extend' teaches it)", self.profile.skin, self.profile.skin)
+            where = ", ".join(f"({row},{col})" for row, col, char in board.cells() if char == UNREAD)
+            cells = f"cell {where} shows a number" if now == 1 else f"cells {where} show numbers"
+            log.warning("%s the %s skin has no picture of: played as telling nothing "
+                        "('screenbot learn %s --extend' teaches it)", cells, self.profile.skin, self.profile.skin)
         return max(now, before)
 
     def _name_unread(self, frame: np.ndarray, located: Located, board: Board, outcome: str) -> str:
