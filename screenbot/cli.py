@@ -15,9 +15,7 @@ import io
 import logging
 import os
 import re
-import signal
 import sys
-import threading
 from typing import Sequence
 
 from solver.errors import MinesweeperError
@@ -25,6 +23,7 @@ from solver.errors import MinesweeperError
 from . import __version__
 from .errors import OutputError
 from .exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, for_error
+from .interrupts import handle_interrupts, interrupts_not_lost, restore
 from .streams import CheckedOutput, closed_streams
 
 
@@ -132,79 +131,6 @@ def _printed(prog: str, text: str, code: int) -> int:
     return code
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, raised as Ctrl-C's KeyboardInterrupt is, so every ``except KeyboardInterrupt``
-    cleans up after it. A subclass, not KeyboardInterrupt itself: once a KeyboardInterrupt (that exact
-    type) has ended code CPython runs for an extension module (``PyRun_*``, as a library's import can),
-    CPython ends the process by SIGINT at exit, whatever exit code ``main`` returned: SIGTERM during
-    new-skin's imports on a busy machine ended it so in 1 run of 24."""
-
-
-def _interrupt_on_termination() -> dict:
-    """SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) end a command as Ctrl-C
-    does: its ``finally`` and ``with`` blocks run (workers stopped, clients and displays it started
-    closed, staging folders removed) and it prints what it has so far. Further signals are ignored
-    while that runs, so the clean-up is not cut short. Only the main thread may set handlers. Returns
-    the handlers it replaced (``main`` puts them back: it is also called inside other programs)."""
-
-    def ignore_more(signum, frame) -> None:
-        # A Python handler, not SIG_IGN: the one way a Terminated that a finalizer dropped comes back
-        # (``_interrupts_not_lost``) is a signal simulated in the main thread, which SIG_IGN would drop.
-        if _TERMINATED_AGAIN.is_set():
-            _TERMINATED_AGAIN.clear()
-            raise Terminated
-
-    def interrupt(signum, frame) -> None:
-        for sig in (*_ENDING_SIGNALS, signal.SIGINT):
-            signal.signal(sig, ignore_more)
-        raise Terminated
-
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-    _TERMINATED_AGAIN.clear()
-    # getsignal: None for a handler not set from Python, which cannot be put back.
-    replaced = {sig: signal.getsignal(sig) for sig in (*_ENDING_SIGNALS, signal.SIGINT)}
-    for sig in _ENDING_SIGNALS:
-        signal.signal(sig, interrupt)
-    return {sig: handler for sig, handler in replaced.items() if handler is not None}
-
-
-# Set when a finalizer dropped a Terminated: the next signal the ignoring handler sees raises it again.
-_TERMINATED_AGAIN = threading.Event()
-
-
-@contextlib.contextmanager
-def _interrupts_not_lost():
-    """A Ctrl-C or SIGTERM that lands while a finalizer runs (a ``weakref.finalize`` callback, a
-    ``__del__``) is printed as "Exception ignored" and dropped by Python, and the command goes on as if
-    none had come: play went on with its 500 games after Ctrl-C (1 CI run), and a live hint, its
-    further signals ignored, ran its 90 s after SIGTERM (1 CI run). Such a dropped interrupt is raised
-    again in the main thread, where it ends the command."""
-    import _thread
-
-    previous = sys.unraisablehook
-
-    def hook(unraisable) -> None:
-        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
-            previous(unraisable)
-            return
-        if isinstance(unraisable.exc_value, Terminated):
-            # The handler that raised it now ignores signals but this one (``_interrupt_on_termination``).
-            _TERMINATED_AGAIN.set()
-        # From another thread, a moment later: raised here, inside the hook, it would be dropped again.
-        threading.Timer(0.05, _thread.interrupt_main).start()
-
-    sys.unraisablehook = hook
-    try:
-        yield
-    finally:
-        sys.unraisablehook = previous
-
-
-# SIGTERM and SIGHUP where the platform has them (Windows has no SIGHUP); SIGINT is Ctrl-C itself.
-_ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
 def _out_of_memory(exc: Exception) -> bool:
     """Python's MemoryError, or OpenCV's error for the same (``cv2.error``, code -4, "Insufficient
     memory"), told apart without importing OpenCV here."""
@@ -249,8 +175,8 @@ def main(
     replaced = {}
     stdout, sys.stdout = sys.stdout, CheckedOutput(sys.stdout)
     try:
-        replaced = _interrupt_on_termination()
-        with _interrupts_not_lost():
+        replaced = handle_interrupts()
+        with interrupts_not_lost():
             code = int(args.run(args))
         sys.stdout.flush()  # here, so that output that cannot be written is said, not lost at exit
         return code
@@ -279,5 +205,4 @@ def main(
     finally:
         sys.stdout = stdout
         use_option_folder(None)
-        for sig, handler in replaced.items():
-            signal.signal(sig, handler)
+        restore(replaced)

@@ -447,7 +447,12 @@ def test_play_beside_a_live_hint(desktop):
                                    "--json"], capture_output=True, text=True, timeout=240)
         finally:
             hint.terminate()
-            out, err = hint.communicate(timeout=30)
+            try:
+                out, err = hint.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                hint.kill()
+                out, err = hint.communicate()
+                pytest.fail(f"the hint did not end within 30 s of SIGTERM; its stderr: {err[-3000:]}")
         running = game.exists()
     summary = json.loads(play.stdout.strip().splitlines()[-1]) if play.stdout.strip() else {}
     assert play.returncode == 0 and summary.get("aborted") == 0, (play.returncode, play.stderr[-3000:])

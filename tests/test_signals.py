@@ -107,8 +107,8 @@ def test_new_skin_ended_by_sigterm_at_a_random_moment_leaves_no_staging_folder(t
 # for an extension module (PyRun_*, as a library's import can), then main returns 130.
 _TERMINATED_IN_EXTENSION_CODE = """
 import ctypes
-from screenbot.cli import _interrupt_on_termination
-_interrupt_on_termination()
+from screenbot.interrupts import handle_interrupts
+handle_interrupts()
 ctypes.pythonapi.PyRun_SimpleString(b"import os, signal, time; os.kill(os.getpid(), signal.SIGTERM); time.sleep(5)")
 raise SystemExit(130)
 """
@@ -163,7 +163,7 @@ def test_two_runs_writing_one_skin_at_once_leave_one_whole_skin(tmp_path):
 def test_a_ctrl_c_dropped_inside_a_finalizer_still_ends_the_command():
     """Python drops an exception raised while a finalizer runs ("Exception ignored in: <finalize ...>"):
     a Ctrl-C that landed there was lost, and play went on with its games (CI run 98). A command's
-    KeyboardInterrupt dropped so is raised again in the main thread (``cli._interrupts_not_lost``). In a
+    KeyboardInterrupt dropped so is raised again in the main thread (``interrupts.interrupts_not_lost``). In a
     child process, whose main thread takes Ctrl-C as a user's would (a test worker's may not)."""
     printed, err = _dropped_in_a_finalizer(
         # As a terminal gives it, whatever the parent ignores.
@@ -179,18 +179,18 @@ def test_a_sigterm_dropped_inside_a_finalizer_still_ends_the_command():
     again in the main thread; a second SIGTERM during the clean-up is still ignored. The handler runs
     inside the finalizer, as the signal landing there would run it."""
     printed, err = _dropped_in_a_finalizer(
-        setup="_interrupt_on_termination()", raised="signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)",
+        setup="handle_interrupts()", raised="signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)",
         caught="Terminated", after="os.kill(os.getpid(), signal.SIGTERM); time.sleep(0.2)  # ignored in the clean-up")
     assert printed == "ended", printed + err[-2000:]
 
 
 def _dropped_in_a_finalizer(setup: str, raised: str, caught: str, after: str = "pass") -> tuple[str, str]:
     """What a child Python prints, "ended" or "went on", when the statement ``raised`` runs inside a
-    finalizer under ``cli._interrupts_not_lost`` (after ``setup``), and what it wrote to stderr;
+    finalizer under ``interrupts.interrupts_not_lost`` (after ``setup``), and what it wrote to stderr;
     ``caught``: the exception that ends it, ``after``: a statement run when it has."""
     code = f"""
 import gc, os, signal, time, weakref
-from screenbot.cli import Terminated, _interrupt_on_termination, _interrupts_not_lost
+from screenbot.interrupts import Terminated, handle_interrupts, interrupts_not_lost
 {setup}
 
 class Held:
@@ -200,7 +200,7 @@ def in_finalizer():
     {raised}
 
 try:
-    with _interrupts_not_lost():
+    with interrupts_not_lost():
         held = Held()
         weakref.finalize(held, in_finalizer)
         del held
