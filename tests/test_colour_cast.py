@@ -21,7 +21,6 @@ from screenbot.commands.screenshot import read_screenshot
 from screenbot.exit_codes import EXIT_UNREADABLE
 from screenbot.vision import load_skins, read_board
 from screenbot.vision.colour_cast import REFUSE_OFF, ColourCastError, check_colours, restore_16_bit
-from screenbot.vision.detail import PEAK
 
 from .seeds import REPLAY, SEED, with_regressions
 from .test_vision import SHOTS
@@ -222,17 +221,36 @@ def test_read_refuses_a_changed_screenshot_with_exit_5(tmp_path):
     assert "colours differ from the skin's" in done.stderr and not done.stdout
 
 
-def test_the_lab_measures_the_pixel_looks_margins(capsys):
-    """``python3 -m lab detail-margins``: the figures of ``detail``'s comments come from it. A
-    minegauler shot as captured: its numbers are its pictures (0 apart), other numbers far."""
-    from lab.cli import main as lab_main
+def test_the_lab_measures_the_pixel_looks_margins_and_writes_them_as_the_limits(capsys, tmp_path):
+    """``python3 -m lab detail-margins``: a minegauler shot as captured: its numbers are its pictures (0
+    apart), other numbers far. ``--write FOLDER``: its margins go into the skin's calibration file there,
+    and the pool of every skin's file there into the folder's own; the limits read back are the
+    midpoint of each margin that separates, and every other skin keeps what it had."""
+    import json
+    import shutil
 
-    assert lab_main(["detail-margins", "--prefix", "mg-16-16x16-mid", "--jpeg", "0"]) == 0
+    from lab.cli import main as lab_main
+    from screenbot.skin_folders import TEMPLATES_DIR
+    from screenbot.vision.calibration import FILE, OWN, read_margins
+
+    folder = tmp_path / "skins"
+    shutil.copytree(TEMPLATES_DIR, folder)
+    before = {path.parent.name: path.read_text(encoding="utf-8") for path in folder.glob(f"*/{FILE}")}
+    assert lab_main(["detail-margins", "--prefix", "mg-16-16x16-mid", "--jpeg", "0", "--write", str(folder)]) == 0
     line = next(line for line in capsys.readouterr().out.splitlines() if "minegauler" in line and "own size" in line)
     right, wrong = (float(part.split()[0]) for part in line.split("right max")[1].split("wrong min"))
-    assert right == 0.0 and wrong > PEAK, line
+    assert right == 0.0 and wrong > 40, line
+    written = json.loads((folder / "minegauler" / FILE).read_text(encoding="utf-8"))
+    assert written["jpeg qualities"] == [0] and read_margins(folder / "minegauler" / FILE)[OWN].wrong == wrong
+    assert written["limits"][OWN] == round(wrong / 2, 1)
+    for skin, text in before.items():
+        if skin != "minegauler":
+            assert json.loads(text)["margins"] == json.loads((folder / skin / FILE).read_text(encoding="utf-8"))["margins"], skin
+    pooled = read_margins(folder / FILE)[OWN]
+    assert pooled.wrong <= wrong and pooled.right >= right
     assert lab_main(["detail-margins", "--prefix", "no-such-shot"]) == 2
     assert lab_main(["detail-margins", "--jpeg", "101"]) == 2
+    assert lab_main(["detail-margins", "--write", str(tmp_path / "nowhere")]) == 2
 
 
 def test_the_lab_sweeps_labelled_shots_over_colour_changes(capsys):

@@ -94,8 +94,8 @@ def _numbers(shot) -> str:
 
 # Labelled screenshots at a pitch where their skin has no picture of some number they show (gnome-mines'
 # small cells too: there its numbers set against another size's pictures are as near as right ones by
-# the largest difference, ``detail.SCALED_PEAK``, and a skin lacking a number is held to the mean one,
-# ``detail.NEAR_SHARE``).
+# the largest difference, held to the limit measured for pictures of another size, ``calibration``, and
+# a skin lacking a number is held to the mean one, ``detail.NEAR_SHARE``).
 UNTAUGHT = UNTAUGHT_XBOMB + [
     shot for folder in ("screens", "screens-at-lattice") for shot in load_shots(FIXTURES / folder)
     # Shots of a skin with pictures: a look read from its structure (``classic``) has none to lack.

@@ -19,7 +19,7 @@ size far from every capture of it, never a wrong one read with exit 0.
 A skin that lacks a number (learnt from games that never showed a 6) meets glyphs it has no picture of,
 and where a client's numbers differ little at the pixel that differs most, one can pass for another:
 gnome-mines draws small dark digits on a tint of its own per number, and at 23 px its 6 is 29 from its
-5's pictures there, inside ``PEAK`` (which right reads at fractional sizes need). Over the whole middle
+5's pictures there, inside the limit (which right reads at fractional sizes need). Over the whole middle
 they differ much more (25 on average, a tint and a stroke), while a right read differs only where an
 edge falls a fraction of a pixel otherwise. So such a skin also holds a number to the mean difference:
 within ``NEAR_SHARE`` of how far that number's own pictures are from the nearest other number's (the
@@ -36,6 +36,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..geometry import Lattice, Rect
+from .calibration import Limits
+from .calibration import limits as skin_limits
 from .cells import best_place
 from .skins import Skin, pitch_distance
 from .unseen import lacks_a_number
@@ -58,34 +60,23 @@ REACH = 2
 HALF_PIXEL = ((0.5, 0.0), (0.0, 0.5), (0.5, 0.5))
 # Captures within this many pixels of the board's pitch count as its own size.
 SAME_SIZE = 0.5
-# The largest difference (0-255, in the channel that differs most, after a 3x3 blur, a pixel's slip
-# forgiven) at any pixel of the middle for a cell drawn like a capture. On every fixture with captures
-# at its size, right reads reach 37 (react-minesweeper's 6 at 1.25x; fixed-size clients 0), while a
-# number set against an opened 0's captures is at least 52 (xdemineur's 5; its colour compared over
-# ``COLOUR_SPAN``; JPEGs of quality 80-95 49). The channel that differs
-# most, not their mean: xbomb's thin violet 7 on white differs from white mostly in green, and by the
-# mean (35) it passed for an opened 0. Other numbers are far on large cells, where the small scale
-# loses the glyph; on small ones (gnome-mines at 23 px: a 2 and a 3 are 21 apart) this look decides
-# nothing and the small scale, which sees them whole, does, or for a number the skin lacks,
+# How far a cell may be from its pictures (``calibration.Limits``; the skin's own, or the pooled ones)
+# is measured, not set here: the largest difference (0-255, in the channel that differs most, after a
+# 3x3 blur, a pixel's slip forgiven) at any pixel of the middle, halfway between the farthest right
+# read and the nearest wrong one on the labelled shots, as captured and as JPEG. The channel that
+# differs most, not their mean: xbomb's thin violet 7 on white differs from white mostly in green, and
+# by the mean (35) it passed for an opened 0. Other numbers are far on large cells, where the small
+# scale loses the glyph; on small ones (gnome-mines at 23 px: a 2 and a 3 are 21 apart) this look
+# decides nothing and the small scale, which sees them whole, does, or for a number the skin lacks,
 # ``NEAR_SHARE``.
-PEAK = 48.0
 # Zooms of a capture of another size, as a share of the cell's pitch over the capture's: a font that
 # grows with the cell but not in step (gnome-mines' digits at the sizes between its captures are
 # 0.85-1.25 times that size). A capture is also tried as it is (xbomb draws the same digits at 44,
 # 50 and 62 px).
 ZOOMS = (0.85, 0.92, 1.0, 1.08, 1.16, 1.25)
-# The limit of ``PEAK`` for pictures of another size. Measured on number cells of every fixture (up
-# to 6 of each number a shot shows) and of real xbomb boards at 44-62 px, each set against the
-# pictures of the nearest size other than its own: right reads reach 41 (gnome-mines' 2 at 27.45 px
-# from 24.36 px pictures), 40 on react-minesweeper, 36 on minegauler, 0 on xbomb's 44-62 px cells
-# from its 50 px pictures; a cell set against another number's pictures is at least 86 on xbomb's
-# large cells (its 5 against its 1: 119 and more), 87 on minegauler, 122 on react-minesweeper, 65
-# on gnome-mines from 37 px up. Below ~33 px gnome-mines' numbers come as near as 20: this look
-# decides nothing there, nor does ``PEAK``'s at 23 px (a skin with every number reads each as itself
-# at the small scale; for one that lacks a number, ``NEAR_SHARE`` decides). Across a gap wider than
-# any between two sizes of a skin (gnome-mines' 99 px cells from its 57.56 px pictures, 1.7 times), 2
-# right reads of 173 reach 59 and 93: a number far in size from every picture of it may be refused.
-SCALED_PEAK = 56.0
+# Pictures of another size are held to a limit of their own (``calibration.OTHER``): a number far in
+# size from every picture of it may be refused (gnome-mines' 99 px cells from its 57.56 px pictures,
+# 1.7 times: 2 right reads of 173 reach 59 and 93).
 # For a skin that lacks a number: the largest mean difference (``_apart``) between a cell read as a
 # number and that number's pictures, as a share of the least mean difference between a picture of it
 # and one of another number of that size (the skin's own, less the numbers it lacks). Measured on every
@@ -94,11 +85,11 @@ SCALED_PEAK = 56.0
 # number (every other number in the skin, so the share is the largest it can be), a cell reaches 0.22
 # (gnome-mines' 2 at 38 px: 4.1 of 18.3; react-minesweeper's 1 at 1.25x: 0.21), 0.24 against
 # gnome-mines' pictures of another size; set against another number's pictures, its own left out of
-# the skin, 0.47 or more, and where ``PEAK`` or ``SCALED_PEAK`` lets it pass (gnome-mines up to 41 px)
+# the skin, 0.47 or more, and where the peak's limits let it pass (gnome-mines up to 41 px)
 # 0.51 (its 2 as a 1 at 31.7 px from 38 px pictures: 15.8 of 30.9; 0.54 at a size it has pictures
 # of). gnome-mines' 6 against the 5 of a skin of 0-5 at 23 px: 25.0 of 30.4. Pictures of one number at
 # one size are up to 0.25 apart (KMines' see-through 0 over the shades of its background at 37 px).
-# xbomb's 5 at 44-62 px against its 20 px pictures (0.72-0.93) is refused, as ``SCALED_PEAK`` refused it.
+# xbomb's 5 at 44-62 px against its 20 px pictures (0.72-0.93) is refused, as the peak refused it.
 NEAR_SHARE = 1 / 3
 # ... but never less than this (0-255): what the capture alone may add to every pixel, the client's
 # drawing aside. A 16-bit capture, restored (``colour_cast.restore_16_bit``), is up to 4 levels off in
@@ -108,6 +99,11 @@ NEAR_SHARE = 1 / 3
 # by 13.8 or more. JPEG's error is larger (a mean of 5-20 at quality 95 around coloured digits): with
 # a skin that lacks a number, a JPEG is more often refused.
 CAPTURE_NOISE = 5.0
+
+
+# Limits no picture is within but an identical one: the distances to the nearest picture (what the
+# calibration measures, whatever the limits of the day).
+NEAREST = Limits(1e-9, 1e-9)
 
 
 class Mismatches(NamedTuple):
@@ -121,16 +117,17 @@ class Mismatches(NamedTuple):
 
 def detail_mismatches(frame: np.ndarray, lattice: Lattice, skin: Skin, chars: np.ndarray) -> Mismatches:
     """Which cells read as a number (``chars``, one character per cell) look like none of its pictures."""
-    peaks, means, mean_limits, scaled = detail_distances(frame, lattice, skin, chars)
-    unlike = (peaks > np.where(scaled, SCALED_PEAK, PEAK)) | (means > mean_limits)
+    limits = skin_limits(skin.margins)
+    peaks, means, mean_limits, scaled = detail_distances(frame, lattice, skin, chars, limits)
+    unlike = (peaks > np.where(scaled, limits.other, limits.own)) | (means > mean_limits)
     return Mismatches(unlike, unlike & scaled)
 
 
-def detail_distances(frame: np.ndarray, lattice: Lattice, skin: Skin,
-                     chars: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def detail_distances(frame: np.ndarray, lattice: Lattice, skin: Skin, chars: np.ndarray,
+                     limits: Limits) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per cell, how far its middle is from the pictures of the number read: the largest difference at
-    one pixel and the mean one, against the first picture within the limits, else the nearest; 0 where
-    the skin has no picture of it. Per cell, the limit of the mean (``NEAR_SHARE``, ``CAPTURE_NOISE``;
+    one pixel and the mean one, against the first picture within the limits (``limits``; with
+    ``NEAREST``, always the nearest), else the nearest; 0 where the skin has no picture of it. Per cell, the limit of the mean (``NEAR_SHARE``, ``CAPTURE_NOISE``;
     infinite for a skin with every number). And per cell, whether those were captures of another size brought to
     this one."""
     if lattice.scale != 1.0:
@@ -166,14 +163,16 @@ def detail_distances(frame: np.ndarray, lattice: Lattice, skin: Skin,
             continue  # at the frame's edge: not judged here
         raw = frame[top:bottom, left:right]
         # A client draws a number the same way every time: each picture is judged once.
-        key = (id(captures), char, raw.shape, raw.tobytes(), mean_limit)
-        if key not in _judged:
+        peak_limit = limits.own if taught else limits.other
+        key = (id(captures), char, raw.shape, raw.tobytes(), peak_limit, mean_limit)
+        # The captures are kept with the result: while it is kept, their id is no other pictures'.
+        if key not in _judged or _judged[key][0] is not captures:
             if len(_judged) > JUDGED_KEPT:
                 _judged.clear()
             spread = COLOUR_SPAN // 2  # the pixels the colour's average reaches for past the room above
             kept = as_kept(raw)[spread : raw.shape[0] - spread, spread : raw.shape[1] - spread]
-            _judged[key] = _nearest(kept, captures, PEAK if taught else SCALED_PEAK, mean_limit)
-        peaks[index], means[index] = _judged[key]
+            _judged[key] = (captures, _nearest(kept, captures, peak_limit, mean_limit))
+        peaks[index], means[index] = _judged[key][1]
         mean_limits[index], scaled[index] = mean_limit, not taught
     return peaks, means, mean_limits, scaled
 
@@ -182,15 +181,12 @@ def detail_distances(frame: np.ndarray, lattice: Lattice, skin: Skin,
 # every pixel. A JPEG keeps colour at half the resolution and blurs it over its 8x8 blocks: a blue 1
 # saved at quality 95 bleeds blue into the grey round its strokes. Compared in every channel at every
 # pixel, such a 1 was up to 60 from its own pictures (minegauler's at 16 px; xdemineur's 50, sgt-mines'
-# 50: over ``PEAK``, refused), while a 1 against minegauler's 4 was 61 and xdemineur's thin 5 against
-# its opened 0 57 (65 as captured): no limit told them apart. Compared so (``python3 -m lab
-# detail-margins``, every number cell of the labelled screenshots at their true lattices), right reads
-# are at most 38 from their pictures as captured and as JPEGs of quality 80, 90 and 95 (0 on the
-# clients with fixed cells as captured; pictures of another size, ``SCALED_PEAK``: gnome-mines 54,
-# others 36), and a cell against another number's pictures or an opened 0's at least 49 as such JPEGs
-# and 52 as captured (xdemineur's 5 against its 0; minegauler's 1 against its 4 52 at quality 80, 57 at
-# 95; every other client but gnome-mines 69 and more; gnome-mines' numbers the small scale tells apart,
-# ``PEAK``). Pictures of another size: other numbers at least 64 (minegauler, quality 80).
+# 50: over the limit of the day, 48, refused), while a 1 against minegauler's 4 was 61 and
+# xdemineur's thin 5 against its opened 0 57 (65 as captured): no limit told them apart. Compared so,
+# right reads of the labelled shots' number cells are at most 34 from the nearest picture of their
+# own size as captured and as JPEGs of quality 80-95, and a cell is at least 49 from another number's
+# or an opened 0's (xdemineur's 5 against its 0; gnome-mines' numbers aside, which the small scale
+# tells apart): each skin's ``calibration.json``, written by ``python3 -m lab detail-margins --write``.
 COLOUR_SPAN = 5
 
 
@@ -204,8 +200,8 @@ def as_kept(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
 
 
-# Pictures already judged: (captures, number, shape, pixels, mean limit) -> (peak, mean).
-_judged: dict[tuple, tuple[float, float]] = {}
+# Pictures already judged: (captures' id, number, shape, pixels, limits) -> (captures, (peak, mean)).
+_judged: dict[tuple, tuple[object, tuple[float, float]]] = {}
 JUDGED_KEPT = 20_000
 
 

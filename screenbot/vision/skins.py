@@ -7,6 +7,8 @@ wheel install finds them too); a user's own skins folder, named by ``--templates
 Folder layout (what the lab's ``templates`` command and ``screenbot new-skin`` write):
 
     templates/<skin>/profile.json          client rules (shared with the play loop)
+    templates/<skin>/calibration.json      the pixel look's margins on the skin's labelled shots (optional;
+                                           ``calibration``, written by the lab's ``detail-margins --write``)
     templates/<skin>/cells/<state>-<pitch>-<n>.png   one cell's pitch box as captured, e.g. "3-23-0.png"
 
 ``<state>`` is a cell state name (``STATE_CHARS`` maps it to the board character), ``<pitch>`` the cell
@@ -31,6 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError, SkinError
+from .calibration import FILE as CALIBRATION
+from .calibration import read_margins
 from ..skin_folders import TEMPLATES_DIR, skin_folders  # noqa: F401 - TEMPLATES_DIR: where callers look for the shipped skins
 
 log = logging.getLogger(__name__)
@@ -84,6 +88,8 @@ class Skin:
     templates: tuple[Template, ...]
     profile: dict = field(default_factory=dict)
     family: str = ""
+    # The pixel look's margins measured on the skin's labelled shots (``calibration``): kind -> Margin.
+    margins: dict = field(default_factory=dict)
 
     @property
     def chars(self) -> frozenset[str]:
@@ -283,13 +289,13 @@ def load_skin(folder: Path) -> Skin:
 
 def _files_now(folder: Path) -> tuple | None:
     """What ``load_skin`` reads, as (name, size, modification and change times, inode) of each file:
-    profile.json and the pictures. None when it cannot be told (then the skin is read again)."""
+    profile.json, calibration.json and the pictures. None when it cannot be told (then the skin is read again)."""
     try:
         found = []
         for where in (folder, folder / "cells"):
             with os.scandir(where) as entries:
                 for entry in entries:
-                    if entry.name == "profile.json" or entry.name.endswith(".png"):
+                    if entry.name in ("profile.json", CALIBRATION) or entry.name.endswith(".png"):
                         info = entry.stat()
                         found.append((where is folder, entry.name, info.st_size, info.st_mtime_ns, info.st_ctime_ns,
                                       info.st_ino))
@@ -321,7 +327,11 @@ def _read_skin(folder: Path) -> Skin:
         raise SkinError(f"no cell templates in {folder / 'cells'}", skin=name)
     if "#" not in {t.char for t in templates}:
         raise SkinError("no template for the covered cell", skin=name)
-    return Skin(name, tuple(templates) + on_each_tile(templates), profile)
+    try:
+        margins = read_margins(folder / CALIBRATION)
+    except (OSError, ValueError, TypeError) as exc:
+        raise SkinError(f"unreadable {CALIBRATION}: {exc}", skin=name) from None
+    return Skin(name, tuple(templates) + on_each_tile(templates), profile, margins=margins)
 
 
 # The states of a cell not yet opened other than covered: marks the player puts on the covered tile.
