@@ -33,7 +33,7 @@ ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") i
 # ``finally``: cut there, the connection's next round trip loops for ever without sending, and the
 # clean-up's X calls (a hint's overlay taken down) never return. A live hint given SIGTERM beside play
 # did not end in the 30 s its test waits (1 CI run); a process cut in a loop of X round trips hung 20
-# times of 20, by SIGTERM as by Ctrl-C (tests/test_signals.py). An interrupt arriving
+# times of 20, by SIGTERM as by Ctrl-C (tests/test_interrupted_x_calls.py). An interrupt arriving
 # inside such a package is raised on the first line the main thread runs outside it.
 _NOT_CUT = ("Xlib",)
 

@@ -69,8 +69,9 @@ def limit_from(margin: Margin, pooled: Margin) -> float:
     if not pooled.separates():
         raise ValueError("the pooled margin does not separate right reads from wrong ones")
     limit = (pooled.right + pooled.wrong) / 2
-    if margin.right is not None and margin.right + (pooled.wrong - pooled.right) / 2 < pooled.wrong:
-        limit = max(limit, margin.right + (pooled.wrong - pooled.right) / 2)
+    raised = None if margin.right is None else margin.right + (pooled.wrong - pooled.right) / 2
+    if raised is not None and raised < pooled.wrong:
+        limit = max(limit, raised)
     if margin.apart() and limit >= margin.wrong:
         limit = (pooled.right + margin.wrong) / 2
     return limit
