@@ -19,6 +19,8 @@ import pytest
 
 from screenbot.desktop import VirtualDisplay, start_client
 
+from .processes import communicate_or_fail
+
 # Real Xvfb and clients: the end-to-end tier (tests/conftest.py).
 pytestmark = pytest.mark.e2e
 
@@ -237,14 +239,9 @@ def test_dry_run_and_ctrl_c_on_a_real_client(tmp_path):
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
             time.sleep(6)  # start-up (imports, locating) takes 1-2 s; then it is mid-session
             run.send_signal(signal.SIGINT)
-            try:
-                out, err = run.communicate(timeout=60)
-            except subprocess.TimeoutExpired:
-                # Where it hangs: the child runs with faulthandler on, which prints every thread's
-                # stack on SIGABRT.
-                run.send_signal(signal.SIGABRT)
-                out, err = run.communicate(timeout=30)
-                pytest.fail(f"play did not end within 60 s of Ctrl-C; its stacks:\n{err[-6000:]}")
+            # Where it hangs: the child runs with faulthandler on, which prints every thread's stack on SIGABRT.
+            out, err = communicate_or_fail(run, 60, "play did not end within 60 s of Ctrl-C (its stacks follow)",
+                                           stop=signal.SIGABRT, tail=6000)
             assert run.returncode == 130, err[-2000:]
             summary = json.loads(out.strip().splitlines()[-1])
             assert "interrupted" in summary.get("stopped", "")

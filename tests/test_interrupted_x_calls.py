@@ -20,6 +20,7 @@ import pytest
 
 from screenbot.desktop import VirtualDisplay
 
+from .processes import communicate_or_fail
 from .seeds import SEED
 
 pytestmark = pytest.mark.e2e
@@ -59,11 +60,7 @@ def test_an_interrupt_during_x_calls_leaves_the_clean_up_its_x_connection(signam
                 assert child.stdout.readline().strip() == "talking", child.stderr.read()[-2000:]
                 time.sleep(wait)
                 child.send_signal(getattr(signal, signame))
-                out, err = child.communicate(timeout=15)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                out, err = child.communicate()
-                pytest.fail(f"{signame} {wait:.2f} s in: the child's clean-up never ended; {err[-2000:]}")
+                out, err = communicate_or_fail(child, 15, f"{signame} {wait:.2f} s in: the child's clean-up never ended")
             finally:
                 if child.poll() is None:
                     child.kill()

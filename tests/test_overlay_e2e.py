@@ -15,6 +15,8 @@ import time
 import numpy as np
 import pytest
 
+from .processes import communicate_or_fail
+
 # Real Xvfb and clients: the end-to-end tier (tests/conftest.py).
 pytestmark = pytest.mark.e2e
 
@@ -447,12 +449,7 @@ def test_play_beside_a_live_hint(desktop):
                                    "--json"], capture_output=True, text=True, timeout=240)
         finally:
             hint.terminate()
-            try:
-                out, err = hint.communicate(timeout=30)
-            except subprocess.TimeoutExpired:
-                hint.kill()
-                out, err = hint.communicate()
-                pytest.fail(f"the hint did not end within 30 s of SIGTERM; its stderr: {err[-3000:]}")
+            out, err = communicate_or_fail(hint, 30, "the hint did not end within 30 s of SIGTERM")
         running = game.exists()
     summary = json.loads(play.stdout.strip().splitlines()[-1]) if play.stdout.strip() else {}
     assert play.returncode == 0 and summary.get("aborted") == 0, (play.returncode, play.stderr[-3000:])

@@ -30,6 +30,7 @@ from screenbot.desktop import VirtualDisplay, start_client
 from screenbot.errors import BoardNotFoundError
 from screenbot.geometry import Rect
 
+from .processes import communicate_or_fail
 from .seeds import SEED
 from .windows_python import (
     PrepareError,
@@ -308,12 +309,7 @@ def test_a_window_over_the_board_stops_play(prefix, tmp_path, monkeypatch):
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 # Over the whole game window (not only the board), raised as a user bringing it forward.
                 _notepad_over(prefix, tmp_path, game.geometry())
-                try:
-                    out, err = bot.communicate(timeout=90)
-                except subprocess.TimeoutExpired:
-                    bot.kill()
-                    out, err = bot.communicate()
-                    pytest.fail(f"play went on for 90 s with Notepad over the board: {err.decode(errors='replace')[-2000:]}")
+                out, err = communicate_or_fail(bot, 90, "play went on for 90 s with Notepad over the board")
                 text = run_python(["-c", NOTEPAD_TEXT], prefix, cwd=tmp_path)
             finally:
                 if bot.poll() is None:
