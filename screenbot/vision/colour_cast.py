@@ -15,7 +15,8 @@ here as a whole:
 - far off (``REFUSE_OFF``): refused, the cells' colours cannot tell the states apart;
 - a little off (``RECHECK_OFF``): the board is read again with the median difference taken off its
   colours, and refused if it then reads otherwise (a small change that moved one state onto another);
-  a corrected board that does not read at all says the difference was no cast.
+  a corrected board that does not read at all says the difference was no cast when it is no more
+  than a lossy capture's noise (``NOISE_OFF``), and is refused when it is more.
 
 The middle checked (``MIDDLE``) is inside the part the live hint overlay never draws on.
 
@@ -34,11 +35,18 @@ from ..errors import ImplausibleBoardError, ScreenError
 from .cells import cell_images
 from .skins import CANONICAL, OUTSIDE, Skin, to_canonical
 
-# The median colour difference (0-255, largest channel) over which a board is refused. Labelled
+# The median colour difference (0-255, largest channel) a board's own colours can show: labelled
 # screenshots, real gnome-mines at random window sizes (20-100 px cells) and react pages at random
 # scales, as they are, resized 0.7-2.2x, or restored 16-bit captures: 0.1 at most; saved as JPEG
-# (quality 40-95): up to 2. Brightness and gamma changes that made a board read wrong: 3.9 to 15.
-REFUSE_OFF = 3.0
+# (quality 40-95): up to 2. Past it the colours were changed (a brightness or gamma change, a profile).
+NOISE_OFF = 3.0
+# The median colour difference over which a board is refused, not corrected. Changes of brightness
+# and gamma made a board read wrong from 3.9 levels off when read as they were; read again with the
+# difference taken off, the first read wrong was 7 levels off (gnome-mines darkened 6 levels: open 0s
+# read as covered cells in the reading and in the corrected one), and every board up to 5 levels off
+# read exactly or was refused (the labelled shots at brightness -8 to +8 and gamma 0.85-1.15, every
+# client: ``python3 -m lab colour-sweep``).
+REFUSE_OFF = 5.0
 # Over this, the board is read again with the difference taken off and must read the same.
 RECHECK_OFF = 1.5
 # A picture counts as plain when no channel of its middle varies more than this (standard deviation,
@@ -150,13 +158,26 @@ def check_colours(frame: np.ndarray, reading, skin: Skin, read_again, *, sixteen
     except ScreenError:
         # A cell of the corrected board that no picture matches: the difference taken off fits the
         # board worse than none (JPEG's noise, not a cast: q46 moves gnome-mines' plain cells ~2
-        # levels, and a 2 then no longer read). A cast shows as a state read otherwise, below.
-        return
+        # levels, and a 2 then no longer read). A cast shows as a state read otherwise, below. Past
+        # a lossy capture's noise it is a cast, and one the correction did not undo.
+        if off <= NOISE_OFF:
+            return
+        raise ColourCastError(f"{what}, and with that taken off its cells no longer read {advice}", off=off) from None
     for r, (row, other) in enumerate(zip(reading.board.grid, again.board.grid)):
         for c, (a, b) in enumerate(zip(row, other)):
             if a != b:
                 raise ColourCastError(f"{what}, and with that taken off ({r},{c}) reads {b!r}, not {a!r} {advice}",
                                       off=off)
+    # Past a lossy capture's noise the board is taken for the skin's client with its colours changed
+    # only where, changed back, its cells fit the pictures as closely as a board taken for it surely
+    # does (``locate.CERTAIN``): another client's flat grey cells, 4 levels off xbomb's stippled ones,
+    # read the same either way and fit them at 0.7.
+    from .locate import CERTAIN
+
+    fit = float(np.mean(again.confidence))
+    if off > NOISE_OFF and fit < CERTAIN:
+        raise ColourCastError(f"{what}, and with that taken off its cells still fit the skin's pictures only "
+                              f"{fit:.2f} of 1 {advice}", off=off)
 
 
 def restore_16_bit(frame: np.ndarray) -> tuple[np.ndarray, bool]:

@@ -237,15 +237,15 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
 
 def _other_colours(frame: np.ndarray, lattice: Lattice, chars: np.ndarray, skins: dict[str, Skin]) -> bool:
     """Whether the cells that ``lattice``'s skin reads surely (``chars``, "~" where it does not) have
-    colours other than its pictures', by more than a colour cast is ever corrected for
-    (``colour_cast.REFUSE_OFF``). Cells it does not read (a number unlike its own, the pointer over
+    colours other than its pictures', by more than its client's own colours ever are as captured
+    (``colour_cast.NOISE_OFF``). Cells it does not read (a number unlike its own, the pointer over
     one) say nothing either way. A restored 16-bit capture is compared as the read's check compares it
     (``colour_cast.check_colours``): with the pictures as such a capture shows them (a classic-look page
     at 90% in 16 bits was 3 levels off react-minesweeper's pictures as they are, 4 off them as a 16-bit
     capture shows them: taken for the React page here, then refused for its colours)."""
-    from .colour_cast import REFUSE_OFF, colour_offset, restored_16_bit
+    from .colour_cast import NOISE_OFF, colour_offset, restored_16_bit
 
-    return colour_offset(frame, lattice, chars, skins[lattice.skin], restored_16_bit(frame))[0] > REFUSE_OFF
+    return colour_offset(frame, lattice, chars, skins[lattice.skin], restored_16_bit(frame))[0] > NOISE_OFF
 
 
 def _unclear_cells(frame: np.ndarray, lattice: Lattice) -> int:
