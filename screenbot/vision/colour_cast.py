@@ -16,7 +16,8 @@ here as a whole:
 - a little off (``RECHECK_OFF``): the board is read again with the median difference taken off its
   colours, and refused if it then reads otherwise (a small change that moved one state onto another);
   a corrected board that does not read at all says the difference was no cast when it is no more
-  than a lossy capture's noise (``NOISE_OFF``), and is refused when it is more.
+  than a lossy capture's noise (``NOISE_OFF``), and is refused when it is more; past that noise the
+  corrected board must also fit its pictures as surely as a board taken for its client does.
 
 The middle checked (``MIDDLE``) is inside the part the live hint overlay never draws on.
 
@@ -42,10 +43,10 @@ from .skins import CANONICAL, OUTSIDE, Skin, to_canonical
 NOISE_OFF = 3.0
 # The median colour difference over which a board is refused, not corrected. Changes of brightness
 # and gamma made a board read wrong from 3.9 levels off when read as they were; read again with the
-# difference taken off, the first read wrong was 7 levels off (gnome-mines darkened 6 levels: open 0s
-# read as covered cells in the reading and in the corrected one), and every board up to 5 levels off
-# read exactly or was refused (the labelled shots at brightness -8 to +8 and gamma 0.85-1.15, every
-# client: ``python3 -m lab colour-sweep``).
+# difference taken off and no limit, the first read wrong was 7 levels off (gnome-mines darkened 6
+# levels: open 0s read as covered cells in the reading and in the corrected one), and every board up to
+# 6 levels off read exactly or was refused (the labelled shots of every client at brightness 4 to 8
+# levels either way and gamma 0.85-1.15).
 REFUSE_OFF = 5.0
 # Over this, the board is read again with the difference taken off and must read the same.
 RECHECK_OFF = 1.5
