@@ -21,7 +21,6 @@ from screenbot.commands.screenshot import read_screenshot
 from screenbot.exit_codes import EXIT_UNREADABLE
 from screenbot.vision import load_skins, read_board
 from screenbot.vision.colour_cast import REFUSE_OFF, ColourCastError, check_colours, restore_16_bit
-from screenbot.vision.structure import lossy
 
 from .seeds import REPLAY, SEED, with_regressions
 from .test_vision import SHOTS
@@ -181,15 +180,6 @@ def test_screenshots_saved_as_jpeg_read_exactly_at_high_quality_and_never_wrong(
             wrong.append(f"{shot.name} at quality {quality}: {board}")
     assert not wrong, f"{REPLAY}: read wrong with exit 0: {wrong}"
     assert not refused, f"{REPLAY}: saved at JPEG quality 95, refused: {refused}"
-
-
-def test_a_lossy_capture_is_told_from_a_screen_grab():
-    """The edge map smooths a lossy capture's ringing first (``structure.lossy``): a labelled shot as
-    grabbed is not lossy, the same saved as JPEG at quality 95 (the least ringing a JPEG has) is."""
-    for shot in random.Random(SEED + 7).sample(SHOTS, 12):
-        image = shot.image()
-        assert not lossy(image), f"{REPLAY}: {shot.name} as grabbed taken for a lossy capture"
-        assert lossy(as_jpeg(image, 95)), f"{REPLAY}: {shot.name} saved as JPEG 95 not taken for one"
 
 
 def test_the_smallest_gnome_mines_cells_as_drawn_are_not_refused(skins):

@@ -553,10 +553,8 @@ def face_phase(skin: Skin, pitch: int) -> tuple[float, float]:
         if not pictures:
             continue
         image = min(pictures, key=lambda t: abs(np.log(t.pitch[0] / max(pitch, 1)))).image
-        # Pad with the template's own border pixels so a face touching the box edge stays closed. A
-        # picture is an exact grab, never smoothed as a lossy capture: kmines' gradients pass for one,
-        # and smoothing them moved its 37 px face's centre.
-        faces = cell_faces(find_edges(np.pad(image, ((1, 1), (1, 1), (0, 0)), mode="constant"), smooth_lossy=False))
+        # Pad with the template's own border pixels so a face touching the box edge stays closed.
+        faces = cell_faces(find_edges(np.pad(image, ((1, 1), (1, 1), (0, 0)), mode="constant")))
         if not len(faces):
             continue
         i = int(np.argmax(faces.width * faces.height))

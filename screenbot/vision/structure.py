@@ -83,47 +83,12 @@ def _raw_edges(frame: np.ndarray, step: int) -> Edges:
     return Edges(_steps(frame[:, 1:], frame[:, :-1], step), _steps(frame[1:], frame[:-1], step))
 
 
-# A lossy capture (a screenshot saved as JPEG) is not flat where the screen was: its 8x8 blocks ring
-# round every stroke and corner by a few levels, which the edge map took for edges (outer faces whose
-# corners looked cut square, cells that seemed to go on past a side: at quality 85, 83 of the 283
-# labelled shots refused). On a screen grab, neighbouring pixels are equal or a real step apart: of
-# the 309 labelled shots at most 2.5% of horizontal neighbours differ by 1-3 levels, saved at JPEG
-# quality 95 at least 5%. A frame past ``LOSSY_SHARE`` is smoothed edge-preservingly before its edges
-# are found (a bilateral filter, ``SMOOTHING``: its diameter, and its reach in levels and in pixels),
-# which evens out ringing a few levels high and keeps the steps between faces; the cells are read from
-# the frame as it was. A reach of 24 levels joined minegauler's soft inner bevel to its face, and its
-# outer faces looked cut square. A grab taken for lossy (a desktop's gradient) loses nothing: forced
-# on the 142 other labelled shots, the filter left every one read exactly.
-LOSSY_SHARE = 0.035
-SMOOTHING = (5, 16, 3)
-
-
-def find_edges(frame: np.ndarray, step: int = FACE_STEP, *, smooth_lossy: bool = True) -> Edges:
+def find_edges(frame: np.ndarray, step: int = FACE_STEP) -> Edges:
     """Steps larger than ``step`` (0-255) in some channel between 4-neighbours of a BGR or grey frame,
-    once any stipple on it is evened out (``flatten_stipple``) and, with ``smooth_lossy``, a lossy
-    capture's ringing smoothed (``LOSSY_SHARE``)."""
-    if smooth_lossy and lossy(frame):
-        import cv2
-
-        frame = cv2.bilateralFilter(frame, SMOOTHING[0], SMOOTHING[1], SMOOTHING[2])
+    once any stipple on it is evened out (``flatten_stipple``)."""
     edges = _raw_edges(frame, step)
     flat = flatten_stipple(frame, step, edges)
     return edges if flat is frame else _raw_edges(flat, step)
-
-
-def lossy(frame: np.ndarray) -> bool:
-    """Whether ``frame`` (BGR) has the small steps of a lossy capture (``LOSSY_SHARE``), judged on every
-    fourth row."""
-    import cv2
-
-    if frame.ndim != 3 or frame.shape[2] != 3 or frame.shape[1] < 2:
-        return False
-    rows = np.ascontiguousarray(frame[::4])
-    steps = cv2.absdiff(rows[:, 1:], rows[:, :-1])
-    # Every channel within 3 levels, less every channel equal: the neighbours 1-3 levels apart.
-    small = cv2.countNonZero(cv2.inRange(steps, (0, 0, 0), (3, 3, 3)))
-    equal = cv2.countNonZero(cv2.inRange(steps, (0, 0, 0), (0, 0, 0)))
-    return small - equal > LOSSY_SHARE * steps.shape[0] * steps.shape[1]
 
 
 def flatten_stipple(frame: np.ndarray, step: int = FACE_STEP, edges: Edges | None = None) -> np.ndarray:
