@@ -9,14 +9,17 @@ import pytest
 
 
 def communicate_or_fail(child: subprocess.Popen, timeout: float, why: str, *,
-                        stop: signal.Signals = signal.SIGKILL, tail: int = 3000) -> tuple:
+                        stop: signal.Signals | None = None, tail: int = 3000) -> tuple:
     """The child's (stdout, stderr) once it ends within ``timeout`` seconds; else it is sent ``stop``
-    (SIGABRT: a child with faulthandler on prints every thread's stack first), and the test fails
-    with ``why`` and the end of what the child wrote to stderr."""
+    (SIGABRT: a child with faulthandler on prints every thread's stack first), or killed when none is
+    given (Windows has no SIGKILL), and the test fails with ``why`` and the end of its stderr."""
     try:
         return child.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        child.send_signal(stop)
+        if stop is None:
+            child.kill()
+        else:
+            child.send_signal(stop)
         try:
             _, err = child.communicate(timeout=30)
         except subprocess.TimeoutExpired:  # a stop it can catch, and did not end by
