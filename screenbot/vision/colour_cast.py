@@ -172,7 +172,7 @@ def check_colours(frame: np.ndarray, reading, skin: Skin, read_again, *, sixteen
     # Past a lossy capture's noise the board is taken for the skin's client with its colours changed
     # only where, changed back, its cells fit the pictures as closely as a board taken for it surely
     # does (``locate.CERTAIN``): another client's flat grey cells, 4 levels off xbomb's stippled ones,
-    # read the same either way and fit them at 0.7.
+    # read the same either way and fit them at 0.76 corrected.
     from .locate import CERTAIN
 
     fit = float(np.mean(again.confidence))
