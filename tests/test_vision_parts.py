@@ -170,7 +170,7 @@ def test_repeating_lines_count_as_comparing_every_origin_line_by_line(case):
     """``_runs`` compares the first lines of each piece deepest first and drops a block at its first
     unlike line: the runs it gives are those of comparing every origin line by line, where a piece
     repeats ``least`` lines or more (fewer are only said to be fewer), and it refuses the same sides."""
-    from screenbot.vision.beyond import REPEAT_LINES, _runs
+    from screenbot.vision.beyond import REPEAT_LINES, _blocks, _runs
 
     rng = np.random.default_rng(case)
     # A board of tiles drawn from a few, each a plain top band (a bevel's colour) over random detail,
@@ -191,8 +191,43 @@ def test_repeating_lines_count_as_comparing_every_origin_line_by_line(case):
             piece[int(rng.integers(0, keep))] = 255 - tile[0]
         pieces.append(piece)
     least = int(rng.integers(1, REPEAT_LINES + 3))
-    fast, slow = _runs(view, pieces, origins, least), _runs_line_by_line(view, pieces, origins, least)
+    fast, slow = _runs(pieces, _blocks(view, origins, size), least), _runs_line_by_line(view, pieces, origins, least)
     assert (fast is None) == (slow is None), (fast, slow)
     if fast is not None:
         assert [f if s >= least else -1 for f, s in zip(fast, slow)] == [s if s >= least else -1 for s in slow]
         assert all(f < least for f, s in zip(fast, slow) if s < least)
+
+
+@pytest.mark.parametrize("case", range(16))
+def test_a_side_left_unfollowed_is_one_whose_runs_show_no_detail(case):
+    """``_pieces_past`` follows no run past a side whose pieces show detail only from a line no piece
+    repeats any block at (a plain margin, then a window's border): it finds cut exactly the sides that
+    following every piece's run finds cut."""
+    from screenbot.vision.beyond import _blocks, _detailed, _pieces_and_origins, _pieces_past, _runs
+
+    rng = np.random.default_rng(case)
+    # A board of tiles drawn from a few, each a plain band (its gaps' colour) a few lines deep over
+    # random detail; past its bottom side, per cell a piece of some tile's first lines, then its
+    # margin's colour, then a border of another colour, or random detail.
+    size, count, rows, cols = int(rng.integers(8, 16)), int(rng.integers(2, 5)), 5, 7
+    tiles = rng.integers(0, 256, (count, size, size, 3), dtype=np.uint8)
+    for tile in tiles:
+        tile[: int(rng.integers(1, size - 2))] = 200
+    grid = rng.integers(0, count, (rows, cols))
+    board = np.concatenate([np.concatenate([tiles[t] for t in row], axis=1) for row in grid], axis=0)
+    past = np.full((size, cols * size, 3), 200, dtype=np.uint8)
+    border = int(rng.integers(2, size))
+    past[border:] = rng.integers(0, 256, 3, dtype=np.uint8)
+    # A third of the sides are the margin and border alone; in the others some pieces repeat a
+    # tile's first lines, and some end in random detail.
+    for c in range(cols):
+        keep = int(rng.integers(0, size + 1)) if case % 3 and rng.random() < 0.5 else 0
+        past[:keep, c * size : (c + 1) * size] = tiles[int(rng.integers(0, count))][:keep]
+        if case % 3 == 2 and rng.random() < 0.3:
+            past[keep:, c * size : (c + 1) * size] = rng.integers(0, 256, (size - keep, size, 3), dtype=np.uint8)
+    view = np.concatenate([board, past, np.zeros((size, cols * size, 3), dtype=np.uint8)])
+    along, across = [c * size for c in range(cols + 1)], [r * size for r in range(rows + 1)]
+    found = _pieces_past(view, along, across, size)
+    pieces, origins = _pieces_and_origins(view, along, across, size)
+    runs = _runs(pieces, _blocks(view, origins, size))
+    assert (found is not None and _detailed(*found)) == (runs is not None and _detailed(pieces, runs))

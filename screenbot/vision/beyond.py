@@ -151,7 +151,8 @@ def near_frame(frame: np.ndarray, lattice: Lattice) -> list[str]:
             continue
         depth = _lines_past(view, along, across)
         if 0 < depth < NEAR_LINES:
-            runs = _runs(view, *_pieces_and_origins(view, along, across, depth), least=depth)
+            pieces, origins = _pieces_and_origins(view, along, across, depth)
+            runs = _runs(pieces, _blocks(view, origins, pieces[0].shape[1]), least=depth) if pieces else None
             if runs is not None:
                 out.append(side)
     return out
@@ -235,15 +236,24 @@ def _pieces_past(view: np.ndarray, along, across, depth: int,
                  scale: float = 1.0) -> tuple[list[np.ndarray], list[int]] | None:
     """The ``depth`` lines of pixels past the side (``_seen_from``), one piece per cell along it, and
     per piece how many of its lines repeat some cell of the board (``_runs``); None when there is no
-    such piece, or when most of them repeat too little, or when they are all plain (what ``_detailed``
-    would find of any runs: a margin or a gap past the side, whose lines repeat everywhere and are
-    costly to follow)."""
+    such piece, or when most of them repeat too little, or when no run could show detail (what
+    ``_detailed`` would find of any runs: a margin or a gap past the side, whose lines repeat
+    everywhere and are costly to follow)."""
     pieces, origins = _pieces_and_origins(view, along, across, depth)
     if not pieces or not len(origins):
         return None
-    if depth >= REPEAT_LINES and not _detailed(pieces, [depth] * len(pieces), scale=scale):
+    # The pieces' lines show detail from line ``onset`` on, if at all: a run shows it only if it goes
+    # past that line, so some piece must repeat some block there. (A margin plain for a few lines,
+    # then a window's border: the margin repeats the gaps of thousands of blocks for those lines, the
+    # border none.) Below REPEAT_LINES, ``_runs`` compares those lines first anyway.
+    onset = _detail_onset(pieces, scale) if depth >= REPEAT_LINES else 0
+    if onset is None:
         return None
-    runs = _runs(view, pieces, origins)
+    blocks = _blocks(view, origins, pieces[0].shape[1])
+    if onset >= REPEAT_LINES and not any(_alike(blocks, onset, line).any()
+                                         for line in {p[onset].tobytes(): p[onset] for p in pieces}.values()):
+        return None
+    runs = _runs(pieces, blocks)
     return None if runs is None else (pieces, runs)
 
 
@@ -266,37 +276,68 @@ def _detailed(pieces: list[np.ndarray], runs: list[int], overhang: int = 0, scal
     """Whether the pieces' repeating lines show detail: a plain background repeats anywhere. A cell of
     the line may be the only one of its kind (the one 7, an exploded mine): what counts is the pieces
     that repeat the board, each as far as it goes (cells drawn apart on a plain background may show
-    it for their first lines, then their faces). The lines left out at first are as many times more
-    on a board drawn at a desktop's ``scale`` (at 200% gnome-mines' faint outline round its tiles is
-    two pixels wide, past the board's side too)."""
-    slip = max(round(REPEAT_SLIP * scale), round(REPEAT_SLIP_SHARE * pieces[0].shape[1]), overhang)
+    it for their first lines, then their faces)."""
+    slip = _slip(pieces, overhang, scale)
     shown = np.concatenate([p[slip:run].mean(axis=2).ravel() for p, run in zip(pieces, runs) if run >= REPEAT_LINES])
     return shown.size > 0 and bool(np.ptp(shown) >= REPEAT_DETAIL)
 
 
-def _runs(view: np.ndarray, pieces: list[np.ndarray], origins: np.ndarray, least: int = REPEAT_LINES) -> list[int] | None:
-    """Per piece, how many of its lines repeat a block at one of ``origins``; None as soon as more than
-    a ``1 - REPEAT_SHARE`` share of them repeat fewer than ``least`` (most sides stop at once), or
-    where there is no piece or origin."""
-    if not pieces or not len(origins):
+def _slip(pieces: list[np.ndarray], overhang: int, scale: float) -> int:
+    """The first lines of the pieces that ``_detailed`` leaves out: as many times more on a board drawn
+    at a desktop's ``scale`` (at 200% gnome-mines' faint outline round its tiles is two pixels wide,
+    past the board's side too), and at least the lines that go on like the board's own (``_overhang``)."""
+    return max(round(REPEAT_SLIP * scale), round(REPEAT_SLIP_SHARE * pieces[0].shape[1]), overhang)
+
+
+def _detail_onset(pieces: list[np.ndarray], scale: float) -> int | None:
+    """The first line by which the pieces' lines, all of them from the first ``_detailed`` looks at,
+    show detail; None if they never do."""
+    slip = _slip(pieces, 0, scale)
+    if slip >= pieces[0].shape[0]:
+        return None
+    lines = np.stack([p[slip:].mean(axis=2) for p in pieces], axis=1).reshape(pieces[0].shape[0] - slip, -1)
+    spread = np.maximum.accumulate(lines.max(axis=1)) - np.minimum.accumulate(lines.min(axis=1))
+    detailed = np.flatnonzero(spread >= REPEAT_DETAIL)
+    return slip + int(detailed[0]) if len(detailed) else None
+
+
+def _runs(pieces: list[np.ndarray], blocks: tuple[np.ndarray, np.ndarray, int], least: int = REPEAT_LINES) -> list[int] | None:
+    """Per piece, how many of its lines repeat one of the ``blocks`` (``_blocks``); None as soon as more
+    than a ``1 - REPEAT_SHARE`` share of them repeat fewer than ``least`` (most sides stop at once), or
+    where there is no piece or block."""
+    if not pieces or not len(blocks[1]):
         return None
     allowed = len(pieces) * (1 - REPEAT_SHARE)
-    pixels, offset, strides = _addressed(view)
-    # Where each origin's first line of a piece's width lies in ``pixels``: a line j further on is
-    # j rows on.
-    width = pieces[0].shape[1]
-    starts = (offset + origins[:, 0] * strides[0] + origins[:, 1] * strides[1])[:, None] + (
-        np.arange(width)[:, None] * strides[1] + np.arange(3) * strides[2]).reshape(-1)
     known: dict[bytes, int] = {}
     runs = []
     for piece in pieces:
         key = piece.tobytes()
         if key not in known:
-            known[key] = _repeating_lines(pixels, starts, strides[0], piece, least)
+            known[key] = _repeating_lines(blocks, piece, least)
         runs.append(known[key])
         if sum(run < least for run in runs) > allowed:
             return None
     return runs
+
+
+def _blocks(view: np.ndarray, origins: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """The blocks of ``view`` at ``origins`` (y, x), ``width`` pixels wide, as ``_alike`` compares them:
+    ``view``'s pixels as one flat array (``_addressed``), where in it each block's first line lies
+    (one row of indices a block), and how far apart its lines lie."""
+    pixels, offset, strides = _addressed(view)
+    starts = (offset + origins[:, 0] * strides[0] + origins[:, 1] * strides[1])[:, None] + (
+        np.arange(width)[:, None] * strides[1] + np.arange(3) * strides[2]).reshape(-1)
+    return pixels, starts, strides[0]
+
+
+def _alike(blocks: tuple[np.ndarray, np.ndarray, int], j: int, line: np.ndarray) -> np.ndarray:
+    """Per block, whether its line ``j`` is like ``line`` (a piece's, as pixels x channels): most of its
+    pixels within ``REPEAT_MEAN`` (the mean) and at most 5% of them ``REPEAT_PEAK`` or more apart."""
+    pixels, starts, step = blocks
+    apart = np.abs(pixels.take(starts + j * step).astype(np.int16) - line.astype(np.int16).reshape(-1)).reshape(len(starts), -1, 3)
+    # In whole numbers: per pixel the sum of its channels' differences, three times their mean.
+    apart = apart[..., 0] + apart[..., 1] + apart[..., 2]
+    return (apart.sum(axis=1) < 3 * REPEAT_MEAN * line.shape[0]) & ((apart >= 3 * REPEAT_PEAK).sum(axis=1) / line.shape[0] <= 0.05)
 
 
 def _addressed(view: np.ndarray) -> tuple[np.ndarray, int, tuple[int, ...]]:
@@ -312,22 +353,17 @@ def _addressed(view: np.ndarray) -> tuple[np.ndarray, int, tuple[int, ...]]:
     return whole.reshape(-1), view.ctypes.data - whole.ctypes.data, view.strides
 
 
-def _repeating_lines(pixels: np.ndarray, starts: np.ndarray, line: int, piece: np.ndarray, least: int) -> int:
-    """How many lines of pixels of ``piece``, from its first on, repeat the block of ``pixels`` at one
-    of the origins whose first lines start at ``starts`` (``_runs``; ``line`` apart); 0 where fewer
-    than ``least`` do (no caller asks how many fewer). Compared a line at a time, keeping the blocks
-    still alike: most differ at once. The first ``least`` lines are compared deepest first: a plain
-    margin or page past a side repeats the first line or two of many blocks (a bevel's or a gap's
-    colour), seldom ``least`` of them, and a block is dropped at its first line unlike the piece's."""
-    lines = piece.astype(np.int16).reshape(piece.shape[0], -1)
-    # In whole numbers: per pixel the sum of its channels' differences, three times their mean.
-    most_apart, peak = 3 * REPEAT_MEAN * piece.shape[1], 3 * REPEAT_PEAK
+def _repeating_lines(blocks: tuple[np.ndarray, np.ndarray, int], piece: np.ndarray, least: int) -> int:
+    """How many lines of pixels of ``piece``, from its first on, repeat one of the ``blocks``; 0 where
+    fewer than ``least`` do (no caller asks how many fewer). Compared a line at a time, keeping the
+    blocks still alike: most differ at once. The first ``least`` lines are compared deepest first: a
+    plain margin or page past a side repeats the first line or two of many blocks (a bevel's or a
+    gap's colour), seldom ``least`` of them, and a block is dropped at its first line unlike the
+    piece's."""
+    pixels, starts, step = blocks
     first = min(least, piece.shape[0])
     for j in [*range(first - 1, -1, -1), *range(first, piece.shape[0])]:
-        apart = np.abs(pixels.take(starts + j * line).astype(np.int16) - lines[j]).reshape(len(starts), -1, 3)
-        apart = apart[..., 0] + apart[..., 1] + apart[..., 2]
-        same = (apart.sum(axis=1) < most_apart) & ((apart >= peak).sum(axis=1) / piece.shape[1] <= 0.05)
-        starts = starts[same]
+        starts = starts[_alike((pixels, starts, step), j, piece[j])]
         if not len(starts):
             return j if j >= first else 0
     return piece.shape[0]
