@@ -165,7 +165,7 @@ def board_lattice(frame: np.ndarray, name: str) -> Lattice:
         raise BoardNotFoundError("no grid of cells on the screen: start the client with a fresh game showing",
                                  reason="no grid")
     grid = grids[0]
-    cx, cy = grid.centres()
+    cx, cy = grid.centres
     px, py = grid.pitch
 
     def edges(centres: np.ndarray, pitch: float) -> tuple[float, ...]:

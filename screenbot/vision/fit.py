@@ -140,11 +140,11 @@ def fit_lines(image: np.ndarray, board: Board, fit: Fit) -> Fit:
     straight = fit.lattice
     (px, py), xs, ys = straight.pitch, np.array(straight.col_edges()), np.array(straight.row_edges())
     for grid in find_grids(image):
-        cx, cy = grid.centres()
+        cx, cy = grid.centres
         if (grid.rows, grid.cols) != (board.rows, board.cols) or not (
                 (xs[:-1] < cx).all() and (cx < xs[1:]).all() and (ys[:-1] < cy).all() and (cy < ys[1:]).all()):
             continue  # not this board's grid, or not all of it: each face in its own box
-        (lefts, rights), (tops, bottoms) = grid.extents()
+        (lefts, rights), (tops, bottoms) = grid.extents
         fx, fy = float(np.median((cx - xs[:-1]) / px)), float(np.median((cy - ys[:-1]) / py))
         lines = Lattice.from_edges(straight.skin, tuple(np.round(line_edges(lefts, rights, fx, px)).tolist()),
                                    tuple(np.round(line_edges(tops, bottoms, fy, py)).tolist()))

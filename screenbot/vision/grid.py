@@ -6,6 +6,7 @@ Data and geometry only; how faces are found and linked into grids is ``structure
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +38,7 @@ class Faces:
         return Faces(self.left[index], self.top[index], self.width[index], self.height[index], self.square[index])
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, eq=False)  # no slots: ``centres`` and ``extents`` are kept on the grid
 class Grid:
     """A lattice of cells found by structure: cell (r, c)'s face centre is ``centre + (c*px, r*py)``.
 
@@ -67,11 +68,14 @@ class Grid:
         (cx, cy), (px, py) = self.centre, self.pitch
         return cx - px / 2, cy - py / 2, cx + (self.cols - 0.5) * px, cy + (self.rows - 0.5) * py
 
+    @functools.cached_property
     def centres(self) -> tuple[np.ndarray, np.ndarray]:
         """Each column's and row's face centre (x of columns, y of rows): the median of its faces',
-        interpolated between the nearest columns (rows) with faces where it has none."""
+        interpolated between the nearest columns (rows) with faces where it has none. Worked out once
+        a grid (each skin places its boxes from them), read-only."""
         return self._by_line(self.faces.cx, self.faces.cy)
 
+    @functools.cached_property
     def extents(self) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
         """((left, right) of each column's faces, (top, bottom) of each row's), medians like ``centres``.
         Where cells come in two widths (GTK gives some a pixel more), faces of the wider lines are
@@ -99,6 +103,8 @@ class Grid:
             # Between known lines: interpolated; beyond them: the nearest known one's offset kept.
             offset = np.interp(np.arange(count), index, value - straight[index])
             out.append(straight + offset)
+        for line in out:
+            line.flags.writeable = False
         return out[0], out[1]
 
     def describe(self) -> str:

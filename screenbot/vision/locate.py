@@ -492,11 +492,11 @@ def _placed(grid: Grid, skin: Skin, scale: float) -> list[Lattice]:
     (cx, cy), (px, py) = grid.centre, grid.pitch
     straight = Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols, scale=scale)
     whole = _whole_pixels(straight)
-    col_x, row_y = grid.centres()
+    col_x, row_y = grid.centres
     stray = max(np.abs(col_x - cx - px * np.arange(grid.cols)).max(), np.abs(row_y - cy - py * np.arange(grid.rows)).max())
     if stray <= STRAY or grid.rows < 2 or grid.cols < 2:
         return [whole]
-    (lefts, rights), (tops, bottoms) = grid.extents()
+    (lefts, rights), (tops, bottoms) = grid.extents
     xs, ys = line_edges(lefts, rights, fx, px), line_edges(tops, bottoms, fy, py)
     if whole is not straight:
         # A client that draws on whole pixels draws each box on them too, wider or not.
@@ -592,11 +592,17 @@ def _cell_scores(frame: np.ndarray, lattice: Lattice, skin: Skin,
     if picks is None:
         cells = cell_images(frame, lattice)
     else:
-        crops = []
-        for index in picks:
-            rect = lattice.cell_rect(*divmod(int(index), lattice.cols))
-            crops.append(cv2.resize(frame[rect.top : rect.bottom, rect.left : rect.right], (CANONICAL, CANONICAL),
-                                    interpolation=cv2.INTER_AREA))
-        cells = np.stack(crops)
+        # Crops of one size stacked and scaled at once: by area each maps onto exactly its own CANONICAL
+        # rows, the same as scaled one at a time (to the level, enlarged too: a test checks it), for a
+        # call per size instead of per cell.
+        rects = [lattice.cell_rect(*divmod(int(index), lattice.cols)) for index in picks]
+        cells = np.empty((len(rects), CANONICAL, CANONICAL, 3), dtype=np.uint8)
+        by_size: dict[tuple[int, int], list[int]] = {}
+        for k, rect in enumerate(rects):
+            by_size.setdefault((rect.width, rect.height), []).append(k)
+        for ks in by_size.values():
+            stacked = np.vstack([frame[rects[k].top : rects[k].bottom, rects[k].left : rects[k].right] for k in ks])
+            cells[ks] = cv2.resize(stacked, (CANONICAL, CANONICAL * len(ks)), interpolation=cv2.INTER_AREA).reshape(
+                len(ks), CANONICAL, CANONICAL, 3)
     matches = match_cells(cells, skin.bank(lattice.drawn_pitch))
     return np.where(matches.chars == OUTSIDE, 0.0, matches.confidence), matches.chars
