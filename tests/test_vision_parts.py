@@ -261,3 +261,19 @@ def test_sampled_cells_are_cut_as_one_at_a_time(case, pitch):
     scores, chars = _cell_scores(frame, lattice, skin, picks)
     assert (chars == expected.chars).all()
     assert np.array_equal(scores, np.where(expected.chars == "~", 0.0, expected.confidence))
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_separators_judged_at_once_as_one_at_a_time(case):
+    """``separated`` (many separators, one span) says of each what ``separator_share`` says of it alone,
+    near the picture's edges too."""
+    from screenbot.vision.separators import separated, separator_share
+
+    rng = np.random.default_rng(case)
+    steps = rng.random((int(rng.integers(20, 80)), int(rng.integers(20, 80)))) < rng.uniform(0.01, 0.15)
+    pitch = float(rng.uniform(6, 30))
+    ats = rng.uniform(-10, steps.shape[1] + 10, 25)
+    span = tuple(sorted(rng.uniform(-5, steps.shape[0] + 5, 2)))
+    one_at_a_time = [separator_share(steps, at, [span], pitch) == 1.0 for at in ats]
+    assert separated(steps, ats, span, pitch).tolist() == one_at_a_time
+    assert separated(steps.T, ats, span, pitch).tolist() == [separator_share(steps.T, at, [span], pitch) == 1.0 for at in ats]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .separators import separator_share
+from .separators import separated
 from .grid import Grid
 from .structure import Edges
 
@@ -51,9 +51,9 @@ def cut_sides(grid: Grid, edges: Edges, *, corners: bool = True) -> list[str]:
         if b - a < 2:
             continue  # nothing beyond this side on the frame: ``off_frame`` reports it
         if side in ("left", "right"):
-            share = np.mean([separator_share(edges.dy.T, y, [(a, b)], py) for y in row_cuts])
+            share = separated(edges.dy.T, row_cuts, (a, b), py).mean() if row_cuts else np.nan
         else:
-            share = np.mean([separator_share(edges.dx, x, [(a, b)], px) for x in col_cuts])
+            share = separated(edges.dx, col_cuts, (a, b), px).mean() if col_cuts else np.nan
         if share >= CUT_SHARE and _pieces_beyond(grid, side, (a, b)) >= CUT_SHARE:
             sides.append(side)
     for side in ("left", "right", "top", "bottom"):
