@@ -73,7 +73,8 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
         # The mark tells the pair apart, not the pair from the rest: in grey levels a 4 on gnome-mines'
         # pale orange is close enough to a flag on a covered cell to pass for one of the pair, and so
         # is a dark grey 1 on a light grey cell (gnome-mines' "default" tile theme, whose numbers its
-        # pictures do not have: 31 numbers of a board read as flags and "?" marks, each weakly). So
+        # pictures do not have: in one window 6 boards of 16 had 8-34 numbers read as flags and "?"
+        # marks, each weakly). So
         # the glyph look (the glyph sought anywhere in the cell), another look from other evidence, is
         # asked before the mark's decision stands: a cell whose glyph is nearest neither of the pair,
         # however weakly, is refused (no look decides it). On the labelled shots every cell decided
