@@ -234,33 +234,24 @@ def test_a_side_left_unfollowed_is_one_whose_runs_show_no_detail(case):
 
 
 @pytest.mark.parametrize("case, pitch", enumerate([(10.5, 12.3), (28.7, 17.4), (11.7, 16.3), (24.0, 24.0), (38.2, 24.9),
-                                                  (15.2, 9.6), (33.9, 34.0), (20.0, 13.5)]))
-def test_sampled_cells_are_cut_as_one_at_a_time(case, pitch):
-    """The locator's sample of cells (``_cell_scores`` with picks) shrinks crops of one size in one call:
-    each cell is what shrinking its own crop gives, at pitches whole or not, above and below the
-    canonical size (those enlarged one at a time)."""
+                                                  (15.2, 9.6), (33.9, 34.0), (20.0, 13.5), (2.6, 3.4), (5.0, 2.0)]))
+def test_boxes_scaled_together_are_each_as_scaled_alone(case, pitch):
+    """``canonical_crops`` (the locator's sample of cells, the cells past a board's side) scales boxes of
+    one size in one call: each is, pixel for pixel, what scaling its own box gives, at pitches whole or
+    not, above and below the canonical size, down to the 2 px boxes the side check still reads."""
     import cv2
 
     from screenbot.geometry import Lattice
-    from screenbot.vision import load_skins
-    from screenbot.vision.cells import match_cells
-    from screenbot.vision.locate import _cell_scores
+    from screenbot.vision.cells import canonical_crops
     from screenbot.vision.skins import CANONICAL
 
     rng = np.random.default_rng(case)
-    skin = load_skins()["xdemineur"]
-    lattice = Lattice(skin.name, (float(rng.uniform(0, 5)), float(rng.uniform(0, 5))), pitch, 9, 11)
+    lattice = Lattice("any", (float(rng.uniform(0, 5)), float(rng.uniform(0, 5))), pitch, 9, 11)
     frame = rng.integers(0, 256, (int(9 * pitch[1]) + 10, int(11 * pitch[0]) + 10, 3), dtype=np.uint8)
-    picks = rng.choice(99, size=24, replace=False)
-    one_at_a_time = []
-    for index in picks:
-        rect = lattice.cell_rect(*divmod(int(index), lattice.cols))
-        one_at_a_time.append(cv2.resize(frame[rect.top : rect.bottom, rect.left : rect.right], (CANONICAL, CANONICAL),
-                                        interpolation=cv2.INTER_AREA))
-    expected = match_cells(np.stack(one_at_a_time), skin.bank(lattice.drawn_pitch))
-    scores, chars = _cell_scores(frame, lattice, skin, picks)
-    assert (chars == expected.chars).all()
-    assert np.array_equal(scores, np.where(expected.chars == "~", 0.0, expected.confidence))
+    rects = [lattice.cell_rect(*divmod(int(index), lattice.cols)) for index in rng.choice(99, size=24, replace=False)]
+    alone = [cv2.resize(frame[r.top : r.bottom, r.left : r.right], (CANONICAL, CANONICAL), interpolation=cv2.INTER_AREA)
+             for r in rects]
+    assert np.array_equal(canonical_crops(frame, rects), np.stack(alone))
 
 
 @pytest.mark.parametrize("case", range(6))

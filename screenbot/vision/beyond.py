@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..geometry import Lattice
-from .cells import match_cells
-from .skins import CANONICAL, OUTSIDE, Skin
+from .cells import canonical_crops, match_cells
+from .skins import OUTSIDE, Skin
 
 SURE = 0.8  # match confidence at which a cell past a side counts as a board cell
 # A line is added to the board when at least this many of its cells, and this share, read surely as
@@ -56,25 +56,19 @@ def outer_line(lattice: Lattice, side: str) -> list[tuple[int, int]]:
 def cells_beyond(frame: np.ndarray, lattice: Lattice, skin: Skin) -> dict[str, tuple[int, int]]:
     """Per side: (cells of the line past it that read surely as the skin's board cells, cells in that
     line). Cells off the frame are not read."""
-    import cv2
-
     height, width = frame.shape[:2]
     bank = skin.bank(lattice.drawn_pitch)
     out = {}
     for side in SIDES:
         bigger = grown(lattice, side)
         line = outer_line(bigger, side)
-        crops = []
-        for row, col in line:
-            rect = bigger.cell_rect(row, col)
-            if rect.left < 0 or rect.top < 0 or rect.right > width or rect.bottom > height or rect.width < 2 or rect.height < 2:
-                continue
-            crops.append(cv2.resize(frame[rect.top : rect.bottom, rect.left : rect.right], (CANONICAL, CANONICAL),
-                                    interpolation=cv2.INTER_AREA))
-        if not crops:
+        rects = [rect for rect in (bigger.cell_rect(row, col) for row, col in line)
+                 if rect.left >= 0 and rect.top >= 0 and rect.right <= width and rect.bottom <= height
+                 and rect.width >= 2 and rect.height >= 2]
+        if not rects:
             out[side] = (0, len(line))
             continue
-        matches = match_cells(np.stack(crops), bank)
+        matches = match_cells(canonical_crops(frame, rects), bank)
         sure = (matches.chars != OUTSIDE) & (matches.confidence >= SURE)
         out[side] = (int(sure.sum()), len(line))
     return out

@@ -26,8 +26,8 @@ from ..errors import BoardNotFoundError
 from ..geometry import Lattice, Rect
 from .align import refine
 from .background import as_skin_background
-from .cells import cell_images, match_cells
-from .skins import CANONICAL, CLASSIC, HOW_TO_TEACH, OUTSIDE, Skin, check_skin_name
+from .cells import canonical_crops, cell_images, match_cells
+from .skins import CLASSIC, HOW_TO_TEACH, OUTSIDE, Skin, check_skin_name
 from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
@@ -587,22 +587,9 @@ def _cell_scores(frame: np.ndarray, lattice: Lattice, skin: Skin,
                  picks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Match confidence of the lattice's cells (all, or the flat indices ``picks``), 0 for a cell that
     looks most like a board's surroundings; and the state each reads as."""
-    import cv2
-
     if picks is None:
         cells = cell_images(frame, lattice)
     else:
-        # Crops of one size stacked and scaled at once: by area each maps onto exactly its own CANONICAL
-        # rows, the same as scaled one at a time (to the level, enlarged too: a test checks it), for a
-        # call per size instead of per cell.
-        rects = [lattice.cell_rect(*divmod(int(index), lattice.cols)) for index in picks]
-        cells = np.empty((len(rects), CANONICAL, CANONICAL, 3), dtype=np.uint8)
-        by_size: dict[tuple[int, int], list[int]] = {}
-        for k, rect in enumerate(rects):
-            by_size.setdefault((rect.width, rect.height), []).append(k)
-        for ks in by_size.values():
-            stacked = np.vstack([frame[rects[k].top : rects[k].bottom, rects[k].left : rects[k].right] for k in ks])
-            cells[ks] = cv2.resize(stacked, (CANONICAL, CANONICAL * len(ks)), interpolation=cv2.INTER_AREA).reshape(
-                len(ks), CANONICAL, CANONICAL, 3)
+        cells = canonical_crops(frame, [lattice.cell_rect(*divmod(int(index), lattice.cols)) for index in picks])
     matches = match_cells(cells, skin.bank(lattice.drawn_pitch))
     return np.where(matches.chars == OUTSIDE, 0.0, matches.confidence), matches.chars
