@@ -59,6 +59,9 @@ class LostGame:
     # Whether two ids may be one state drawn over different backgrounds (a see-through client); None:
     # every id is a state of its own.
     alike: Callable[[int, int], bool] | None = None
+    # Cells flagged in this game: flags whatever they show before the loss (react-minesweeper's flood
+    # opens a flagged cell beside a 0 and draws the flag over the opened cell, a picture of its own).
+    flagged: frozenset[tuple[int, int]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,8 @@ def name_lost_board(game: LostGame) -> Naming:
     covered, flags = game.covered, game.flags
     was_covered = np.isin(before, list(covered))
     was_flag = np.isin(before, list(flags))
+    for cell in game.flagged:
+        was_flag[cell] = True
     is_covered = np.isin(after, list(covered))
     if not was_covered[cr, cc] or before[cr, cc] == after[cr, cc]:
         raise NamingError("the losing click was not on a covered cell that changed")
@@ -97,14 +102,17 @@ def name_lost_board(game: LostGame) -> Naming:
         raise NamingError("the last click showed a picture seen on opened cells before, not a mine going off: "
                           "the game was not lost")
     changed_flag = was_flag & (before != after)
+    uncovered = was_covered & ~is_covered
+    uncovered[cr, cc] = False
     # Flags that changed into the hit mine's picture were on mines; into an opened picture, on no mine.
+    # An opened picture is one seen opened before, or one that cells uncovered at this loss show too: a
+    # client that uncovers the whole board at a loss uncovers a wrong flag's number with it
+    # (react-minesweeper), where a wrong flag drawn as a picture of its own shows on flags only.
     flag_shown_as_hit = changed_flag & (after == hit)
-    disguised = changed_flag & np.isin(after, list(game.opened_before))
+    disguised = changed_flag & ~flag_shown_as_hit & np.isin(after, [*game.opened_before, *set(after[uncovered].tolist())])
     wrong = changed_flag & ~flag_shown_as_hit & ~disguised
     wrong_ids = set(after[wrong].tolist())
     flag_mines = was_flag & ~changed_flag
-    uncovered = was_covered & ~is_covered
-    uncovered[cr, cc] = False
     new = sorted(set(after[uncovered].tolist()) - set(game.opened_before) - set(covered) - set(flags))
     families = _families(new, game.alike)
     if wrong_ids & (set(covered) | set(new) | set(game.opened_before)) or hit in wrong_ids:
