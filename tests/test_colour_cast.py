@@ -174,12 +174,23 @@ def test_screenshots_saved_as_jpeg_read_exactly_at_high_quality_and_never_wrong(
         if board != _truth(shot):
             (refused if board is None else wrong).append(f"{shot.name}: {why.strip() or board}")
     for shot in rng.sample(SHOTS, 8):
-        quality = rng.randint(75, 94)
+        quality = rng.randint(50, 94)
         board, _ = _read(as_jpeg(shot.image(), quality), skins, f"{shot.name}.jpg")
         if board is not None and board != _truth(shot):
             wrong.append(f"{shot.name} at quality {quality}: {board}")
     assert not wrong, f"{REPLAY}: read wrong with exit 0: {wrong}"
     assert not refused, f"{REPLAY}: saved at JPEG quality 95, refused: {refused}"
+
+
+def test_a_compressed_board_read_as_the_classic_look_shows_no_zero_beside_a_covered_cell(skins):
+    """sgt-mines' fresh 16 px board saved at JPEG quality 70 (the colour sweep, 849 cases at 80, 70 and
+    60): its skin's pictures refused, the classic look read a block of its raised cells as opened 0s,
+    exit 0, the JPEG having blurred their one-pixel bevels flat. A client opens the cells around a
+    zero itself, at least the four beside it (react-minesweeper), so a look read from its structure is
+    held to that rule too: a 0 beside a covered cell is a covered cell misread."""
+    shot = next(shot for shot in SHOTS if shot.name == "sm-teach-30x16-t16-fresh")
+    board, why = _read(as_jpeg(shot.image(), 70), skins, f"{shot.name}.jpg")
+    assert board is None or board == _truth(shot), f"read wrong with exit 0: {board}"
 
 
 def test_the_smallest_gnome_mines_cells_as_drawn_are_not_refused(skins):
