@@ -876,3 +876,23 @@ def test_a_standard_board_cut_by_a_window_between_two_lines_of_cells_is_never_re
         if got is not None:
             read.append(f"{path.stem}, {hidden} lines hidden at its {side} by a window of {colour}: read as {said}")
     assert not read, f"{REPLAY}: {read}"
+
+
+OTHER_COLOURS = Path(__file__).resolve().parent.parent / "fixtures" / "classic-other-colours"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in OTHER_COLOURS.glob("*.png")))
+def test_a_client_whose_numbers_have_other_colours_is_refused_not_misread(name):
+    """pygame-minesweeper's "2.0" tiles (PyPI, 16 px) draw the classic look with numbers in colours of
+    their own: a green 3 (the standard 2's colour) and a teal 2 (near the 6's). Read by colour, the 3s
+    were 2s and the 2 a 6, exit 0, wherever the board's counts allowed it. The digit's shape is a second
+    witness now (``vision.digit_shapes``): refused, naming the number and its shape."""
+    import cv2
+
+    frame = cv2.imread(str(OTHER_COLOURS / f"{name}.png"))
+    truth = (OTHER_COLOURS / f"{name}.txt").read_text(encoding="utf-8").split()
+    board, why = _read(frame, load_skins())
+    assert board is None or board == truth, f"read wrong with exit 0: {board}"
+    if board is None:
+        assert "shaped like" in why, why
+

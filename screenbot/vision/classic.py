@@ -32,6 +32,7 @@ import numpy as np
 
 from ..geometry import Lattice
 from .cells import board_inside, cell_images, channel_mean
+from .digit_shapes import DIGITS, shaped_otherwise
 from .skins import CLASSIC, HOW_TO_TEACH, Skin
 
 # Side of the square each cell is scaled to before measuring: a 1-px bevel of a 30 px cell still shows.
@@ -53,6 +54,9 @@ BEVEL_SHARE = 0.15
 ALONG = slice(4, SIZE - 4)
 # The middle, where a number, flag or mine is drawn.
 MIDDLE = slice(7, SIZE - 7)
+# Inside the box's outer two pixels (a grid line or a neighbour's edge, a screen pixel up to 16 px
+# cells): where a number's whole shape shows.
+INSIDE = slice(2, SIZE - 2)
 # The middle's rows and those below it, down to the bottom band: where a "?" and its dot are drawn.
 DOWN_TO_BAND = slice(MIDDLE.start, FAR_BAND.start)
 
@@ -302,6 +306,13 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
                 thin = small or _stroke_width(mask) * min(lattice.pitch) / SIZE <= limits.thin_stroke
                 char, clear, why = _flat_state(core, face, limits.colour_strength if thin else 1.0, mask,
                                                middle[i][ink[j]], boxes[i], limits)
+                if not small and char in DIGITS:
+                    # The colour says which number; its shape must not clearly say another (numbers in
+                    # other colours than the standard ones: ``digit_shapes``). Not in cells under
+                    # ``thin_pitch``, whose digits are a few pixels of strokes a pixel wide: no shape.
+                    other = shaped_otherwise(np.abs(boxes[i][INSIDE, INSIDE] - face).max(axis=2) > limits.ink_level, char)
+                    if other:
+                        char, clear, why = "~", 0.4, f"a number in the colour of a {char} but shaped like a {other}"
             chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
     for i in np.flatnonzero(chars != "~"):
         unclear[i] = "" if confidence[i] >= CLEAR else unclear[i]

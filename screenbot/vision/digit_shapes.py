@@ -1,0 +1,94 @@
+"""A number's shape, as a second witness to the colour the classic look reads it by.
+
+The classic look (``classic``) tells the numbers apart by their standard colours. A client that draws
+its numbers in other colours was read wrong with exit 0: pygame-minesweeper's "2.0" tiles draw the
+3 green (the standard 2's colour) and the 2 teal (near the 6's), each read as that number wherever
+the board's counts allowed it. The shapes of the digits are the same in every look that shows them:
+here the ink of a cell is set against the digits of every shipped skin's pictures (several fonts:
+Windows' bitmap digits, GTK's, a browser's, X11's), each ink cropped to its extent, centred in a
+square and scaled to SHAPE pixels; a cell whose ink is clearly nearer another digit than the one its
+colour says is refused by name. A font unlike all of them is told less surely: of 96 lone numbers
+drawn at 16-48 px in OpenCV's thin digits, each in another number's colour, 91 were refused and 5 read
+as the colour says.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+# The side (px) of the square each digit's ink is scaled to: fine enough to tell a 3's open left from a
+# 2's base, coarse enough that fonts of one digit stay near one another.
+SHAPE = 12
+# A picture's pixel is ink where a channel differs from its face by more than this (the classic look's
+# ``Limits.ink_level``).
+INK = 60.0
+# The colour's number is refused where another digit's nearest shape is nearer than this share of its
+# own nearest. Measured on the 4,303 number cells of the labelled shots of the clients in the classic look
+# (minegauler, xdemineur, sgt-mines, the React page, minesweeper-for-web), each set against the other
+# clients' pictures only: its own digit nearest in every one, the nearest other at 1.03 times its
+# distance or more (xdemineur's 5 and a 6 of another font); pygame-minesweeper's green 3, read as a 2 by
+# its colour, nearer a 3 at 0.6 of its distance to any 2.
+CLEARLY_NEARER = 0.8
+DIGITS = "12345678"
+
+
+def shape_of(mask: np.ndarray) -> np.ndarray | None:
+    """A (SHAPE * SHAPE,) float32 vector of the ink ``mask`` (2-D bool): cropped to its extent, centred
+    in a square, scaled (each pixel the share of it that is ink); None for no ink."""
+    import cv2
+
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if not len(rows):
+        return None
+    ink = mask[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1].astype(np.float32)
+    side = max(ink.shape)
+    square = np.zeros((side, side), dtype=np.float32)
+    top, left = (side - ink.shape[0]) // 2, (side - ink.shape[1]) // 2
+    square[top : top + ink.shape[0], left : left + ink.shape[1]] = ink
+    return cv2.resize(square, (SHAPE, SHAPE), interpolation=cv2.INTER_AREA).reshape(-1)
+
+
+@functools.lru_cache(maxsize=1)
+def exemplars() -> tuple[np.ndarray, np.ndarray]:
+    """(shapes (N, SHAPE * SHAPE), digits (N,)) of every number picture of the shipped skins."""
+    from .skins import TEMPLATES_DIR, load_skins
+
+    shapes, digits = [], []
+    for skin in load_skins(TEMPLATES_DIR).values():
+        for template in skin.templates:
+            if template.char in DIGITS:
+                shape = shape_of(picture_ink(template.canonical.astype(np.float32)))
+                if shape is not None:
+                    shapes.append(shape)
+                    digits.append(template.char)
+    return np.array(shapes, dtype=np.float32).reshape(-1, SHAPE * SHAPE), np.array(digits)
+
+
+def picture_ink(picture: np.ndarray) -> np.ndarray:
+    """The ink of a number's square picture (h, w, 3): inside its outer eighth on every side (bevels,
+    grid lines), the pixels far from its face (the commonest colour there)."""
+    height, width = picture.shape[:2]
+    inner = picture[height // 8 : height - height // 8, width // 8 : width - width // 8]
+    flat = inner.reshape(-1, 3)
+    keys = (flat // 16).astype(np.int32) @ np.array([256, 16, 1])
+    values, counts = np.unique(keys, return_counts=True)
+    face = flat[keys == values[np.argmax(counts)]].mean(axis=0)
+    return np.abs(inner - face).max(axis=2) > INK
+
+
+def shaped_otherwise(mask: np.ndarray, number: str) -> str:
+    """The digit the ink ``mask`` is clearly shaped like, where that is not ``number``; '' otherwise,
+    and where the ink reaches the mask's edge: a digit larger than the mask shows only in part (a bold
+    8 cut at its top looks like a 6)."""
+    if number not in DIGITS or not mask.any() or mask[0].any() or mask[-1].any() or mask[:, 0].any() \
+            or mask[:, -1].any():
+        return ""
+    shapes, digits = exemplars()
+    distance = np.abs(shapes - shape_of(mask)).mean(axis=1)
+    nearest = {digit: float(distance[digits == digit].min()) for digit in DIGITS if (digits == digit).any()}
+    if number not in nearest:
+        return ""
+    other = min((d for d in nearest if d != number), key=nearest.get)
+    return other if nearest[other] < CLEARLY_NEARER * nearest[number] else ""
