@@ -220,7 +220,7 @@ class Session(GameEnds):
             return
         lost = LostGame(before, ids, last_click, frozenset(seen.covered),
                         frozenset(seen.flags()), frozenset(opened_seen),
-                        seen.clusters.alike, frozenset(flagged))
+                        seen.clusters.alike, flagged=frozenset(flagged))
         try:
             naming = name_lost_board(lost)
             seen.names = merge(seen.names, naming.names)

@@ -310,7 +310,8 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
                     # The colour says which number; its shape must not clearly say another (numbers in
                     # other colours than the standard ones: ``digit_shapes``). Not in cells under
                     # ``thin_pitch``, whose digits are a few pixels of strokes a pixel wide: no shape.
-                    other = shaped_otherwise(np.abs(boxes[i][INSIDE, INSIDE] - face).max(axis=2) > limits.ink_level, char)
+                    ink_level = limits.ink_level
+                    other = shaped_otherwise(np.abs(boxes[i][INSIDE, INSIDE] - face).max(axis=2) > ink_level, char, ink_level)
                     if other:
                         char, clear, why = "~", 0.4, f"a number in the colour of a {char} but shaped like a {other}"
             chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why

@@ -21,9 +21,6 @@ import numpy as np
 # The side (px) of the square each digit's ink is scaled to: fine enough to tell a 3's open left from a
 # 2's base, coarse enough that fonts of one digit stay near one another.
 SHAPE = 12
-# A picture's pixel is ink where a channel differs from its face by more than this (the classic look's
-# ``Limits.ink_level``).
-INK = 60.0
 # The colour's number is refused where another digit's nearest shape is nearer than this share of its
 # own nearest. Measured on the 4,303 number cells of the labelled shots of the clients in the classic look
 # (minegauler, xdemineur, sgt-mines, the React page, minesweeper-for-web), each set against the other
@@ -50,23 +47,24 @@ def shape_of(mask: np.ndarray) -> np.ndarray | None:
     return cv2.resize(square, (SHAPE, SHAPE), interpolation=cv2.INTER_AREA).reshape(-1)
 
 
-@functools.lru_cache(maxsize=1)
-def exemplars() -> tuple[np.ndarray, np.ndarray]:
-    """(shapes (N, SHAPE * SHAPE), digits (N,)) of every number picture of the shipped skins."""
+@functools.lru_cache(maxsize=4)
+def exemplars(ink_level: float) -> tuple[np.ndarray, np.ndarray]:
+    """(shapes (N, SHAPE * SHAPE), digits (N,)) of every number picture of the shipped skins, a pixel
+    being ink where a channel differs from the picture's face by more than ``ink_level``."""
     from .skins import TEMPLATES_DIR, load_skins
 
     shapes, digits = [], []
     for skin in load_skins(TEMPLATES_DIR).values():
         for template in skin.templates:
             if template.char in DIGITS:
-                shape = shape_of(picture_ink(template.canonical.astype(np.float32)))
+                shape = shape_of(picture_ink(template.canonical.astype(np.float32), ink_level))
                 if shape is not None:
                     shapes.append(shape)
                     digits.append(template.char)
     return np.array(shapes, dtype=np.float32).reshape(-1, SHAPE * SHAPE), np.array(digits)
 
 
-def picture_ink(picture: np.ndarray) -> np.ndarray:
+def picture_ink(picture: np.ndarray, ink_level: float) -> np.ndarray:
     """The ink of a number's square picture (h, w, 3): inside its outer eighth on every side (bevels,
     grid lines), the pixels far from its face (the commonest colour there)."""
     height, width = picture.shape[:2]
@@ -75,17 +73,18 @@ def picture_ink(picture: np.ndarray) -> np.ndarray:
     keys = (flat // 16).astype(np.int32) @ np.array([256, 16, 1])
     values, counts = np.unique(keys, return_counts=True)
     face = flat[keys == values[np.argmax(counts)]].mean(axis=0)
-    return np.abs(inner - face).max(axis=2) > INK
+    return np.abs(inner - face).max(axis=2) > ink_level
 
 
-def shaped_otherwise(mask: np.ndarray, number: str) -> str:
-    """The digit the ink ``mask`` is clearly shaped like, where that is not ``number``; '' otherwise,
+def shaped_otherwise(mask: np.ndarray, number: str, ink_level: float) -> str:
+    """The digit the ink ``mask`` (pixels more than ``ink_level`` from the face) is clearly shaped like,
+    where that is not ``number``; '' otherwise,
     and where the ink reaches the mask's edge: a digit larger than the mask shows only in part (a bold
     8 cut at its top looks like a 6)."""
     if number not in DIGITS or not mask.any() or mask[0].any() or mask[-1].any() or mask[:, 0].any() \
             or mask[:, -1].any():
         return ""
-    shapes, digits = exemplars()
+    shapes, digits = exemplars(ink_level)
     distance = np.abs(shapes - shape_of(mask)).mean(axis=1)
     nearest = {digit: float(distance[digits == digit].min()) for digit in DIGITS if (digits == digit).any()}
     if number not in nearest:
