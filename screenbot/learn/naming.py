@@ -109,11 +109,12 @@ def name_lost_board(game: LostGame) -> Naming:
     # client that uncovers the whole board at a loss uncovers a wrong flag's number with it
     # (react-minesweeper), where a wrong flag drawn as a picture of its own shows on flags only.
     flag_shown_as_hit = changed_flag & (after == hit)
-    disguised = changed_flag & ~flag_shown_as_hit & np.isin(after, [*game.opened_before, *set(after[uncovered].tolist())])
+    shown_uncovered = set(after[uncovered].tolist())
+    disguised = changed_flag & ~flag_shown_as_hit & np.isin(after, [*game.opened_before, *shown_uncovered])
     wrong = changed_flag & ~flag_shown_as_hit & ~disguised
     wrong_ids = set(after[wrong].tolist())
     flag_mines = was_flag & ~changed_flag
-    new = sorted(set(after[uncovered].tolist()) - set(game.opened_before) - set(covered) - set(flags))
+    new = sorted(shown_uncovered - set(game.opened_before) - set(covered) - set(flags))
     families = _families(new, game.alike)
     if wrong_ids & (set(covered) | set(new) | set(game.opened_before)) or hit in wrong_ids:
         raise NamingError("a wrong flag looks like another kind of cell")

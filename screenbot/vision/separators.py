@@ -79,8 +79,8 @@ def _line_is_cells(across: np.ndarray, along: np.ndarray, centre: tuple[float, f
                 separator_share(across, c_across + (index + 0.5) * p_across, middles, p_across))
     if sides < SEPARATED:
         return False
-    span = [(c_across + index * p_across - p_across / 4, c_across + index * p_across + p_across / 4)]
-    cuts = separated(along, [c_along + (k + 0.5) * p_along for k in range(count - 1)], span[0], p_along)
+    span = (c_across + index * p_across - p_across / 4, c_across + index * p_across + p_across / 4)
+    cuts = separated(along, [c_along + (k + 0.5) * p_along for k in range(count - 1)], span, p_along)
     return bool(cuts.mean() >= SEPARATED) if len(cuts) else True
 
 
