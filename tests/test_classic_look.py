@@ -896,3 +896,46 @@ def test_a_client_whose_numbers_have_other_colours_is_refused_not_misread(name):
     if board is None:
         assert "shaped like" in why, why
 
+
+
+def _foreign_colour(rng: random.Random) -> tuple[int, int, int]:
+    """A dark or middling colour (BGR) far from every standard number colour, and no grey."""
+    from screenbot.testing.classic_board import NUMBER_BGR
+
+    standard = np.array(list(NUMBER_BGR.values()), dtype=float)
+    while True:
+        colour = np.array([rng.randint(0, 200) for _ in range(3)], dtype=float)
+        if np.linalg.norm(standard - colour, axis=1).min() > 90 and np.ptp(colour) > 60:
+            return tuple(int(v) for v in colour)
+
+
+def test_numbers_in_colours_no_standard_number_has_are_read_by_their_shape():
+    """A client in the classic look whose numbers have colours of their own, none a standard one, was
+    refused at its first number ("a colour no standard number has"). Where the colour says nothing, a
+    shape that is clearly one digit's reads it (``vision.digit_shapes.clear_digit``). Boards drawn at
+    random sizes, each with a palette of its own far from the standard colours, half of them a single
+    number: none read wrong, and some read (on 400 such boards 116 read, none before; the rest refused,
+    the drawn font's digits not clearly one digit's shape)."""
+    rng = random.Random(f"{SEED}-palette")
+    skins = load_skins()
+    cases = []
+    for index in range(24):
+        pitch, rows, cols = rng.randint(15, 60), rng.randint(6, 12), rng.randint(6, 14)
+        palette = {digit: _foreign_colour(rng) for digit in "12345678"}
+        board = single_number_game(rng, rows, cols) if index % 2 else random_game(rng, rows, cols, lost=rng.random() < 0.5)
+        scale = 1.0 if rng.random() < 0.5 else rng.uniform(1.3, 1.8)
+        image, _ = draw(board, pitch, grid_line=rng.random() < 0.5, number_scale=scale, palette=palette)
+        cases.append((f"{rows}x{cols} at {pitch} px, numbers x{scale:.2f}", image, board, skins))
+    judge_cases(cases, "boards with numbers in colours of their own", 1)
+
+
+def test_xdemineur_s_numbers_in_its_own_colours_are_read_by_shape_with_its_pictures_hidden():
+    """xdemineur's olive 6 and brown 7 have colours no standard number has (or one between two): its
+    high-number boards, its skin hidden, were refused at them. Their shapes are clearly a 6's and a 7's:
+    these two read exactly now."""
+    import cv2
+
+    skins = without(load_skins(), "xdemineur")
+    cases = [(name, cv2.imread(str(SCREENS / f"{name}.png")), (SCREENS / f"{name}.txt").read_text(encoding="utf-8").split(), skins)
+             for name in ("xd-high-b-g13", "xd-high-b-g14")]
+    judge_cases(cases, "xdemineur's high-number boards, its skin hidden", len(cases))

@@ -77,7 +77,8 @@ def single_number_game(rng: random.Random, rows: int, cols: int) -> list[str]:
 
 def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24, frame: int = 3,
          mine_scale: float = 1.0, number_scale: float = 1.0, stipple: bool = False,
-         buttons: bool = False, red_flag: bool = False, row_space: int = 0) -> tuple[np.ndarray, tuple[int, int]]:
+         buttons: bool = False, red_flag: bool = False, row_space: int = 0,
+         palette: dict[str, tuple[int, int, int]] | None = None) -> tuple[np.ndarray, tuple[int, int]]:
     """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
     left, light bottom and right, as every client in the look draws round its board); (picture, origin
     of cell (0, 0)). ``mine_scale``: the mines' size, 1 the usual; clients draw them up to a third
@@ -91,7 +92,8 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     top and left, a light one bottom and right) instead of a grid line. ``red_flag``: the flag drawn in
     red alone, pole and all (a red "⚑" or "F", as many clones draw it). ``row_space``: pixels of the
     window's grey below each row of cells, as a page whose cells are inline blocks lays them out (rows
-    a line's spacing apart, the cells square)."""
+    a line's spacing apart, the cells square). ``palette``: the numbers' colours (BGR) by digit, in
+    place of the standard ones."""
     rows, cols = len(board), len(board[0])
     step = pitch + row_space
     image = np.full((rows * step + 2 * margin, cols * pitch + 2 * margin, 3), FACE, dtype=np.uint8)
@@ -102,12 +104,13 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     for r, line in enumerate(board):
         for c, ch in enumerate(line):
             _cell(image[margin + r * step : margin + r * step + pitch, margin + c * pitch : margin + (c + 1) * pitch],
-                  ch, pitch, grid_line, mine_scale, number_scale, stipple, buttons, red_flag)
+                  ch, pitch, grid_line, mine_scale, number_scale, stipple, buttons, red_flag, palette or NUMBER_BGR)
     return image, (margin, margin)
 
 
 def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: float = 1.0, number_scale: float = 1.0,
-          stipple: bool = False, buttons: bool = False, red_flag: bool = False) -> None:
+          stipple: bool = False, buttons: bool = False, red_flag: bool = False,
+          palette: dict[str, tuple[int, int, int]] = NUMBER_BGR) -> None:
     import cv2
 
     bevel = 1 if buttons else max(1, round(pitch / 8))
@@ -132,12 +135,12 @@ def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: flo
             box[:, 0] = DARK
     middle = pitch / 2
     if ch in NUMBER_BGR and number_scale != 1.0:
-        _bold_number(box, ch, pitch, number_scale)
+        _bold_number(box, ch, pitch, number_scale, palette[ch])
     elif ch in NUMBER_BGR or ch == "?":
         scale = pitch / 40
         thick = max(1, round(pitch / 10))
         (w, h), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
-        colour = NUMBER_BGR.get(ch, (0, 0, 0))
+        colour = palette.get(ch, (0, 0, 0))
         cv2.putText(box, ch, (round(middle - w / 2), round(middle + h / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour,
                     thick, cv2.LINE_AA)
     elif ch == "F":
@@ -163,7 +166,7 @@ def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: flo
                          (0, 0, 255), max(1, pitch // 12))
 
 
-def _bold_number(box: np.ndarray, ch: str, pitch: int, number_scale: float) -> None:
+def _bold_number(box: np.ndarray, ch: str, pitch: int, number_scale: float, colour: tuple[int, int, int]) -> None:
     """Number ``ch`` as a wide bold font draws it: its box ``number_scale`` times the usual glyph's
     height (at most 0.9 of the cell) and four fifths as wide, its strokes ``number_scale`` times as
     thick; drawn four times larger and shrunk, for its anti-aliased edge."""
@@ -180,4 +183,4 @@ def _bold_number(box: np.ndarray, ch: str, pitch: int, number_scale: float) -> N
                        interpolation=cv2.INTER_AREA)[..., None] / 255.0
     top, left = (pitch - height) // 2, (pitch - width) // 2
     area = box[top : top + height, left : left + width]
-    area[:] = np.round(area * (1 - glyph) + np.array(NUMBER_BGR[ch]) * glyph).astype(np.uint8)
+    area[:] = np.round(area * (1 - glyph) + np.array(colour) * glyph).astype(np.uint8)

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..geometry import Lattice
 from .cells import board_inside, cell_images, channel_mean
-from .digit_shapes import DIGITS, shaped_otherwise
+from .digit_shapes import DIGITS, clear_digit, shaped_otherwise
 from .skins import CLASSIC, HOW_TO_TEACH, Skin
 
 # Side of the square each cell is scaled to before measuring: a 1-px bevel of a 30 px cell still shows.
@@ -304,14 +304,15 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
                 char, clear, why = _raised_state(core, face, mask, middle[i][ink[j]], boxes[i], limits)
             else:
                 thin = small or _stroke_width(mask) * min(lattice.pitch) / SIZE <= limits.thin_stroke
+                inside = functools.partial(_inside_ink, boxes[i], face, limits.ink_level)
+                shape = (lambda: "") if small else (lambda: clear_digit(inside(), limits.ink_level))
                 char, clear, why = _flat_state(core, face, limits.colour_strength if thin else 1.0, mask,
-                                               middle[i][ink[j]], boxes[i], limits)
+                                               middle[i][ink[j]], boxes[i], limits, shape)
                 if not small and char in DIGITS:
                     # The colour says which number; its shape must not clearly say another (numbers in
                     # other colours than the standard ones: ``digit_shapes``). Not in cells under
                     # ``thin_pitch``, whose digits are a few pixels of strokes a pixel wide: no shape.
-                    ink_level = limits.ink_level
-                    other = shaped_otherwise(np.abs(boxes[i][INSIDE, INSIDE] - face).max(axis=2) > ink_level, char, ink_level)
+                    other = shaped_otherwise(inside(), char, limits.ink_level)
                     if other:
                         char, clear, why = "~", 0.4, f"a number in the colour of a {char} but shaped like a {other}"
             chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
@@ -508,7 +509,12 @@ def _red_over_dark(mask, ink, face) -> str:
     return "above" if (ys[dark].mean() - ys[red].mean()) > 0.2 * height else "across"
 
 
-def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits) -> tuple[str, float, str]:
+def _inside_ink(box: np.ndarray, face: np.ndarray, ink_level: float) -> np.ndarray:
+    """The ink of a cell's box inside its outer two pixels, where a number's whole shape shows."""
+    return np.abs(box[INSIDE, INSIDE] - face).max(axis=2) > ink_level
+
+
+def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits, shape) -> tuple[str, float, str]:
     reds = _red_ink(ink, face).mean()
     darks = (ink.max(axis=1) < 70).mean()
     # A mine crossed out in red: a wrong flag. The standard numbers are one colour each, so black in red
@@ -533,7 +539,7 @@ def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits) -> tupl
         if holes == 2:
             return "8", 0.8, ""
         return "~", 0.4, f"a black number with {holes} hole(s): neither a 7 nor an 8"
-    return _nearest_number(core, face, fade, limits)
+    return _nearest_number(core, face, fade, limits, shape)
 
 
 def _stroke_width(mask) -> float:
@@ -546,11 +552,13 @@ def _stroke_width(mask) -> float:
     return 2.0 * float(mask.sum()) / max(edge, 1)
 
 
-def _nearest_number(core, face, fade: float, limits: Limits) -> tuple[str, float, str]:
+def _nearest_number(core, face, fade: float, limits: Limits, shape) -> tuple[str, float, str]:
     """The standard number whose colour the ink's (``core``) is, seen on ``face``: each number's colour
     as its strokes show it, blended with the face round them down to ``fade`` of the way from the face
     (``Limits.thin_pitch``, ``thin_stroke``; 1 for strokes that keep their colour): the nearest such
-    line, by a clear margin, within reach."""
+    line, by a clear margin, within reach. Where the colour says nothing (no standard number's, or
+    between two), the digit its shape clearly is (``shape()``: ``digit_shapes.clear_digit``, '' for
+    none), if that is one of the two."""
     names = list(NUMBER_COLOURS)
     colours = np.array([NUMBER_COLOURS[n] for n in names], dtype=np.float32)
     towards = colours - face
@@ -565,9 +573,20 @@ def _nearest_number(core, face, fade: float, limits: Limits) -> tuple[str, float
     apart = d1 / max(d1 + d2, 1e-6)
     if apart > limits.colour_share or d1 > limits.colour_reach or (
             share[order[0]] < 1.0 and _pair_apart(core, face, colours[order[0]]) > limits.faded_pair):
+        digit = shape()
+        if digit:
+            return digit, BY_SHAPE, ""
         return "~", 0.4, f"a number in a colour no standard number has (nearest {names[order[0]]})"
-    why = "" if 1.0 - apart >= 0.6 else f"a number whose colour lies between {names[order[0]]}'s and {names[order[1]]}'s"
-    return names[order[0]], 1.0 - apart, why
+    if 1.0 - apart >= CLEAR:
+        return names[order[0]], 1.0 - apart, ""
+    digit = shape()
+    if digit in (names[order[0]], names[order[1]]):
+        return digit, BY_SHAPE, ""
+    return names[order[0]], 1.0 - apart, f"a number whose colour lies between {names[order[0]]}'s and {names[order[1]]}'s"
+
+
+# How clearly a number read by its shape alone is read (``digit_shapes.clear_digit``): over CLEAR.
+BY_SHAPE = 0.7
 
 
 def _pair_apart(core, face, colour) -> float:
