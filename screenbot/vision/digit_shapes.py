@@ -5,11 +5,11 @@ its numbers in other colours was read wrong with exit 0: pygame-minesweeper's "2
 3 green (the standard 2's colour) and the 2 teal (near the 6's), each read as that number wherever
 the board's counts allowed it. The shapes of the digits are the same in every look that shows them:
 here the ink of a cell is set against the digits of every shipped skin's pictures (several fonts:
-Windows' bitmap digits, GTK's, a browser's, X11's), each ink cropped to its extent, centred in a
-square and scaled to SHAPE pixels; a cell whose ink is clearly nearer another digit than the one its
-colour says is refused by name. A font unlike all of them is told less surely: of 96 lone numbers
-drawn at 16-48 px in OpenCV's thin digits, each in another number's colour, 91 were refused and 5 read
-as the colour says.
+Windows' bitmap digits, GTK's, a browser's, X11's), each ink cropped to its extent and stretched to a
+square of SHAPE pixels (a narrow one centred in it); a cell whose ink is clearly nearer another digit
+than the one its colour says is refused by name. A font unlike all of them is told less surely: of
+96 lone numbers drawn in the look's test font, each in another number's standard colour, 84 were
+refused and 12 read as the colour says.
 
 Where the colour says nothing (no standard number has it, or it lies between two), a shape that is
 clearly one digit's (``clear_digit``: nearer it than every other digit and every other mark the skins
@@ -27,32 +27,40 @@ import numpy as np
 # 2's base, coarse enough that fonts of one digit stay near one another.
 SHAPE = 12
 # The colour's number is refused where another digit's nearest shape is nearer than this share of its
-# own nearest. Measured on the 4,303 number cells of the labelled shots of the clients in the classic look
+# own nearest. Measured on the 4,302 number cells of the labelled shots of the clients in the classic look
 # (minegauler, xdemineur, sgt-mines, the React page, minesweeper-for-web), each set against the other
-# clients' pictures only: its own digit nearest in every one, the nearest other at 1.03 times its
-# distance or more (xdemineur's 5 and a 6 of another font); pygame-minesweeper's green 3, read as a 2 by
-# its colour, nearer a 3 at 0.6 of its distance to any 2.
+# clients' pictures only: another digit nearer than its own in 35, none under 0.89 of its distance (the
+# React page's 8 at 200%); pygame-minesweeper's green 3, read as a 2 by its colour, is refused.
 CLEARLY_NEARER = 0.8
 # A shape reads a number whose colour says nothing only where its digit's nearest picture is nearer
 # than this share of every other digit's and mark's. Measured as CLEARLY_NEARER: of the 4,315 number
-# cells, 3,847 read so, 468 not, none wrong; of the 1,687 mines and wrong flags on their opened cells,
+# cells, 4,054 read so, 261 not, none wrong; of the 1,687 mines and wrong flags on their opened cells,
 # none read as a number; of 600 lone digits drawn at 15-60 px in OpenCV's six fonts, in random dark
-# colours, 221 read, 1 wrong (a thin 5 at 52 px, nearer a 6) at this share, 6 wrong at 0.8.
+# colours, 248 read, none wrong at this share (2 wrong at 0.8: 5s nearer a 6).
 CLEAR_DIGIT = 0.7
 DIGITS = "12345678"
+# Ink at least this wide for its height is stretched to the square (``shape_of``); narrower, centred in it.
+NARROW = 0.45
 # The other marks a digit's shape is set against (``clear_digit``): flag, mine, wrong flag, hit mine, "?".
 MARKS = "F*WX?"
 
 
 def shape_of(mask: np.ndarray) -> np.ndarray | None:
-    """A (SHAPE * SHAPE,) float32 vector of the ink ``mask`` (2-D bool): cropped to its extent, centred
-    in a square, scaled (each pixel the share of it that is ink); None for no ink."""
+    """A (SHAPE * SHAPE,) float32 vector of the ink ``mask`` (2-D bool): cropped to its extent, stretched
+    to a square (centred in one where narrower than NARROW of its height), scaled (each pixel the share
+    of it that is ink); None for no ink."""
     import cv2
 
     rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
     if not len(rows):
         return None
     ink = mask[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1].astype(np.float32)
+    if ink.shape[1] >= NARROW * ink.shape[0]:
+        # Stretched to the square: fonts draw a digit narrow or wide (minesweeper-for-web's bold 5 is
+        # as wide as it is tall, and centred in a square it came nearer another font's wide 6 than any 5).
+        return cv2.resize(ink, (SHAPE, SHAPE), interpolation=cv2.INTER_AREA).reshape(-1)
+    # A narrow mark (a 1, most fonts' 1 without a foot) keeps its shape, centred in a square: stretched,
+    # a bar is a block, like any other ink filling its extent.
     side = max(ink.shape)
     square = np.zeros((side, side), dtype=np.float32)
     top, left = (side - ink.shape[0]) // 2, (side - ink.shape[1]) // 2
