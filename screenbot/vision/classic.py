@@ -313,7 +313,7 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
                 char, clear, why = _raised_state(core, face, mask, middle[i][ink[j]], boxes[i], limits)
             else:
                 thin = small or _stroke_width(mask) * min(lattice.pitch) / SIZE <= limits.thin_stroke
-                inside = functools.partial(_inside_ink, boxes[i], face, limits.ink_level)
+                inside = functools.partial(inside_ink, boxes[i], face, limits.ink_level)
                 shape = (lambda: "") if small else (lambda: clear_digit(inside(), limits.ink_level))
                 char, clear, why = _flat_state(core, face, limits.colour_strength if thin else 1.0, mask,
                                                middle[i][ink[j]], boxes[i], limits, shape)
@@ -518,7 +518,7 @@ def _red_over_dark(mask, ink, face) -> str:
     return "above" if (ys[dark].mean() - ys[red].mean()) > 0.2 * height else "across"
 
 
-def _inside_ink(box: np.ndarray, face: np.ndarray, ink_level: float) -> np.ndarray:
+def inside_ink(box: np.ndarray, face: np.ndarray, ink_level: float) -> np.ndarray:
     """The ink of a cell's box inside its outer two pixels, where a number's whole shape shows."""
     return np.abs(box[INSIDE, INSIDE] - face).max(axis=2) > ink_level
 

@@ -27,10 +27,11 @@ import numpy as np
 # 2's base, coarse enough that fonts of one digit stay near one another.
 SHAPE = 12
 # The colour's number is refused where another digit's nearest shape is nearer than this share of its
-# own nearest. Measured on the 4,302 number cells of the labelled shots of the clients in the classic look
-# (minegauler, xdemineur, sgt-mines, the React page, minesweeper-for-web), each set against the other
-# clients' pictures only: another digit nearer than its own in 35, none under 0.89 of its distance (the
-# React page's 8 at 200%); pygame-minesweeper's green 3, read as a 2 by its colour, is refused.
+# own nearest. Measured (``python3 -m lab digit-shapes``) on the 4,302 number cells of the labelled
+# shots of the clients in the classic look (minegauler, xdemineur, sgt-mines, the React page,
+# minesweeper-for-web), each set against the other clients' pictures only: another digit nearer than
+# its own in 35, none under 0.89 of its distance (the React page's 8 at 200%); pygame-minesweeper's
+# green 3, read as a 2 by its colour, is refused.
 CLEARLY_NEARER = 0.8
 # A shape reads a number whose colour says nothing only where its digit's nearest picture is nearer
 # than this share of every other digit's and mark's. Measured as CLEARLY_NEARER: of the 4,315 number
@@ -69,21 +70,22 @@ def shape_of(mask: np.ndarray) -> np.ndarray | None:
 
 
 @functools.lru_cache(maxsize=4)
-def exemplars(ink_level: float) -> tuple[np.ndarray, np.ndarray]:
-    """(shapes (N, SHAPE * SHAPE), states (N,)) of every number and mark picture (``MARKS``) of the
-    shipped skins, a pixel being ink where a channel differs from the picture's face by more than
-    ``ink_level``."""
+def exemplars(ink_level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(shapes (N, SHAPE * SHAPE), states (N,), skins (N,)) of every number and mark picture (``MARKS``)
+    of the shipped skins, a pixel being ink where a channel differs from the picture's face by more
+    than ``ink_level``."""
     from .skins import TEMPLATES_DIR, load_skins
 
-    shapes, digits = [], []
-    for skin in load_skins(TEMPLATES_DIR).values():
+    shapes, states, owners = [], [], []
+    for name, skin in load_skins(TEMPLATES_DIR).items():
         for template in skin.templates:
             if template.char in DIGITS + MARKS:
                 shape = shape_of(picture_ink(template.canonical.astype(np.float32), ink_level))
                 if shape is not None:
                     shapes.append(shape)
-                    digits.append(template.char)
-    return np.array(shapes, dtype=np.float32).reshape(-1, SHAPE * SHAPE), np.array(digits)
+                    states.append(template.char)
+                    owners.append(name)
+    return np.array(shapes, dtype=np.float32).reshape(-1, SHAPE * SHAPE), np.array(states), np.array(owners)
 
 
 def picture_ink(picture: np.ndarray, ink_level: float) -> np.ndarray:
@@ -98,20 +100,21 @@ def picture_ink(picture: np.ndarray, ink_level: float) -> np.ndarray:
     return np.abs(inner - face).max(axis=2) > ink_level
 
 
-def shaped_otherwise(mask: np.ndarray, number: str, ink_level: float) -> str:
+def shaped_otherwise(mask: np.ndarray, number: str, ink_level: float, hidden: str = "") -> str:
     """The digit the ink ``mask`` (pixels more than ``ink_level`` from the face) is clearly shaped like,
-    where that is not ``number``; '' otherwise, and where the ink reaches the mask's edge (``_nearest``)."""
-    nearest = _nearest(mask, ink_level, DIGITS)
+    where that is not ``number``; '' otherwise, and where the ink reaches the mask's edge (``distances``).
+    ``hidden``: a skin whose pictures are left out (its client measured as one nobody taught)."""
+    nearest = distances(mask, ink_level, DIGITS, hidden)
     if number not in nearest:
         return ""
     other = min((d for d in nearest if d != number), key=nearest.get)
     return other if nearest[other] < CLEARLY_NEARER * nearest[number] else ""
 
 
-def clear_digit(mask: np.ndarray, ink_level: float) -> str:
+def clear_digit(mask: np.ndarray, ink_level: float, hidden: str = "") -> str:
     """The digit the ink ``mask`` is clearly shaped like, nearer it than every other digit and mark by
-    CLEAR_DIGIT; '' for none (or ink reaching the mask's edge)."""
-    nearest = _nearest(mask, ink_level, DIGITS + MARKS)
+    CLEAR_DIGIT; '' for none (or ink reaching the mask's edge). ``hidden``: as ``shaped_otherwise``."""
+    nearest = distances(mask, ink_level, DIGITS + MARKS, hidden)
     if not nearest:
         return ""
     digit = min((d for d in nearest if d in DIGITS), key=nearest.get)
@@ -119,12 +122,13 @@ def clear_digit(mask: np.ndarray, ink_level: float) -> str:
     return digit if nearest[digit] < CLEAR_DIGIT * rest else ""
 
 
-def _nearest(mask: np.ndarray, ink_level: float, states: str) -> dict[str, float]:
+def distances(mask: np.ndarray, ink_level: float, states: str, hidden: str = "") -> dict[str, float]:
     """Each of ``states``' nearest picture's distance from the ink ``mask``'s shape; empty where the
     ink reaches the mask's edge: a digit larger than the mask shows only in part (a bold 8 cut at its
     top looks like a 6)."""
     if not mask.any() or mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any():
         return {}
-    shapes, kinds = exemplars(ink_level)
+    shapes, kinds, owners = exemplars(ink_level)
+    kinds = np.where(owners == hidden, "", kinds)
     distance = np.abs(shapes - shape_of(mask)).mean(axis=1)
     return {state: float(distance[kinds == state].min()) for state in states if (kinds == state).any()}
