@@ -45,9 +45,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-    import numpy as np
-
     from screenbot.labelled_shots import load_shots
     from screenbot.vision import classic
     from screenbot.vision.digit_shapes import CLEARLY_NEARER, DIGITS, clear_digit, distances
@@ -94,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
           f"{marks} mines and wrong flags, {len(marks_taken)} taken for a number")
     for line in (wrong + marks_taken + refused)[:20]:
         print(f"  {line}")
-    fonts = _fonts(args.fonts, args.seed, ink_level, cv2, np, classic, clear_digit)
+    fonts = _fonts(args.fonts, args.seed)
     return EXIT_FAILED if wrong or marks_taken or refused or fonts else EXIT_OK
 
 
@@ -102,9 +99,16 @@ FONTS = ("FONT_HERSHEY_SIMPLEX", "FONT_HERSHEY_DUPLEX", "FONT_HERSHEY_COMPLEX", 
          "FONT_HERSHEY_PLAIN", "FONT_HERSHEY_COMPLEX_SMALL")
 
 
-def _fonts(count: int, seed: int, ink_level: float, cv2, np, classic, clear_digit) -> int:
+def _fonts(count: int, seed: int) -> int:
     """Lone digits in OpenCV's fonts, each on a grey cell, read by shape alone; prints the tally and
     returns how many were read wrong."""
+    import cv2
+    import numpy as np
+
+    from screenbot.vision import classic
+    from screenbot.vision.digit_shapes import clear_digit
+
+    ink_level = classic.CLASSIC_LIMITS.ink_level
     rng = random.Random(seed)
     tally = {"read": 0, "not": 0, "wrong": 0}
     face = 192
