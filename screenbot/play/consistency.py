@@ -91,6 +91,12 @@ def wrong_flags_without_a_mine(board: Board) -> list[Problem]:
                     f"game, which shows its mines", NO_MINE)]
 
 
+def newly_unread(before: Board | None, after: Board) -> list[tuple[int, int]]:
+    """The cells ``after`` reads as a number the skin has no picture of (``UNREAD``) that ``before``
+    did not."""
+    return [(r, c) for r, c, char in after.cells() if char == UNREAD and (before is None or before[r, c] != UNREAD)]
+
+
 def reading_problems(
     before: Board | None,
     after: Board,

@@ -22,7 +22,8 @@ from ..errors import BoardNotFoundError, UnrecognizedCellError
 from ..vision.classic import TEACH
 from ..vision.skins import CLASSIC
 from .clicking import Clicker
-from .consistency import INCONSISTENT, UNREADABLE, Problem, clicks_unshown, flags_unshown, reading_problems
+from .consistency import (INCONSISTENT, UNREADABLE, Problem, clicks_unshown, flags_unshown, newly_unread,
+                          reading_problems)
 from .controls import ClientControls
 from .evidence import save_frame
 from .locating import BoardTracker
@@ -111,7 +112,7 @@ class SafeReader:
         be read at all (covered, gone, a dialog over it) goes to ``recover_lost_board``."""
         unreadable: Exception | None = None
         problems: list[Problem] = []
-        looked_for_dialogs = waited_for_mark = resent = False
+        looked_for_dialogs = waited_for_mark = resent = looked_again = False
         win_unseen = False  # the game may have been won, but no frame yet showed enough of the board to tell
         allow_dropped = self.profile.drops_clicks
         stalled = 0.0  # seconds waited through the rechecks
@@ -193,6 +194,18 @@ class SafeReader:
                 # them is what tells its win (waited for below).
                 problems = []
             read_seconds = self.env.clock() - t_read
+            if reading is not None and not problems and not looked_again and newly_unread(previous, reading.board):
+                # A number no picture matches may be one caught half drawn (gnome-mines at 200% under
+                # load): looked at once more after the next redraw. Drawn whole by then, it is read;
+                # still unread, it is a number the skin lacks, played as telling nothing.
+                looked_again = True
+                log.info("a number the skin has no picture of: reading again after the next redraw")
+                again = self.wait_for_redraw(located, frame, patience=1.0)
+                moved = self.tracker.window_moved(located)
+                if moved is not None:
+                    return moved
+                frame, changed = again.frame, changed or again.changed
+                continue
             if reading is not None and not problems:
                 t_solve = self.env.clock()
                 try:

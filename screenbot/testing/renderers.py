@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.board import Board
+from solver.board import UNREAD, Board
 
 from ..errors import BoardNotFoundError, UnrecognizedCellError
 from ..geometry import Rect
@@ -26,6 +26,9 @@ FLAT_COLOURS: dict[str, tuple[int, int, int]] = {
     "W": (255, 0, 255),
     "?": (0, 255, 255),
     **{str(n): (255 - 20 * n, 60 + 20 * n, 255 * (n % 2)) for n in range(9)},
+    # A number no picture of the skin matches (``UNREAD``): what the reader makes of a number the skin
+    # lacks, or of one caught half drawn (``SimulatedClient.half_drawn_grabs``).
+    UNREAD: (200, 100, 40),
 }
 
 
