@@ -2,8 +2,9 @@
 read`` would.
 
 Each labelled screenshot of ``fixtures/screens`` whose name starts with ``--prefix`` is read at every
-brightness change of ``--brightness`` (levels added to each channel), every ``--gamma`` and every
-``--jpeg`` quality (saved as a JPEG of that quality, as a user's screenshot may be): read exactly,
+brightness change of ``--brightness`` (levels added to each channel), every ``--gamma``, every
+``--jpeg`` quality (saved as a JPEG of that quality, as a user's screenshot may be) and every
+``--resize`` factor (shrunk by area, enlarged by linear interpolation, as image tools do): read exactly,
 refused, or wrong (read with no error but not the true board). A screenshot whose colours
 were changed must be read exactly or refused (``screenbot.vision.colour_cast``), never read wrong;
 ``tests/test_colour_cast.py`` draws such changes at random on every run, this sweeps a grid.
@@ -29,9 +30,9 @@ from . import SCREENS, comma_numbers
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "colour-sweep",
-        help="read labelled shots at a grid of brightness, gamma and JPEG changes: exactly / refused / wrong",
+        help="read labelled shots at a grid of brightness, gamma, JPEG and size changes: exactly / refused / wrong",
         description="Read every labelled screenshot whose name starts with --prefix at each brightness and gamma "
-        "change and JPEG quality given (an empty list for none of that kind), as `screenbot read` would; print how "
+        "change, JPEG quality and resize factor given (an empty list for none of that kind), as `screenbot read` would; print how "
         "many read exactly, were refused and read wrong. "
         "Exit codes: 0 none wrong, 1 a board read wrong, 2 bad arguments.",
     )
@@ -43,6 +44,8 @@ def register(subparsers) -> None:
                         help="gammas, comma-separated (default 0.75-0.95 and 1.05-1.3 by 0.05)")
     parser.add_argument("--jpeg", type=comma_numbers(int), default=[],
                         help="JPEG qualities (1-100) to save each shot at, comma-separated (default none)")
+    parser.add_argument("--resize", type=comma_numbers(float), default=[],
+                        help="factors (0.2-4) to resize each shot by, comma-separated (default none)")
     parser.set_defaults(run=run)
 
 
@@ -67,6 +70,13 @@ def as_jpeg(frame, quality: int):
     return cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
 
 
+def resized(frame, factor: float):
+    """``frame`` scaled by ``factor``: shrunk by area, enlarged by linear interpolation."""
+    import cv2
+
+    return cv2.resize(frame, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR)
+
+
 def run(args: argparse.Namespace) -> int:
     from screenbot.commands.screenshot import read_screenshot
     from screenbot.labelled_shots import load_shots
@@ -74,6 +84,9 @@ def run(args: argparse.Namespace) -> int:
 
     if any(not 1 <= q <= 100 for q in args.jpeg):
         print(f"--jpeg qualities must be 1-100, not {args.jpeg}", file=sys.stderr)
+        return EXIT_USAGE
+    if any(not 0.2 <= f <= 4 for f in args.resize):
+        print(f"--resize factors must be 0.2-4, not {args.resize}", file=sys.stderr)
         return EXIT_USAGE
     skins = load_skins()
     shots = [shot for shot in load_shots(SCREENS) if shot.name.startswith(args.prefix)]
@@ -83,8 +96,9 @@ def run(args: argparse.Namespace) -> int:
     changes = [(f"brightness {d:+d}", lambda f, d=d: brightened(f, d)) for d in args.brightness]
     changes += [(f"gamma {g:.2f}", lambda f, g=g: gamma_changed(f, g)) for g in args.gamma]
     changes += [(f"JPEG quality {q}", lambda f, q=q: as_jpeg(f, q)) for q in args.jpeg]
+    changes += [(f"resized x{r:g}", lambda f, r=r: resized(f, r)) for r in args.resize]
     if not changes:
-        print("no change given (--brightness, --gamma and --jpeg are all empty)", file=sys.stderr)
+        print("no change given (--brightness, --gamma, --jpeg and --resize are all empty)", file=sys.stderr)
         return EXIT_USAGE
     counts = collections.Counter()
     wrong = []

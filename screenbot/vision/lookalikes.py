@@ -11,7 +11,7 @@ import numpy as np
 from ..geometry import Lattice
 from .cells import RMS_SCALE, ByPicture, CellMatches, best_place, cut_out
 from .glyph import glyph_look
-from .skins import Skin
+from .skins import CHAR_STATES, Skin
 
 # Pairs of states whose pictures differ only by a small mark: a cell between them is decided by that mark.
 LOOKALIKE = {frozenset("F?")}
@@ -21,7 +21,7 @@ ALIGN_REACH = 2
 
 
 def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray, lattice: Lattice, skin: Skin,
-                      threshold: float) -> tuple[CellMatches, np.ndarray]:
+                      threshold: float) -> tuple[CellMatches, np.ndarray, dict[int, str]]:
     """Cells read as one of two states that differ only by a small mark are checked for that mark.
 
     At the canonical size the mark is a few blurred pixels: the second looks (the middle only, a moved
@@ -35,8 +35,10 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
     (the client draws the pair unlike any capture: gnome-mines puts its flag further left in a 30 px
     cell, and the mark's place then holds the flag's own ink), the cell stays weak and the glyph look
     (``glyph``), which finds the picture wherever the client put it, may read it. Returns the judged
-    matches and the cells a capture at their own size decided, which no later look may overturn."""
+    matches, the cells a capture at their own size decided, which no later look may overturn, and
+    why cells were refused where a user should be told (by cell index)."""
     settled = np.zeros(len(judged.chars), dtype=bool)
+    told: dict[int, str] = {}
     # The pair of the first look, or where that was weak, the pair of the state the later looks read (a
     # "?" can look like a covered cell at first and then like a confident flag to the moved box).
     weak_first = first.confidence < threshold
@@ -48,12 +50,21 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
              for i in maybe}
     candidates = [i for i, pair in pairs.items() if pair is not None]
     if not candidates:
-        return judged, settled
+        return judged, settled, told
     fields = {name: getattr(judged, name).copy() for name in CellMatches.FIELDS}
     for index in candidates:
         row, col = divmod(int(index), lattice.cols)
         weak = bool(weak_first[index])
         plain, marked = _plain_and_marked(skin, tuple(sorted(pairs[index])))
+        width, smallest = lattice.cell_rect(row, col).width, _smallest_capture(skin, (plain, marked))
+        if width < MARK_SMALLEST * smallest:
+            # Far smaller than every capture of the pair (a shrunk screenshot): how the mark looks
+            # there, no capture shows, so neither state is read.
+            fields["confidence"][index] = 0.0
+            settled[index] = True
+            told[int(index)] = (f"a {CHAR_STATES[plain]} and a {CHAR_STATES[marked]} cannot be told apart in a {width} px "
+                                f"cell: the {skin.name} pictures of them are {smallest} px and larger (a shrunk screenshot?)")
+            continue
         # A confident read is only questioned with a capture at least the cell's size: the mark of a
         # smaller one, enlarged, is not where the client draws it.
         share, own_size = _mark_share(frame, lattice.cell_rect(row, col), skin, (plain, marked), any_size=weak)
@@ -87,7 +98,7 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
                 continue
         fields["chars"][index], fields["second_chars"][index] = read, other
         fields["confidence"][index] = closeness
-    return CellMatches(**fields), settled
+    return CellMatches(**fields), settled, told
 
 
 def between_lookalikes(first: CellMatches, threshold: float) -> np.ndarray:
@@ -114,6 +125,12 @@ def _lookalike_pair(best: str, second: str, judged: str | None) -> frozenset | N
 # MARK_SEEN on it is marked; a weak cell between is refused, and so is a confident read that its
 # share contradicts.
 MARK_PLAIN, MARK_SEEN = 0.1, 0.2
+# The smallest cell (a share of the skin's smallest capture of the pair) in which the pair is told apart.
+# A client draws the mark otherwise at each size, and the mark is looked for where a capture shrunk to
+# the cell puts it. gnome-mines' captures of both are 23 px and larger; its labelled screenshots shrunk
+# to cells of 16-23 px give "?" marks a share (``_mark_share``) of 0.12-0.40 and flags under 0.03, at
+# 14-15 px "?" marks as low as -0.03, like flags (read as flags, exit 0). It draws no cell under 20 px.
+MARK_SMALLEST = 0.75
 # How far past the pictures' difference the mark is looked for: a share of the cell's side (the mark
 # does not scale exactly with the cell).
 MARK_GROW = 0.04
@@ -186,6 +203,13 @@ def _mark_reference(skin: Skin, pair: tuple[str, str], width: int, height: int, 
             own_size = abs(pictures[0].shape[1] - width) <= 1 and abs(pictures[0].shape[0] - height) <= 1
             return region, ink_first, ink_second, own_size, (first, second)
     return None
+
+
+@functools.lru_cache(maxsize=16)
+def _smallest_capture(skin: Skin, pair: tuple[str, str]) -> int:
+    """The width (px) of the skin's smallest capture of both states of ``pair``; 0 for none."""
+    captures = _lookalike_pictures(skin, pair, (0, 0), any_size=True)
+    return min((first.shape[1] for first, _ in captures), default=0)
 
 
 @functools.lru_cache(maxsize=16)

@@ -75,7 +75,7 @@ def read_board(
     redrew, in the box around them, where cells it keeps may be unreadable under its own marks).
     """
     wanted = None if needed is None else np.asarray(needed, dtype=bool).reshape(-1)
-    matches, patterns, unlike, untaught = _judged(frame, lattice, skins, threshold, unread, wanted)
+    matches, patterns, unlike, untaught, told = _judged(frame, lattice, skins, threshold, unread, wanted)
     confidence = matches.confidence.reshape(lattice.rows, lattice.cols)
     judged = confidence if needed is None else np.where(wanted.reshape(confidence.shape), confidence, np.inf)
     worst = int(np.argmin(judged))
@@ -83,7 +83,8 @@ def read_board(
     if min_conf < threshold:
         row, col = divmod(worst, lattice.cols)
         pictures = "from the nearest size" if untaught[worst] else "at this size"
-        why = (f"read as the {lattice.skin} look, {patterns[worst] or 'it is unclear'}" if skins[lattice.skin].family else
+        why = (told[worst] if worst in told else
+               f"read as the {lattice.skin} look, {patterns[worst] or 'it is unclear'}" if skins[lattice.skin].family else
                f"its colours look like {str(matches.chars[worst])!r} but its pattern like {str(patterns[worst])!r} "
                f"(are the colours changed?)" if patterns[worst] else
                f"the {lattice.skin} cell matches no state well enough: it is near {str(matches.chars[worst])!r} at a "
@@ -116,7 +117,7 @@ def read_visible(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], *,
                  threshold: float = READ_CONFIDENCE) -> list[list[str | None]]:
     """Each cell's state where it reads as surely as ``read_board`` asks, None where it does not (a
     window or a dialog over it): what shows of a board that no longer reads whole."""
-    matches, _, _, _ = _judged(frame, lattice, skins, threshold, unread=False)
+    matches = _judged(frame, lattice, skins, threshold, unread=False)[0]
     sure = (matches.confidence >= threshold).reshape(lattice.rows, lattice.cols)
     chars = matches.chars.reshape(lattice.rows, lattice.cols)
     return [[str(chars[r, c]) if sure[r, c] else None for c in range(lattice.cols)] for r in range(lattice.rows)]
@@ -125,8 +126,8 @@ def read_visible(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], *,
 def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], threshold: float, unread: bool,
             needed: np.ndarray | None = None):
     """Every cell's match after all the looks ``read_board`` takes, with a confidence of 0 where a
-    look refused it: (matches, patterns, unlike, untaught). ``needed`` (flat, or None for all): the
-    cells that get more than the first look."""
+    look refused it: (matches, patterns, unlike, untaught, told: why a look refused a cell, by index,
+    where it says). ``needed`` (flat, or None for all): the cells that get more than the first look."""
     skin = skins.get(lattice.skin)
     if skin is None:
         raise SkinError(f"no templates loaded for this skin; known: {', '.join(skins) or 'none'}", skin=lattice.skin)
@@ -157,7 +158,7 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
         # costliest look: dozens of pictures a cell) would change nothing of that.
         matches = _judge_weak_by_shift(matches, frame, lattice, bank, threshold,
                                        skip=between_lookalikes(first_look, threshold))
-    matches, settled = judge_lookalikes(first_look, matches, frame, lattice, skin, threshold)
+    matches, settled, told = judge_lookalikes(first_look, matches, frame, lattice, skin, threshold)
     if (matches.confidence < threshold).any():
         matches = judge_weak_by_glyph(matches, frame, lattice, skin, threshold, settled)
     # A cell that looks most like the area around a board (something drawn over it) is not read, nor
@@ -184,7 +185,7 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
         unseen = unseen_numbers(soften(cells), bank, candidates)
         matches = CellMatches(np.where(unseen, UNREAD, matches.chars), matches.best_rms, matches.second_rms,
                               matches.second_chars, np.where(unseen, threshold, matches.confidence))
-    return matches, patterns, unlike, untaught
+    return matches, patterns, unlike, untaught, told
 
 
 def _second_reader(frame: np.ndarray, lattice: Lattice, matches: CellMatches, threshold: float,
@@ -231,7 +232,7 @@ def _judged_by_structure(frame: np.ndarray, lattice: Lattice):
     none = np.full(count, "", dtype="<U1")
     confidence = np.where(reading.chars == OUTSIDE, 0.0, reading.confidence)
     matches = CellMatches(reading.chars, np.zeros(count), np.zeros(count), none, confidence)
-    return matches, unclear, np.zeros(count, dtype=bool), np.zeros(count, dtype=bool)
+    return matches, unclear, np.zeros(count, dtype=bool), np.zeros(count, dtype=bool), {}
 
 
 def _judge_weak_by_shift(matches: CellMatches, frame: np.ndarray, lattice: Lattice, bank,
