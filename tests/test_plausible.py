@@ -63,6 +63,29 @@ def test_lost_boards_pass_and_their_covered_cells_read_as_open_0s_are_refused():
     assert refused >= 10, REPLAY  # most lost boards still have covered cells
 
 
+def test_a_covered_cell_of_a_lost_board_read_as_an_open_0_is_refused_where_the_client_crosses_out_wrong_flags():
+    """A lost sgt-mines board shrunk (its bevels blurred) read two covered cells as open 0s, exit 0:
+    no mine beside them to give them away. A client that crosses out its wrong flags at a loss draws an
+    opened 0 only where one is, and a 0 opens its neighbours: its lost boards are held to the zero rule.
+    xbomb draws a wrong flag as an opened 0 at a loss, beside covered cells: it is not."""
+    rng = random.Random(SEED)
+    refused = 0
+    for _ in range(40):
+        board = _lost_board(rng, flags=rng.randint(0, 4))
+        assert implausible(board, wrong_flags_shown=True) == "", f"a real lost board refused:\n{board}\n{REPLAY}"
+        covered = [(r, c) for r, c, ch in board.cells() if ch == "#"
+                   and any(board[n] == "#" for n in neighbours(board.rows, board.cols, r, c))]
+        if not covered:
+            continue
+        r, c = rng.choice(covered)
+        misread = Board(tuple(row if i != r else row[:c] + "0" + row[c + 1:] for i, row in enumerate(board.grid)), None)
+        assert implausible(misread, wrong_flags_shown=True).startswith(f"0 at ({r},{c}) next to an unopened cell"), \
+            f"{misread}\n{REPLAY}"
+        assert "next to an unopened cell" not in implausible(misread, wrong_flags_shown=False), REPLAY
+        refused += 1
+    assert refused >= 10, REPLAY  # most lost boards keep covered cells side by side
+
+
 def test_a_number_is_compared_with_shown_mines_only():
     """Flags may be wrong (a player's), covered cells may hide anything: neither counts."""
     assert numbers_below_their_mines(Board(("1F#", "FF#", "###"), None)) == ""

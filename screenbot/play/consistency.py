@@ -68,12 +68,13 @@ def zeros_beside(grid: tuple[str, ...], flood: str, blocked: frozenset[str] | se
     ]
 
 
-def unopened_zeros(board: Board, flood: str = "8", *, flags: bool = True) -> list[Problem]:
+def unopened_zeros(board: Board, flood: str = "8", *, flags: bool = True, over: bool = False) -> list[Problem]:
     """Zeros next to a covered or flagged cell, which a client that floods (``flood`` "8" or "4"
     neighbours) never shows once it has finished drawing. ``flood`` "none" disables the rule.
     ``flags=False`` lets flags and "?" marks stand next to a zero: the flood goes around them, and a
-    player's wrong flag can sit there (the bot's own flags never do)."""
-    if board.is_over:
+    player's wrong flag can sit there (the bot's own flags never do). A finished game's board is held
+    to it only with ``over``: a client may draw a wrong flag as an opened 0 at a loss (xbomb)."""
+    if board.is_over and not over:
         return []
     blocked = UNKNOWN_CHARS | {FLAG} if flags else {"#"}
     return [Problem(f"0 at ({r},{c}) next to an unopened cell", ZERO)

@@ -9,7 +9,8 @@ a lit cell under the pointer read as an open 0, a board cut by its window. A one
   each beside one; the locator asks the same of a skin's pictures, ``locate``);
 - wrong flags show but no mine: a wrong flag shows only on a lost game, which shows the mine hit;
 - a revealed 0 has a covered neighbour in a client that opens around zeros by itself (the
-  signature of a covered cell read as open, such as one lit under the pointer);
+  signature of a covered cell read as open, such as one lit under the pointer); on a finished
+  game's board too where the client crosses out wrong flags (it draws an opened 0 only where one is);
 - read as the classic look, a number is smaller than the mines the board shows around it (a lost
   board's mines, "*" and the hit one): a covered cell turned over reads as an open 0, and the mines
   beside it give it away (a skin's own pictures are not held to it: xbomb draws a wrong flag at a
@@ -50,7 +51,9 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     no_mine = wrong_flags_without_a_mine(board)
     if no_mine:
         return no_mine[0]
-    zeros = unopened_zeros(board, flood, flags=False)
+    # A client that crosses out wrong flags at a loss draws an opened 0 only where one is (xbomb, which
+    # draws a wrong flag as one, does not): its lost boards are held to the rule too.
+    zeros = unopened_zeros(board, flood, flags=False, over=wrong_flags_shown)
     if zeros:
         return f"{zeros[0]}: the client opens around a zero, so a cell next to it is misread"
     below = numbers_below_their_mines(board) if pictures_mean_states else ""
