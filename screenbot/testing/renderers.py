@@ -27,7 +27,7 @@ FLAT_COLOURS: dict[str, tuple[int, int, int]] = {
     "?": (0, 255, 255),
     **{str(n): (255 - 20 * n, 60 + 20 * n, 255 * (n % 2)) for n in range(9)},
     # A number no picture of the skin matches (``UNREAD``): what the reader makes of a number the skin
-    # lacks, or of one caught half drawn (``SimulatedClient.half_drawn_grabs``).
+    # lacks, or of one caught half drawn (``SimulatedClient.half_drawn_for``).
     UNREAD: (200, 100, 40),
 }
 
