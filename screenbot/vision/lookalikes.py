@@ -73,6 +73,12 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
             read = fields["chars"][index]
             if share is not None and (share > MARK_PLAIN if read == plain else share < MARK_SEEN):
                 fields["confidence"][index] = 0.0
+            elif glyph_look(frame, lattice, skin, int(index))[0][0] == (marked if read == plain else plain):
+                # The glyph, sought anywhere in the cell, is the other of the pair: the mark's ink, a few
+                # pixels, can be blurred away (gnome-mines' 21 px board enlarged by 1-3% with linear
+                # interpolation: two "?" marks at a share of 0.04-0.08, read as confident flags, exit 0),
+                # where the whole glyph (the "?" mark's flag is smaller) still tells them apart.
+                fields["confidence"][index] = 0.0
             continue
         if share is None or MARK_PLAIN < share < MARK_SEEN:
             fields["confidence"][index] = 0.0
@@ -87,12 +93,13 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
         # pictures do not have: in one window 6 boards of 16 had 8-34 numbers read as flags and "?"
         # marks, each weakly). So
         # the glyph look (the glyph sought anywhere in the cell), another look from other evidence, is
-        # asked before the mark's decision stands: a cell whose glyph is nearest neither of the pair,
-        # however weakly, is refused (no look decides it). On the labelled shots every cell decided
-        # by its mark had its glyph nearest the state read, at 0.72 or more.
+        # asked before the mark's decision stands: a cell whose glyph is nearest another state than
+        # the one the mark says, however weakly, is refused (the two looks disagree; a mark blurred
+        # away passes for none). On the labelled shots every cell decided by its mark had its glyph
+        # nearest the state read, at 0.72 or more.
         if closeness >= threshold:
             (glyph, _), _, _ = glyph_look(frame, lattice, skin, int(index))
-            if glyph not in pairs[index]:
+            if glyph != read:
                 fields["confidence"][index] = 0.0
                 settled[index] = True
                 continue
