@@ -177,6 +177,16 @@ def test_a_flag_and_a_question_mark_smaller_than_every_capture_are_not_told_apar
     assert "a flag and a question cannot be told apart in a 1" in why, why
 
 
+@pytest.mark.parametrize("factor", [1.01, 1.03])
+def test_a_question_mark_blurred_by_enlarging_is_not_read_as_a_flag(factor, skins):
+    """gnome-mines' 21 px board enlarged by 1-3% with linear interpolation: two "?" marks kept 0.04-0.08
+    of their mark's ink and read as flags with exit 0. The glyph, sought anywhere in the cell, must
+    agree with the mark."""
+    shot = BY_NAME["gm-big-850x600-flags-and-questions"]
+    board, why = _read(cv2.resize(shot.image(), None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR), skins)
+    assert board is None or board == _truth(shot), f"x{factor}: read {board} with exit 0"
+
+
 def test_screenshots_saved_as_jpeg_read_exactly_at_high_quality_and_never_wrong(skins):
     """A JPEG keeps colour at half the resolution: a blue 1 bled blue into the grey round it, and the
     check that a number's cell looks like its pictures pixel for pixel refused it (of the 283 labelled
