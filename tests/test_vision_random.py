@@ -259,8 +259,9 @@ def test_flags_and_question_marks_resampled_read_right_or_refused(skins):
 
 # 409341: gnome-mines' buttons, cut by the picture's edge, with a piece of the text below taken for a
 # cell past the board; 91: xdemineur boards 3 px apart in height, their rows chained into one line
-# through the pieces of the mines between them.
-@pytest.mark.parametrize("seed", with_regressions(409341, 91))
+# through the pieces of the mines between them; 267131: two React boards at one zoom 26 px apart, on
+# one lattice two cells apart, joined as pieces of one 16x48 board and refused (CI run 140).
+@pytest.mark.parametrize("seed", with_regressions(409341, 91, 267131))
 def test_two_boards_are_named_or_the_one_asked_for_is_taken(skins, seed):
     rng = random.Random(seed + 2)
     first, second = rng.sample(SHOTS, 2)

@@ -55,6 +55,10 @@ class Grid:
     # The faces are the cells' whole pitch boxes (a board of picture cells found by ``tiled``): its
     # centres are box centres, whatever face a skin's pictures have.
     boxes: bool = False
+    # The grids this one was joined from (``structure._merged``), each settled on its own: two boards
+    # side by side on one lattice look like one board's pieces, and are judged apart where the whole
+    # is no board.
+    parts: tuple = ()
 
     def faced_cells(self) -> int:
         """How many lattice positions hold one of the grid's faces."""

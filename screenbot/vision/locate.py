@@ -106,11 +106,19 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
     found: list[Found] = []
     grids = find_grids(frame, edges)
     for grid in grids:
-        judged = _judge(frame, edges, grid, [skins[n] for n in names])
-        # Pieces of one board that the structure saw apart (an open area with no lines between its
-        # cells splits the raised ones in two) grow to the same lattice: one board.
-        if judged.lattice is None or all(judged.lattice != other.lattice for other in found):
-            found.append(judged)
+        judged = [_judge(frame, edges, grid, [skins[n] for n in names])]
+        if judged[0].lattice is None and grid.parts:
+            # Joined from groups on one lattice that are no board together: two boards side by side
+            # (two React pages at one zoom, 26 px apart: one 16x48 board that "goes on" past its sides)
+            # are each judged on its own.
+            parts = [_judge(frame, edges, part, [skins[n] for n in names]) for part in grid.parts]
+            if any(part.lattice is not None for part in parts):
+                judged = parts
+        for one in judged:
+            # Pieces of one board that the structure saw apart (an open area with no lines between its
+            # cells splits the raised ones in two) grow to the same lattice: one board.
+            if one.lattice is None or all(one.lattice != other.lattice for other in found):
+                found.append(one)
     families = [skins[n] for n in names if skins[n].family]
     if not grids and families:
         # A board with no line between its opened cells whose covered cells make a strip a few lines

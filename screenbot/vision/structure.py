@@ -21,7 +21,7 @@ pitch boxes with the skin's own face placement.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -171,6 +171,9 @@ def _faced_grids(frame: np.ndarray, edges: Edges, across: int) -> list[Grid]:
         if any(_inside(seed, grid) for grid in grids):
             continue
         grid = settle(seed, edges, pieces)
+        if seed.parts:
+            parts = (settle(part, edges, pieces) for part in seed.parts)
+            grid = replace(grid, parts=tuple(p for p in parts if min(p.rows, p.cols) >= MIN_CELLS))
         if min(grid.rows, grid.cols) >= across and max(grid.rows, grid.cols) >= MIN_CELLS:
             grids.append(grid)
     return grids
@@ -219,7 +222,7 @@ def _join(a: Grid, b: Grid) -> Grid | None:
     rows, cols = max(a.rows, dr + b.rows) - r0, max(a.cols, dc + b.cols) - c0
     faces = Faces(*(np.concatenate([getattr(a.faces, f), getattr(b.faces, f)])
                     for f in ("left", "top", "width", "height", "square")))
-    return Grid((ax + c0 * px, ay + r0 * py), a.pitch, rows, cols, faces)
+    return Grid((ax + c0 * px, ay + r0 * py), a.pitch, rows, cols, faces, parts=(a.parts or (a,)) + (b.parts or (b,)))
 
 
 def _inside(seed: Grid, grid: Grid) -> bool:
