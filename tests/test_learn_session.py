@@ -128,12 +128,19 @@ def test_pictures_that_do_not_fit_what_the_bot_did_are_never_written_as_a_skin(t
     assert not (tmp_path / "sim").exists()
 
 
+def _lost_at_the_middle(seed: int) -> bool:
+    """Whether the simulated 9x9 game of ``seed`` has a mine at its middle cell."""
+    return SimulatedClient(9, 9, 10, rules="none", seed=seed).game.is_mine(4, 4)
+
+
 def test_a_client_whose_first_game_is_lost_at_its_first_click_is_learnt():
     """A client whose first click may hit a mine (the browser client): the first game is lost before
     any cell could be flagged. The flag is learnt in the next game (it was learnt only in the first:
     every later loss then showed a flag that changed, and no game was named)."""
+    # learn opens the middle cell first in every game: the first game must be lost there and the next
+    # not (seed 442654 of CI run 142 lost its first four games there, and no flag could be learnt).
     seed = SEED
-    while not SimulatedClient(9, 9, 10, rules="none", seed=seed).game.is_mine(4, 4):
+    while not (_lost_at_the_middle(seed) and not _lost_at_the_middle(seed + 1)):
         seed += 1
     print(f"seed {seed}")
     client = SimulatedClient(9, 9, 10, renderer=FlatRenderer(20), screen_size=(400, 400), board_origin=(100, 120),
