@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from lab.commands.colour_sweep import as_jpeg, brightened, gamma_changed
+from lab.commands.colour_sweep import as_jpeg, brightened, gamma_changed, resized
 from screenbot.commands.screenshot import read_screenshot
 from screenbot.exit_codes import EXIT_UNREADABLE
 from screenbot.vision import load_skins, read_board
@@ -147,8 +147,7 @@ def test_the_clients_own_colours_resized_or_compressed_are_not_refused_for_them(
         frame = shot.image()
         if rng.random() < 0.5:
             factor = rng.uniform(0.8, 2.0)
-            frame = cv2.resize(frame, None, fx=factor, fy=factor,
-                               interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR)
+            frame = resized(frame, factor)
             what = f"resized x{factor:.3f}"
         else:
             quality = rng.randint(40, 95)
@@ -171,8 +170,7 @@ SHRUNK = [("gm-big-900-hover0", 0.608), ("gm-big-900-marked", 0.705), ("gm-big-8
 @pytest.mark.parametrize("name,factor", SHRUNK, ids=[name for name, _ in SHRUNK])
 def test_a_flag_and_a_question_mark_smaller_than_every_capture_are_not_told_apart(name, factor, skins):
     shot = BY_NAME[name]
-    frame = cv2.resize(shot.image(), None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    board, why = _read(frame, skins)
+    board, why = _read(resized(shot.image(), factor), skins)
     assert board is None, f"{name} x{factor}: read {board} with exit 0"
     assert "a flag and a question cannot be told apart in a 1" in why, why
 
@@ -183,7 +181,7 @@ def test_a_question_mark_blurred_by_enlarging_is_not_read_as_a_flag(factor, skin
     of their mark's ink and read as flags with exit 0. The glyph, sought anywhere in the cell, must
     agree with the mark."""
     shot = BY_NAME["gm-big-850x600-flags-and-questions"]
-    board, why = _read(cv2.resize(shot.image(), None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR), skins)
+    board, why = _read(resized(shot.image(), factor), skins)
     assert board is None or board == _truth(shot), f"x{factor}: read {board} with exit 0"
 
 

@@ -10,7 +10,6 @@ SCREENBOT_RANDOM_SEED=<seed>).
 from __future__ import annotations
 
 import dataclasses
-
 import random
 from pathlib import Path
 

@@ -56,7 +56,8 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
         row, col = divmod(int(index), lattice.cols)
         weak = bool(weak_first[index])
         plain, marked = _plain_and_marked(skin, tuple(sorted(pairs[index])))
-        width, smallest = lattice.cell_rect(row, col).width, _smallest_capture(skin, (plain, marked))
+        rect = lattice.cell_rect(row, col)
+        width, smallest = rect.width, _smallest_capture(skin, (plain, marked))
         if width < MARK_SMALLEST * smallest:
             # Far smaller than every capture of the pair (a shrunk screenshot): how the mark looks
             # there, no capture shows, so neither state is read.
@@ -67,7 +68,7 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
             continue
         # A confident read is only questioned with a capture at least the cell's size: the mark of a
         # smaller one, enlarged, is not where the client draws it.
-        share, own_size = _mark_share(frame, lattice.cell_rect(row, col), skin, (plain, marked), any_size=weak)
+        share, own_size = _mark_share(frame, rect, skin, (plain, marked), any_size=weak)
         settled[index] = own_size
         if not weak:
             read = fields["chars"][index]
