@@ -349,13 +349,18 @@ def _template_side(templates: np.ndarray, dtype) -> tuple[np.ndarray, np.ndarray
     return side
 
 
+def closeness(best_rms):
+    """0..1: how near a cell is to its nearest picture, whatever the other states' pictures are."""
+    return np.clip(1.0 - best_rms / RMS_SCALE, 0.0, 1.0)
+
+
 def confidence(best_rms: np.ndarray, second_rms: np.ndarray) -> np.ndarray:
     """0..1: high when the best template is close AND clearly closer than any other state's.
 
     A close match alone is not enough (a half-drawn cell can sit between two states), nor is a clear
     winner alone (a dialog corner is far from everything, just less far from one template).
     """
-    absolute = np.clip(1.0 - best_rms / RMS_SCALE, 0.0, 1.0)
+    absolute = closeness(best_rms)
     # How much nearer the best state is than the second, as a share of the second's distance, but
     # never of less than SEPARATION_FLOOR: two states whose pictures differ by less than that where
     # they are compared (xdemineur's covered cell and 0 in their middles: 0.5 levels) are not told

@@ -9,7 +9,7 @@ import functools
 import numpy as np
 
 from ..geometry import Lattice
-from .cells import RMS_SCALE, ByPicture, CellMatches, best_place, cut_out
+from .cells import ByPicture, CellMatches, best_place, closeness, cut_out
 from .glyph import glyph_look
 from .skins import CHAR_STATES, Skin
 
@@ -87,7 +87,7 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
         read, other = (marked, plain) if share >= MARK_SEEN else (plain, marked)
         # The first look's closeness to the pair still bounds the confidence: a cell far from both
         # (something drawn over it) stays refused.
-        closeness = float(np.clip(1.0 - first.best_rms[index] / RMS_SCALE, 0.0, 1.0))
+        near = float(closeness(first.best_rms[index]))
         # The mark tells the pair apart, not the pair from the rest: in grey levels a 4 on gnome-mines'
         # pale orange is close enough to a flag on a covered cell to pass for one of the pair, and so
         # is a dark grey 1 on a light grey cell (gnome-mines' "default" tile theme, whose numbers its
@@ -98,14 +98,14 @@ def judge_lookalikes(first: CellMatches, judged: CellMatches, frame: np.ndarray,
         # the one the mark says, however weakly, is refused (the two looks disagree; a mark blurred
         # away passes for none). On the labelled shots every cell decided by its mark had its glyph
         # nearest the state read, at 0.72 or more.
-        if closeness >= threshold:
+        if near >= threshold:
             (glyph, _), _, _ = glyph_look(frame, lattice, skin, int(index))
             if glyph != read:
                 fields["confidence"][index] = 0.0
                 settled[index] = True
                 continue
         fields["chars"][index], fields["second_chars"][index] = read, other
-        fields["confidence"][index] = closeness
+        fields["confidence"][index] = near
     return CellMatches(**fields), settled, told
 
 

@@ -20,7 +20,8 @@ import numpy as np
 from solver.board import COVERED, NUMBERS, UNREAD, Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
-from .cells import ByPicture, CellMatches, board_inside, cell_images, match_cells, pattern_states, shifted_cell_images
+from .cells import (ByPicture, CellMatches, board_inside, cell_images, closeness, match_cells, pattern_states,
+                    shifted_cell_images)
 from .background import as_skin_background
 from .detail import detail_mismatches
 from .glyph import judge_weak_by_glyph
@@ -121,6 +122,14 @@ def read_visible(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], *,
     sure = (matches.confidence >= threshold).reshape(lattice.rows, lattice.cols)
     chars = matches.chars.reshape(lattice.rows, lattice.cols)
     return [[str(chars[r, c]) if sure[r, c] else None for c in range(lattice.cols)] for r in range(lattice.rows)]
+
+
+def nearness(frame: np.ndarray, lattice: Lattice, skin: Skin) -> np.ndarray:
+    """(rows, cols) 0..1: how near each cell is to the skin's nearest picture of any state, at the first
+    look (the whole cell at the canonical size), whatever state that is and however near the others."""
+    frame = as_skin_background(frame, lattice, skin)
+    found = match_cells(cell_images(frame, lattice), skin.bank(lattice.drawn_pitch))
+    return closeness(found.best_rms).reshape(lattice.rows, lattice.cols)
 
 
 def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], threshold: float, unread: bool,
