@@ -60,6 +60,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.board import NUMBERS, Board, format_board, neighbours, parse_board
+from solver.errors import BoardFormatError
 
 log = logging.getLogger("random_cases")
 
@@ -507,7 +508,12 @@ def make_gnome_mines_case(plan: dict, rng: random.Random, screen) -> Case:
                     raise DiscardCase(f"the mid-game board failed the rules check: {exc}",
                                       {"mid": away, "final": final, "fresh": fresh}) from None
                 meta.update(flags=len(flagged), questions=len(questioned))
-        parse_board(format_board(board))  # the truth must be a well-formed board (every number fits)
+        try:
+            parse_board(format_board(board))  # the truth must be a well-formed board (every number fits)
+        except BoardFormatError as exc:
+            # e.g. more flags placed than the level has mines: the game draws them, a board text with
+            # the mine count cannot hold them.
+            raise DiscardCase(f"the truth is no well-formed board: {exc}", {"shot": shot}) from None
         try:
             _check_openings(board)
         except DiscardCase as exc:
