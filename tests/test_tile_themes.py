@@ -31,8 +31,27 @@ CASES = sorted((Path(__file__).resolve().parent.parent / "fixtures" / "tile-them
 @pytest.mark.parametrize("png", CASES, ids=[p.stem for p in CASES])
 def test_numbers_in_a_tile_theme_no_skin_has_are_not_read_as_flags(png, capsys):
     truth = parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
-    reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto")
+    reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto", explain_unrecognized=True)
     if isinstance(reading, int):
-        assert reading in (EXIT_NO_BOARD, EXIT_UNREADABLE), capsys.readouterr().err
+        said = capsys.readouterr().err
+        assert reading in (EXIT_NO_BOARD, EXIT_UNREADABLE), said
+        # Taken for gnome-mines' board only roughly, the player is told how to get back the tiles the
+        # bot reads (the skin's ``looks_not_read``), after the advice for a client nobody taught.
+        assert 'if it is gnome-mines: only its out-of-the-box tile theme ("bgcolors") is read' in said, said
+        assert "gsettings reset org.gnome.Mines theme" in said, said
         return
     assert list(reading.board.grid) == list(truth.grid)
+
+
+def test_play_stopped_by_a_cell_its_skin_cannot_read_names_the_looks_the_skin_does_not_read():
+    """In play a board of gnome-mines in another tile theme is taken for the skin's surely (its covered
+    cells are the skin's own); the first opened cells do not read, and the player is told why."""
+    from types import SimpleNamespace
+
+    from screenbot.play.safe_read import _untaught_or_lacking
+
+    vision = SimpleNamespace(skins=load_skins(), rough="")
+    said = _untaught_or_lacking(vision, "gnome-mines")
+    assert said.startswith("the skin may lack this cell state (if the game is gnome-mines: "), said
+    assert "gsettings reset org.gnome.Mines theme" in said, said
+    assert _untaught_or_lacking(vision, "xdemineur") == "the skin may lack this cell state"

@@ -53,21 +53,21 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
         hint = _missing_states_hint(skins[chosen]) if chosen is not None else ""
         where = " at the --lattice position" if given is not None else ""
         if rough:
-            return fail(_untaught(image, rough, exc, chosen, hint), EXIT_UNREADABLE)
+            return fail(_untaught(image, rough, exc, skins[chosen], hint), EXIT_UNREADABLE)
         return fail(f"{image}{where}: {exc}{hint}", EXIT_UNREADABLE)
     except ImplausibleBoardError as exc:
         if rough:
-            return fail(_untaught(image, rough, exc, lattice.skin), EXIT_UNREADABLE)
+            return fail(_untaught(image, rough, exc, skins[lattice.skin]), EXIT_UNREADABLE)
         return fail(f"{image}: {exc}", EXIT_UNREADABLE)
     return reading
 
 
-def _untaught(image: Path, rough: str, exc: Exception, skin: str, hint: str = "") -> str:
-    """The refusal of a board taken for ``skin``'s only roughly (``Found.rough_fit``): most likely a
-    client nobody taught, said first, with how to teach it; then what to do if it is that client."""
+def _untaught(image: Path, rough: str, exc: Exception, skin, hint: str = "") -> str:
+    """The refusal of a board taken for ``skin``'s (a Skin) only roughly (``Found.rough_fit``): most
+    likely a client nobody taught, said first, with how to teach it; then what to do if it is that client."""
     from ..vision.locate import untaught
 
-    unless = f"; if it is {skin}: {hint.lstrip('; ')}" if hint else ""
+    unless = f"; if it is {skin.name}: {hint.lstrip('; ')}" if hint else ""
     advice = untaught(skin)
     return f"{image}: {rough}, it does not read as one: {exc}. {advice[0].upper()}{advice[1:]}{unless}"
 

@@ -410,9 +410,12 @@ def _untaught_or_lacking(vision, skin: str) -> str:
     from ..vision.locate import untaught
 
     rough = getattr(vision, "rough", "")
-    if not rough:
-        return "the skin may lack this cell state"
-    return f"the board was {rough}: {untaught(skin)}"
+    if rough:
+        return f"the board was {rough}: {untaught(vision.skins[skin])}"
+    looks = vision.skins[skin].profile.get("looks_not_read")
+    # A look the skin does not read may draw its covered cells as the skin's own (gnome-mines' other
+    # tile themes): the board is taken for the skin's surely, and the first opened cells do not read.
+    return f"the skin may lack this cell state (if the game is {skin}: {looks})" if looks else "the skin may lack this cell state"
 
 
 __all__ = ["SafeReader", "Step"]

@@ -88,9 +88,13 @@ class Found:
         return self.lattice.skin if self.lattice is not None else self.skin
 
 
-def untaught(skin: str) -> str:
-    """What to do when a board taken for ``skin``'s only roughly (``Found.rough_fit``) is refused."""
-    return f"if the game is not {skin}, it is a client nobody taught: teach it with {HOW_TO_TEACH}"
+def untaught(skin: Skin) -> str:
+    """What to do when a board taken for ``skin``'s only roughly (``Found.rough_fit``) is refused: and
+    where the client draws looks its skin does not read (its profile's ``looks_not_read``: gnome-mines'
+    other tile themes, whose covered cells are its own), what to do if it is that client."""
+    advice = f"if the game is not {skin.name}, it is a client nobody taught: teach it with {HOW_TO_TEACH}"
+    looks = skin.profile.get("looks_not_read")
+    return f"{advice}; if it is {skin.name}: {looks}" if looks else advice
 
 
 def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto") -> list[Found]:
@@ -168,7 +172,7 @@ def locate_found(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto", 
                                  "(at least 4x4)", skin=skin_name, reason="no grid of cells")
     best = found[0]
     rough = best.rough_fit() if skin == "auto" else ""
-    also = f"; {rough}: {untaught(best.taken_for)}" if rough else ""
+    also = f"; {rough}: {untaught(skins[best.taken_for])}" if rough else ""
     raise BoardNotFoundError(f"no complete Minesweeper board found: {best.describe()}: {best.refusal}{also}",
                              skin=skin_name, reason=best.refusal)
 

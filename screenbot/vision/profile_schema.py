@@ -52,6 +52,7 @@ SCHEMA: dict[str, Any] = {
         "device_scales": {"type": "array", "items": {"type": "number", "minimum": 1, "maximum": 4}, "uniqueItems": True},
         "pauses_on_focus_loss": {"type": "boolean"},
         "question_marks": {"type": "boolean"},
+        "looks_not_read": {"type": "string", "minLength": 1},
         "launch": {"type": "object"},
         "play": {
             "type": "object",
