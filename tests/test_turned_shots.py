@@ -79,7 +79,7 @@ def test_resized_screenshots_are_not_refused_as_turned():
 
     skins = load_skins()
     marked = sorted(path.stem for path in SCREENS.glob("*.png")
-                    if (SCREENS / f"{path.stem}.txt").is_file() and set("F?") & set((SCREENS / f"{path.stem}.txt").read_text()))
+                    if (SCREENS / f"{path.stem}.txt").is_file() and set("F?") & set((SCREENS / f"{path.stem}.txt").read_text(encoding="utf-8")))
     rng = random.Random(SEED)
     cases = [("gm-medium-600-marked", 1.1563)] + [(stem, round(rng.uniform(0.85, 1.25), 3)) for stem in rng.sample(marked, 6)]
     lines, bad = [], []

@@ -404,15 +404,16 @@ class SafeReader:
 
 
 def _untaught_or_lacking(vision, skin: str) -> str:
-    """What a cell the session's skin cannot read may mean: a state its pictures lack, or, where
-    ``auto`` took the board for that skin's only roughly (``SkinVision.rough``), most likely a client
-    nobody taught."""
+    """What a cell the session's skin cannot read may mean: a state its pictures lack, or a look of the
+    client they do not read (the profile's ``looks_not_read``), or, where ``auto`` took the board for
+    that skin's only roughly (``SkinVision.rough``), most likely a client nobody taught."""
     from ..vision.locate import untaught
 
     rough = getattr(vision, "rough", "")
     if rough:
         return f"the board was {rough}: {untaught(vision.skins[skin])}"
-    looks = vision.skins[skin].profile.get("looks_not_read")
+    known = getattr(vision, "skins", {}).get(skin)  # (a test's fake vision has no skins)
+    looks = known.profile.get("looks_not_read") if known is not None else None
     # A look the skin does not read may draw its covered cells as the skin's own (gnome-mines' other
     # tile themes): the board is taken for the skin's surely, and the first opened cells do not read.
     return f"the skin may lack this cell state (if the game is {skin}: {looks})" if looks else "the skin may lack this cell state"
