@@ -33,9 +33,10 @@ TURNS = {
     "transposed": (lambda a: a.swapaxes(0, 1), lambda a: a.swapaxes(0, 1)),
 }
 # By how much, on the cells the two readings name differently, a turned reading's mean nearness (or
-# confidence, for the classic look) must beat the given reading's. Only those cells tell: a board's symmetric cells read the same both ways,
-# and a few turned flags among hundreds of cells barely move a whole board's mean (0.01 on gnome-mines'
-# 16x30 board with 20 flags mirrored, whose own flags read at 0.61 at that size).
+# confidence, for the classic look) must beat the given reading's. Only those cells tell: a board's
+# symmetric cells read the same both ways, and a few turned flags among hundreds of cells barely move a
+# whole board's mean (0.01 on gnome-mines' 16x30 board with 20 flags mirrored, whose own flags read at a
+# confidence of 0.61 at that size).
 CLEARER = 0.05
 # A board whose every cell matches its skin's pictures at least this well is not looked at turned: a
 # picture turned over that still matches a state's picture this closely is that state's look (a turned
