@@ -7,7 +7,8 @@ nobody tuned for.
 Every case is drawn from ``random.Random(seed)`` (without ``--seed`` a fresh seed is drawn from the
 system and printed): the client, its window size or device scale, how far the game is played, the
 flags, where the pointer rests, and for gnome-mines the desktop's theme (a third of its windows are
-drawn as under a dark GTK theme, which colours the window round the cells) and the game's own tile
+drawn as under a dark GTK theme, which colours the window round the cells, one in six under GTK's
+HighContrast or HighContrastInverse) and the game's own tile
 theme (a quarter in its "classic" or "default" theme instead of "bgcolors", its default: these draw
 their opened cells, numbers and icons otherwise, and after a loss dim every covered tile and give
 the opened cells another grey, which the truth takes into account), and a sixth of the small and
@@ -223,8 +224,9 @@ def draw_gnome_mines(rng: random.Random) -> dict:
         "offscreen": rng.random() < 0.08,
         "offscreen_side": rng.choice(["left", "right", "top", "bottom"]),
         "offscreen_cells": round(rng.uniform(0.3, 4.0), 2),
-        # The desktop's theme colours the window round the cells: a third are drawn as under a dark one.
-        "gtk_theme": "Adwaita:dark" if rng.random() < 1 / 3 else None,
+        # The desktop's theme colours the window round the cells: a third are drawn as under a dark one,
+        # and one in twelve under each of GTK's high-contrast themes (white, or black, round the cells).
+        "gtk_theme": rng.choices([None, "Adwaita:dark", "HighContrast", "HighContrastInverse"], weights=[6, 4, 1, 1])[0],
         # The game's own tile theme (its Appearance dialog): three in four keep its default, bgcolors; the
         # others are refused (no skin has their pictures), never misread.
         "tile_theme": rng.choice([None] * 6 + ["classic", "default"]),

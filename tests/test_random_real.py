@@ -1,7 +1,7 @@
 """The board reader on real screenshots drawn at random on every run, with their truth from the game.
 
 Each run draws a fresh seed (printed, and in every assertion message): window sizes, levels, device
-scales, how far each game is played, flags, where the pointer rests, a light or a dark desktop theme,
+scales, how far each game is played, flags, where the pointer rests, a light, a dark or a high-contrast desktop theme,
 and now and then one of gnome-mines' two other tile themes, which no skin reads yet: refused, never
 misread (see ``tests/random_cases.py``),
 so the reader is judged on cases nobody tuned it for. Replay a run's draws with
