@@ -409,10 +409,10 @@ def _untaught_or_lacking(vision, skin: str) -> str:
     that skin's only roughly (``SkinVision.rough``), most likely a client nobody taught."""
     from ..vision.locate import untaught
 
+    known = getattr(vision, "skins", {}).get(skin)  # (a test's fake vision has no skins)
     rough = getattr(vision, "rough", "")
     if rough:
-        return f"the board was {rough}: {untaught(vision.skins[skin])}"
-    known = getattr(vision, "skins", {}).get(skin)  # (a test's fake vision has no skins)
+        return f"the board was {rough}: {untaught(known)}"
     looks = known.profile.get("looks_not_read") if known is not None else None
     # A look the skin does not read may draw its covered cells as the skin's own (gnome-mines' other
     # tile themes): the board is taken for the skin's surely, and the first opened cells do not read.

@@ -103,19 +103,19 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise BoardNotFoundError("the frame is not a BGR uint8 image", skin=None if skin == "auto" else skin)
     check_skin_name(skin, skins)
-    names = list(skins) if skin == "auto" else [skin]
+    looks = list(skins.values()) if skin == "auto" else [skins[skin]]
     if min(frame.shape[:2]) < 20:
         return []  # no board fits (find_edges needs two pixels each way; a board needs many more)
     edges = find_edges(frame)
     found: list[Found] = []
     grids = find_grids(frame, edges)
     for grid in grids:
-        judged = [_judge(frame, edges, grid, [skins[n] for n in names])]
+        judged = [_judge(frame, edges, grid, looks)]
         if judged[0].lattice is None and grid.parts:
             # Joined from groups on one lattice that are no board together: two boards side by side
             # (two React pages at one zoom, 26 px apart: one 16x48 board that "goes on" past its sides)
             # are each judged on its own.
-            parts = [_judge(frame, edges, part, [skins[n] for n in names]) for part in grid.parts]
+            parts = [_judge(frame, edges, part, looks) for part in grid.parts]
             if any(part.lattice is not None for part in parts):
                 judged = parts
         for one in judged:
@@ -123,7 +123,7 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
             # cells splits the raised ones in two) grow to the same lattice: one board.
             if one.lattice is None or all(one.lattice != other.lattice for other in found):
                 found.append(one)
-    families = [skins[n] for n in names if skins[n].family]
+    families = [look for look in looks if look.family]
     if not grids and families:
         # A board with no line between its opened cells whose covered cells make a strip a few lines
         # wide leaves the structure no 4x4 grid. A look read from its structure grows such a strip to
