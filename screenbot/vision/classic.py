@@ -26,6 +26,7 @@ the React page), one value for all of them: no client has its own.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -931,21 +932,57 @@ FRAME_DEPTH = FRAME_REACH + 2 * FRAME_SHIFT
 FRAME_RUN = 0.9
 
 
-def framed_unlike(frame: np.ndarray, lattice: Lattice) -> list[tuple[str, str]]:
+def framed_unlike(frame: np.ndarray, lattice: Lattice, raised: np.ndarray) -> list[tuple[str, str]]:
     """(side, its partner) for each side whose frame is not drawn like its partner's (``_framed_alike``):
-    where the board may end at a window's edge instead of its frame."""
-    frames = {side: _frame_profile(frame, lattice, side) for side in PARTNER}
-    return [(side, PARTNER[side]) for side in ("top", "bottom", "left", "right")
-            if not _framed_alike(frame, lattice, side, frames[side], frames[PARTNER[side]])]
+    where the board may end at a window's edge instead of its frame.
+
+    Compared beside cells of one kind on both sides where both have some (``raised``: per cell, read
+    as raised): what lies just inside the board is part of what is compared, and a side along raised
+    cells shows their light or dark bevel where one along opened cells shows a grid line. Over the
+    whole side, a window's edge 2 px past a covered row (its dark bevel, 2 px) over a row mostly open
+    (its grid line making the third) matched a partner mostly covered (the 3 px frame): read short with
+    exit 0. Kind by kind, it is 2 px by the raised cells against 3."""
+    kinds = {side: _outer_kinds(lattice, side, raised) for side in PARTNER}
+    unlike = []
+    for side in ("top", "bottom", "left", "right"):
+        partner = PARTNER[side]
+        shared = [kind for kind in (True, False) if kinds[side][kind].any() and kinds[partner][kind].any()]
+        masks = [(kinds[side][kind], kinds[partner][kind]) for kind in shared] or [(None, None)]
+        if not all(_framed_alike(frame, lattice, side, _frame_profile(frame, lattice, side, mine),
+                                 _frame_profile(frame, lattice, partner, theirs)) for mine, theirs in masks):
+            unlike.append((side, partner))
+    return unlike
 
 
-def _frame_profile(frame: np.ndarray, lattice: Lattice, side: str) -> tuple[np.ndarray, int] | None:
+def _outer_kinds(lattice: Lattice, side: str, raised: np.ndarray) -> dict[bool, np.ndarray]:
+    """Per kind (raised or not): which pixels along ``side`` (from its top or left end) lie beside the
+    middle half of an outer cell of that kind, away from the corners its neighbours' bevels meet."""
+    from .beyond import outer_line
+
+    rect = lattice.board_rect()
+    along, start = ((lattice.row_edges(), rect.top) if side in ("left", "right") else (lattice.col_edges(), rect.left))
+    cells = outer_line(lattice, side)
+    kinds = {kind: np.zeros(rect.height if side in ("left", "right") else rect.width, dtype=bool) for kind in (True, False)}
+    for k, (row, col) in enumerate(cells):
+        first, last = along[k] - start, along[k + 1] - start
+        quarter = (last - first) / 4
+        kinds[bool(raised[row * lattice.cols + col])][math.ceil(first + quarter) : math.floor(last - quarter)] = True
+    return kinds
+
+
+def _frame_profile(frame: np.ndarray, lattice: Lattice, side: str,
+                   beside: np.ndarray | None = None) -> tuple[np.ndarray, int] | None:
     """The median colour of each line of pixels by ``side``, outward from FRAME_REACH lines inside the
-    board to FRAME_DEPTH outside ((lines, 3)), and the line where its frame ends (``_frame_end``); None
-    where the picture ends within reach."""
+    board to FRAME_DEPTH outside ((lines, 3)), over the pixels along it ``beside`` selects (all where
+    None), and the line where its frame ends (``_frame_end``); None where the picture ends within
+    reach."""
     part = _outside(frame, lattice, side, FRAME_DEPTH, inside=FRAME_REACH)
     if part.shape[1] < FRAME_REACH + FRAME_DEPTH:
         return None
+    if beside is not None:
+        part = part[beside[: len(part)]]
+        if not len(part):
+            return None
     profile = np.median(part.astype(np.float32), axis=0)
     return profile, FRAME_REACH + _frame_end(profile[FRAME_REACH:])
 

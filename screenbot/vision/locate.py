@@ -314,7 +314,7 @@ def _judge_family_at(frame: np.ndarray, grid: Grid, skin: Skin, origin: tuple[fl
     if going_on:
         return Found(grid, None, 0.0, f"cells like its own show past its {' and '.join(going_on)} side: the board "
                                       f"goes on there, or its edge cannot be told from what surrounds it", round_it=True)
-    unlike = classic.framed_unlike(frame, lattice)
+    unlike = classic.framed_unlike(frame, lattice, reading.raised)
     if unlike:
         side, partner = unlike[0]
         return Found(grid, None, 0.0, f"its frame by its {side} side is not drawn like the one by its {partner} "
