@@ -9,7 +9,7 @@ pictures of every shipped skin but its own client's. Printed:
 - the colour's witness (``shaped_otherwise``): how often another digit is nearer than the cell's
   own, how near at worst (a share of the own digit's distance), and how many cells it would refuse
   (another digit under ``CLEARLY_NEARER`` of the own);
-- reading by shape alone (``clear_digit``, for numbers whose colour says nothing): number cells read,
+- reading by shape alone (``classic.shaped_digit``, for numbers whose colour says nothing): number cells read,
   not read, read wrong; mines and wrong flags taken for a number;
 - lone digits drawn in OpenCV's six fonts at 15-60 px in random dark colours (``--fonts`` of them):
   read, not read, read wrong.
@@ -47,7 +47,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from screenbot.labelled_shots import load_shots
     from screenbot.vision import classic
-    from screenbot.vision.digit_shapes import CLEARLY_NEARER, DIGITS, clear_digit, distances
+    from screenbot.vision.digit_shapes import CLEARLY_NEARER, DIGITS, distances
 
     ink_level = classic.CLASSIC_LIMITS.ink_level
     ratios, read, unread, wrong, marks, marks_taken = [], 0, 0, [], 0, []
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             if char not in DIGITS + "*WX" or reading.raised[i]:
                 continue
             mask = classic.inside_ink(boxes[i], face, ink_level)
-            got = clear_digit(mask, ink_level, hidden)
+            got = classic.shaped_digit(boxes[i], face, hidden=hidden)
             where = f"{shot.name} ({i // shot.lattice.cols},{i % shot.lattice.cols})"
             if char not in DIGITS:
                 marks += 1
@@ -106,9 +106,7 @@ def _fonts(count: int, seed: int) -> int:
     import numpy as np
 
     from screenbot.vision import classic
-    from screenbot.vision.digit_shapes import clear_digit
 
-    ink_level = classic.CLASSIC_LIMITS.ink_level
     rng = random.Random(seed)
     tally = {"read": 0, "not": 0, "wrong": 0}
     face = 192
@@ -123,7 +121,7 @@ def _fonts(count: int, seed: int) -> int:
         cv2.putText(box, digit, (round(pitch / 2 - width / 2), round(pitch / 2 + height / 2)), font, scale, colour,
                     thick, cv2.LINE_AA)
         scaled = cv2.resize(box, (classic.SIZE, classic.SIZE), interpolation=cv2.INTER_AREA).astype(np.float32)
-        got = clear_digit(classic.inside_ink(scaled, np.full(3, face, np.float32), ink_level), ink_level)
+        got = classic.shaped_digit(scaled, np.full(3, face, np.float32))
         tally["read" if got == digit else "wrong" if got else "not"] += 1
     if count:
         print(f"lone digits in OpenCV's fonts (seed {seed}): {count}: {tally['read']} read, {tally['not']} not, "

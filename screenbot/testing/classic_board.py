@@ -77,7 +77,7 @@ def single_number_game(rng: random.Random, rows: int, cols: int) -> list[str]:
 
 def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24, frame: int = 3,
          mine_scale: float = 1.0, number_scale: float = 1.0, stipple: bool = False,
-         buttons: bool = False, red_flag: bool = False, row_space: int = 0,
+         buttons: bool = False, red_flag: bool = False, black_flag: bool = False, row_space: int = 0,
          palette: dict[str, tuple[int, int, int]] | None = None) -> tuple[np.ndarray, tuple[int, int]]:
     """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
     left, light bottom and right, as every client in the look draws round its board); (picture, origin
@@ -90,7 +90,8 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     ``buttons``: as a toolkit's default buttons and labels draw the look (Tk's: a clone built of them):
     covered cells with a one-pixel bevel at every size, opened cells sunken by one pixel (a dark line
     top and left, a light one bottom and right) instead of a grid line. ``red_flag``: the flag drawn in
-    red alone, pole and all (a red "⚑" or "F", as many clones draw it). ``row_space``: pixels of the
+    red alone, pole and all (a red "⚑" or "F", as many clones draw it); ``black_flag``: in black alone
+(a black "⚑", as the React page draws it). ``row_space``: pixels of the
     window's grey below each row of cells, as a page whose cells are inline blocks lays them out (rows
     a line's spacing apart, the cells square). ``palette``: the numbers' colours (BGR) by digit, in
     place of the standard ones."""
@@ -104,13 +105,14 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     for r, line in enumerate(board):
         for c, ch in enumerate(line):
             _cell(image[margin + r * step : margin + r * step + pitch, margin + c * pitch : margin + (c + 1) * pitch],
-                  ch, pitch, grid_line, mine_scale, number_scale, stipple, buttons, red_flag, palette or NUMBER_BGR)
+                  ch, pitch, grid_line, mine_scale, number_scale, stipple, buttons, red_flag, palette or NUMBER_BGR,
+                  black_flag)
     return image, (margin, margin)
 
 
 def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: float = 1.0, number_scale: float = 1.0,
           stipple: bool = False, buttons: bool = False, red_flag: bool = False,
-          palette: dict[str, tuple[int, int, int]] = NUMBER_BGR) -> None:
+          palette: dict[str, tuple[int, int, int]] = NUMBER_BGR, black_flag: bool = False) -> None:
     import cv2
 
     bevel = 1 if buttons else max(1, round(pitch / 8))
@@ -147,7 +149,7 @@ def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: flo
         s = pitch / 16
         pole_x = round(middle + s)
         cv2.fillPoly(box, [np.array([[pole_x, round(3.5 * s)], [pole_x, round(8 * s)], [round(middle - 3 * s), round(5.75 * s)]],
-                                    dtype=np.int32)], (0, 0, 255))
+                                    dtype=np.int32)], (0, 0, 0) if black_flag else (0, 0, 255))
         pole = (0, 0, 255) if red_flag else (0, 0, 0)
         cv2.line(box, (pole_x, round(3.5 * s)), (pole_x, round(11 * s)), pole, max(1, round(s)))
         if not red_flag:

@@ -311,11 +311,11 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
             mask = ink[j].reshape(side, side)
             core = _core_colour(middle[i][ink[j]], far[j][ink[j]])
             if kind:
-                char, clear, why = _raised_state(core, face, mask, middle[i][ink[j]], boxes[i], limits)
+                char, clear, why = _raised_state(core, face, mask, middle[i][ink[j]], boxes[i], limits, min(lattice.pitch))
             else:
                 thin = small or _stroke_width(mask) * min(lattice.pitch) / SIZE <= limits.thin_stroke
                 inside = functools.partial(inside_ink, boxes[i], face, limits.ink_level)
-                shape = (lambda: "") if small else (lambda: clear_digit(inside(), limits.ink_level))
+                shape = (lambda: "") if small else functools.partial(shaped_digit, boxes[i], face, limits)
                 char, clear, why = _flat_state(core, face, limits.colour_strength if thin else 1.0, mask,
                                                middle[i][ink[j]], boxes[i], limits, shape)
                 if not small and char in DIGITS:
@@ -400,7 +400,7 @@ def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
     return ink[np.argsort(-far)[:keep]].mean(axis=0)
 
 
-def _raised_state(core, face, mask, ink, box, limits: Limits) -> tuple[str, float, str]:
+def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float) -> tuple[str, float, str]:
     reds = _strong_red(ink).mean()
     where = _red_over_dark(mask, ink, face)
     if reds > RED_PART and where == "across":
@@ -426,7 +426,56 @@ def _raised_state(core, face, mask, ink, box, limits: Limits) -> tuple[str, floa
         # A flag drawn in its red alone (a red "⚑" or "F", as many clones draw it): no other state a
         # covered cell holds is red. A red "?" stays refused: a "?" read as a flag is a mine to the solver.
         return "F", 0.8, ""
+    if core.max() < 90 and _pennant_on_a_pole(np.abs(box[ALONG, ALONG] - face).max(axis=2)
+                                              > limits.ink_level, pitch / SIZE):
+        # A flag drawn in black alone (the React page's, a black "⚑"): a pole, and a pennant to one
+        # side of its top. Its shape is seen over the whole cell inside its bevels (ALONG): a flag's
+        # foot lies below the middle.
+        return "F", 0.8, ""
     return "~", 0.3, "a raised cell with a mark that is neither a flag nor a question mark"
+
+
+def _pennant_on_a_pole(mask, scale: float) -> bool:
+    """Is the ink a flag's shape: a pole (columns inked unbroken from the mark's top to its bottom,
+    each end within POLE_END of its height: a tip may stand over the pennant, a foot widen the
+    bottom), with the ink of the mark's upper half beside it lying on one side (PENNANT_SIDE times
+    the other's, and PENNANT_SHARE of that half's)? A "?" has strokes as long (its stem with its dot
+    joined, a bold italic at 29 px; its hook's right side, a serif font at 13 px), but none from its
+    top to its bottom; a cross or a dagger has ink alike on both sides. The pole is POLE_LEAST screen
+    pixels long at least (``scale``: screen pixels to one of ``mask``'s): some fonts' "?" in a cell
+    of 15-19 px has a stroke from its top to its bottom as long as a small flag's pole."""
+    ys, xs = np.nonzero(mask)
+    if not len(ys) or ys.min() == 0:
+        return False  # no mark, or one going on above what is seen: where its top is is not known
+    top, bottom, height = ys.min(), ys.max(), np.ptp(ys) + 1
+    runs = [_longest_run(mask[:, x]) for x in range(mask.shape[1])]
+    poles = [x for x, (length, start) in enumerate(runs) if length * scale >= POLE_LEAST
+             and start <= top + POLE_END * height and start + length - 1 >= bottom - POLE_END * height]
+    if not poles or poles[-1] - poles[0] + 1 != len(poles) or len(poles) > POLE_WIDTH * (np.ptp(xs) + 1):
+        return False  # no pole, or strokes too wide for one (a "?" at 16 px whose dot is lost: a "7")
+    upper = mask[top : top + (height + 1) // 2]
+    left, right = upper[:, : max(0, poles[0] - 1)].sum(), upper[:, poles[-1] + 2 :].sum()
+    return max(left, right) >= max(PENNANT_SIDE * max(min(left, right), 1), PENNANT_SHARE * upper.sum())
+
+
+def _longest_run(column) -> tuple[int, int]:
+    """(length, first pixel) of the longest unbroken run of set pixels in ``column``."""
+    best, run = (0, 0), 0
+    for at, on in enumerate(column):
+        run = run + 1 if on else 0
+        best = max(best, (run, at - run + 1), key=lambda found: found[0])
+    return best
+
+
+# A flag's pole ends this share of its mark's height from the mark's top and bottom at most, and is
+# this long at least (screen pixels).
+POLE_END = 0.2
+POLE_LEAST = 10
+# A pennant's ink lies on one side of its pole, this many times what lies on the other, and is this
+# share of the ink of the mark's upper half at least; a pole is this share of the mark's width at most.
+PENNANT_SIDE = 4.0
+PENNANT_SHARE = 0.2
+POLE_WIDTH = 0.3
 
 
 # Ink this share of the way from the face to the mark's own colour is strong (not a blend at its rim).
@@ -524,6 +573,25 @@ def inside_ink(box: np.ndarray, face: np.ndarray, ink_level: float) -> np.ndarra
     return np.abs(box[INSIDE, INSIDE] - face).max(axis=2) > ink_level
 
 
+def shaped_digit(box: np.ndarray, face: np.ndarray, limits: Limits = CLASSIC_LIMITS, hidden: str = "") -> str:
+    """The digit a flat cell's ink (``box``: its SIZE box) is clearly shaped like
+    (``digit_shapes.clear_digit``; ``hidden``: as there), '' for none, or where the ink is too faint
+    for its shape to show whole: ink whose strongest quarter lies under SHAPE_STRENGTH times the ink
+    level from the face has its anti-aliased strokes under the ink level in part (a 4 a pixel wide in
+    a colour 65 levels from its face kept only its upright, and read as a 1: 4 of 20,000 digits drawn
+    in OpenCV's fonts in random dark colours read wrong so, `python3 -m lab digit-shapes`)."""
+    far = np.abs(box[INSIDE, INSIDE] - face).max(axis=2)
+    mask = far > limits.ink_level
+    if not mask.any():
+        return ""
+    strongest = np.sort(far[mask])[-max(1, int(mask.sum()) // 4) :].mean()
+    return clear_digit(mask, limits.ink_level, hidden) if strongest >= SHAPE_STRENGTH * limits.ink_level else ""
+
+
+# Ink is read by its shape where its strongest quarter lies this many ink levels from its face at least.
+SHAPE_STRENGTH = 1.5
+
+
 def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits, shape) -> tuple[str, float, str]:
     reds = _red_ink(ink, face).mean()
     darks = (ink.max(axis=1) < 70).mean()
@@ -567,7 +635,7 @@ def _nearest_number(core, face, fade: float, limits: Limits, shape) -> tuple[str
     as its strokes show it, blended with the face round them down to ``fade`` of the way from the face
     (``Limits.thin_pitch``, ``thin_stroke``; 1 for strokes that keep their colour): the nearest such
     line, by a clear margin, within reach. Where the colour says nothing (no standard number's, or
-    between two), the digit its shape clearly is (``shape()``: ``digit_shapes.clear_digit``, '' for
+    between two), the digit its shape clearly is (``shape()``: ``shaped_digit``, '' for
     none), if that is one of the two."""
     names = list(NUMBER_COLOURS)
     colours = np.array([NUMBER_COLOURS[n] for n in names], dtype=np.float32)
@@ -595,7 +663,7 @@ def _nearest_number(core, face, fade: float, limits: Limits, shape) -> tuple[str
     return names[order[0]], 1.0 - apart, f"a number whose colour lies between {names[order[0]]}'s and {names[order[1]]}'s"
 
 
-# How clearly a number read by its shape alone is read (``digit_shapes.clear_digit``): over CLEAR.
+# How clearly a number read by its shape alone is read (``shaped_digit``): over CLEAR.
 BY_SHAPE = 0.7
 
 
