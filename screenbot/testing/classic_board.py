@@ -91,9 +91,9 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     covered cells with a one-pixel bevel at every size, opened cells sunken by one pixel (a dark line
     top and left, a light one bottom and right) instead of a grid line. ``red_flag``: the flag drawn in
     red alone, pole and all (a red "⚑" or "F", as many clones draw it); ``black_flag``: in black alone
-(a black "⚑", as the React page draws it). ``row_space``: pixels of the
-    window's grey below each row of cells, as a page whose cells are inline blocks lays them out (rows
-    a line's spacing apart, the cells square). ``palette``: the numbers' colours (BGR) by digit, in
+    (a black "⚑", as the React page draws it). ``row_space``: pixels of the window's grey below each
+    row of cells, as a page whose cells are inline blocks lays them out (rows a line's spacing apart,
+    the cells square). ``palette``: the numbers' colours (BGR) by digit, in
     place of the standard ones."""
     rows, cols = len(board), len(board[0])
     step = pitch + row_space

@@ -311,7 +311,8 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
             mask = ink[j].reshape(side, side)
             core = _core_colour(middle[i][ink[j]], far[j][ink[j]])
             if kind:
-                char, clear, why = _raised_state(core, face, mask, middle[i][ink[j]], boxes[i], limits, min(lattice.pitch))
+                char, clear, why = _raised_state(core, face, mask, middle[i][ink[j]], boxes[i], limits,
+                                                 min(lattice.pitch))
             else:
                 thin = small or _stroke_width(mask) * min(lattice.pitch) / SIZE <= limits.thin_stroke
                 inside = functools.partial(inside_ink, boxes[i], face, limits.ink_level)
@@ -1030,7 +1031,8 @@ def _outer_kinds(lattice: Lattice, side: str, raised: np.ndarray) -> dict[bool, 
     rect = lattice.board_rect()
     along, start = ((lattice.row_edges(), rect.top) if side in ("left", "right") else (lattice.col_edges(), rect.left))
     cells = outer_line(lattice, side)
-    kinds = {kind: np.zeros(rect.height if side in ("left", "right") else rect.width, dtype=bool) for kind in (True, False)}
+    length = rect.height if side in ("left", "right") else rect.width
+    kinds = {kind: np.zeros(length, dtype=bool) for kind in (True, False)}
     for k, (row, col) in enumerate(cells):
         first, last = along[k] - start, along[k + 1] - start
         quarter = (last - first) / 4
