@@ -579,7 +579,7 @@ def shaped_digit(box: np.ndarray, face: np.ndarray, limits: Limits = CLASSIC_LIM
     (``digit_shapes.clear_digit``; ``hidden``: as there), '' for none, or where the ink is too faint
     for its shape to show whole: ink whose strongest quarter lies under SHAPE_STRENGTH times the ink
     level from the face has its anti-aliased strokes under the ink level in part (a 4 a pixel wide in
-    a colour 65 levels from its face kept only its upright, and read as a 1: 4 of 20,000 digits drawn
+    a colour 65 levels from its face kept only its upright, and read as a 1: 4 of 19,900 digits drawn
     in OpenCV's fonts in random dark colours read wrong so, `python3 -m lab digit-shapes`)."""
     far = np.abs(box[INSIDE, INSIDE] - face).max(axis=2)
     mask = far > limits.ink_level
