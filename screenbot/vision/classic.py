@@ -420,18 +420,28 @@ def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float) -> t
     # its hook joins them once a cell is scaled.
     far = np.abs(box[DOWN_TO_BAND, MIDDLE] - face).max(axis=2)
     parts = _parts(far > max(limits.ink_level, STRONG_INK * far.max()))
-    hook_over_dot = len(parts) == 2 and parts[1][0] > parts[0][0] and parts[1][1] < parts[0][1] / 2
+    # The dot lies wholly below the hook, and is no taller than twice its width: a serif "F"'s middle
+    # bar, its strong ink apart from the stem, lies beside it, and a small oblique "F"'s stem, apart
+    # from its bars, is a stroke (49 of 1,476 black "F"s in the system's fonts were read as "?" so).
+    hook_over_dot = False
+    if len(parts) == 2:
+        (hook_size, _, hook_bottom, _, _), (dot_size, dot_top, _, dot_width, dot_height) = parts
+        hook_over_dot = dot_top > hook_bottom and dot_size < hook_size / 2 and dot_height <= 2 * dot_width
+    # A flag drawn in black alone (the React page's, a black "⚑", a letter "F"): a pole, and a pennant
+    # to one side of its top. Its shape is seen over the whole cell inside its bevels (ALONG): a flag's
+    # foot lies below the middle.
+    flag_shaped = core.max() < 90 and _pennant_on_a_pole(np.abs(box[ALONG, ALONG] - face).max(axis=2)
+                                                         > limits.ink_level, pitch / SIZE)
     if reds < RED_PART and core.max() < 90 and hook_over_dot:
+        if flag_shaped:
+            # Both: told apart by neither (a black letter "F" whose strong ink breaks as a "?"'s does).
+            return "~", 0.3, "a mark shaped both like a flag and like a question mark"
         return "?", 0.8, ""  # a hook and, under it, a dot
     if _strong_red(core) and not hook_over_dot:
         # A flag drawn in its red alone (a red "⚑" or "F", as many clones draw it): no other state a
         # covered cell holds is red. A red "?" stays refused: a "?" read as a flag is a mine to the solver.
         return "F", 0.8, ""
-    if core.max() < 90 and _pennant_on_a_pole(np.abs(box[ALONG, ALONG] - face).max(axis=2)
-                                              > limits.ink_level, pitch / SIZE):
-        # A flag drawn in black alone (the React page's, a black "⚑"): a pole, and a pennant to one
-        # side of its top. Its shape is seen over the whole cell inside its bevels (ALONG): a flag's
-        # foot lies below the middle.
+    if flag_shaped:
         return "F", 0.8, ""
     return "~", 0.3, "a raised cell with a mark that is neither a flag nor a question mark"
 
@@ -513,14 +523,15 @@ def _overlap(mask, other) -> float:
 CROSS_MIRRORED = 0.75
 
 
-def _parts(mask) -> list[tuple[float, int]]:
-    """The ink's separate pieces (8-connected, a few pixels at least) as (centre row, size), largest first."""
+def _parts(mask) -> list[tuple[int, int, int, int, int]]:
+    """The ink's separate pieces (8-connected, a few pixels at least) as (size, top row, bottom row,
+    width, height), largest first."""
     import cv2
 
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    parts = [(float(centroids[i][1]), int(stats[i, cv2.CC_STAT_AREA])) for i in range(1, count)
-             if stats[i, cv2.CC_STAT_AREA] >= 3]
-    return sorted(parts, key=lambda p: -p[1])
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    parts = [(int(area), int(top), int(top + height - 1), int(width), int(height))
+             for _, top, width, height, area in stats[1:] if area >= 3]
+    return sorted(parts, key=lambda p: -p[0])
 
 
 def _holes(mask) -> int:
