@@ -8,10 +8,10 @@ Every case is drawn from ``random.Random(seed)`` (without ``--seed`` a fresh see
 system and printed): the client, its window size or device scale, how far the game is played, the
 flags, where the pointer rests, and for gnome-mines the desktop's theme (a third of its windows are
 drawn as under a dark GTK theme, which colours the window round the cells, one in six under GTK's
-HighContrast or HighContrastInverse) and the game's own tile
-theme (a quarter in its "classic" or "default" theme instead of "bgcolors", its default: these draw
-their opened cells, numbers and icons otherwise, and after a loss dim every covered tile and give
-the opened cells another grey, which the truth takes into account), and a sixth of the small and
+HighContrast or HighContrastInverse) and the game's own tile theme (a quarter in its "classic" or
+"default" theme instead of "bgcolors", its default: these draw their opened cells, numbers and icons
+otherwise, and after a loss dim every covered tile and give the opened cells another grey, which the
+truth takes into account), and a sixth of the small and
 medium boards as on a desktop at 200% (GTK's ``GDK_SCALE=2``: gaps, tiles and glyphs twice as large,
 the window, in the client's own pixels, fitting the screen twice over). The clients place their
 mines themselves, so a replay with the same seed makes the same kinds of cases on other mine

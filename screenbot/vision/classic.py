@@ -429,11 +429,12 @@ def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float) -> t
         hook_over_dot = dot_top > hook_bottom and dot_size < hook_size / 2 and dot_height <= 2 * dot_width
     # A flag drawn in black alone (the React page's, a black "⚑", a letter "F"): a pole, and a pennant
     # to one side of its top. Its shape is seen over the whole cell inside its bevels (ALONG): a flag's
-    # foot lies below the middle.
-    flag_shaped = core.max() < 90 and _pennant_on_a_pole(np.abs(box[ALONG, ALONG] - face).max(axis=2)
-                                                         > limits.ink_level, pitch / SIZE)
-    if reds < RED_PART and core.max() < 90 and hook_over_dot:
-        if flag_shaped:
+    # foot lies below the middle. Measured only where it decides (each path asks it once at most).
+    dark = core.max() < 90
+    flag_shaped = functools.partial(_pennant_on_a_pole, np.abs(box[ALONG, ALONG] - face).max(axis=2) > limits.ink_level,
+                                    pitch / SIZE)
+    if reds < RED_PART and dark and hook_over_dot:
+        if flag_shaped():
             # Both: told apart by neither (a black letter "F" whose strong ink breaks as a "?"'s does).
             return "~", 0.3, "a mark shaped both like a flag and like a question mark"
         return "?", 0.8, ""  # a hook and, under it, a dot
@@ -441,7 +442,7 @@ def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float) -> t
         # A flag drawn in its red alone (a red "⚑" or "F", as many clones draw it): no other state a
         # covered cell holds is red. A red "?" stays refused: a "?" read as a flag is a mine to the solver.
         return "F", 0.8, ""
-    if flag_shaped:
+    if dark and flag_shaped():
         return "F", 0.8, ""
     return "~", 0.3, "a raised cell with a mark that is neither a flag nor a question mark"
 
@@ -474,7 +475,8 @@ def _longest_run(column) -> tuple[int, int]:
     best, run = (0, 0), 0
     for at, on in enumerate(column):
         run = run + 1 if on else 0
-        best = max(best, (run, at - run + 1), key=lambda found: found[0])
+        if run > best[0]:
+            best = (run, at - run + 1)
     return best
 
 
@@ -1023,13 +1025,19 @@ def framed_unlike(frame: np.ndarray, lattice: Lattice, raised: np.ndarray) -> li
     (its grid line making the third) matched a partner mostly covered (the 3 px frame): read short with
     exit 0. Kind by kind, it is 2 px by the raised cells against 3."""
     kinds = {side: _outer_kinds(lattice, side, raised) for side in PARTNER}
+
+    @functools.cache
+    def profile(side: str, kind: bool | None) -> tuple[np.ndarray, int] | None:
+        """``side``'s frame profile beside its cells of ``kind`` (None: all along it); each side is its
+        partner's partner, so each is measured once."""
+        return _frame_profile(frame, lattice, side, None if kind is None else kinds[side][kind])
+
     unlike = []
     for side in ("top", "bottom", "left", "right"):
         partner = PARTNER[side]
         shared = [kind for kind in (True, False) if kinds[side][kind].any() and kinds[partner][kind].any()]
-        masks = [(kinds[side][kind], kinds[partner][kind]) for kind in shared] or [(None, None)]
-        if not all(_framed_alike(frame, lattice, side, _frame_profile(frame, lattice, side, mine),
-                                 _frame_profile(frame, lattice, partner, theirs)) for mine, theirs in masks):
+        if not all(_framed_alike(frame, lattice, side, profile(side, kind), profile(partner, kind))
+                   for kind in shared or [None]):
             unlike.append((side, partner))
     return unlike
 
