@@ -616,8 +616,8 @@ def test_cells_a_pixel_off_their_boxes_keep_their_relief():
         step = max(1, round(pitch / 32))  # a line of the reader's box, which is 32 px a cell
         for dx, dy in ((step, 0), (-step, 0), (0, step), (0, -step)):
             reading = read_classic(image, Lattice("classic", (origin[0] + dx, origin[1] + dy), (pitch, pitch), rows, cols))
-            if (reading.raised != covered).any():
-                wrong.append(f"{pitch} px, moved ({dx}, {dy}): {int((reading.raised != covered).sum())} cells")
+            if (reading.covered != covered).any():
+                wrong.append(f"{pitch} px, moved ({dx}, {dy}): {int((reading.covered != covered).sum())} cells")
     assert not wrong, f"{REPLAY}: {wrong}"
 
 
@@ -1043,3 +1043,39 @@ def test_flat_cells_a_jpeg_lifts_a_few_levels_are_flat_against_the_board_s_raise
     named = SCREENS / "xd-20x12-lost"
     judge_cases([(f"{named.name} at JPEG quality 90", as_jpeg(cv2.imread(str(named.with_suffix(".png"))), 90),
                   named.with_suffix(".txt").read_text(encoding="utf-8").split(), skins)], "xd-20x12-lost as JPEG", 1)
+
+
+def _two_faces(rng: random.Random) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """(covered, opened) face colours (BGR) of a flat look: two light colours, greys or tints (each
+    channel within 30 levels of their mean), 40 to 80 levels apart, either the lighter."""
+    def tint(level: int) -> tuple[int, int, int]:
+        return tuple(min(255, max(0, level + rng.randint(-15, 15))) for _ in range(3))
+
+    while True:
+        covered, opened = tint(rng.randint(140, 240)), tint(rng.randint(140, 240))
+        if 40 <= max(abs(a - b) for a, b in zip(covered, opened)) <= 80:
+            return covered, opened
+
+
+def test_boards_whose_covered_cells_have_a_face_of_their_own_are_read_or_refused_never_wrong():
+    """A flat look whose covered cells are told by a colour of their own, not raised (gnome-mines'
+    "classic" and "default" tiles, py-sweeper): the board is read both ways round, and the way the
+    game's rules allow is taken (``vision.classic._read_by_faces``); its numbers, in colours of its
+    own, by their shape. Boards drawn at random: two random faces, numbers in colours of their own
+    (or all in one), mid-game: none read wrong, some read (seeds 0-39 of this draw: 244 of 480
+    read, none wrong); a fresh board, one face, is refused."""
+    rng = random.Random(f"{SEED}-faces")
+    skins = load_skins()
+    cases = []
+    for index in range(12):
+        pitch, rows, cols = rng.randint(20, 60), rng.randint(6, 12), rng.randint(6, 14)
+        faces = _two_faces(rng)
+        one = _foreign_colour(rng)
+        palette = {digit: one if index % 3 == 0 else _foreign_colour(rng) for digit in "12345678"}
+        board = random_game(rng, rows, cols, lost=False)
+        image, _ = draw(board, pitch, palette=palette, faces=faces)
+        cases.append((f"{rows}x{cols} at {pitch} px, faces {faces}", image, board, skins))
+    judge_cases(cases, "boards whose covered cells have a face of their own", 2)
+    fresh, _ = draw(["#" * 9] * 9, 30, faces=_two_faces(rng))
+    got, said = _read(fresh, skins)
+    assert got is None, f"{REPLAY}: a fresh board of one face read as {got}"

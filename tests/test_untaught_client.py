@@ -5,8 +5,9 @@ white, every number black: neither the classic look nor any taught client's. Its
 some taught clients' covered cells roughly (kmines', xbomb's: 0.74), so the board was taken for theirs
 and then refused for a cell or colour those clients do not draw, in words that named the wrong client
 and the wrong remedy ("skin 'kmines' has no picture of 5, 7, 8 ... add a screenshot"). Kept: two of
-its boards (``fixtures/screens-untaught/pysweeper-*``, the window as the screen showed it). And boards
-drawn in that look at random cell sizes and games on every run (seed printed; replay:
+its boards (``fixtures/screens-untaught/pysweeper-*``, the window as the screen showed it). A board
+with a cell open shows two faces, and is now read as a look told by its faces; a fresh one is refused.
+And boards drawn in that look at random cell sizes and games on every run (seed printed; replay:
 SCREENBOT_RANDOM_SEED=<seed>): each is read right or refused, never read wrong, and a refusal that
 names a taught client names the client nobody taught first.
 """
@@ -50,11 +51,21 @@ def _refused_as_untaught(code: int, err: str) -> None:
         assert " if it is " not in err or err.index("nobody taught") < err.index(" if it is "), err
 
 
-@pytest.mark.parametrize("name", ["pysweeper-fresh", "pysweeper-one-2"])
-def test_a_real_client_nobody_taught_is_refused_as_one(name, tmp_path, capsys):
-    code, out, err = _read(UNTAUGHT / f"{name}.png", tmp_path, capsys)
+def test_a_real_client_nobody_taught_is_refused_as_one_on_a_fresh_board(tmp_path, capsys):
+    """A fresh board of flat cells of one colour is nothing a look read from its structure tells apart
+    from any grid (a table, a calendar): refused."""
+    code, out, err = _read(UNTAUGHT / "pysweeper-fresh.png", tmp_path, capsys)
     _refused_as_untaught(code, err)
     assert not out
+
+
+def test_a_real_client_nobody_taught_is_read_once_its_board_shows_two_faces(tmp_path, capsys):
+    """Once a cell is open, its covered cells (grey) and opened ones (white) show two faces, and the
+    rules say which is which (``vision.classic._read_by_faces``): the board with a single 2 open, refused
+    before as a client nobody taught, is read exactly, its 2 by its shape."""
+    code, out, err = _read(UNTAUGHT / "pysweeper-one-2.png", tmp_path, capsys)
+    assert code == 0, err
+    assert out.split() == (UNTAUGHT / "pysweeper-one-2.txt").read_text(encoding="utf-8").split()
 
 
 def draw_flat(board: list[str], pitch: int, margin: int = 40) -> np.ndarray:

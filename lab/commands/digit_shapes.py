@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         truth = "".join(shot.board.grid)
         for i, char in enumerate(truth):
-            if char not in DIGITS + "*WX" or reading.raised[i]:
+            if char not in DIGITS + "*WX" or reading.covered[i]:
                 continue
             mask = classic.inside_ink(boxes[i], face, ink_level)
             got = classic.shaped_digit(boxes[i], face, hidden=hidden)

@@ -78,7 +78,8 @@ def single_number_game(rng: random.Random, rows: int, cols: int) -> list[str]:
 def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 24, frame: int = 3,
          mine_scale: float = 1.0, number_scale: float = 1.0, stipple: bool = False,
          buttons: bool = False, red_flag: bool = False, black_flag: bool = False, row_space: int = 0,
-         palette: dict[str, tuple[int, int, int]] | None = None) -> tuple[np.ndarray, tuple[int, int]]:
+         palette: dict[str, tuple[int, int, int]] | None = None,
+         faces: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None) -> tuple[np.ndarray, tuple[int, int]]:
     """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
     left, light bottom and right, as every client in the look draws round its board); (picture, origin
     of cell (0, 0)). ``mine_scale``: the mines' size, 1 the usual; clients draw them up to a third
@@ -94,7 +95,8 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     (a black "⚑", as the React page draws it). ``row_space``: pixels of the window's grey below each
     row of cells, as a page whose cells are inline blocks lays them out (rows a line's spacing apart,
     the cells square). ``palette``: the numbers' colours (BGR) by digit, in
-    place of the standard ones."""
+    place of the standard ones. ``faces``: (covered, opened) face colours (BGR) of a flat look whose
+    covered cells are told by a colour of their own, not raised (gnome-mines' other tile themes)."""
     rows, cols = len(board), len(board[0])
     step = pitch + row_space
     image = np.full((rows * step + 2 * margin, cols * pitch + 2 * margin, 3), FACE, dtype=np.uint8)
@@ -106,17 +108,23 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
         for c, ch in enumerate(line):
             _cell(image[margin + r * step : margin + r * step + pitch, margin + c * pitch : margin + (c + 1) * pitch],
                   ch, pitch, grid_line, mine_scale, number_scale, stipple, buttons, red_flag, palette or NUMBER_BGR,
-                  black_flag)
+                  black_flag, faces)
     return image, (margin, margin)
 
 
 def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: float = 1.0, number_scale: float = 1.0,
           stipple: bool = False, buttons: bool = False, red_flag: bool = False,
-          palette: dict[str, tuple[int, int, int]] = NUMBER_BGR, black_flag: bool = False) -> None:
+          palette: dict[str, tuple[int, int, int]] = NUMBER_BGR, black_flag: bool = False,
+          faces: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None) -> None:
     import cv2
 
     bevel = 1 if buttons else max(1, round(pitch / 8))
-    if ch in "#F?":
+    if faces is not None:
+        box[:] = (0, 0, 255) if ch == "X" else faces[0] if ch in "#F?" else faces[1]
+        if grid_line:
+            box[0, :] = DARK
+            box[:, 0] = DARK
+    elif ch in "#F?":
         box[:] = FACE
         shade = DARK
         if stipple:  # a face of black and white pixels, mid-grey on average: its dark bevel is black

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..geometry import Lattice
 from .cells import board_inside, cell_images, channel_mean
-from .digit_shapes import DIGITS, clear_digit, shaped_otherwise
+from .digit_shapes import DIGITS, MARKS, clear_digit, shaped_otherwise
 from .skins import CLASSIC, HOW_TO_TEACH, Skin
 
 # Side of the square each cell is scaled to before measuring: a 1-px bevel of a 30 px cell still shows.
@@ -112,13 +112,14 @@ CLASSIC_LIMITS = Limits()
 @dataclass(frozen=True, slots=True, eq=False)
 class ClassicReading:
     """Per cell (row-major): the state read (``"~"`` where none), how clear it was (0..1) and, where it
-    was not, which measurement was unclear."""
+    was not, which measurement was unclear; which cells were taken for covered ones, and how."""
 
     chars: np.ndarray
     confidence: np.ndarray
     unclear: tuple[str, ...]
-    raised: np.ndarray  # (cells,) bool: clearly raised
-    faces: tuple[np.ndarray | None, np.ndarray | None]  # (raised, flat) face colours (BGR) the ink was told from
+    covered: np.ndarray  # (cells,) bool: clearly raised (``look`` RAISED), or of the covered cells' face (FACES)
+    faces: tuple[np.ndarray | None, np.ndarray | None]  # (covered, opened) face colours (BGR) the ink was told from
+    look: str = "raised"  # RAISED or FACES: how covered cells were told from opened ones
 
 
 def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
@@ -266,29 +267,49 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
     middle = boxes[:, MIDDLE, MIDDLE].reshape(count, -1, 3)
     rim = _rim(boxes)
     bands = boxes[:, BANDS]
-    red = _strong_red(bands).mean(axis=1)
-    # A raised cell's face is its middle (its rim holds the bevels, wider than the bands at some sizes);
-    # a flat cell's is its rim (a mine or a bold number fills much of its middle). Taken over the board.
-    raised_face = _board_face(middle[raised])
-    faces = {True: raised_face, False: _flat_face(rim, bands, flat & (red < limits.red_face), raised_face)}
-
-    chars = np.full(count, "~", dtype="<U1")
-    confidence = np.minimum(relief_clear, 0.5)
-    unclear = ["whether it is raised or flat"] * count
     # The hit mine is told by its red face alone, which no other state has: red out to the bands, where
     # a drawn mark never reaches (a bold red 3 fills 40-76% of the rim and reaches its corners, a wrong
     # flag's red cross reaches the corners; neither shows in the bands). Its relief says nothing: the
     # grid line along one side is grey, lighter than a red face, and a large mine reaches into the
     # bands, so that it looked raised or neither (pygame-minesweeper's 16 px tiles; drawn at 10-11 px,
     # read as a wrong flag).
+    red = _strong_red(bands).mean(axis=1)
     hit = red >= limits.red_face
+    if not raised.any():
+        by_faces = _read_by_faces(boxes, lattice, limits, rim, flat & ~hit, relief_clear, hit, red)
+        if by_faces is not None:
+            return by_faces
+    # A raised cell's face is its middle (its rim holds the bevels, wider than the bands at some sizes);
+    # a flat cell's is its rim (a mine or a bold number fills much of its middle). Taken over the board.
+    raised_face = _board_face(middle[raised])
+    faces = (raised_face, _flat_face(rim, bands, flat & ~hit, raised_face))
+    return _read_kinds(boxes, lattice, limits, raised, flat, faces, relief_clear, hit, red, RAISED)
+
+
+# The marks an opened cell may hold besides a number: a mine, a wrong flag, the hit mine.
+OPENED_MARKS = "*WX"
+# How a reading told covered cells from opened ones (``ClassicReading.look``): by their relief (the
+# classic look proper), or by their faces (a flat look whose covered cells have a colour of their own).
+RAISED, FACES = "raised", "faces"
+
+
+def _read_kinds(boxes: np.ndarray, lattice: Lattice, limits: Limits, covered: np.ndarray, opened: np.ndarray,
+                faces: tuple[np.ndarray | None, np.ndarray | None], clear_kind: np.ndarray, hit: np.ndarray,
+                red: np.ndarray, look: str) -> ClassicReading:
+    """Every cell read as covered (``covered``: a flag, a "?" or nothing on the covered cells' face,
+    ``faces[0]``) or opened (``opened``: a number, a mine or nothing on ``faces[1]``), the hit mine
+    (``hit``) by its red face; ``clear_kind``: how clearly each cell is of its kind."""
+    count = len(boxes)
+    middle = boxes[:, MIDDLE, MIDDLE].reshape(count, -1, 3)
+    chars = np.full(count, "~", dtype="<U1")
+    confidence = np.minimum(clear_kind, 0.5)
+    unclear = ["whether it is raised or flat" if look == RAISED else "whether it is covered or open"] * count
     chars[hit] = "X"
     confidence[hit] = np.minimum(1.0, 0.6 + red[hit] - limits.red_face)
     side = int(np.sqrt(middle.shape[1]))
     small = min(lattice.pitch) < limits.thin_pitch
-    for kind in (True, False):
-        face = faces[kind]
-        cells = np.flatnonzero((raised if kind else flat) & ~hit)
+    for kind, face in zip((True, False), faces):
+        cells = np.flatnonzero((covered if kind else opened) & ~hit)
         if face is None or not len(cells):
             continue
         far = np.abs(middle[cells] - face).max(axis=2)
@@ -300,7 +321,7 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
         # face (57 levels on a face of 185), and its cell passed for an empty one. Refused, not read: a
         # textured face would pass for faint ink of the nearest number colour.
         faint = (far[empty] > limits.faint_ink).mean(axis=1)
-        confidence[cells[empty]] = np.minimum(relief_clear[cells[empty]], np.maximum(0.6 + (limits.no_ink - faint) * 40, 0.0))
+        confidence[cells[empty]] = np.minimum(clear_kind[cells[empty]], np.maximum(0.6 + (limits.no_ink - faint) * 40, 0.0))
         for i in cells[empty][faint > limits.no_ink]:
             unclear[i] = "a mark too near its face's colour to tell"
         for j in np.flatnonzero(~empty):
@@ -316,9 +337,12 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
             else:
                 thin = small or _stroke_width(mask) * min(lattice.pitch) / SIZE <= limits.thin_stroke
                 inside = functools.partial(inside_ink, boxes[i], face, limits.ink_level)
-                shape = (lambda: "") if small else functools.partial(shaped_digit, boxes[i], face, limits)
+                # An opened cell holds no flag nor "?": where the look is told by its faces (the
+                # opened cells' face is their own), a digit's shape is not set against those marks.
+                shape = (lambda: "") if small else functools.partial(
+                    shaped_digit, boxes[i], face, limits, marks=MARKS if look == RAISED else OPENED_MARKS)
                 char, clear, why = _flat_state(core, face, limits.colour_strength if thin else 1.0, mask,
-                                               middle[i][ink[j]], boxes[i], limits, shape)
+                                               middle[i][ink[j]], boxes[i], limits, shape, look == RAISED)
                 if not small and char in DIGITS:
                     # The colour says which number; its shape must not clearly say another (numbers in
                     # other colours than the standard ones: ``digit_shapes``). Not in cells under
@@ -326,10 +350,177 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
                     other = shaped_otherwise(inside(), char, limits.ink_level)
                     if other:
                         char, clear, why = "~", 0.4, f"a number in the colour of a {char} but shaped like a {other}"
-            chars[i], confidence[i], unclear[i] = char, min(relief_clear[i], clear), why
+            chars[i], confidence[i], unclear[i] = char, min(clear_kind[i], clear), why
     for i in np.flatnonzero(chars != "~"):
         unclear[i] = "" if confidence[i] >= CLEAR else unclear[i]
-    return ClassicReading(chars, confidence, tuple(unclear), raised, (faces[True], faces[False]))
+    return ClassicReading(chars, confidence, tuple(unclear), covered, faces, look)
+
+
+def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.ndarray, flat: np.ndarray,
+                   clear_kind: np.ndarray, hit: np.ndarray, red: np.ndarray) -> ClassicReading | None:
+    """A board with no raised cell read as a look whose covered cells have a face of their own
+    (gnome-mines' "classic" and "default" tiles: covered cells a darker grey than opened ones), or None
+    where its cells do not show two faces, or the rules cannot tell which is the covered cells'.
+
+    Each cell's face is its rim's median colour; the board's two faces are the commonest colour of
+    the rims and the commonest of the rims not near it (FACE_NEAR), at least FACES_APART apart. A cell
+    takes the nearer face, and one near neither is unclear. Which face is the covered cells' is what
+    the game says: the board is read both ways, and the reading taken is the one the rules allow
+    (``_broken_rule``) with fewer 0s beside a covered or marked cell (every client opens the cells
+    beside a 0, so none is covered or flagged; a player's wrong flag may stand there, rarely), or as
+    few and fewer cells unread. Read the wrong way round, every number stands on a covered cell (no
+    flag or "?", or one that passes for a flag: a 1 with a serif, in black), and every covered cell
+    that borders one is an opened 0 beside it: the 0s decide before what is unread, since a number
+    whose shape is unclear is unread the right way round. The numbers' colours are this look's own:
+    a number is read by its shape. A board of one face (a fresh game) is not read so: a grid of plain
+    cells of one colour, a table or a calendar, is nothing a game tells apart."""
+    own = np.median(rim, axis=1)
+    # Only cells whose rim is one colour show a face (a mine or a bold number fills some rims).
+    even = (np.abs(rim - own[:, None]).max(axis=2) <= FACE_NEAR).mean(axis=1) >= EVEN_RIM
+    cells = np.flatnonzero(flat & even)
+    if len(cells) < FACES_LEAST:
+        return None
+    first = _board_face(rim[cells])
+    rest = cells[np.abs(own[cells] - first).max(axis=1) > FACE_NEAR]
+    if len(rest) < FACES_LEAST:
+        return None
+    second = _board_face(rim[rest])
+    if np.abs(second - first).max() < FACES_APART:
+        return None
+    to_first, to_second = (np.abs(own - face).max(axis=1) for face in (first, second))
+    near_first = to_first <= to_second
+    neither = np.minimum(to_first, to_second) > FACE_NEAR
+    readings, broken = [], []
+    # A cell whose face is off both (lit under the pointer) may be of either kind: where the nearer
+    # face leaves it unread, its mark decides, read clearly as one only the other kind holds. The
+    # pointer lights one cell: more cells off both faces are a look of more faces (gnome-mines' own
+    # tiles, each number on a tint of its own: in grey levels a 4's tint lay near the covered grey,
+    # and the 4 was read as a flag).
+    off = np.minimum(to_first, to_second) > FACE_NEAR / 2
+    if off.sum() > 1:
+        return None
+    for covered_face, opened_face in ((first, second), (second, first)):
+        covered = flat & (near_first if covered_face is first else ~near_first)
+        faces = (covered_face, opened_face)
+        reading = _read_kinds(boxes, lattice, limits, covered, flat & ~covered, faces, clear_kind, hit, red, FACES)
+        lit = off & ~neither & ~hit & flat & (reading.confidence < CLEAR)
+        if lit.any():
+            turned = _read_kinds(boxes, lattice, limits, lit & ~covered, lit & covered, faces, clear_kind, hit, red,
+                                 FACES)
+            held = np.where(covered, np.isin(turned.chars, tuple(DIGITS + "*")), np.isin(turned.chars, ("F", "?")))
+            take = lit & held & (turned.confidence >= CLEAR)
+            covered = covered ^ take
+            reading = ClassicReading(np.where(take, turned.chars, reading.chars),
+                                     np.where(take, turned.confidence, reading.confidence),
+                                     tuple(b if t else a for a, b, t in zip(reading.unclear, turned.unclear, take)),
+                                     covered, faces, FACES)
+        # And an empty one read as a 0 beside a covered cell is a covered cell lit: no 0 is beside one.
+        lit_zero = off & ~covered & (reading.chars == "0") & _beside_covered(reading.chars, lattice.rows, lattice.cols)
+        if lit_zero.any():
+            covered = covered | lit_zero
+            reading = ClassicReading(np.where(lit_zero, "#", reading.chars), reading.confidence, reading.unclear,
+                                     covered, faces, FACES)
+        confidence = np.where(neither, np.minimum(reading.confidence, 0.4), reading.confidence)
+        unclear = tuple("a face like neither the covered cells' nor the opened ones'" if far else why
+                        for far, why in zip(neither, reading.unclear))
+        readings.append(ClassicReading(reading.chars, confidence, unclear, covered, faces, FACES))
+        broken.append((bool(_broken_rule(reading.chars, lattice.rows, lattice.cols)),
+                       _zeros_by_marks(reading.chars, lattice.rows, lattice.cols), int((confidence < CLEAR).sum())))
+    if broken[0] == broken[1]:
+        return None
+    best = 0 if broken[0] < broken[1] else 1
+    if broken[best][0]:
+        return None
+    return _by_own_palette(boxes, readings[best], limits)
+
+
+# Why a number in a look read by its faces is not read (``_flat_state``), and what ``_by_own_palette`` reads.
+UNCLEAR_SHAPE = "a number in a look of its own colours whose shape is unclear"
+
+
+def _by_own_palette(boxes: np.ndarray, reading: ClassicReading, limits: Limits) -> ClassicReading:
+    """``reading`` with the numbers whose shape was unclear read by the board's own colours, where it
+    shows them: a look read by its faces draws its numbers in colours of its own, and those whose shape
+    is clear tell which. Such a number is read where at least two digits are read clearly, each in
+    its own colour (OWN_COLOURS_APART from one another: a look whose numbers are all one colour tells
+    nothing so), its ink is within OWN_COLOUR_NEAR of one of them, and its shape is nearer that digit
+    than any other (``digit_shapes.distances``): two witnesses, as the classic look's standard
+    colours and shapes are."""
+    from .digit_shapes import distances
+
+    unread = np.flatnonzero(np.array([why == UNCLEAR_SHAPE for why in reading.unclear]))
+    if not len(unread):
+        return reading
+    face = reading.faces[1]
+    clear = np.flatnonzero(np.isin(reading.chars, tuple(DIGITS)) & (reading.confidence >= CLEAR) & ~reading.covered)
+    cores = {int(i): _ink_core(boxes[i], face, limits) for i in np.concatenate([clear, unread])}
+    palette = {}
+    for digit in DIGITS:
+        shown = [cores[int(i)] for i in clear if reading.chars[i] == digit and cores[int(i)] is not None]
+        if shown:
+            palette[digit] = np.median(shown, axis=0)
+    names = list(palette)
+    if len(names) < 2 or min(np.linalg.norm(palette[a] - palette[b]) for a in names for b in names if a < b) \
+            < OWN_COLOURS_APART:
+        return reading
+    chars, confidence, unclear = reading.chars.copy(), reading.confidence.copy(), list(reading.unclear)
+    for i in unread:
+        core = cores[int(i)]
+        if core is None:
+            continue
+        near = min(names, key=lambda d: np.linalg.norm(palette[d] - core))
+        shapes = distances(inside_ink(boxes[i], face, limits.ink_level), limits.ink_level, DIGITS)
+        if np.linalg.norm(palette[near] - core) <= OWN_COLOUR_NEAR and shapes and min(shapes, key=shapes.get) == near:
+            chars[i], confidence[i], unclear[i] = near, BY_SHAPE, ""
+    return ClassicReading(chars, confidence, tuple(unclear), reading.covered, reading.faces, reading.look)
+
+
+def _ink_core(box: np.ndarray, face: np.ndarray, limits: Limits) -> np.ndarray | None:
+    """The colour of the strongest quarter of a cell's ink in its middle (``_core_colour``), None for none."""
+    middle = box[MIDDLE, MIDDLE].reshape(-1, 3)
+    far = np.abs(middle - face).max(axis=1)
+    ink = far > limits.ink_level
+    return _core_colour(middle[ink], far[ink]) if ink.any() else None
+
+
+# Levels (RGB distance) a number's ink lies from its digit's colour on the board at most, and by which
+# two digits' colours differ at least, where a look read by its faces tells numbers by its own colours.
+OWN_COLOUR_NEAR = 30.0
+OWN_COLOURS_APART = 60.0
+
+
+def _zeros_by_marks(chars: np.ndarray, rows: int, cols: int) -> int:
+    """How many 0s of a reading (row-major states) share a side with a covered, flagged or "?" cell."""
+    return int(((chars == "0") & _beside_covered(chars, rows, cols, ("#", "F", "?"))).sum())
+
+
+def _beside_covered(chars: np.ndarray, rows: int, cols: int, covered: tuple[str, ...] = ("#",)) -> np.ndarray:
+    """(cells,) bool: which cells of a reading (row-major states) share a side with a cell in one of
+    the ``covered`` states."""
+    marked = np.pad(np.isin(np.asarray(chars).reshape(rows, cols), covered), 1)
+    return (marked[:-2, 1:-1] | marked[2:, 1:-1] | marked[1:-1, :-2] | marked[1:-1, 2:]).reshape(-1)
+
+
+# Cells each of the two faces must have for a board to be read by its faces (a fresh game shows one).
+FACES_LEAST = 1
+# Share of a cell's rim within FACE_NEAR of its median where the rim shows the cell's face.
+EVEN_RIM = 0.9
+# Levels (the channel differing most) by which the covered cells' face and the opened cells' differ at
+# least: twice FACE_NEAR, so that no cell lies near both. gnome-mines' tiles: 38 levels.
+FACES_APART = 2 * FACE_NEAR
+
+
+def _broken_rule(chars: np.ndarray, rows: int, cols: int) -> str:
+    """Why a reading (row-major states, "~" unread) breaks the game's rules as a board read in a look
+    ('' where it does not): a 0 beside a covered cell (every client opens at least the four cells
+    sharing a side with a 0), a number under the mines shown round it, no room for a mine."""
+    from solver.board import Board
+
+    from .plausible import implausible  # here: plausible's checks import the play package, which imports this
+
+    # An unread cell may be anything: as a "?" it is neither opened nor covered to the rules.
+    grid = tuple("".join(row).replace("~", "?") for row in np.asarray(chars).reshape(rows, cols))
+    return implausible(Board(grid, None), CLASSIC_PROFILE["play"]["flood"], pictures_mean_states=True)
 
 
 def _relief_clear(up: np.ndarray, down: np.ndarray) -> np.ndarray:
@@ -404,29 +595,38 @@ def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
 def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float) -> tuple[str, float, str]:
     reds = _strong_red(ink).mean()
     where = _red_over_dark(mask, ink, face)
-    if reds > RED_PART and where == "across":
+    flag = functools.partial(_flag_alone, np.abs(box[ALONG, ALONG] - face).max(axis=2) > limits.ink_level)
+    # A pennant as wide as its flag, beside its pole (gnome-mines' "classic" tiles), lies across the
+    # black as a cross does, but fills the box it spans: a flag (told below, as mostly red).
+    if reds > RED_PART and where == "across" and not (reds >= MOSTLY_RED and _red_filled(mask, ink, face)):
         return "W", 0.8, ""  # a flag or a mine crossed out in red, on the flag's raised cell
     # A red pennant over a black pole: red enough of the mark to be one (RED_PART), as for the cross. A flag
     # drawn faded and crossed out in black (minegauler's wrong flag at 38 px: 2% of its ink strong red,
     # the rest pink) is a cross over a few red pixels, read as a flag before.
     if reds > RED_PART and where == "above":
-        return "F", 0.9, ""
-    if _crossed(mask):
+        return flag(0.9)
+    if _crossed(mask) and reds < MOSTLY_RED and _one_bare_piece(mask):
         # A black cross, told only after the flag: a flag over a stipple keeps specks of it round its
-        # pole, which join its strokes into what covers both diagonals.
+        # pole, which join its strokes into what covers both diagonals. Not a mark mostly red, nor one
+        # filling the middle or in pieces (``_one_bare_piece``).
         return "W", 0.8, ""
     # A "?" is taller than the middle: its dot lies below it at some sizes (a font's "?" at 34 px).
     # Its parts are told on its strong ink: blended with the face, the pixel or two between a dot and
     # its hook joins them once a cell is scaled.
     far = np.abs(box[DOWN_TO_BAND, MIDDLE] - face).max(axis=2)
-    parts = _parts(far > max(limits.ink_level, STRONG_INK * far.max()))
+    strong = far > max(limits.ink_level, STRONG_INK * far.max())
+    parts = _parts(strong)
     # The dot lies wholly below the hook, and is no taller than twice its width: a serif "F"'s middle
     # bar, its strong ink apart from the stem, lies beside it, and a small oblique "F"'s stem, apart
     # from its bars, is a stroke (49 of 1,476 black "F"s in the system's fonts were read as "?" so).
-    hook_over_dot = False
+    hook_over_dot = red_dot = False
     if len(parts) == 2:
         (hook_size, _, hook_bottom, _, _), (dot_size, dot_top, _, dot_width, dot_height) = parts
         hook_over_dot = dot_top > hook_bottom and dot_size < hook_size / 2 and dot_height <= 2 * dot_width
+        # A red "?" has a red dot; a red pennant over a grey foot apart from it (gnome-mines' "classic"
+        # tiles) is a flag.
+        dot = box[DOWN_TO_BAND, MIDDLE][dot_top:][strong[dot_top:]]
+        red_dot = hook_over_dot and _red_ink(dot, face).mean() >= MOSTLY_RED
     # A flag drawn in black alone (the React page's, a black "⚑", a letter "F"): a pole, and a pennant
     # to one side of its top. Its shape is seen over the whole cell inside its bevels (ALONG): a flag's
     # foot lies below the middle. Measured only where it decides (each path asks it once at most).
@@ -438,13 +638,40 @@ def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float) -> t
             # Both: told apart by neither (a black letter "F" whose strong ink breaks as a "?"'s does).
             return "~", 0.3, "a mark shaped both like a flag and like a question mark"
         return "?", 0.8, ""  # a hook and, under it, a dot
-    if _strong_red(core) and not hook_over_dot:
+    if (_strong_red(core) and not hook_over_dot) or (reds >= MOSTLY_RED and not red_dot):
         # A flag drawn in its red alone (a red "⚑" or "F", as many clones draw it): no other state a
         # covered cell holds is red. A red "?" stays refused: a "?" read as a flag is a mine to the solver.
-        return "F", 0.8, ""
+        return flag(0.8)
     if dark and flag_shaped():
-        return "F", 0.8, ""
+        return flag(0.8)
     return "~", 0.3, "a raised cell with a mark that is neither a flag nor a question mark"
+
+
+# Share of a mark's pixels that are strong red where the mark is a red one whatever its core (a pennant
+# shaded darker at its edge, its darkest quarter a dark red: gnome-mines' "classic" tiles).
+MOSTLY_RED = 0.5
+
+
+def _flag_alone(whole, clear: float) -> tuple[str, float, str]:
+    """A mark shaped or coloured like a flag read as one (``clear``: how clearly), unless a second piece
+    of ink lies apart from it (``whole``: the cell's ink inside its bevels), as large as FLAG_BESIDE
+    of the mark at least: gnome-mines' "default" tiles draw the "?" mark as their flag with a small "?"
+    beside it, and a "?" read as a flag is a mine to the solver. Ink touching the box's edge is a
+    bevel or a grid line reaching in (minegauler's 3 px bevels at 24 px), not a mark."""
+    import cv2
+
+    _, _, stats, _ = cv2.connectedComponentsWithStats(whole.astype(np.uint8), connectivity=8)
+    side = whole.shape[0]
+    inside = sorted((int(area) for left, top, width, height, area in stats[1:]
+                     if area >= 3 and left > 0 and top > 0 and left + width < side and top + height < side),
+                    reverse=True)
+    if len(inside) > 1 and inside[1] >= FLAG_BESIDE * sum(inside):
+        return "~", 0.4, "a flag with another mark beside it (some looks draw a \"?\" so)"
+    return "F", clear, ""
+
+
+# Share of a flag's ink a piece apart from it has at least for the flag to be refused (``_flag_alone``).
+FLAG_BESIDE = 0.05
 
 
 def _pennant_on_a_pole(mask, scale: float) -> bool:
@@ -506,8 +733,18 @@ def _crossed(mask) -> bool:
     return bool(near[steps, steps].mean() >= CROSS_COVER and near[steps, side - 1 - steps].mean() >= CROSS_COVER)
 
 
-# Share of each diagonal a cross's ink covers (within a pixel).
+def _one_bare_piece(mask) -> bool:
+    """Is the ink one piece (CROSS_WHOLE of it) leaving most of the middle bare (under CROSS_FILL), as a
+    cross drawn over a covered cell does? A mark filling the middle (gnome-mines' "classic" tiles' "?",
+    a flag as wide as the cell), or a flag with a "?" beside it (their "default" tiles' "?"), covers
+    both diagonals too."""
+    parts = _parts(mask)
+    return mask.mean() < CROSS_FILL and bool(parts) and parts[0][0] >= CROSS_WHOLE * sum(part[0] for part in parts)
+
+
+# Share of each diagonal a cross's ink covers (within a pixel); and of its ink in its largest piece.
 CROSS_COVER = 0.8
+CROSS_WHOLE = 0.95
 
 
 def _mirrored(mask) -> float:
@@ -582,31 +819,74 @@ def _red_over_dark(mask, ink, face) -> str:
     return "above" if (ys[dark].mean() - ys[red].mean()) > 0.2 * height else "across"
 
 
+def _red_filled(mask, ink, face) -> bool:
+    """Does the red ink fill most of the box it spans (CROSS_FILL), as a pennant does and a cross's
+    strokes do not?"""
+    ys, xs = np.nonzero(mask)
+    red = _red_ink(ink, face)
+    if red.sum() < 3:
+        return False
+    return bool(red.sum() >= CROSS_FILL * (np.ptp(ys[red]) + 1) * (np.ptp(xs[red]) + 1))
+
+
+# Share of the box a cross spans that it fills at most (two strokes a fifth of their length wide:
+# 0.36); a pennant fills more (a rectangle waving, 0.8 and over).
+CROSS_FILL = 0.6
+
+
 def inside_ink(box: np.ndarray, face: np.ndarray, ink_level: float) -> np.ndarray:
-    """The ink of a cell's box inside its outer two pixels, where a number's whole shape shows."""
-    return np.abs(box[INSIDE, INSIDE] - face).max(axis=2) > ink_level
+    """The ink of a cell's box inside its outer two pixels, where a number's whole shape shows, less
+    any line along its edge that is ink nearly all along (``_edge_lines_cleared``)."""
+    return _edge_lines_cleared(np.abs(box[INSIDE, INSIDE] - face).max(axis=2) > ink_level)
 
 
-def shaped_digit(box: np.ndarray, face: np.ndarray, limits: Limits = CLASSIC_LIMITS, hidden: str = "") -> str:
+def _edge_lines_cleared(mask: np.ndarray) -> np.ndarray:
+    """``mask`` with its outermost lines cleared, side by side inwards, while they are ink along
+    EDGE_INK of their length at least (EDGE_CLEARED lines a side at most): a grid line or a gap of a
+    dark background between tiles, which a box reaches where they are wider than the two pixels it
+    leaves out (gnome-mines' tiles under a dark desktop theme: 3-4 px of gap at 45 px cells). No
+    digit's stroke runs so long along a cell's edge."""
+    mask = mask.copy()
+    last = len(mask) - 1
+    for side in range(4):
+        for depth in range(EDGE_CLEARED):
+            line = (mask[depth], mask[last - depth], mask[:, depth], mask[:, last - depth])[side]
+            if line.mean() < EDGE_INK:
+                break
+            line[:] = False
+    return mask
+
+
+# Share of a line along a box's edge that is ink where it is a grid line or a gap, not a digit's; and
+# how many such lines a side may have (of the SIZE box: 3 px of a 32 px cell).
+EDGE_INK = 0.95
+EDGE_CLEARED = 3
+
+
+def shaped_digit(box: np.ndarray, face: np.ndarray, limits: Limits = CLASSIC_LIMITS, hidden: str = "",
+                 marks: str = MARKS) -> str:
     """The digit a flat cell's ink (``box``: its SIZE box) is clearly shaped like
-    (``digit_shapes.clear_digit``; ``hidden``: as there), '' for none, or where the ink is too faint
+    (``digit_shapes.clear_digit``; ``hidden``, ``marks``: as there), '' for none, or where the ink is too faint
     for its shape to show whole: ink whose strongest quarter lies under SHAPE_STRENGTH times the ink
     level from the face has its anti-aliased strokes under the ink level in part (a 4 a pixel wide in
     a colour 65 levels from its face kept only its upright, and read as a 1: 4 of 19,900 digits drawn
     in OpenCV's fonts in random dark colours read wrong so, `python3 -m lab digit-shapes`)."""
     far = np.abs(box[INSIDE, INSIDE] - face).max(axis=2)
-    mask = far > limits.ink_level
+    mask = _edge_lines_cleared(far > limits.ink_level)
     if not mask.any():
         return ""
     strongest = np.sort(far[mask])[-max(1, int(mask.sum()) // 4) :].mean()
-    return clear_digit(mask, limits.ink_level, hidden) if strongest >= SHAPE_STRENGTH * limits.ink_level else ""
+    return clear_digit(mask, limits.ink_level, hidden, marks) if strongest >= SHAPE_STRENGTH * limits.ink_level else ""
 
 
 # Ink is read by its shape where its strongest quarter lies this many ink levels from its face at least.
 SHAPE_STRENGTH = 1.5
 
 
-def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits, shape) -> tuple[str, float, str]:
+def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits, shape,
+                palette: bool = True) -> tuple[str, float, str]:
+    """An opened cell's state from its ink; ``palette``: its numbers are in the standard colours (a
+    look read by its faces has colours of its own: there a number is read by its shape alone)."""
     reds = _red_ink(ink, face).mean()
     darks = (ink.max(axis=1) < 70).mean()
     # A mine crossed out in red: a wrong flag. The standard numbers are one colour each, so black in red
@@ -621,6 +901,12 @@ def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits, shape) 
         solid, turned = _solid(mask), _alike_turned(mask)
         if solid >= limits.mine_solid and turned >= limits.mine_turned:
             return "*", min(1.0, 0.6 + solid - limits.mine_solid), ""
+    if not palette:
+        digit = shape()
+        if digit:
+            return digit, BY_SHAPE, ""
+        return "~", 0.4, UNCLEAR_SHAPE
+    if core.max() < 70:
         if solid > limits.glyph_solid and turned > limits.glyph_turned:
             return "~", 0.4, "black ink shaped neither like a mine nor like a number"
         # Holes are counted on the mark whole, inside the bands: the middle cuts the top of a tall 8
@@ -741,8 +1027,9 @@ LOOK_MATCH = 0.7
 def judge(reading: ClassicReading, rows: int, cols: int) -> tuple[float, str]:
     """(mean clarity, why it is not a classic board or ''): a placed lattice's cells read as this look.
 
-    What tells a board in this look from any grid of grey cells is either its raised covered cells or,
-    on a finished game opened nearly whole, the game's own rules: every number the count of the mines
+    What tells a board in this look from any grid of grey cells is either its raised covered cells, or
+    its two faces of which the rules say which is the covered cells' (``_read_by_faces``), or, on a
+    finished game opened nearly whole, the game's own rules: every number the count of the mines
     shown around it, and at most one hit mine. A table of flat cells shows neither. And, as for every
     skin (``plausible.blank_area``), no game leaves no room for a mine: a grid of another client's flat
     tiles, read as opened empty cells, with a line of raised ones where a window's border cuts it (a
@@ -750,12 +1037,19 @@ def judge(reading: ClassicReading, rows: int, cols: int) -> tuple[float, str]:
     from .plausible import blank_area  # here: plausible's checks import the play package, which imports this
 
     score = float(reading.confidence.mean())
-    raised = int(reading.raised.sum())
-    if raised < RAISED_SHARE * len(reading.raised) and not finished_game_fits(reading.chars, rows, cols):
+    raised = int(reading.covered.sum())
+    if reading.look == RAISED and raised < RAISED_SHARE * len(reading.covered) \
+            and not finished_game_fits(reading.chars, rows, cols):
         return score, (f"{'no' if not raised else 'too few'} raised cells on it (the classic look's covered cells "
-                       "are raised), and it is no finished game whose numbers fit the mines it shows")
+                       "are raised), no two faces of which the game's rules say one is the covered cells', and it "
+                       "is no finished game whose numbers fit the mines it shows")
     if blank_area(reading.chars.reshape(rows, cols)):
         return score, "read as open empty cells with no room for a mine (a blank area)"
+    if reading.look == FACES and (reading.confidence < CLEAR).any():
+        # Told by its faces alone, a board is taken only where every cell reads: a client's own board
+        # whose colours a capture changed a few levels shows two faces too, and its pictures read it
+        # with the change taken off.
+        return score, "its cells show two faces, but not every cell reads as a look told by them"
     if score < LOOK_MATCH:
         return score, f"its cells fit the classic look poorly ({score:.2f})"
     return score, ""

@@ -111,10 +111,11 @@ def shaped_otherwise(mask: np.ndarray, number: str, ink_level: float, hidden: st
     return other if nearest[other] < CLEARLY_NEARER * nearest[number] else ""
 
 
-def clear_digit(mask: np.ndarray, ink_level: float, hidden: str = "") -> str:
-    """The digit the ink ``mask`` is clearly shaped like, nearer it than every other digit and mark by
-    CLEAR_DIGIT; '' for none (or ink reaching the mask's edge). ``hidden``: as ``shaped_otherwise``."""
-    nearest = distances(mask, ink_level, DIGITS + MARKS, hidden)
+def clear_digit(mask: np.ndarray, ink_level: float, hidden: str = "", marks: str = MARKS) -> str:
+    """The digit the ink ``mask`` is clearly shaped like, nearer it than every other digit and mark
+    (``marks``: those the cell may hold) by CLEAR_DIGIT; '' for none (or ink reaching the mask's edge).
+    ``hidden``: as ``shaped_otherwise``."""
+    nearest = distances(mask, ink_level, DIGITS + marks, hidden)
     if not nearest:
         return ""
     digit = min((d for d in nearest if d in DIGITS), key=nearest.get)

@@ -229,22 +229,49 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         # itself is what is refused, and a board under a dialog is looked for several times a second.)
         family = _judge_family(frame, grid, families[0])
         return family if family.lattice is not None else found
-    if families and found.lattice is not None and found.confidence < CERTAIN:
+    if families and found.lattice is not None:
         # A taught client's pictures fit the cells' pattern only roughly: another client drawn alike
         # may be before us (a classic-look page with react-minesweeper's grey raised cells, 4 levels
         # off; a Windows 3.1 clone whose covered cells pass for the React page's, its opened ones not).
         # Where the pictures' colours are not the cells' at all, or some cells they do not read, the
         # look read from the structure is asked too, and taken where it reads more of the board;
-        # else the taught client's reading refuses it as before.
+        # else the taught client's reading refuses it as before. However closely they fit, where
+        # they leave cells unread and the look reads every cell, the look is taken: the client drawn
+        # in another of its looks (gnome-mines' other tiles: its covered cells, fitted 0.90-0.98 by
+        # its own tiles' pictures, its numbers in other colours and its "?" another mark).
+        from .classic import CLEAR, RAISED, read_classic
         from .read import read_visible
 
+        rough = found.confidence < CERTAIN
         chars = np.array([[ch or "~" for ch in row] for row in read_visible(frame, found.lattice, by_name)])
         unread = int((chars == "~").sum())
-        if unread or _other_colours(frame, found.lattice, chars, by_name):
+        if unread or (rough and _other_colours(frame, found.lattice, chars, by_name)):
             family = _judge_family(frame, grid, families[0])
-            if family.lattice is not None and (not unread or _unclear_cells(frame, family.lattice) < unread):
+            if family.lattice is None:
+                return found
+            reading = read_classic(frame, family.lattice)
+            if _reads_alike(reading, chars):
+                return family
+            # Told by its relief, the look is taken where it reads more of a roughly fitted board.
+            unclear = int((reading.confidence < CLEAR).sum())
+            if rough and reading.look == RAISED and (not unread or unclear < unread):
                 return family
     return found
+
+
+def _reads_alike(reading, chars: np.ndarray) -> bool:
+    """Whether the look read from its structure (``reading``: a ``classic.ClassicReading``) reads
+    every cell surely, and each cell a taught client's pictures read surely (``chars``: (rows, cols),
+    "~" where they do not) as they do: two readers from different evidence agreeing, as where the look
+    reads what the pictures leave unread (``read._second_reader``). A board a taught client's pictures
+    fit is read in a look told by its faces only so: a gnome-mines board shown in grey levels, its
+    tinted number cells near its covered cells' grey, read a 4 as a flag in that look."""
+    from .classic import CLEAR
+
+    if chars.size != len(reading.chars) or (reading.confidence < CLEAR).any():
+        return False
+    sure = chars.reshape(-1) != "~"
+    return bool((reading.chars[sure] == chars.reshape(-1)[sure]).all())
 
 
 def _other_colours(frame: np.ndarray, lattice: Lattice, chars: np.ndarray, skins: dict[str, Skin]) -> bool:
@@ -258,13 +285,6 @@ def _other_colours(frame: np.ndarray, lattice: Lattice, chars: np.ndarray, skins
     from .colour_cast import NOISE_OFF, colour_offset, restored_16_bit
 
     return colour_offset(frame, lattice, chars, skins[lattice.skin], restored_16_bit(frame))[0] > NOISE_OFF
-
-
-def _unclear_cells(frame: np.ndarray, lattice: Lattice) -> int:
-    """How many cells of a board in a look read from its structure are not read surely."""
-    from .classic import CLEAR, read_classic
-
-    return int((read_classic(frame, lattice).confidence < CLEAR).sum())
 
 
 def _judge_family(frame: np.ndarray, grid: Grid, skin: Skin) -> Found:
@@ -314,7 +334,7 @@ def _judge_family_at(frame: np.ndarray, grid: Grid, skin: Skin, origin: tuple[fl
     if going_on:
         return Found(grid, None, 0.0, f"cells like its own show past its {' and '.join(going_on)} side: the board "
                                       f"goes on there, or its edge cannot be told from what surrounds it", round_it=True)
-    unlike = classic.framed_unlike(frame, lattice, reading.raised)
+    unlike = classic.framed_unlike(frame, lattice, reading.covered)
     if unlike:
         side, partner = unlike[0]
         return Found(grid, None, 0.0, f"its frame by its {side} side is not drawn like the one by its {partner} "
