@@ -1,4 +1,5 @@
-"""gnome-mines' "default" tile theme, which no shipped skin reads: refused, never misread.
+"""gnome-mines' "default" tile theme, which no shipped skin reads: read as a look told by its faces
+(``vision.classic._read_by_faces``) or refused, never misread.
 
 Its numbers are dark grey on light grey cells, a look the skin's pictures (coloured tints) do not
 have. In a 1072x838 window (28.4 px cells) the first look took the numbers for the flag/"?" pair,
@@ -37,7 +38,7 @@ def test_numbers_in_a_tile_theme_no_skin_has_are_not_read_as_flags(png, capsys):
         assert reading in (EXIT_NO_BOARD, EXIT_UNREADABLE), said
         # Taken for gnome-mines' board only roughly, the player is told how to get back the tiles the
         # bot reads (the skin's ``looks_not_read``), after the advice for a client nobody taught.
-        assert 'if it is gnome-mines: only its out-of-the-box tile theme ("bgcolors") is read' in said, said
+        assert 'if it is gnome-mines: only its out-of-the-box tile theme ("bgcolors") is read whole' in said, said
         assert "gsettings reset org.gnome.Mines theme" in said, said
         return
     assert list(reading.board.grid) == list(truth.grid)

@@ -367,8 +367,8 @@ def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.
     takes the nearer face, and one near neither is unclear. Which face is the covered cells' is what
     the game says: the board is read both ways, and the reading taken is the one the rules allow
     (``_broken_rule``) with fewer 0s beside a covered or marked cell (every client opens the cells
-    beside a 0, so none is covered or flagged; a player's wrong flag may stand there, rarely), or as
-    few and fewer cells unread. Read the wrong way round, every number stands on a covered cell (no
+    beside a 0, so none is covered or flagged; a player's wrong flag may stand there, rarely), or, with
+    as many, fewer cells unread. Read the wrong way round, every number stands on a covered cell (no
     flag or "?", or one that passes for a flag: a 1 with a serif, in black), and every covered cell
     that borders one is an opened 0 beside it: the 0s decide before what is unread, since a number
     whose shape is unclear is unread the right way round. The numbers' colours are this look's own:
@@ -390,40 +390,22 @@ def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.
     to_first, to_second = (np.abs(own - face).max(axis=1) for face in (first, second))
     near_first = to_first <= to_second
     neither = np.minimum(to_first, to_second) > FACE_NEAR
-    readings, broken = [], []
-    # A cell whose face is off both (lit under the pointer) may be of either kind: where the nearer
-    # face leaves it unread, its mark decides, read clearly as one only the other kind holds. The
-    # pointer lights one cell: more cells off both faces are a look of more faces (gnome-mines' own
+    # The pointer lights one cell: more cells off both faces are a look of more faces (gnome-mines' own
     # tiles, each number on a tint of its own: in grey levels a 4's tint lay near the covered grey,
     # and the 4 was read as a flag).
     off = np.minimum(to_first, to_second) > FACE_NEAR / 2
     if off.sum() > 1:
         return None
+    readings, broken = [], []
     for covered_face, opened_face in ((first, second), (second, first)):
         covered = flat & (near_first if covered_face is first else ~near_first)
         faces = (covered_face, opened_face)
         reading = _read_kinds(boxes, lattice, limits, covered, flat & ~covered, faces, clear_kind, hit, red, FACES)
-        lit = off & ~neither & ~hit & flat & (reading.confidence < CLEAR)
-        if lit.any():
-            turned = _read_kinds(boxes, lattice, limits, lit & ~covered, lit & covered, faces, clear_kind, hit, red,
-                                 FACES)
-            held = np.where(covered, np.isin(turned.chars, tuple(DIGITS + "*")), np.isin(turned.chars, ("F", "?")))
-            take = lit & held & (turned.confidence >= CLEAR)
-            covered = covered ^ take
-            reading = ClassicReading(np.where(take, turned.chars, reading.chars),
-                                     np.where(take, turned.confidence, reading.confidence),
-                                     tuple(b if t else a for a, b, t in zip(reading.unclear, turned.unclear, take)),
-                                     covered, faces, FACES)
-        # And an empty one read as a 0 beside a covered cell is a covered cell lit: no 0 is beside one.
-        lit_zero = off & ~covered & (reading.chars == "0") & _beside_covered(reading.chars, lattice.rows, lattice.cols)
-        if lit_zero.any():
-            covered = covered | lit_zero
-            reading = ClassicReading(np.where(lit_zero, "#", reading.chars), reading.confidence, reading.unclear,
-                                     covered, faces, FACES)
+        reading = _lit_read(boxes, lattice, limits, reading, off & ~neither & flat, clear_kind, hit, red)
         confidence = np.where(neither, np.minimum(reading.confidence, 0.4), reading.confidence)
         unclear = tuple("a face like neither the covered cells' nor the opened ones'" if far else why
                         for far, why in zip(neither, reading.unclear))
-        readings.append(ClassicReading(reading.chars, confidence, unclear, covered, faces, FACES))
+        readings.append(ClassicReading(reading.chars, confidence, unclear, reading.covered, faces, FACES))
         broken.append((bool(_broken_rule(reading.chars, lattice.rows, lattice.cols)),
                        _zeros_by_marks(reading.chars, lattice.rows, lattice.cols), int((confidence < CLEAR).sum())))
     if broken[0] == broken[1]:
@@ -487,6 +469,32 @@ def _ink_core(box: np.ndarray, face: np.ndarray, limits: Limits) -> np.ndarray |
 # two digits' colours differ at least, where a look read by its faces tells numbers by its own colours.
 OWN_COLOUR_NEAR = 30.0
 OWN_COLOURS_APART = 60.0
+
+
+def _lit_read(boxes: np.ndarray, lattice: Lattice, limits: Limits, reading: ClassicReading, lit: np.ndarray,
+              clear_kind: np.ndarray, hit: np.ndarray, red: np.ndarray) -> ClassicReading:
+    """``reading`` (told by its faces) with its cell whose face is off both (``lit``: lit under the
+    pointer, of either kind) read as its mark says: where the nearer face leaves it unread, as the
+    other kind where it reads clearly as a mark only that kind holds (a flag or "?" on a covered
+    cell, a number or a mine on an opened one); and an empty one read as a 0 beside a covered cell as
+    a covered cell (no 0 lies beside one)."""
+    covered, faces = reading.covered, reading.faces
+    unread = lit & ~hit & (reading.confidence < CLEAR)
+    if unread.any():
+        turned = _read_kinds(boxes, lattice, limits, unread & ~covered, unread & covered, faces, clear_kind, hit, red,
+                             FACES)
+        held = np.where(covered, np.isin(turned.chars, tuple(DIGITS + "*")), np.isin(turned.chars, ("F", "?")))
+        take = unread & held & (turned.confidence >= CLEAR)
+        covered = covered ^ take
+        reading = ClassicReading(np.where(take, turned.chars, reading.chars),
+                                 np.where(take, turned.confidence, reading.confidence),
+                                 tuple(b if t else a for a, b, t in zip(reading.unclear, turned.unclear, take)),
+                                 covered, faces, FACES)
+    zero = lit & ~covered & (reading.chars == "0") & _beside_covered(reading.chars, lattice.rows, lattice.cols)
+    if zero.any():
+        reading = ClassicReading(np.where(zero, "#", reading.chars), reading.confidence, reading.unclear,
+                                 covered | zero, faces, FACES)
+    return reading
 
 
 def _zeros_by_marks(chars: np.ndarray, rows: int, cols: int) -> int:
