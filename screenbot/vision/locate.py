@@ -236,9 +236,10 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
         # Where the pictures' colours are not the cells' at all, or some cells they do not read, the
         # look read from the structure is asked too, and taken where it reads more of the board;
         # else the taught client's reading refuses it as before. However closely they fit, where
-        # they leave cells unread and the look reads every cell, the look is taken: the client drawn
-        # in another of its looks (gnome-mines' other tiles: its covered cells, fitted 0.90-0.98 by
-        # its own tiles' pictures, its numbers in other colours and its "?" another mark).
+        # they leave cells unread and the look reads every cell, each cell they read surely as they
+        # do (``_reads_alike``), the look is taken: the client drawn in another of its looks
+        # (gnome-mines' other tiles: its covered cells, fitted 0.90-0.98 by its own tiles' pictures,
+        # its numbers in other colours). A look told by faces is taken so only.
         from .classic import CLEAR, RAISED, read_classic
         from .read import read_visible
 
