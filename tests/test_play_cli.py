@@ -63,3 +63,25 @@ def test_a_skin_without_a_play_section_is_refused_for_play_before_the_screen():
     with pytest.raises(SkinError, match="not played"):
         check_playable(profile_from_dict("reader-only", {"client": "reader-only", "mine_total": 10}))
     check_playable(profile_from_dict("playable", {"play": {"restart": {"keys": ["n"]}}}))
+
+
+def test_a_look_taken_over_a_client_s_skin_keeps_the_client_s_rules_only_in_that_client_s_window():
+    """``play`` (auto) that gives way from a client's pictures, chosen on its covered cells, to the
+    classic look (gnome-mines in another tile theme) keeps that client's rules, its restart keys and
+    mine totals, where the game's window is still that client's by its title; another window's
+    title, or no window, and the look's own rules apply."""
+    from screenbot.commands.play import _same_client
+    from screenbot.play.live import profile_for
+
+    class Window:
+        def __init__(self, title: str) -> None:
+            self._title = title
+
+        def title(self) -> str:
+            return self._title
+
+    gnome = profile_for("gnome-mines")
+    assert _same_client(Window("Mines"), gnome)
+    assert not _same_client(Window("Minesweeper - Chromium"), gnome)
+    assert not _same_client(None, gnome)
+    assert not _same_client(Window("Mines"), profile_for("classic"))  # the look names no window

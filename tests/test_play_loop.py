@@ -1233,3 +1233,42 @@ def test_a_missed_open_and_its_resend_are_not_taken_for_a_frozen_won_board(seed,
     assert outcomes == (client.ends + [client.game.status])[: len(outcomes)], (outcomes, client.ends)
     assert len(results) == 4
     assert_clicks_on_board(client)
+
+
+class OpenCellsOnly(FlatVision):
+    """A look that reads no board with no cell open, as a look told by its faces does not (a fresh board
+    shows one face); the skin it gave way from (the flat one) reads every board."""
+
+    chosen = True
+
+    def __init__(self, pitch: int) -> None:
+        super().__init__(pitch=pitch, skin="faces")
+        self.whole = FlatVision(pitch=pitch)
+
+    def read(self, frame, lattice, needed=None):
+        from screenbot.errors import UnrecognizedCellError
+
+        reading = self.whole.read(frame, lattice, needed)
+        if all(not row.strip("#") for row in reading.board.grid):
+            raise UnrecognizedCellError("one face: nothing tells this grid from any other", row=0, col=0, score=0.0)
+        return reading
+
+    def other_look(self, frame):
+        lattice = self.whole.locate(frame)
+        self.whole.read(frame, lattice)
+        return lattice.skin
+
+
+def test_a_look_that_reads_no_fresh_board_gives_way_at_the_new_game_to_the_skin_that_does(tmp_path):
+    """A session that went on in a look told by its faces (the client's own pictures fitted only its
+    covered cells) restarts the game with its client's keys; the new game's fresh board does not read in
+    that look, and the client's pictures read it whole: play stops with LookChangedError naming them,
+    marked ``fresh`` (they too are chosen on covered cells alone), so the command goes on with them."""
+    client = SimulatedClient(9, 9, 10, seed=21, rules="safe")
+    client.game.open(4, 4)  # the session took the look once cells were open
+    player = make_player(client, GNOME_LIKE, tmp_path, vision=OpenCellsOnly(client.pitch), games=3)
+    with pytest.raises(LookChangedError) as raised:
+        player.play()
+    assert raised.value.skin == "flat" and raised.value.fresh
+    assert len(player.results) == 1 and client.games_started == 2
+    assert_clicks_on_board(client)

@@ -155,6 +155,7 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
     from ..geometry import Rect
     from ..play import LookChangedError, Player, PlayError
     from ..play.live import check_playable, game_vision, measure_scale, profile_for
+    from ..vision.skins import CLASSIC
     from ..play.summary import format_summary, summarize
 
     def playable(skin: str):
@@ -200,10 +201,20 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
                 if observer is not None:  # a recording (or a demo's overlay) is bound to one skin
                     raise PlayError(f"{exc} (--client {exc.skin} plays it)") from exc
                 # The skin ``auto`` chose on covered cells alone is replaced by the one the board
-                # now reads as, with its client's profile, for the game in progress and the rest.
-                log.warning("%s: playing on as %s", exc, exc.skin)
-                found = dataclasses.replace(found, skin=exc.skin, chosen=False)
-                profile = playable(found.skin)
+                # now reads as, with its client's profile, for the game in progress and the rest. A
+                # look no client owns (the classic look) says how the cells are drawn, not which client
+                # draws them: where the window is still the first skin's client's (its title), that
+                # client's rules go on (gnome-mines in another tile theme: its restart keys, its mine
+                # totals; the look's own rules know neither).
+                kept = _same_client(window, profile) if exc.skin == CLASSIC else False
+                log.warning("%s: playing on as %s%s", exc, exc.skin,
+                            f", with {profile.client}'s rules (its window)" if kept else "")
+                # Kept, the look may give way again: to the client's pictures, once a new game shows
+                # a fresh board, which the look does not read (``SkinVision.other_look``); and those,
+                # taken on that fresh board, to the look once its cells open.
+                found = dataclasses.replace(found, skin=exc.skin, chosen=kept or exc.fresh)
+                if not kept:
+                    profile = playable(found.skin)
                 earlier.append(player)
                 player = player_for(found, profile, dataclasses.replace(
                     config, games=config.games - sum(len(p.results) for p in earlier)))
@@ -252,6 +263,20 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
     if stopped:  # why it stopped, a dry run too (it may stop before its first move)
         print(f"screenbot: stopped: {stopped}", file=sys.stderr)
     return code
+
+
+def _same_client(window, profile) -> bool:
+    """Whether the game's window is the client ``profile`` describes, by its title (the profile's
+    ``window_title``, the regex its window is found by); False where either is not known."""
+    import re
+
+    if window is None or not profile.window_title:
+        return False
+    try:
+        return re.search(profile.window_title, window.title()) is not None
+    except Exception as exc:  # the window closed: the next read says so
+        log.debug("the window's title: %s", exc)
+        return False
 
 
 def _display_went(exc: BaseException) -> str:

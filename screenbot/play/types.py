@@ -35,11 +35,13 @@ class WindowLostError(PlayError):
 class LookChangedError(PlayError):
     """The board no longer reads under the skin ``auto`` chose for the session, and reads whole under
     another (``skin``): a board with no cell open shows only covered cells, which two looks can share.
-    The session goes on with the other skin and its client's profile."""
+    The session goes on with the other skin and its client's profile. ``fresh``: the board it reads
+    whole is a new game's, no cell open, so the other skin too was chosen on covered cells alone."""
 
-    def __init__(self, message: str, /, *, skin: str) -> None:
+    def __init__(self, message: str, /, *, skin: str, fresh: bool = False) -> None:
         super().__init__(message, skin=skin)
         self.skin = skin
+        self.fresh = fresh
 
 
 class Screen(Protocol):

@@ -512,7 +512,7 @@ def _beside_covered(chars: np.ndarray, rows: int, cols: int, covered: tuple[str,
 # Cells each of the two faces must have for a board to be read by its faces (a fresh game shows one).
 FACES_LEAST = 1
 # Share of a cell's rim within FACE_NEAR of its median where the rim shows the cell's face.
-EVEN_RIM = 0.9
+EVEN_RIM = 0.5
 # Levels (the channel differing most) by which the covered cells' face and the opened cells' differ at
 # least: twice FACE_NEAR, so that no cell lies near both. gnome-mines' tiles: 38 levels.
 FACES_APART = 2 * FACE_NEAR
