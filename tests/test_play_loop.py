@@ -1235,15 +1235,9 @@ def test_a_missed_open_and_its_resend_are_not_taken_for_a_frozen_won_board(seed,
     assert_clicks_on_board(client)
 
 
-class OpenCellsOnly(FlatVision):
+class OpenCellsOnly(CoveredCellsOnly):
     """A look that reads no board with no cell open, as a look told by its faces does not (a fresh board
     shows one face); the skin it gave way from (the flat one) reads every board."""
-
-    chosen = True
-
-    def __init__(self, pitch: int) -> None:
-        super().__init__(pitch=pitch, skin="faces")
-        self.whole = FlatVision(pitch=pitch)
 
     def read(self, frame, lattice, needed=None):
         from screenbot.errors import UnrecognizedCellError
@@ -1252,11 +1246,6 @@ class OpenCellsOnly(FlatVision):
         if all(not row.strip("#") for row in reading.board.grid):
             raise UnrecognizedCellError("one face: nothing tells this grid from any other", row=0, col=0, score=0.0)
         return reading
-
-    def other_look(self, frame):
-        lattice = self.whole.locate(frame)
-        self.whole.read(frame, lattice)
-        return lattice.skin
 
 
 def test_a_look_that_reads_no_fresh_board_gives_way_at_the_new_game_to_the_skin_that_does(tmp_path):

@@ -270,11 +270,13 @@ def _same_client(window, profile) -> bool:
     ``window_title``, the regex its window is found by); False where either is not known."""
     import re
 
+    from ..errors import WindowGoneError
+
     if window is None or not profile.window_title:
         return False
     try:
         return re.search(profile.window_title, window.title()) is not None
-    except Exception as exc:  # the window closed: the next read says so
+    except WindowGoneError as exc:  # closed: the next read says so
         log.debug("the window's title: %s", exc)
         return False
 

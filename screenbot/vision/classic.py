@@ -375,7 +375,7 @@ def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.
     a number is read by its shape. A board of one face (a fresh game) is not read so: a grid of plain
     cells of one colour, a table or a calendar, is nothing a game tells apart."""
     own = np.median(rim, axis=1)
-    # Only cells whose rim is one colour show a face (a mine or a bold number fills some rims).
+    # Only cells whose rim is mostly one colour show a face (a mine or a bold number fills some rims).
     even = (np.abs(rim - own[:, None]).max(axis=2) <= FACE_NEAR).mean(axis=1) >= EVEN_RIM
     cells = np.flatnonzero(flat & even)
     if len(cells) < FACES_LEAST:
