@@ -407,7 +407,7 @@ def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.
                         for far, why in zip(neither, reading.unclear))
         readings.append(ClassicReading(reading.chars, confidence, unclear, reading.covered, faces, FACES))
         broken.append((bool(_broken_rule(reading.chars, lattice.rows, lattice.cols)),
-                       _zeros_by_marks(reading.chars, lattice.rows, lattice.cols), int((confidence < CLEAR).sum())))
+                       len(_zeros_beside(reading.chars, lattice, ("#", "F", "?"))), int((confidence < CLEAR).sum())))
     if broken[0] == broken[1]:
         return None
     best = 0 if broken[0] < broken[1] else 1
@@ -490,23 +490,24 @@ def _lit_read(boxes: np.ndarray, lattice: Lattice, limits: Limits, reading: Clas
                                  np.where(take, turned.confidence, reading.confidence),
                                  tuple(b if t else a for a, b, t in zip(reading.unclear, turned.unclear, take)),
                                  covered, faces, FACES)
-    zero = lit & ~covered & (reading.chars == "0") & _beside_covered(reading.chars, lattice.rows, lattice.cols)
+    zero = np.zeros_like(lit)
+    for r, c in _zeros_beside(reading.chars, lattice, ("#",), np.flatnonzero(lit & ~covered)):
+        zero[r * lattice.cols + c] = True
     if zero.any():
         reading = ClassicReading(np.where(zero, "#", reading.chars), reading.confidence, reading.unclear,
                                  covered | zero, faces, FACES)
     return reading
 
 
-def _zeros_by_marks(chars: np.ndarray, rows: int, cols: int) -> int:
-    """How many 0s of a reading (row-major states) share a side with a covered, flagged or "?" cell."""
-    return int(((chars == "0") & _beside_covered(chars, rows, cols, ("#", "F", "?"))).sum())
+def _zeros_beside(chars: np.ndarray, lattice: Lattice, blocked: tuple[str, ...],
+                  cells: np.ndarray | None = None) -> list[tuple[int, int]]:
+    """The 0s of a reading (row-major states; of ``cells``, flat indices, where given) beside a cell in
+    one of the ``blocked`` states, by the look's flood rule (``play.consistency.zeros_beside``)."""
+    from ..play.consistency import zeros_beside  # here: the play package imports this module
 
-
-def _beside_covered(chars: np.ndarray, rows: int, cols: int, covered: tuple[str, ...] = ("#",)) -> np.ndarray:
-    """(cells,) bool: which cells of a reading (row-major states) share a side with a cell in one of
-    the ``covered`` states."""
-    marked = np.pad(np.isin(np.asarray(chars).reshape(rows, cols), covered), 1)
-    return (marked[:-2, 1:-1] | marked[2:, 1:-1] | marked[1:-1, :-2] | marked[1:-1, 2:]).reshape(-1)
+    grid = tuple("".join(row) for row in np.asarray(chars).reshape(lattice.rows, lattice.cols))
+    where = None if cells is None else [divmod(int(i), lattice.cols) for i in cells]
+    return zeros_beside(grid, CLASSIC_PROFILE["play"]["flood"], set(blocked), where)
 
 
 # Cells each of the two faces must have for a board to be read by its faces (a fresh game shows one).
@@ -603,7 +604,9 @@ def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
 def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float) -> tuple[str, float, str]:
     reds = _strong_red(ink).mean()
     where = _red_over_dark(mask, ink, face)
-    flag = functools.partial(_flag_alone, np.abs(box[ALONG, ALONG] - face).max(axis=2) > limits.ink_level)
+    # The ink over the whole cell inside its bevels: where a flag's shape and pieces are told.
+    whole = np.abs(box[ALONG, ALONG] - face).max(axis=2) > limits.ink_level
+    flag = functools.partial(_flag_alone, whole)
     # A pennant as wide as its flag, beside its pole (gnome-mines' "classic" tiles), lies across the
     # black as a cross does, but fills the box it spans: a flag (told below, as mostly red).
     if reds > RED_PART and where == "across" and not (reds >= MOSTLY_RED and _red_filled(mask, ink, face)):
@@ -639,8 +642,7 @@ def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float) -> t
     # to one side of its top. Its shape is seen over the whole cell inside its bevels (ALONG): a flag's
     # foot lies below the middle. Measured only where it decides (each path asks it once at most).
     dark = core.max() < 90
-    flag_shaped = functools.partial(_pennant_on_a_pole, np.abs(box[ALONG, ALONG] - face).max(axis=2) > limits.ink_level,
-                                    pitch / SIZE)
+    flag_shaped = functools.partial(_pennant_on_a_pole, whole, pitch / SIZE)
     if reds < RED_PART and dark and hook_over_dot:
         if flag_shaped():
             # Both: told apart by neither (a black letter "F" whose strong ink breaks as a "?"'s does).
@@ -666,14 +668,8 @@ def _flag_alone(whole, clear: float) -> tuple[str, float, str]:
     of the mark at least: gnome-mines' "default" tiles draw the "?" mark as their flag with a small "?"
     beside it, and a "?" read as a flag is a mine to the solver. Ink touching the box's edge is a
     bevel or a grid line reaching in (minegauler's 3 px bevels at 24 px), not a mark."""
-    import cv2
-
-    _, _, stats, _ = cv2.connectedComponentsWithStats(whole.astype(np.uint8), connectivity=8)
-    side = whole.shape[0]
-    inside = sorted((int(area) for left, top, width, height, area in stats[1:]
-                     if area >= 3 and left > 0 and top > 0 and left + width < side and top + height < side),
-                    reverse=True)
-    if len(inside) > 1 and inside[1] >= FLAG_BESIDE * sum(inside):
+    parts = _parts(whole, off_the_edge=True)
+    if len(parts) > 1 and parts[1][0] >= FLAG_BESIDE * sum(part[0] for part in parts):
         return "~", 0.4, "a flag with another mark beside it (some looks draw a \"?\" so)"
     return "F", clear, ""
 
@@ -770,14 +766,16 @@ def _overlap(mask, other) -> float:
 CROSS_MIRRORED = 0.75
 
 
-def _parts(mask) -> list[tuple[int, int, int, int, int]]:
+def _parts(mask, off_the_edge: bool = False) -> list[tuple[int, int, int, int, int]]:
     """The ink's separate pieces (8-connected, a few pixels at least) as (size, top row, bottom row,
-    width, height), largest first."""
+    width, height), largest first; ``off_the_edge``: only those touching no edge of the mask."""
     import cv2
 
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    rows, cols = mask.shape
     parts = [(int(area), int(top), int(top + height - 1), int(width), int(height))
-             for _, top, width, height, area in stats[1:] if area >= 3]
+             for left, top, width, height, area in stats[1:] if area >= 3 and not (
+                 off_the_edge and (left == 0 or top == 0 or left + width == cols or top + height == rows))]
     return sorted(parts, key=lambda p: -p[0])
 
 
