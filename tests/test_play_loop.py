@@ -508,6 +508,115 @@ def test_a_skin_chosen_on_covered_cells_alone_gives_way_to_the_look_the_board_re
     assert_clicks_on_board(client)
 
 
+class NumbersItLacks(CoveredCellsOnly):
+    """A skin ``auto`` chose on a fresh board whose pictures read opened cells too, but read the numbers
+    as ones they lack (``unread``, as ``play`` asks) once more cells are open than at the first reading:
+    gnome-mines' pictures in another tile theme (a 3 first read where the look agreed with the
+    pictures, then "n" once more cells were open)."""
+
+    def __init__(self, pitch: int, chosen: bool = True) -> None:
+        super().__init__(pitch)
+        self.chosen = chosen
+        self.first_covered: int | None = None
+
+    def read(self, frame, lattice, needed=None):
+        from solver.board import UNREAD, Board
+
+        reading = self.whole.read(frame, lattice, needed)
+        covered = sum(row.count("#") for row in reading.board.grid)
+        self.first_covered = covered if self.first_covered is None else self.first_covered
+        if covered == self.first_covered:
+            return reading
+        grid = tuple("".join(UNREAD if ch in "12345678" else ch for ch in row) for row in reading.board.grid)
+        return dataclasses.replace(reading, board=Board(grid, reading.board.mines))
+
+    def other_look(self, frame):
+        return super().other_look(frame) if self.chosen else None
+
+
+def test_a_skin_chosen_on_covered_cells_whose_reading_cannot_be_right_gives_way_to_the_look_that_reads_it(tmp_path):
+    """Pictures chosen on covered cells alone that read a number they knew a moment ago as one they lack
+    make a board that cannot be right: where another look reads the board whole, play stops with
+    LookChangedError naming it (the game goes on in it), not with the inconsistent reading; a skin
+    chosen otherwise (by name) still stops there."""
+    for chosen in (True, False):
+        client = SimulatedClient(9, 9, 10, seed=21, rules="safe")
+        client.game.open(4, 4)
+        assert any(ch in "12345678" for row in client.game.board().grid for ch in row)
+        player = make_player(client, GNOME_LIKE, tmp_path, vision=NumbersItLacks(client.pitch, chosen), games=3)
+        with pytest.raises(LookChangedError if chosen else InconsistentReadingError) as raised:
+            player.play()
+        assert player.results == [] if chosen else len(player.results) == 1
+        if chosen:
+            assert raised.value.skin == "flat" and not raised.value.fresh and "cannot be right" in str(raised.value)
+        assert "now reads 'n'" in str(raised.value)
+        assert_clicks_on_board(client)
+
+
+class PartsUnread(FlatVision):
+    """Reads a whole board, and no part of one (a block of cells, or the cells changed): two readers
+    that disagree, as a skin's pictures and the look trusted beside them did when the look was asked
+    about the part alone. Stops a session that goes round in circles."""
+
+    def __init__(self, pitch: int) -> None:
+        super().__init__(pitch=pitch)
+        self.reads = 0
+
+    def read(self, frame, lattice, needed=None):
+        from screenbot.errors import UnrecognizedCellError
+
+        self.reads += 1
+        assert self.reads < 2_000, "the session reads the same board for ever"
+        if needed is not None or lattice.origin != self.locate(frame).origin:
+            raise UnrecognizedCellError("a part read alone", row=0, col=0, score=0.0)
+        return super().read(frame, lattice)
+
+
+def test_a_board_found_again_after_its_part_did_not_read_is_read_whole(tmp_path):
+    """Where the cells changed by a move do not read on their own but the whole board does, play finds
+    the board again and reads it whole from then on, not the same part again for ever."""
+    client = SimulatedClient(9, 9, 10, seed=22, rules="safe")
+    player = make_player(client, GNOME_LIKE, tmp_path, vision=PartsUnread(client.pitch), games=2)
+    results = player.play()
+    assert len(results) == 2 and {r.outcome for r in results} <= {WON, LOST}
+    assert_clicks_on_board(client)
+
+
+class EndUnread(CoveredCellsOnly):
+    """A skin ``auto`` chose on a fresh board that reads the game until its end, and not its finished
+    board (gnome-mines' pictures in another tile theme: the mines it flags itself at a win)."""
+
+    def __init__(self, client: SimulatedClient) -> None:
+        super().__init__(client.pitch)
+        self.client = client
+
+    def read(self, frame, lattice, needed=None):
+        from screenbot.errors import UnrecognizedCellError
+        from solver.game import PLAYING
+
+        if self.client.game.status != PLAYING:
+            raise UnrecognizedCellError("no picture of this skin's fits the cell", row=0, col=0, score=0.0)
+        return self.whole.read(frame, lattice, needed)
+
+
+def test_a_game_that_ends_as_the_look_changes_is_counted_not_started_anew(tmp_path):
+    """The board that ends a game may be the first the session's skin cannot read: the session goes on
+    in the look that reads it (``commands.play``, ``in_progress``), which counts that game's end as the
+    game's, not as a finished game found on screen to start anew uncounted (a session in gnome-mines'
+    other tile themes won game after game and counted none)."""
+    client = SimulatedClient(9, 9, 10, seed=23, rules="safe")
+    first = make_player(client, GNOME_LIKE, tmp_path, vision=EndUnread(client), games=3)
+    with pytest.raises(LookChangedError):
+        first.play()
+    ended = client.game.status
+    assert ended in (WON, LOST) and first.results == [] and client.games_started == 1
+    second = make_player(client, GNOME_LIKE, tmp_path, games=3, in_progress=True)
+    results = second.play()
+    assert [r.outcome for r in results][:1] == [ended] and len(results) == 3
+    assert client.games_started == 3
+    assert_clicks_on_board(client)
+
+
 def test_window_moved_mid_game_is_followed(tmp_path):
     def move_once(client, n):
         if n == 3:

@@ -217,7 +217,7 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
                     profile = playable(found.skin)
                 earlier.append(player)
                 player = player_for(found, profile, dataclasses.replace(
-                    config, games=config.games - sum(len(p.results) for p in earlier)))
+                    config, games=config.games - sum(len(p.results) for p in earlier), in_progress=True))
     except KeyboardInterrupt:
         code, stopped = EXIT_INTERRUPTED, "interrupted (Ctrl-C)"
     except WindowGoneError as exc:

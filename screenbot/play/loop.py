@@ -143,7 +143,7 @@ class Player:
         for index in range(self.config.games):
             if index:
                 self.controls.start_new_game(self.results[-1].outcome)
-            elif not self.config.dry_run:
+            elif not self.config.dry_run and not self.config.in_progress:
                 self.controls.restart_if_over()
             start = self.env.clock()
             try:

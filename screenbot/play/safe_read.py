@@ -276,6 +276,16 @@ class SafeReader:
             return self.recover_lost_board(located, frame, unreadable, previous)
         if reading is not None and self._withdraw_taught("right", problems):
             return self._read(located, frame, True, None, (), last_try=last_try)
+        if reading is not None and last_try:
+            # Pictures chosen on covered cells alone may belong to another look than the one the cells
+            # open in (gnome-mines' pictures fit the covered cells of its other tile themes): they may
+            # read what they do not know as a number they lack (``unread``), so the board reads but
+            # cannot be right. Where another look reads it whole, the game goes on in that look.
+            look = self.tracker.other_look()
+            if look is not None:
+                raise LookChangedError(
+                    f"the board read as {located.lattice.skin} (chosen on its covered cells) cannot be right "
+                    f"({'; '.join(problems[:2])}), and reads whole as {look}", skin=look)
         path = save_frame(frame, self.config.failure_dir, "inconsistent") if last_try else None
         if reading is not None and previous is not None:
             log.info("the board before the last clicks (%s):\n%s\nand as read now:\n%s",
@@ -378,6 +388,10 @@ class SafeReader:
         try:
             found = self.tracker.locate()
             self.env.vision.read(self.env.screen.grab(found.region.as_region()), found.lattice)
+            # Found again, the board is read anew, whole, as it just was: a part read on its own (the
+            # cells changed since the last reading) that failed where the whole board reads would fail
+            # again the same way, and the board be found again, without end.
+            self.reader.forget()
             return found
         except (BoardNotFoundError, UnrecognizedCellError) as again:
             look = self.tracker.other_look()

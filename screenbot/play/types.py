@@ -33,8 +33,9 @@ class WindowLostError(PlayError):
 
 
 class LookChangedError(PlayError):
-    """The board no longer reads under the skin ``auto`` chose for the session, and reads whole under
-    another (``skin``): a board with no cell open shows only covered cells, which two looks can share.
+    """The board no longer reads under the skin ``auto`` chose for the session, or reads as a board
+    that cannot be right, and reads whole under another (``skin``): a board with no cell open shows
+    only covered cells, which two looks can share.
     The session goes on with the other skin and its client's profile. ``fresh``: the board it reads
     whole is a new game's, no cell open, so the other skin too was chosen on covered cells alone."""
 
@@ -86,6 +87,9 @@ class PlayConfig:
     rechecks: int = 3  # re-captures of a suspicious reading before giving up
     max_steps: int = 5000  # per game; a game needs at most rows*cols steps
     failure_dir: Path = Path(".")
+    # The first game is one already in progress (the session went on in another look mid-game): a
+    # finished board is that game's end, counted, not a finished game to start anew uncounted.
+    in_progress: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -181,7 +181,7 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
                           np.where(refused, 0.0, matches.confidence))
     if any(other.family for other in skins.values()):
-        matches = _second_reader(frame, lattice, matches, threshold, needed)
+        matches = _second_reader(frame, lattice, matches, threshold, needed, first_look.confidence >= threshold)
     # A number unlike every picture of it from another size may be one the skin has at no size near
     # this one, even when it has every number somewhere: it too may be read as unread (unless the
     # second reader read it).
@@ -198,7 +198,7 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
 
 
 def _second_reader(frame: np.ndarray, lattice: Lattice, matches: CellMatches, threshold: float,
-                   needed: np.ndarray | None) -> CellMatches:
+                   needed: np.ndarray | None, sure_at_first: np.ndarray) -> CellMatches:
     """Cells the skin's pictures do not read surely, read where the look described by its structure
     (``classic``) reads the board as the pictures do and agrees with their nearest state.
 
@@ -209,11 +209,19 @@ def _second_reader(frame: np.ndarray, lattice: Lattice, matches: CellMatches, th
     (relief, ink colour and shape), are trusted together: only where the look reads every cell the
     pictures read surely the same, clearly, covered and opened cells among them (the client is drawn
     in that look, not merely alike in a few cells), and each cell taken is read clearly by the look
-    as the state whose pictures are nearest. A cell the two do not agree on is refused as before."""
+    as the state whose pictures are nearest. A cell the two do not agree on is refused as before.
+
+    Whether the board is drawn in that look is a question about the whole board, asked the same
+    whatever part of it the caller needs (``needed``): of the cells outside that part, those the
+    pictures read surely at the first look (the only look they got) count. Asked of the part alone,
+    the answer changed with the part: gnome-mines in another tile theme, a block of opened cells read
+    after a click had no covered cell, the look was not trusted there and the block was refused,
+    while the whole board read, and ``play`` found the board again and read the block again, for
+    ever."""
     from .classic import CLEAR, read_classic
 
     weak = matches.confidence < threshold
-    sure = ~weak if needed is None else ~weak & needed
+    sure = ~weak if needed is None else np.where(needed, ~weak, sure_at_first)
     if needed is not None:
         weak &= needed
     if not weak.any():
