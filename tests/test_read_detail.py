@@ -199,12 +199,12 @@ def test_the_classic_look_is_asked_of_no_cell_where_it_reads_a_sure_cell_otherwi
     matches = _judged(frame, lattice, {n: s for n, s in skins.items() if not s.family}, READ_CONFIDENCE, False)[0]
     weak = matches.confidence < READ_CONFIDENCE
     assert weak.any()
-    assert (_second_reader(frame, lattice, matches, READ_CONFIDENCE, None).confidence[weak] >= READ_CONFIDENCE).all()
+    assert (_second_reader(frame, lattice, matches, READ_CONFIDENCE, None, ~weak).confidence[weak] >= READ_CONFIDENCE).all()
     one = int(np.flatnonzero((matches.chars == "1") & ~weak)[0])
     chars = matches.chars.copy()
     chars[one] = "2"
     otherwise = CellMatches(chars, matches.best_rms, matches.second_rms, matches.second_chars, matches.confidence)
-    assert (_second_reader(frame, lattice, otherwise, READ_CONFIDENCE, None).confidence[weak] < READ_CONFIDENCE).all()
+    assert (_second_reader(frame, lattice, otherwise, READ_CONFIDENCE, None, ~weak).confidence[weak] < READ_CONFIDENCE).all()
 
 
 def test_numbers_in_boxes_a_pixel_narrower_than_their_pictures_read():
