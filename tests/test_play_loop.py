@@ -602,17 +602,20 @@ class EndUnread(CoveredCellsOnly):
 def test_a_game_that_ends_as_the_look_changes_is_counted_not_started_anew(tmp_path):
     """The board that ends a game may be the first the session's skin cannot read: the session goes on
     in the look that reads it (``commands.play``, ``in_progress``), which counts that game's end as the
-    game's, not as a finished game found on screen to start anew uncounted (a session in gnome-mines'
-    other tile themes won game after game and counted none)."""
+    game's, with its moves so far, not as a finished game found on screen to start anew uncounted (a
+    session in gnome-mines' other tile themes won game after game and counted none)."""
     client = SimulatedClient(9, 9, 10, seed=23, rules="safe")
     first = make_player(client, GNOME_LIKE, tmp_path, vision=EndUnread(client), games=3)
-    with pytest.raises(LookChangedError):
+    with pytest.raises(LookChangedError) as raised:
         first.play()
-    ended = client.game.status
+    ended, so_far = client.game.status, raised.value.so_far
     assert ended in (WON, LOST) and first.results == [] and client.games_started == 1
-    second = make_player(client, GNOME_LIKE, tmp_path, games=3, in_progress=True)
+    assert so_far is not None and so_far.steps >= 2 and so_far.actions >= 1 and so_far.seconds >= 0
+    second = make_player(client, GNOME_LIKE, tmp_path, games=3, in_progress=so_far)
     results = second.play()
     assert [r.outcome for r in results][:1] == [ended] and len(results) == 3
+    # The game's result is the whole game's: its moves before the look changed count.
+    assert results[0].steps == so_far.steps + 1 and results[0].actions == so_far.actions
     assert client.games_started == 3
     assert_clicks_on_board(client)
 

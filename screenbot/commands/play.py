@@ -153,7 +153,7 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
     runs once the games are over (or stopped), while the screen is still open."""
     from ..errors import InputError, ScreenError, SkinError, WindowGoneError
     from ..geometry import Rect
-    from ..play import LookChangedError, Player, PlayError
+    from ..play import GameSoFar, LookChangedError, Player, PlayError
     from ..play.live import check_playable, game_vision, measure_scale, profile_for
     from ..vision.skins import CLASSIC
     from ..play.summary import format_summary, summarize
@@ -217,7 +217,7 @@ def play_found(screen, skins, desktop, found, config, as_json: bool, observer=No
                     profile = playable(found.skin)
                 earlier.append(player)
                 player = player_for(found, profile, dataclasses.replace(
-                    config, games=config.games - sum(len(p.results) for p in earlier), in_progress=True))
+                    config, games=config.games - sum(len(p.results) for p in earlier), in_progress=exc.so_far or GameSoFar()))
     except KeyboardInterrupt:
         code, stopped = EXIT_INTERRUPTED, "interrupted (Ctrl-C)"
     except WindowGoneError as exc:

@@ -1,7 +1,7 @@
 """The play loop: plays a Minesweeper client on the screen, game after game (see ``loop.Player``)."""
 
 from .loop import Player
-from .types import InconsistentReadingError, LookChangedError, PlayConfig, PlayError, WindowLostError
+from .types import GameSoFar, InconsistentReadingError, LookChangedError, PlayConfig, PlayError, WindowLostError
 from .observer import Action, GameResult, NullObserver, ObserverGroup, PlayObserver, StepTimings
 from .profile import ControlAction, PlayProfile, load_profile
 
@@ -9,6 +9,7 @@ __all__ = [
     "Action",
     "ControlAction",
     "GameResult",
+    "GameSoFar",
     "InconsistentReadingError",
     "LookChangedError",
     "NullObserver",

@@ -46,7 +46,7 @@ from .rules import GameRules
 from .evidence import save_frame
 from .safe_read import SafeReader
 from .stability import same_frame, wait_for_paint, wait_for_redraw
-from .types import Located, LookChangedError, PlayConfig, PlayError, Screen, Surroundings, Vision
+from .types import GameSoFar, Located, LookChangedError, PlayConfig, PlayError, Screen, Surroundings, Vision
 from .unread import name_unread
 
 log = logging.getLogger(__name__)
@@ -86,6 +86,10 @@ class Player:
         self.results: list[GameResult] = []
         self.timings: list[StepTimings] = []
         self.dry_run_actions: tuple[Action, ...] = ()
+        # The game in progress: when it started, and (steps, moves, guesses, unread numbers) before the
+        # step being played: what a look that changes mid-game hands on (``GameSoFar``).
+        self._game_start = 0.0
+        self._game_counts = (0, 0, 0, 0)
         # "ping" clicks need a window that answers pings; the Clicker confirms by cell without one.
         ping = window.ping if profile.confirm_clicks == CONFIRM_PING and window is not None and window.supports_ping() else None
         self.clicker = Clicker(
@@ -143,13 +147,15 @@ class Player:
         for index in range(self.config.games):
             if index:
                 self.controls.start_new_game(self.results[-1].outcome)
-            elif not self.config.dry_run and not self.config.in_progress:
+            elif not self.config.dry_run and self.config.in_progress is None:
                 self.controls.restart_if_over()
             start = self.env.clock()
             try:
-                result = self.play_game()
-            except LookChangedError:
-                raise  # not over: the game goes on under the other look (``commands.play``)
+                result = self.play_game(self.config.in_progress if not index else None)
+            except LookChangedError as exc:
+                # Not over: the game goes on under the other look (``commands.play``), counted from here.
+                exc.so_far = GameSoFar(self.env.clock() - self._game_start, *self._game_counts)
+                raise
             except (ScreenError, KeyboardInterrupt) as exc:
                 # The game in progress counts as aborted; the error still stops the session.
                 reason = str(exc) or "interrupted"
@@ -170,8 +176,10 @@ class Player:
 
     # --- one game -----------------------------------------------------------------------------
 
-    def play_game(self) -> GameResult:
-        start = self.env.clock()
+    def play_game(self, so_far: GameSoFar | None = None) -> GameResult:
+        """Play one game to its end; ``so_far``: what it had taken before this player (under another look)."""
+        so_far = so_far or GameSoFar()
+        start = self._game_start = self.env.clock() - so_far.seconds
         located = self.tracker.located or self.locate()
         self.clicker.park(located)
         before_frame: np.ndarray | None = None
@@ -179,11 +187,13 @@ class Player:
         last_actions: tuple[Action, ...] = ()
         watch = None  # after a guess: the guessed cell, which must show before the board is read again
         handled_all = False  # the client has handled every click of the last batch (answered pings)
-        steps = actions_done = guesses = unread = 0
+        steps, actions_done, guesses, unread = so_far.steps, so_far.actions, so_far.guesses, so_far.unread
+        self._game_counts = (steps, actions_done, guesses, unread)
         unanswered = 0  # steps in a row whose clicks changed nothing on the screen
         idle = 0  # steps in a row with nothing to click on a board not read as finished
         while steps < self.config.max_steps:
             steps += 1
+            self._game_counts = (steps, actions_done, guesses, unread)
             # A window moved or resized mid-batch (the batch stopped) shows something else where the
             # board was: located again before anything is read there (read at the old place first,
             # the board of a resized gnome-mines was located again only 3 s later, under load).

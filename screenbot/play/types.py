@@ -43,6 +43,19 @@ class LookChangedError(PlayError):
         super().__init__(message, skin=skin)
         self.skin = skin
         self.fresh = fresh
+        self.so_far: GameSoFar | None = None  # the game in progress, when one was (``Player.play``)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSoFar:
+    """What the game in progress had taken when the session went on in another look: the player that
+    plays it on counts from here, so its result is the whole game's (its seconds, steps, moves)."""
+
+    seconds: float = 0.0
+    steps: int = 0
+    actions: int = 0
+    guesses: int = 0
+    unread: int = 0
 
 
 class Screen(Protocol):
@@ -89,7 +102,7 @@ class PlayConfig:
     failure_dir: Path = Path(".")
     # The first game is one already in progress (the session went on in another look mid-game): a
     # finished board is that game's end, counted, not a finished game to start anew uncounted.
-    in_progress: bool = False
+    in_progress: GameSoFar | None = None
 
 
 @dataclass(frozen=True, slots=True)
