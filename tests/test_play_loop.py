@@ -620,6 +620,34 @@ def test_a_game_that_ends_as_the_look_changes_is_counted_not_started_anew(tmp_pa
     assert_clicks_on_board(client)
 
 
+def test_a_won_board_behind_the_win_dialog_that_the_skin_does_not_read_gives_way_to_the_look_that_does(tmp_path):
+    """The win dialog closed, the won board behind it does not read under the skin ``auto`` chose on
+    covered cells, and another look reads it whole: play goes on in that look (LookChangedError), which
+    counts the win, rather than stopping at "a window of the game came over the board" (gnome-mines'
+    other tiles behind its "Congratulations!")."""
+    seed = next(s for s in range(21, 60) if _won_by_the_bot(s))
+    client = SimulatedClient(9, 9, 10, seed=seed, rules="safe", win_dialog_keys=("escape",))
+    profile = dataclasses.replace(GNOME_LIKE, after_win=ControlAction(keys=("escape",)))
+    first = make_player(client, profile, tmp_path, vision=EndUnread(client), games=2)
+    with pytest.raises(LookChangedError) as raised:
+        first.play()
+    assert "came over the board" in str(raised.value) and client.game.status == WON
+    second = make_player(client, profile, tmp_path, games=2, in_progress=raised.value.so_far)
+    results = second.play()
+    assert results[0].outcome == WON and results[0].actions == raised.value.so_far.actions > 0
+    assert client.games_started == 2
+    assert_clicks_on_board(client)
+
+
+def _won_by_the_bot(seed: int) -> bool:
+    """Whether the bot wins the first game of a 9x9 board of 10 mines drawn with ``seed``."""
+    import tempfile
+
+    client = SimulatedClient(9, 9, 10, seed=seed, rules="safe")
+    with tempfile.TemporaryDirectory() as folder:
+        return make_player(client, GNOME_LIKE, folder, games=1).play()[0].outcome == WON
+
+
 def test_window_moved_mid_game_is_followed(tmp_path):
     def move_once(client, n):
         if n == 3:

@@ -1,0 +1,69 @@
+"""``screenbot play`` (``--client auto``) on gnome-mines in one of its other tile themes, drawn at random on
+every run with the window's size (seed printed; replay: SCREENBOT_RANDOM_SEED=<seed>).
+
+The skin ``auto`` finds on the fresh board is gnome-mines' (its pictures fit these tiles' covered
+cells); once cells open, which its pictures do not read, the session goes on in the look told by its
+faces, with gnome-mines' rules, and gives way back at each new game. A session there once went round
+in circles: the cells a move changed, read alone, were refused while the whole board read, and play
+found the board again and read the same cells again, for ever; in another, each game won as the look
+changed was taken for a finished game found on screen and started anew, uncounted. A lost game in
+these tiles is not read (they redraw every tile at a loss): a session may stop there, saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from screenbot.desktop import VirtualDisplay, start_client
+from screenbot.exit_codes import EXIT_FAILED, EXIT_OK
+
+from .seeds import REPLAY, SEED
+from .test_e2e_play import ROOT
+
+pytestmark = pytest.mark.e2e
+
+RNG = random.Random(SEED + 37)
+THEME = RNG.choice(["classic", "default"])
+WINDOW = (RNG.randint(560, 1200), RNG.randint(480, 1000))
+print(f"\ntests/test_tile_theme_play.py: {REPLAY}: tile theme {THEME!r}, a {WINDOW[0]}x{WINDOW[1]} window")
+# A session that goes round in circles is stopped here: three small games take well under a minute.
+LIMIT = 300
+
+
+def test_play_goes_on_in_the_look_the_tiles_are_drawn_in_and_counts_each_game(tmp_path):
+    games = 3
+    with VirtualDisplay():
+        with start_client("gnome-mines", level="small", window_size=WINDOW, theme=THEME):
+            try:
+                done = subprocess.run(
+                    [sys.executable, "-m", "screenbot", "play", "--games", str(games), "--json"],
+                    cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                    timeout=LIMIT,
+                )
+            except subprocess.TimeoutExpired as exc:
+                raise AssertionError(f"seed {SEED}: play still running after {LIMIT} s ({THEME} tiles, {WINDOW}):\n"
+                                     f"{(exc.stderr or b'')[-3000:]!r}") from None
+    said = f"seed {SEED}, {THEME} tiles in a {WINDOW[0]}x{WINDOW[1]} window:\n{done.stderr[-3000:]}"
+    assert "Traceback" not in done.stderr, said
+    assert done.returncode in (EXIT_OK, EXIT_FAILED), said
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    print(json.dumps(summary))  # shown with -s: the figures of this run
+    counted = summary["wins"] + summary["losses"] + summary["unconfirmed"]
+    assert summary["games"] == counted + summary["aborted"] and summary["games"] >= 1, said
+    if done.returncode == EXIT_OK:
+        assert counted == games and summary["aborted"] == 0, said
+    else:
+        # Stopped: only where the board no longer reads (a lost game in these tiles), never on a
+        # reading that cannot be right, nor with a game left uncounted behind it.
+        assert summary["aborted"] == 1 and "cannot read the board" in summary["stopped"], said
+        assert "cannot be right" not in summary["stopped"], said
+    if summary["wins"]:
+        # A game won is counted with its moves, those made before the look changed among them.
+        assert summary["moves_per_second"] > 0, said
+    assert not list(tmp_path.glob("screenbot-inconsistent-*.png")), said
