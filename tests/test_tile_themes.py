@@ -21,7 +21,7 @@ import pytest
 from screenbot.commands.screenshot import read_screenshot
 from screenbot.errors import ScreenError
 from screenbot.exit_codes import EXIT_NO_BOARD, EXIT_UNREADABLE
-from screenbot.vision import load_skins
+from screenbot.vision import load_skins, locate_board
 
 from .random_cases import parse_board
 from .seeds import SEED
@@ -72,7 +72,7 @@ def test_the_cells_a_move_changed_read_alone_as_they_read_in_the_whole_board():
 
     import numpy as np
 
-    from screenbot.vision import locate_board, read_board
+    from screenbot.vision import read_board
 
     skins = load_skins()
     rng = random.Random(SEED)
@@ -96,3 +96,23 @@ def test_the_cells_a_move_changed_read_alone_as_they_read_in_the_whole_board():
                 f"{png.name}, cells ({r0},{c0})-({r1 - 1},{c1 - 1}), seed {SEED}"
         compared += 1
     assert compared >= 2, "the screenshots taken in play read whole"
+
+
+def test_a_won_board_s_flags_are_read_wherever_the_lattice_sits_on_the_tiles():
+    """gnome-mines' "default" tiles draw the flag from an eighth of the tile below its top: where the
+    look's lattice sat two pixels lower, the flag's top ran past the part of the box a covered cell's
+    mark is seen in (inside the bevels of a raised cell, which a flat face has not), and the won board
+    behind "Congratulations!" was refused (``fixtures/tile-themes/gm-default-won-flags``). Read at every
+    placement up to two pixels off the located one."""
+    from screenbot.geometry import Lattice
+    from screenbot.vision.classic import read_classic
+
+    png = next(p for p in CASES if p.stem == "gm-default-won-flags")
+    frame, truth = cv2.imread(str(png)), parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
+    located = locate_board(frame, load_skins())
+    for dx in range(-2, 3):
+        for dy in range(-2, 3):
+            lattice = Lattice(skin="classic", origin=(located.origin[0] + dx, located.origin[1] + dy),
+                              pitch=located.pitch, rows=located.rows, cols=located.cols)
+            chars = read_classic(frame, lattice).chars.reshape(located.rows, located.cols)
+            assert ["".join(row) for row in chars] == list(truth.grid), (dx, dy)

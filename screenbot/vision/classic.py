@@ -333,7 +333,7 @@ def _read_kinds(boxes: np.ndarray, lattice: Lattice, limits: Limits, covered: np
             core = _core_colour(middle[i][ink[j]], far[j][ink[j]])
             if kind:
                 char, clear, why = _raised_state(core, face, mask, middle[i][ink[j]], boxes[i], limits,
-                                                 min(lattice.pitch))
+                                                 min(lattice.pitch), ALONG if look == RAISED else INSIDE)
             else:
                 thin = small or _stroke_width(mask) * min(lattice.pitch) / SIZE <= limits.thin_stroke
                 inside = functools.partial(inside_ink, boxes[i], face, limits.ink_level)
@@ -601,11 +601,19 @@ def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
     return ink[np.argsort(-far)[:keep]].mean(axis=0)
 
 
-def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float) -> tuple[str, float, str]:
+def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float, within: slice = ALONG) -> tuple[str, float, str]:
+    """A covered cell's mark (flag, "?", wrong flag), read from its ink; ``within``: the part of the box
+    a mark's whole shape is seen in: inside the bevels of a raised cell (ALONG), inside the box's
+    outer pixels on a flat covered face, which has no bevel (a flag of gnome-mines' "default" tiles
+    reaches an eighth of the cell from its top: with the box two pixels lower, it ran past ALONG, and
+    a flag whose top is not seen is no flag)."""
     reds = _strong_red(ink).mean()
     where = _red_over_dark(mask, ink, face)
     # The ink over the whole cell inside its bevels: where a flag's shape and pieces are told.
-    whole = np.abs(box[ALONG, ALONG] - face).max(axis=2) > limits.ink_level
+    whole = np.abs(box[within, within] - face).max(axis=2) > limits.ink_level
+    if within != ALONG:
+        # No bevel stops short of the box's edge: ink touching it is a grid line or the board's border.
+        whole = _off_the_edge(whole)
     flag = functools.partial(_flag_alone, whole)
     # A pennant as wide as its flag, beside its pole (gnome-mines' "classic" tiles), lies across the
     # black as a cross does, but fills the box it spans: a flag (told below, as mostly red).
@@ -777,6 +785,18 @@ def _parts(mask, off_the_edge: bool = False) -> list[tuple[int, int, int, int, i
              for left, top, width, height, area in stats[1:] if area >= 3 and not (
                  off_the_edge and (left == 0 or top == 0 or left + width == cols or top + height == rows))]
     return sorted(parts, key=lambda p: -p[0])
+
+
+def _off_the_edge(mask) -> np.ndarray:
+    """``mask`` without its pieces (8-connected) that touch one of its edges."""
+    import cv2
+
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    rows, cols = mask.shape
+    left, top, width, height = (stats[:, k] for k in range(4))
+    keep = (left > 0) & (top > 0) & (left + width < cols) & (top + height < rows)
+    keep[0] = False  # the background
+    return keep[labels]
 
 
 def _holes(mask) -> int:
