@@ -116,3 +116,17 @@ def test_a_won_board_s_flags_are_read_wherever_the_lattice_sits_on_the_tiles():
                               pitch=located.pitch, rows=located.rows, cols=located.cols)
             chars = read_classic(frame, lattice).chars.reshape(located.rows, located.cols)
             assert ["".join(row) for row in chars] == list(truth.grid), (dx, dy)
+
+
+@pytest.mark.parametrize("name", ["gm-default-won-flags", "gm-classic-won-flags"])
+def test_a_won_board_in_another_tile_theme_is_read(name):
+    """A won game in the other tile themes shows a flag on every mine (the client marks them): the board
+    ``play`` reads to count the win once the "Congratulations!" window is closed. The "classic" tiles'
+    flag, a red pennant in a dark outline over a grey pole and foot, is half red at 70 px; where a
+    share of red told it from a mine crossed out in red, two flags of ten were read as wrong flags and
+    the board was refused. A pennant is red that fills the box it spans, as a cross's strokes do not."""
+    png = next(p for p in CASES if p.stem == name)
+    truth = parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
+    reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto", explain_unrecognized=True)
+    assert not isinstance(reading, int), f"refused, exit {reading}"
+    assert list(reading.board.grid) == list(truth.grid)

@@ -616,8 +616,12 @@ def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float, with
         whole = _off_the_edge(whole)
     flag = functools.partial(_flag_alone, whole)
     # A pennant as wide as its flag, beside its pole (gnome-mines' "classic" tiles), lies across the
-    # black as a cross does, but fills the box it spans: a flag (told below, as mostly red).
-    if reds > RED_PART and where == "across" and not (reds >= MOSTLY_RED and _red_filled(mask, ink, face)):
+    # black as a cross does, but its red fills the box it spans, as a cross's strokes do not: a flag
+    # (told below), however much of the mark its dark outline, pole and foot are (half of it, 49-51%,
+    # in those tiles at 70 px: a share of red was once the test, and two flags of ten read as wrong
+    # flags there).
+    pennant = reds > RED_PART and _red_filled(mask, ink, face)
+    if reds > RED_PART and where == "across" and not pennant:
         return "W", 0.8, ""  # a flag or a mine crossed out in red, on the flag's raised cell
     # A red pennant over a black pole: red enough of the mark to be one (RED_PART), as for the cross. A flag
     # drawn faded and crossed out in black (minegauler's wrong flag at 38 px: 2% of its ink strong red,
@@ -656,7 +660,7 @@ def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float, with
             # Both: told apart by neither (a black letter "F" whose strong ink breaks as a "?"'s does).
             return "~", 0.3, "a mark shaped both like a flag and like a question mark"
         return "?", 0.8, ""  # a hook and, under it, a dot
-    if (_strong_red(core) and not hook_over_dot) or (reds >= MOSTLY_RED and not red_dot):
+    if (_strong_red(core) and not hook_over_dot) or ((reds >= MOSTLY_RED or pennant) and not red_dot):
         # A flag drawn in its red alone (a red "⚑" or "F", as many clones draw it): no other state a
         # covered cell holds is red. A red "?" stays refused: a "?" read as a flag is a mine to the solver.
         return flag(0.8)
