@@ -509,10 +509,9 @@ def test_a_skin_chosen_on_covered_cells_alone_gives_way_to_the_look_the_board_re
 
 
 class NumbersItLacks(CoveredCellsOnly):
-    """A skin ``auto`` chose on a fresh board whose pictures read opened cells too, but read the numbers
-    as ones they lack (``unread``, as ``play`` asks) once more cells are open than at the first reading:
-    gnome-mines' pictures in another tile theme (a 3 first read where the look agreed with the
-    pictures, then "n" once more cells were open)."""
+    """A skin ``auto`` chose on a fresh board whose pictures read opened cells too, but read each number
+    as another once more cells are open than at the first reading: pictures of another look, nearest
+    some other state there."""
 
     def __init__(self, pitch: int, chosen: bool = True) -> None:
         super().__init__(pitch)
@@ -520,14 +519,14 @@ class NumbersItLacks(CoveredCellsOnly):
         self.first_covered: int | None = None
 
     def read(self, frame, lattice, needed=None):
-        from solver.board import UNREAD, Board
+        from solver.board import Board
 
         reading = self.whole.read(frame, lattice, needed)
         covered = sum(row.count("#") for row in reading.board.grid)
         self.first_covered = covered if self.first_covered is None else self.first_covered
         if covered == self.first_covered:
             return reading
-        grid = tuple("".join(UNREAD if ch in "12345678" else ch for ch in row) for row in reading.board.grid)
+        grid = tuple("".join(str(int(ch) % 8 + 1) if ch in "12345678" else ch for ch in row) for row in reading.board.grid)
         return dataclasses.replace(reading, board=Board(grid, reading.board.mines))
 
     def other_look(self, frame):
@@ -535,8 +534,8 @@ class NumbersItLacks(CoveredCellsOnly):
 
 
 def test_a_skin_chosen_on_covered_cells_whose_reading_cannot_be_right_gives_way_to_the_look_that_reads_it(tmp_path):
-    """Pictures chosen on covered cells alone that read a number they knew a moment ago as one they lack
-    make a board that cannot be right: where another look reads the board whole, play stops with
+    """Pictures chosen on covered cells alone that read a number they knew a moment ago as another make
+    a board that cannot be right: where another look reads the board whole, play stops with
     LookChangedError naming it (the game goes on in it), not with the inconsistent reading; a skin
     chosen otherwise (by name) still stops there."""
     for chosen in (True, False):
@@ -549,7 +548,7 @@ def test_a_skin_chosen_on_covered_cells_whose_reading_cannot_be_right_gives_way_
         assert player.results == [] if chosen else len(player.results) == 1
         if chosen:
             assert raised.value.skin == "flat" and not raised.value.fresh and "cannot be right" in str(raised.value)
-        assert "now reads 'n'" in str(raised.value)
+        assert "revealed 1 at" in str(raised.value) and "now reads '2'" in str(raised.value)
         assert_clicks_on_board(client)
 
 
