@@ -609,7 +609,7 @@ def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float, with
     a flag whose top is not seen is no flag)."""
     reds = _strong_red(ink).mean()
     where = _red_over_dark(mask, ink, face)
-    # The ink over the whole cell inside its bevels: where a flag's shape and pieces are told.
+    # The ink over the whole cell (``within``): where a flag's shape and pieces are told.
     whole = np.abs(box[within, within] - face).max(axis=2) > limits.ink_level
     if within != ALONG:
         # No bevel stops short of the box's edge: ink touching it is a grid line or the board's border.
