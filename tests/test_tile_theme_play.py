@@ -59,11 +59,21 @@ def test_play_goes_on_in_the_look_the_tiles_are_drawn_in_and_counts_each_game(tm
     if done.returncode == EXIT_OK:
         assert counted == games and summary["aborted"] == 0, said
     else:
-        # Stopped: only where the board no longer reads (a lost game in these tiles), never on a
-        # reading that cannot be right, nor with a game left uncounted behind it.
-        assert summary["aborted"] == 1 and "cannot read the board" in summary["stopped"], said
-        assert "cannot be right" not in summary["stopped"], said
+        # Stopped, one game aborted, none left uncounted behind it: where the board no longer reads (a
+        # lost game in these tiles), or where a number named a moment ago is one the skin's pictures
+        # no longer name and the look does not read the board whole (a number read cannot become
+        # unread: ``tests/test_unseen.py``); never on any other reading that cannot be right.
+        assert summary["aborted"] == 1, said
+        stopped = summary["stopped"]
+        assert "cannot read the board" in stopped or (
+            "cannot be right" in stopped and all(p.endswith("now reads 'n'") for p in _problems(stopped))), said
     if summary["wins"]:
         # A game won is counted with its moves, those made before the look changed among them.
         assert summary["moves_per_second"] > 0, said
-    assert not list(tmp_path.glob("screenbot-inconsistent-*.png")), said
+
+
+def _problems(stopped: str) -> list[str]:
+    """The reasons a stop on a reading that cannot be right gives: "... cannot be right (a; b); nothing
+    was clicked on it ..." (``play.safe_read``)."""
+    inside = stopped.split("cannot be right", 1)[1].split("(", 1)[1].split("); nothing was clicked", 1)[0]
+    return [p.strip() for p in inside.split(";")]

@@ -119,13 +119,9 @@ def reading_problems(
     lost = after.is_over
     for r, c, old in before.cells():
         new = after[r, c]
-        if old in REVEALED_CHARS and new != old and not (old == UNREAD and new in NUMBERS) \
-                and not (old in NUMBERS[1:] and new == UNREAD):
+        if old in REVEALED_CHARS and new != old and not (old == UNREAD and new in NUMBERS):
             # (An unread number read as a number later is the same number, named: the skin knew its
-            # picture, and the cell had been caught drawn otherwise, under load or lit. A number read
-            # as one the skin cannot name is still a number, said to tell nothing: a skin's pictures
-            # of another tile theme name its 3 where a look beside them agrees, and not once more cells
-            # open. Not a 0: ink come into an empty cell is a change.)
+            # picture, and the cell had been caught drawn otherwise, under load or lit.)
             problems.append(Problem(f"revealed {old} at ({r},{c}) now reads {new!r}", CHANGED))
         elif old == FLAG and new != FLAG and not (lost and new == WRONG_FLAG):
             problems.append(Problem(f"flag at ({r},{c}) now reads {new!r}", CHANGED))
