@@ -16,7 +16,6 @@ from ..vision.new_game_control import control_above
 from .clicking import Clicker
 from .consistency import wrong_flags_without_a_mine
 from .locating import BoardTracker
-from .types import LookChangedError
 from .observer import LOST, WON
 from .outcome import PLAYING
 from .profile import ControlAction, PlayProfile, action_json, usual_restarts
@@ -145,12 +144,9 @@ class ClientControls:
             # reason to give, by its name (Notepad over winemine said only "no new game appeared").
             self.tracker.check_board_shown(located)
             waited = f"no new game appeared within {self.profile.restart_timeout:.1f} s of restarting"
-            other = self.tracker.other_look()
-            if other is not None:
-                # A look told by faces reads no fresh board (one face): the client's own pictures,
-                # which the session gave way from once cells opened, read it (``commands.play``).
-                raise LookChangedError(f"the new game does not read as {located.lattice.skin}, and reads whole "
-                                       f"as {other}", skin=other, fresh=True)
+            # A look told by faces reads no fresh board (one face): the client's own pictures, which
+            # the session gave way from once cells opened, read it (``commands.play``).
+            self.tracker.give_way(f"the new game does not read as {located.lattice.skin}", fresh=True)
             if not self._reads(located):
                 # Nothing reads where the board was (with no window known, a window over it looks just
                 # so): that, not the restart, is what the user has to see to.

@@ -14,7 +14,7 @@ from typing import Callable, ContextManager
 from ..errors import BoardNotFoundError, InputError
 from ..geometry import Lattice, Rect
 from .evidence import save_frame
-from .types import Located, PlayConfig, Surroundings, Vision, WindowLostError
+from .types import Located, LookChangedError, PlayConfig, Surroundings, Vision, WindowLostError
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +72,14 @@ class BoardTracker:
         self.located = located
         return located
 
-    def other_look(self) -> str | None:
-        """The skin, other than the session's, under which the board now reads whole, when ``auto``
-        chose the session's (``SkinVision.other_look``); None otherwise."""
+    def give_way(self, why: str, *, fresh: bool = False, cause: Exception | None = None) -> None:
+        """Raise LookChangedError where ``auto`` chose the session's skin on covered cells alone and
+        the board now reads whole under another (``SkinVision.other_look``); ``why``: what the
+        session's skin made of it; ``fresh``: the board is a new game's. Returns otherwise."""
         other_look = getattr(self.env.vision, "other_look", None)
-        return other_look(self._grab()[0]) if other_look is not None else None
+        look = other_look(self._grab()[0]) if other_look is not None else None
+        if look is not None:
+            raise LookChangedError(f"{why}, and reads whole as {look}", skin=look, fresh=fresh) from cause
 
     def _grab(self):
         """(frame, its area on the screen, the game window or None): what the board is looked for on."""

@@ -31,7 +31,7 @@ from .observer import WON, Action
 from .profile import PlayProfile
 from .reading import ChangedCellsReader
 from .rules import GameRules
-from .types import InconsistentReadingError, Located, LookChangedError, PlayConfig, Surroundings, WindowLostError
+from .types import InconsistentReadingError, Located, PlayConfig, Surroundings, WindowLostError
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +168,7 @@ class SafeReader:
                             # The win dialog closed, the board behind it may be drawn in another look
                             # than the one the skin took it for on its covered cells (gnome-mines' other
                             # tiles: a won board their pictures do not read, behind "Congratulations!").
-                            self._give_way(f"a window of the game ({dialogs[0]!r}) came over the board, and with "
+                            self.tracker.give_way(f"a window of the game ({dialogs[0]!r}) came over the board, and with "
                                            f"the {located.lattice.skin} skin (chosen on its covered cells) {seen}")
                         # Not the win dialog (a question the user brought up, such as "new game?"):
                         # the user is at the game; stop rather than answer it. The screen as it is now
@@ -287,7 +287,7 @@ class SafeReader:
             # open in (gnome-mines' pictures fit the covered cells of its other tile themes): they may
             # read what they do not know as a number they lack (``unread``), so the board reads but
             # cannot be right. Where another look reads it whole, the game goes on in that look.
-            self._give_way(f"the board read as {located.lattice.skin} (chosen on its covered cells) cannot be right "
+            self.tracker.give_way(f"the board read as {located.lattice.skin} (chosen on its covered cells) cannot be right "
                            f"({'; '.join(problems[:2])})")
         path = save_frame(frame, self.config.failure_dir, "inconsistent") if last_try else None
         if reading is not None and previous is not None:
@@ -378,13 +378,6 @@ class SafeReader:
                 if self.env.clock() > deadline:
                     return frame
 
-    def _give_way(self, why: str, cause: Exception | None = None) -> None:
-        """Raise LookChangedError where the session's skin was chosen on covered cells alone and another
-        look reads the board whole (``SkinVision.other_look``); ``why``: what the skin made of it."""
-        look = self.tracker.other_look()
-        if look is not None:
-            raise LookChangedError(f"{why}, and reads whole as {look}", skin=look) from cause
-
     def recover_lost_board(self, located: Located, frame, exc: Exception, previous=None):
         """The board region no longer reads as a board: moved window, dialog, or closed window.
         Returns the board located anew only if it also reads cleanly there."""
@@ -404,7 +397,7 @@ class SafeReader:
             self.reader.forget()
             return found
         except (BoardNotFoundError, UnrecognizedCellError) as again:
-            self._give_way(f"the board no longer reads as {located.lattice.skin} (chosen on its covered cells: {exc})", exc)
+            self.tracker.give_way(f"the board no longer reads as {located.lattice.skin} (chosen on its covered cells: {exc})", cause=exc)
             path = save_frame(frame, self.config.failure_dir, "board-lost")
             # Asked only now: a dialog of the game may be mapped a moment after its first pixels show.
             note = self.tracker.dialog_note(located)

@@ -783,11 +783,11 @@ def _parts(mask, off_the_edge: bool = False) -> list[tuple[int, int, int, int, i
     width, height), largest first; ``off_the_edge``: only those touching no edge of the mask."""
     import cv2
 
+    if off_the_edge:
+        mask = _off_the_edge(mask)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    rows, cols = mask.shape
     parts = [(int(area), int(top), int(top + height - 1), int(width), int(height))
-             for left, top, width, height, area in stats[1:] if area >= 3 and not (
-                 off_the_edge and (left == 0 or top == 0 or left + width == cols or top + height == rows))]
+             for _, top, width, height, area in stats[1:] if area >= 3]
     return sorted(parts, key=lambda p: -p[0])
 
 
