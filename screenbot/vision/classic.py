@@ -375,6 +375,7 @@ def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.
     a number is read by its shape. A board of one face (a fresh game) is not read so: a grid of plain
     cells of one colour, a table or a calendar, is nothing a game tells apart."""
     own = np.median(rim, axis=1)
+    boxes = _tile_frame_painted(boxes, own, limits)
     # Only cells whose rim is mostly one colour show a face (a mine or a bold number fills some rims).
     even = (np.abs(rim - own[:, None]).max(axis=2) <= FACE_NEAR).mean(axis=1) >= EVEN_RIM
     cells = np.flatnonzero(flat & even)
@@ -414,6 +415,28 @@ def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.
     if broken[best][0]:
         return None
     return _by_own_palette(boxes, readings[best], limits)
+
+
+def _tile_frame_painted(boxes: np.ndarray, own: np.ndarray, limits: Limits) -> np.ndarray:
+    """``boxes`` with the tile's frame painted in each cell's own face (``own``): the pixels that are
+    ink in FRAME_SHARE of the board's cells at least, against each cell's own face. What nearly every
+    cell shows at the same place belongs to the tile, not to a mark: the gap between rounded tiles
+    and their corners (gnome-mines' tiles: at 31 px a corner's round left a speck beside a number, and
+    a 2 was shaped like a 5). No mark is drawn in so many cells at one place. The frame is taken a
+    pixel wider all round: a toolkit that gives some cells a pixel more than others (GTK) places it a
+    pixel apart from one cell to the next."""
+    import cv2
+
+    ink = np.abs(boxes - own[:, None, None, :]).max(axis=3) > limits.ink_level
+    frame = ink.mean(axis=0) >= FRAME_SHARE
+    if not frame.any():
+        return boxes
+    frame = cv2.dilate(frame.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return np.where(frame[None, :, :, None], own[:, None, None, :], boxes).astype(boxes.dtype)
+
+
+# Share of a board's cells that show ink at a pixel of their box where that pixel is the tile's frame.
+FRAME_SHARE = 0.9
 
 
 # Why a number in a look read by its faces is not read (``_flat_state``), and what ``_by_own_palette`` reads.
@@ -875,16 +898,19 @@ def _edge_lines_cleared(mask: np.ndarray) -> np.ndarray:
     EDGE_INK of their length at least (EDGE_CLEARED lines a side at most): a grid line or a gap of a
     dark background between tiles, which a box reaches where they are wider than the two pixels it
     leaves out (gnome-mines' tiles under a dark desktop theme: 3-4 px of gap at 45 px cells). No
-    digit's stroke runs so long along a cell's edge."""
-    mask = mask.copy()
+    digit's stroke runs so long along a cell's edge. Each side's lines are measured on ``mask`` as it
+    came: a gap along the bottom crosses the right side's lines too, and cleared first it left them
+    short of EDGE_INK (a gap along both, gnome-mines' tiles at 31 px).
+    """
+    cleared = mask.copy()
     last = len(mask) - 1
     for side in range(4):
         for depth in range(EDGE_CLEARED):
-            line = (mask[depth], mask[last - depth], mask[:, depth], mask[:, last - depth])[side]
-            if line.mean() < EDGE_INK:
+            index = (depth, last - depth, (slice(None), depth), (slice(None), last - depth))[side]
+            if mask[index].mean() < EDGE_INK:
                 break
-            line[:] = False
-    return mask
+            cleared[index] = False
+    return cleared
 
 
 # Share of a line along a box's edge that is ink where it is a grid line or a gap, not a digit's; and
