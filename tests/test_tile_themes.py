@@ -130,3 +130,33 @@ def test_a_won_board_in_another_tile_theme_is_read(name):
     reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto", explain_unrecognized=True)
     assert not isinstance(reading, int), f"refused, exit {reading}"
     assert list(reading.board.grid) == list(truth.grid)
+
+
+@pytest.mark.parametrize("name", ["gm-classic-889x581-lost", "gm-classic-982x546-lost", "gm-default-721x823-lost"])
+def test_a_lost_board_in_another_tile_theme_is_read(name):
+    """A lost game in the other tile themes shows every mine where it lies, on the dimmed covered cells
+    as on opened ones, drawn as a mine is (told by its shape); the mine hit in a colour of its own (red or
+    yellow on an opened cell: told from the others by its colour), and each wrong flag on a red face
+    (the "classic" tiles). Each was refused before (0 of 85 lost boards in random draws read): play
+    stopped at its first loss there."""
+    png = next(p for p in CASES if p.stem == name)
+    truth = parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
+    reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto", explain_unrecognized=True)
+    assert not isinstance(reading, int), f"refused, exit {reading}"
+    assert list(reading.board.grid) == list(truth.grid)
+
+
+def test_a_second_hit_mine_in_a_look_told_by_its_faces_is_not_read():
+    """A game ends at the first mine hit: a reading with two is a misread mark (a wrong flag on red whose
+    flag was not seen at 92 px read as a hit mine once), and neither is read."""
+    import numpy as np
+
+    from screenbot.vision import classic
+
+    chars = np.array(list("X*#X*0"))
+    reading = classic.ClassicReading(chars, np.ones(6), ("",) * 6, np.array([0, 1, 1, 0, 1, 0], bool),
+                                     (np.zeros(3), np.full(3, 200.0)), classic.FACES)
+    told = classic._hit_by_its_colour(np.zeros((6, classic.SIZE, classic.SIZE, 3), np.float32), reading,
+                                      classic.CLASSIC_LIMITS)
+    assert (told.confidence[[0, 3]] < classic.CLEAR).all()
+    assert (told.confidence[[1, 2, 4, 5]] == 1).all()

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..geometry import Lattice
 from .cells import board_inside, cell_images, channel_mean
-from .digit_shapes import DIGITS, MARKS, clear_digit, shaped_otherwise
+from .digit_shapes import DIGITS, MARKS, clear_digit, clearly_shaped, shaped_otherwise
 from .skins import CLASSIC, HOW_TO_TEACH, Skin
 
 # Side of the square each cell is scaled to before measuring: a 1-px bevel of a 30 px cell still shows.
@@ -306,6 +306,14 @@ def _read_kinds(boxes: np.ndarray, lattice: Lattice, limits: Limits, covered: np
     unclear = ["whether it is raised or flat" if look == RAISED else "whether it is covered or open"] * count
     chars[hit] = "X"
     confidence[hit] = np.minimum(1.0, 0.6 + red[hit] - limits.red_face)
+    for i in np.flatnonzero(hit) if look == FACES else ():
+        # A look told by its faces marks with red where the game was lost: the mine hit, or a flag that
+        # was wrong (gnome-mines' "classic" tiles draw their wrong flags on a red face), told by the mark
+        # on it; a mark that is neither is not read. (The classic look proper draws only its hit mine
+        # on red, however small its mine: ``read_boxes``.)
+        chars[i] = _loss_mark(boxes[i], limits, min(lattice.pitch))
+        if chars[i] == "~":
+            confidence[i], unclear[i] = 0.4, "a mark on red that is neither a mine nor a flag"
     side = int(np.sqrt(middle.shape[1]))
     small = min(lattice.pitch) < limits.thin_pitch
     for kind, face in zip((True, False), faces):
@@ -331,7 +339,15 @@ def _read_kinds(boxes: np.ndarray, lattice: Lattice, limits: Limits, covered: np
                 continue
             mask = ink[j].reshape(side, side)
             core = _core_colour(middle[i][ink[j]], far[j][ink[j]])
-            if kind:
+            if look == FACES and not small and clearly_shaped(
+                    inside_ink(boxes[i], face, limits.ink_level), limits.ink_level, MINES):
+                # A look told by its faces shows a lost game's mines where they lie, on covered cells
+                # as on opened ones (gnome-mines' tiles), each drawn as a mine is: told by its shape
+                # against every shipped client's mines, numbers and marks (a wrong flag's crossed mine
+                # among them), before its colours (the hit mine's orange spikes there lie across its
+                # yellow as a red cross does).
+                char, clear, why = "*", BY_SHAPE, ""
+            elif kind:
                 char, clear, why = _raised_state(core, face, mask, middle[i][ink[j]], boxes[i], limits,
                                                  min(lattice.pitch), ALONG if look == RAISED else INSIDE)
             else:
@@ -393,8 +409,10 @@ def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.
     neither = np.minimum(to_first, to_second) > FACE_NEAR
     # The pointer lights one cell: more cells off both faces are a look of more faces (gnome-mines' own
     # tiles, each number on a tint of its own: in grey levels a 4's tint lay near the covered grey,
-    # and the 4 was read as a flag).
-    off = np.minimum(to_first, to_second) > FACE_NEAR / 2
+    # and the 4 was read as a flag). A red face is no third face: it marks where a game was lost
+    # (``_read_kinds``).
+    neither &= ~hit
+    off = (np.minimum(to_first, to_second) > FACE_NEAR / 2) & ~hit
     if off.sum() > 1:
         return None
     readings, broken = [], []
@@ -414,29 +432,94 @@ def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.
     best = 0 if broken[0] < broken[1] else 1
     if broken[best][0]:
         return None
-    return _by_own_palette(boxes, readings[best], limits)
+    return _by_own_palette(boxes, _hit_by_its_colour(boxes, readings[best], limits), limits)
 
 
 def _tile_frame_painted(boxes: np.ndarray, own: np.ndarray, limits: Limits) -> np.ndarray:
-    """``boxes`` with the tile's frame painted in each cell's own face (``own``): the pixels that are
-    ink in FRAME_SHARE of the board's cells at least, against each cell's own face. What nearly every
-    cell shows at the same place belongs to the tile, not to a mark: the gap between rounded tiles
-    and their corners (gnome-mines' tiles: at 31 px a corner's round left a speck beside a number, and
-    a 2 was shaped like a 5). No mark is drawn in so many cells at one place. The frame is taken a
-    pixel wider all round: a toolkit that gives some cells a pixel more than others (GTK) places it a
-    pixel apart from one cell to the next."""
+    """``boxes`` with the tile's frame painted in each cell's own face (``own``). The frame is what
+    nearly every cell shows at the same place, not a mark: the pixels that are faint ink at least in
+    FRAME_SHARE of the board's cells, against each cell's own face (faint: a lost board's dimmed covered
+    face lies near the ink level from the gap's dark; the gap between rounded tiles and their
+    corners: gnome-mines' tiles at 31 px left a corner's speck beside a number, and a 2 was shaped
+    like a 5). No mark is drawn in so many cells at one place. Each cell's frame is placed where it
+    fits that cell's ink best, up to FRAME_SHIFT px off (a lattice of whole pixels over a toolkit's
+    cells of uneven widths, GTK's, lies a pixel or two off some cells), and painted a pixel wider
+    all round (its anti-aliased edge)."""
     import cv2
 
-    ink = np.abs(boxes - own[:, None, None, :]).max(axis=3) > limits.ink_level
+    ink = np.abs(boxes - own[:, None, None, :]).max(axis=3) > limits.faint_ink
     frame = ink.mean(axis=0) >= FRAME_SHARE
     if not frame.any():
         return boxes
-    frame = cv2.dilate(frame.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    return np.where(frame[None, :, :, None], own[:, None, None, :], boxes).astype(boxes.dtype)
+    reach = range(-FRAME_SHIFT, FRAME_SHIFT + 1)
+    padded = np.pad(frame, FRAME_SHIFT)
+    shifted = np.array([padded[FRAME_SHIFT - dy: FRAME_SHIFT - dy + SIZE, FRAME_SHIFT - dx: FRAME_SHIFT - dx + SIZE]
+                        for dy in reach for dx in reach])
+    flat = shifted.reshape(len(shifted), -1).astype(np.float32)
+    cells = ink.reshape(len(ink), -1).astype(np.float32)
+    # Frame pixels on ink, less frame pixels off it: where the shifted frame lies on this cell's own.
+    fit = cells @ flat.T - (1.0 - cells) @ flat.T
+    grown = np.array([cv2.dilate(f.astype(np.uint8), np.ones((3, 3), np.uint8)) for f in shifted]).astype(bool)
+    painted = grown[np.argmax(fit, axis=1)]
+    return np.where(painted[..., None], own[:, None, None, :], boxes).astype(boxes.dtype)
 
 
-# Share of a board's cells that show ink at a pixel of their box where that pixel is the tile's frame.
+# Share of a board's cells that show ink at a pixel of their box where that pixel is the tile's frame;
+# how far (px of the SIZE box) each cell's frame may lie from where the board's lies.
 FRAME_SHARE = 0.9
+FRAME_SHIFT = 2
+
+
+# The states drawn as a mine: shown, and hit.
+MINES = "*X"
+
+
+def _loss_mark(box: np.ndarray, limits: Limits, pitch: float) -> str:
+    """The mark on a cell red marks (``box``: its SIZE box; red in its bands), seen against its face (its
+    rim's median): "X" for a mine (``clearly_shaped``), "W" for a flag on a red face (a pole with its
+    pennant to one side, ``_pennant_on_a_pole``), "~" for neither. The red may be a large mark's own on
+    a face of another colour (gnome-mines' "classic" tiles: the hit mine's orange spikes at 57 px)."""
+    face = np.median(_rim(box[None])[0], axis=0)
+    if clearly_shaped(inside_ink(box, face, limits.ink_level), limits.ink_level, MINES):
+        return "X"
+    whole = _off_the_edge(np.abs(box[INSIDE, INSIDE] - face).max(axis=2) > limits.ink_level)
+    if _strong_red(face) and whole.any() and _pennant_on_a_pole(whole, pitch / SIZE):
+        return "W"
+    return "~"
+
+
+def _hit_by_its_colour(boxes: np.ndarray, reading: ClassicReading, limits: Limits) -> ClassicReading:
+    """``reading`` (told by its faces) with the hit mine told from the other mines by its colour, where
+    no red tells it (and with none told where several are): a lost game shows its mines alike and the one hit in a colour of its own
+    (gnome-mines' tiles: dark mines, the hit one red or yellow on an opened cell). A mine whose ink
+    lies OWN_COLOURS_APART from the other mines' colour (their median), all of which lie within
+    OWN_COLOUR_NEAR of it, is the hit one; where several lie apart, none is told, and each is unread."""
+    hits = np.flatnonzero(reading.chars == "X")
+    if len(hits) > 1:
+        # A game ends at the first mine hit: a second one is a mark misread.
+        confidence, unclear = reading.confidence.copy(), list(reading.unclear)
+        for i in hits:
+            confidence[i], unclear[i] = 0.4, "one of several hit mines (a game ends at the first)"
+        return ClassicReading(reading.chars, confidence, tuple(unclear), reading.covered, reading.faces, reading.look)
+    mines = np.flatnonzero(reading.chars == "*")
+    if len(mines) < 2 or len(hits):
+        return reading
+    faces = [reading.faces[0] if reading.covered[i] else reading.faces[1] for i in mines]
+    cores = [_ink_core(boxes[i], face, limits) for i, face in zip(mines, faces)]
+    if any(core is None for core in cores):
+        return reading
+    cores = np.array(cores)
+    apart = np.linalg.norm(cores - np.median(cores, axis=0), axis=1)
+    far = apart > OWN_COLOURS_APART
+    if not far.any() or (apart[~far] > OWN_COLOUR_NEAR).any():
+        return reading
+    chars, confidence, unclear = reading.chars.copy(), reading.confidence.copy(), list(reading.unclear)
+    if far.sum() == 1:
+        chars[mines[far]] = "X"
+    else:
+        for i in mines[far]:
+            confidence[i], unclear[i] = 0.4, "a mine in a colour unlike the other mines'"
+    return ClassicReading(chars, confidence, tuple(unclear), reading.covered, reading.faces, reading.look)
 
 
 # Why a number in a look read by its faces is not read (``_flat_state``), and what ``_by_own_palette`` reads.

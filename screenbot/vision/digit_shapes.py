@@ -133,3 +133,13 @@ def distances(mask: np.ndarray, ink_level: float, states: str, hidden: str = "")
     kinds = np.where(owners == hidden, "", kinds)
     distance = np.abs(shapes - shape_of(mask)).mean(axis=1)
     return {state: float(distance[kinds == state].min()) for state in states if (kinds == state).any()}
+
+
+def clearly_shaped(mask: np.ndarray, ink_level: float, group: str, hidden: str = "") -> bool:
+    """Is the ink ``mask`` clearly shaped as one of ``group``'s states (drawn alike: a mine shown and
+    hit), nearer their pictures than every other digit's and mark's by CLEAR_DIGIT, as ``clear_digit``
+    tells a digit? False where the ink reaches the mask's edge. ``hidden``: as ``shaped_otherwise``."""
+    nearest = distances(mask, ink_level, DIGITS + MARKS, hidden)
+    ours = [v for d, v in nearest.items() if d in group]
+    rest = [v for d, v in nearest.items() if d not in group]
+    return bool(ours and rest) and min(ours) < CLEAR_DIGIT * min(rest)

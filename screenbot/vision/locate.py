@@ -320,9 +320,29 @@ SPACED = 1.5
 
 
 def _judge_family_at(frame: np.ndarray, grid: Grid, skin: Skin, origin: tuple[float, float]) -> Found:
+    """``_judge_family_on`` the straight lattice at ``origin``; where that is refused and the grid's
+    lines of faces stray from it (cells of uneven widths: GTK gives a window's spare pixels to some
+    lines, and the straight lattice's boxes lie up to two pixels off them, where a mark's shape is cut by
+    the gap beside it: a mine on a lost board of gnome-mines' tiles at 33 px), on the lattice whose boxes
+    follow the lines, centred on their faces, moved as ``origin`` moves the straight one's."""
+    straight = Lattice(skin.name, origin, grid.pitch, grid.rows, grid.cols)
+    whole = _whole_pixels(straight)
+    found = _judge_family_on(frame, grid, skin, whole)
+    if found.lattice is None and _faces_stray(grid):
+        (cx, cy), (px, py) = grid.centre, grid.pitch
+        lines = _following_lines(grid, straight, whole, (0.5, 0.5))
+        if lines is not None:
+            moved = _judge_family_on(frame, grid, skin, lines.translated(origin[0] - (cx - px / 2), origin[1] - (cy - py / 2)))
+            return moved if moved.lattice is not None else found
+    return found
+
+
+def _judge_family_on(frame: np.ndarray, grid: Grid, skin: Skin, lattice: Lattice) -> Found:
+    """The grid as a board of a look read from its structure on ``lattice`` (placed on the cells' edges,
+    grown to its frame), or why it is not one."""
     from . import classic
 
-    lattice = classic.placed(frame, _whole_pixels(Lattice(skin.name, origin, grid.pitch, grid.rows, grid.cols)))
+    lattice = classic.placed(frame, lattice)
     reading = classic.read_classic(frame, lattice)
     score, why = classic.judge(reading, lattice.rows, lattice.cols)
     if why:
@@ -525,10 +545,30 @@ def _placed(grid: Grid, skin: Skin, scale: float) -> list[Lattice]:
     (cx, cy), (px, py) = grid.centre, grid.pitch
     straight = Lattice(skin.name, (cx - fx * px, cy - fy * py), (px, py), grid.rows, grid.cols, scale=scale)
     whole = _whole_pixels(straight)
+    if not _faces_stray(grid):
+        return [whole]
+    lines = _following_lines(grid, straight, whole, (fx, fy))
+    # A few columns whose faces sit off (xbomb's lost board: green borders and bombs where black lines
+    # were) pull the least-squares pitch off a whole number of pixels and bend the boxes that follow
+    # the faces; the median step and phase keep to the columns that agree.
+    col_x, row_y = grid.centres
+    steady = _whole_pixels(_median_lattice(skin.name, col_x, row_y, fx, fy, scale))
+    return ([whole] if whole is not straight else []) + ([lines] if lines else []) + ([steady] if steady != whole else [])
+
+
+def _faces_stray(grid: Grid) -> bool:
+    """Whether the grid's lines of faces stray from its straight lattice by more than STRAY px."""
+    (cx, cy), (px, py) = grid.centre, grid.pitch
     col_x, row_y = grid.centres
     stray = max(np.abs(col_x - cx - px * np.arange(grid.cols)).max(), np.abs(row_y - cy - py * np.arange(grid.rows)).max())
-    if stray <= STRAY or grid.rows < 2 or grid.cols < 2:
-        return [whole]
+    return stray > STRAY and grid.rows >= 2 and grid.cols >= 2
+
+
+def _following_lines(grid: Grid, straight: Lattice, whole: Lattice, phase: tuple[float, float]) -> Lattice | None:
+    """The lattice whose boxes follow the grid's lines of faces (``grid.line_edges``; ``phase``: the
+    face centre's share of its box), where each box is within TWO_WIDTHS of the pitch; None where one is
+    not. ``whole``: ``straight`` on whole pixels, or ``straight`` itself where its client does not draw so."""
+    (fx, fy), (px, py) = phase, straight.pitch
     (lefts, rights), (tops, bottoms) = grid.extents
     xs, ys = line_edges(lefts, rights, fx, px), line_edges(tops, bottoms, fy, py)
     if whole is not straight:
@@ -537,13 +577,9 @@ def _placed(grid: Grid, skin: Skin, scale: float) -> list[Lattice]:
     # Boxes a pixel wider or narrower than the pitch, as a toolkit draws them (a pixel of its own: two
     # of the screen's at 200%); a line of faces much narrower is cut or covered (a window's border
     # over it), not a line of smaller cells.
-    two_widths = max(np.abs(np.diff(xs) - px).max(), np.abs(np.diff(ys) - py).max()) <= TWO_WIDTHS * scale
-    own = [Lattice.from_edges(skin.name, tuple(float(x) for x in xs), tuple(float(y) for y in ys), scale)] if two_widths else []
-    # A few columns whose faces sit off (xbomb's lost board: green borders and bombs where black lines
-    # were) pull the least-squares pitch off a whole number of pixels and bend the boxes that follow
-    # the faces; the median step and phase keep to the columns that agree.
-    steady = _whole_pixels(_median_lattice(skin.name, col_x, row_y, fx, fy, scale))
-    return ([whole] if whole is not straight else []) + own + ([steady] if steady != whole else [])
+    if max(np.abs(np.diff(xs) - px).max(), np.abs(np.diff(ys) - py).max()) > TWO_WIDTHS * straight.scale:
+        return None
+    return Lattice.from_edges(straight.skin, tuple(float(x) for x in xs), tuple(float(y) for y in ys), straight.scale)
 
 
 def _median_lattice(name: str, col_x: np.ndarray, row_y: np.ndarray, fx: float, fy: float, scale: float) -> Lattice:
