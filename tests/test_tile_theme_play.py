@@ -7,7 +7,9 @@ faces, with gnome-mines' rules, and gives way back at each new game. A session t
 in circles: the cells a move changed, read alone, were refused while the whole board read, and play
 found the board again and read the same cells again, for ever; in another, each game won as the look
 changed was taken for a finished game found on screen and started anew, uncounted. A lost game in
-these tiles is not read (they redraw every tile at a loss): a session may stop there, saying so.
+these tiles (every tile redrawn at a loss, the mines shown on the dimmed covered cells) is read in
+that look where its mines' shapes are clear, and counted; where it is not read, the session stops
+there, saying so.
 """
 
 from __future__ import annotations

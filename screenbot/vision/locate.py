@@ -251,7 +251,7 @@ def _judge(frame: np.ndarray, edges, grid: Grid, skins: list[Skin]) -> Found:
             if family.lattice is None:
                 return found
             reading = read_classic(frame, family.lattice)
-            if _reads_alike(reading, chars):
+            if _reads_alike(reading, chars) or _finished_whole(reading, family.lattice):
                 return family
             # Told by its relief, the look is taken where it reads more of a roughly fitted board.
             unclear = int((reading.confidence < CLEAR).sum())
@@ -273,6 +273,17 @@ def _reads_alike(reading, chars: np.ndarray) -> bool:
         return False
     sure = chars.reshape(-1) != "~"
     return bool((reading.chars[sure] == chars.reshape(-1)[sure]).all())
+
+
+def _finished_whole(reading, lattice: Lattice) -> bool:
+    """Whether the look read from its structure (``reading``) reads every cell surely, as a finished game
+    whose every number is the count of the mines it shows round it (``classic.finished_game_fits``):
+    the game's own rules as the second witness, where the taught client's pictures are no witness (a
+    lost board of gnome-mines' "default" tiles, dimmed at the loss: its pictures read its opened cells
+    as covered, surely)."""
+    from .classic import CLEAR, finished_game_fits
+
+    return bool((reading.confidence >= CLEAR).all()) and finished_game_fits(reading.chars, lattice.rows, lattice.cols)
 
 
 def _other_colours(frame: np.ndarray, lattice: Lattice, chars: np.ndarray, skins: dict[str, Skin]) -> bool:
