@@ -129,10 +129,29 @@ def distances(mask: np.ndarray, ink_level: float, states: str, hidden: str = "")
     top looks like a 6)."""
     if not mask.any() or mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any():
         return {}
-    shapes, kinds, owners = exemplars(ink_level)
-    kinds = np.where(owners == hidden, "", kinds)
+    nearest = _nearest(np.packbits(mask).tobytes(), mask.shape, ink_level, hidden)
+    return {state: value for state, value in nearest.items() if state in states}
+
+
+@functools.lru_cache(maxsize=1024)
+def _nearest(packed: bytes, shape: tuple[int, int], ink_level: float, hidden: str) -> dict[str, float]:
+    """``distances`` of every state, for the ink packed in ``packed`` (``np.packbits`` of a mask of
+    ``shape``): a cell's ink is set against the pictures once, whichever states each reader asks of it
+    (a mine's, a digit's, another digit's)."""
+    mask = np.unpackbits(np.frombuffer(packed, np.uint8), count=shape[0] * shape[1]).reshape(shape).astype(bool)
+    shapes, _, owners = exemplars(ink_level)
     distance = np.abs(shapes - shape_of(mask)).mean(axis=1)
-    return {state: float(distance[kinds == state].min()) for state in states if (kinds == state).any()}
+    if hidden:
+        distance = np.where(owners == hidden, np.inf, distance)
+    nearest = {state: float(distance[index].min()) for state, index in _by_state(ink_level).items()}
+    return {state: value for state, value in nearest.items() if value < np.inf}
+
+
+@functools.lru_cache(maxsize=4)
+def _by_state(ink_level: float) -> dict[str, np.ndarray]:
+    """The indices of ``exemplars``' pictures of each state: worked out once, not at each cell."""
+    _, states, _ = exemplars(ink_level)
+    return {state: np.flatnonzero(states == state) for state in np.unique(states)}
 
 
 def clearly_shaped(mask: np.ndarray, ink_level: float, group: str, hidden: str = "") -> bool:
