@@ -490,10 +490,11 @@ def _loss_mark(box: np.ndarray, limits: Limits, pitch: float) -> str:
 
 def _hit_by_its_colour(boxes: np.ndarray, reading: ClassicReading, limits: Limits) -> ClassicReading:
     """``reading`` (told by its faces) with the hit mine told from the other mines by its colour, where
-    no red tells it (and with none told where several are): a lost game shows its mines alike and the one hit in a colour of its own
+    no red tells it: a lost game shows its mines alike and the one hit in a colour of its own
     (gnome-mines' tiles: dark mines, the hit one red or yellow on an opened cell). A mine whose ink
     lies OWN_COLOURS_APART from the other mines' colour (their median), all of which lie within
-    OWN_COLOUR_NEAR of it, is the hit one; where several lie apart, none is told, and each is unread."""
+    OWN_COLOUR_NEAR of it, is the hit one; where several lie apart, none is told, and each is unread.
+    And where several hit mines were read, none is."""
     hits = np.flatnonzero(reading.chars == "X")
     if len(hits) > 1:
         # A game ends at the first mine hit: a second one is a mark misread.

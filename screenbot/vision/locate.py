@@ -343,7 +343,8 @@ def _judge_family_at(frame: np.ndarray, grid: Grid, skin: Skin, origin: tuple[fl
         (cx, cy), (px, py) = grid.centre, grid.pitch
         lines = _following_lines(grid, straight, whole, (0.5, 0.5))
         if lines is not None:
-            moved = _judge_family_on(frame, grid, skin, lines.translated(origin[0] - (cx - px / 2), origin[1] - (cy - py / 2)))
+            lines = lines.translated(origin[0] - (cx - px / 2), origin[1] - (cy - py / 2))
+            moved = _judge_family_on(frame, grid, skin, lines)
             return moved if moved.lattice is not None else found
     return found
 
@@ -564,7 +565,8 @@ def _placed(grid: Grid, skin: Skin, scale: float) -> list[Lattice]:
     # the faces; the median step and phase keep to the columns that agree.
     col_x, row_y = grid.centres
     steady = _whole_pixels(_median_lattice(skin.name, col_x, row_y, fx, fy, scale))
-    return ([whole] if whole is not straight else []) + ([lines] if lines else []) + ([steady] if steady != whole else [])
+    return [lattice for lattice, kept in ((whole, whole is not straight), (lines, lines is not None),
+                                          (steady, steady != whole)) if kept]
 
 
 def _faces_stray(grid: Grid) -> bool:
