@@ -163,3 +163,27 @@ def test_a_second_hit_mine_in_a_look_told_by_its_faces_is_not_read():
                                       classic.CLASSIC_LIMITS)
     assert (told.confidence[[0, 3]] < classic.CLEAR).all()
     assert (told.confidence[[1, 2, 4, 5]] == 1).all()
+
+
+def test_a_mark_drawn_as_the_board_s_clearly_read_mines_is_a_mine_and_another_is_not():
+    """A look draws each state with one picture: a mark whose shape the shipped pictures leave unclear is
+    read as the board's own clearly read cells drawn alike (a lost board's mines at 36 px: three of
+    dozens unread), and only so: a mark unlike them stays unread."""
+    import numpy as np
+
+    from screenbot.vision import classic
+
+    face = np.array([133.0, 138.0, 136.0], np.float32)
+    boxes = np.tile(face, (5, classic.SIZE, classic.SIZE, 1)).astype(np.float32)
+    for i in (0, 1, 2):
+        cv2.circle(boxes[i], (16, 16), 6, (20, 20, 20), -1)
+        cv2.line(boxes[i], (16, 7), (16, 25), (20, 20, 20), 2)
+    cv2.circle(boxes[3], (17, 15), 6, (20, 20, 20), -1)  # the same picture, a pixel off and blended otherwise
+    cv2.line(boxes[3], (17, 6), (17, 24), (40, 40, 40), 2)
+    cv2.line(boxes[4], (16, 8), (16, 24), (20, 20, 20), 3)  # a bar: no mine
+    mark = classic.NEITHER_MARK
+    reading = classic.ClassicReading(np.array(list("**~~~")), np.array([1, 1, 0.3, 0.3, 0.3]),
+                                     ("", "", mark, mark, mark), np.ones(5, bool), (face, face + 70), classic.FACES)
+    told = classic._by_own_pictures(boxes, reading, classic.CLASSIC_LIMITS)
+    assert list(told.chars) == list("****~")
+    assert (told.confidence[2:4] >= classic.CLEAR).all() and told.confidence[4] < classic.CLEAR
