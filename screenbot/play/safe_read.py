@@ -168,8 +168,9 @@ class SafeReader:
                             # The win dialog closed, the board behind it may be drawn in another look
                             # than the one the skin took it for on its covered cells (gnome-mines' other
                             # tiles: a won board their pictures do not read, behind "Congratulations!").
-                            self.tracker.give_way(f"a window of the game ({dialogs[0]!r}) came over the board, and with "
-                                           f"the {located.lattice.skin} skin (chosen on its covered cells) {seen}")
+                            self.tracker.give_way(f"a window of the game ({dialogs[0]!r}) came over the board, "
+                                                  f"and with the {located.lattice.skin} skin (chosen on its covered "
+                                                  f"cells) {seen}")
                         # Not the win dialog (a question the user brought up, such as "new game?"):
                         # the user is at the game; stop rather than answer it. The screen as it is now
                         # (after any dismissing) is the evidence.
@@ -287,8 +288,8 @@ class SafeReader:
             # open in (gnome-mines' pictures fit the covered cells of its other tile themes): they may
             # read what they do not know as a number they lack (``unread``), so the board reads but
             # cannot be right. Where another look reads it whole, the game goes on in that look.
-            self.tracker.give_way(f"the board read as {located.lattice.skin} (chosen on its covered cells) cannot be right "
-                           f"({'; '.join(problems[:2])})")
+            self.tracker.give_way(f"the board read as {located.lattice.skin} (chosen on its covered cells) cannot be "
+                                  f"right ({'; '.join(problems[:2])})")
         path = save_frame(frame, self.config.failure_dir, "inconsistent") if last_try else None
         if reading is not None and previous is not None:
             log.info("the board before the last clicks (%s):\n%s\nand as read now:\n%s",
@@ -397,7 +398,8 @@ class SafeReader:
             self.reader.forget()
             return found
         except (BoardNotFoundError, UnrecognizedCellError) as again:
-            self.tracker.give_way(f"the board no longer reads as {located.lattice.skin} (chosen on its covered cells: {exc})", cause=exc)
+            self.tracker.give_way(f"the board no longer reads as {located.lattice.skin} (chosen on its covered cells: "
+                                  f"{exc})", cause=exc)
             path = save_frame(frame, self.config.failure_dir, "board-lost")
             # Asked only now: a dialog of the game may be mapped a moment after its first pixels show.
             note = self.tracker.dialog_note(located)

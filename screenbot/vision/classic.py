@@ -121,6 +121,10 @@ class ClassicReading:
     faces: tuple[np.ndarray | None, np.ndarray | None]  # (covered, opened) face colours (BGR) the ink was told from
     look: str = "raised"  # RAISED or FACES: how covered cells were told from opened ones
 
+    def face(self, cell: int) -> np.ndarray | None:
+        """The face colour a cell's ink was told from: its kind's (``faces``)."""
+        return self.faces[0] if self.covered[cell] else self.faces[1]
+
 
 def cell_boxes(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     """(cells, SIZE, SIZE, 3) float32: every cell's pitch box scaled to SIZE, row by row, with any
@@ -306,14 +310,15 @@ def _read_kinds(boxes: np.ndarray, lattice: Lattice, limits: Limits, covered: np
     unclear = ["whether it is raised or flat" if look == RAISED else "whether it is covered or open"] * count
     chars[hit] = "X"
     confidence[hit] = np.minimum(1.0, 0.6 + red[hit] - limits.red_face)
-    for i in np.flatnonzero(hit) if look == FACES else ():
+    if look == FACES:
         # A look told by its faces marks with red where the game was lost: the mine hit, or a flag that
         # was wrong (gnome-mines' "classic" tiles draw their wrong flags on a red face), told by the mark
         # on it; a mark that is neither is not read. (The classic look proper draws only its hit mine
         # on red, however small its mine: ``read_boxes``.)
-        chars[i] = _loss_mark(boxes[i], limits, min(lattice.pitch))
-        if chars[i] == "~":
-            confidence[i], unclear[i] = 0.4, "a mark on red that is neither a mine nor a flag"
+        for i in np.flatnonzero(hit):
+            chars[i] = _loss_mark(boxes[i], limits, min(lattice.pitch))
+            if chars[i] == "~":
+                confidence[i], unclear[i] = 0.4, "a mark on red that is neither a mine nor a flag"
     side = int(np.sqrt(middle.shape[1]))
     small = min(lattice.pitch) < limits.thin_pitch
     for kind, face in zip((True, False), faces):
@@ -339,8 +344,10 @@ def _read_kinds(boxes: np.ndarray, lattice: Lattice, limits: Limits, covered: np
                 continue
             mask = ink[j].reshape(side, side)
             core = _core_colour(middle[i][ink[j]], far[j][ink[j]])
-            if look == FACES and not small and clearly_shaped(
-                    inside_ink(boxes[i], face, limits.ink_level), limits.ink_level, MINES):
+            # The ink inside the box's outer pixels, where a mark's whole shape shows: measured once,
+            # where a shape is asked.
+            inside = functools.cache(functools.partial(inside_ink, boxes[i], face, limits.ink_level))
+            if look == FACES and not small and clearly_shaped(inside(), limits.ink_level, MINES):
                 # A look told by its faces shows a lost game's mines where they lie, on covered cells
                 # as on opened ones (gnome-mines' tiles), each drawn as a mine is: told by its shape
                 # against every shipped client's mines, numbers and marks (a wrong flag's crossed mine
@@ -352,7 +359,6 @@ def _read_kinds(boxes: np.ndarray, lattice: Lattice, limits: Limits, covered: np
                                                  min(lattice.pitch), ALONG if look == RAISED else INSIDE)
             else:
                 thin = small or _stroke_width(mask) * min(lattice.pitch) / SIZE <= limits.thin_stroke
-                inside = functools.partial(inside_ink, boxes[i], face, limits.ink_level)
                 # An opened cell holds no flag nor "?": where the look is told by its faces (the
                 # opened cells' face is their own), a digit's shape is not set against those marks.
                 shape = (lambda: "") if small else functools.partial(
@@ -451,11 +457,8 @@ def _by_own_pictures(boxes: np.ndarray, reading: ClassicReading, limits: Limits)
     if not unread:
         return reading
 
-    def face(i: int) -> np.ndarray:
-        return reading.faces[0] if reading.covered[i] else reading.faces[1]
-
     def shape(i: int):
-        return shape_of(inside_ink(boxes[i], face(i), limits.ink_level))
+        return shape_of(inside_ink(boxes[i], reading.face(i), limits.ink_level))
 
     clear = np.flatnonzero(np.isin(reading.chars, tuple(DIGITS + "*")) & (reading.confidence >= CLEAR))
     pictures: dict[str, list[np.ndarray]] = {}
@@ -512,7 +515,7 @@ def _tile_frame_painted(boxes: np.ndarray, own: np.ndarray, limits: Limits) -> n
     flat = shifted.reshape(len(shifted), -1).astype(np.float32)
     cells = ink.reshape(len(ink), -1).astype(np.float32)
     # Frame pixels on ink, less frame pixels off it: where the shifted frame lies on this cell's own.
-    fit = cells @ flat.T - (1.0 - cells) @ flat.T
+    fit = (2.0 * cells - 1.0) @ flat.T
     grown = np.array([cv2.dilate(f.astype(np.uint8), np.ones((3, 3), np.uint8)) for f in shifted]).astype(bool)
     painted = grown[np.argmax(fit, axis=1)]
     return np.where(painted[..., None], own[:, None, None, :], boxes).astype(boxes.dtype)
@@ -559,8 +562,7 @@ def _hit_by_its_colour(boxes: np.ndarray, reading: ClassicReading, limits: Limit
     mines = np.flatnonzero(reading.chars == "*")
     if len(mines) < 2 or len(hits):
         return reading
-    faces = [reading.faces[0] if reading.covered[i] else reading.faces[1] for i in mines]
-    cores = [_ink_core(boxes[i], face, limits) for i, face in zip(mines, faces)]
+    cores = [_ink_core(boxes[i], reading.face(i), limits) for i in mines]
     if any(core is None for core in cores):
         return reading
     cores = np.array(cores)
