@@ -152,11 +152,12 @@ def test_learn_from_zero_labels_then_play(case, tmp_path):
             else:
                 assert profile["win_shown"].startswith(("not learnt", "not seen")), profile["win_shown"]
             assert not any(check["verdict"].startswith("WRONG") for check in summary["checks"])
-            played = _screenbot(["play", "--client", "learnt", "--games", str(PLAYED_GAMES), "--json",
+            played = _screenbot(["play", "--client", "learnt", "--games", str(PLAYED_GAMES), "--json", "-v",
                                  "--failure-dir", str(tmp_path)], env={"SCREENBOT_TEMPLATES": str(skins)})
             if played.returncode != 0:  # the client's own words, should it have ended by itself
                 print("client's output:", started.log_path.read_text(errors="replace", encoding="utf-8")[-1500:]
                       if started.log_path and started.log_path.exists() else "none")
+                _print_saved_frames(tmp_path, skins)
     _check_played(played, PLAYED_GAMES)
 
 
@@ -198,6 +199,14 @@ def _debug_archive(folder: Path, most: int = 400_000) -> str:
     if len(text) > most:
         return f"learn's debug folder packs to {len(text)} characters, over {most}: not printed"
     return ("learn's debug folder (base64 of a tar.xz, pictures as .npy; `base64 -d | tar xJ`):\n" + text)
+
+
+def _print_saved_frames(folder: Path, skins: Path) -> None:
+    """The frames play saved as it stopped, as the learnt skin reads them: CI's temporary files are gone
+    by the time anyone looks, and a stop seen once in many runs is otherwise never explained."""
+    for frame in sorted(folder.glob("screenbot-*.png")):
+        read = _screenbot(["read", "--client", "learnt", str(frame)], env={"SCREENBOT_TEMPLATES": str(skins)})
+        print(f"{frame.name} read by the learnt skin (exit {read.returncode}):", read.stdout, read.stderr[-1500:], sep="\n")
 
 
 def _check_played(played: subprocess.CompletedProcess, games: int) -> None:

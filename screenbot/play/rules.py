@@ -164,11 +164,23 @@ class GameRules:
         under an unknown win rule: such a client ignores the open of the last covered cell no number
         touches (a mine among mines, which without the total cannot be proven one), and a learnt
         profile cannot say whether it is one (``frozen_outcome``)."""
-        return (
-            (self.profile.frozen_board_means_won or self.profile.win_requires_all_flags is None)
-            and self.mine_total_for(board) is None
-            and all(p.kind == OPEN_UNSHOWN for p in problems)
-        )
+        return self._stops_when_won(board) and all(p.kind == OPEN_UNSHOWN for p in problems)
+
+    def _stops_when_won(self, board) -> bool:
+        """Whether the client may show a won game only by taking no more clicks (``frozen_means_won``)."""
+        return ((self.profile.frozen_board_means_won or self.profile.win_requires_all_flags is None)
+                and self.mine_total_for(board) is None)
+
+    def none_taken_may_be_won(self, previous, board, last_actions: tuple[Action, ...]) -> bool:
+        """Whether ``board`` shows none of ``last_actions``, some of them opens, where the client may show
+        a won game only by taking no more clicks and this board may be a won game's (not
+        ``cannot_be_won``). Whether the client stopped taking clicks is then for the resend to tell
+        (``frozen_means_won``), not passed over as a click dropped under load: the React page, learnt
+        dropping clicks now and then, opened the mine among mines left after its win, twice, and play
+        stopped as if the client took no clicks at all."""
+        return (previous is not None and board.grid == previous.grid and self._stops_when_won(board)
+                and bool(self.opens_still_covered(board, last_actions))
+                and not self.cannot_be_won(previous, board, last_actions))
 
     def frozen_outcome(self) -> tuple[str, str]:
         """(outcome, how it showed) of a game whose board stopped taking clicks where it may be won

@@ -124,8 +124,10 @@ class SafeReader:
                 reading = self.reader.read(frame, located.lattice)
                 self.reader.accept()  # the next frame is compared with this one, whatever is made of it
                 # Flags on every cell left covered that the client did not take are not dropped clicks
-                # under an unknown win rule: whether it takes them is how its win shows (waited for below).
-                dropped = allow_dropped and not self.rules.final_flags_ignored(previous, reading.board, last_actions)
+                # under an unknown win rule, nor opens none of which it took on a board that may be
+                # won: whether it takes them is how its win shows (waited for below).
+                dropped = allow_dropped and not (self.rules.final_flags_ignored(previous, reading.board, last_actions)
+                                                 or self.rules.none_taken_may_be_won(previous, reading.board, last_actions))
                 problems = reading_problems(
                     previous, reading.board, last_actions, flood=self.profile.flood, allow_dropped=dropped
                 )
