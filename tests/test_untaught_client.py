@@ -109,3 +109,28 @@ def test_boards_drawn_in_a_look_nobody_taught_are_never_read_wrong(case, tmp_pat
         assert out.split() == board, f"{where}: read wrong with exit 0:\n{out}"
     else:
         _refused_as_untaught(code, f"{where}: {err}")
+
+
+
+
+@pytest.mark.parametrize("refused_for", ["round it", "size", "its cells"])
+def test_a_board_refused_for_what_lies_round_it_is_not_told_to_change_its_client_s_look(refused_for, monkeypatch):
+    """A board its skin's pictures fit just under certain (gnome-mines in its own tiles at 0.90), refused
+    because its window cuts it: the refusal holds in any look, and the remedy for gnome-mines' other tile
+    themes would send the player the wrong way. That it may be a client nobody taught still holds (the
+    pictures of the wrong client can make a whole board look cut); a board refused for its cells alone
+    gets both."""
+    from screenbot.errors import BoardNotFoundError
+    from screenbot.vision import locate
+    from screenbot.vision.skins import load_skins
+
+    where = {"round it": {"round_it": True}, "size": {"short": True}, "its cells": {}}[refused_for]
+    found = locate.Found(grid=None, lattice=None, confidence=locate.CERTAIN - 0.001, refusal="cut", skin="gnome-mines",
+                         **where)
+    monkeypatch.setattr(locate, "locate_boards", lambda *args, **kw: [found])
+    monkeypatch.setattr(locate.Found, "describe", lambda self: "board")
+    with pytest.raises(BoardNotFoundError) as refused:
+        locate.locate_found(np.zeros((100, 100, 3), np.uint8), load_skins())
+    said = str(refused.value)
+    assert "only roughly" in said and "nobody taught" in said, said
+    assert ("gsettings reset org.gnome.Mines theme" in said) is (refused_for == "its cells"), said
