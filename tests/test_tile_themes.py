@@ -155,12 +155,12 @@ def test_a_second_hit_mine_in_a_look_told_by_its_faces_is_not_read():
     import numpy as np
 
     from screenbot.vision import classic
+    from screenbot.vision.own_look import read_by_own_look
 
     chars = np.array(list("X*#X*0"))
     reading = classic.ClassicReading(chars, np.ones(6), ("",) * 6, np.array([0, 1, 1, 0, 1, 0], bool),
                                      (np.zeros(3), np.full(3, 200.0)), classic.FACES)
-    told = classic._hit_by_its_colour(np.zeros((6, classic.SIZE, classic.SIZE, 3), np.float32), reading,
-                                      classic.CLASSIC_LIMITS)
+    told = read_by_own_look(np.zeros((6, classic.SIZE, classic.SIZE, 3), np.float32), reading, classic.CLASSIC_LIMITS)
     assert (told.confidence[[0, 3]] < classic.CLEAR).all()
     assert (told.confidence[[1, 2, 4, 5]] == 1).all()
 
@@ -172,6 +172,7 @@ def test_a_mark_drawn_as_the_board_s_clearly_read_mines_is_a_mine_and_another_is
     import numpy as np
 
     from screenbot.vision import classic
+    from screenbot.vision.own_look import read_by_own_look
 
     face = np.array([133.0, 138.0, 136.0], np.float32)
     boxes = np.tile(face, (5, classic.SIZE, classic.SIZE, 1)).astype(np.float32)
@@ -184,6 +185,6 @@ def test_a_mark_drawn_as_the_board_s_clearly_read_mines_is_a_mine_and_another_is
     mark = classic.NEITHER_MARK
     reading = classic.ClassicReading(np.array(list("**~~~")), np.array([1, 1, 0.3, 0.3, 0.3]),
                                      ("", "", mark, mark, mark), np.ones(5, bool), (face, face + 70), classic.FACES)
-    told = classic._by_own_pictures(boxes, reading, classic.CLASSIC_LIMITS)
+    told = read_by_own_look(boxes, reading, classic.CLASSIC_LIMITS)
     assert list(told.chars) == list("****~")
     assert (told.confidence[2:4] >= classic.CLEAR).all() and told.confidence[4] < classic.CLEAR

@@ -343,7 +343,7 @@ def _read_kinds(boxes: np.ndarray, lattice: Lattice, limits: Limits, covered: np
                 confidence[i], unclear[i] = 0.4, "a speck of ink too small for any mark"
                 continue
             mask = ink[j].reshape(side, side)
-            core = _core_colour(middle[i][ink[j]], far[j][ink[j]])
+            core = core_colour(middle[i][ink[j]], far[j][ink[j]])
             # The ink inside the box's outer pixels, where a mark's whole shape shows: measured once,
             # where a shape is asked.
             inside = functools.cache(functools.partial(inside_ink, boxes[i], face, limits.ink_level))
@@ -438,58 +438,9 @@ def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.
     best = 0 if broken[0] < broken[1] else 1
     if broken[best][0]:
         return None
-    reading = _by_own_pictures(boxes, readings[best], limits)
-    return _by_own_palette(boxes, _hit_by_its_colour(boxes, reading, limits), limits)
+    from .own_look import read_by_own_look
 
-
-def _by_own_pictures(boxes: np.ndarray, reading: ClassicReading, limits: Limits) -> ClassicReading:
-    """``reading`` (told by its faces) with the cells whose mark's shape was unclear read as the board's
-    own cells drawn alike: a look draws each state with one picture, and a mark drawn as a cell the
-    shapes read clearly (a number, a mine) is in that cell's state. Such a cell is read where its ink's
-    shape (``digit_shapes.shape_of``) lies within SAME_PICTURE of a clearly read cell's, and nearer it
-    than CLEAR_DIGIT of the nearest cell read clearly in another state; a covered cell only as a mine
-    (no number stands on one). The shipped clients' mines are other pictures than the look's own: a
-    lost board's mines at 36 px lay nearer them than a 4 by too little for the shapes, a few of
-    dozens drawn alike."""
-    from .digit_shapes import CLEAR_DIGIT, shape_of
-
-    unread = [i for i, why in enumerate(reading.unclear) if why in (UNCLEAR_SHAPE, NEITHER_MARK)]
-    if not unread:
-        return reading
-
-    def shape(i: int):
-        return shape_of(inside_ink(boxes[i], reading.face(i), limits.ink_level))
-
-    clear = np.flatnonzero(np.isin(reading.chars, tuple(DIGITS + "*")) & (reading.confidence >= CLEAR))
-    pictures: dict[str, list[np.ndarray]] = {}
-    for i in clear:
-        picture = shape(int(i))
-        if picture is not None:
-            pictures.setdefault(str(reading.chars[i]), []).append(picture)
-    if not pictures:
-        return reading
-    chars, confidence, unclear = reading.chars.copy(), reading.confidence.copy(), list(reading.unclear)
-    for i in unread:
-        drawn = shape(i)
-        if drawn is None:
-            continue
-        held = "*" if reading.covered[i] else DIGITS + "*"
-        nearest = {state: min(float(np.abs(drawn - p).mean()) for p in shown)
-                   for state, shown in pictures.items() if state in held}
-        if not nearest:
-            continue
-        state = min(nearest, key=nearest.get)
-        others = [d for s, d in nearest.items() if s != state]
-        if nearest[state] <= SAME_PICTURE and (not others or nearest[state] < CLEAR_DIGIT * min(others)):
-            chars[i], confidence[i], unclear[i] = state, BY_SHAPE, ""
-    return ClassicReading(chars, confidence, tuple(unclear), reading.covered, reading.faces, reading.look)
-
-
-# Distance (``digit_shapes`` shapes, mean per pixel) within which two cells' marks are one picture:
-# marks of two states lie 0.226 apart at least; of one state (a number, a mine), within 0.19 on 95% of
-# their pairs on each board, and 0.27 at most (the 36 boards of gnome-mines' tiles at 25-92 px that the
-# look reads, on their true lattices). Under the first, by a margin: a mark further is left unread.
-SAME_PICTURE = 0.15
+    return read_by_own_look(boxes, readings[best], limits)
 
 
 def _tile_frame_painted(boxes: np.ndarray, own: np.ndarray, limits: Limits) -> np.ndarray:
@@ -499,7 +450,7 @@ def _tile_frame_painted(boxes: np.ndarray, own: np.ndarray, limits: Limits) -> n
     face lies near the ink level from the gap's dark; the gap between rounded tiles and their
     corners: gnome-mines' tiles at 31 px left a corner's speck beside a number, and a 2 was shaped
     like a 5). No mark is drawn in so many cells at one place. Each cell's frame is placed where it
-    fits that cell's ink best, up to FRAME_SHIFT px off (a lattice of whole pixels over a toolkit's
+    fits that cell's ink best, up to TILE_SHIFT px off (a lattice of whole pixels over a toolkit's
     cells of uneven widths, GTK's, lies a pixel or two off some cells), and painted a pixel wider
     all round (its anti-aliased edge)."""
     import cv2
@@ -508,9 +459,9 @@ def _tile_frame_painted(boxes: np.ndarray, own: np.ndarray, limits: Limits) -> n
     frame = ink.mean(axis=0) >= FRAME_SHARE
     if not frame.any():
         return boxes
-    reach = range(-FRAME_SHIFT, FRAME_SHIFT + 1)
-    padded = np.pad(frame, FRAME_SHIFT)
-    shifted = np.array([padded[FRAME_SHIFT - dy: FRAME_SHIFT - dy + SIZE, FRAME_SHIFT - dx: FRAME_SHIFT - dx + SIZE]
+    reach = range(-TILE_SHIFT, TILE_SHIFT + 1)
+    padded = np.pad(frame, TILE_SHIFT)
+    shifted = np.array([padded[TILE_SHIFT - dy: TILE_SHIFT - dy + SIZE, TILE_SHIFT - dx: TILE_SHIFT - dx + SIZE]
                         for dy in reach for dx in reach])
     flat = shifted.reshape(len(shifted), -1).astype(np.float32)
     cells = ink.reshape(len(ink), -1).astype(np.float32)
@@ -524,7 +475,7 @@ def _tile_frame_painted(boxes: np.ndarray, own: np.ndarray, limits: Limits) -> n
 # Share of a board's cells that show ink at a pixel of their box where that pixel is the tile's frame;
 # how far (px of the SIZE box) each cell's frame may lie from where the board's lies.
 FRAME_SHARE = 0.9
-FRAME_SHIFT = 2
+TILE_SHIFT = 2
 
 
 # The states drawn as a mine: shown, and hit.
@@ -545,93 +496,8 @@ def _loss_mark(box: np.ndarray, limits: Limits, pitch: float) -> str:
     return "~"
 
 
-def _hit_by_its_colour(boxes: np.ndarray, reading: ClassicReading, limits: Limits) -> ClassicReading:
-    """``reading`` (told by its faces) with the hit mine told from the other mines by its colour, where
-    no red tells it: a lost game shows its mines alike and the one hit in a colour of its own
-    (gnome-mines' tiles: dark mines, the hit one red or yellow on an opened cell). A mine whose ink
-    lies OWN_COLOURS_APART from the other mines' colour (their median), all of which lie within
-    OWN_COLOUR_NEAR of it, is the hit one; where several lie apart, none is told, and each is unread.
-    And where several hit mines were read, none is."""
-    hits = np.flatnonzero(reading.chars == "X")
-    if len(hits) > 1:
-        # A game ends at the first mine hit: a second one is a mark misread.
-        confidence, unclear = reading.confidence.copy(), list(reading.unclear)
-        for i in hits:
-            confidence[i], unclear[i] = 0.4, "one of several hit mines (a game ends at the first)"
-        return ClassicReading(reading.chars, confidence, tuple(unclear), reading.covered, reading.faces, reading.look)
-    mines = np.flatnonzero(reading.chars == "*")
-    if len(mines) < 2 or len(hits):
-        return reading
-    cores = [_ink_core(boxes[i], reading.face(i), limits) for i in mines]
-    if any(core is None for core in cores):
-        return reading
-    cores = np.array(cores)
-    apart = np.linalg.norm(cores - np.median(cores, axis=0), axis=1)
-    far = apart > OWN_COLOURS_APART
-    if not far.any() or (apart[~far] > OWN_COLOUR_NEAR).any():
-        return reading
-    chars, confidence, unclear = reading.chars.copy(), reading.confidence.copy(), list(reading.unclear)
-    if far.sum() == 1:
-        chars[mines[far]] = "X"
-    else:
-        for i in mines[far]:
-            confidence[i], unclear[i] = 0.4, "a mine in a colour unlike the other mines'"
-    return ClassicReading(chars, confidence, tuple(unclear), reading.covered, reading.faces, reading.look)
-
-
-# Why a number in a look read by its faces is not read (``_flat_state``), and what ``_by_own_palette`` reads.
+# Why a number in a look read by its faces is not read (``_flat_state``), and what ``own_look`` reads.
 UNCLEAR_SHAPE = "a number in a look of its own colours whose shape is unclear"
-
-
-def _by_own_palette(boxes: np.ndarray, reading: ClassicReading, limits: Limits) -> ClassicReading:
-    """``reading`` with the numbers whose shape was unclear read by the board's own colours, where it
-    shows them: a look read by its faces draws its numbers in colours of its own, and those whose shape
-    is clear tell which. Such a number is read where at least two digits are read clearly, each in
-    its own colour (OWN_COLOURS_APART from one another: a look whose numbers are all one colour tells
-    nothing so), its ink is within OWN_COLOUR_NEAR of one of them, and its shape is nearer that digit
-    than any other (``digit_shapes.distances``): two witnesses, as the classic look's standard
-    colours and shapes are."""
-    from .digit_shapes import distances
-
-    unread = np.flatnonzero(np.array([why == UNCLEAR_SHAPE for why in reading.unclear]))
-    if not len(unread):
-        return reading
-    face = reading.faces[1]
-    clear = np.flatnonzero(np.isin(reading.chars, tuple(DIGITS)) & (reading.confidence >= CLEAR) & ~reading.covered)
-    cores = {int(i): _ink_core(boxes[i], face, limits) for i in np.concatenate([clear, unread])}
-    palette = {}
-    for digit in DIGITS:
-        shown = [cores[int(i)] for i in clear if reading.chars[i] == digit and cores[int(i)] is not None]
-        if shown:
-            palette[digit] = np.median(shown, axis=0)
-    names = list(palette)
-    if len(names) < 2 or min(np.linalg.norm(palette[a] - palette[b]) for a in names for b in names if a < b) \
-            < OWN_COLOURS_APART:
-        return reading
-    chars, confidence, unclear = reading.chars.copy(), reading.confidence.copy(), list(reading.unclear)
-    for i in unread:
-        core = cores[int(i)]
-        if core is None:
-            continue
-        near = min(names, key=lambda d: np.linalg.norm(palette[d] - core))
-        shapes = distances(inside_ink(boxes[i], face, limits.ink_level), limits.ink_level, DIGITS)
-        if np.linalg.norm(palette[near] - core) <= OWN_COLOUR_NEAR and shapes and min(shapes, key=shapes.get) == near:
-            chars[i], confidence[i], unclear[i] = near, BY_SHAPE, ""
-    return ClassicReading(chars, confidence, tuple(unclear), reading.covered, reading.faces, reading.look)
-
-
-def _ink_core(box: np.ndarray, face: np.ndarray, limits: Limits) -> np.ndarray | None:
-    """The colour of the strongest quarter of a cell's ink in its middle (``_core_colour``), None for none."""
-    middle = box[MIDDLE, MIDDLE].reshape(-1, 3)
-    far = np.abs(middle - face).max(axis=1)
-    ink = far > limits.ink_level
-    return _core_colour(middle[ink], far[ink]) if ink.any() else None
-
-
-# Levels (RGB distance) a number's ink lies from its digit's colour on the board at most, and by which
-# two digits' colours differ at least, where a look read by its faces tells numbers by its own colours.
-OWN_COLOUR_NEAR = 30.0
-OWN_COLOURS_APART = 60.0
 
 
 def _lit_read(boxes: np.ndarray, lattice: Lattice, limits: Limits, reading: ClassicReading, lit: np.ndarray,
@@ -757,7 +623,7 @@ RED_INK = 50
 RED_PART = 0.05
 
 
-def _core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
+def core_colour(ink: np.ndarray, far: np.ndarray) -> np.ndarray:
     """The mean colour of the quarter of the ink furthest from the face: a stroke's own colour, not the
     mix at its anti-aliased rim."""
     keep = max(1, len(far) // 4)
@@ -832,7 +698,7 @@ def _raised_state(core, face, mask, ink, box, limits: Limits, pitch: float, with
     return "~", 0.3, NEITHER_MARK
 
 
-# Why a covered cell's mark is not read (``_raised_state``), and what ``_by_own_pictures`` reads.
+# Why a covered cell's mark is not read (``_raised_state``), and what ``own_look`` reads.
 NEITHER_MARK = "a raised cell with a mark that is neither a flag nor a question mark"
 
 

@@ -1,0 +1,158 @@
+"""A board's own look, learnt from the board: where the classic reader tells covered cells from opened
+ones by their faces (``classic._read_by_faces``: gnome-mines' "classic" and "default" tiles), the client
+draws its marks in pictures and colours of its own, which the shipped pictures and the standard colours
+may leave unclear. A look draws each state with one picture and one colour: the cells read clearly
+teach them, and ``read_by_own_look`` asks three questions in turn, each of the board the one before left:
+
+1. ``by_picture``: is an unclear mark drawn as clear cells of one state are (its shape, ``shape_of``,
+   within SAME_PICTURE of one's, nearer it than CLEAR_DIGIT of the nearest cell of another state)? A
+   covered cell only as a mine (no number stands on one).
+2. ``hit_mine``: a lost game shows its mines alike and the one hit in a colour of its own (OWN_COLOURS_APART
+   from the others' median, all of which lie within OWN_COLOUR_NEAR of it); several apart: none is told,
+   each is unread; two hit mines read are a misread (a game ends at the first), both unread.
+3. ``by_colour``: is a number whose shape was unclear in the colour of one digit read clearly (two digits
+   at least, OWN_COLOURS_APART from each other: one colour for all numbers tells nothing), and nearer
+   that digit's shipped shapes than any other's? Two witnesses, as the standard colours and shapes are.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from .classic import (BY_SHAPE, CLEAR, FACES, MIDDLE, NEITHER_MARK, UNCLEAR_SHAPE, ClassicReading, Limits, core_colour,
+                      inside_ink)
+from .digit_shapes import CLEAR_DIGIT, DIGITS, distances, shape_of
+
+# Distance (``digit_shapes`` shapes, mean per pixel) within which two cells' marks are one picture:
+# marks of two states lie 0.226 apart at least; of one state (a number, a mine), within 0.19 on 95% of
+# their pairs on each board, and 0.27 at most (the 36 boards of gnome-mines' tiles at 25-92 px that the
+# look reads, on their true lattices). Under the first, by a margin: a mark further is left unread.
+SAME_PICTURE = 0.15
+# Levels (RGB distance) a mark's ink lies from its state's colour on the board at most, and by which two
+# states' colours differ at least, where the board's own colours tell them.
+OWN_COLOUR_NEAR = 30.0
+OWN_COLOURS_APART = 60.0
+# Confidence of a cell whose state the board's own look leaves in doubt.
+DOUBT = 0.4
+
+
+class OwnLook:
+    """A board read by its faces (``reading``), as the questions of ``read_by_own_look`` change it, with
+    each cell's mark's shape and ink colour measured once, when first asked."""
+
+    def __init__(self, boxes: np.ndarray, reading: ClassicReading, limits: Limits):
+        self.boxes, self.limits, self.covered, self.faces = boxes, limits, reading.covered, reading.faces
+        self.chars, self.confidence, self.unclear = reading.chars.copy(), reading.confidence.copy(), list(reading.unclear)
+        self._face = reading.face
+        # Measured once per cell, when first asked (the cells' faces do not change).
+        self.shape, self.colour = functools.cache(self._shape), functools.cache(self._colour)
+
+    def reading(self) -> ClassicReading:
+        return ClassicReading(self.chars, self.confidence, tuple(self.unclear), self.covered, self.faces, FACES)
+
+    def _shape(self, i: int) -> np.ndarray | None:
+        """The shape of cell ``i``'s mark (``digit_shapes.shape_of``), None for no ink."""
+        return shape_of(self.ink(i))
+
+    def ink(self, i: int) -> np.ndarray:
+        return inside_ink(self.boxes[i], self._face(i), self.limits.ink_level)
+
+    def _colour(self, i: int) -> np.ndarray | None:
+        """The colour of the strongest quarter of cell ``i``'s ink in its middle, None for none."""
+        middle = self.boxes[i][MIDDLE, MIDDLE].reshape(-1, 3)
+        far = np.abs(middle - self._face(i)).max(axis=1)
+        ink = far > self.limits.ink_level
+        return core_colour(middle[ink], far[ink]) if ink.any() else None
+
+    def clear(self, states: str) -> np.ndarray:
+        """The cells read clearly in one of ``states``."""
+        return np.flatnonzero(np.isin(self.chars, tuple(states)) & (self.confidence >= CLEAR))
+
+    def unread(self, *why: str) -> list[int]:
+        return [i for i, said in enumerate(self.unclear) if said in why]
+
+    def take(self, i: int, state: str) -> None:
+        self.chars[i], self.confidence[i], self.unclear[i] = state, BY_SHAPE, ""
+
+    def doubt(self, i: int, why: str) -> None:
+        self.confidence[i], self.unclear[i] = DOUBT, why
+
+    def by_picture(self) -> None:
+        """Question 1 (see the module)."""
+        unread = self.unread(UNCLEAR_SHAPE, NEITHER_MARK)
+        if not unread:
+            return
+        pictures: dict[str, list[np.ndarray]] = {}
+        for i in self.clear(DIGITS + "*"):
+            if self.shape(int(i)) is not None:
+                pictures.setdefault(str(self.chars[i]), []).append(self.shape(int(i)))
+        for i in unread:
+            drawn = self.shape(i)
+            held = "*" if self.covered[i] else DIGITS + "*"
+            nearest = {state: min(float(np.abs(drawn - p).mean()) for p in shown)
+                       for state, shown in pictures.items() if state in held and drawn is not None}
+            if not nearest:
+                continue
+            state = min(nearest, key=nearest.get)
+            others = [d for s, d in nearest.items() if s != state]
+            if nearest[state] <= SAME_PICTURE and (not others or nearest[state] < CLEAR_DIGIT * min(others)):
+                self.take(i, state)
+
+    def hit_mine(self) -> None:
+        """Question 2 (see the module)."""
+        hits = np.flatnonzero(self.chars == "X")
+        if len(hits) > 1:
+            for i in hits:
+                self.doubt(i, "one of several hit mines (a game ends at the first)")
+            return
+        mines = np.flatnonzero(self.chars == "*")
+        if len(mines) < 2 or len(hits):
+            return
+        colours = [self.colour(int(i)) for i in mines]
+        if any(colour is None for colour in colours):
+            return
+        apart = np.linalg.norm(np.array(colours) - np.median(colours, axis=0), axis=1)
+        far = apart > OWN_COLOURS_APART
+        if not far.any() or (apart[~far] > OWN_COLOUR_NEAR).any():
+            return
+        if far.sum() == 1:
+            self.chars[mines[far]] = "X"
+            return
+        for i in mines[far]:
+            self.doubt(i, "a mine in a colour unlike the other mines'")
+
+    def by_colour(self) -> None:
+        """Question 3 (see the module)."""
+        unread = self.unread(UNCLEAR_SHAPE)
+        if not unread:
+            return
+        palette = {}
+        for digit in DIGITS:
+            shown = [self.colour(int(i)) for i in self.clear(digit) if not self.covered[i]]
+            shown = [colour for colour in shown if colour is not None]
+            if shown:
+                palette[digit] = np.median(shown, axis=0)
+        names = list(palette)
+        if len(names) < 2 or min(np.linalg.norm(palette[a] - palette[b]) for a in names for b in names if a < b) \
+                < OWN_COLOURS_APART:
+            return
+        for i in unread:
+            colour = self.colour(i)
+            if colour is None:
+                continue
+            near = min(names, key=lambda d: np.linalg.norm(palette[d] - colour))
+            shapes = distances(self.ink(i), self.limits.ink_level, DIGITS)
+            if np.linalg.norm(palette[near] - colour) <= OWN_COLOUR_NEAR and shapes and min(shapes, key=shapes.get) == near:
+                self.take(i, near)
+
+
+def read_by_own_look(boxes: np.ndarray, reading: ClassicReading, limits: Limits) -> ClassicReading:
+    """``reading`` (told by its faces) with its unclear cells read by the board's own look, and its hit
+    mine told by its colour (see the module)."""
+    look = OwnLook(boxes, reading, limits)
+    look.by_picture()
+    look.hit_mine()
+    look.by_colour()
+    return look.reading()
