@@ -188,3 +188,30 @@ def test_a_mark_drawn_as_the_board_s_clearly_read_mines_is_a_mine_and_another_is
     told = read_by_own_look(boxes, reading, classic.CLASSIC_LIMITS)
     assert list(told.chars) == list("****~")
     assert (told.confidence[2:4] >= classic.CLEAR).all() and told.confidence[4] < classic.CLEAR
+
+
+def test_a_lost_board_whose_wrong_flags_are_red_flags_is_refused_not_read_with_flags():
+    """gnome-mines' "default" tiles draw the flag dark grey and the wrong flag as the same flag in red (the
+    "classic" tiles draw their flag red): on a lost board read as a look of its own colours, a flag may
+    be either, and a lone screenshot does not tell. Three red wrong flags, none beside a number, were read
+    as flags, exit 0 (a random draw, seed 1031). Refused, naming why."""
+    png = Path(__file__).resolve().parent.parent / "fixtures" / "tile-themes" / "refused" / \
+        "gm-default-590x833-lost-red-wrong-flags.png"
+    truth = parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
+    assert truth.count("W") == 3 and truth.count("F") == 0
+    reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto", explain_unrecognized=True)
+    assert reading == EXIT_UNREADABLE
+
+
+@pytest.mark.parametrize("own_colours", [True, False])
+def test_a_lost_board_s_flag_in_a_look_of_its_own_colours_is_not_told(own_colours):
+    """The rule on its own: a lost board with a flag is refused where it was read as a look of its own
+    colours, and not for that elsewhere (a look that crosses out its wrong flags draws a flag plainly only
+    on a mine)."""
+    from solver.board import Board
+
+    from screenbot.vision.plausible import implausible
+
+    board = Board(("F#*X", "####", "####", "####"), None)
+    why = implausible(board, pictures_mean_states=True, wrong_flags_shown=True, own_colours=own_colours)
+    assert ("may be a wrong flag" in why) is own_colours, why

@@ -35,7 +35,7 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
             found = locate_found(frame, skins, skin=skin)
             lattice, rough = found.lattice, found.rough_fit() if skin == "auto" else ""
             reading = read_board(frame, lattice, skins, crops_dir=crops_dir)
-        check_plausible(reading.board, skins[lattice.skin])
+        check_plausible(reading.board, skins[lattice.skin], own_colours=_own_colours(frame, reading, skins[lattice.skin]))
         check_colours(frame, reading, skins[lattice.skin],
                       lambda corrected: read_board(corrected, lattice, skins, crops_dir=crops_dir),
                       sixteen_bit=sixteen_bit)
@@ -60,6 +60,19 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
             return fail(_untaught(image, rough, exc, skins[lattice.skin]), EXIT_UNREADABLE)
         return fail(f"{image}: {exc}", EXIT_UNREADABLE)
     return reading
+
+
+def _own_colours(frame, reading, skin) -> bool:
+    """Whether a lost board with a flag was read as a look of its own colours (``plausible``); asked only
+    of such boards (it reads the board again in the classic look)."""
+    from solver.board import EXPLODED, FLAG, MINE
+
+    from ..vision.classic import FACES, read_classic
+
+    shown = "".join(reading.board.grid)
+    if not skin.family or FLAG not in shown or not (EXPLODED in shown or MINE in shown):
+        return False
+    return read_classic(frame, reading.lattice).look == FACES
 
 
 def _untaught(image: Path, rough: str, exc: Exception, skin, hint: str = "") -> str:

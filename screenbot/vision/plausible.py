@@ -19,6 +19,10 @@ a lit cell under the pointer read as an open 0, a board cut by its window. A one
   look has a wrong flag), a number is smaller than the mines and flags around it: each flag drawn
   plainly there stands on a mine, so one beside it is misread (gnome-mines draws the wrong flag under
   the pointer plainly);
+- read as a look of its own colours (told by its faces: ``classic._read_by_faces``), a lost board shows
+  a flag: such a look may draw its wrong flag as a flag in a colour of its own (gnome-mines' "default"
+  tiles draw the flag dark and the wrong flag red, the "classic" tiles their flag red), and a lone
+  screenshot does not show which it is;
 - no placement of mines satisfies the numbers (flags and "?" taken as unknown: players flag wrongly).
 
 The play loop applies the same rules through its own reading checks (``screenbot.play.consistency``).
@@ -36,14 +40,16 @@ from ..play.consistency import unopened_zeros, wrong_flags_without_a_mine
 
 
 def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = False,
-                wrong_flags_shown: bool = False) -> str:
+                wrong_flags_shown: bool = False, own_colours: bool = False) -> str:
     """Why ``board`` cannot be what a game shows ('' when it can). ``flood`` is the client's rule for
     opening around a zero ("8", "4" or "none", as in its profile's "play" section).
     ``pictures_mean_states``: the board was read as a look (the classic family), whose flat empty cell
     is an opened 0, so its numbers must count the mines shown; a skin of a client's own pictures reads
     what the client draws, and a client may draw an opened 0's picture for something else at a loss
     (xbomb: a wrong flag). ``wrong_flags_shown``: the client crosses out each wrong flag when a game is
-    lost and its mines revealed, so on such a board its numbers must count the plain flags too."""
+    lost and its mines revealed, so on such a board its numbers must count the plain flags too.
+    ``own_colours``: the board was read as a look of its own colours, whose lost boards' flags say
+    nothing sure."""
     from solver import analyze
 
     if blank_area(np.array([list(row) for row in board.grid])):
@@ -60,6 +66,9 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     if below:
         return below
     shown = "".join(board.grid)
+    if own_colours and FLAG in shown and (EXPLODED in shown or MINE in shown):
+        return ("a lost board in a look of its own colours shows a flag, which may be a wrong flag drawn in those "
+                "colours (gnome-mines' \"default\" tiles draw the wrong flag as a red flag): not told on a lone picture")
     if wrong_flags_shown and EXPLODED in shown and MINE in shown:
         # Lost, with the mines revealed: the moment such a client crosses out its wrong flags (sgt-mines
         # first shows only the mine hit, flags as they were, and reveals the rest later).
@@ -108,9 +117,10 @@ def numbers_below_their_mines(board: Board, *, flags: bool = False) -> str:
     return f"({r},{c}) shows {values[r, c]} but {shown[r, c]} mines{' and flags' if flags else ''} are shown around it"
 
 
-def check_plausible(board: Board, skin) -> None:
-    """Raise ImplausibleBoardError naming why ``board``, read with ``skin``, cannot be right."""
+def check_plausible(board: Board, skin, own_colours: bool = False) -> None:
+    """Raise ImplausibleBoardError naming why ``board``, read with ``skin`` (``own_colours``: as a look of
+    its own colours), cannot be right."""
     why = implausible(board, (skin.profile.get("play") or {}).get("flood", "8"), pictures_mean_states=bool(skin.family),
-                      wrong_flags_shown=bool(skin.family) or WRONG_FLAG in skin.chars)
+                      wrong_flags_shown=bool(skin.family) or WRONG_FLAG in skin.chars, own_colours=own_colours)
     if why:
         raise ImplausibleBoardError(f"the {board.rows}x{board.cols} {skin.name} board read cannot be right: {why}")
