@@ -204,8 +204,8 @@ def test_a_lost_board_whose_wrong_flags_are_red_flags_is_refused_not_read_with_f
 
 
 @pytest.mark.parametrize("own_colours", [True, False])
-def test_a_lost_board_s_flag_in_a_look_of_its_own_colours_is_not_told(own_colours):
-    """The rule on its own: a lost board with a flag is refused where it was read as a look of its own
+def test_a_lost_board_s_red_flag_in_a_look_of_its_own_colours_is_not_told(own_colours):
+    """The rule on its own: a lost board with a red flag is refused where it was read as a look of its own
     colours, and not for that elsewhere (a look that crosses out its wrong flags draws a flag plainly only
     on a mine)."""
     from solver.board import Board
@@ -213,5 +213,5 @@ def test_a_lost_board_s_flag_in_a_look_of_its_own_colours_is_not_told(own_colour
     from screenbot.vision.plausible import implausible
 
     board = Board(("F#*X", "####", "####", "####"), None)
-    why = implausible(board, pictures_mean_states=True, wrong_flags_shown=True, own_colours=own_colours)
+    why = implausible(board, pictures_mean_states=True, wrong_flags_shown=True, red_flags_own_colours=own_colours)
     assert ("may be a wrong flag" in why) is own_colours, why

@@ -35,7 +35,8 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
             found = locate_found(frame, skins, skin=skin)
             lattice, rough = found.lattice, found.rough_fit() if skin == "auto" else ""
             reading = read_board(frame, lattice, skins, crops_dir=crops_dir)
-        check_plausible(reading.board, skins[lattice.skin], own_colours=_own_colours(frame, reading, skins[lattice.skin]))
+        check_plausible(reading.board, skins[lattice.skin],
+                        red_flags_own_colours=_red_flag_own_colours(frame, reading, skins[lattice.skin]))
         check_colours(frame, reading, skins[lattice.skin],
                       lambda corrected: read_board(corrected, lattice, skins, crops_dir=crops_dir),
                       sixteen_bit=sixteen_bit)
@@ -62,17 +63,22 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
     return reading
 
 
-def _own_colours(frame, reading, skin) -> bool:
-    """Whether a lost board with a flag was read as a look of its own colours (``plausible``); asked only
-    of such boards (it reads the board again in the classic look)."""
+def _red_flag_own_colours(frame, reading, skin) -> bool:
+    """Whether a lost board was read as a look of its own colours (told by its faces) with a flag drawn in
+    red (``plausible``); asked only of lost boards with a flag (it reads the board in that look again)."""
+    import numpy as np
     from solver.board import EXPLODED, FLAG, MINE
 
-    from ..vision.classic import FACES, read_classic
+    from ..vision.classic import FACES, cell_boxes, has_red, read_classic
 
-    shown = "".join(reading.board.grid)
-    if not skin.family or FLAG not in shown or not (EXPLODED in shown or MINE in shown):
+    shown = np.array(list("".join(reading.board.grid)))
+    if not skin.family or FLAG not in shown or not np.isin(shown, (EXPLODED, MINE)).any():
         return False
-    return read_classic(frame, reading.lattice).look == FACES
+    look = read_classic(frame, reading.lattice)
+    if look.look != FACES:
+        return False
+    boxes = cell_boxes(frame, reading.lattice)
+    return any(has_red(boxes[i], look.face(i)) for i in np.flatnonzero(shown == FLAG))
 
 
 def _untaught(image: Path, rough: str, exc: Exception, skin, hint: str = "") -> str:

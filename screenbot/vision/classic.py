@@ -897,6 +897,14 @@ def _red_filled(mask, ink, face) -> bool:
 CROSS_FILL = 0.6
 
 
+def has_red(box: np.ndarray, face: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> bool:
+    """Whether a cell's mark (``box``: its SIZE box, seen against ``face``) has red in it: RED_PART of its
+    ink inside the box's outer pixels is red (``_red_ink``)."""
+    inside = box[INSIDE, INSIDE]
+    ink = inside[np.abs(inside - face).max(axis=2) > limits.ink_level]
+    return bool(len(ink)) and float(_red_ink(ink, face).mean()) >= RED_PART
+
+
 def inside_ink(box: np.ndarray, face: np.ndarray, ink_level: float) -> np.ndarray:
     """The ink of a cell's box inside its outer two pixels, where a number's whole shape shows, less
     any line along its edge that is ink nearly all along (``_edge_lines_cleared``)."""

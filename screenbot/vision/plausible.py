@@ -20,9 +20,9 @@ a lit cell under the pointer read as an open 0, a board cut by its window. A one
   plainly there stands on a mine, so one beside it is misread (gnome-mines draws the wrong flag under
   the pointer plainly);
 - read as a look of its own colours (told by its faces: ``classic._read_by_faces``), a lost board shows
-  a flag: such a look may draw its wrong flag as a flag in a colour of its own (gnome-mines' "default"
+  a flag drawn in red: such a look may draw its wrong flag as its flag in red (gnome-mines' "default"
   tiles draw the flag dark and the wrong flag red, the "classic" tiles their flag red), and a lone
-  screenshot does not show which it is;
+  screenshot does not show which it is (a flag drawn plainly, dark, is a flag: a wrong one is marked);
 - no placement of mines satisfies the numbers (flags and "?" taken as unknown: players flag wrongly).
 
 The play loop applies the same rules through its own reading checks (``screenbot.play.consistency``).
@@ -40,7 +40,7 @@ from ..play.consistency import unopened_zeros, wrong_flags_without_a_mine
 
 
 def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = False,
-                wrong_flags_shown: bool = False, own_colours: bool = False) -> str:
+                wrong_flags_shown: bool = False, red_flags_own_colours: bool = False) -> str:
     """Why ``board`` cannot be what a game shows ('' when it can). ``flood`` is the client's rule for
     opening around a zero ("8", "4" or "none", as in its profile's "play" section).
     ``pictures_mean_states``: the board was read as a look (the classic family), whose flat empty cell
@@ -48,8 +48,7 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     what the client draws, and a client may draw an opened 0's picture for something else at a loss
     (xbomb: a wrong flag). ``wrong_flags_shown``: the client crosses out each wrong flag when a game is
     lost and its mines revealed, so on such a board its numbers must count the plain flags too.
-    ``own_colours``: the board was read as a look of its own colours, whose lost boards' flags say
-    nothing sure."""
+    ``red_flags_own_colours``: the board was read as a look of its own colours, and a flag on it is red."""
     from solver import analyze
 
     if blank_area(np.array([list(row) for row in board.grid])):
@@ -66,9 +65,9 @@ def implausible(board: Board, flood: str = "8", *, pictures_mean_states: bool = 
     if below:
         return below
     shown = "".join(board.grid)
-    if own_colours and FLAG in shown and (EXPLODED in shown or MINE in shown):
-        return ("a lost board in a look of its own colours shows a flag, which may be a wrong flag drawn in those "
-                "colours (gnome-mines' \"default\" tiles draw the wrong flag as a red flag): not told on a lone picture")
+    if red_flags_own_colours and FLAG in shown and (EXPLODED in shown or MINE in shown):
+        return ("a lost board in a look of its own colours shows a red flag, which may be a wrong flag (gnome-mines' "
+                "\"default\" tiles draw the wrong flag as their flag in red): not told on a lone picture")
     if wrong_flags_shown and EXPLODED in shown and MINE in shown:
         # Lost, with the mines revealed: the moment such a client crosses out its wrong flags (sgt-mines
         # first shows only the mine hit, flags as they were, and reveals the rest later).
@@ -117,10 +116,11 @@ def numbers_below_their_mines(board: Board, *, flags: bool = False) -> str:
     return f"({r},{c}) shows {values[r, c]} but {shown[r, c]} mines{' and flags' if flags else ''} are shown around it"
 
 
-def check_plausible(board: Board, skin, own_colours: bool = False) -> None:
-    """Raise ImplausibleBoardError naming why ``board``, read with ``skin`` (``own_colours``: as a look of
-    its own colours), cannot be right."""
+def check_plausible(board: Board, skin, red_flags_own_colours: bool = False) -> None:
+    """Raise ImplausibleBoardError naming why ``board``, read with ``skin`` (``red_flags_own_colours``: as a
+    look of its own colours, with a red flag), cannot be right."""
     why = implausible(board, (skin.profile.get("play") or {}).get("flood", "8"), pictures_mean_states=bool(skin.family),
-                      wrong_flags_shown=bool(skin.family) or WRONG_FLAG in skin.chars, own_colours=own_colours)
+                      wrong_flags_shown=bool(skin.family) or WRONG_FLAG in skin.chars,
+                      red_flags_own_colours=red_flags_own_colours)
     if why:
         raise ImplausibleBoardError(f"the {board.rows}x{board.cols} {skin.name} board read cannot be right: {why}")
