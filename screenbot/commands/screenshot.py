@@ -21,6 +21,7 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
     from ..vision.locate import locate_found
     from ..vision.colour_cast import check_colours, restore_16_bit
     from ..vision.orientation import check_orientation
+    from ..vision.classic import red_flag_in_own_colours
     from ..vision.plausible import check_plausible
 
     frame, sixteen_bit = restore_16_bit(frame)
@@ -35,8 +36,8 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
             found = locate_found(frame, skins, skin=skin)
             lattice, rough = found.lattice, found.rough_fit() if skin == "auto" else ""
             reading = read_board(frame, lattice, skins, crops_dir=crops_dir)
-        check_plausible(reading.board, skins[lattice.skin],
-                        red_flags_own_colours=_red_flag_own_colours(frame, reading, skins[lattice.skin]))
+        check_plausible(reading.board, skins[lattice.skin], red_flags_own_colours=bool(skins[lattice.skin].family)
+                        and red_flag_in_own_colours(frame, lattice, reading.board))
         check_colours(frame, reading, skins[lattice.skin],
                       lambda corrected: read_board(corrected, lattice, skins, crops_dir=crops_dir),
                       sixteen_bit=sixteen_bit)
@@ -61,24 +62,6 @@ def read_screenshot(image: Path, frame, skins, skin: str, given=None, *, crops_d
             return fail(_untaught(image, rough, exc, skins[lattice.skin]), EXIT_UNREADABLE)
         return fail(f"{image}: {exc}", EXIT_UNREADABLE)
     return reading
-
-
-def _red_flag_own_colours(frame, reading, skin) -> bool:
-    """Whether a lost board was read as a look of its own colours (told by its faces) with a flag drawn in
-    red (``plausible``); asked only of lost boards with a flag (it reads the board in that look again)."""
-    import numpy as np
-    from solver.board import EXPLODED, FLAG, MINE
-
-    from ..vision.classic import FACES, cell_boxes, has_red, read_classic
-
-    shown = np.array(list("".join(reading.board.grid)))
-    if not skin.family or FLAG not in shown or not np.isin(shown, (EXPLODED, MINE)).any():
-        return False
-    look = read_classic(frame, reading.lattice)
-    if look.look != FACES:
-        return False
-    boxes = cell_boxes(frame, reading.lattice)
-    return any(has_red(boxes[i], look.face(i)) for i in np.flatnonzero(shown == FLAG))
 
 
 def _untaught(image: Path, rough: str, exc: Exception, skin, hint: str = "") -> str:

@@ -897,7 +897,23 @@ def _red_filled(mask, ink, face) -> bool:
 CROSS_FILL = 0.6
 
 
-def has_red(box: np.ndarray, face: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> bool:
+def red_flag_in_own_colours(frame: np.ndarray, lattice: Lattice, board) -> bool:
+    """Whether ``board`` (read on ``lattice``, the look's) is a lost game's, read as a look of its own
+    colours (told by its faces), with a flag drawn in red (``plausible``: such a look may draw its wrong
+    flag so). The look is asked again only of lost boards with a flag."""
+    from solver.board import EXPLODED, FLAG, MINE
+
+    shown = np.array(list("".join(board.grid)))
+    if FLAG not in shown or not np.isin(shown, (EXPLODED, MINE)).any():
+        return False
+    reading = read_classic(frame, lattice)
+    if reading.look != FACES:
+        return False
+    boxes = cell_boxes(frame, lattice)
+    return any(_has_red(boxes[i], reading.face(i)) for i in np.flatnonzero(shown == FLAG))
+
+
+def _has_red(box: np.ndarray, face: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> bool:
     """Whether a cell's mark (``box``: its SIZE box, seen against ``face``) has red in it: RED_PART of its
     ink inside the box's outer pixels is red (``_red_ink``)."""
     inside = box[INSIDE, INSIDE]

@@ -47,7 +47,8 @@ class OwnLook:
         self.chars, self.confidence, self.unclear = reading.chars.copy(), reading.confidence.copy(), list(reading.unclear)
         self._face = reading.face
         # Measured once per cell, when first asked (the cells' faces do not change).
-        self.shape, self.colour = functools.cache(self._shape), functools.cache(self._colour)
+        self.ink, self.shape, self.colour = (functools.cache(self._ink), functools.cache(self._shape),
+                                             functools.cache(self._colour))
 
     def reading(self) -> ClassicReading:
         return ClassicReading(self.chars, self.confidence, tuple(self.unclear), self.covered, self.faces, FACES)
@@ -56,7 +57,8 @@ class OwnLook:
         """The shape of cell ``i``'s mark (``digit_shapes.shape_of``), None for no ink."""
         return shape_of(self.ink(i))
 
-    def ink(self, i: int) -> np.ndarray:
+    def _ink(self, i: int) -> np.ndarray:
+        """Cell ``i``'s ink inside its box's outer pixels (``classic.inside_ink``)."""
         return inside_ink(self.boxes[i], self._face(i), self.limits.ink_level)
 
     def _colour(self, i: int) -> np.ndarray | None:
