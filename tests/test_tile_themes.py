@@ -160,7 +160,8 @@ def test_a_second_hit_mine_in_a_look_told_by_its_faces_is_not_read():
     chars = np.array(list("X*#X*0"))
     reading = classic.ClassicReading(chars, np.ones(6), ("",) * 6, np.array([0, 1, 1, 0, 1, 0], bool),
                                      (np.zeros(3), np.full(3, 200.0)), classic.FACES)
-    told = read_by_own_look(np.zeros((6, classic.SIZE, classic.SIZE, 3), np.float32), reading, classic.CLASSIC_LIMITS)
+    told = read_by_own_look(np.zeros((6, classic.SIZE, classic.SIZE, 3), np.float32), reading, classic.CLASSIC_LIMITS,
+                            (1, 6))
     assert (told.confidence[[0, 3]] < classic.CLEAR).all()
     assert (told.confidence[[1, 2, 4, 5]] == 1).all()
 
@@ -185,7 +186,7 @@ def test_a_mark_drawn_as_the_board_s_clearly_read_mines_is_a_mine_and_another_is
     mark = classic.NEITHER_MARK
     reading = classic.ClassicReading(np.array(list("**~~~")), np.array([1, 1, 0.3, 0.3, 0.3]),
                                      ("", "", mark, mark, mark), np.ones(5, bool), (face, face + 70), classic.FACES)
-    told = read_by_own_look(boxes, reading, classic.CLASSIC_LIMITS)
+    told = read_by_own_look(boxes, reading, classic.CLASSIC_LIMITS, (1, 5))
     assert list(told.chars) == list("****~")
     assert (told.confidence[2:4] >= classic.CLEAR).all() and told.confidence[4] < classic.CLEAR
 
@@ -201,6 +202,71 @@ def test_a_lost_board_whose_wrong_flags_are_red_flags_is_refused_not_read_with_f
     assert truth.count("W") == 3 and truth.count("F") == 0
     reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto", explain_unrecognized=True)
     assert reading == EXIT_UNREADABLE
+
+
+def test_a_number_whose_shape_is_near_two_digits_is_the_one_its_cell_has_room_for():
+    """The "default" tiles draw every number in one dark grey: a lone 3 (no other 3 on the board to
+    compare with, no colour to tell) lies 0.165 from a 3's shapes and 0.233 from an 8's, not clearly
+    either (``digit_shapes.CLEAR_DIGIT``), and the mid-game board was refused (a random draw, seed
+    1041). Opened cells lie round it, so it cannot be an 8 (``own_look.OwnLook.by_room``): read exactly."""
+    png = Path(__file__).resolve().parent.parent / "fixtures" / "tile-themes" / "gm-default-1280x1014-mid-lone-3.png"
+    truth = parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
+    assert "".join(truth.grid).count("3") == 1
+    reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto", explain_unrecognized=True)
+    assert not isinstance(reading, int), "refused"
+    assert list(reading.board.grid) == list(truth.grid)
+
+
+def test_a_number_is_never_read_as_more_than_the_cells_round_it_that_may_hold_a_mine(monkeypatch):
+    """``OwnLook.by_room`` on boards drawn at random: a cell left unclear, its ink a digit's shape, is
+    read only as a digit no larger than its neighbours not read clearly as opened numbers, whatever
+    digit its ink shows."""
+    import random
+
+    import numpy as np
+
+    from screenbot.vision import own_look
+    from screenbot.vision.classic import BY_SHAPE, CLEAR, FACES, UNCLEAR_SHAPE, ClassicReading, CLASSIC_LIMITS
+
+    from .seeds import REPLAY
+
+    rng = random.Random(f"{SEED}-room")
+    for _ in range(50):
+        rows, cols = rng.randint(2, 6), rng.randint(2, 6)
+        chars = np.array([rng.choice("012#") for _ in range(rows * cols)])
+        covered = chars == "#"
+        target = rng.randrange(rows * cols)
+        chars[target], covered[target] = "~", False
+        confidence = np.where(chars == "~", 0.4, 1.0)
+        unclear = tuple(UNCLEAR_SHAPE if i == target else "" for i in range(rows * cols))
+        reading = ClassicReading(chars, confidence, unclear, covered, (np.zeros(3), np.ones(3)), FACES)
+        drawn = str(rng.randint(1, 8))
+        look = own_look.OwnLook(np.zeros((rows * cols, 1, 1, 3)), reading, CLASSIC_LIMITS, (rows, cols))
+        look.ink = lambda i, drawn=drawn: drawn  # the ink stands for the digit it is shaped as
+        taken = []
+        monkeypatch.setattr(own_look, "clear_digit",
+                            lambda ink, level, digits: (taken.append(digits), ink if ink in digits else "")[1])
+        look.by_room()
+        r, c = divmod(target, cols)
+        room = sum(1 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr or dc) and 0 <= r + dr < rows
+                   and 0 <= c + dc < cols and chars[(r + dr) * cols + c + dc] == "#")
+        assert taken == ["12345678"[:room]], REPLAY
+        expected = drawn if int(drawn) <= room else "~"
+        assert look.chars[target] == expected, REPLAY
+        assert (look.confidence[target] == BY_SHAPE) == (expected != "~") and BY_SHAPE >= CLEAR, REPLAY
+
+
+def test_a_lost_board_whose_flags_are_dark_and_red_reads_the_red_ones_as_wrong_flags():
+    """Where a lost board read as a look of its own colours shows flags both dark and red, the look's
+    flag is the dark one, and the red ones are its wrong flags (``own_look.OwnLook.wrong_flags``). A random
+    draw (seed 1053) had two such boards, refused for their red flags before; read exactly now."""
+    png = Path(__file__).resolve().parent.parent / "fixtures" / "tile-themes" / \
+        "gm-default-1041x689-lost-dark-and-red-flags.png"
+    truth = parse_board(png.with_suffix(".txt").read_text(encoding="utf-8"))
+    assert truth.count("W") == 2 and truth.count("F") == 1
+    reading = read_screenshot(png, cv2.imread(str(png)), load_skins(), "auto", explain_unrecognized=True)
+    assert not isinstance(reading, int), "refused"
+    assert list(reading.board.grid) == list(truth.grid)
 
 
 @pytest.mark.parametrize("own_colours", [True, False])

@@ -440,7 +440,7 @@ def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.
         return None
     from .own_look import read_by_own_look
 
-    return read_by_own_look(boxes, readings[best], limits)
+    return read_by_own_look(boxes, readings[best], limits, (lattice.rows, lattice.cols))
 
 
 def _tile_frame_painted(boxes: np.ndarray, own: np.ndarray, limits: Limits) -> np.ndarray:
@@ -910,10 +910,10 @@ def red_flag_in_own_colours(frame: np.ndarray, lattice: Lattice, board) -> bool:
     if reading.look != FACES:
         return False
     boxes = cell_boxes(frame, lattice)
-    return any(_has_red(boxes[i], reading.face(i)) for i in np.flatnonzero(shown == FLAG))
+    return any(has_red(boxes[i], reading.face(i)) for i in np.flatnonzero(shown == FLAG))
 
 
-def _has_red(box: np.ndarray, face: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> bool:
+def has_red(box: np.ndarray, face: np.ndarray, limits: Limits = CLASSIC_LIMITS) -> bool:
     """Whether a cell's mark (``box``: its SIZE box, seen against ``face``) has red in it: RED_PART of its
     ink inside the box's outer pixels is red (``_red_ink``)."""
     inside = box[INSIDE, INSIDE]

@@ -111,14 +111,14 @@ def shaped_otherwise(mask: np.ndarray, number: str, ink_level: float, hidden: st
     return other if nearest[other] < CLEARLY_NEARER * nearest[number] else ""
 
 
-def clear_digit(mask: np.ndarray, ink_level: float, hidden: str = "", marks: str = MARKS) -> str:
+def clear_digit(mask: np.ndarray, ink_level: float, hidden: str = "", marks: str = MARKS, digits: str = DIGITS) -> str:
     """The digit the ink ``mask`` is clearly shaped like, nearer it than every other digit and mark
-    (``marks``: those the cell may hold) by CLEAR_DIGIT; '' for none (or ink reaching the mask's edge).
-    ``hidden``: as ``shaped_otherwise``."""
-    nearest = distances(mask, ink_level, DIGITS + marks, hidden)
-    if not nearest:
+    (``marks``, ``digits``: those the cell may hold) by CLEAR_DIGIT; '' for none (or ink reaching the
+    mask's edge). ``hidden``: as ``shaped_otherwise``."""
+    nearest = distances(mask, ink_level, digits + marks, hidden)
+    if not any(d in digits for d in nearest):
         return ""
-    digit = min((d for d in nearest if d in DIGITS), key=nearest.get)
+    digit = min((d for d in nearest if d in digits), key=nearest.get)
     rest = min(v for d, v in nearest.items() if d != digit)
     return digit if nearest[digit] < CLEAR_DIGIT * rest else ""
 

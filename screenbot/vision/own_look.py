@@ -2,7 +2,7 @@
 ones by their faces (``classic._read_by_faces``: gnome-mines' "classic" and "default" tiles), the client
 draws its marks in pictures and colours of its own, which the shipped pictures and the standard colours
 may leave unclear. A look draws each state with one picture and one colour: the cells read clearly
-teach them, and ``read_by_own_look`` asks three questions in turn, each of the board the one before left:
+teach them, and ``read_by_own_look`` asks five questions in turn, each of the board the one before left:
 
 1. ``by_picture``: is an unclear mark drawn as clear cells of one state are (its shape, ``shape_of``,
    within SAME_PICTURE of one's, nearer it than CLEAR_DIGIT of the nearest cell of another state)? A
@@ -13,6 +13,15 @@ teach them, and ``read_by_own_look`` asks three questions in turn, each of the b
 3. ``by_colour``: is a number whose shape was unclear in the colour of one digit read clearly (two digits
    at least, OWN_COLOURS_APART from each other: one colour for all numbers tells nothing), and nearer
    that digit's shipped shapes than any other's? Two witnesses, as the standard colours and shapes are.
+4. ``by_room``: is a number whose shape was unclear clearly shaped as one of the digits its cell has
+   room for? A number counts the mines round it, so it is at most the count of its neighbours not read
+   clearly as opened numbers: a 3 whose shape lay nearly as near an 8's, with opened cells round it,
+   is a 3 (the "default" tiles draw every number in one dark grey, where the colours tell nothing).
+5. ``wrong_flags``: a lost game whose flags come in two colourings, some with red in them
+   (``classic.has_red``) and some without: the look draws its flag without red, and the red one is its
+   wrong flag (gnome-mines' "default" tiles: a dark grey flag, the wrong flag the same in red). Flags all
+   red are left as read: such a look may draw its flag red (the "classic" tiles), or every flag shown
+   may be a wrong one, which one picture cannot tell (``plausible`` refuses it).
 """
 
 from __future__ import annotations
@@ -22,8 +31,8 @@ import functools
 import numpy as np
 
 from .classic import (BY_SHAPE, CLEAR, FACES, MIDDLE, NEITHER_MARK, UNCLEAR_SHAPE, ClassicReading, Limits, core_colour,
-                      inside_ink)
-from .digit_shapes import CLEAR_DIGIT, DIGITS, distances, shape_of
+                      has_red, inside_ink)
+from .digit_shapes import CLEAR_DIGIT, DIGITS, clear_digit, distances, shape_of
 
 # Distance (``digit_shapes`` shapes, mean per pixel) within which two cells' marks are one picture:
 # marks of two states lie 0.226 apart at least; of one state (a number, a mine), within 0.19 on 95% of
@@ -42,8 +51,9 @@ class OwnLook:
     """A board read by its faces (``reading``), as the questions of ``read_by_own_look`` change it, with
     each cell's mark's shape and ink colour measured once, when first asked."""
 
-    def __init__(self, boxes: np.ndarray, reading: ClassicReading, limits: Limits):
+    def __init__(self, boxes: np.ndarray, reading: ClassicReading, limits: Limits, shape: tuple[int, int]):
         self.boxes, self.limits, self.covered, self.faces = boxes, limits, reading.covered, reading.faces
+        self.board_shape = shape
         self.chars, self.confidence, self.unclear = reading.chars.copy(), reading.confidence.copy(), list(reading.unclear)
         self._face = reading.face
         # Measured once per cell, when first asked (the cells' faces do not change).
@@ -149,12 +159,36 @@ class OwnLook:
             if np.linalg.norm(palette[near] - colour) <= OWN_COLOUR_NEAR and shapes and min(shapes, key=shapes.get) == near:
                 self.take(i, near)
 
+    def by_room(self) -> None:
+        """Question 4 (see the module)."""
+        rows, cols = self.board_shape
+        safe = (np.isin(self.chars, tuple("0" + DIGITS)) & ~self.covered & (self.confidence >= CLEAR)).reshape(rows, cols)
+        for i in self.unread(UNCLEAR_SHAPE):
+            r, c = divmod(i, cols)
+            around = safe[max(0, r - 1) : r + 2, max(0, c - 1) : c + 2]
+            room = around.size - 1 - int(around.sum()) + int(safe[r, c])
+            digit = clear_digit(self.ink(i), self.limits.ink_level, digits=DIGITS[:room])
+            if digit:
+                self.take(i, digit)
 
-def read_by_own_look(boxes: np.ndarray, reading: ClassicReading, limits: Limits) -> ClassicReading:
-    """``reading`` (told by its faces) with its unclear cells read by the board's own look, and its hit
-    mine told by its colour (see the module)."""
-    look = OwnLook(boxes, reading, limits)
+    def wrong_flags(self) -> None:
+        """Question 5 (see the module)."""
+        if not np.isin(self.chars, ("X", "*")).any():
+            return
+        flags = np.flatnonzero(self.chars == "F")
+        red = [i for i in flags if has_red(self.boxes[i], self._face(int(i)), self.limits)]
+        if red and len(red) < len(flags):
+            self.chars[red] = "W"
+
+
+def read_by_own_look(boxes: np.ndarray, reading: ClassicReading, limits: Limits, shape: tuple[int, int]) -> ClassicReading:
+    """``reading`` (told by its faces, of a board of ``shape``: rows, cols) with its unclear cells read by
+    the board's own look and the room round them, and its hit
+    mine told by its colour, and its wrong flags by theirs (see the module)."""
+    look = OwnLook(boxes, reading, limits, shape)
     look.by_picture()
     look.hit_mine()
     look.by_colour()
+    look.by_room()
+    look.wrong_flags()
     return look.reading()
