@@ -1079,3 +1079,22 @@ def test_boards_whose_covered_cells_have_a_face_of_their_own_are_read_or_refused
     fresh, _ = draw(["#" * 9] * 9, 30, faces=_two_faces(rng))
     got, said = _read(fresh, skins)
     assert got is None, f"{REPLAY}: a fresh board of one face read as {got}"
+
+
+def test_flat_boards_in_the_standard_number_colours_are_read():
+    """A flat look of its own faces that keeps the standard number colours (web clones of flat grey or
+    tinted tiles): a number whose shape alone is unclear is read where its colour is clearly a standard
+    number's and its shape nearest that digit's, on a board whose numbers show two of the coloured ones
+    so (``own_look.OwnLook.by_standard_colours``). Boards drawn at random, mid-game, two random faces,
+    the standard colours, the numbers in strokes a pixel wide (whose shapes are unclear more often):
+    most read, none wrong."""
+    rng = random.Random(f"{SEED}-flat-standard")
+    skins = load_skins()
+    cases = []
+    for _ in range(10):
+        pitch, rows, cols = rng.randint(20, 44), rng.randint(6, 12), rng.randint(6, 14)
+        faces = _two_faces(rng)
+        board = random_game(rng, rows, cols, lost=False)
+        image, _ = draw(board, pitch, faces=faces, number_weight=1)
+        cases.append((f"{rows}x{cols} at {pitch} px, faces {faces}", image, board, skins))
+    judge_cases(cases, "flat boards in the standard number colours", 6)

@@ -79,7 +79,8 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
          mine_scale: float = 1.0, number_scale: float = 1.0, stipple: bool = False,
          buttons: bool = False, red_flag: bool = False, black_flag: bool = False, row_space: int = 0,
          palette: dict[str, tuple[int, int, int]] | None = None,
-         faces: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None) -> tuple[np.ndarray, tuple[int, int]]:
+         faces: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None,
+         number_weight: int | None = None) -> tuple[np.ndarray, tuple[int, int]]:
     """The board drawn at ``pitch`` px a cell on a window-grey picture, in a sunken frame (dark top and
     left, light bottom and right, as every client in the look draws round its board); (picture, origin
     of cell (0, 0)). ``mine_scale``: the mines' size, 1 the usual; clients draw them up to a third
@@ -96,7 +97,8 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
     row of cells, as a page whose cells are inline blocks lays them out (rows a line's spacing apart,
     the cells square). ``palette``: the numbers' colours (BGR) by digit, in
     place of the standard ones. ``faces``: (covered, opened) face colours (BGR) of a flat look whose
-    covered cells are told by a colour of their own, not raised (gnome-mines' other tile themes)."""
+    covered cells are told by a colour of their own, not raised (gnome-mines' other tile themes).
+    ``number_weight``: the numbers' strokes (px), a tenth of the cell by default (1: a thin font's)."""
     rows, cols = len(board), len(board[0])
     step = pitch + row_space
     image = np.full((rows * step + 2 * margin, cols * pitch + 2 * margin, 3), FACE, dtype=np.uint8)
@@ -108,14 +110,14 @@ def draw(board: list[str], pitch: int, *, grid_line: bool = True, margin: int = 
         for c, ch in enumerate(line):
             _cell(image[margin + r * step : margin + r * step + pitch, margin + c * pitch : margin + (c + 1) * pitch],
                   ch, pitch, grid_line, mine_scale, number_scale, stipple, buttons, red_flag, palette or NUMBER_BGR,
-                  black_flag, faces)
+                  black_flag, faces, number_weight)
     return image, (margin, margin)
 
 
 def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: float = 1.0, number_scale: float = 1.0,
           stipple: bool = False, buttons: bool = False, red_flag: bool = False,
           palette: dict[str, tuple[int, int, int]] = NUMBER_BGR, black_flag: bool = False,
-          faces: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None) -> None:
+          faces: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None, number_weight: int | None = None) -> None:
     import cv2
 
     bevel = 1 if buttons else max(1, round(pitch / 8))
@@ -148,7 +150,7 @@ def _cell(box: np.ndarray, ch: str, pitch: int, grid_line: bool, mine_scale: flo
         _bold_number(box, ch, pitch, number_scale, palette[ch])
     elif ch in NUMBER_BGR or ch == "?":
         scale = pitch / 40
-        thick = max(1, round(pitch / 10))
+        thick = number_weight or max(1, round(pitch / 10))
         (w, h), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
         colour = palette.get(ch, (0, 0, 0))
         cv2.putText(box, ch, (round(middle - w / 2), round(middle + h / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour,

@@ -1007,7 +1007,7 @@ def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits, shape,
         if holes == 2:
             return "8", 0.8, ""
         return "~", 0.4, f"a black number with {holes} hole(s): neither a 7 nor an 8"
-    return _nearest_number(core, face, fade, limits, shape)
+    return nearest_number(core, face, fade, limits, shape)
 
 
 def _stroke_width(mask) -> float:
@@ -1020,7 +1020,7 @@ def _stroke_width(mask) -> float:
     return 2.0 * float(mask.sum()) / max(edge, 1)
 
 
-def _nearest_number(core, face, fade: float, limits: Limits, shape) -> tuple[str, float, str]:
+def nearest_number(core, face, fade: float, limits: Limits, shape) -> tuple[str, float, str]:
     """The standard number whose colour the ink's (``core``) is, seen on ``face``: each number's colour
     as its strokes show it, blended with the face round them down to ``fade`` of the way from the face
     (``Limits.thin_pitch``, ``thin_stroke``; 1 for strokes that keep their colour): the nearest such

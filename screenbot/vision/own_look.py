@@ -2,7 +2,7 @@
 ones by their faces (``classic._read_by_faces``: gnome-mines' "classic" and "default" tiles), the client
 draws its marks in pictures and colours of its own, which the shipped pictures and the standard colours
 may leave unclear. A look draws each state with one picture and one colour: the cells read clearly
-teach them, and ``read_by_own_look`` asks five questions in turn, each of the board the one before left:
+teach them, and ``read_by_own_look`` asks six questions in turn, each of the board the one before left:
 
 1. ``by_picture``: is an unclear mark drawn as clear cells of one state are (its shape, ``shape_of``,
    within SAME_PICTURE of one's, nearer it than CLEAR_DIGIT of the nearest cell of another state)? A
@@ -13,11 +13,17 @@ teach them, and ``read_by_own_look`` asks five questions in turn, each of the bo
 3. ``by_colour``: is a number whose shape was unclear in the colour of one digit read clearly (two digits
    at least, OWN_COLOURS_APART from each other: one colour for all numbers tells nothing), and nearer
    that digit's shipped shapes than any other's? Two witnesses, as the standard colours and shapes are.
-4. ``by_room``: is a number whose shape was unclear clearly shaped as one of the digits its cell has
+4. ``by_standard_colours``: is a number whose shape was unclear in one of the standard number colours
+   (``classic.NUMBER_COLOURS``), clearly, and nearer that digit's shipped shapes than any other's, on a
+   board whose numbers show the standard colours (two of the coloured ones, 1 to 6, each on a number
+   shaped as that digit; no number read clearly by its shape in another digit's colour)? A flat look of
+   its own faces may keep the standard colours (web clones of flat grey tiles): the colours are then a
+   witness, as in the classic look, the shape the second.
+5. ``by_room``: is a number whose shape was unclear clearly shaped as one of the digits its cell has
    room for? A number counts the mines round it, so it is at most the count of its neighbours not read
    clearly as opened numbers: a 3 whose shape lay nearly as near an 8's, with opened cells round it,
    is a 3 (the "default" tiles draw every number in one dark grey, where the colours tell nothing).
-5. ``wrong_flags``: a lost game whose flags come in two colourings, some with red in them
+6. ``wrong_flags``: a lost game whose flags come in two colourings, some with red in them
    (``classic.has_red``) and some without: the look draws its flag without red, and the red one is its
    wrong flag (gnome-mines' "default" tiles: a dark grey flag, the wrong flag the same in red). Flags all
    red are left as read: such a look may draw its flag red (the "classic" tiles), or every flag shown
@@ -31,7 +37,7 @@ import functools
 import numpy as np
 
 from .classic import (BY_SHAPE, CLEAR, FACES, MIDDLE, NEITHER_MARK, UNCLEAR_SHAPE, ClassicReading, Limits, core_colour,
-                      has_red, inside_ink)
+                      has_red, inside_ink, nearest_number)
 from .digit_shapes import CLEAR_DIGIT, DIGITS, clear_digit, distances, shape_of
 
 # Distance (``digit_shapes`` shapes, mean per pixel) within which two cells' marks are one picture:
@@ -45,6 +51,9 @@ OWN_COLOUR_NEAR = 30.0
 OWN_COLOURS_APART = 60.0
 # Confidence of a cell whose state the board's own look leaves in doubt.
 DOUBT = 0.4
+# The standard numbers whose colours are hues (the others are black and grey, which a look of its own
+# colours draws every number in: gnome-mines' "default" tiles).
+STANDARD_HUES = "123456"
 
 
 class OwnLook:
@@ -159,8 +168,33 @@ class OwnLook:
             if np.linalg.norm(palette[near] - colour) <= OWN_COLOUR_NEAR and shapes and min(shapes, key=shapes.get) == near:
                 self.take(i, near)
 
-    def by_room(self) -> None:
+    def by_standard_colours(self) -> None:
         """Question 4 (see the module)."""
+        unread = self.unread(UNCLEAR_SHAPE)
+        if not unread:
+            return
+        said, shaped = {}, {}  # per number cell: the digit its colour clearly is, the digit its shape is nearest
+        for i in map(int, np.flatnonzero(np.isin(self.chars, tuple(DIGITS + "~")) & ~self.covered)):
+            if self.chars[i] == "~" and i not in unread:
+                continue
+            colour = self.colour(i)
+            shapes = distances(self.ink(i), self.limits.ink_level, DIGITS)
+            if colour is None or not shapes:
+                continue
+            digit, clarity, why = nearest_number(colour, self._face(i), 1.0, self.limits, lambda: "")
+            if digit in DIGITS and clarity >= CLEAR and not why:
+                said[i], shaped[i] = digit, min(shapes, key=shapes.get)
+        clear = set(map(int, self.clear(DIGITS)))
+        if any(said[i] != self.chars[i] for i in said if i in clear):
+            return  # a number read by its shape in another digit's colour: the look's colours are its own
+        if len({digit for i, digit in said.items() if digit in STANDARD_HUES and shaped[i] == digit}) < 2:
+            return
+        for i in unread:
+            if i in said and shaped[i] == said[i]:
+                self.take(i, said[i])
+
+    def by_room(self) -> None:
+        """Question 5 (see the module)."""
         rows, cols = self.board_shape
         safe = (np.isin(self.chars, tuple("0" + DIGITS)) & ~self.covered & (self.confidence >= CLEAR)).reshape(rows, cols)
         for i in self.unread(UNCLEAR_SHAPE):
@@ -172,7 +206,7 @@ class OwnLook:
                 self.take(i, digit)
 
     def wrong_flags(self) -> None:
-        """Question 5 (see the module)."""
+        """Question 6 (see the module)."""
         if not np.isin(self.chars, ("X", "*")).any():
             return
         flags = np.flatnonzero(self.chars == "F")
@@ -189,6 +223,7 @@ def read_by_own_look(boxes: np.ndarray, reading: ClassicReading, limits: Limits,
     look.by_picture()
     look.hit_mine()
     look.by_colour()
+    look.by_standard_colours()
     look.by_room()
     look.wrong_flags()
     return look.reading()
