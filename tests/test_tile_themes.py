@@ -204,6 +204,28 @@ def test_a_lost_board_whose_wrong_flags_are_red_flags_is_refused_not_read_with_f
     assert reading == EXIT_UNREADABLE
 
 
+def test_a_mark_drawn_as_the_board_s_clear_numbers_in_another_colour_is_not_read_as_them():
+    """A look draws each state in one picture and one colour: a mark shaped as the board's clearly read
+    1s but green is no 1 (a green 2 at 16 px lay within ``own_look.SAME_PICTURE`` of a flat board's blue
+    1s, no 2 read clearly to set it against, and was read as a 1, exit 0); drawn blue, it is one."""
+    import numpy as np
+
+    from screenbot.vision import classic
+    from screenbot.vision.own_look import read_by_own_look
+
+    face = np.array([225.0, 225.0, 225.0], np.float32)
+    boxes = np.tile(face, (4, classic.SIZE, classic.SIZE, 1)).astype(np.float32)
+    for i, colour in enumerate([(255, 0, 0), (255, 0, 0), (0, 128, 0), (255, 0, 0)]):
+        cv2.line(boxes[i], (16, 8), (16, 24), colour, 3)
+        cv2.line(boxes[i], (16, 8), (12, 12), colour, 3)
+    unclear = classic.UNCLEAR_SHAPE
+    reading = classic.ClassicReading(np.array(list("11~~")), np.array([1, 1, 0.3, 0.3]), ("", "", unclear, unclear),
+                                     np.zeros(4, bool), (face - 75, face), classic.FACES)
+    told = read_by_own_look(boxes, reading, classic.CLASSIC_LIMITS, (1, 4))
+    assert list(told.chars) == list("11~1")
+    assert told.confidence[2] < classic.CLEAR <= told.confidence[3]
+
+
 def test_a_number_whose_shape_is_near_two_digits_is_the_one_its_cell_has_room_for():
     """The "default" tiles draw every number in one dark grey: a lone 3 (no other 3 on the board to
     compare with, no colour to tell) lies 0.165 from a 3's shapes and 0.233 from an 8's, not clearly

@@ -5,7 +5,8 @@ may leave unclear. A look draws each state with one picture and one colour: the 
 teach them, and ``read_by_own_look`` asks six questions in turn, each of the board the one before left:
 
 1. ``by_picture``: is an unclear mark drawn as clear cells of one state are (its shape, ``shape_of``,
-   within SAME_PICTURE of one's, nearer it than CLEAR_DIGIT of the nearest cell of another state)? A
+   within SAME_PICTURE of one's, nearer it than CLEAR_DIGIT of the nearest cell of another state; its
+   colour within OWN_COLOUR_NEAR of theirs; a digit's shape nearest that digit's shipped shapes)? A
    covered cell only as a mine (no number stands on one).
 2. ``hit_mine``: a lost game shows its mines alike and the one hit in a colour of its own (OWN_COLOURS_APART
    from the others' median, all of which lie within OWN_COLOUR_NEAR of it); several apart: none is told,
@@ -106,20 +107,31 @@ class OwnLook:
         if not unread:
             return
         pictures: dict[str, list[np.ndarray]] = {}
-        for i in self.clear(DIGITS + "*"):
-            if self.shape(int(i)) is not None:
-                pictures.setdefault(str(self.chars[i]), []).append(self.shape(int(i)))
+        colours: dict[str, list[np.ndarray]] = {}
+        for i in map(int, self.clear(DIGITS + "*")):
+            if self.shape(i) is not None and self.colour(i) is not None:
+                pictures.setdefault(str(self.chars[i]), []).append(self.shape(i))
+                colours.setdefault(str(self.chars[i]), []).append(self.colour(i))
         for i in unread:
-            drawn = self.shape(i)
+            drawn, colour = self.shape(i), self.colour(i)
             held = "*" if self.covered[i] else DIGITS + "*"
             nearest = {state: min(float(np.abs(drawn - p).mean()) for p in shown)
                        for state, shown in pictures.items() if state in held and drawn is not None}
-            if not nearest:
+            if not nearest or colour is None:
                 continue
             state = min(nearest, key=nearest.get)
             others = [d for s, d in nearest.items() if s != state]
-            if nearest[state] <= SAME_PICTURE and (not others or nearest[state] < CLEAR_DIGIT * min(others)):
-                self.take(i, state)
+            if nearest[state] > SAME_PICTURE or (others and nearest[state] >= CLEAR_DIGIT * min(others)):
+                continue
+            # One picture and one colour: a green 2 at 16 px lies within SAME_PICTURE of a board's blue 1s
+            # (no 2 read clearly to set it against), and was read as a 1. A digit's shape must also be
+            # nearest that digit's shipped shapes, however unclearly.
+            if np.linalg.norm(colour - np.median(colours[state], axis=0)) > OWN_COLOUR_NEAR:
+                continue
+            shipped = distances(self.ink(i), self.limits.ink_level, DIGITS) if state in DIGITS else {}
+            if state in DIGITS and (not shipped or min(shipped, key=shipped.get) != state):
+                continue
+            self.take(i, state)
 
     def hit_mine(self) -> None:
         """Question 2 (see the module)."""
