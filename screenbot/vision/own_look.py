@@ -229,8 +229,8 @@ class OwnLook:
 
 def read_by_own_look(boxes: np.ndarray, reading: ClassicReading, limits: Limits, shape: tuple[int, int]) -> ClassicReading:
     """``reading`` (told by its faces, of a board of ``shape``: rows, cols) with its unclear cells read by
-    the board's own look and the room round them, and its hit
-    mine told by its colour, and its wrong flags by theirs (see the module)."""
+    the board's own look and the room round them, its hit mine told by its colour, and its wrong flags
+    by theirs (see the module)."""
     look = OwnLook(boxes, reading, limits, shape)
     look.by_picture()
     look.hit_mine()
