@@ -1057,6 +1057,18 @@ def _two_faces(rng: random.Random) -> tuple[tuple[int, int, int], tuple[int, int
             return covered, opened
 
 
+def _flat_board(rng: random.Random, largest: int, palette=lambda rng: None, **drawing) -> tuple[str, np.ndarray, list[str]]:
+    """A mid-game board drawn at random in a flat look of two random faces (``_two_faces``), cells of 20 to
+    ``largest`` px, its numbers' colours drawn by ``palette`` (None: the standard ones): (what it is,
+    picture, true board)."""
+    pitch, rows, cols = rng.randint(20, largest), rng.randint(6, 12), rng.randint(6, 14)
+    faces = _two_faces(rng)
+    colours = palette(rng)
+    board = random_game(rng, rows, cols, lost=False)
+    image, _ = draw(board, pitch, palette=colours, faces=faces, **drawing)
+    return f"{rows}x{cols} at {pitch} px, faces {faces}", image, board
+
+
 def test_boards_whose_covered_cells_have_a_face_of_their_own_are_read_or_refused_never_wrong():
     """A flat look whose covered cells are told by a colour of their own, not raised (gnome-mines'
     "classic" and "default" tiles, py-sweeper): the board is read both ways round, and the way the
@@ -1066,15 +1078,14 @@ def test_boards_whose_covered_cells_have_a_face_of_their_own_are_read_or_refused
     read, none wrong); a fresh board, one face, is refused."""
     rng = random.Random(f"{SEED}-faces")
     skins = load_skins()
-    cases = []
-    for index in range(12):
-        pitch, rows, cols = rng.randint(20, 60), rng.randint(6, 12), rng.randint(6, 14)
-        faces = _two_faces(rng)
-        one = _foreign_colour(rng)
-        palette = {digit: one if index % 3 == 0 else _foreign_colour(rng) for digit in "12345678"}
-        board = random_game(rng, rows, cols, lost=False)
-        image, _ = draw(board, pitch, palette=palette, faces=faces)
-        cases.append((f"{rows}x{cols} at {pitch} px, faces {faces}", image, board, skins))
+
+    def own_colours(index: int):
+        def palette(rng: random.Random) -> dict[str, tuple[int, int, int]]:
+            one = _foreign_colour(rng)
+            return {digit: one if index % 3 == 0 else _foreign_colour(rng) for digit in "12345678"}
+        return palette
+
+    cases = [(*_flat_board(rng, 60, own_colours(index)), skins) for index in range(12)]
     judge_cases(cases, "boards whose covered cells have a face of their own", 2)
     fresh, _ = draw(["#" * 9] * 9, 30, faces=_two_faces(rng))
     got, said = _read(fresh, skins)
@@ -1090,11 +1101,5 @@ def test_flat_boards_in_the_standard_number_colours_are_read():
     most read, none wrong."""
     rng = random.Random(f"{SEED}-flat-standard")
     skins = load_skins()
-    cases = []
-    for _ in range(10):
-        pitch, rows, cols = rng.randint(20, 44), rng.randint(6, 12), rng.randint(6, 14)
-        faces = _two_faces(rng)
-        board = random_game(rng, rows, cols, lost=False)
-        image, _ = draw(board, pitch, faces=faces, number_weight=1)
-        cases.append((f"{rows}x{cols} at {pitch} px, faces {faces}", image, board, skins))
+    cases = [(*_flat_board(rng, 44, number_weight=1), skins) for _ in range(10)]
     judge_cases(cases, "flat boards in the standard number colours", 6)

@@ -67,8 +67,8 @@ class OwnLook:
         self.chars, self.confidence, self.unclear = reading.chars.copy(), reading.confidence.copy(), list(reading.unclear)
         self._face = reading.face
         # Measured once per cell, when first asked (the cells' faces do not change).
-        self.ink, self.shape, self.colour = (functools.cache(self._ink), functools.cache(self._shape),
-                                             functools.cache(self._colour))
+        self.ink, self.shape, self.colour, self.shipped = (functools.cache(self._ink), functools.cache(self._shape),
+                                                           functools.cache(self._colour), functools.cache(self._shipped))
 
     def reading(self) -> ClassicReading:
         return ClassicReading(self.chars, self.confidence, tuple(self.unclear), self.covered, self.faces, FACES)
@@ -76,6 +76,12 @@ class OwnLook:
     def _shape(self, i: int) -> np.ndarray | None:
         """The shape of cell ``i``'s mark (``digit_shapes.shape_of``), None for no ink."""
         return shape_of(self.ink(i))
+
+    def _shipped(self, i: int) -> str:
+        """The digit whose shipped shapes cell ``i``'s ink lies nearest, however unclearly ('' where its
+        ink reaches its box's edge: ``digit_shapes.distances``)."""
+        shapes = distances(self.ink(i), self.limits.ink_level, DIGITS)
+        return min(shapes, key=shapes.get) if shapes else ""
 
     def _ink(self, i: int) -> np.ndarray:
         """Cell ``i``'s ink inside its box's outer pixels (``classic.inside_ink``)."""
@@ -128,8 +134,7 @@ class OwnLook:
             # nearest that digit's shipped shapes, however unclearly.
             if np.linalg.norm(colour - np.median(colours[state], axis=0)) > OWN_COLOUR_NEAR:
                 continue
-            shipped = distances(self.ink(i), self.limits.ink_level, DIGITS) if state in DIGITS else {}
-            if state in DIGITS and (not shipped or min(shipped, key=shipped.get) != state):
+            if state in DIGITS and self.shipped(i) != state:
                 continue
             self.take(i, state)
 
@@ -176,8 +181,7 @@ class OwnLook:
             if colour is None:
                 continue
             near = min(names, key=lambda d: np.linalg.norm(palette[d] - colour))
-            shapes = distances(self.ink(i), self.limits.ink_level, DIGITS)
-            if np.linalg.norm(palette[near] - colour) <= OWN_COLOUR_NEAR and shapes and min(shapes, key=shapes.get) == near:
+            if np.linalg.norm(palette[near] - colour) <= OWN_COLOUR_NEAR and self.shipped(i) == near:
                 self.take(i, near)
 
     def by_standard_colours(self) -> None:
@@ -185,24 +189,24 @@ class OwnLook:
         unread = self.unread(UNCLEAR_SHAPE)
         if not unread:
             return
-        said, shaped = {}, {}  # per number cell: the digit its colour clearly is, the digit its shape is nearest
+        said = {}  # per number cell whose ink shows a shape: the digit its colour clearly is
+        asked = set(unread)
         for i in map(int, np.flatnonzero(np.isin(self.chars, tuple(DIGITS + "~")) & ~self.covered)):
-            if self.chars[i] == "~" and i not in unread:
+            if self.chars[i] == "~" and i not in asked:
                 continue
             colour = self.colour(i)
-            shapes = distances(self.ink(i), self.limits.ink_level, DIGITS)
-            if colour is None or not shapes:
+            if colour is None or not self.shipped(i):
                 continue
             digit, clarity, why = nearest_number(colour, self._face(i), 1.0, self.limits, lambda: "")
             if digit in DIGITS and clarity >= CLEAR and not why:
-                said[i], shaped[i] = digit, min(shapes, key=shapes.get)
+                said[i] = digit
         clear = set(map(int, self.clear(DIGITS)))
         if any(said[i] != self.chars[i] for i in said if i in clear):
             return  # a number read by its shape in another digit's colour: the look's colours are its own
-        if len({digit for i, digit in said.items() if digit in STANDARD_HUES and shaped[i] == digit}) < 2:
+        if len({digit for i, digit in said.items() if digit in STANDARD_HUES and self.shipped(i) == digit}) < 2:
             return
         for i in unread:
-            if i in said and shaped[i] == said[i]:
+            if i in said and self.shipped(i) == said[i]:
                 self.take(i, said[i])
 
     def by_room(self) -> None:
@@ -212,7 +216,7 @@ class OwnLook:
         for i in self.unread(UNCLEAR_SHAPE):
             r, c = divmod(i, cols)
             around = safe[max(0, r - 1) : r + 2, max(0, c - 1) : c + 2]
-            room = around.size - 1 - int(around.sum()) + int(safe[r, c])
+            room = around.size - 1 - int(around.sum())  # the cell itself is unclear: not among the safe
             digit = clear_digit(self.ink(i), self.limits.ink_level, digits=DIGITS[:room])
             if digit:
                 self.take(i, digit)
