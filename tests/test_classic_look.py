@@ -667,6 +667,90 @@ def test_a_page_in_windows_xp_look_scaled_by_a_factor_not_whole_is_read(name):
     assert got == truth, said
 
 
+@pytest.mark.parametrize("name", ["xp-page-133-expert", "xp-page-140-beginner", "xp-page-157-beginner"])
+def test_a_page_whose_layout_draws_seams_round_the_board_is_read(name):
+    """The same page at 133%, 140% and 157% (``fixtures/screens-untaught``, truth from the page's own
+    tiles): its layout, a table of background pictures, leaves a faint seam (13 levels) between its
+    rows, across the panel round the board too. The structure took the frame's grey band beside the
+    board, cut at every row, for a column of cells (reading as 8s, clearly at 157%: no outer cell holds
+    an 8), and the seams going on past the board for a cut board's separators: every such board was
+    refused ("its cells go on past its right side"). The look's outer lines that hold no cell it could
+    show are dropped (``classic.trimmed``), and the board's frame, not those seams, tells where it ends."""
+    frame, truth = _untaught_shot(name)
+    got, said = _read(frame, load_skins())
+    assert got == truth, said
+
+
+def test_one_board_the_structure_sees_in_several_grids_is_one_board():
+    """The page at 79% (``fixtures/screens-untaught/xp-page-079-intermediate``): the structure groups
+    the board's faces into three 16x16 grids a pixel or two apart, two of them whole boards in the
+    classic look (0.99 and 0.87 of their cells clear, the second's lattice 1.5 px off at its far
+    side). Two boards never overlap on a screen: one board, on the lattice the look fits better, not
+    "2 complete boards on the screen"."""
+    frame, truth = _untaught_shot("xp-page-079-intermediate")
+    got, said = _read(frame, load_skins())
+    assert got == truth, said
+
+
+def test_outer_lines_that_hold_no_cell_of_the_look_are_trimmed():
+    """``classic.trimmed``: a lattice a column wider than the board, over a band of the page cut by
+    faint seams at each row (a colour no state has), is trimmed to the board's own columns; a board
+    read whole is left as it is."""
+    from screenbot.geometry import Lattice
+    from screenbot.vision.classic import read_classic, trimmed
+
+    board = random_game(random.Random(5), 8, 9, lost=False)
+    pitch = 20
+    image, (ox, oy) = draw(board, pitch, margin=40)
+    band = image[oy : oy + 8 * pitch, ox - pitch - 3 : ox - 3]
+    band[:] = (150, 40, 160)
+    band[::pitch] = (160, 50, 170)
+    whole = Lattice("classic", (ox, oy), (pitch, pitch), 8, 9)
+    wider = Lattice("classic", (ox - pitch - 3, oy), (pitch, pitch), 8, 10)
+    lattice, reading = trimmed(image, wider, read_classic(image, wider))
+    assert (lattice.origin, lattice.rows, lattice.cols) == ((ox - 3, oy), 8, 9), lattice
+    lattice, reading = trimmed(image, whole, read_classic(image, whole))
+    assert lattice == whole and list(reading.chars.reshape(8, 9)[0]) == list(board[0])
+
+
+def test_a_window_over_a_side_of_a_classic_board_cutting_a_line_anywhere_is_refused():
+    """A plain window (a border and a face, colours at random) over one side of a board in the classic
+    look, whole or past one end of the side, its edge at pixels across the line of cells it cuts, 1-2
+    lines into the board: never read as a smaller board. What shows past the last whole line is a
+    sliver of cells, their separators going on to the window; the look's frame tests and the game's
+    rules refuse it (drawn so by hand, 80 boards at about six edges each: 562 refused, none read,
+    whether or not the separators the structure saw going on past the side were asked again)."""
+    skins = load_skins()
+    rng = random.Random(f"{SEED}-window-over-a-side")
+    cases = []
+    for _ in range(4):
+        rows, cols, pitch = rng.randint(6, 12), rng.randint(6, 16), rng.randint(12, 32)
+        board = random_game(rng, rows, cols, lost=rng.random() < 0.3)
+        image, (ox, oy) = draw(board, pitch, grid_line=rng.random() < 0.7)
+        side, lines = rng.choice(["top", "bottom", "left", "right"]), rng.randint(1, 2)
+        border, face = (tuple(rng.randrange(256) for _ in range(3)) for _ in range(2))
+        height, width = image.shape[:2]
+        for pixel in sorted(rng.sample(range(pitch), 3)):
+            covered = image.copy()
+            y0, y1, x0, x1 = {"top": (0, oy + lines * pitch + pixel, 0, width),
+                              "bottom": (oy + (rows - lines) * pitch - pixel, height, 0, width),
+                              "left": (0, height, 0, ox + lines * pitch + pixel),
+                              "right": (0, height, ox + (cols - lines) * pitch - pixel, width)}[side]
+            if rng.random() < 0.5:  # past one end of the side only
+                if side in ("left", "right"):
+                    y0, y1 = (0, rng.randint(oy + pitch, oy + (rows - 1) * pitch)) if rng.random() < 0.5 else (
+                        rng.randint(oy + pitch, oy + (rows - 1) * pitch), height)
+                else:
+                    x0, x1 = (0, rng.randint(ox + pitch, ox + (cols - 1) * pitch)) if rng.random() < 0.5 else (
+                        rng.randint(ox + pitch, ox + (cols - 1) * pitch), width)
+            covered[y0:y1, x0:x1] = border
+            covered[y0 + 1 : y1 - 1, x0 + 1 : x1 - 1] = face
+            cases.append((f"{rows}x{cols} at {pitch} px, {lines} line(s) at the {side} cut {pixel} px into the next",
+                          covered, board, skins))
+    # The true board is never all in sight: any board read is a wrong one.
+    judge_cases(cases, "classic boards with a window over a side", 0)
+
+
 @pytest.mark.parametrize("name", ["msc-page-171-intermediate-fresh", "msc-page-178-intermediate"])
 def test_a_page_whose_rows_lie_further_apart_than_its_columns_is_read(name):
     """minesweeper-classic (BrandonDusseau/minesweeper-classic on GitHub: Windows 2000's look in a page,

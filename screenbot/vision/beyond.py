@@ -44,6 +44,22 @@ def grown(lattice: Lattice, side: str) -> Lattice:
     return Lattice.from_edges(lattice.skin, tuple(xs), tuple(ys), lattice.scale)
 
 
+def shrunk(lattice: Lattice, side: str) -> Lattice:
+    """The lattice less its outermost line of cells on ``side`` (``grown`` undone)."""
+    xs, ys = list(lattice.col_edges()), list(lattice.row_edges())
+    if side == "top":
+        ys.pop(0)
+    elif side == "bottom":
+        ys.pop()
+    elif side == "left":
+        xs.pop(0)
+    else:
+        xs.pop()
+    if lattice.straight:
+        return Lattice(lattice.skin, (xs[0], ys[0]), lattice.pitch, len(ys) - 1, len(xs) - 1, scale=lattice.scale)
+    return Lattice.from_edges(lattice.skin, tuple(xs), tuple(ys), lattice.scale)
+
+
 def outer_line(lattice: Lattice, side: str) -> list[tuple[int, int]]:
     """The cells of the outermost line on ``side``."""
     if side in ("top", "bottom"):

@@ -1340,6 +1340,39 @@ def grown_to_frame(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
     return lattice, reading, cells_past(frame, lattice, reading, boxes)
 
 
+def trimmed(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> tuple[Lattice, ClassicReading]:
+    """The lattice less each outer line in which no cell reads as a state it could hold there, while the
+    board keeps more than MIN_CELLS lines each way and some cell could; with its reading. A cell could
+    hold the state it reads clearly, unless that is a number larger than its neighbours on the lattice
+    (an outer cell has five, a corner three: it shows no 6, 7 or 8).
+
+    The structure takes for a line of cells whatever its separators bound and cut into faces: a
+    client's panel round the board can be so cut (a page scaled by a factor that is not whole leaves
+    faint seams between its layout's rows: Windows XP's look at 135-160% showed its frame's grey band
+    beside the board cut at every row, a column of "cells" reading as 8s, clearly or not, and the
+    board was refused as going on past its other side). Read as cells of the look, such a line shows
+    none; the board is judged without it, and is still refused where its cells go on past the side
+    (``cells_past``)."""
+    from .beyond import SIDES, outer_line, shrunk
+    from .plausible import around
+    from .structure import MIN_CELLS
+
+    while True:
+        chars = reading.chars.reshape(lattice.rows, lattice.cols)
+        room = around(np.ones(chars.shape, dtype=bool))
+        possible = (reading.confidence.reshape(chars.shape) >= CLEAR) & (np.char.find(DIGITS, chars) < room)
+        if not possible.any():
+            break
+        blank = next((side for side in SIDES
+                      if (lattice.rows if side in ("top", "bottom") else lattice.cols) > MIN_CELLS
+                      and not any(possible[cell] for cell in outer_line(lattice, side))), None)
+        if blank is None:
+            break
+        lattice = shrunk(lattice, blank)
+        reading = read_classic(frame, lattice)
+    return lattice, reading
+
+
 def _plain_cells_alike(boxes: np.ndarray, chars: np.ndarray, board_boxes: np.ndarray, board_chars: np.ndarray) -> bool:
     """Whether each of ``boxes`` read as a covered cell or a 0 is like the board's own cells of that
     state, along every line of its pixels (``_like``): a box over the board's frame reads as a flat 0
