@@ -39,22 +39,18 @@ def grown(lattice: Lattice, side: str) -> Lattice:
         xs.insert(0, 2 * xs[0] - xs[1])
     else:
         xs.append(2 * xs[-1] - xs[-2])
-    if lattice.straight:
-        return Lattice(lattice.skin, (xs[0], ys[0]), lattice.pitch, len(ys) - 1, len(xs) - 1, scale=lattice.scale)
-    return Lattice.from_edges(lattice.skin, tuple(xs), tuple(ys), lattice.scale)
+    return _on_edges(lattice, xs, ys)
 
 
 def shrunk(lattice: Lattice, side: str) -> Lattice:
     """The lattice less its outermost line of cells on ``side`` (``grown`` undone)."""
     xs, ys = list(lattice.col_edges()), list(lattice.row_edges())
-    if side == "top":
-        ys.pop(0)
-    elif side == "bottom":
-        ys.pop()
-    elif side == "left":
-        xs.pop(0)
-    else:
-        xs.pop()
+    (ys if side in ("top", "bottom") else xs).pop(0 if side in ("top", "left") else -1)
+    return _on_edges(lattice, xs, ys)
+
+
+def _on_edges(lattice: Lattice, xs: list[float], ys: list[float]) -> Lattice:
+    """``lattice``'s look on boxes with these edges: straight where it was."""
     if lattice.straight:
         return Lattice(lattice.skin, (xs[0], ys[0]), lattice.pitch, len(ys) - 1, len(xs) - 1, scale=lattice.scale)
     return Lattice.from_edges(lattice.skin, tuple(xs), tuple(ys), lattice.scale)

@@ -1341,8 +1341,8 @@ def grown_to_frame(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
 
 
 def trimmed(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> tuple[Lattice, ClassicReading]:
-    """The lattice less each outer line in which no cell reads as a state it could hold there, while the
-    board keeps more than MIN_CELLS lines each way and some cell could; with its reading. A cell could
+    """The lattice less each outer line in which no cell reads as a state it could hold there, as long as
+    the board keeps MIN_CELLS lines each way and some cell could; with its reading. A cell could
     hold the state it reads clearly, unless that is a number larger than its neighbours on the lattice
     (an outer cell has five, a corner three: it shows no 6, 7 or 8).
 

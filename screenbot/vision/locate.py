@@ -377,7 +377,7 @@ def _judge_family_at(frame: np.ndarray, grid: Grid, skin: Skin, origin: tuple[fl
 
 def _judge_family_on(frame: np.ndarray, grid: Grid, skin: Skin, lattice: Lattice) -> Found:
     """The grid as a board of a look read from its structure on ``lattice`` (placed on the cells' edges,
-    grown to its frame), or why it is not one."""
+    trimmed to the lines that hold its cells, grown to its frame), or why it is not one."""
     from . import classic
 
     lattice = classic.placed(frame, lattice)
