@@ -681,15 +681,16 @@ def test_a_page_whose_layout_draws_seams_round_the_board_is_read(name):
     assert got == truth, said
 
 
-def test_one_board_the_structure_sees_in_several_grids_is_one_board():
-    """The page at 79% (``fixtures/screens-untaught/xp-page-079-intermediate``): the structure groups
-    the board's faces into three 16x16 grids a pixel or two apart, two of them whole boards in the
-    classic look (0.99 and 0.87 of their cells clear, the second's lattice 1.5 px off at its far
-    side). Two boards never overlap on a screen: one board, on the lattice the look fits better, not
-    "2 complete boards on the screen"."""
-    frame, truth = _untaught_shot("xp-page-079-intermediate")
+def test_one_board_the_structure_sees_in_two_grids_that_read_otherwise_is_not_read():
+    """The page at 79% (``fixtures/screens-untaught/xp-page-079-intermediate-lost``): the structure groups
+    the board's faces into grids a pixel or two apart, two of them whole boards in the classic look,
+    their pitches 0.5% apart; one reads the board exactly, the other two flags as 5s, and the one the
+    look fits a little better (0.985 of its cells clear against 0.977) is the second. Taking the better
+    fit of two boards that overlap read it so with exit 0; the two are left as two boards, and the
+    choice refused ("2 complete boards on the screen"), until something tells which reads right."""
+    frame, truth = _untaught_shot("xp-page-079-intermediate-lost")
     got, said = _read(frame, load_skins())
-    assert got == truth, said
+    assert got is None or got == truth, said
 
 
 def test_outer_lines_that_hold_no_cell_of_the_look_are_trimmed():

@@ -122,7 +122,13 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
             if any(part.lattice is not None for part in parts):
                 judged = parts
         for one in judged:
-            _add_board(found, one)
+            # Pieces of one board that the structure saw apart (an open area with no lines between its
+            # cells splits the raised ones in two) grow to the same lattice: one board. Grids a pixel or
+            # two apart over one board (Windows XP's look at 79%: pitches 0.5% apart) stay two boards,
+            # and the choice is refused: the better fit is no witness of which reads right (there the
+            # lattice fitted better read two flags as 5s).
+            if one.lattice is None or all(one.lattice != other.lattice for other in found):
+                found.append(one)
     families = [look for look in looks if look.family]
     if not grids and families:
         # A board with no line between its opened cells whose covered cells make a strip a few lines
@@ -132,29 +138,10 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
             if _off_picture(frame, grid):
                 continue  # no whole board: its cells cannot all be cut from the picture
             judged = _judge_family(frame, grid, families[0])
-            if judged.lattice is not None and min(judged.lattice.rows, judged.lattice.cols) >= MIN_CELLS:
-                _add_board(found, judged)
+            if judged.lattice is not None and min(judged.lattice.rows, judged.lattice.cols) >= MIN_CELLS \
+                    and all(judged.lattice != other.lattice for other in found):
+                found.append(judged)
     return found
-
-
-def _add_board(found: list[Found], one: Found) -> None:
-    """``one`` added to ``found``, unless its board lies over a board of the same look found already: two
-    boards never overlap on a screen, so it is that board seen again, and the lattice the look fits
-    better is kept. Pieces of one board that the structure saw apart (an open area with no lines
-    between its cells splits the raised ones in two) grow to the same lattice; and the structure can
-    group one board's faces into grids a pixel or two apart (Windows XP's look at 79%: three 16x16
-    grids over one board, two of them whole boards, 0.99 and 0.87 of their cells clear, the second's
-    lattice 1.5 px off at its far side). Taken for boards of two looks, they stay two (how well two
-    looks fit says nothing of which is the client's): the caller refuses the choice."""
-    if one.lattice is not None:
-        rect = one.lattice.board_rect()
-        for k, other in enumerate(found):
-            if (other.lattice is not None and other.lattice.skin == one.lattice.skin
-                    and rect.intersects(other.lattice.board_rect())):
-                if one.confidence > other.confidence:
-                    found[k] = one
-                return
-    found.append(one)
 
 
 NARROW = 2  # lines across a strip of covered cells the classic look may grow to a board
