@@ -1353,6 +1353,8 @@ def trimmed(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> tup
     board was refused as going on past its other side). Read as cells of the look, such a line shows
     none; the board is judged without it, and is still refused where its cells go on past the side
     (``cells_past``)."""
+    from solver.board import NUMBERS
+
     from .beyond import SIDES, outer_line, shrunk
     from .plausible import around
     from .structure import MIN_CELLS
@@ -1360,7 +1362,8 @@ def trimmed(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> tup
     while True:
         chars = reading.chars.reshape(lattice.rows, lattice.cols)
         room = around(np.ones(chars.shape, dtype=bool))
-        possible = (reading.confidence.reshape(chars.shape) >= CLEAR) & (np.char.find(DIGITS, chars) < room)
+        # A number's value (-1 for any other state, as ``plausible`` counts them) at most its neighbours.
+        possible = (reading.confidence.reshape(chars.shape) >= CLEAR) & (np.char.find(NUMBERS, chars) <= room)
         if not possible.any():
             break
         blank = next((side for side in SIDES
