@@ -982,10 +982,11 @@ def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits, shape,
     # A mine crossed out in red: a wrong flag. The standard numbers are one colour each, so black in red
     # ink is a mine's, however little of it the cross leaves (sgt-mines' at 14 px: 8% of the ink). At
     # smaller sizes the cross may hide the mine altogether (sgt-mines' at 13 px): red ink shaped like a
-    # cross, then, and not like a 3 (no digit is both a cross and its own mirror image both ways).
+    # cross, then, and not like a 3 (no digit is both a cross and its own mirror image both ways), nor
+    # like an 8, which is both at 12 px (xdemineur's magenta 8 at 60%) but holds holes a cross does not.
     if reds > RED_PART and darks > 0.03 and _red_over_dark(mask, ink, face) == "across":
         return "W", 0.8, ""
-    if reds > RED_PART and _crossed(mask) and _mirrored(mask) >= CROSS_MIRRORED:
+    if reds > RED_PART and _crossed(mask) and _mirrored(mask) >= CROSS_MIRRORED and not _holes(mask):
         return "W", 0.7, ""
     if core.max() < 70:  # black ink: a mine, a 7, or a client's black 8
         solid, turned = _solid(mask), _alike_turned(mask)
@@ -1294,6 +1295,11 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
     # but not where covered cells are a stipple (mid-grey on average) and opened cells light grey.
     faces = [f for f in reading.faces if f is not None]
     (ox, oy), (px, py) = lattice.origin, lattice.pitch
+    # At a pitch that is not whole each box's bevels fall between pixels by another share: a covered
+    # cell past the side differed from the median of the board's by 30 levels along a blended line
+    # (a board zoomed 132% with smoothing, its open area no grid line bounds, was read as its covered
+    # part alone, exit 0). Past the side, cells are compared a picture's pixel blurred.
+    pixel = math.ceil(SIZE / min(px, py))
     sides = []
     for side, (dx, dy, rows, cols) in {
         "top": (0, -1, 1, lattice.cols), "bottom": (0, lattice.rows, 1, lattice.cols),
@@ -1304,7 +1310,7 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
         # compared, but the strip and the frame still tell.
         past = cell_boxes(frame, line) if board_inside(frame, line) else boxes[:0]
         if (_uneven_strip(frame, lattice, side) or not _framed(frame, lattice, side, faces)
-                or any(_like(past, one).any() for one in typical)):
+                or any(_like(past, one, pixel).any() for one in typical)):
             sides.append(side)
     return sides
 
@@ -1398,10 +1404,19 @@ def _plain_cells_alike(boxes: np.ndarray, chars: np.ndarray, board_boxes: np.nda
     return True
 
 
-def _like(boxes: np.ndarray, cell: np.ndarray) -> np.ndarray:
+def _like(boxes: np.ndarray, cell: np.ndarray, pixel: int = 0) -> np.ndarray:
     """Which ``boxes`` look like ``cell`` along every line of their pixels, across and down: a box of a
     panel in the cells' grey with the board's frame along one side is like an empty cell on average,
-    not along the frame."""
+    not along the frame. ``pixel``: lines of a box one pixel of the picture spans, where two boxes
+    whose edges fall between pixels by other shares are compared: both are blurred over about that
+    many lines, and as many are left out along each side, so that where each bevel's edge is blended
+    does not count, only where it lies."""
+    if pixel and len(boxes):
+        import cv2
+
+        kernel = (2 * pixel - 1, 2 * pixel - 1)
+        boxes = np.stack([cv2.blur(box, kernel, borderType=cv2.BORDER_REFLECT) for box in boxes])[:, pixel:-pixel, pixel:-pixel]
+        cell = cv2.blur(cell, kernel, borderType=cv2.BORDER_REFLECT)[pixel:-pixel, pixel:-pixel]
     difference = channel_mean(np.abs(boxes - cell))
     return np.maximum(difference.mean(axis=1).max(axis=1), difference.mean(axis=2).max(axis=1)) < SAME_CELL
 
@@ -1503,8 +1518,17 @@ def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str, mine: tuple[np
     same way; a window's border laid along a line between its cells, or a dialog of the cells' grey
     with none, is not the frame, though to the other tests it looks like the board's end.
 
-    Each side's lines of pixels are compared from where they become what lies beyond (the last line
-    looked at) inwards, as many as the thicker frame has, up to FRAME_REACH: a lattice a pixel or two
+    Compared by their ink where both sides show a colour beyond their frames (``_common_beyond``):
+    what each frame adds to what lies beyond it, summed over its lines, is the same wherever it falls
+    between pixels (a page drawn at a scale that is not whole blends a frame's first and last lines by
+    other shares on each side, and a lattice a pixel or two off puts a line of it inside the board on
+    one side and a line of the cells outside on the other): two frames are alike when they are of one
+    colour (or a blend of it with what lies beyond) and as wide to within SUBPIXEL of a pixel
+    (``_same_ink``). A window's border that a covered row's dark bevel (2 px) makes look like a frame
+    is a pixel thinner than its partner's 3 px frame.
+
+    Else line by line: from where each side becomes what lies beyond (the last line looked at)
+    inwards, as many as the thicker frame has, up to FRAME_REACH: a lattice a pixel or two
     off puts the last cells' own pixels before one frame and not the other, and what covers a line of
     cells along its length with no border of its own shows that line's last pixels (a covered row's
     dark bevel, 2 px), a frame thinner than its partner's. Not more: a frame thinner than FRAME_REACH
@@ -1517,15 +1541,23 @@ def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str, mine: tuple[np
     if mine is None or theirs is None:
         return True  # the picture ends within reach: nothing to compare
     (profile, end), (their_profile, their_end) = mine, theirs
+    beyond = _common_beyond(profile, their_profile)
+    if beyond is not None:
+        (start, ink), (their_start, their_ink) = beyond
+        end, their_end = start + len(ink), their_start + len(their_ink)
     if end == their_end == FRAME_REACH:
         return True  # no frame within reach on either side (``_framed`` judges that)
     depth = max(1, min(FRAME_REACH, max(end, their_end) - FRAME_REACH))
-    edges = (*lattice.col_edges()[:: lattice.cols], *lattice.row_edges()[:: lattice.rows])
-    if depth > 1 and any(edge != round(edge) for edge in edges):
-        depth -= 1  # the board's edges fall between pixels: its first line may count as the frame's on one side
+    if beyond is not None:
+        if not _same_ink(ink, their_ink):
+            return False
+    else:
+        edges = (*lattice.col_edges()[:: lattice.cols], *lattice.row_edges()[:: lattice.rows])
+        if depth > 1 and any(edge != round(edge) for edge in edges):
+            depth -= 1  # the board's edges fall between pixels: its first line may count as the frame's on one side
+        if not _alike_blended(profile, end - depth, their_profile, their_end - depth, depth):
+            return False
     lines = profile[end - depth : end]
-    if not _alike_blended(profile, end - depth, their_profile, their_end - depth, depth):
-        return False
     # And it turns at the board's corners, where a window's edge (a line of it) runs on unbroken past
     # both, through the partner sides' frames and beyond (a client's panel above the board can have a
     # frame in line with the board's, but a gap lies between them).
@@ -1539,6 +1571,68 @@ def _framed_alike(frame: np.ndarray, lattice: Lattice, side: str, mine: tuple[np
             return True  # the picture ends there: nothing to tell
         runs_on &= (np.abs(part - lines).max(axis=2) <= SAME_CELL).mean(axis=0) >= FRAME_RUN
     return not runs_on.any()
+
+
+def _beyond_runs(profile: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """Where what lies beyond the frame may start on ``profile`` (lines outward, FRAME_REACH of them
+    inside the board), and its colour, innermost first: each run of lines alike to its outermost one
+    outside the board two or more lines long, and the last run. A run's colour is its median (its
+    first line may be a blend with the frame's)."""
+    runs, run = [], len(profile)
+    for k in range(len(profile) - 2, FRAME_REACH - 2, -1):
+        if k < FRAME_REACH or np.abs(profile[k] - profile[run - 1]).max() > SAME_CELL:
+            if run - k > 2 or not runs:
+                runs.append((k + 1, np.median(profile[k + 1 : run], axis=0)))
+            run = k + 1
+    return runs[::-1]
+
+
+def _common_beyond(profile: np.ndarray, other: np.ndarray) -> tuple[tuple[int, np.ndarray], tuple[int, np.ndarray]] | None:
+    """Each side's frame (``_frame_ink``: its first line and ink) before the innermost run of a colour
+    both sides show beyond one: a run of the frame's own colour has only the board's cells before it,
+    which run on into the board."""
+    for end, beyond in _beyond_runs(profile):
+        for other_end, other_beyond in _beyond_runs(other):
+            if min(end, other_end) <= FRAME_REACH or np.abs(beyond - other_beyond).max() > SAME_CELL:
+                continue
+            # A frame's line inside the board differs from what lies beyond no more than its lines
+            # outside do (on either side: one may show only a blend there); a cell's dark pixels do.
+            most = max(np.abs(p[FRAME_REACH:e] - b).max() for p, e, b in ((profile, end, beyond), (other, other_end, other_beyond)))
+            frames = (_frame_ink(profile, end, beyond, most + SAME_CELL), _frame_ink(other, other_end, other_beyond, most + SAME_CELL))
+            if all(FRAME_REACH - FRAME_SHIFT <= start < e for (start, _), e in zip(frames, (end, other_end))):
+                return frames
+    return None
+
+
+def _same_ink(ink: np.ndarray, other: np.ndarray) -> bool:
+    """Do two frames (``_frame_ink``) hold the same ink: the same colour, as wide to within SUBPIXEL of a
+    pixel? What a frame adds to what lies beyond it, summed over its lines, does not change with where
+    it falls between pixels (area sampling keeps it)."""
+    peaks = [lines[np.argmax(np.abs(lines).max(axis=1))] for lines in (ink, other)]
+    strong = max(peaks, key=lambda v: np.abs(v).max())
+    size = float(np.linalg.norm(strong))
+    unit = strong / size
+    widths = []
+    for lines, peak in zip((ink, other), peaks):
+        share = float(np.clip(peak @ unit / size, 0.0, 1.0))
+        if np.abs(peak - share * strong).max() > SAME_CELL:
+            return False  # not the same colour, nor a blend of it with what lies beyond
+        widths.append(float(np.clip(lines @ unit, 0.0, None).sum()) / size)
+    return abs(widths[0] - widths[1]) <= SUBPIXEL
+
+
+def _frame_ink(profile: np.ndarray, end: int, beyond: np.ndarray, most: float) -> tuple[int, np.ndarray]:
+    """The frame's first line and (lines, 3) what each of its lines adds to what lies ``beyond`` it, up
+    to ``end``: the lines before ``end`` that differ from it the way the last of them does, by no more
+    than ``most``, back to the first that differs otherwise, hardly or more (a cell's own bevel or
+    face, where the lattice ends a pixel inside the board); inside the board too, where it ends a pixel
+    or two inside the frame."""
+    ink = profile[:end] - beyond
+    start = end
+    while start > 0 and SAME_CELL / 2 < np.abs(ink[start - 1]).max() <= most \
+            and (start == end or ink[start - 1] @ ink[end - 1] > 0):
+        start -= 1
+    return start, ink[start:]
 
 
 def _alike_blended(profile: np.ndarray, start: int, other: np.ndarray, other_start: int, count: int) -> bool:
