@@ -766,6 +766,16 @@ def test_a_page_whose_frame_falls_between_pixels_by_other_shares_on_each_side_is
     assert got == truth, said
 
 
+def test_a_bold_number_that_fills_its_small_cell_is_not_taken_for_a_red_cross():
+    """The XP page at 74% (``fixtures/screens-untaught/xp-page-074-expert``): its maroon 5 in a 12 px cell
+    fills the middle, covers both diagonals and is nearly its own mirror image, as sgt-mines' red cross
+    over a mine at 12-13 px is; it was read as a wrong flag (the rules then refused the board, which
+    shows no mine). The cross's red is lighter than the face, the 5's maroon darker: read exactly."""
+    frame, truth = _untaught_shot("xp-page-074-expert")
+    got, said = _read(frame, load_skins())
+    assert got == truth, said
+
+
 def test_a_board_whose_next_column_falls_between_pixels_otherwise_is_never_read_short():
     """A board drawn at 24 px with no grid line, zoomed 132% with smoothing
     (``fixtures/screens-untaught/drawn-24-x132-open-area-right``): the structure finds only its covered

@@ -984,9 +984,13 @@ def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits, shape,
     # smaller sizes the cross may hide the mine altogether (sgt-mines' at 13 px): red ink shaped like a
     # cross, then, and not like a 3 (no digit is both a cross and its own mirror image both ways), nor
     # like an 8, which is both at 12 px (xdemineur's magenta 8 at 60%) but holds holes a cross does not.
+    # In cells that small a bold number fills the middle and passes for both too (Windows XP's 5 at
+    # 74%); its maroon is darker than the face, where the cross's red is lighter (sgt-mines': red 223-235
+    # on a face of 218; XP's 5: 127-134 on 189).
     if reds > RED_PART and darks > 0.03 and _red_over_dark(mask, ink, face) == "across":
         return "W", 0.8, ""
-    if reds > RED_PART and _crossed(mask) and _mirrored(mask) >= CROSS_MIRRORED and not _holes(mask):
+    if (reds > RED_PART and _crossed(mask) and _mirrored(mask) >= CROSS_MIRRORED and not _holes(mask)
+            and np.median(ink[_red_ink(ink, face)][:, 2]) > face[2]):
         return "W", 0.7, ""
     if core.max() < 70:  # black ink: a mine, a 7, or a client's black 8
         solid, turned = _solid(mask), _alike_turned(mask)
