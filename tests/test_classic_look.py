@@ -816,7 +816,7 @@ def test_partner_frames_drawn_between_pixels_are_compared_by_their_ink():
     from screenbot.vision import classic
 
     rng = random.Random(f"{SEED}-frame-ink")
-    draws, alike, thinner = 300, 0, 0
+    draws, taken = 300, {"as wide": 0, "thinner": 0}  # pairs taken alike
     for _ in range(draws):
         beyond = rng.randint(60, 200)
         way = rng.choice([-1, 1])
@@ -827,12 +827,12 @@ def test_partner_frames_drawn_between_pixels_are_compared_by_their_ink():
         colours = {name: np.full(3, level, dtype=np.float32) for name, level in colours.items()}
         width = rng.uniform(1.5, 4.0)
         mine, theirs, thin = (_frame_profile_drawn(rng, w, colours) for w in (width, width, width - 1))
-        for other, count in ((theirs, "alike"), (thin, "thinner")):
-            frames = classic._common_beyond(mine, other)
-            if frames is not None and classic._same_ink(frames[0][1], frames[1][1]):
-                alike, thinner = (alike + 1, thinner) if count == "alike" else (alike, thinner + 1)
-    print(f"\nframes as wide taken alike: {alike} of {draws}; a pixel thinner taken alike: {thinner}; {REPLAY}")
-    assert alike >= 0.94 * draws and thinner <= 0.2 * draws, f"{alike}, {thinner} of {draws}; {REPLAY}"
+        for other, kind in ((theirs, "as wide"), (thin, "thinner")):
+            frames = classic._common_beyond(mine, other)  # None: compared line by line, counted as unlike here
+            taken[kind] += frames is not None and classic._same_ink(frames[0][1], frames[1][1])
+    said = f"of {draws} pairs taken alike: {taken}; {REPLAY}"
+    print("\n" + said)
+    assert taken["as wide"] >= 0.94 * draws and taken["thinner"] <= 0.2 * draws, said
 
 
 @pytest.mark.parametrize("name", ["msc-page-171-intermediate-fresh", "msc-page-178-intermediate"])

@@ -1419,8 +1419,9 @@ def _like(boxes: np.ndarray, cell: np.ndarray, pixel: int = 0) -> np.ndarray:
         import cv2
 
         kernel = (2 * pixel - 1, 2 * pixel - 1)
-        boxes = np.stack([cv2.blur(box, kernel, borderType=cv2.BORDER_REFLECT) for box in boxes])[:, pixel:-pixel, pixel:-pixel]
-        cell = cv2.blur(cell, kernel, borderType=cv2.BORDER_REFLECT)[pixel:-pixel, pixel:-pixel]
+        inner = (slice(pixel, -pixel), slice(pixel, -pixel))
+        boxes = np.stack([cv2.blur(box, kernel, borderType=cv2.BORDER_REFLECT)[inner] for box in boxes])
+        cell = cv2.blur(cell, kernel, borderType=cv2.BORDER_REFLECT)[inner]
     difference = channel_mean(np.abs(boxes - cell))
     return np.maximum(difference.mean(axis=1).max(axis=1), difference.mean(axis=2).max(axis=1)) < SAME_CELL
 
@@ -1591,7 +1592,7 @@ def _beyond_runs(profile: np.ndarray) -> list[tuple[int, np.ndarray]]:
     return runs[::-1]
 
 
-def _common_beyond(profile: np.ndarray, other: np.ndarray) -> tuple[tuple[int, np.ndarray], tuple[int, np.ndarray]] | None:
+def _common_beyond(profile: np.ndarray, other: np.ndarray) -> tuple[tuple[int, np.ndarray], ...] | None:
     """Each side's frame (``_frame_ink``: its first line and ink) before the innermost run of a colour
     both sides show beyond one: a run of the frame's own colour has only the board's cells before it,
     which run on into the board."""
@@ -1601,9 +1602,10 @@ def _common_beyond(profile: np.ndarray, other: np.ndarray) -> tuple[tuple[int, n
                 continue
             # A frame's line inside the board differs from what lies beyond no more than its lines
             # outside do (on either side: one may show only a blend there); a cell's dark pixels do.
-            most = max(np.abs(p[FRAME_REACH:e] - b).max() for p, e, b in ((profile, end, beyond), (other, other_end, other_beyond)))
-            frames = (_frame_ink(profile, end, beyond, most + SAME_CELL), _frame_ink(other, other_end, other_beyond, most + SAME_CELL))
-            if all(FRAME_REACH - FRAME_SHIFT <= start < e for (start, _), e in zip(frames, (end, other_end))):
+            sides = ((profile, end, beyond), (other, other_end, other_beyond))
+            most = max(np.abs(p[FRAME_REACH:e] - b).max() for p, e, b in sides) + SAME_CELL
+            frames = tuple(_frame_ink(p, e, b, most) for p, e, b in sides)
+            if all(FRAME_REACH - FRAME_SHIFT <= start < e for (start, _), (_, e, _) in zip(frames, sides)):
                 return frames
     return None
 
