@@ -977,7 +977,8 @@ def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits, shape,
                 palette: bool = True) -> tuple[str, float, str]:
     """An opened cell's state from its ink; ``palette``: its numbers are in the standard colours (a
     look read by its faces has colours of its own: there a number is read by its shape alone)."""
-    reds = _red_ink(ink, face).mean()
+    red = _red_ink(ink, face)
+    reds = red.mean()
     darks = (ink.max(axis=1) < 70).mean()
     # A mine crossed out in red: a wrong flag. The standard numbers are one colour each, so black in red
     # ink is a mine's, however little of it the cross leaves (sgt-mines' at 14 px: 8% of the ink). At
@@ -990,7 +991,7 @@ def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits, shape,
     if reds > RED_PART and darks > 0.03 and _red_over_dark(mask, ink, face) == "across":
         return "W", 0.8, ""
     if (reds > RED_PART and _crossed(mask) and _mirrored(mask) >= CROSS_MIRRORED and not _holes(mask)
-            and np.median(ink[_red_ink(ink, face)][:, 2]) > face[2]):
+            and np.median(ink[red][:, 2]) > face[2]):
         return "W", 0.7, ""
     if core.max() < 70:  # black ink: a mine, a 7, or a client's black 8
         solid, turned = _solid(mask), _alike_turned(mask)

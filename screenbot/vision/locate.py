@@ -127,7 +127,7 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
             # two apart over one board (Windows XP's look at 79%: pitches 0.5% apart) stay two boards,
             # and the choice is refused: the better fit is no witness of which reads right (there the
             # lattice fitted better read two flags as 5s).
-            if one.lattice is None or all(one.lattice != other.lattice for other in found):
+            if one.lattice is None or _new_board(one.lattice, found):
                 found.append(one)
     families = [look for look in looks if look.family]
     if not grids and families:
@@ -139,9 +139,14 @@ def locate_boards(frame: np.ndarray, skins: dict[str, Skin], skin: str = "auto")
                 continue  # no whole board: its cells cannot all be cut from the picture
             judged = _judge_family(frame, grid, families[0])
             if judged.lattice is not None and min(judged.lattice.rows, judged.lattice.cols) >= MIN_CELLS \
-                    and all(judged.lattice != other.lattice for other in found):
+                    and _new_board(judged.lattice, found):
                 found.append(judged)
     return found
+
+
+def _new_board(lattice: Lattice, found: list[Found]) -> bool:
+    """Whether no board found already lies on exactly ``lattice``."""
+    return all(lattice != other.lattice for other in found)
 
 
 NARROW = 2  # lines across a strip of covered cells the classic look may grow to a board
