@@ -151,10 +151,13 @@ def test_boards_whose_first_lines_are_a_pixel_wider_read_exactly(skins):
     assert not failures, "\n".join(failures)
 
 
-def test_a_board_cut_through_a_line_of_cells_by_the_picture_edge_is_refused(skins):
+@pytest.mark.parametrize("seed", with_regressions(110))
+def test_a_board_cut_through_a_line_of_cells_by_the_picture_edge_is_refused(skins, seed):
     """A screenshot whose edge cuts a board through a line of cells (a page scrolled, a window partly
-    off screen), showing 0.3 to 0.8 of that line: never read as the smaller board that shows whole."""
-    rng = random.Random(SEED + 3)
+    off screen), showing 0.3 to 0.8 of that line: never read as the smaller board that shows whole.
+    (Seed 110: the React page cut through its fifth column, 0.64 of it showing, read as 4 columns
+    wide: the pieces of faces at the picture's edge pulled the pitch, ``structure.cell_faces``.)"""
+    rng = random.Random(seed + 3)
     wrong = []
     for i in range(24):
         shot = rng.choice(SHOTS)
@@ -176,7 +179,7 @@ def test_a_board_cut_through_a_line_of_cells_by_the_picture_edge_is_refused(skin
             found, _ = _read(np.ascontiguousarray(cut), skins)
         except ScreenError:
             continue
-        wrong.append(f"seed {SEED} case {i}: {shot.name} cut at its {side} through line {line} ({share:.2f} of it "
+        wrong.append(f"seed {seed} case {i}: {shot.name} cut at its {side} through line {line} ({share:.2f} of it "
                      f"showing) read as a {found.rows}x{found.cols} board")
     assert not wrong, "\n".join(wrong)
 
