@@ -788,6 +788,18 @@ def test_a_board_whose_next_column_falls_between_pixels_otherwise_is_never_read_
     assert got is None or got == truth, said
 
 
+def test_a_line_of_cells_past_a_zoomed_board_is_compared_with_the_cells_of_its_own_line():
+    """A board drawn at 16 px with no grid line, zoomed 103% with smoothing
+    (``fixtures/screens-untaught/drawn-16-x103-open-area-top``): the structure finds its lower 8 rows;
+    the board grows a row at a time over its open area while the next row's plain cells are like the
+    board's. Each cell of the next row falls between pixels as its own column's cells do, not as the
+    board's median cell: compared with that median, a covered cell blended otherwise stopped the
+    growth and the board was refused. Compared with the cells of its column, it is read exactly."""
+    frame, truth = _untaught_shot("drawn-16-x103-open-area-top")
+    got, said = _read(frame, load_skins())
+    assert got == truth, said
+
+
 def _frame_profile_drawn(rng: random.Random, width: float, colours: dict) -> np.ndarray:
     """The profile ``classic._frame_profile`` takes by one side (lines outward, FRAME_REACH inside the
     board, FRAME_DEPTH outside), drawn by area from a frame ``width`` px wide whose board edge falls

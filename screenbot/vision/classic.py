@@ -1343,7 +1343,7 @@ def grown_to_frame(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
             wider = read_boxes(bigger_boxes, bigger)
             line = [row * bigger.cols + col for row, col in outer_line(bigger, side)]
             if (wider.confidence[line] >= CLEAR).all() and _plain_cells_alike(
-                    bigger_boxes[line], wider.chars[line], boxes, reading.chars):
+                    bigger_boxes[line], wider.chars[line], *_lines_across(lattice, side, boxes, reading.chars)):
                 lattice, reading, boxes = bigger, wider, bigger_boxes
                 break
         else:
@@ -1387,24 +1387,44 @@ def trimmed(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> tup
     return lattice, reading
 
 
+def _lines_across(lattice: Lattice, side: str, boxes: np.ndarray, chars: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The board's boxes and their states (flat, one per cell) as the lines that run up to ``side``,
+    one per cell of the line past it: its rows for the left and right sides, its columns for the top
+    and bottom."""
+    grid, states = boxes.reshape(lattice.rows, lattice.cols, *boxes.shape[1:]), chars.reshape(lattice.rows, lattice.cols)
+    return (grid, states) if side in ("left", "right") else (grid.swapaxes(0, 1), states.T)
+
+
 def _plain_cells_alike(boxes: np.ndarray, chars: np.ndarray, board_boxes: np.ndarray, board_chars: np.ndarray) -> bool:
-    """Whether each of ``boxes`` read as a covered cell or a 0 is like the board's own cells of that
-    state, along every line of its pixels (``_like``): a box over the board's frame reads as a flat 0
-    or a raised cell on average, but not along the frame's lines. Where the board has no 0 yet, a 0
-    must be plain (one colour along every line but a grid line's); with no covered cell, a covered
-    one vouches for nothing."""
-    for char in "#0":
-        mine = chars == char
-        if not mine.any():
+    """Whether each of ``boxes`` (a line of cells past a side) read as a covered cell or a 0 is like
+    one of the board's own cells of that state in the line it continues, along every line of its
+    pixels (``_like``): a box over the board's frame reads as a flat 0 or a raised cell on average,
+    but not along the frame's lines. ``board_boxes``, ``board_chars``: the board's lines that run up
+    to the side (``_lines_across``), one per box.
+
+    The board's cells in the box's own line, not all of them: at a pitch that is not whole (a picture
+    zoomed with smoothing) each box's bevels fall between pixels by another share, the box's line
+    sharing that share one way and its cells showing the others the other way; compared with the
+    median of all the board's cells, a covered cell in the row over a board zoomed 103% differed
+    along a blended line, the board was not grown over its open area, and it was refused. (Lines at
+    a box's edge also blend with its neighbours, which differ from a cell's in the board: that is
+    left strict, as dropping those lines would take a panel past a 1 px frame for opened cells.)
+    Where the line has no cell of the state, all the board's cells of it are looked at. Where the
+    board has no 0 yet, a 0 must be plain (one colour along every line but a grid line's); with no
+    covered cell, a covered one vouches for nothing."""
+    all_boxes, all_chars = board_boxes.reshape(-1, *board_boxes.shape[2:]), board_chars.reshape(-1)
+    for box, char, line_boxes, line_chars in zip(boxes, chars, board_boxes, board_chars):
+        if char not in "#0":
             continue
-        theirs = board_chars == char
-        if theirs.any():
-            alike = _like(boxes[mine], np.median(board_boxes[theirs], axis=0))
+        theirs = line_chars == char
+        cells = line_boxes[theirs] if theirs.any() else all_boxes[all_chars == char]
+        if len(cells):
+            alike = _like(cells, box).any()
         elif char == "0":
-            alike = _like(boxes[mine][:, 1:, 1:], np.median(boxes[mine][:, 1:, 1:], axis=(1, 2), keepdims=True))
+            alike = _like(box[None, 1:, 1:], np.median(box[1:, 1:], axis=(0, 1), keepdims=True)).all()
         else:
             return False
-        if not alike.all():
+        if not alike:
             return False
     return True
 
