@@ -318,9 +318,9 @@ def test_faces_cut_by_the_picture_s_edge_do_not_pull_the_pitch(seed):
 
         # A grid of a few lines whose faces come in two kinds (a covered cell's inside its bevel, an
         # opened one's between grid lines, centred half a pixel apart) is fitted a little off by them,
-        # pieces or not: what is asked is that the pieces add nothing to that. Where no grid is found
-        # on whole lines (an open area with no grid line leaves too few faces), the pieces cannot
-        # make one either.
+        # pieces or not: what is asked is that the pieces add nothing to that. A board with no grid on
+        # its whole lines (an open area with no grid line leaves too few faces) is not counted, nor one
+        # whose grid the pieces leave unfound (a refusal, not a pitch pulled).
         whole = pitch_found(plain)
         if whole is None:
             continue
