@@ -1295,7 +1295,6 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
     ``reading``: the board's cells read at ``lattice`` (``boxes``: its ``cell_boxes``, when the caller
     has them)."""
     boxes = cell_boxes(frame, lattice) if boxes is None else boxes
-    typical = [np.median(boxes[reading.chars == ch], axis=0) for ch in "#0" if (reading.chars == ch).any()]
     # The board's two faces: a raised cell's middle and a flat cell's rim, one grey in most clients,
     # but not where covered cells are a stipple (mid-grey on average) and opened cells light grey.
     faces = [f for f in reading.faces if f is not None]
@@ -1303,8 +1302,11 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
     # At a pitch that is not whole each box's bevels fall between pixels by another share: a covered
     # cell past the side differed from the median of the board's by 30 levels along a blended line
     # (a board zoomed 132% with smoothing, its open area no grid line bounds, was read as its covered
-    # part alone, exit 0). Past the side, cells are compared a picture's pixel blurred.
-    pixel = math.ceil(SIZE / min(px, py))
+    # part alone, exit 0). Each box past the side is compared with the cells of the line it would
+    # continue (``_like_its_line``), which fall between pixels as it does one way and by every share
+    # the other way. (Compared with the median cell blurred by a picture's pixel, its outer lines left
+    # out, a panel past a page's board with a dark line along the board's edge was taken for opened
+    # cells: a board whose open area reached its top was refused.)
     sides = []
     for side, (dx, dy, rows, cols) in {
         "top": (0, -1, 1, lattice.cols), "bottom": (0, lattice.rows, 1, lattice.cols),
@@ -1315,7 +1317,7 @@ def cells_past(frame: np.ndarray, lattice: Lattice, reading: ClassicReading,
         # compared, but the strip and the frame still tell.
         past = cell_boxes(frame, line) if board_inside(frame, line) else boxes[:0]
         if (_uneven_strip(frame, lattice, side) or not _framed(frame, lattice, side, faces)
-                or any(_like(past, one, pixel).any() for one in typical)):
+                or _like_its_line(past, *_lines_across(lattice, side, boxes, reading.chars))):
             sides.append(side)
     return sides
 
@@ -1387,6 +1389,19 @@ def trimmed(frame: np.ndarray, lattice: Lattice, reading: ClassicReading) -> tup
     return lattice, reading
 
 
+def _like_its_line(past: np.ndarray, board_boxes: np.ndarray, board_chars: np.ndarray) -> bool:
+    """Whether some box of ``past`` (a line of boxes past a side) is like one of the board's covered
+    cells or 0s in the line it would continue (``board_boxes``, ``board_chars``: ``_lines_across``),
+    along every line of its pixels; where that line has none, like one of the board's."""
+    plain_all = np.isin(board_chars, ["#", "0"])
+    for box, line_boxes, line_chars in zip(past, board_boxes, board_chars):
+        plain = np.isin(line_chars, ["#", "0"])
+        cells = line_boxes[plain] if plain.any() else board_boxes[plain_all]
+        if len(cells) and _like(cells, box).any():
+            return True
+    return False
+
+
 def _lines_across(lattice: Lattice, side: str, boxes: np.ndarray, chars: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The board's boxes and their states (flat, one per cell) as the lines that run up to ``side``,
     one per cell of the line past it: its rows for the left and right sides, its columns for the top
@@ -1429,20 +1444,10 @@ def _plain_cells_alike(boxes: np.ndarray, chars: np.ndarray, board_boxes: np.nda
     return True
 
 
-def _like(boxes: np.ndarray, cell: np.ndarray, pixel: int = 0) -> np.ndarray:
+def _like(boxes: np.ndarray, cell: np.ndarray) -> np.ndarray:
     """Which ``boxes`` look like ``cell`` along every line of their pixels, across and down: a box of a
     panel in the cells' grey with the board's frame along one side is like an empty cell on average,
-    not along the frame. ``pixel``: lines of a box one pixel of the picture spans, where two boxes
-    whose edges fall between pixels by other shares are compared: both are blurred over about that
-    many lines, and as many are left out along each side, so that where each bevel's edge is blended
-    does not count, only where it lies."""
-    if pixel and len(boxes):
-        import cv2
-
-        kernel = (2 * pixel - 1, 2 * pixel - 1)
-        inner = (slice(pixel, -pixel), slice(pixel, -pixel))
-        boxes = np.stack([cv2.blur(box, kernel, borderType=cv2.BORDER_REFLECT)[inner] for box in boxes])
-        cell = cv2.blur(cell, kernel, borderType=cv2.BORDER_REFLECT)[inner]
+    not along the frame."""
     difference = channel_mean(np.abs(boxes - cell))
     return np.maximum(difference.mean(axis=1).max(axis=1), difference.mean(axis=2).max(axis=1)) < SAME_CELL
 
