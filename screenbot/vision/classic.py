@@ -1393,13 +1393,20 @@ def _like_its_line(past: np.ndarray, board_boxes: np.ndarray, board_chars: np.nd
     """Whether some box of ``past`` (a line of boxes past a side) is like one of the board's covered
     cells or 0s in the line it would continue (``board_boxes``, ``board_chars``: ``_lines_across``),
     along every line of its pixels; where that line has none, like one of the board's."""
-    plain_all = np.isin(board_chars, ["#", "0"])
     for box, line_boxes, line_chars in zip(past, board_boxes, board_chars):
-        plain = np.isin(line_chars, ["#", "0"])
-        cells = line_boxes[plain] if plain.any() else board_boxes[plain_all]
+        cells = _line_cells(line_boxes, line_chars, board_boxes, board_chars, "#0")
         if len(cells) and _like(cells, box).any():
             return True
     return False
+
+
+def _line_cells(line_boxes: np.ndarray, line_chars: np.ndarray, board_boxes: np.ndarray, board_chars: np.ndarray,
+                states: str) -> np.ndarray:
+    """The boxes of the cells read as one of ``states`` in a box's own line (``line_boxes``,
+    ``line_chars``), or in the whole board (``board_boxes``, ``board_chars``: ``_lines_across``) where
+    its line has none."""
+    mine = np.isin(line_chars, list(states))
+    return line_boxes[mine] if mine.any() else board_boxes[np.isin(board_chars, list(states))]
 
 
 def _lines_across(lattice: Lattice, side: str, boxes: np.ndarray, chars: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1427,12 +1434,10 @@ def _plain_cells_alike(boxes: np.ndarray, chars: np.ndarray, board_boxes: np.nda
     Where the line has no cell of the state, all the board's cells of it are looked at. Where the
     board has no 0 yet, a 0 must be plain (one colour along every line but a grid line's); with no
     covered cell, a covered one vouches for nothing."""
-    all_boxes, all_chars = board_boxes.reshape(-1, *board_boxes.shape[2:]), board_chars.reshape(-1)
     for box, char, line_boxes, line_chars in zip(boxes, chars, board_boxes, board_chars):
         if char not in "#0":
             continue
-        theirs = line_chars == char
-        cells = line_boxes[theirs] if theirs.any() else all_boxes[all_chars == char]
+        cells = _line_cells(line_boxes, line_chars, board_boxes, board_chars, char)
         if len(cells):
             alike = _like(cells, box).any()
         elif char == "0":
