@@ -417,3 +417,77 @@ def _template_patterns(bank: TemplateBank) -> np.ndarray:
     patterns = _patterns(_middle(bank.vectors))
     patterns.flags.writeable = False
     return patterns
+
+
+def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np.ndarray:
+    """Per cell, True where it shows the face of another state more than the face of the state read
+    (``chars``): the colour most of a cell is painted in, which a whole-cell distance weighs no more
+    than a glyph's few pixels of ink.
+
+    A client may tell states apart by the face they are drawn on (gnome-mines' numbers each on a tint
+    of its own, its covered cells a darker grey than its opened ones). Drawn in another of its tile
+    themes (every number dark grey on the opened cells' grey), a 2 came nearer the 1's picture than
+    any other and was read so with exit 0, its face the opened cells' grey and not the 1's green.
+    Only faces FACE_APART from every face of the state read count as another's, so a state shown on
+    a face near its own (moved a few levels by a JPEG or a colour cast) is never refused here, nor is
+    a cell whose face is its state's but mostly hidden by ink (a small cell's bold digit)."""
+    import cv2
+
+    faces, of_picture, apart = _bank_faces(bank)
+    chars = np.asarray(chars)
+    picture_chars = np.array(bank.chars)
+    asked = {}
+    for char in np.unique(chars):
+        own = np.unique(of_picture[picture_chars == char])
+        others = np.flatnonzero(apart[own].all(axis=0)) if len(own) else own
+        if len(others):
+            asked[char] = (own, others)
+    unlike = np.zeros(len(chars), dtype=bool)
+    if not asked:
+        return unlike
+    pictures, inverse = distinct(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
+    k = FACE_MARGIN
+    pixels = np.ascontiguousarray(pictures[:, k : CANONICAL - k, k : CANONICAL - k]).reshape(-1, 1, 3)
+    needed = np.unique(np.concatenate([np.concatenate(pair) for pair in asked.values()]))
+    shown = np.zeros((len(pictures), len(faces)), dtype=np.float32)
+    for face in needed:
+        # One pass of OpenCV's range test per face over every distinct cell's pixels at once.
+        inside = cv2.inRange(pixels, faces[face] - FACE_NEAR, faces[face] + FACE_NEAR)
+        shown[:, face] = inside.reshape(len(pictures), -1).mean(axis=1) / 255.0
+    shown = shown[inverse]
+    for char, (own, others) in asked.items():
+        at = np.flatnonzero(chars == char)
+        mine, theirs = shown[at][:, own].max(axis=1), shown[at][:, others].max(axis=1)
+        unlike[at] = (theirs >= FACE_SHOWN) & (theirs > FACE_OVER * mine)
+    return unlike
+
+
+@functools.lru_cache(maxsize=64)
+def _bank_faces(bank: TemplateBank) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct faces (F, 3) of the bank's pictures, each the commonest colour of a picture
+    inside FACE_MARGIN, each picture's face (an index into them), and which faces are FACE_APART
+    from which (F, F)."""
+    k = FACE_MARGIN
+    middles = bank.pictures[:, k : CANONICAL - k, k : CANONICAL - k].reshape(len(bank.pictures), -1, 3).astype(np.int32)
+    keys = (middles // 8) @ np.array([1024, 32, 1])
+    faces = []
+    for middle, key in zip(middles, keys):
+        values, counts = np.unique(key, return_counts=True)
+        faces.append(middle[key == values[np.argmax(counts)]].mean(axis=0))
+    faces = np.round(np.array(faces)).astype(np.int16)
+    unique, of_picture = np.unique(faces, axis=0, return_inverse=True)
+    apart = np.abs(unique[:, None] - unique[None]).max(axis=2) > FACE_APART
+    return unique.astype(np.float64), of_picture.reshape(-1), apart
+
+
+# The canonical pixels left out on each side where faces are looked for (gaps, bevels, grid lines).
+FACE_MARGIN = CANONICAL // 8
+# A pixel shows a face within this many levels (largest channel) of it.
+FACE_NEAR = 12
+# Faces this far apart (largest channel) are another state's face: gnome-mines' opened grey and its
+# 1's green are 28 apart, its tints of neighbouring numbers 15.
+FACE_APART = 24
+# A cell shows another state's face where at least this share of its middle is in it, and more than
+# FACE_OVER times the share in its own state's face.
+FACE_SHOWN = 0.3
+FACE_OVER = 2.0

@@ -20,7 +20,7 @@ import numpy as np
 from solver.board import COVERED, NUMBERS, UNREAD, Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
-from .cells import (ByPicture, CellMatches, board_inside, cell_images, closeness, match_cells, pattern_states,
+from .cells import (ByPicture, CellMatches, board_inside, cell_images, closeness, faces_unlike, match_cells, pattern_states,
                     shifted_cell_images)
 from .background import as_skin_background
 from .detail import detail_mismatches
@@ -177,7 +177,7 @@ def _judged(frame: np.ndarray, lattice: Lattice, skins: dict[str, Skin], thresho
     # size, or where the skin has none of it there, at the nearest size (a state the skin never saw
     # can pass for a near one when small).
     unlike, untaught = detail_mismatches(frame, lattice, skin, matches.chars)
-    refused = (matches.chars == OUTSIDE) | (patterns != "") | unlike
+    refused = (matches.chars == OUTSIDE) | (patterns != "") | unlike | faces_unlike(cells, bank, matches.chars)
     matches = CellMatches(matches.chars, matches.best_rms, matches.second_rms, matches.second_chars,
                           np.where(refused, 0.0, matches.confidence))
     if any(other.family for other in skins.values()):
