@@ -352,7 +352,7 @@ def test_cells_in_their_own_look_are_never_taken_for_another_state_s_face_after_
     saved as a JPEG of a quality drawn at random (40-95) and with its colours scaled by a factor drawn
     at random within 2% (a cast a few levels wide, as ``colour_cast`` lets through): no cell's face,
     its true state given, is another state's. (On all 282 shots, JPEG 40 and 95 and gains 0.98 and
-    1.02: 0 of 91,000 cells; at 6%, which ``colour_cast`` refuses, a few.)"""
+    1.02: 0 of 91,000 cells; at 6%, which ``colour_cast`` refuses, 1.)"""
     import random
 
     import numpy as np

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..geometry import Lattice, Rect
-from .skins import CANONICAL, TemplateBank, soften
+from .skins import CANONICAL, OUTSIDE, TemplateBank, soften
 
 # RMS colour difference (0-255 scale) at which the absolute score reaches zero.
 RMS_SCALE = 40.0
@@ -428,16 +428,19 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
     of its own, its covered cells a darker grey than its opened ones). Drawn in another of its tile
     themes (every number dark grey on the opened cells' grey), a 2 came nearer the 1's picture than
     any other and was read so with exit 0, its face the opened cells' grey and not the 1's green.
-    Only faces FACE_APART from every face of the state read count as another's, so a state shown on
-    a face near its own (moved a few levels by a JPEG or a colour cast) is never refused here, nor is
-    a cell whose face is its state's but mostly hidden by ink (a small cell's bold digit)."""
+    A cell shows another state's face where at least FACE_SHOWN of its pixels (inside FACE_MARGIN) are
+    within FACE_NEAR of it, and more than twice as many as are in its own state's faces. Only faces
+    more than twice FACE_NEAR from every face of the state read count as another's (no pixel is near
+    both), so a state shown on a face near its own (moved a few levels by a JPEG or a colour cast) is
+    never refused here, nor is a cell whose face is its state's but mostly hidden by ink (a small
+    cell's bold digit)."""
     import cv2
 
     faces, of_picture, apart = _bank_faces(bank)
     chars = np.asarray(chars)
     picture_chars = np.array(bank.chars)
     asked = {}
-    for char in np.unique(chars):
+    for char in np.unique(chars[chars != OUTSIDE]):
         own = np.unique(of_picture[picture_chars == char])
         others = np.flatnonzero(apart[own].all(axis=0)) if len(own) else own
         if len(others):
@@ -449,24 +452,24 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
     k = FACE_MARGIN
     pixels = np.ascontiguousarray(pictures[:, k : CANONICAL - k, k : CANONICAL - k]).reshape(-1, 1, 3)
     needed = np.unique(np.concatenate([np.concatenate(pair) for pair in asked.values()]))
+    # One pass of OpenCV's range test per face over every distinct cell's pixels at once.
+    inside = np.stack([cv2.inRange(pixels, faces[face] - FACE_NEAR, faces[face] + FACE_NEAR) for face in needed])
     shown = np.zeros((len(pictures), len(faces)), dtype=np.float32)
-    for face in needed:
-        # One pass of OpenCV's range test per face over every distinct cell's pixels at once.
-        inside = cv2.inRange(pixels, faces[face] - FACE_NEAR, faces[face] + FACE_NEAR)
-        shown[:, face] = inside.reshape(len(pictures), -1).mean(axis=1) / 255.0
+    per_cell = inside.reshape(len(needed), len(pictures), -1)
+    shown[:, needed] = (per_cell.sum(axis=2, dtype=np.uint32) / (255.0 * per_cell.shape[2])).T
     shown = shown[inverse]
     for char, (own, others) in asked.items():
         at = np.flatnonzero(chars == char)
         mine, theirs = shown[at][:, own].max(axis=1), shown[at][:, others].max(axis=1)
-        unlike[at] = (theirs >= FACE_SHOWN) & (theirs > FACE_OVER * mine)
+        unlike[at] = (theirs >= FACE_SHOWN) & (theirs > 2 * mine)
     return unlike
 
 
 @functools.lru_cache(maxsize=64)
 def _bank_faces(bank: TemplateBank) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct faces (F, 3) of the bank's pictures, each the commonest colour of a picture
-    inside FACE_MARGIN, each picture's face (an index into them), and which faces are FACE_APART
-    from which (F, F)."""
+    """The distinct faces (F, 3) of the bank's pictures of states (not of what lies round a board),
+    each the commonest colour of a picture inside FACE_MARGIN, each picture's face (an
+    index into them; -1 for a picture of no state), and which faces are another's to which (F, F)."""
     k = FACE_MARGIN
     middles = bank.pictures[:, k : CANONICAL - k, k : CANONICAL - k].reshape(len(bank.pictures), -1, 3).astype(np.int32)
     keys = (middles // 8) @ np.array([1024, 32, 1])
@@ -474,20 +477,29 @@ def _bank_faces(bank: TemplateBank) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     for middle, key in zip(middles, keys):
         values, counts = np.unique(key, return_counts=True)
         faces.append(middle[key == values[np.argmax(counts)]].mean(axis=0))
-    faces = np.round(np.array(faces)).astype(np.int16)
-    unique, of_picture = np.unique(faces, axis=0, return_inverse=True)
-    apart = np.abs(unique[:, None] - unique[None]).max(axis=2) > FACE_APART
-    return unique.astype(np.float64), of_picture.reshape(-1), apart
+    states = np.array(bank.chars) != OUTSIDE
+    # Faces a few levels apart (one tint captured at two sizes) are one, to look for fewer: each joins
+    # the first within a third of FACE_NEAR of it.
+    unique: list[np.ndarray] = []
+    of_picture = np.full(len(faces), -1)
+    for index in np.flatnonzero(states):
+        same = [j for j, face in enumerate(unique) if np.abs(face - faces[index]).max() <= FACE_NEAR / 3]
+        if not same:
+            unique.append(faces[index])
+        of_picture[index] = same[0] if same else len(unique) - 1
+    unique = np.array(unique)
+    apart = np.abs(unique[:, None] - unique[None]).max(axis=2) > 2 * FACE_NEAR
+    return unique, of_picture, apart
 
 
 # The canonical pixels left out on each side where faces are looked for (gaps, bevels, grid lines).
 FACE_MARGIN = CANONICAL // 8
-# A pixel shows a face within this many levels (largest channel) of it.
+# A pixel shows a face within this many levels (largest channel) of it. Faces more than twice as far
+# apart are each other's other face: gnome-mines' opened grey and its 1's green are 28 apart, its tints
+# of neighbouring numbers 15 (not each other's). On the labelled shots of every skin, as they are, as
+# JPEG 40 and 95, and scaled 0.98 and 1.02, no cell's pixels were nearer another face than its own
+# (``faces_unlike``); scaled 0.94 or 1.06 (casts ``colour_cast`` refuses), 1 cell of 91,000.
 FACE_NEAR = 12
-# Faces this far apart (largest channel) are another state's face: gnome-mines' opened grey and its
-# 1's green are 28 apart, its tints of neighbouring numbers 15.
-FACE_APART = 24
-# A cell shows another state's face where at least this share of its middle is in it, and more than
-# FACE_OVER times the share in its own state's face.
+# The least share of a cell's pixels in another state's face that says it is that face (the default
+# tiles' 121 numbers in the labelled shots, read as tinted ones: 0.68-0.88 in the opened cells' grey).
 FACE_SHOWN = 0.3
-FACE_OVER = 2.0
