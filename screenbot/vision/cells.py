@@ -429,25 +429,67 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
     themes (every number dark grey on the opened cells' grey), a 2 came nearer the 1's picture than
     any other and was read so with exit 0, its face the opened cells' grey and not the 1's green.
     A cell shows another state's face where at least FACE_SHOWN of its pixels (inside FACE_MARGIN) are
-    within FACE_NEAR of it, and more than twice as many as are in its own state's faces. Only faces
-    more than twice FACE_NEAR from every face of the state read count as another's (no pixel is near
-    both), so a state shown on a face near its own (moved a few levels by a JPEG or a colour cast) is
-    never refused here, nor is a cell whose face is its state's but mostly hidden by ink (a small
-    cell's bold digit)."""
+    within FACE_NEAR of that face and of none of its own state's faces, and more than twice as many
+    as are within FACE_NEAR of its own: a cell whose face is its state's but mostly hidden by ink (a
+    small cell's bold digit) is not refused here, and nor is one whose colours a JPEG or a cast moved
+    up to FACE_NEAR (faces of other states are more than twice that far: below). Gnome-mines' "classic"
+    tiles draw their numbers in the standard colours on the opened grey, and every number there was
+    read as a covered cell, weakly refused only by a later look or not at all."""
     import cv2
 
-    faces, of_picture, apart = _bank_faces(bank)
+    faces, of_picture = _bank_faces(bank)
     chars = np.asarray(chars)
     picture_chars = np.array(bank.chars)
+    lit = np.zeros(len(picture_chars), dtype=bool) if bank.lit is None else bank.lit
     asked = {}
     for char in np.unique(chars[chars != OUTSIDE]):
         own = np.unique(of_picture[picture_chars == char])
-        others = np.flatnonzero(apart[own].all(axis=0)) if len(own) else own
-        if len(others):
+        # Another state's face is more than twice FACE_NEAR from every face of the state read, so
+        # that no pixel moved up to FACE_NEAR from its own face (a JPEG, a colour cast) comes near it.
+        # Not from a look under the pointer only: it lights one cell (gnome-mines' lit covered cell is
+        # 13 levels from its opened grey, on which another tile theme draws its numbers).
+        unlit = np.unique(of_picture[(picture_chars == char) & ~lit])
+        apart = (np.abs(faces[:, None] - faces[unlit][None]).max(axis=2) > 2 * FACE_NEAR).all(axis=1)
+        others = np.flatnonzero(apart)
+        if len(own) and len(others):
             asked[char] = (own, others)
     unlike = np.zeros(len(chars), dtype=bool)
     if not asked:
         return unlike
+    pictures, inverse = distinct(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
+    k = FACE_MARGIN
+    pixels = np.ascontiguousarray(pictures[:, k : CANONICAL - k, k : CANONICAL - k]).reshape(-1, 1, 3)
+    # One pass of OpenCV's range test per face over every distinct cell's pixels at once: (faces,
+    # distinct cells, pixels), True where the pixel is within FACE_NEAR of the face.
+    needed = np.unique(np.concatenate([np.concatenate(pair) for pair in asked.values()]))
+    near = np.zeros((len(faces), len(pictures), pixels.shape[0] // len(pictures)), dtype=bool)
+    for face in needed:
+        near[face] = cv2.inRange(pixels, faces[face] - FACE_NEAR, faces[face] + FACE_NEAR).reshape(len(pictures), -1) > 0
+    for char, (own, others) in asked.items():
+        at = np.unique(inverse[chars == char])
+        mine = near[own][:, at].any(axis=0)
+        # A pixel near one of its own state's faces (a lit one too) is its own.
+        theirs = (near[others][:, at] & ~mine).mean(axis=2).max(axis=0)
+        refused = (theirs >= FACE_SHOWN) & (theirs > 2 * mine.mean(axis=1))
+        unlike |= (chars == char) & np.isin(inverse, at[refused])
+    return unlike
+    pictures, inverse = distinct(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
+    k = FACE_MARGIN
+    pixels = np.ascontiguousarray(pictures[:, k : CANONICAL - k, k : CANONICAL - k]).reshape(-1, 1, 3)
+    # One pass of OpenCV's range test per face over every distinct cell's pixels at once: (faces,
+    # distinct cells, pixels), True where the pixel is within FACE_NEAR of the face.
+    near = np.stack([cv2.inRange(pixels, face - FACE_NEAR, face + FACE_NEAR) for face in faces])
+    near = near.reshape(len(faces), len(pictures), -1) > 0
+    for char, own in asked.items():
+        at = np.unique(inverse[chars == char])
+        mine = near[own][:, at].any(axis=0)
+        others = np.setdiff1d(np.arange(len(faces)), own)
+        # A pixel near one of its own state's faces is its own, whatever other face it is near too
+        # (gnome-mines' covered cell under the pointer is 13 levels from its opened grey).
+        theirs = (near[others][:, at] & ~mine).mean(axis=2).max(axis=0)
+        refused = (theirs >= FACE_SHOWN) & (theirs > 2 * mine.mean(axis=1))
+        unlike |= (chars == char) & np.isin(inverse, at[refused])
+    return unlike
     pictures, inverse = distinct(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
     k = FACE_MARGIN
     pixels = np.ascontiguousarray(pictures[:, k : CANONICAL - k, k : CANONICAL - k]).reshape(-1, 1, 3)
@@ -466,10 +508,10 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
 
 
 @functools.lru_cache(maxsize=64)
-def _bank_faces(bank: TemplateBank) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _bank_faces(bank: TemplateBank) -> tuple[np.ndarray, np.ndarray]:
     """The distinct faces (F, 3) of the bank's pictures of states (not of what lies round a board),
     each the commonest colour of a picture inside FACE_MARGIN, each picture's face (an
-    index into them; -1 for a picture of no state), and which faces are another's to which (F, F)."""
+    index into them; -1 for a picture of no state)."""
     k = FACE_MARGIN
     middles = bank.pictures[:, k : CANONICAL - k, k : CANONICAL - k].reshape(len(bank.pictures), -1, 3).astype(np.int32)
     keys = (middles // 8) @ np.array([1024, 32, 1])
@@ -487,16 +529,13 @@ def _bank_faces(bank: TemplateBank) -> tuple[np.ndarray, np.ndarray, np.ndarray]
         if not same:
             unique.append(faces[index])
         of_picture[index] = same[0] if same else len(unique) - 1
-    unique = np.array(unique)
-    apart = np.abs(unique[:, None] - unique[None]).max(axis=2) > 2 * FACE_NEAR
-    return unique, of_picture, apart
+    return np.array(unique), of_picture
 
 
 # The canonical pixels left out on each side where faces are looked for (gaps, bevels, grid lines).
 FACE_MARGIN = CANONICAL // 8
-# A pixel shows a face within this many levels (largest channel) of it. Faces more than twice as far
-# apart are each other's other face: gnome-mines' opened grey and its 1's green are 28 apart, its tints
-# of neighbouring numbers 15 (not each other's). On the labelled shots of every skin, as they are, as
+# A pixel shows a face within this many levels (largest channel) of it: gnome-mines' opened grey and
+# its 1's green are 28 apart, its tints of neighbouring numbers 15. On the labelled shots of every skin, as they are, as
 # JPEG 40 and 95, and scaled 0.98 and 1.02, no cell's pixels were nearer another face than its own
 # (``faces_unlike``); scaled 0.94 or 1.06 (casts ``colour_cast`` refuses), 1 cell of 91,000.
 FACE_NEAR = 12

@@ -123,6 +123,7 @@ class TemplateBank:
     # For a skin whose cells lie on their window's background (``background``; None for any other):
     background: np.ndarray | None = None  # (3,) BGR: that background, as the pictures show it
     rims: np.ndarray | None = None  # (colours, 3) BGR: every colour common on the pictures' rims
+    lit: np.ndarray | None = None  # (T,) bool: the picture is a look under the pointer only (``Template.lit``)
 
 
 def pitch_distance(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -152,7 +153,8 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
     # Rows are sorted by char, so each char's rows are contiguous: ``starts`` feeds np.minimum.reduceat.
     starts = np.searchsorted(group, np.arange(len(order)))
     background, rims = _background(pictures) if skin.profile.get("cells_on_background") else (None, None)
-    return TemplateBank(chars, vectors, pictures, order, group, starts, background, rims)
+    lit = np.array([t.lit for t in chosen], dtype=bool)
+    return TemplateBank(chars, vectors, pictures, order, group, starts, background, rims, lit)
 
 
 def _background(pictures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -378,7 +380,9 @@ def on_each_tile(templates: list[Template] | tuple[Template, ...]) -> tuple[Temp
             image = np.clip(np.where(shows[home][..., None], own + other - tiles[home], own), 0, 255).astype(np.uint8)
             canonical = to_canonical(image)
             image.flags.writeable = canonical.flags.writeable = False
-            path = template.path.with_name(f"{template.path.stem}+tile{index}{template.path.suffix}")
+            # A mark on the tile's look under the pointer is itself a look under the pointer (``Template.lit``).
+            lit = LIT if all(t.lit for t in looks[index]) else ""
+            path = template.path.with_name(f"{template.path.stem}+tile{index}{lit}{template.path.suffix}")
             derived.append(Template(template.char, template.pitch, canonical, image, path))
     return tuple(derived)
 
