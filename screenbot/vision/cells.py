@@ -434,7 +434,7 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
     small cell's bold digit) is not refused here, and nor is one whose colours a JPEG or a cast moved
     up to FACE_NEAR (faces of other states are more than twice that far: below). Gnome-mines' "classic"
     tiles draw their numbers in the standard colours on the opened grey, and every number there was
-    read as a covered cell, weakly refused only by a later look or not at all."""
+    read as a covered cell, refused by a later look or not at all."""
     import cv2
 
     faces, of_picture = _bank_faces(bank)
@@ -464,7 +464,8 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
     needed = np.unique(np.concatenate([np.concatenate(pair) for pair in asked.values()]))
     near = np.zeros((len(faces), len(pictures), pixels.shape[0] // len(pictures)), dtype=bool)
     for face in needed:
-        near[face] = cv2.inRange(pixels, faces[face] - FACE_NEAR, faces[face] + FACE_NEAR).reshape(len(pictures), -1) > 0
+        inside = cv2.inRange(pixels, faces[face] - FACE_NEAR, faces[face] + FACE_NEAR)
+        near[face] = inside.reshape(len(pictures), -1) > 0
     for char, (own, others) in asked.items():
         at = np.unique(inverse[chars == char])
         mine = near[own][:, at].any(axis=0)
@@ -473,45 +474,13 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
         refused = (theirs >= FACE_SHOWN) & (theirs > 2 * mine.mean(axis=1))
         unlike |= (chars == char) & np.isin(inverse, at[refused])
     return unlike
-    pictures, inverse = distinct(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
-    k = FACE_MARGIN
-    pixels = np.ascontiguousarray(pictures[:, k : CANONICAL - k, k : CANONICAL - k]).reshape(-1, 1, 3)
-    # One pass of OpenCV's range test per face over every distinct cell's pixels at once: (faces,
-    # distinct cells, pixels), True where the pixel is within FACE_NEAR of the face.
-    near = np.stack([cv2.inRange(pixels, face - FACE_NEAR, face + FACE_NEAR) for face in faces])
-    near = near.reshape(len(faces), len(pictures), -1) > 0
-    for char, own in asked.items():
-        at = np.unique(inverse[chars == char])
-        mine = near[own][:, at].any(axis=0)
-        others = np.setdiff1d(np.arange(len(faces)), own)
-        # A pixel near one of its own state's faces is its own, whatever other face it is near too
-        # (gnome-mines' covered cell under the pointer is 13 levels from its opened grey).
-        theirs = (near[others][:, at] & ~mine).mean(axis=2).max(axis=0)
-        refused = (theirs >= FACE_SHOWN) & (theirs > 2 * mine.mean(axis=1))
-        unlike |= (chars == char) & np.isin(inverse, at[refused])
-    return unlike
-    pictures, inverse = distinct(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
-    k = FACE_MARGIN
-    pixels = np.ascontiguousarray(pictures[:, k : CANONICAL - k, k : CANONICAL - k]).reshape(-1, 1, 3)
-    needed = np.unique(np.concatenate([np.concatenate(pair) for pair in asked.values()]))
-    # One pass of OpenCV's range test per face over every distinct cell's pixels at once.
-    inside = np.stack([cv2.inRange(pixels, faces[face] - FACE_NEAR, faces[face] + FACE_NEAR) for face in needed])
-    shown = np.zeros((len(pictures), len(faces)), dtype=np.float32)
-    per_cell = inside.reshape(len(needed), len(pictures), -1)
-    shown[:, needed] = (per_cell.sum(axis=2, dtype=np.uint32) / (255.0 * per_cell.shape[2])).T
-    shown = shown[inverse]
-    for char, (own, others) in asked.items():
-        at = np.flatnonzero(chars == char)
-        mine, theirs = shown[at][:, own].max(axis=1), shown[at][:, others].max(axis=1)
-        unlike[at] = (theirs >= FACE_SHOWN) & (theirs > 2 * mine)
-    return unlike
 
 
 @functools.lru_cache(maxsize=64)
 def _bank_faces(bank: TemplateBank) -> tuple[np.ndarray, np.ndarray]:
     """The distinct faces (F, 3) of the bank's pictures of states (not of what lies round a board),
-    each the commonest colour of a picture inside FACE_MARGIN, each picture's face (an
-    index into them; -1 for a picture of no state)."""
+    each the commonest colour of a picture inside FACE_MARGIN, and each picture's face (an index into
+    them; -1 for a picture of no state)."""
     k = FACE_MARGIN
     middles = bank.pictures[:, k : CANONICAL - k, k : CANONICAL - k].reshape(len(bank.pictures), -1, 3).astype(np.int32)
     keys = (middles // 8) @ np.array([1024, 32, 1])
@@ -535,9 +504,9 @@ def _bank_faces(bank: TemplateBank) -> tuple[np.ndarray, np.ndarray]:
 # The canonical pixels left out on each side where faces are looked for (gaps, bevels, grid lines).
 FACE_MARGIN = CANONICAL // 8
 # A pixel shows a face within this many levels (largest channel) of it: gnome-mines' opened grey and
-# its 1's green are 28 apart, its tints of neighbouring numbers 15. On the labelled shots of every skin, as they are, as
-# JPEG 40 and 95, and scaled 0.98 and 1.02, no cell's pixels were nearer another face than its own
-# (``faces_unlike``); scaled 0.94 or 1.06 (casts ``colour_cast`` refuses), 1 cell of 91,000.
+# its 1's green are 28 apart, its tints of neighbouring numbers 15. On the labelled shots of every
+# skin, as they are, as JPEG 40 and 95, and scaled 0.98 and 1.02, no cell was refused by
+# ``faces_unlike``; scaled 0.94 or 1.06 (casts ``colour_cast`` refuses), 1 cell of 91,000.
 FACE_NEAR = 12
 # The least share of a cell's pixels in another state's face that says it is that face (the default
 # tiles' 121 numbers in the labelled shots, read as tinted ones: 0.68-0.88 in the opened cells' grey).

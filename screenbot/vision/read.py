@@ -20,8 +20,8 @@ import numpy as np
 from solver.board import COVERED, NUMBERS, UNREAD, Board
 
 from ..errors import BoardNotFoundError, SkinError, UnrecognizedCellError
-from .cells import (ByPicture, CellMatches, board_inside, cell_images, closeness, faces_unlike, match_cells, pattern_states,
-                    shifted_cell_images)
+from .cells import (ByPicture, CellMatches, board_inside, cell_images, closeness, faces_unlike, match_cells,
+                    pattern_states, shifted_cell_images)
 from .background import as_skin_background
 from .detail import detail_mismatches
 from .glyph import judge_weak_by_glyph
