@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver.board import NUMBERS
+
 from ..geometry import Lattice, Rect
 from .skins import CANONICAL, OUTSIDE, TemplateBank, soften
 
@@ -420,9 +422,9 @@ def _template_patterns(bank: TemplateBank) -> np.ndarray:
 
 
 def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np.ndarray:
-    """Per cell, True where it shows the face of another state more than the face of the state read
-    (``chars``): the colour most of a cell is painted in, which a whole-cell distance weighs no more
-    than a glyph's few pixels of ink.
+    """Per cell read as a number, True where it shows the face of another state more than the face of
+    the number read (``chars``): the colour most of a cell is painted in, which a whole-cell distance
+    weighs no more than a glyph's few pixels of ink.
 
     A client may tell states apart by the face they are drawn on (gnome-mines' numbers each on a tint
     of its own, its covered cells a darker grey than its opened ones). Drawn in another of its tile
@@ -432,9 +434,7 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
     within FACE_NEAR of that face and of none of its own state's faces, and more than twice as many
     as are within FACE_NEAR of its own: a cell whose face is its state's but mostly hidden by ink (a
     small cell's bold digit) is not refused here, and nor is one whose colours a JPEG or a cast moved
-    up to FACE_NEAR (faces of other states are more than twice that far: below). Gnome-mines' "classic"
-    tiles draw their numbers in the standard colours on the opened grey, and every number there was
-    read as a covered cell, refused by a later look or not at all."""
+    up to FACE_NEAR (faces of other states are more than twice that far: below)."""
     import cv2
 
     faces, of_picture = _bank_faces(bank)
@@ -442,7 +442,11 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
     picture_chars = np.array(bank.chars)
     lit = np.zeros(len(picture_chars), dtype=bool) if bank.lit is None else bank.lit
     asked = {}
-    for char in np.unique(chars[chars != OUTSIDE]):
+    # Asked of the numbers 1-8 only: a number is what a client draws on a face of its own (a tint); asked
+    # of marks and covered cells too, the term refused a lost board's flags (read as mines by
+    # the look read from its structure in their place, exit 0) and a learnt client's "?" under the
+    # pointer, whose faces its pictures had not seen.
+    for char in np.unique(chars[np.isin(chars, list(NUMBERS[1:]))]):
         own = np.unique(of_picture[picture_chars == char])
         # Another state's face is more than twice FACE_NEAR from every face of the state read, so
         # that no pixel moved up to FACE_NEAR from its own face (a JPEG, a colour cast) comes near it.

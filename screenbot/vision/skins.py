@@ -380,9 +380,7 @@ def on_each_tile(templates: list[Template] | tuple[Template, ...]) -> tuple[Temp
             image = np.clip(np.where(shows[home][..., None], own + other - tiles[home], own), 0, 255).astype(np.uint8)
             canonical = to_canonical(image)
             image.flags.writeable = canonical.flags.writeable = False
-            # A mark on the tile's look under the pointer is itself a look under the pointer (``Template.lit``).
-            lit = LIT if all(t.lit for t in looks[index]) else ""
-            path = template.path.with_name(f"{template.path.stem}+tile{index}{lit}{template.path.suffix}")
+            path = template.path.with_name(f"{template.path.stem}+tile{index}{template.path.suffix}")
             derived.append(Template(template.char, template.pitch, canonical, image, path))
     return tuple(derived)
 
