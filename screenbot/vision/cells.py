@@ -440,7 +440,6 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
     faces, of_picture = _bank_faces(bank)
     chars = np.asarray(chars)
     picture_chars = np.array(bank.chars)
-    lit = np.zeros(len(picture_chars), dtype=bool) if bank.lit is None else bank.lit
     asked = {}
     # Asked of the numbers 1-8 only: a number is what a client draws on a face of its own (a tint); asked
     # of marks and covered cells too, the term refused a lost board's flags (read as mines by
@@ -448,12 +447,9 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
     # pointer, whose faces its pictures had not seen.
     for char in np.unique(chars[np.isin(chars, list(NUMBERS[1:]))]):
         own = np.unique(of_picture[picture_chars == char])
-        # Another state's face is more than twice FACE_NEAR from every face of the state read, so
+        # Another state's face is more than twice FACE_NEAR from every face of the number read, so
         # that no pixel moved up to FACE_NEAR from its own face (a JPEG, a colour cast) comes near it.
-        # Not from a look under the pointer only: it lights one cell (gnome-mines' lit covered cell is
-        # 13 levels from its opened grey, on which another tile theme draws its numbers).
-        unlit = np.unique(of_picture[(picture_chars == char) & ~lit])
-        apart = (np.abs(faces[:, None] - faces[unlit][None]).max(axis=2) > 2 * FACE_NEAR).all(axis=1)
+        apart = (np.abs(faces[:, None] - faces[own][None]).max(axis=2) > 2 * FACE_NEAR).all(axis=1)
         others = np.flatnonzero(apart)
         if len(own) and len(others):
             asked[char] = (own, others)
@@ -473,7 +469,7 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
     for char, (own, others) in asked.items():
         at = np.unique(inverse[chars == char])
         mine = near[own][:, at].any(axis=0)
-        # A pixel near one of its own state's faces (a lit one too) is its own.
+        # A pixel near one of its own number's faces is its own.
         theirs = (near[others][:, at] & ~mine).mean(axis=2).max(axis=0)
         refused = (theirs >= FACE_SHOWN) & (theirs > 2 * mine.mean(axis=1))
         unlike |= (chars == char) & np.isin(inverse, at[refused])

@@ -123,7 +123,6 @@ class TemplateBank:
     # For a skin whose cells lie on their window's background (``background``; None for any other):
     background: np.ndarray | None = None  # (3,) BGR: that background, as the pictures show it
     rims: np.ndarray | None = None  # (colours, 3) BGR: every colour common on the pictures' rims
-    lit: np.ndarray | None = None  # (T,) bool: the picture is a look under the pointer only (``Template.lit``)
 
 
 def pitch_distance(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -153,8 +152,7 @@ def _bank(skin: Skin, px: float, py: float) -> TemplateBank:
     # Rows are sorted by char, so each char's rows are contiguous: ``starts`` feeds np.minimum.reduceat.
     starts = np.searchsorted(group, np.arange(len(order)))
     background, rims = _background(pictures) if skin.profile.get("cells_on_background") else (None, None)
-    lit = np.array([t.lit for t in chosen], dtype=bool)
-    return TemplateBank(chars, vectors, pictures, order, group, starts, background, rims, lit)
+    return TemplateBank(chars, vectors, pictures, order, group, starts, background, rims)
 
 
 def _background(pictures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
