@@ -456,7 +456,10 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
     unlike = np.zeros(len(chars), dtype=bool)
     if not asked:
         return unlike
-    pictures, inverse = distinct(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3))
+    # Only the cells asked about are looked at (most of a board is covered cells).
+    looked = np.flatnonzero(np.isin(chars, list(asked)))
+    chars = chars[looked]
+    pictures, inverse = distinct(np.asarray(cells).reshape(-1, CANONICAL, CANONICAL, 3)[looked])
     k = FACE_MARGIN
     pixels = np.ascontiguousarray(pictures[:, k : CANONICAL - k, k : CANONICAL - k]).reshape(-1, 1, 3)
     # One pass of OpenCV's range test per face over every distinct cell's pixels at once: (faces,
@@ -472,8 +475,20 @@ def faces_unlike(cells: np.ndarray, bank: TemplateBank, chars: np.ndarray) -> np
         # A pixel near one of its own number's faces is its own.
         theirs = (near[others][:, at] & ~mine).mean(axis=2).max(axis=0)
         refused = (theirs >= FACE_SHOWN) & (theirs > 2 * mine.mean(axis=1))
-        unlike |= (chars == char) & np.isin(inverse, at[refused])
+        unlike[looked] |= (chars == char) & np.isin(inverse, at[refused])
     return unlike
+
+
+def commonest_colour(pixels: np.ndarray) -> np.ndarray | None:
+    """The colour most of ``pixels`` (..., 3) show, to 8 levels a channel (their mean within that
+    bin): a face under a mark, a glyph or a bevel. None for no pixels."""
+    if not len(pixels):
+        return None
+    flat = pixels.reshape(-1, 3)
+    quantised = (flat // 8).astype(np.int32)
+    keys = quantised[:, 0] * 1024 + quantised[:, 1] * 32 + quantised[:, 2]
+    values, counts = np.unique(keys, return_counts=True)
+    return flat[keys == values[np.argmax(counts)]].mean(axis=0)
 
 
 @functools.lru_cache(maxsize=64)
@@ -482,12 +497,7 @@ def _bank_faces(bank: TemplateBank) -> tuple[np.ndarray, np.ndarray]:
     each the commonest colour of a picture inside FACE_MARGIN, and each picture's face (an index into
     them; -1 for a picture of no state)."""
     k = FACE_MARGIN
-    middles = bank.pictures[:, k : CANONICAL - k, k : CANONICAL - k].reshape(len(bank.pictures), -1, 3).astype(np.int32)
-    keys = (middles // 8) @ np.array([1024, 32, 1])
-    faces = []
-    for middle, key in zip(middles, keys):
-        values, counts = np.unique(key, return_counts=True)
-        faces.append(middle[key == values[np.argmax(counts)]].mean(axis=0))
+    faces = [commonest_colour(picture[k : CANONICAL - k, k : CANONICAL - k]) for picture in bank.pictures]
     states = np.array(bank.chars) != OUTSIDE
     # Faces a few levels apart (one tint captured at two sizes) are one, to look for fewer: each joins
     # the first within a third of FACE_NEAR of it.

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..geometry import Lattice
-from .cells import board_inside, cell_images, channel_mean
+from .cells import board_inside, cell_images, channel_mean, commonest_colour
 from .digit_shapes import DIGITS, MARKS, clear_digit, clearly_shaped, shaped_otherwise
 from .skins import CLASSIC, HOW_TO_TEACH, Skin
 
@@ -184,12 +184,12 @@ def _flat_face(rims: np.ndarray, bands: np.ndarray, cells: np.ndarray, raised_fa
         return None
     flat = rims[cells]
     if raised_face is None:
-        return _board_face(flat)
+        return commonest_colour(flat)
     near = np.abs(flat - raised_face).max(axis=2) <= FACE_NEAR
     if near.mean() >= FACE_SHARE:
-        return _board_face(flat[near])
+        return commonest_colour(flat[near])
     shown = bands[cells].reshape(-1, 3)
-    return max((raised_face, _board_face(flat)),
+    return max((raised_face, commonest_colour(flat)),
                key=lambda face: int((np.abs(shown - face).max(axis=1) <= FACE_NEAR).sum()))
 
 
@@ -285,7 +285,7 @@ def read_boxes(boxes: np.ndarray, lattice: Lattice, limits: Limits = CLASSIC_LIM
             return by_faces
     # A raised cell's face is its middle (its rim holds the bevels, wider than the bands at some sizes);
     # a flat cell's is its rim (a mine or a bold number fills much of its middle). Taken over the board.
-    raised_face = _board_face(middle[raised])
+    raised_face = commonest_colour(middle[raised])
     faces = (raised_face, _flat_face(rim, bands, flat & ~hit, raised_face))
     return _read_kinds(boxes, lattice, limits, raised, flat, faces, relief_clear, hit, red, RAISED)
 
@@ -403,11 +403,11 @@ def _read_by_faces(boxes: np.ndarray, lattice: Lattice, limits: Limits, rim: np.
     cells = np.flatnonzero(flat & even)
     if len(cells) < FACES_LEAST:
         return None
-    first = _board_face(rim[cells])
+    first = commonest_colour(rim[cells])
     rest = cells[np.abs(own[cells] - first).max(axis=1) > FACE_NEAR]
     if len(rest) < FACES_LEAST:
         return None
-    second = _board_face(rim[rest])
+    second = commonest_colour(rim[rest])
     if np.abs(second - first).max() < FACES_APART:
         return None
     to_first, to_second = (np.abs(own - face).max(axis=1) for face in (first, second))
@@ -564,18 +564,6 @@ def _broken_rule(chars: np.ndarray, rows: int, cols: int) -> str:
 def _relief_clear(up: np.ndarray, down: np.ndarray) -> np.ndarray:
     """How clearly raised or flat each cell is, 0..1: 0.6 at the boundary, 1 at 4 times past it."""
     return np.clip(0.6 + 0.2 * np.log2(np.maximum(np.maximum(up, down), 1e-3)), 0.0, 1.0)
-
-
-def _board_face(pixels: np.ndarray) -> np.ndarray | None:
-    """The colour most of these cells' middles show (their face), or None for no cells."""
-    if not len(pixels):
-        return None
-    flat = pixels.reshape(-1, 3)
-    quantised = (flat // 8).astype(np.int32)
-    keys = quantised[:, 0] * 1024 + quantised[:, 1] * 32 + quantised[:, 2]
-    values, counts = np.unique(keys, return_counts=True)
-    top = values[np.argmax(counts)]
-    return flat[keys == top].mean(axis=0)
 
 
 def _rim(boxes: np.ndarray) -> np.ndarray:
