@@ -305,21 +305,15 @@ def test_a_lost_board_s_red_flag_in_a_look_of_its_own_colours_is_not_told(own_co
     assert ("may be a wrong flag" in why) is own_colours, why
 
 
-def _gnome_mines_cells(png: Path):
-    """The canonical cells of ``png``'s board where it is located, on the gnome-mines skin's
-    background, with the skin's pictures at its pitch: (cells (N, C, C, 3), bank)."""
-    import dataclasses
-
+def _cells_on_skin(frame, lattice, skin):
+    """The canonical cells of the board at ``lattice`` on ``frame``, on ``skin``'s background as the reader
+    sees them, with the skin's pictures at the lattice's pitch: (cells (N, C, C, 3), bank)."""
     import numpy as np
 
     from screenbot.vision.background import as_skin_background
     from screenbot.vision.cells import cell_images
     from screenbot.vision.skins import CANONICAL
 
-    skins = load_skins()
-    frame = cv2.imread(str(png))
-    lattice = dataclasses.replace(locate_board(frame, skins), skin="gnome-mines")
-    skin = skins["gnome-mines"]
     cells = np.asarray(cell_images(as_skin_background(frame, lattice, skin), lattice))
     return cells.reshape(-1, CANONICAL, CANONICAL, 3), skin.bank(lattice.drawn_pitch)
 
@@ -330,6 +324,8 @@ def test_a_number_on_the_opened_cells_grey_is_unlike_every_number_the_skin_draws
     the skin's 1 than any other picture (random real draws, CI seed 1050: three 2s read as 1s, exit 0).
     Whatever number such a cell is taken for, its face is another state's (the opened 0's), not the
     number's: ``faces_unlike`` says so for each."""
+    import dataclasses
+
     import numpy as np
 
     from screenbot.vision.cells import faces_unlike
@@ -340,7 +336,9 @@ def test_a_number_on_the_opened_cells_grey_is_unlike_every_number_the_skin_draws
         numbers = [i for i, char in enumerate(truth) if char in "12345678"]
         if not numbers or "lost" in png.stem:
             continue  # both tile themes give a lost board's opened cells another grey
-        cells, bank = _gnome_mines_cells(png)
+        skins, frame = load_skins(), cv2.imread(str(png))
+        lattice = dataclasses.replace(locate_board(frame, skins), skin="gnome-mines")
+        cells, bank = _cells_on_skin(frame, lattice, skins["gnome-mines"])
         for state in "12345678":
             unlike = faces_unlike(cells[numbers], bank, np.full(len(numbers), state))
             assert unlike.all(), (png.stem, state, [numbers[i] for i in np.flatnonzero(~unlike)])
@@ -351,7 +349,7 @@ def test_a_number_on_the_opened_cells_grey_is_unlike_every_number_the_skin_draws
 def test_cells_in_their_own_look_are_never_taken_for_another_state_s_face_after_a_jpeg_or_a_small_cast():
     """The other side of the test above, on the labelled screenshots of every client with a skin, each
     saved as a JPEG of a quality drawn at random (40-95) and with its colours scaled by a factor drawn
-    at random within 2% (a cast a few levels wide, as ``colour_cast`` lets through): no cell's face,
+    at random within 2% (a cast a few levels wide, as ``colour_cast`` lets through): no number's face,
     its true state given, is another state's. (On all 282 shots, JPEG 40 and 95 and gains 0.98 and
     1.02: 0 of 91,000 cells; at 6%, which ``colour_cast`` refuses, 1.)"""
     import random
@@ -359,9 +357,7 @@ def test_cells_in_their_own_look_are_never_taken_for_another_state_s_face_after_
     import numpy as np
 
     from screenbot.labelled_shots import load_shots
-    from screenbot.vision.background import as_skin_background
-    from screenbot.vision.cells import cell_images, faces_unlike
-    from screenbot.vision.skins import CANONICAL
+    from screenbot.vision.cells import faces_unlike
 
     rng = random.Random(SEED)
     skins = load_skins()
@@ -371,11 +367,9 @@ def test_cells_in_their_own_look_are_never_taken_for_another_state_s_face_after_
         quality, gain = rng.randint(40, 95), rng.uniform(0.98, 1.02)
         _, encoded = cv2.imencode(".jpg", shot.image(), [cv2.IMWRITE_JPEG_QUALITY, quality])
         frame = np.clip(cv2.imdecode(encoded, cv2.IMREAD_COLOR) * gain, 0, 255).astype(np.uint8)
-        skin = skins[shot.client]
-        cells = np.asarray(cell_images(as_skin_background(frame, shot.lattice, skin), shot.lattice))
-        bank = skin.bank(shot.lattice.drawn_pitch)
+        cells, bank = _cells_on_skin(frame, shot.lattice, skins[shot.client])
         truth = np.array(list("".join(shot.board.grid)))
         known = np.isin(truth, list(bank.chars))
-        unlike = faces_unlike(cells.reshape(-1, CANONICAL, CANONICAL, 3), bank, truth) & known
+        unlike = faces_unlike(cells, bank, truth) & known
         assert not unlike.any(), (f"seed {SEED}", shot.name, quality, round(gain, 4),
                                   [(divmod(int(i), shot.lattice.cols), truth[i]) for i in np.flatnonzero(unlike)][:5])
