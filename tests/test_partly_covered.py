@@ -179,3 +179,30 @@ def test_a_window_edge_at_every_pixel_of_a_cell_over_a_real_xdemineur_board(skin
             if got not in (".", "ok"):
                 wrong.append(f"{side}: window edge {pixel} px into cell {cells}, {shown} line(s) showing: read {got}")
     assert not wrong, f"{REPLAY}\n" + "\n".join(wrong)
+
+
+def test_a_window_over_a_side_that_leaves_a_piece_of_one_cell_showing_past_it_is_refused(skins):
+    """A window over one side of the real xdemineur board that covers its outer line but for a piece of
+    the line's first (or last) cell, 7 to 18 px of its 21, and reaches 1 to 3 lines in, its edge at
+    every pixel across a cell. Each such board was read a line short with no error where the rest of
+    the side's checks saw nothing: a window over the right column but the top 10 px of its first
+    cell, or over the two top rows but the first column's 16 px (drawn boards: 66 of 504 misread
+    before). Side, depth, piece and end drawn from the seed."""
+    frame = load_image(COVERED / "xd-22x13-open.png")
+    truth = [row.replace(".", "0") for row in (COVERED / "xd-22x13-open.txt").read_text(encoding="utf-8").split()]
+    lattice = locate_board(frame, skins)
+    rng = random.Random(f"{SEED}-xdemineur-piece-showing")
+    xs, ys = [round(x) for x in lattice.col_edges()], [round(y) for y in lattice.row_edges()]
+    wrong = []
+    for side in SIDES:
+        cells, piece = rng.randint(1, 3), rng.randint(7, 18)
+        turned = side in ("top", "bottom")
+        across, along = (ys, xs) if turned else (xs, ys)
+        span = (along[0] + piece, 10**6) if rng.random() < 0.5 else (0, along[-1] - piece)
+        for pixel in range(across[1] - across[0]):
+            reach = (0, across[cells] + pixel + 1) if side in ("left", "top") else (across[-1 - cells] - pixel, 10**6)
+            y_span, x_span = (reach, span) if turned else (span, reach)
+            got = _read_exactly_or_refused(_under_a_window(frame, y_span, x_span), skins, truth)
+            if got not in (".", "ok"):
+                wrong.append(f"{side}: window {pixel} px into cell {cells}, {piece} px of a cell showing: read {got}")
+    assert not wrong, f"{REPLAY}\n" + "\n".join(wrong)

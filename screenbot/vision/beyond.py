@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..geometry import Lattice
-from .cells import canonical_crops, match_cells
+from .cells import canonical_crops, distinct, match_cells
 from .skins import OUTSIDE, Skin
 
 SURE = 0.8  # match confidence at which a cell past a side counts as a board cell
@@ -84,6 +84,94 @@ def cells_beyond(frame: np.ndarray, lattice: Lattice, skin: Skin) -> dict[str, t
         sure = (matches.chars != OUTSIDE) & (matches.confidence >= SURE)
         out[side] = (int(sure.sum()), len(line))
     return out
+
+
+
+# A cell past a side that something drawn over it cuts straight (a window's border, its corner) shows
+# a rectangle of itself: a corner of its box, or a strip along one of its sides. Where a rectangle of a
+# box past a side repeats the same rectangle of one of the skin's cell pictures, the board goes on
+# under what covers the rest: a window over all of a side's line but the first cell's top 10 px (or
+# the first column's 16 px) left those pieces to no other check, and the board was read a line short
+# with no error. The rectangle must cover PIECE_AREA of the box, nearly every pixel of it within
+# PIECE_NEAR of the picture's, and the picture must step along both axes inside it (an edge of the
+# cell's face or bevel each way): a board's frame or a plain panel past a side is alike along its
+# length, and a flat face's colour alone is no cell.
+PIECE_AREA = 0.3
+PIECE_AGREE = 0.95
+PIECE_NEAR = 16
+PIECE_STEP = 40
+
+
+def pieces_beyond(frame: np.ndarray, lattice: Lattice, pictures: np.ndarray) -> list[str]:
+    """The sides past which some cell of a further line shows a straight-cut piece of one of the
+    ``pictures`` of cells ((count, CANONICAL, CANONICAL, 3): a skin's, ``skin_pictures``, or the
+    board's own, ``board_pictures``): the rest of the board lies under what covers it."""
+    height, width = frame.shape[:2]
+    pictures = pictures.astype(np.int16)
+    out = []
+    for side in SIDES:
+        bigger = grown(lattice, side)
+        rects = [rect for rect in (bigger.cell_rect(row, col) for row, col in outer_line(bigger, side))
+                 if rect.left >= 0 and rect.top >= 0 and rect.right <= width and rect.bottom <= height
+                 and rect.width >= 2 and rect.height >= 2]
+        if not rects or not len(pictures):
+            continue
+        crops = canonical_crops(frame, rects).astype(np.int16)
+        agree = np.abs(crops[:, None] - pictures[None]).max(axis=-1) <= PIECE_NEAR  # (cells, pictures, C, C)
+        if _corner_piece(agree, pictures):
+            out.append(side)
+    return out
+
+
+def skin_pictures(skin: Skin, lattice: Lattice) -> np.ndarray:
+    """The skin's pictures of board cells at the lattice's pitch (not of what lies outside a board)."""
+    bank = skin.bank(lattice.drawn_pitch)
+    return bank.pictures[[k for k, ch in enumerate(bank.chars) if ch != OUTSIDE]]
+
+
+# Of a board's own cells, at most this many kinds of picture are compared (the commonest): a clean
+# capture of an expert board has 1 to 20; a JPEG's noise makes each cell one of its own.
+BOARD_PICTURES = 64
+
+
+def board_pictures(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """The board's own cells as pictures, for a look with none of its own: the commonest kinds, each
+    cell taken to 8 levels a channel so that a capture's small noise does not split a kind."""
+    rects = [lattice.cell_rect(row, col) for row in range(lattice.rows) for col in range(lattice.cols)]
+    crops = canonical_crops(frame, rects)
+    kinds, inverse = distinct(crops & 0xF8)
+    common = np.argsort(-np.bincount(inverse, minlength=len(kinds)), kind="stable")[:BOARD_PICTURES]
+    first = np.array([int(np.argmax(inverse == kind)) for kind in common], dtype=int)
+    return crops[first]
+
+
+def _corner_piece(agree: np.ndarray, pictures: np.ndarray) -> bool:
+    """Whether some cell agrees with some picture over a rectangle at a corner of the box (a strip
+    along a side is one) of at least PIECE_AREA, on PIECE_AGREE of its pixels and of the pixels where
+    the picture steps down and across, both of which it must have."""
+    side = agree.shape[-1]
+    rows, cols = np.arange(1, side + 1)[:, None], np.arange(1, side + 1)[None, :]
+    big = rows * cols >= PIECE_AREA * side * side
+
+    def within(mask: np.ndarray) -> np.ndarray:  # how many of the mask's pixels each corner rectangle holds
+        return mask.cumsum(-2, dtype=np.int32).cumsum(-1)
+
+    for flip in ((), (-2,), (-1,), (-2, -1)):
+        a = np.flip(agree, flip) if flip else agree
+        p = np.flip(pictures, [axis - 1 for axis in flip]) if flip else pictures
+        found = (within(a) >= PIECE_AGREE * rows * cols) & big
+        for axis in (1, 2):  # steps down, steps across: a pixel that differs from the one before it
+            after = (slice(None),) * axis + (slice(1, None),)
+            step = np.zeros(p.shape[:3], dtype=bool)
+            step[after] = np.abs(np.diff(p, axis=axis)).max(axis=-1) >= PIECE_STEP
+            # A step is shown where the pixels on both sides of it agree.
+            both = np.zeros(a.shape, dtype=bool)
+            both[(slice(None),) + after] = a[(slice(None),) + after] & np.delete(a, -1, axis=axis + 1)
+            steps = within(step)
+            found &= (steps > 0) & (within(both & step) >= PIECE_AGREE * steps)
+        if found.any():
+            return True
+    return False
 
 
 def grow(frame: np.ndarray, lattice: Lattice, skin: Skin, limit: int = 64) -> tuple[Lattice, list[str]]:

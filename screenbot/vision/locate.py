@@ -28,7 +28,7 @@ from .align import refine
 from .background import as_skin_background
 from .cells import canonical_crops, cell_images, match_cells
 from .skins import CLASSIC, HOW_TO_TEACH, OUTSIDE, Skin, check_skin_name
-from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, near_frame
+from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, board_pictures, near_frame, pieces_beyond, skin_pictures
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
 from .grid import Grid, line_edges
@@ -392,7 +392,13 @@ def _judge_family_on(frame: np.ndarray, grid: Grid, skin: Skin, lattice: Lattice
                                       f"side: a window's edge along a line between its cells may hide part of it",
                      round_it=True)
     edges = _edge_refusal(frame, lattice)
-    return Found(grid, None if edges else lattice, 0.0 if edges else score, edges, round_it=bool(edges))
+    if edges:
+        return Found(grid, None, 0.0, edges, round_it=True)
+    pieces = pieces_beyond(frame, lattice, board_pictures(frame, lattice))
+    if pieces:
+        return Found(grid, None, 0.0, f"a piece of a cell like its own shows past its {' and '.join(pieces)} side, cut "
+                                      f"straight: part of the board is hidden (covered by another window)", round_it=True)
+    return Found(grid, lattice, score, "")
 
 
 def _likeliest_scales(frame: np.ndarray, placed: list[Lattice], skin: Skin) -> tuple[list[Lattice], float]:
@@ -516,7 +522,13 @@ def _judge_by_pictures(frame: np.ndarray, grid: Grid, skins: list[Skin]) -> Foun
     edges = _edge_refusal(frame, lattice)
     if edges:
         return Found(grid, None, score, edges, round_it=True, skin=skin.name)
-    over = sides_drawn_over(as_skin_background(frame, lattice, skin), lattice, skin)
+    on_it = as_skin_background(frame, lattice, skin)
+    pieces = pieces_beyond(on_it, lattice, skin_pictures(skin, lattice))
+    if pieces:
+        return Found(grid, None, score, f"a piece of a cell of {skin.name} shows past its {' and '.join(pieces)} side, cut "
+                                        f"straight: part of the board is hidden (covered by another window)",
+                     round_it=True, skin=skin.name)
+    over = sides_drawn_over(on_it, lattice, skin)
     if over:
         return Found(grid, None, score, f"its {' and '.join(over)} line of cells is partly hidden along its length "
                                         f"(a window's border or another window drawn over it): its cells cannot be read",
