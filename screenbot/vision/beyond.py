@@ -86,7 +86,6 @@ def cells_beyond(frame: np.ndarray, lattice: Lattice, skin: Skin) -> dict[str, t
     return out
 
 
-
 # A cell past a side that something drawn over it cuts straight (a window's border, its corner) shows
 # a rectangle of itself: a corner of its box, or a strip along one of its sides. Where a rectangle of a
 # box past a side repeats the same rectangle of one of the skin's cell pictures, the board goes on
@@ -106,6 +105,8 @@ def pieces_beyond(frame: np.ndarray, lattice: Lattice, pictures: np.ndarray) -> 
     """The sides past which some cell of a further line shows a straight-cut piece of one of the
     ``pictures`` of cells ((count, CANONICAL, CANONICAL, 3): a skin's, ``skin_pictures``, or the
     board's own, ``board_pictures``): the rest of the board lies under what covers it."""
+    if not len(pictures):
+        return []
     height, width = frame.shape[:2]
     wide = pictures.astype(np.int16)
     down = np.abs(np.diff(wide, axis=1)).max(axis=-1) >= PIECE_STEP  # a step to the pixel below
@@ -116,7 +117,7 @@ def pieces_beyond(frame: np.ndarray, lattice: Lattice, pictures: np.ndarray) -> 
         rects = [rect for rect in (bigger.cell_rect(row, col) for row, col in outer_line(bigger, side))
                  if rect.left >= 0 and rect.top >= 0 and rect.right <= width and rect.bottom <= height
                  and rect.width >= 2 and rect.height >= 2]
-        if not rects or not len(pictures):
+        if not rects:
             continue
         # Past a whole board's side the boxes are mostly alike (its frame, a margin): each kind once.
         crops = distinct(canonical_crops(frame, rects))[0]

@@ -28,7 +28,7 @@ from .align import refine
 from .background import as_skin_background
 from .cells import canonical_crops, cell_images, match_cells
 from .skins import CLASSIC, HOW_TO_TEACH, OUTSIDE, Skin, check_skin_name
-from .beyond import NEAR_LINES, cut_at_frame, cut_straight, grow, board_pictures, near_frame, pieces_beyond, skin_pictures
+from .beyond import NEAR_LINES, board_pictures, cut_at_frame, cut_straight, grow, near_frame, pieces_beyond, skin_pictures
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
 from .grid import Grid, line_edges
