@@ -96,15 +96,21 @@ def cells_beyond(frame: np.ndarray, lattice: Lattice, skin: Skin) -> dict[str, t
 # cell's face or bevel each way): a board's frame or a plain panel past a side is alike along its
 # length, and a flat face's colour alone is no cell.
 PIECE_AREA = 0.3
+# ...of the box, where the pictures are the board's own cells (``board_pictures``): the same capture at
+# the same pitch, where a skin's pictures are brought to the board's pitch from another (a Qt-scaled
+# minegauler board's frame repeated a strip of its resampled pictures over 0.10-0.15 of a box; of the
+# 37 boards of untaught clients among the fixtures, none shows a piece of its own cells at 0.10).
+OWN_PIECE_AREA = 0.15
 PIECE_AGREE = 0.95
 PIECE_NEAR = 16
 PIECE_STEP = 40
 
 
-def pieces_beyond(frame: np.ndarray, lattice: Lattice, pictures: np.ndarray) -> list[str]:
-    """The sides past which some cell of a further line shows a straight-cut piece of one of the
-    ``pictures`` of cells ((count, CANONICAL, CANONICAL, 3): a skin's, ``skin_pictures``, or the
-    board's own, ``board_pictures``): the rest of the board lies under what covers it."""
+def pieces_beyond(frame: np.ndarray, lattice: Lattice, pictures: np.ndarray, area: float = PIECE_AREA) -> list[str]:
+    """The sides past which some cell of a further line shows a straight-cut piece, at least ``area``
+    of its box, of one of the ``pictures`` of cells ((count, CANONICAL, CANONICAL, 3): a skin's,
+    ``skin_pictures``, or the board's own, ``board_pictures``, with OWN_PIECE_AREA): the rest of the
+    board lies under what covers it."""
     if not len(pictures):
         return []
     height, width = frame.shape[:2]
@@ -124,12 +130,12 @@ def pieces_beyond(frame: np.ndarray, lattice: Lattice, pictures: np.ndarray) -> 
         agree = np.stack([_near(crop, pictures) for crop in crops])  # (boxes, pictures, C, C)
         # Only pairs agreeing on enough pixels to hold a piece, and on both sides of some step of the
         # picture each way, are looked at corner by corner.
-        enough = agree.sum(axis=(-2, -1)) >= PIECE_AGREE * PIECE_AREA * agree[0, 0].size
+        enough = agree.sum(axis=(-2, -1)) >= PIECE_AGREE * area * agree[0, 0].size
         for axis, step in ((2, down), (3, across)):
             shown = agree[(slice(None),) * axis + (slice(1, None),)] & np.delete(agree, -1, axis=axis) & step
             enough &= shown.any(axis=(-2, -1))
         cells, kinds = np.nonzero(enough)
-        if len(cells) and _corner_piece(agree[cells, kinds], wide[kinds]):
+        if len(cells) and _corner_piece(agree[cells, kinds], wide[kinds], area):
             out.append(side)
     return out
 
@@ -165,14 +171,14 @@ def board_pictures(frame: np.ndarray, lattice: Lattice) -> np.ndarray:
     return crops[first]
 
 
-def _corner_piece(agree: np.ndarray, pictures: np.ndarray) -> bool:
+def _corner_piece(agree: np.ndarray, pictures: np.ndarray, area: float) -> bool:
     """Whether some box agrees with its picture (``agree``: (pairs, C, C), ``pictures``: (pairs, C, C,
-    3)) over a rectangle at a corner of the box (a strip along a side is one) of at least PIECE_AREA,
+    3)) over a rectangle at a corner of the box (a strip along a side is one) of at least ``area``,
     on PIECE_AGREE of its pixels and of the pixels where the picture steps down and across, both of
     which it must have."""
     side = agree.shape[-1]
     rows, cols = np.arange(1, side + 1)[:, None], np.arange(1, side + 1)[None, :]
-    big = rows * cols >= PIECE_AREA * side * side
+    big = rows * cols >= area * side * side
 
     def within(mask: np.ndarray) -> np.ndarray:  # how many of the mask's pixels each corner rectangle holds
         return mask.cumsum(1, dtype=np.int32).cumsum(2)

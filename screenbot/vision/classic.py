@@ -372,6 +372,8 @@ def _read_kinds(boxes: np.ndarray, lattice: Lattice, limits: Limits, covered: np
                     other = shaped_otherwise(inside(), char, limits.ink_level)
                     if other:
                         char, clear, why = "~", 0.4, f"a number in the colour of a {char} but shaped like a {other}"
+            if char == "W" and _red_or_dark(middle[i][ink[j]], face) < WRONG_FLAG_INK:
+                char, clear, why = "~", 0.4, "a mark shaped like a wrong flag but not in its red and black"
             chars[i], confidence[i], unclear[i] = char, min(clear_kind[i], clear), why
     for i in np.flatnonzero(chars != "~"):
         unclear[i] = "" if confidence[i] >= CLEAR else unclear[i]
@@ -604,6 +606,18 @@ def _red_ink(pixels: np.ndarray, face: np.ndarray) -> np.ndarray:
 
 # A fifth of a pixel's worth of pure red (see ``_red_ink``): the faintest blend a stroke's middle keeps.
 RED_INK = 50
+
+
+# Share of a wrong flag's ink that is red or dark at least: a red cross over a black mine or flag, the
+# rest blends of the two with the face. Drawn at 10-60 px, 0.83 and up; minegauler's faded pink flag
+# crossed out in black (38 px), 0.27; a window's green face over the cells, with its red border across
+# them, 0.06-0.08, read as wrong flags before.
+WRONG_FLAG_INK = 0.15
+
+
+def _red_or_dark(ink: np.ndarray, face: np.ndarray) -> float:
+    """Share of the ink pixels that are red (``_red_ink``) or dark (every channel under 70)."""
+    return float((_red_ink(ink, face) | (ink.max(axis=1) < 70)).mean()) if len(ink) else 0.0
 
 
 # Share of a mark's ink that is red where a red part of it counts (a flag's pennant, a red cross), and

@@ -28,7 +28,7 @@ from .align import refine
 from .background import as_skin_background
 from .cells import canonical_crops, cell_images, match_cells
 from .skins import CLASSIC, HOW_TO_TEACH, OUTSIDE, Skin, check_skin_name
-from .beyond import NEAR_LINES, board_pictures, cut_at_frame, cut_straight, grow, near_frame, pieces_beyond, skin_pictures
+from .beyond import NEAR_LINES, OWN_PIECE_AREA, board_pictures, cut_at_frame, cut_straight, grow, near_frame, pieces_beyond, skin_pictures
 from .clipped import cut_sides
 from .drawn_over import sides_drawn_over
 from .grid import Grid, line_edges
@@ -394,7 +394,7 @@ def _judge_family_on(frame: np.ndarray, grid: Grid, skin: Skin, lattice: Lattice
     edges = _edge_refusal(frame, lattice)
     if edges:
         return Found(grid, None, 0.0, edges, round_it=True)
-    pieces = pieces_beyond(frame, lattice, board_pictures(frame, lattice))
+    pieces = pieces_beyond(frame, lattice, board_pictures(frame, lattice), OWN_PIECE_AREA)
     if pieces:
         return Found(grid, None, 0.0, f"a piece of a cell like its own shows past its {' and '.join(pieces)} side, cut "
                                       f"straight: part of the board is hidden (covered by another window)", round_it=True)
