@@ -714,17 +714,13 @@ def test_outer_lines_that_hold_no_cell_of_the_look_are_trimmed():
     assert lattice == whole and list(reading.chars.reshape(8, 9)[0]) == list(board[0])
 
 
-def test_a_window_over_a_side_of_a_classic_board_cutting_a_line_anywhere_is_refused():
-    """A plain window (a border and a face, colours at random) over one side of a board in the classic
-    look, whole or past one end of the side, its edge at pixels across the line of cells it cuts, 1-2
-    lines into the board: never read as a smaller board. What shows past the last whole line is a
-    sliver of cells, their separators going on to the window; the look's frame tests and the game's
-    rules refuse it (drawn so by hand, 80 boards at about six edges each: 562 refused, none read,
-    whether or not the separators the structure saw going on past the side were asked again)."""
+def _windows_over_a_side(rng: random.Random, boards: int) -> list:
+    """Cases for ``judge_cases``: ``boards`` boards in the classic look drawn at random, each with a
+    plain window (a border and a face, colours at random) over one side, whole or past one end of the
+    side, its edge at three pixels across the line of cells it cuts, 1-2 lines into the board."""
     skins = load_skins()
-    rng = random.Random(f"{SEED}-window-over-a-side")
     cases = []
-    for _ in range(4):
+    for _ in range(boards):
         rows, cols, pitch = rng.randint(6, 12), rng.randint(6, 16), rng.randint(12, 32)
         board = random_game(rng, rows, cols, lost=rng.random() < 0.3)
         image, (ox, oy) = draw(board, pitch, grid_line=rng.random() < 0.7)
@@ -748,8 +744,27 @@ def test_a_window_over_a_side_of_a_classic_board_cutting_a_line_anywhere_is_refu
             covered[y0 + 1 : y1 - 1, x0 + 1 : x1 - 1] = face
             cases.append((f"{rows}x{cols} at {pitch} px, {lines} line(s) at the {side} cut {pixel} px into the next",
                           covered, board, skins))
+    return cases
+
+
+def test_a_window_over_a_side_of_a_classic_board_cutting_a_line_anywhere_is_refused():
+    """A window over one side of a board in the classic look (``_windows_over_a_side``): never read as
+    a smaller board. What shows past the last whole line is a sliver of cells, their separators going
+    on to the window; the look's frame tests, the pieces of its own cells past a side and the game's
+    rules refuse it (drawn so by hand, 80 boards at about six edges each: 562 refused, none read,
+    whether or not the separators the structure saw going on past the side were asked again)."""
     # The true board is never all in sight: any board read is a wrong one.
-    judge_cases(cases, "classic boards with a window over a side", 0)
+    judge_cases(_windows_over_a_side(random.Random(f"{SEED}-window-over-a-side"), 4),
+                "classic boards with a window over a side", 0)
+
+
+def test_a_window_s_face_over_a_line_of_a_lost_classic_board_is_not_read_as_wrong_flags():
+    """The draws of a CI run's seed (669526): a lost 6x14 board at 27 px, a window with a green face and
+    a red border over its two bottom rows and 20 px of the next, was read 4x14 with exit 0, the line
+    under the window's face read as wrong flags (a lost game's rules allow them). A wrong flag's ink is
+    red and black in part; that window's is green."""
+    judge_cases(_windows_over_a_side(random.Random("669526-window-over-a-side"), 4),
+                "classic boards with a window over a side (seed 669526)", 0)
 
 
 @pytest.mark.parametrize("name", ["xp-page-070-beginner", "xp-page-075-intermediate", "xp-page-101-expert",
