@@ -121,6 +121,12 @@ def _read_exactly_or_refused(frame, skins, truth: list[str]) -> str:
     return "ok" if list(reading.board.grid) == truth else f"{lattice.rows}x{lattice.cols} at {lattice.origin}"
 
 
+def _reach(side: str, across: list[int], cells: int, pixel: int) -> tuple[int, int]:
+    """The span across the side that a window over it covers: from the picture's edge to ``pixel`` px
+    past the line ``cells`` lines into the board (``across``: the lines' edges)."""
+    return (0, across[cells] + pixel + 1) if side in ("left", "top") else (across[-1 - cells] - pixel, 10**6)
+
+
 def _under_a_window(frame, y_span, x_span):
     """The frame with a plain window (a one-pixel dark border, a white face) over the given spans."""
     covered = frame.copy()
@@ -168,12 +174,7 @@ def test_a_window_edge_at_every_pixel_of_a_cell_over_a_real_xdemineur_board(skin
         else:
             span = (along[shown] + rng.randint(0, 18), 10**6)
         for pixel in range(across[1] - across[0]):
-            if side in ("left", "top"):
-                edge = across[cells] + pixel
-                reach = (0, edge + 1)
-            else:
-                edge = across[-1 - cells] - pixel
-                reach = (edge, 10**6)
+            reach = _reach(side, across, cells, pixel)
             y_span, x_span = (reach, span) if turned else (span, reach)
             got = _read_exactly_or_refused(_under_a_window(frame, y_span, x_span), skins, truth)
             if got not in (".", "ok"):
@@ -200,7 +201,7 @@ def test_a_window_over_a_side_that_leaves_a_piece_of_one_cell_showing_past_it_is
         across, along = (ys, xs) if turned else (xs, ys)
         span = (along[0] + piece, 10**6) if rng.random() < 0.5 else (0, along[-1] - piece)
         for pixel in range(across[1] - across[0]):
-            reach = (0, across[cells] + pixel + 1) if side in ("left", "top") else (across[-1 - cells] - pixel, 10**6)
+            reach = _reach(side, across, cells, pixel)
             y_span, x_span = (reach, span) if turned else (span, reach)
             got = _read_exactly_or_refused(_under_a_window(frame, y_span, x_span), skins, truth)
             if got not in (".", "ok"):

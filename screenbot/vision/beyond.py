@@ -68,22 +68,28 @@ def outer_line(lattice: Lattice, side: str) -> list[tuple[int, int]]:
 def cells_beyond(frame: np.ndarray, lattice: Lattice, skin: Skin) -> dict[str, tuple[int, int]]:
     """Per side: (cells of the line past it that read surely as the skin's board cells, cells in that
     line). Cells off the frame are not read."""
-    height, width = frame.shape[:2]
     bank = skin.bank(lattice.drawn_pitch)
     out = {}
     for side in SIDES:
-        bigger = grown(lattice, side)
-        line = outer_line(bigger, side)
-        rects = [rect for rect in (bigger.cell_rect(row, col) for row, col in line)
-                 if rect.left >= 0 and rect.top >= 0 and rect.right <= width and rect.bottom <= height
-                 and rect.width >= 2 and rect.height >= 2]
+        rects, length = _boxes_past(frame, lattice, side)
         if not rects:
-            out[side] = (0, len(line))
+            out[side] = (0, length)
             continue
         matches = match_cells(canonical_crops(frame, rects), bank)
         sure = (matches.chars != OUTSIDE) & (matches.confidence >= SURE)
-        out[side] = (int(sure.sum()), len(line))
+        out[side] = (int(sure.sum()), length)
     return out
+
+
+def _boxes_past(frame: np.ndarray, lattice: Lattice, side: str) -> tuple[list, int]:
+    """The boxes of the line of cells just past ``side`` that lie on the frame, and that line's length."""
+    height, width = frame.shape[:2]
+    bigger = grown(lattice, side)
+    line = outer_line(bigger, side)
+    rects = [rect for rect in (bigger.cell_rect(row, col) for row, col in line)
+             if rect.left >= 0 and rect.top >= 0 and rect.right <= width and rect.bottom <= height
+             and rect.width >= 2 and rect.height >= 2]
+    return rects, len(line)
 
 
 # A cell past a side that something drawn over it cuts straight (a window's border, its corner) shows
@@ -113,16 +119,12 @@ def pieces_beyond(frame: np.ndarray, lattice: Lattice, pictures: np.ndarray, are
     board lies under what covers it."""
     if not len(pictures):
         return []
-    height, width = frame.shape[:2]
     wide = pictures.astype(np.int16)
     down = np.abs(np.diff(wide, axis=1)).max(axis=-1) >= PIECE_STEP  # a step to the pixel below
     across = np.abs(np.diff(wide, axis=2)).max(axis=-1) >= PIECE_STEP  # ...and to the one right
     out = []
     for side in SIDES:
-        bigger = grown(lattice, side)
-        rects = [rect for rect in (bigger.cell_rect(row, col) for row, col in outer_line(bigger, side))
-                 if rect.left >= 0 and rect.top >= 0 and rect.right <= width and rect.bottom <= height
-                 and rect.width >= 2 and rect.height >= 2]
+        rects, _ = _boxes_past(frame, lattice, side)
         if not rects:
             continue
         # Past a whole board's side the boxes are mostly alike (its frame, a margin): each kind once.
