@@ -382,8 +382,9 @@ def _fit(faces: Faces, links_within: np.ndarray) -> Grid | None:
     """The lattice through a linked group of faces, or None when its faces do not sit on one."""
     cx, cy = faces.cx, faces.cy
     fits = []
+    # Faces cut short still mark their cells (the grid's faces keep them) but do not place the lattice.
     whole = ~_cut_short(faces)
-    keep = whole.copy()
+    keep = np.ones(len(faces), dtype=bool)
     for axis, along in ((0, cx), (1, cy)):
         sel = links_within[links_within[:, 2] == axis]
         sel = sel[whole[sel[:, 0]] & whole[sel[:, 1]]]
@@ -408,9 +409,10 @@ def _fit(faces: Faces, links_within: np.ndarray) -> Grid | None:
             if np.ptp(k[on]) == 0:
                 return None
             slope, intercept = np.polyfit(k[on], along[on], 1)
-            on = np.abs(along - intercept - k * slope) <= max(2.0, 0.2 * slope)
+            near = np.abs(along - intercept - k * slope) <= max(2.0, 0.2 * slope)
+            on = near & whole
         fits.append((float(slope), float(intercept), k.astype(int)))
-        keep &= on
+        keep &= near
     (px, x0, cols_i), (py, y0, rows_i) = fits
     if keep.sum() < 2 * MIN_CELLS or px <= 0 or py <= 0 or not 0.8 <= px / py <= 1.25:
         return None
