@@ -382,7 +382,11 @@ def _fit(faces: Faces, links_within: np.ndarray) -> Grid | None:
     """The lattice through a linked group of faces, or None when its faces do not sit on one."""
     cx, cy = faces.cx, faces.cy
     fits = []
-    # Faces cut short still mark their cells (the grid's faces keep them) but do not place the lattice.
+    # Faces cut short give neither the rough pitch nor the first line; the faces that sit on that line,
+    # cut or not, then place the lattice and stay the grid's (its rows, columns and per-line medians):
+    # a face a JPEG left 2 px narrower, taken off the grid's faces, changed the corner statistics of
+    # its row (``clipped._faces_cut_flat``), and small faces of a zoomed classic board's digits left
+    # out of the last fit moved the lattice 0.05 px, enough to stop its growth over the open area.
     whole = ~_cut_short(faces)
     keep = np.ones(len(faces), dtype=bool)
     for axis, along in ((0, cx), (1, cy)):
@@ -409,10 +413,9 @@ def _fit(faces: Faces, links_within: np.ndarray) -> Grid | None:
             if np.ptp(k[on]) == 0:
                 return None
             slope, intercept = np.polyfit(k[on], along[on], 1)
-            near = np.abs(along - intercept - k * slope) <= max(2.0, 0.2 * slope)
-            on = near & whole
+            on = np.abs(along - intercept - k * slope) <= max(2.0, 0.2 * slope)
         fits.append((float(slope), float(intercept), k.astype(int)))
-        keep &= near
+        keep &= on
     (px, x0, cols_i), (py, y0, rows_i) = fits
     if keep.sum() < 2 * MIN_CELLS or px <= 0 or py <= 0 or not 0.8 <= px / py <= 1.25:
         return None
