@@ -216,8 +216,8 @@ def test_minesweeper_for_web_is_learnt_with_its_ctrl_click_flags_and_played_flag
         learnt = screenbot("learn", "web", "--templates", str(skins), "--games", "6", "--json", "--seed", str(SEED))
         assert learnt.returncode == 0, learnt.stderr[-3000:]
         summary = json.loads(learnt.stdout.strip().splitlines()[-1])
-        print(json.dumps({k: summary[k] for k in ("seconds", "games_asked", "games", "games_named", "states", "flag_click", "restart", "win_shown",
-                                              "mine_total", "games_not_used")}))
+        print(json.dumps({k: summary[k] for k in ("seconds", "games_asked", "games", "games_named", "states", "flag_click",
+                                                  "restart", "win_shown", "mine_total", "games_not_used")}))
         assert summary["flag_click"] == "Ctrl+click" and {"F", "?"} <= set(summary["states"]), summary
         assert not any(check["verdict"].startswith("WRONG") for check in summary["checks"])
         profile = json.loads((skins / "web" / "profile.json").read_text(encoding="utf-8"))

@@ -15,9 +15,10 @@ of it away from the side, and the line is drawn over if either shows it: what is
 side can choose the first (sgt-mines' covered cell with its light left bevel under a window of the
 bevel's colour fits an opened 0 best as a whole, and against the 0 its far strip, the covered cell's
 dark bevel, fitted as badly as its near one: read with exit 0). Against the second the near strip
-may sit a line off (a box a pixel narrower than the pictures' boxes, as GTK draws some columns). A lit cell under the pointer or a mark on one cell moves no median.
-It is asked when a board is located, not at every read: the live hint overlay draws round every
-covered cell, and it is hidden while the board is located.
+may sit a line off (a box a pixel narrower than the pictures' boxes, as GTK draws some columns). A
+lit cell under the pointer or a mark on one cell moves no median. It is asked when a board is located,
+not at every read: the live hint overlay draws round every covered cell, and it is hidden while the
+board is located.
 """
 
 from __future__ import annotations
