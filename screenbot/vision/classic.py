@@ -604,6 +604,11 @@ def _red_ink(pixels: np.ndarray, face: np.ndarray) -> np.ndarray:
     return rise[..., 2] - np.maximum(rise[..., 0], rise[..., 1]) >= RED_INK
 
 
+def _dark_ink(pixels: np.ndarray) -> np.ndarray:
+    """Black as a mark's strokes show it: every channel under 70 (a mine, a flag's pole and foot)."""
+    return pixels.max(axis=-1) < 70
+
+
 # A fifth of a pixel's worth of pure red (see ``_red_ink``): the faintest blend a stroke's middle keeps.
 RED_INK = 50
 
@@ -616,8 +621,8 @@ WRONG_FLAG_INK = 0.15
 
 
 def _red_or_dark(ink: np.ndarray, face: np.ndarray) -> float:
-    """Share of the ink pixels that are red (``_red_ink``) or dark (every channel under 70)."""
-    return float((_red_ink(ink, face) | (ink.max(axis=1) < 70)).mean()) if len(ink) else 0.0
+    """Share of the ink pixels that are red (``_red_ink``) or dark (``_dark_ink``)."""
+    return float((_red_ink(ink, face) | _dark_ink(ink)).mean()) if len(ink) else 0.0
 
 
 # Share of a mark's ink that is red where a red part of it counts (a flag's pennant, a red cross), and
@@ -871,7 +876,7 @@ def _red_over_dark(mask, ink, face) -> str:
     (a red cross over a mine), or "" when there is not enough of either to tell."""
     ys, xs = np.nonzero(mask)
     red = _red_ink(ink, face)
-    dark = ink.max(axis=1) < 70
+    dark = _dark_ink(ink)
     if red.sum() < 3 or dark.sum() < 3:
         return ""
     height, width = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
@@ -981,7 +986,7 @@ def _flat_state(core, face, fade: float, mask, ink, box, limits: Limits, shape,
     look read by its faces has colours of its own: there a number is read by its shape alone)."""
     red = _red_ink(ink, face)
     reds = red.mean()
-    darks = (ink.max(axis=1) < 70).mean()
+    darks = _dark_ink(ink).mean()
     # A mine crossed out in red: a wrong flag. The standard numbers are one colour each, so black in red
     # ink is a mine's, however little of it the cross leaves (sgt-mines' at 14 px: 8% of the ink). At
     # smaller sizes the cross may hide the mine altogether (sgt-mines' at 13 px): red ink shaped like a
